@@ -1,0 +1,31 @@
+#!/bin/sh
+# Install the Debian 12 packages migrator needs to build, test and run locally.
+# Idempotent: installs only what is missing. Needs root (or sudo) when
+# something is missing.
+set -eu
+
+PKGS="build-essential autoconf automake libtool pkg-config
+libfcgi-dev libjson-c-dev default-libmysqlclient-dev libsodium-dev uuid-dev
+libcmocka-dev libcurl4-openssl-dev
+mariadb-server mariadb-client lighttpd apache2 libapache2-mod-fcgid spawn-fcgi
+python3 curl ca-certificates procps"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# Package scripts must not start services on the build machine.
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
+	$SUDO chmod +x /usr/sbin/policy-rc.d
+	trap '$SUDO rm -f /usr/sbin/policy-rc.d' EXIT
+fi
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing

@@ -1,0 +1,44 @@
+#!/bin/sh
+# The full test suite (README's second command; CI runs exactly this):
+# dependencies, a -Werror build with `make check` (unit + integration against
+# real MariaDB and lighttpd), then the same suite on an ASan+UBSan build,
+# which fails on any sanitizer report.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/install-deps.sh"
+
+status=0
+run_suite() { # name builddir [configure args]
+	name=$1 dir=$2
+	shift 2
+	echo "== $name: build ($dir)"
+	"$top/scripts/build.sh" "$dir" "$@"
+	echo "== $name: make check"
+	if ! make -C "$dir" -j1 check >"$dir/check.out" 2>&1; then
+		status=1
+	fi
+	for log in "$dir"/tests/unit/*.log "$dir"/tests/integration/*.log; do
+		[ -f "$log" ] || continue
+		echo "---- $name: ${log#$dir/}"
+		cat "$log"
+	done
+	grep -E "^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):|^# (TOTAL|PASS|FAIL|ERROR|SKIP)" "$dir/check.out" || true
+}
+
+run_suite "release" "$top/build"
+
+san_logs="$top/build-asan/sanitizer-logs"
+rm -rf "$san_logs" && mkdir -p "$san_logs"
+ASAN_OPTIONS="log_path=$san_logs/asan:detect_leaks=1:abort_on_error=0"
+UBSAN_OPTIONS="log_path=$san_logs/ubsan:print_stacktrace=1:halt_on_error=1"
+export ASAN_OPTIONS UBSAN_OPTIONS
+run_suite "sanitizers" "$top/build-asan" --enable-sanitizers
+unset ASAN_OPTIONS UBSAN_OPTIONS
+if [ -n "$(ls -A "$san_logs" 2>/dev/null)" ]; then
+	echo "== sanitizer reports:"
+	for f in "$san_logs"/*; do echo "---- $f"; head -60 "$f"; done
+	status=1
+fi
+
+if [ $status -eq 0 ]; then echo "== all suites passed"; else echo "== FAILED"; fi
+exit $status

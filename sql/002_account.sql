@@ -1,0 +1,1 @@
+-- account tables: written by the runner issue

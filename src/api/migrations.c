@@ -1,0 +1,548 @@
+/* Handlers of the migration-run operations. Each takes validated arguments,
+ * works through the statement table, and returns the response body. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "api/ops.h"
+#include "core/jsonx.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+#include "crypto/seal.h"
+#include "db/runlog.h"
+#include "providers/provider.h"
+#include "queue/queue.h"
+
+#define DETAIL_MAX_RESOURCES 500
+#define TOOL_LOGS 50
+
+static const char initial_stats[] =
+	"{\"discovered\":{},\"planned\":{},\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0}";
+
+/* A run object from a row of RUN_COLS (see db/sql_core.def). */
+static json_object *
+run_json(struct db_res *r)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "id", db_str(r, 0));
+	jx_add_str(o, "provider", db_str(r, 1));
+	jx_add_str(o, "status", db_str(r, 2));
+	jx_add_json(o, "stats", db_str(r, 3), json_object_new_object());
+	jx_add_int(o, "total_resources", db_i64(r, 9));
+	jx_add_int(o, "failed_resources", db_i64(r, 10));
+	jx_add_str(o, "error_message", db_str(r, 4));
+	jx_add_time(o, "started_at", db_str(r, 5));
+	jx_add_time(o, "finished_at", db_str(r, 6));
+	jx_add_time(o, "created_at", db_str(r, 7));
+	jx_add_time(o, "updated_at", db_str(r, 8));
+	return o;
+}
+
+/* The caller's run: 0 with *run set (owned), or -1 with e (404 when absent). */
+static int
+load_run(struct ctx *c, const char *id, json_object **run, struct err *e)
+{
+	struct db *db = c->app->db;
+	struct db_res *r;
+	int rc;
+
+	*run = NULL;
+	if ((r = db_query(db, ST_RUN_GET, "su", id, c->who->user_id)) == NULL)
+		return db_fail(db, e);
+	rc = db_next(r);
+	if (rc == 1)
+		*run = run_json(r);
+	db_free(r);
+	if (rc < 0)
+		return db_fail(db, e);
+	if (rc == 0)
+		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
+	return 0;
+}
+
+/* 404 when the caller has no such run, else 0 with its status in st. */
+static int
+run_status(struct ctx *c, const char *id, bool lock, char st[32], struct err *e)
+{
+	struct db *db = c->app->db;
+	struct db_res *r;
+	int rc;
+
+	r = db_query(db, lock ? ST_RUN_LOCK : ST_RUN_STATUS, "su", id, c->who->user_id);
+	if (r == NULL)
+		return db_fail(db, e);
+	rc = db_next(r);
+	if (rc == 1)
+		snprintf(st, 32, "%s", db_str(r, 0) ? db_str(r, 0) : "");
+	db_free(r);
+	if (rc < 0)
+		return db_fail(db, e);
+	if (rc == 0)
+		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
+	return 0;
+}
+
+static json_object *
+ack(const char *message, const char *id, const char *status)
+{
+	json_object *o = json_object_new_object(), *d = json_object_new_object();
+
+	jx_add_str(o, "message", message);
+	jx_add_str(d, "id", id);
+	jx_add_str(d, "status", status);
+	json_object_object_add(o, "data", d);
+	return o;
+}
+
+static char *
+page_link(const struct ctx *c, const char *path, const struct args *a, int64_t page)
+{
+	return xasprintf("%s%s?%s%s%s%s%s%sper_page=%lld&page=%lld", c->app->cfg->public_url, path,
+	    a->status ? "status=" : "", a->status ? a->status : "", a->status ? "&" : "",
+	    a->provider ? "provider=" : "", a->provider ? a->provider : "", a->provider ? "&" : "",
+	    (long long)a->per_page, (long long)page);
+}
+
+static void
+add_link(json_object *links, const char *name, char *url)
+{
+	jx_add_str(links, name, url);
+	free(url);
+}
+
+int
+h_list(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	uint64_t uid = c->who->user_id;
+	int64_t total = 0, last, offset = (a->page - 1) * a->per_page;
+	json_object *data, *links, *meta;
+	struct db_res *r;
+	int rc;
+
+	if (db_scalar(db, &total, ST_RUN_COUNT, "ussss", uid, a->status, a->status, a->provider,
+	        a->provider) < 0)
+		return db_fail(db, e);
+	if ((r = db_query(db, ST_RUN_LIST, "ussssii", uid, a->status, a->status, a->provider,
+	         a->provider, a->per_page, offset)) == NULL)
+		return db_fail(db, e);
+	data = json_object_new_array();
+	while ((rc = db_next(r)) == 1)
+		json_object_array_add(data, run_json(r));
+	db_free(r);
+	if (rc < 0) {
+		json_object_put(data);
+		return db_fail(db, e);
+	}
+	last = total == 0 ? 1 : (total + a->per_page - 1) / a->per_page;
+	links = json_object_new_object();
+	add_link(links, "first", page_link(c, "/api/v1/migrations", a, 1));
+	add_link(links, "last", page_link(c, "/api/v1/migrations", a, last));
+	if (a->page > 1)
+		add_link(links, "prev", page_link(c, "/api/v1/migrations", a, a->page - 1));
+	else
+		jx_add_str(links, "prev", NULL);
+	if (a->page < last)
+		add_link(links, "next", page_link(c, "/api/v1/migrations", a, a->page + 1));
+	else
+		jx_add_str(links, "next", NULL);
+	meta = json_object_new_object();
+	jx_add_int(meta, "current_page", a->page);
+	jx_add_int(meta, "last_page", last);
+	jx_add_int(meta, "per_page", a->per_page);
+	jx_add_int(meta, "total", total);
+	if (json_object_array_length(data) > 0) {
+		jx_add_int(meta, "from", offset + 1);
+		jx_add_int(meta, "to", offset + (int64_t)json_object_array_length(data));
+	} else {
+		jx_add_str(meta, "from", NULL);
+		jx_add_str(meta, "to", NULL);
+	}
+	*out = json_object_new_object();
+	json_object_object_add(*out, "data", data);
+	json_object_object_add(*out, "links", links);
+	json_object_object_add(*out, "meta", meta);
+	return 0;
+}
+
+static json_object *
+log_json(struct db_res *r)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_int(o, "id", db_i64(r, 0));
+	jx_add_str(o, "level", db_str(r, 1));
+	jx_add_str(o, "message", db_str(r, 2));
+	jx_add_json(o, "context", db_str(r, 3), json_object_new_object());
+	jx_add_time(o, "logged_at", db_str(r, 4));
+	return o;
+}
+
+/* Up to limit+1 log rows from offset (the extra row tells whether a next page exists). */
+static int
+fetch_logs(struct db *db, const char *id, bool errors_only, int64_t limit, int64_t offset,
+    json_object **arr, struct err *e)
+{
+	struct db_res *r;
+	int rc;
+
+	if ((r = db_query(db, ST_RUN_LOGS, "siii", id, (int64_t)errors_only, limit, offset)) == NULL)
+		return db_fail(db, e);
+	*arr = json_object_new_array();
+	while ((rc = db_next(r)) == 1)
+		json_object_array_add(*arr, log_json(r));
+	db_free(r);
+	if (rc < 0) {
+		json_object_put(*arr);
+		*arr = NULL;
+		return db_fail(db, e);
+	}
+	return 0;
+}
+
+int
+h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	json_object *run, *res, *counts, *meta, *logs;
+	struct db_res *r;
+	int rc;
+
+	if (load_run(c, a->id, &run, e) != 0)
+		return -1;
+	if ((r = db_query(db, ST_RUN_RESOURCES, "si", a->id, (int64_t)DETAIL_MAX_RESOURCES)) == NULL)
+		goto fail;
+	res = json_object_new_array();
+	while ((rc = db_next(r)) == 1) {
+		json_object *o = json_object_new_object();
+		jx_add_int(o, "id", db_i64(r, 0));
+		jx_add_str(o, "resource_type", db_str(r, 1));
+		jx_add_str(o, "external_id", db_str(r, 2));
+		jx_add_str(o, "action", db_str(r, 3));
+		jx_add_str(o, "status", db_str(r, 4));
+		jx_add_int(o, "attempts", db_i64(r, 5));
+		jx_add_str(o, "error_message", db_str(r, 6));
+		json_object_array_add(res, o);
+	}
+	db_free(r);
+	json_object_object_add(run, "resources", res);
+	if (rc < 0)
+		goto fail;
+	counts = json_object_new_object();
+	for (size_t i = 0; resource_statuses[i] != NULL; i++)
+		jx_add_int(counts, resource_statuses[i], 0);
+	if ((r = db_query(db, ST_RUN_RESOURCE_COUNTS, "s", a->id)) == NULL) {
+		json_object_put(counts);
+		goto fail;
+	}
+	while ((rc = db_next(r)) == 1)
+		if (db_str(r, 0) != NULL)
+			jx_add_int(counts, db_str(r, 0), db_i64(r, 1));
+	db_free(r);
+	meta = json_object_new_object();
+	json_object_object_add(meta, "resource_counts", counts);
+	if (rc < 0) {
+		json_object_put(meta);
+		goto fail;
+	}
+	if (c->transport == TRANSPORT_TOOL) {
+		if (fetch_logs(db, a->id, false, TOOL_LOGS, 0, &logs, e) != 0) {
+			json_object_put(meta);
+			json_object_put(run);
+			return -1;
+		}
+		json_object_object_add(run, "logs", logs);
+	}
+	*out = json_object_new_object();
+	json_object_object_add(*out, "data", run);
+	json_object_object_add(*out, "meta", meta);
+	return 0;
+fail:
+	json_object_put(run);
+	return db_fail(db, e);
+}
+
+int
+h_logs(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	char st[32], path[80];
+	json_object *data, *links, *meta;
+	size_t n;
+
+	if (run_status(c, a->id, false, st, e) != 0)
+		return -1;
+	if (fetch_logs(c->app->db, a->id, a->errors_only, a->per_page + 1,
+	        (a->page - 1) * a->per_page, &data, e) != 0)
+		return -1;
+	n = json_object_array_length(data);
+	if (n > (size_t)a->per_page)
+		json_object_array_del_idx(data, n - 1, 1);
+	snprintf(path, sizeof path, "/api/v1/migrations/%s/logs", a->id);
+	links = json_object_new_object();
+#define LOG_LINK(page) xasprintf("%s%s?errors_only=%s&per_page=%lld&page=%lld", \
+	c->app->cfg->public_url, path, a->errors_only ? "true" : "false", (long long)a->per_page, \
+	(long long)(page))
+	if (a->page > 1)
+		add_link(links, "prev", LOG_LINK(a->page - 1));
+	else
+		jx_add_str(links, "prev", NULL);
+	if (n > (size_t)a->per_page)
+		add_link(links, "next", LOG_LINK(a->page + 1));
+	else
+		jx_add_str(links, "next", NULL);
+#undef LOG_LINK
+	meta = json_object_new_object();
+	jx_add_int(meta, "current_page", a->page);
+	jx_add_int(meta, "per_page", a->per_page);
+	*out = json_object_new_object();
+	json_object_object_add(*out, "data", data);
+	json_object_object_add(*out, "links", links);
+	json_object_object_add(*out, "meta", meta);
+	return 0;
+}
+
+/* Overwrite the string values of a credentials object (they came from the
+ * request and must not linger in freed memory). */
+static void
+wipe_credentials(json_object *creds)
+{
+	if (creds == NULL)
+		return;
+	json_object_object_foreach(creds, key, val) {
+		(void)key;
+		if (json_object_is_type(val, json_type_string))
+			sodium_memzero((void *)json_object_get_string(val), (size_t)json_object_get_string_len(val));
+	}
+}
+
+int
+h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	unsigned char *sealed = NULL;
+	size_t sealed_len = 0, plain_len;
+	json_object *none = NULL, *run, *ctxo;
+	char id[37], *plain;
+	int64_t n;
+
+	if (c->app->key == NULL)
+		return err_internal(e, "no credentials key: set [security] key_file (migratorctl keygen)");
+	uuid_v7(id);
+	if (a->credentials == NULL)
+		none = json_object_new_object();
+	plain = (char *)json_object_to_json_string_length(a->credentials ? a->credentials : none,
+	    JSON_C_TO_STRING_PLAIN, &plain_len);
+	if (seal(c->app->key, id, plain, plain_len, &sealed, &sealed_len) != 0) {
+		sodium_memzero(plain, plain_len);
+		json_object_put(none);
+		return err_internal(e, "sealing credentials failed");
+	}
+	sodium_memzero(plain, plain_len);
+	json_object_put(none);
+	wipe_credentials(a->credentials);
+	n = db_exec(db, ST_RUN_INSERT, "sussbs", id, c->who->user_id, a->provider, initial_stats,
+	    sealed, sealed_len, seal_key_id(c->app->key));
+	free(sealed);
+	if (n < 0)
+		return db_fail(db, e);
+	ctxo = json_object_new_object();
+	jx_add_str(ctxo, "provider", a->provider);
+	jx_add_str(ctxo, "via", c->transport == TRANSPORT_TOOL ? "tool" : "api");
+	n = runlog_add(db, id, "info", "Run started; discovery queued.", ctxo, e);
+	json_object_put(ctxo);
+	if (n != 0 || queue_push(db, QUEUE_DISCOVERY, id, 0, NULL, e) != 0)
+		return -1;
+	if (load_run(c, id, &run, e) != 0)
+		return -1;
+	*out = json_object_new_object();
+	jx_add_str(*out, "message", "Migration run started; discovery is queued.");
+	json_object_object_add(*out, "data", run);
+	return 0;
+}
+
+int
+h_execute(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	char st[32];
+	int64_t n;
+
+	if ((n = db_exec(db, ST_RUN_EXECUTE, "su", a->id, c->who->user_id)) < 0)
+		return db_fail(db, e);
+	if (n == 0) {
+		if (run_status(c, a->id, false, st, e) != 0)
+			return -1;
+		return err_set(e, ERR_RUN_NOT_AWAITING_REVIEW,
+		    "The run is %s, not awaiting review; only a run awaiting review can be executed.", st);
+	}
+	if (runlog_add(db, a->id, "info", "Execution requested; planning queued.", NULL, e) != 0 ||
+	    queue_push(db, QUEUE_PLANNING, a->id, 0, NULL, e) != 0)
+		return -1;
+	*out = ack("Execution queued.", a->id, "executing");
+	return 0;
+}
+
+int
+h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	json_object *ctxo;
+	char st[32], msg[96];
+	int64_t n;
+
+	if (run_status(c, a->id, true, st, e) != 0)
+		return -1;
+	if (strcmp(st, "cancelled") == 0)
+		return err_set(e, ERR_RUN_CANCELLED, "The run was cancelled; nothing can be retried.");
+	if ((n = db_exec(db, ST_RES_RETRY_ENQUEUE, "s", a->id)) < 0)
+		return db_fail(db, e);
+	if (n == 0)
+		return err_set(e, ERR_NO_FAILED_RESOURCES, NULL);
+	if (db_exec(db, ST_RES_RETRY_RESET, "s", a->id) < 0 ||
+	    db_exec(db, ST_RUN_SET_EXECUTING_FROM_RETRY, "s", a->id) < 0)
+		return db_fail(db, e);
+	ctxo = json_object_new_object();
+	jx_add_int(ctxo, "retried", n);
+	snprintf(msg, sizeof msg, "Retrying %lld failed resource%s.", (long long)n, n == 1 ? "" : "s");
+	if (runlog_add(db, a->id, "info", msg, ctxo, e) != 0) {
+		json_object_put(ctxo);
+		return -1;
+	}
+	json_object_put(ctxo);
+	if (run_status(c, a->id, false, st, e) != 0)
+		return -1;
+	*out = ack(msg, a->id, st);
+	jx_add_int(*out, "retried", n);
+	return 0;
+}
+
+int
+h_delete(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	int64_t n;
+
+	if (c->transport == TRANSPORT_TOOL && !a->confirm) {
+		char st[32];
+		/* Unknown and foreign runs still look the same as to REST. */
+		if (run_status(c, a->id, false, st, e) != 0)
+			return -1;
+		return err_set(e, ERR_CONFIRM_REQUIRED, NULL);
+	}
+	if ((n = db_exec(db, ST_RUN_DELETE, "su", a->id, c->who->user_id)) < 0)
+		return db_fail(db, e);
+	if (n == 0)
+		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
+	*out = json_object_new_object();
+	jx_add_str(*out, "message", "Migration run deleted with its resources and logs.");
+	jx_add_bool(*out, "deleted", 1);
+	jx_add_str(*out, "id", a->id);
+	return 0;
+}
+
+int
+h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	json_object *run;
+	char st[32];
+	int64_t n;
+
+	if ((n = db_exec(db, ST_RUN_CANCEL, "su", a->id, c->who->user_id)) < 0)
+		return db_fail(db, e);
+	if (n == 0) {
+		if (run_status(c, a->id, false, st, e) != 0)
+			return -1;
+		return err_set(e, ERR_RUN_NOT_CANCELLABLE, "The run is %s and can no longer be cancelled.", st);
+	}
+	if (db_exec(db, ST_JOBS_DELETE_RUN, "s", a->id) < 0)
+		return db_fail(db, e);
+	if (runlog_add(db, a->id, "warning", "Run cancelled; queued work dropped.", NULL, e) != 0)
+		return -1;
+	if (load_run(c, a->id, &run, e) != 0)
+		return -1;
+	*out = json_object_new_object();
+	jx_add_str(*out, "message", "Migration run cancelled.");
+	json_object_object_add(*out, "data", run);
+	return 0;
+}
+
+int
+h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	static const struct {
+		const char *strategy, *action, *status;
+	} map[] = {
+		{ "skip", "skip", "skipped" },
+		{ "overwrite", "update", "pending" },
+		{ "duplicate", "create", "pending" },
+	};
+	struct db *db = c->app->db;
+	const char *action = NULL, *status = NULL;
+	json_object *ctxo;
+	char st[32], msg[128];
+	int64_t n, resolved = 0;
+
+	if (run_status(c, a->id, true, st, e) != 0)
+		return -1;
+	if (strcmp(st, "paused_conflicts") != 0)
+		return err_set(e, ERR_RUN_NOT_PAUSED,
+		    "The run is %s; conflicts can only be resolved while it is paused on conflicts.", st);
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (strcmp(map[i].strategy, a->strategy) == 0) {
+			action = map[i].action;
+			status = map[i].status;
+		}
+	if (a->resource_ids == NULL) {
+		if ((n = db_exec(db, ST_RES_RESOLVE, "ssssnn", a->strategy, action, status, a->id)) < 0)
+			return db_fail(db, e);
+		resolved = n;
+	} else {
+		for (size_t i = 0; i < a->nresource_ids; i++) {
+			n = db_exec(db, ST_RES_RESOLVE, "ssssuu", a->strategy, action, status, a->id,
+			    a->resource_ids[i], a->resource_ids[i]);
+			if (n < 0)
+				return db_fail(db, e);
+			resolved += n;
+		}
+	}
+	if (db_exec(db, ST_RUN_RESUME_REVIEW, "ss", a->id, a->id) < 0)
+		return db_fail(db, e);
+	if (run_status(c, a->id, false, st, e) != 0)
+		return -1;
+	snprintf(msg, sizeof msg, "Resolved %lld conflict%s with strategy %s.", (long long)resolved,
+	    resolved == 1 ? "" : "s", a->strategy);
+	ctxo = json_object_new_object();
+	jx_add_str(ctxo, "strategy", a->strategy);
+	jx_add_int(ctxo, "resolved", resolved);
+	n = runlog_add(db, a->id, "info", msg, ctxo, e);
+	json_object_put(ctxo);
+	if (n != 0)
+		return -1;
+	*out = ack(msg, a->id, st);
+	jx_add_int(*out, "resolved", resolved);
+	return 0;
+}
+
+int
+h_me(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	json_object *d = json_object_new_object(), *scopes = json_object_new_array();
+
+	(void)a;
+	(void)e;
+	jx_add_int(d, "id", (int64_t)c->who->user_id);
+	jx_add_str(d, "name", c->who->name);
+	jx_add_str(d, "email", c->who->email);
+	for (int i = 0; i < SC__COUNT; i++)
+		if (scope_has(c->who, (enum scope)i))
+			json_object_array_add(scopes, json_object_new_string(scope_name((enum scope)i)));
+	json_object_object_add(d, "scopes", scopes);
+	*out = json_object_new_object();
+	json_object_object_add(*out, "data", d);
+	return 0;
+}

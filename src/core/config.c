@@ -1,0 +1,220 @@
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/config.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+
+enum kind { K_STR, K_INT, K_BOOL, K_LONG };
+
+struct known {
+	const char *section;
+	const char *key;
+	enum kind kind;
+	size_t off;
+	long min, max;
+};
+
+#define OFF(f) offsetof(struct config, f)
+static const struct known known_keys[] = {
+	{ "database", "socket", K_STR, OFF(db_socket), 0, 0 },
+	{ "database", "host", K_STR, OFF(db_host), 0, 0 },
+	{ "database", "port", K_INT, OFF(db_port), 1, 65535 },
+	{ "database", "user", K_STR, OFF(db_user), 0, 0 },
+	{ "database", "password", K_STR, OFF(db_password), 0, 0 },
+	{ "database", "name", K_STR, OFF(db_name), 0, 0 },
+	{ "database", "timeout", K_INT, OFF(db_timeout), 1, 3600 },
+	{ "security", "key_file", K_STR, OFF(key_file), 0, 0 },
+	{ "security", "credentials_retention", K_INT, OFF(credentials_retention), 0, 31536000 },
+	{ "security", "allow_http_urls", K_BOOL, OFF(allow_http_urls), 0, 0 },
+	{ "security", "allow_private_urls", K_BOOL, OFF(allow_private_urls), 0, 0 },
+	{ "limits", "requests_per_minute", K_INT, OFF(requests_per_minute), 1, 100000000 },
+	{ "limits", "starts_per_minute", K_INT, OFF(starts_per_minute), 1, 100000000 },
+	{ "limits", "max_body", K_LONG, OFF(max_body), 1024, 16777216 },
+	{ "runner", "max_attempts", K_INT, OFF(max_attempts), 1, 100 },
+	{ "runner", "lease_seconds", K_INT, OFF(lease_seconds), 5, 86400 },
+	{ "features", "migrator", K_BOOL, OFF(migrator_default), 0, 0 },
+	{ "http", "public_url", K_STR, OFF(public_url), 0, 0 },
+	{ "http", "allowed_origins", K_STR, OFF(allowed_origins), 0, 0 },
+};
+
+const char *
+config_default_path(const char *arg)
+{
+	const char *env;
+
+	if (arg != NULL && *arg)
+		return arg;
+	env = getenv("MIGRATOR_CONFIG");
+	if (env != NULL && *env)
+		return env;
+	return SYSCONFDIR "/migrator/migrator.conf";
+}
+
+static char *
+trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static void
+set_defaults(struct config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->db_host = xstrdup("localhost");
+	c->db_port = 3306;
+	c->db_user = xstrdup("migrator");
+	c->db_password = xstrdup("");
+	c->db_name = xstrdup("migrator");
+	c->db_socket = xstrdup("");
+	c->db_timeout = 10;
+	c->key_file = xstrdup(SYSCONFDIR "/migrator/credentials.key");
+	c->credentials_retention = 3600;
+	c->requests_per_minute = 240;
+	c->starts_per_minute = 5;
+	c->max_body = 65536;
+	c->max_attempts = 3;
+	c->lease_seconds = 120;
+	c->migrator_default = false;
+	c->public_url = xstrdup("");
+	c->allowed_origins = xstrdup("");
+}
+
+static int
+apply(struct config *c, const char *sec, const char *key, const char *val, int lineno,
+    struct err *e)
+{
+	for (size_t i = 0; i < sizeof known_keys / sizeof known_keys[0]; i++) {
+		const struct known *k = &known_keys[i];
+		char *base = (char *)c;
+		int64_t v;
+		bool b;
+
+		if (strcmp(k->section, sec) != 0 || strcmp(k->key, key) != 0)
+			continue;
+		switch (k->kind) {
+		case K_STR:
+			free(*(char **)(base + k->off));
+			*(char **)(base + k->off) = xstrdup(val);
+			return 0;
+		case K_INT:
+		case K_LONG:
+			if (parse_i64(val, k->min, k->max, &v) != 0)
+				return err_set(e, ERR_INTERNAL, "%s:%d: %s.%s must be an integer from %ld to %ld",
+				    c->path, lineno, sec, key, k->min, k->max);
+			if (k->kind == K_INT)
+				*(int *)(base + k->off) = (int)v;
+			else
+				*(long *)(base + k->off) = (long)v;
+			return 0;
+		case K_BOOL:
+			if (strcmp(val, "on") == 0 || strcmp(val, "yes") == 0)
+				b = true;
+			else if (strcmp(val, "off") == 0 || strcmp(val, "no") == 0)
+				b = false;
+			else if (parse_bool(val, &b) != 0)
+				return err_set(e, ERR_INTERNAL, "%s:%d: %s.%s must be true or false",
+				    c->path, lineno, sec, key);
+			*(bool *)(base + k->off) = b;
+			return 0;
+		}
+	}
+	if (strncmp(sec, "provider.", 9) == 0)
+		return 0; /* provider sections are free-form; adapters read them */
+	return err_set(e, ERR_INTERNAL, "%s:%d: unknown setting %s.%s", c->path, lineno, sec, key);
+}
+
+int
+config_load(struct config *c, const char *path, struct err *e)
+{
+	char line[4096], section[96] = "";
+	FILE *fp;
+	int lineno = 0, rc = 0;
+
+	set_defaults(c);
+	c->path = xstrdup(path);
+	if ((fp = fopen(path, "r")) == NULL)
+		return err_set(e, ERR_INTERNAL, "cannot open config file %s", path);
+	while (fgets(line, sizeof line, fp) != NULL) {
+		char *s, *eq, *key, *val;
+
+		lineno++;
+		if (strchr(line, '\n') == NULL && !feof(fp)) {
+			rc = err_set(e, ERR_INTERNAL, "%s:%d: line too long", path, lineno);
+			break;
+		}
+		s = trim(line);
+		if (*s == '\0' || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			char *end = strchr(s, ']');
+			if (end == NULL || end[1] != '\0' || end - s - 1 >= (long)sizeof section) {
+				rc = err_set(e, ERR_INTERNAL, "%s:%d: bad section header", path, lineno);
+				break;
+			}
+			*end = '\0';
+			snprintf(section, sizeof section, "%s", trim(s + 1));
+			continue;
+		}
+		if ((eq = strchr(s, '=')) == NULL || section[0] == '\0') {
+			rc = err_set(e, ERR_INTERNAL, "%s:%d: expected key = value inside a [section]",
+			    path, lineno);
+			break;
+		}
+		*eq = '\0';
+		key = trim(s);
+		val = trim(eq + 1);
+		if ((rc = apply(c, section, key, val, lineno, e)) != 0)
+			break;
+		c->kv = xrealloc(c->kv, (c->nkv + 1) * sizeof *c->kv);
+		c->kv[c->nkv].section = xstrdup(section);
+		c->kv[c->nkv].key = xstrdup(key);
+		c->kv[c->nkv].value = xstrdup(val);
+		c->nkv++;
+	}
+	fclose(fp);
+	return rc;
+}
+
+const char *
+config_get(const struct config *c, const char *section, const char *key)
+{
+	/* The last assignment wins, as with the typed settings. */
+	for (size_t i = c->nkv; i > 0; i--)
+		if (strcmp(c->kv[i - 1].section, section) == 0 && strcmp(c->kv[i - 1].key, key) == 0)
+			return c->kv[i - 1].value;
+	return NULL;
+}
+
+void
+config_free(struct config *c)
+{
+	char **strs[] = { &c->path, &c->db_socket, &c->db_host, &c->db_user, &c->db_password,
+		&c->db_name, &c->key_file, &c->public_url, &c->allowed_origins };
+
+	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+		free(*strs[i]);
+		*strs[i] = NULL;
+	}
+	for (size_t i = 0; i < c->nkv; i++) {
+		free(c->kv[i].section);
+		free(c->kv[i].key);
+		free(c->kv[i].value);
+	}
+	free(c->kv);
+	c->kv = NULL;
+	c->nkv = 0;
+}

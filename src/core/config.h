@@ -1,0 +1,57 @@
+/* The INI config file shared by the three programs (design §1).
+ * Path: --config, else $MIGRATOR_CONFIG, else SYSCONFDIR/migrator/migrator.conf. */
+#ifndef MIGRATOR_CONFIG_H
+#define MIGRATOR_CONFIG_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/err.h"
+
+struct config_kv {
+	char *section;
+	char *key;
+	char *value;
+};
+
+struct config {
+	char *path;
+	/* [database] */
+	char *db_socket;
+	char *db_host;
+	int db_port;
+	char *db_user;
+	char *db_password;
+	char *db_name;
+	int db_timeout;          /* connect/read/write timeout, seconds */
+	/* [security] */
+	char *key_file;
+	int credentials_retention;
+	bool allow_http_urls;
+	bool allow_private_urls;
+	/* [limits] */
+	int requests_per_minute;
+	int starts_per_minute;
+	long max_body;
+	/* [runner] */
+	int max_attempts;
+	int lease_seconds;
+	/* [features] */
+	bool migrator_default;   /* default of features:migrator when no DB row says */
+	/* [http] */
+	char *public_url;        /* prefix for pagination links; "" = relative links */
+	char *allowed_origins;   /* space separated; loopback origins are always allowed */
+	/* every key=value, for [provider.<id>] sections */
+	struct config_kv *kv;
+	size_t nkv;
+};
+
+/* The path to use given the --config argument (may be NULL). Static storage. */
+const char *config_default_path(const char *arg);
+/* Load and validate path into cfg (defaults first). Returns 0 or -1 with e set
+ * (e->msg names the file, line and problem). */
+int config_load(struct config *cfg, const char *path, struct err *e);
+/* Raw value of section.key, or NULL. */
+const char *config_get(const struct config *cfg, const char *section, const char *key);
+void config_free(struct config *cfg);
+
+#endif

@@ -1,0 +1,102 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "core/log.h"
+
+static const struct err_info table[ERR__COUNT] = {
+	[ERR_NONE] = { 200, NULL, "OK" },
+	[ERR_BAD_REQUEST] = { 400, "bad_request", "The request is malformed." },
+	[ERR_MALFORMED_JSON] = { 400, "malformed_json", "The request body is not valid JSON." },
+	[ERR_UNAUTHENTICATED] = { 401, "unauthenticated", "Unauthenticated." },
+	[ERR_FORBIDDEN] = { 403, "forbidden", "This token lacks the scope required for this action." },
+	[ERR_FEATURE_DISABLED] = { 403, "feature_disabled", "The migrator module is disabled for this account." },
+	[ERR_ORIGIN] = { 403, "forbidden_origin", "Requests from this origin are not allowed." },
+	[ERR_NOT_FOUND] = { 404, "not_found", "Not found." },
+	[ERR_METHOD] = { 405, "method_not_allowed", "Method not allowed." },
+	[ERR_CONFLICT] = { 409, "conflict", "The request conflicts with the state of the resource." },
+	[ERR_RUN_CANCELLED] = { 409, "run_cancelled", "The run was cancelled." },
+	[ERR_RUN_NOT_CANCELLABLE] = { 409, "run_not_cancellable", "The run has already finished and cannot be cancelled." },
+	[ERR_TOO_LARGE] = { 413, "payload_too_large", "The request body is too large." },
+	[ERR_UNSUPPORTED_MEDIA] = { 415, "unsupported_media_type", "Send the body as application/json." },
+	[ERR_VALIDATION] = { 422, "validation_failed", "The given data was invalid." },
+	[ERR_RUN_NOT_AWAITING_REVIEW] = { 422, "run_not_awaiting_review", "The run is not awaiting review." },
+	[ERR_NO_FAILED_RESOURCES] = { 422, "no_failed_resources", "The run has no failed resources to retry." },
+	[ERR_RUN_NOT_PAUSED] = { 422, "run_not_paused", "The run is not paused on conflicts." },
+	[ERR_CONFIRM_REQUIRED] = { 422, "confirmation_required", "Set confirm to true to delete the run." },
+	[ERR_RATE_LIMITED] = { 429, "rate_limited", "Too many requests." },
+	[ERR_DISCOVERY_RATE_LIMITED] = { 429, "discovery_rate_limited", "Too many migration starts; try again in a minute." },
+	[ERR_INTERNAL] = { 500, "internal_error", "Internal server error." },
+	[ERR_UPSTREAM] = { 502, "upstream_error", "An upstream dependency failed." },
+	[ERR_UNAVAILABLE] = { 503, "unavailable", "The service is temporarily unavailable." },
+};
+
+const struct err_info *
+err_info(enum err_code c)
+{
+	if ((int)c < 0 || c >= ERR__COUNT)
+		c = ERR_INTERNAL;
+	return &table[c];
+}
+
+const char *
+err_message(const struct err *e)
+{
+	return e->msg[0] ? e->msg : err_info(e->code)->message;
+}
+
+void
+err_clear(struct err *e)
+{
+	memset(e, 0, sizeof *e);
+}
+
+int
+err_set_(struct err *e, const char *file, int line, enum err_code code, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->code = code;
+	e->file = file;
+	e->line = line;
+	e->msg[0] = '\0';
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+int
+err_internal_(struct err *e, const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	e->code = ERR_INTERNAL;
+	e->file = file;
+	e->line = line;
+	e->msg[0] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+err_field(struct err *e, const char *field, const char *fmt, ...)
+{
+	va_list ap;
+	struct err_field *f;
+
+	e->code = ERR_VALIDATION;
+	if (e->nfields >= ERR_MAX_FIELDS)
+		return -1;
+	f = &e->fields[e->nfields++];
+	snprintf(f->field, sizeof f->field, "%s", field);
+	va_start(ap, fmt);
+	vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}

@@ -1,0 +1,107 @@
+#include <string.h>
+
+#include "core/jsonx.h"
+#include "core/util.h"
+
+json_object *
+jx_parse(const char *buf, size_t len, int *ok)
+{
+	json_tokener *tok;
+	json_object *v;
+	size_t used;
+
+	*ok = 0;
+	if (len > INT32_MAX || !utf8_valid(buf, len))
+		return NULL;
+	if ((tok = json_tokener_new_ex(JSONX_MAX_DEPTH)) == NULL)
+		return NULL;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	v = json_tokener_parse_ex(tok, buf, (int)len);
+	if (json_tokener_get_error(tok) != json_tokener_success) {
+		/* A complete number at the very end is only finished by EOF. */
+		if (json_tokener_get_error(tok) == json_tokener_continue) {
+			v = json_tokener_parse_ex(tok, "", 1);
+			if (json_tokener_get_error(tok) != json_tokener_success) {
+				json_tokener_free(tok);
+				return NULL;
+			}
+			used = len;
+		} else {
+			json_tokener_free(tok);
+			return NULL;
+		}
+	} else
+		used = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	for (; used < len; used++) {
+		char c = buf[used];
+		if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+			json_object_put(v);
+			return NULL;
+		}
+	}
+	*ok = 1;
+	return v;
+}
+
+void
+jx_add_str(json_object *o, const char *key, const char *val)
+{
+	json_object_object_add(o, key, val ? json_object_new_string(val) : NULL);
+}
+
+void
+jx_add_int(json_object *o, const char *key, int64_t val)
+{
+	json_object_object_add(o, key, json_object_new_int64(val));
+}
+
+void
+jx_add_bool(json_object *o, const char *key, int val)
+{
+	json_object_object_add(o, key, json_object_new_boolean(val != 0));
+}
+
+void
+jx_add_time(json_object *o, const char *key, const char *mysql)
+{
+	char iso[21];
+
+	if (mysql != NULL && time_mysql_to_iso(mysql, iso) == 0)
+		json_object_object_add(o, key, json_object_new_string(iso));
+	else
+		json_object_object_add(o, key, NULL);
+}
+
+void
+jx_add_json(json_object *o, const char *key, const char *text, json_object *dflt)
+{
+	json_object *v = NULL;
+	int ok = 0;
+
+	if (text != NULL)
+		v = jx_parse(text, strlen(text), &ok);
+	if (!ok || v == NULL) {
+		json_object_put(v);
+		v = dflt;
+	} else
+		json_object_put(dflt);
+	json_object_object_add(o, key, v);
+}
+
+const char *
+jx_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+const char *
+jx_text(json_object *o)
+{
+	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+}

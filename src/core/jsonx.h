@@ -1,0 +1,31 @@
+/* Small helpers over json-c. */
+#ifndef MIGRATOR_JSONX_H
+#define MIGRATOR_JSONX_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#define JSONX_MAX_DEPTH 16
+
+/* Parse exactly len bytes as one JSON value (UTF-8 checked, depth-limited,
+ * nothing but whitespace after it). Returns a new value (NULL is returned for
+ * malformed input; the JSON literal null yields *ok = 1 and NULL). */
+json_object *jx_parse(const char *buf, size_t len, int *ok);
+
+/* Add key with a string value, or JSON null when val is NULL. */
+void jx_add_str(json_object *o, const char *key, const char *val);
+void jx_add_int(json_object *o, const char *key, int64_t val);
+void jx_add_bool(json_object *o, const char *key, int val);
+/* Add a MySQL DATETIME as ISO 8601 with Z, or null when NULL/unparseable. */
+void jx_add_time(json_object *o, const char *key, const char *mysql_datetime);
+/* Add the JSON document text (from the DB) as a value; invalid or NULL -> dflt
+ * (which may be NULL for JSON null). */
+void jx_add_json(json_object *o, const char *key, const char *text, json_object *dflt);
+
+/* The string value of key when it is a string, else NULL. Borrowed. */
+const char *jx_str(json_object *o, const char *key);
+/* Compact text of o (borrowed, lives as long as o). */
+const char *jx_text(json_object *o);
+
+#endif

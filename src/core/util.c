@@ -1,0 +1,209 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include <sodium.h>
+
+#include "core/util.h"
+
+int
+parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	int64_t v = 0;
+	bool neg = false;
+	const char *p = s;
+
+	if (s == NULL || *p == '\0')
+		return -1;
+	if (*p == '-') {
+		neg = true;
+		p++;
+	}
+	if (*p == '\0' || strlen(p) > 19)
+		return -1;
+	for (; *p; p++) {
+		int d;
+		if (*p < '0' || *p > '9')
+			return -1;
+		d = *p - '0';
+		if (v > (INT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (neg)
+		v = -v;
+	if (v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+parse_bool(const char *s, bool *out)
+{
+	if (s == NULL)
+		return -1;
+	if (strcmp(s, "true") == 0 || strcmp(s, "1") == 0)
+		*out = true;
+	else if (strcmp(s, "false") == 0 || strcmp(s, "0") == 0)
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+bool
+utf8_valid(const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned c = s[i];
+		size_t n;
+		uint32_t cp;
+
+		if (c == 0)
+			return false;
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xe0) == 0xc0) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			n = 3;
+			cp = c & 0x07;
+		} else
+			return false;
+		if (i + n >= len)
+			return false;
+		for (size_t k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+bool
+uuid_valid(const char *s)
+{
+	static const int dash[] = { 8, 13, 18, 23 };
+
+	if (s == NULL || strlen(s) != 36)
+		return false;
+	for (int i = 0, d = 0; i < 36; i++) {
+		if (d < 4 && i == dash[d]) {
+			if (s[i] != '-')
+				return false;
+			d++;
+			continue;
+		}
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
+		      (s[i] >= 'A' && s[i] <= 'F')))
+			return false;
+	}
+	return true;
+}
+
+void
+uuid_v7(char out[37])
+{
+	unsigned char b[16];
+	uint64_t ms = (uint64_t)now_ms();
+
+	randombytes_buf(b, sizeof b);
+	for (int i = 0; i < 6; i++)
+		b[i] = (unsigned char)(ms >> (8 * (5 - i)));
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x70);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	snprintf(out, 37,
+	    "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+	    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+	    b[12], b[13], b[14], b[15]);
+}
+
+int
+time_mysql_to_iso(const char *m, char out[21])
+{
+	/* "YYYY-MM-DD HH:MM:SS" at least */
+	if (m == NULL || strlen(m) < 19 || m[4] != '-' || m[7] != '-' || m[10] != ' ' ||
+	    m[13] != ':' || m[16] != ':')
+		return -1;
+	memcpy(out, m, 19);
+	out[10] = 'T';
+	out[19] = 'Z';
+	out[20] = '\0';
+	return 0;
+}
+
+void
+time_to_mysql(time_t t, char out[20])
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, 20, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+time_t
+now_s(void)
+{
+	return time(NULL);
+}
+
+int64_t
+now_ms(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+}
+
+int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+strlcpy_chk(char *dst, const char *src, size_t size)
+{
+	size_t n = strlen(src);
+
+	if (size == 0)
+		return -1;
+	if (n >= size) {
+		memcpy(dst, src, size - 1);
+		dst[size - 1] = '\0';
+		return -1;
+	}
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+bool
+str_ct_equal(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned char diff = (unsigned char)(la != lb);
+	size_t n = la < lb ? la : lb;
+
+	for (size_t i = 0; i < n; i++)
+		diff |= (unsigned char)(a[i] ^ b[i]);
+	return diff == 0;
+}

@@ -1,0 +1,37 @@
+/* Small, strict helpers: whole-string integer parsing, UTF-8, time. */
+#ifndef MIGRATOR_UTIL_H
+#define MIGRATOR_UTIL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* Parse all of s as a decimal integer in [min, max]. No sign but '-', no
+ * spaces, no leading '+', no empty string. Returns 0, or -1 on any deviation. */
+int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
+/* Parse "true|false|1|0". Returns 0 or -1. */
+int parse_bool(const char *s, bool *out);
+/* True when s[0..len) is well-formed UTF-8 without NUL bytes. */
+bool utf8_valid(const char *s, size_t len);
+/* True when s is a canonical lowercase-or-uppercase 8-4-4-4-12 hex UUID. */
+bool uuid_valid(const char *s);
+/* A new time-ordered UUID (version 7), lowercase, into out[37]. */
+void uuid_v7(char out[37]);
+
+/* Format a MySQL DATETIME text ("YYYY-MM-DD HH:MM:SS[.ffffff]", UTC) as
+ * ISO 8601 "YYYY-MM-DDTHH:MM:SSZ" into out[21]. Returns 0 or -1. */
+int time_mysql_to_iso(const char *mysql, char out[21]);
+/* Format t (UTC) as MySQL DATETIME text into out[20]. */
+void time_to_mysql(time_t t, char out[20]);
+/* Seconds since the epoch, monotonic-free wall clock; and milliseconds. */
+time_t now_s(void);
+int64_t now_ms(void);
+/* Monotonic milliseconds, for measuring durations. */
+int64_t mono_ms(void);
+
+/* Bounded string copy; always terminates; returns -1 when truncated. */
+int strlcpy_chk(char *dst, const char *src, size_t size);
+/* Constant-time equality of two strings of possibly different length. */
+bool str_ct_equal(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,548 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mysql.h>
+#include <errmsg.h>
+#include <mysqld_error.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+#include "db/db.h"
+
+#define DB_MAX_PARAMS 24
+
+struct db_res {
+	struct db *db;
+	MYSQL_STMT *stmt;
+	unsigned ncols;
+	MYSQL_BIND *bind;
+	unsigned long *lens;
+	my_bool *nulls;
+	my_bool *errs;
+	char **bufs;
+	size_t *caps;
+};
+
+struct db {
+	const struct config *cfg;
+	MYSQL *my;
+	MYSQL_STMT *stmts[ST__COUNT];
+	bool in_tx;
+	unsigned last_errno;
+	char last_error[512];
+	uint64_t insert_id;
+};
+
+static void
+note_error(struct db *db, unsigned no, const char *msg)
+{
+	db->last_errno = no;
+	snprintf(db->last_error, sizeof db->last_error, "%u: %s", no, msg);
+}
+
+static int
+open_conn(struct db *db)
+{
+	const struct config *c = db->cfg;
+	unsigned int timeout = (unsigned int)c->db_timeout;
+	const char *init = "SET time_zone = '+00:00', "
+	    "sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION', "
+	    "SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED";
+	my_bool off = 0;
+
+	if ((db->my = mysql_init(NULL)) == NULL) {
+		note_error(db, 0, "mysql_init failed");
+		return -1;
+	}
+	mysql_options(db->my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+	mysql_options(db->my, MYSQL_OPT_READ_TIMEOUT, &timeout);
+	mysql_options(db->my, MYSQL_OPT_WRITE_TIMEOUT, &timeout);
+	mysql_options(db->my, MYSQL_OPT_RECONNECT, &off);
+	mysql_options(db->my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
+	mysql_options(db->my, MYSQL_INIT_COMMAND, init);
+	if (mysql_real_connect(db->my, c->db_socket[0] ? NULL : c->db_host, c->db_user,
+	        c->db_password, c->db_name, (unsigned)c->db_port,
+	        c->db_socket[0] ? c->db_socket : NULL, CLIENT_FOUND_ROWS) == NULL) {
+		note_error(db, mysql_errno(db->my), mysql_error(db->my));
+		mysql_close(db->my);
+		db->my = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void
+close_conn(struct db *db)
+{
+	for (int i = 0; i < ST__COUNT; i++) {
+		if (db->stmts[i] != NULL)
+			mysql_stmt_close(db->stmts[i]);
+		db->stmts[i] = NULL;
+	}
+	if (db->my != NULL)
+		mysql_close(db->my);
+	db->my = NULL;
+	db->in_tx = false;
+}
+
+struct db *
+db_new(const struct config *cfg)
+{
+	struct db *db = xcalloc(1, sizeof *db);
+
+	db->cfg = cfg;
+	return db;
+}
+
+struct db *
+db_connect(const struct config *cfg, struct err *e)
+{
+	struct db *db = db_new(cfg);
+
+	if (open_conn(db) != 0) {
+		err_set(e, ERR_UNAVAILABLE, NULL);
+		snprintf(e->detail, sizeof e->detail, "database connect: %.400s", db->last_error);
+		free(db);
+		return NULL;
+	}
+	return db;
+}
+
+void
+db_close(struct db *db)
+{
+	if (db == NULL)
+		return;
+	close_conn(db);
+	free(db);
+}
+
+enum db_class
+db_error_class(struct db *db)
+{
+	switch (db->last_errno) {
+	case 0:
+		return DB_OK;
+	case CR_SERVER_GONE_ERROR:
+	case CR_SERVER_LOST:
+	case CR_CONNECTION_ERROR:
+	case CR_CONN_HOST_ERROR:
+	case ER_CONNECTION_KILLED:
+	case ER_SERVER_SHUTDOWN:
+	case 4031: /* ER_CLIENT_INTERACTION_TIMEOUT */
+		return DB_LOST;
+	case ER_LOCK_DEADLOCK:
+	case ER_LOCK_WAIT_TIMEOUT:
+		return DB_RETRY;
+	case ER_DUP_ENTRY:
+		return DB_DUPLICATE;
+	case ER_NO_REFERENCED_ROW:
+	case ER_NO_REFERENCED_ROW_2:
+		return DB_FOREIGN;
+	default:
+		return DB_OTHER;
+	}
+}
+
+const char *
+db_error(struct db *db)
+{
+	return db->last_error;
+}
+
+int
+db_fail_(struct db *db, struct err *e, const char *file, int line)
+{
+	e->code = db_error_class(db) == DB_LOST ? ERR_UNAVAILABLE : ERR_INTERNAL;
+	e->file = file;
+	e->line = line;
+	e->msg[0] = '\0';
+	snprintf(e->detail, sizeof e->detail, "database: %.400s", db->last_error);
+	return -1;
+}
+
+static MYSQL_STMT *
+prepared(struct db *db, enum stmt_id id)
+{
+	MYSQL_STMT *st;
+	my_bool on = 1;
+
+	if (db->my == NULL && open_conn(db) != 0)
+		return NULL;
+	if (db->stmts[id] != NULL)
+		return db->stmts[id];
+	if ((st = mysql_stmt_init(db->my)) == NULL) {
+		note_error(db, mysql_errno(db->my), mysql_error(db->my));
+		return NULL;
+	}
+	if (mysql_stmt_prepare(st, db_sql[id], strlen(db_sql[id])) != 0) {
+		note_error(db, mysql_stmt_errno(st), mysql_stmt_error(st));
+		log_error("prepare %s: %s", db_stmt_names[id], db->last_error);
+		mysql_stmt_close(st);
+		return NULL;
+	}
+	mysql_stmt_attr_set(st, STMT_ATTR_UPDATE_MAX_LENGTH, &on);
+	db->stmts[id] = st;
+	return st;
+}
+
+struct params {
+	MYSQL_BIND bind[DB_MAX_PARAMS];
+	long long ints[DB_MAX_PARAMS];
+	unsigned long lens[DB_MAX_PARAMS];
+	my_bool isnull[DB_MAX_PARAMS];
+};
+
+static int
+bind_params(struct params *p, const char *types, va_list ap)
+{
+	size_t n = strlen(types);
+
+	if (n > DB_MAX_PARAMS)
+		return -1;
+	memset(p, 0, sizeof *p);
+	for (size_t i = 0; i < n; i++) {
+		MYSQL_BIND *b = &p->bind[i];
+		const char *s;
+
+		switch (types[i]) {
+		case 'i':
+			p->ints[i] = va_arg(ap, int64_t);
+			b->buffer_type = MYSQL_TYPE_LONGLONG;
+			b->buffer = &p->ints[i];
+			break;
+		case 'u':
+			p->ints[i] = (long long)va_arg(ap, uint64_t);
+			b->buffer_type = MYSQL_TYPE_LONGLONG;
+			b->buffer = &p->ints[i];
+			b->is_unsigned = 1;
+			break;
+		case 's':
+			s = va_arg(ap, const char *);
+			b->buffer_type = MYSQL_TYPE_STRING;
+			if (s == NULL) {
+				p->isnull[i] = 1;
+				b->is_null = &p->isnull[i];
+			} else {
+				b->buffer = (void *)s;
+				p->lens[i] = strlen(s);
+				b->buffer_length = p->lens[i];
+				b->length = &p->lens[i];
+			}
+			break;
+		case 'b':
+			b->buffer_type = MYSQL_TYPE_BLOB;
+			b->buffer = (void *)va_arg(ap, const void *);
+			p->lens[i] = va_arg(ap, size_t);
+			b->buffer_length = p->lens[i];
+			b->length = &p->lens[i];
+			if (b->buffer == NULL) {
+				p->isnull[i] = 1;
+				b->is_null = &p->isnull[i];
+			}
+			break;
+		case 'n':
+			b->buffer_type = MYSQL_TYPE_NULL;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Prepare, bind and execute; on a lost connection outside a transaction,
+ * reconnect and try once more. */
+static MYSQL_STMT *
+execute(struct db *db, enum stmt_id id, const char *types, va_list ap)
+{
+	struct params p;
+	MYSQL_STMT *st;
+	va_list again;
+
+	for (int attempt = 0; attempt < 2; attempt++) {
+		va_copy(again, ap);
+		if (bind_params(&p, types, again) != 0) {
+			va_end(again);
+			note_error(db, 0, "bad bind types");
+			log_error("%s: bad bind types \"%s\"", db_stmt_names[id], types);
+			return NULL;
+		}
+		va_end(again);
+		db->last_errno = 0;
+		if ((st = prepared(db, id)) != NULL) {
+			if (mysql_stmt_param_count(st) != strlen(types)) {
+				note_error(db, 0, "parameter count mismatch");
+				log_error("%s: %lu parameters, %zu bound", db_stmt_names[id],
+				    mysql_stmt_param_count(st), strlen(types));
+				return NULL;
+			}
+			if (mysql_stmt_bind_param(st, p.bind) == 0 && mysql_stmt_execute(st) == 0)
+				return st;
+			note_error(db, mysql_stmt_errno(st), mysql_stmt_error(st));
+		}
+		if (db_error_class(db) != DB_LOST || db->in_tx || attempt > 0)
+			break;
+		log_warn("database connection lost (%s); reconnecting", db->last_error);
+		close_conn(db);
+	}
+	return NULL;
+}
+
+int64_t
+db_exec(struct db *db, enum stmt_id id, const char *types, ...)
+{
+	MYSQL_STMT *st;
+	va_list ap;
+	int64_t n;
+
+	va_start(ap, types);
+	st = execute(db, id, types, ap);
+	va_end(ap);
+	if (st == NULL)
+		return -1;
+	n = (int64_t)mysql_stmt_affected_rows(st);
+	db->insert_id = mysql_stmt_insert_id(st);
+	if (n < 0)
+		n = 0;
+	return n;
+}
+
+uint64_t
+db_insert_id(struct db *db)
+{
+	return db->insert_id;
+}
+
+static struct db_res *
+make_res(struct db *db, MYSQL_STMT *st)
+{
+	MYSQL_RES *meta = mysql_stmt_result_metadata(st);
+	struct db_res *r;
+	MYSQL_FIELD *f;
+
+	if (meta == NULL) {
+		note_error(db, mysql_stmt_errno(st), "statement returns no result set");
+		return NULL;
+	}
+	if (mysql_stmt_store_result(st) != 0) {
+		note_error(db, mysql_stmt_errno(st), mysql_stmt_error(st));
+		mysql_free_result(meta);
+		return NULL;
+	}
+	r = xcalloc(1, sizeof *r);
+	r->db = db;
+	r->stmt = st;
+	r->ncols = mysql_num_fields(meta);
+	r->bind = xcalloc(r->ncols, sizeof *r->bind);
+	r->lens = xcalloc(r->ncols, sizeof *r->lens);
+	r->nulls = xcalloc(r->ncols, sizeof *r->nulls);
+	r->errs = xcalloc(r->ncols, sizeof *r->errs);
+	r->bufs = xcalloc(r->ncols, sizeof *r->bufs);
+	r->caps = xcalloc(r->ncols, sizeof *r->caps);
+	f = mysql_fetch_fields(meta);
+	for (unsigned i = 0; i < r->ncols; i++) {
+		size_t cap = f[i].max_length + 1;
+		if (cap < 64)
+			cap = 64;
+		if (cap > 1 << 20)
+			cap = 1 << 20;
+		r->caps[i] = cap;
+		r->bufs[i] = xmalloc(cap);
+		r->bind[i].buffer_type = MYSQL_TYPE_STRING;
+		r->bind[i].buffer = r->bufs[i];
+		r->bind[i].buffer_length = cap - 1;
+		r->bind[i].length = &r->lens[i];
+		r->bind[i].is_null = &r->nulls[i];
+		r->bind[i].error = &r->errs[i];
+	}
+	mysql_free_result(meta);
+	if (mysql_stmt_bind_result(st, r->bind) != 0) {
+		note_error(db, mysql_stmt_errno(st), mysql_stmt_error(st));
+		db_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct db_res *
+db_query(struct db *db, enum stmt_id id, const char *types, ...)
+{
+	MYSQL_STMT *st;
+	va_list ap;
+
+	va_start(ap, types);
+	st = execute(db, id, types, ap);
+	va_end(ap);
+	if (st == NULL)
+		return NULL;
+	return make_res(db, st);
+}
+
+int
+db_next(struct db_res *r)
+{
+	int rc = mysql_stmt_fetch(r->stmt);
+
+	if (rc == MYSQL_NO_DATA)
+		return 0;
+	if (rc == 1) {
+		note_error(r->db, mysql_stmt_errno(r->stmt), mysql_stmt_error(r->stmt));
+		return -1;
+	}
+	for (unsigned i = 0; i < r->ncols; i++) {
+		if (r->nulls[i]) {
+			r->bufs[i][0] = '\0';
+			continue;
+		}
+		if (r->lens[i] >= r->caps[i]) {
+			/* Truncated: grow and fetch this column again. */
+			r->caps[i] = r->lens[i] + 1;
+			r->bufs[i] = xrealloc(r->bufs[i], r->caps[i]);
+			r->bind[i].buffer = r->bufs[i];
+			r->bind[i].buffer_length = r->caps[i] - 1;
+			if (mysql_stmt_fetch_column(r->stmt, &r->bind[i], i, 0) != 0) {
+				note_error(r->db, mysql_stmt_errno(r->stmt), mysql_stmt_error(r->stmt));
+				return -1;
+			}
+			mysql_stmt_bind_result(r->stmt, r->bind);
+		}
+		r->bufs[i][r->lens[i]] = '\0';
+	}
+	return 1;
+}
+
+const char *
+db_str(struct db_res *r, int col)
+{
+	if (col < 0 || (unsigned)col >= r->ncols || r->nulls[col])
+		return NULL;
+	return r->bufs[col];
+}
+
+size_t
+db_len(struct db_res *r, int col)
+{
+	if (col < 0 || (unsigned)col >= r->ncols || r->nulls[col])
+		return 0;
+	return r->lens[col];
+}
+
+int64_t
+db_i64(struct db_res *r, int col)
+{
+	const char *s = db_str(r, col);
+	int64_t v;
+
+	if (s == NULL || parse_i64(s, INT64_MIN + 1, INT64_MAX, &v) != 0)
+		return 0;
+	return v;
+}
+
+bool
+db_null(struct db_res *r, int col)
+{
+	return col < 0 || (unsigned)col >= r->ncols || r->nulls[col];
+}
+
+void
+db_free(struct db_res *r)
+{
+	if (r == NULL)
+		return;
+	mysql_stmt_free_result(r->stmt);
+	mysql_stmt_reset(r->stmt);
+	for (unsigned i = 0; i < r->ncols; i++)
+		free(r->bufs[i]);
+	free(r->bufs);
+	free(r->caps);
+	free(r->bind);
+	free(r->lens);
+	free(r->nulls);
+	free(r->errs);
+	free(r);
+}
+
+int
+db_scalar(struct db *db, int64_t *out, enum stmt_id id, const char *types, ...)
+{
+	struct db_res *r;
+	MYSQL_STMT *st;
+	va_list ap;
+	int rc;
+
+	va_start(ap, types);
+	st = execute(db, id, types, ap);
+	va_end(ap);
+	if (st == NULL || (r = make_res(db, st)) == NULL)
+		return -1;
+	rc = db_next(r);
+	if (rc == 1)
+		*out = db_i64(r, 0);
+	db_free(r);
+	return rc;
+}
+
+static int
+simple(struct db *db, const char *sql)
+{
+	if (db->my == NULL && open_conn(db) != 0)
+		return -1;
+	if (mysql_real_query(db->my, sql, strlen(sql)) != 0) {
+		note_error(db, mysql_errno(db->my), mysql_error(db->my));
+		return -1;
+	}
+	return 0;
+}
+
+int
+db_begin(struct db *db)
+{
+	if (simple(db, "START TRANSACTION") != 0) {
+		if (db_error_class(db) != DB_LOST)
+			return -1;
+		close_conn(db);
+		if (simple(db, "START TRANSACTION") != 0)
+			return -1;
+	}
+	db->in_tx = true;
+	return 0;
+}
+
+int
+db_commit(struct db *db)
+{
+	int rc = simple(db, "COMMIT");
+
+	db->in_tx = false;
+	return rc;
+}
+
+void
+db_rollback(struct db *db)
+{
+	if (db->my != NULL && db->in_tx)
+		mysql_rollback(db->my);
+	db->in_tx = false;
+}
+
+bool
+db_in_tx(struct db *db)
+{
+	return db->in_tx;
+}
+
+int
+db_run_script_stmt(struct db *db, const char *sql)
+{
+	MYSQL_RES *res;
+
+	if (simple(db, sql) != 0)
+		return -1;
+	if ((res = mysql_store_result(db->my)) != NULL)
+		mysql_free_result(res);
+	return 0;
+}

@@ -1,0 +1,71 @@
+/* The database connection: one per process, statements prepared once on first
+ * use and reused, explicit reconnect (never MYSQL_OPT_RECONNECT).
+ *
+ * Bind types (the `types` string, one letter per `?`):
+ *   'i' int64_t   'u' uint64_t   's' const char * (NULL binds SQL NULL)
+ *   'b' const void *, size_t (binary)   'n' SQL NULL (no argument)
+ * Result columns are read back as text (db_str) or integers (db_i64).
+ * Only one open result per statement at a time; db_free it before reuse. */
+#ifndef MIGRATOR_DB_H
+#define MIGRATOR_DB_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/config.h"
+#include "core/err.h"
+#include "db/stmts.h"
+
+struct db;
+struct db_res;
+
+enum db_class {
+	DB_OK = 0,
+	DB_LOST,      /* connection gone: reconnect */
+	DB_RETRY,     /* deadlock or lock wait timeout: retry the transaction */
+	DB_DUPLICATE, /* duplicate key */
+	DB_FOREIGN,   /* foreign key: the parent row is gone */
+	DB_OTHER
+};
+
+/* Connect (utf8mb4, UTC, strict sql_mode, timeouts). NULL on failure, e set. */
+struct db *db_connect(const struct config *cfg, struct err *e);
+/* A handle that connects on first use (for long-lived processes that must
+ * start, and answer 503, while the database is down). */
+struct db *db_new(const struct config *cfg);
+void db_close(struct db *);
+
+/* Run a statement that returns no rows. Returns affected rows (>= 0) or -1. */
+int64_t db_exec(struct db *, enum stmt_id, const char *types, ...);
+/* The insert id (or LAST_INSERT_ID(expr) value) of the last db_exec. */
+uint64_t db_insert_id(struct db *);
+/* Run a query. NULL on error. Free with db_free. */
+struct db_res *db_query(struct db *, enum stmt_id, const char *types, ...);
+/* Advance to the next row: 1 row, 0 no more rows, -1 error. */
+int db_next(struct db_res *);
+const char *db_str(struct db_res *, int col);  /* NULL for SQL NULL; borrowed */
+size_t db_len(struct db_res *, int col);
+int64_t db_i64(struct db_res *, int col);      /* 0 for NULL */
+bool db_null(struct db_res *, int col);
+void db_free(struct db_res *);
+/* Run a query expected to give at most one integer: 1 found (*out set), 0 none, -1 error. */
+int db_scalar(struct db *, int64_t *out, enum stmt_id, const char *types, ...);
+
+/* Transactions. The dispatcher and the runner own them; entity code never begins or commits. */
+int db_begin(struct db *);
+int db_commit(struct db *);
+void db_rollback(struct db *);
+bool db_in_tx(struct db *);
+
+/* Run trusted SQL text (schema migrations from sql/). Returns 0 or -1. */
+int db_run_script_stmt(struct db *, const char *sql);
+
+/* Classification and text (log only) of the last error. */
+enum db_class db_error_class(struct db *);
+const char *db_error(struct db *);
+/* Fill e from the last DB error (503 when the connection is lost, else 500);
+ * returns -1. */
+int db_fail_(struct db *, struct err *e, const char *file, int line);
+#define db_fail(db, e) db_fail_((db), (e), __FILE__, __LINE__)
+
+#endif

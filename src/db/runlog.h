@@ -1,0 +1,14 @@
+/* The run log (table migration_run_logs). Never pass a secret in message or context. */
+#ifndef MIGRATOR_RUNLOG_H
+#define MIGRATOR_RUNLOG_H
+#include <json-c/json.h>
+
+#include "core/err.h"
+#include "db/db.h"
+
+/* Append an entry; level is "info", "warning" or "error"; context may be
+ * NULL (stored as {}). Borrowed. 0 or -1 with e. */
+int runlog_add(struct db *, const char *run_id, const char *level, const char *message,
+    json_object *context, struct err *e);
+
+#endif

@@ -1,0 +1,163 @@
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <fcgiapp.h>
+#include <sodium.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+#include "http/fcgi.h"
+#include "http/http.h"
+
+static volatile sig_atomic_t stopping;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+static void
+install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal; /* no SA_RESTART: accept() returns EINTR */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+static const char *
+status_text(int s)
+{
+	switch (s) {
+	case 200: return "OK";
+	case 201: return "Created";
+	case 202: return "Accepted";
+	case 204: return "No Content";
+	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 409: return "Conflict";
+	case 413: return "Payload Too Large";
+	case 415: return "Unsupported Media Type";
+	case 422: return "Unprocessable Entity";
+	case 429: return "Too Many Requests";
+	case 500: return "Internal Server Error";
+	case 502: return "Bad Gateway";
+	case 503: return "Service Unavailable";
+	default: return "Unknown";
+	}
+}
+
+/* Read the body into buf (capacity cap). Sets too_large without reading more
+ * than cap bytes. Returns the length read. */
+static size_t
+read_body(FCGX_Request *r, char *buf, size_t cap, bool *too_large)
+{
+	const char *cl = FCGX_GetParam("CONTENT_LENGTH", r->envp);
+	int64_t want = 0;
+	size_t got = 0;
+
+	*too_large = false;
+	if (cl == NULL || *cl == '\0' || parse_i64(cl, 0, INT64_MAX, &want) != 0)
+		return 0;
+	if (want > (int64_t)cap) {
+		*too_large = true;
+		return 0;
+	}
+	while (got < (size_t)want) {
+		int n = FCGX_GetStr(buf + got, (int)((size_t)want - got), r->in);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+static void
+write_response(FCGX_Request *r, const struct http_resp *resp)
+{
+	FCGX_FPrintF(r->out, "Status: %d %s\r\n", resp->status, status_text(resp->status));
+	if (resp->body != NULL)
+		FCGX_FPrintF(r->out, "Content-Type: application/json\r\n");
+	for (int i = 0; i < resp->nheaders; i++)
+		FCGX_FPrintF(r->out, "%s: %s\r\n", resp->headers[i].name, resp->headers[i].value);
+	FCGX_FPrintF(r->out, "Content-Length: %zu\r\n\r\n", resp->body ? resp->body_len : (size_t)0);
+	if (resp->body != NULL && resp->body_len > 0)
+		FCGX_PutStr(resp->body, (int)resp->body_len, r->out);
+}
+
+int
+fcgi_serve(struct app *app, const char *listen)
+{
+	FCGX_Request r;
+	size_t cap = (size_t)app->cfg->max_body;
+	char *body = xmalloc(cap + 1);
+	int fd = 0;
+
+	if (FCGX_Init() != 0) {
+		log_error("FCGX_Init failed");
+		free(body);
+		return 1;
+	}
+	if (listen != NULL && (fd = FCGX_OpenSocket(listen, 128)) < 0) {
+		log_error("cannot listen on %s", listen);
+		free(body);
+		return 1;
+	}
+	install_signals();
+	FCGX_InitRequest(&r, fd, 0);
+	while (!stopping && FCGX_Accept_r(&r) >= 0) {
+		struct http_req req;
+		struct http_resp resp;
+		const char *uri = FCGX_GetParam("REQUEST_URI", r.envp);
+		char path[1024];
+		const char *q;
+		unsigned char rid[8];
+
+		memset(&req, 0, sizeof req);
+		memset(&resp, 0, sizeof resp);
+		if (uri == NULL)
+			uri = "";
+		q = strchr(uri, '?');
+		snprintf(path, sizeof path, "%.*s", (int)(q ? (size_t)(q - uri) : strlen(uri)), uri);
+		req.path = path;
+		req.query = q ? q + 1 : "";
+		req.method = FCGX_GetParam("REQUEST_METHOD", r.envp);
+		if (req.method == NULL)
+			req.method = "GET";
+		req.authorization = FCGX_GetParam("HTTP_AUTHORIZATION", r.envp);
+		req.remote_addr = FCGX_GetParam("REMOTE_ADDR", r.envp);
+		req.origin = FCGX_GetParam("HTTP_ORIGIN", r.envp);
+		req.host = FCGX_GetParam("HTTP_HOST", r.envp);
+		req.content_type = FCGX_GetParam("CONTENT_TYPE", r.envp);
+		req.protocol_version = FCGX_GetParam("HTTP_MCP_PROTOCOL_VERSION", r.envp);
+		randombytes_buf(rid, sizeof rid);
+		sodium_bin2hex(req.request_id, sizeof req.request_id, rid, sizeof rid);
+		req.body_len = read_body(&r, body, cap, &req.body_too_large);
+		body[req.body_len] = '\0';
+		req.body = body;
+
+		http_handle(app, &req, &resp);
+		write_response(&r, &resp);
+		/* Request bodies may hold credentials: wipe before the next request. */
+		sodium_memzero(body, req.body_len);
+		http_resp_free(&resp);
+		FCGX_Finish_r(&r);
+	}
+	FCGX_Free(&r, 1);
+	free(body);
+	return 0;
+}

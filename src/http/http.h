@@ -1,0 +1,71 @@
+/* Transport-neutral HTTP request and response. fcgi.c fills a request from
+ * the FastCGI environment; http_handle routes it to the REST router or the
+ * tool transport; only these files turn errors into responses. */
+#ifndef MIGRATOR_HTTP_H
+#define MIGRATOR_HTTP_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "api/ops.h"
+#include "auth/auth.h"
+#include "core/err.h"
+
+struct http_req {
+	const char *method;
+	const char *path;          /* REQUEST_URI up to '?' */
+	const char *query;         /* after '?', or "" */
+	const char *authorization; /* NULL when absent */
+	const char *remote_addr;
+	const char *origin;        /* NULL when absent */
+	const char *host;
+	const char *content_type;
+	const char *protocol_version; /* MCP-Protocol-Version */
+	const char *body;
+	size_t body_len;
+	bool body_too_large;
+	char request_id[17];
+};
+
+#define HTTP_MAX_HEADERS 12
+
+struct http_header {
+	char name[40];
+	char value[200];
+};
+
+struct http_resp {
+	int status;
+	int nheaders;
+	struct http_header headers[HTTP_MAX_HEADERS];
+	char *body; /* malloc'd, NULL for none */
+	size_t body_len;
+};
+
+/* Handle one request. resp must be zeroed; free it with http_resp_free. */
+void http_handle(struct app *, struct http_req *, struct http_resp *);
+void http_resp_free(struct http_resp *);
+
+/* Helpers for the transports (http.c). */
+void http_header(struct http_resp *, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Set status and body to the compact text of o (o is released). */
+void http_json(struct http_resp *, int status, json_object *o);
+/* The spec's error shape for e: {"message","code"[, "errors"]}, and logging. */
+void http_error(struct http_resp *, const struct http_req *, const struct err *e);
+/* Rate-limit headers (and Retry-After when exceeded). */
+void http_rate_headers(struct http_resp *, const struct rate *);
+/* Token (or IP bucket) authentication and counting, shared by REST and MCP.
+ * Returns 0 with p and r set; -1 with e (401, 429 for an anonymous caller
+ * over the limit, 503); r is set whenever the hit was counted. */
+int http_authenticate(struct app *, const struct http_req *, struct principal *p, struct rate *r,
+    bool *counted, struct err *e);
+/* Parse a query string into an object of string values. 0 or -1 (malformed). */
+int http_parse_query(const char *query, json_object **out);
+
+/* The two transports. */
+void rest_handle(struct app *, struct http_req *, struct http_resp *);
+void mcp_handle(struct app *, struct http_req *, struct http_resp *);
+
+#endif

@@ -1,0 +1,418 @@
+/* migratorctl: the admin command line (design §2). Tests and deployments
+ * script it, so its commands and output are stable. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "auth/auth.h"
+#include "core/config.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+#include "crypto/seal.h"
+#include "crypto/token.h"
+#include "db/db.h"
+
+#ifndef DATADIR
+#define DATADIR "/usr/share/migrator"
+#endif
+
+static const char usage_text[] =
+	"usage: migratorctl [--config FILE] COMMAND\n"
+	"  db migrate [--sql-dir DIR]                       apply sql/ migrations in order; idempotent\n"
+	"  user add --name NAME --email EMAIL               prints the new user's id\n"
+	"  token create --user ID --name NAME --scopes S1,S2,...   prints the token, once\n"
+	"  token list --user ID                             id, name, scopes, last used (never the token)\n"
+	"  token revoke --id TOKEN_ID                       takes effect on the next request\n"
+	"  flag set migrator on|off [--user ID]             global switch, or a per-user override\n"
+	"  keygen --out FILE                                new credentials key, mode 0600\n"
+	"  status                                           queues, runs per status, oldest job age\n";
+
+static int
+die_usage(void)
+{
+	fputs(usage_text, stderr);
+	return 2;
+}
+
+/* Value of --name in argv[from..argc), or NULL. */
+static const char *
+opt(int argc, char **argv, int from, const char *name)
+{
+	for (int i = from; i + 1 < argc; i++)
+		if (strcmp(argv[i], name) == 0)
+			return argv[i + 1];
+	return NULL;
+}
+
+static struct db *
+connect_or_die(const struct config *cfg)
+{
+	struct err e;
+	struct db *db;
+
+	err_clear(&e);
+	if ((db = db_connect(cfg, &e)) == NULL) {
+		fprintf(stderr, "migratorctl: %s\n", e.detail);
+		exit(1);
+	}
+	return db;
+}
+
+static int
+fail_db(struct db *db, const char *what)
+{
+	fprintf(stderr, "migratorctl: %s: %s\n", what, db_error(db));
+	return 1;
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Apply one migration file: statements end with ';' at the end of a line. */
+static int
+apply_file(struct db *db, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char line[8192];
+	char *stmt = NULL;
+	size_t len = 0;
+	int rc = 0;
+
+	if (fp == NULL) {
+		fprintf(stderr, "migratorctl: cannot open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && fgets(line, sizeof line, fp) != NULL) {
+		size_t n = strlen(line), end;
+		const char *t = line;
+
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (strncmp(t, "--", 2) == 0 || *t == '\n')
+			continue;
+		stmt = xrealloc(stmt, len + n + 1);
+		memcpy(stmt + len, line, n + 1);
+		len += n;
+		end = len;
+		while (end > 0 && (stmt[end - 1] == '\n' || stmt[end - 1] == ' ' || stmt[end - 1] == '\r'))
+			end--;
+		if (end > 0 && stmt[end - 1] == ';') {
+			stmt[end - 1] = '\0';
+			if (db_run_script_stmt(db, stmt) != 0) {
+				fprintf(stderr, "migratorctl: %s: %s\n", path, db_error(db));
+				rc = -1;
+			}
+			len = 0;
+		}
+	}
+	fclose(fp);
+	free(stmt);
+	return rc;
+}
+
+static int
+cmd_migrate(struct config *cfg, int argc, char **argv, int at)
+{
+	const char *dir = opt(argc, argv, at, "--sql-dir");
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0;
+	struct db *db;
+	DIR *d;
+	int rc = 0, applied = 0;
+
+	if (dir == NULL)
+		dir = getenv("MIGRATOR_SQL_DIR");
+	if (dir == NULL)
+		dir = DATADIR "/sql";
+	if ((d = opendir(dir)) == NULL) {
+		fprintf(stderr, "migratorctl: cannot open %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		size_t l = strlen(de->d_name);
+		if (l > 4 && strcmp(de->d_name + l - 4, ".sql") == 0) {
+			names = xrealloc(names, (n + 1) * sizeof *names);
+			names[n++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, cmp_names);
+	db = connect_or_die(cfg);
+	if (db_run_script_stmt(db, "CREATE TABLE IF NOT EXISTS schema_migrations ("
+	        " version VARCHAR(191) NOT NULL PRIMARY KEY, applied_at DATETIME NOT NULL) ENGINE=InnoDB") != 0)
+		rc = fail_db(db, "schema_migrations");
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		int64_t one;
+		char *path;
+		int found = db_scalar(db, &one, ST_MIGRATION_APPLIED, "s", names[i]);
+
+		if (found < 0) {
+			rc = fail_db(db, "schema_migrations");
+			break;
+		}
+		if (found == 1)
+			continue;
+		path = xasprintf("%s/%s", dir, names[i]);
+		if (apply_file(db, path) != 0 || db_exec(db, ST_MIGRATION_RECORD, "s", names[i]) < 0)
+			rc = 1;
+		else {
+			printf("applied %s\n", names[i]);
+			applied++;
+		}
+		free(path);
+	}
+	if (rc == 0 && applied == 0)
+		printf("schema is up to date\n");
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	db_close(db);
+	return rc;
+}
+
+static int
+parse_id(const char *s, const char *what, uint64_t *out)
+{
+	int64_t v;
+
+	if (s == NULL || parse_i64(s, 1, INT64_MAX, &v) != 0) {
+		fprintf(stderr, "migratorctl: %s must be a positive integer\n", what);
+		return -1;
+	}
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static int
+cmd_user_add(struct config *cfg, int argc, char **argv, int at)
+{
+	const char *name = opt(argc, argv, at, "--name"), *email = opt(argc, argv, at, "--email");
+	struct db *db;
+
+	if (name == NULL || email == NULL || !*name || strchr(email, '@') == NULL)
+		return die_usage();
+	db = connect_or_die(cfg);
+	if (db_exec(db, ST_USER_ADD, "ss", name, email) < 0) {
+		int rc = db_error_class(db) == DB_DUPLICATE
+		    ? (fprintf(stderr, "migratorctl: a user with email %s exists\n", email), 1)
+		    : fail_db(db, "user add");
+		db_close(db);
+		return rc;
+	}
+	printf("%llu\n", (unsigned long long)db_insert_id(db));
+	db_close(db);
+	return 0;
+}
+
+static int
+cmd_token_create(struct config *cfg, int argc, char **argv, int at)
+{
+	const char *name = opt(argc, argv, at, "--name"), *scopes = opt(argc, argv, at, "--scopes");
+	char secret[TOKEN_SECRET_LEN + 1], bad[80], canon[512] = "";
+	unsigned char hash[TOKEN_HASH_LEN];
+	uint64_t user;
+	uint32_t mask;
+	int64_t exists;
+	struct db *db;
+
+	if (name == NULL || scopes == NULL || parse_id(opt(argc, argv, at, "--user"), "--user", &user) != 0)
+		return die_usage();
+	if (scope_parse_list(scopes, &mask, bad, sizeof bad) != 0) {
+		fprintf(stderr, "migratorctl: unknown scope %s\n", bad);
+		return 2;
+	}
+	for (int i = 0; i < SC__COUNT; i++)
+		if (mask & (1u << i))
+			snprintf(canon + strlen(canon), sizeof canon - strlen(canon), "%s%s",
+			    canon[0] ? "," : "", scope_name((enum scope)i));
+	db = connect_or_die(cfg);
+	if (db_scalar(db, &exists, ST_USER_EXISTS, "u", user) != 1) {
+		fprintf(stderr, "migratorctl: no user %llu\n", (unsigned long long)user);
+		db_close(db);
+		return 1;
+	}
+	token_secret_new(secret);
+	token_hash(secret, strlen(secret), hash);
+	if (db_exec(db, ST_TOKEN_ADD, "usbs", user, name, hash, sizeof hash, canon) < 0) {
+		int rc = fail_db(db, "token create");
+		sodium_memzero(secret, sizeof secret);
+		db_close(db);
+		return rc;
+	}
+	printf("%llu|%s\n", (unsigned long long)db_insert_id(db), secret);
+	sodium_memzero(secret, sizeof secret);
+	db_close(db);
+	return 0;
+}
+
+static int
+cmd_token_list(struct config *cfg, int argc, char **argv, int at)
+{
+	struct db_res *r;
+	struct db *db;
+	uint64_t user;
+	int rc;
+
+	if (parse_id(opt(argc, argv, at, "--user"), "--user", &user) != 0)
+		return die_usage();
+	db = connect_or_die(cfg);
+	if ((r = db_query(db, ST_TOKEN_LIST, "u", user)) == NULL)
+		return fail_db(db, "token list");
+	printf("id\tname\tscopes\tlast_used\tcreated\trevoked\n");
+	while ((rc = db_next(r)) == 1)
+		printf("%s\t%s\t%s\t%s\t%s\t%s\n", db_str(r, 0), db_str(r, 1), db_str(r, 2),
+		    db_str(r, 3) ? db_str(r, 3) : "never", db_str(r, 4),
+		    db_str(r, 5) ? db_str(r, 5) : "-");
+	db_free(r);
+	db_close(db);
+	return rc < 0 ? 1 : 0;
+}
+
+static int
+cmd_token_revoke(struct config *cfg, int argc, char **argv, int at)
+{
+	struct db *db;
+	uint64_t id;
+	int64_t n;
+
+	if (parse_id(opt(argc, argv, at, "--id"), "--id", &id) != 0)
+		return die_usage();
+	db = connect_or_die(cfg);
+	if ((n = db_exec(db, ST_TOKEN_REVOKE, "u", id)) < 0)
+		return fail_db(db, "token revoke");
+	db_close(db);
+	if (n == 0) {
+		fprintf(stderr, "migratorctl: no active token %llu\n", (unsigned long long)id);
+		return 1;
+	}
+	printf("revoked token %llu\n", (unsigned long long)id);
+	return 0;
+}
+
+static int
+cmd_flag_set(struct config *cfg, int argc, char **argv, int at)
+{
+	const char *user_arg = opt(argc, argv, at, "--user");
+	uint64_t user = 0;
+	struct db *db;
+	int on;
+
+	if (argc < at + 2 || strcmp(argv[at], "migrator") != 0)
+		return die_usage();
+	if (strcmp(argv[at + 1], "on") == 0)
+		on = 1;
+	else if (strcmp(argv[at + 1], "off") == 0)
+		on = 0;
+	else
+		return die_usage();
+	if (user_arg != NULL && parse_id(user_arg, "--user", &user) != 0)
+		return 2;
+	db = connect_or_die(cfg);
+	if (db_exec(db, ST_FLAG_SET, "sui", "features:migrator", user, (int64_t)on) < 0)
+		return fail_db(db, "flag set");
+	db_close(db);
+	if (user)
+		printf("features:migrator %s for user %llu\n", on ? "on" : "off", (unsigned long long)user);
+	else
+		printf("features:migrator %s globally\n", on ? "on" : "off");
+	return 0;
+}
+
+static int
+cmd_keygen(int argc, char **argv, int at)
+{
+	const char *out = opt(argc, argv, at, "--out");
+	struct err e;
+
+	if (out == NULL)
+		return die_usage();
+	err_clear(&e);
+	if (seal_key_generate(out, &e) != 0) {
+		fprintf(stderr, "migratorctl: %s\n", e.msg);
+		return 1;
+	}
+	printf("wrote %s\n", out);
+	return 0;
+}
+
+static int
+cmd_status(struct config *cfg)
+{
+	struct db_res *r;
+	struct db *db = connect_or_die(cfg);
+	int rc, any = 0;
+
+	if ((r = db_query(db, ST_STATUS_QUEUES, "")) == NULL)
+		return fail_db(db, "status");
+	printf("queue\tjobs\treserved\toldest_age_s\n");
+	while ((rc = db_next(r)) == 1) {
+		printf("%s\t%s\t%s\t%s\n", db_str(r, 0), db_str(r, 1), db_str(r, 3) ? db_str(r, 3) : "0",
+		    db_str(r, 2));
+		any = 1;
+	}
+	db_free(r);
+	if (!any)
+		printf("(no queued jobs)\n");
+	if ((r = db_query(db, ST_STATUS_RUNS, "")) == NULL)
+		return fail_db(db, "status");
+	printf("\nrun_status\truns\n");
+	while ((rc = db_next(r)) == 1)
+		printf("%s\t%s\n", db_str(r, 0), db_str(r, 1));
+	db_free(r);
+	db_close(db);
+	return rc < 0 ? 1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *config_arg = NULL;
+	struct config cfg;
+	struct err e;
+	int at = 1, rc;
+
+	log_init("migratorctl", LOG_LVL_WARN);
+	if (sodium_init() < 0)
+		return 1;
+	if (at + 1 < argc && strcmp(argv[at], "--config") == 0) {
+		config_arg = argv[at + 1];
+		at += 2;
+	}
+	if (at >= argc || strcmp(argv[at], "--help") == 0 || strcmp(argv[at], "-h") == 0)
+		return die_usage();
+	if (strcmp(argv[at], "keygen") == 0)
+		return cmd_keygen(argc, argv, at + 1);
+	err_clear(&e);
+	if (config_load(&cfg, config_default_path(config_arg), &e) != 0) {
+		fprintf(stderr, "migratorctl: %s\n", e.msg);
+		config_free(&cfg);
+		return 1;
+	}
+	if (strcmp(argv[at], "db") == 0 && at + 1 < argc && strcmp(argv[at + 1], "migrate") == 0)
+		rc = cmd_migrate(&cfg, argc, argv, at + 2);
+	else if (strcmp(argv[at], "user") == 0 && at + 1 < argc && strcmp(argv[at + 1], "add") == 0)
+		rc = cmd_user_add(&cfg, argc, argv, at + 2);
+	else if (strcmp(argv[at], "token") == 0 && at + 1 < argc && strcmp(argv[at + 1], "create") == 0)
+		rc = cmd_token_create(&cfg, argc, argv, at + 2);
+	else if (strcmp(argv[at], "token") == 0 && at + 1 < argc && strcmp(argv[at + 1], "list") == 0)
+		rc = cmd_token_list(&cfg, argc, argv, at + 2);
+	else if (strcmp(argv[at], "token") == 0 && at + 1 < argc && strcmp(argv[at + 1], "revoke") == 0)
+		rc = cmd_token_revoke(&cfg, argc, argv, at + 2);
+	else if (strcmp(argv[at], "flag") == 0 && at + 1 < argc && strcmp(argv[at + 1], "set") == 0)
+		rc = cmd_flag_set(&cfg, argc, argv, at + 2);
+	else if (strcmp(argv[at], "status") == 0)
+		rc = cmd_status(&cfg);
+	else
+		rc = die_usage();
+	config_free(&cfg);
+	return rc;
+}

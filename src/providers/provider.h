@@ -1,0 +1,112 @@
+/* The provider layer: the nine source providers, their credential fields
+ * (providers.md §12), and the discovery interface the runner calls.
+ *
+ * Discovery is paged: the runner calls ops->fetch with the run's checkpoint
+ * cursor (NULL at the start) and gets one page of items plus the cursor to
+ * continue from (NULL when discovery is complete). The cursor format is the
+ * adapter's own (e.g. "monitors:50"); it is stored in the run and must let a
+ * crashed runner resume exactly there. Adapters never touch the database.
+ *
+ * Normalized data (prov_item.norm), one JSON object per resource_type. Every
+ * key is present; unknown provider values map to "other" (and a warning).
+ *   monitor:     name, url (or host), type (http|keyword|ping|port|dns|tcp|udp|
+ *                smtp|pop3|imap|ssh|other), interval (seconds), paused (bool),
+ *                port (int|null), keyword (string|null), contact_ids ([external ids])
+ *   heartbeat:   name, interval (seconds), grace (seconds), paused (bool),
+ *                ping_url (string|null), schedule (string|null), contact_ids
+ *   contact:     name, type (email|sms|voice|webhook|slack|teams|telegram|discord|
+ *                pagerduty|opsgenie|pushover|push|other), value (string|null)
+ *   status_page: name, url (string|null), monitor_ids ([external ids of monitors
+ *                or heartbeats of the same run]), public (bool)
+ *   hosting_client:  email, first_name, last_name, company, status, created (YYYY-MM-DD|null)
+ *   hosting_service: client_id (external id of the client), product, domain, status,
+ *                    billing_cycle, amount (string decimal), next_due (YYYY-MM-DD|null)
+ *   hosting_domain:  client_id, domain, registrar, status, expiry (YYYY-MM-DD|null),
+ *                    next_due (YYYY-MM-DD|null), amount (string decimal)
+ *   invoice:     client_id, number, date, due (YYYY-MM-DD|null), paid_at
+ *                (YYYY-MM-DD|null), total (string decimal), currency, status
+ */
+#ifndef MIGRATOR_PROVIDER_H
+#define MIGRATOR_PROVIDER_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+#include "core/config.h"
+#include "core/err.h"
+
+struct provider_ops;
+
+struct provider_def {
+	const char *id;                 /* spec value, e.g. "uptimerobot" */
+	const char *default_base_url;   /* scheme and host; NULL when the user must give one */
+	const char *const *required;    /* credential fields, NULL-terminated */
+	const char *const *optional;
+	const char *url_field;          /* credential field holding an untrusted URL, or NULL */
+	const char *const *imports;     /* resource types it imports */
+	const struct provider_ops *ops; /* discovery; NULL when not implemented */
+};
+
+/* The nine providers, in the order the interface lists them; NULL-terminated. */
+extern const struct provider_def *const provider_list[];
+/* The provider with this id, or NULL. */
+const struct provider_def *provider_find(const char *id);
+/* True when name is one of def's required or optional credential fields. */
+bool provider_has_field(const struct provider_def *def, const char *name);
+
+struct prov_item {
+	char resource_type[32];
+	char external_id[192];
+	json_object *raw;  /* provider object as received (external_data); owned */
+	json_object *norm; /* normalized fields as above (normalized_data); owned */
+};
+
+struct prov_page {
+	struct prov_item *items;
+	size_t n, cap;
+	char *next_cursor; /* malloc'd; NULL: discovery complete */
+	char **warnings;   /* malloc'd human texts, e.g. unknown values kept as other */
+	size_t nwarnings;
+};
+
+enum prov_status {
+	PROV_OK = 0,
+	PROV_AUTH,         /* bad or missing key: fatal for the run */
+	PROV_RATE_LIMITED, /* 429/420: retry after retry_after seconds */
+	PROV_TRANSIENT,    /* 5xx, timeout, truncated or malformed answer: retry with backoff */
+	PROV_FATAL         /* anything else that retrying cannot fix (bad URL, refused address) */
+};
+
+struct prov_error {
+	enum prov_status status;
+	int retry_after;    /* seconds, when known */
+	char message[256];  /* human text, never containing a credential */
+};
+
+struct prov_session {
+	const struct provider_def *def;
+	const struct config *cfg;
+	json_object *creds;       /* unsealed credentials; borrowed */
+	char base_url[512];       /* from [provider.<id>] base_url, the credentials, or the default */
+	bool base_url_untrusted;  /* it came from the user: the URL guard applies */
+	long timeout_s;           /* [provider.<id>] timeout */
+};
+
+struct provider_ops {
+	/* Fetch one page starting at cursor (NULL = from the start) into page.
+	 * Returns PROV_OK or an error status with err filled. */
+	enum prov_status (*fetch)(struct prov_session *, const char *cursor, struct prov_page *page,
+	    struct prov_error *err);
+};
+
+/* Set up a session for def from the config and credentials. 0, or -1 with err. */
+int prov_session_init(struct prov_session *, const struct provider_def *def,
+    const struct config *cfg, json_object *creds, struct prov_error *err);
+/* Append an item (takes ownership of raw and norm). */
+struct prov_item *prov_page_add(struct prov_page *, const char *type, const char *external_id,
+    json_object *raw, json_object *norm);
+void prov_page_warn(struct prov_page *, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void prov_page_free(struct prov_page *);
+
+#endif

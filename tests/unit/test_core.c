@@ -1,0 +1,328 @@
+/* Unit tests of the core helpers: strict parsing, UTF-8, ids, time, JSON,
+ * config, sealing, tokens and scopes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sodium.h>
+
+#include "auth/auth.h"
+#include "core/config.h"
+#include "core/err.h"
+#include "core/jsonx.h"
+#include "core/util.h"
+#include "crypto/seal.h"
+#include "crypto/token.h"
+
+static void
+test_parse_i64(void **state)
+{
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(parse_i64("42", 1, 100, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(parse_i64("-5", -10, 10, &v), 0);
+	assert_int_equal(v, -5);
+	assert_int_equal(parse_i64("9223372036854775807", 0, INT64_MAX, &v), 0);
+	const char *bad[] = { "", "-", "+1", " 1", "1 ", "1e3", "0x10", "abc", "12a",
+		"9223372036854775808", "99999999999999999999", NULL };
+	for (int i = 0; bad[i]; i++)
+		assert_int_equal(parse_i64(bad[i], INT64_MIN + 1, INT64_MAX, &v), -1);
+	assert_int_equal(parse_i64("101", 1, 100, &v), -1);
+	assert_int_equal(parse_i64("0", 1, 100, &v), -1);
+}
+
+static void
+test_parse_bool(void **state)
+{
+	bool b;
+
+	(void)state;
+	assert_int_equal(parse_bool("true", &b), 0);
+	assert_true(b);
+	assert_int_equal(parse_bool("0", &b), 0);
+	assert_false(b);
+	assert_int_equal(parse_bool("yes", &b), -1);
+	assert_int_equal(parse_bool("TRUE", &b), -1);
+	assert_int_equal(parse_bool("", &b), -1);
+}
+
+static void
+test_utf8(void **state)
+{
+	(void)state;
+	assert_true(utf8_valid("plain", 5));
+	assert_true(utf8_valid("caf\xc3\xa9", 5));
+	assert_true(utf8_valid("\xf0\x9f\x98\x80", 4));
+	assert_false(utf8_valid("\xc3", 1));             /* truncated */
+	assert_false(utf8_valid("\xc0\xaf", 2));         /* overlong */
+	assert_false(utf8_valid("\xed\xa0\x80", 3));     /* surrogate */
+	assert_false(utf8_valid("\xff", 1));
+	assert_false(utf8_valid("a\0b", 3));             /* NUL */
+	assert_false(utf8_valid("\xf4\x90\x80\x80", 4)); /* > U+10FFFF */
+}
+
+static void
+test_uuid(void **state)
+{
+	char a[37], b[37];
+
+	(void)state;
+	uuid_v7(a);
+	uuid_v7(b);
+	assert_true(uuid_valid(a));
+	assert_string_not_equal(a, b);
+	assert_int_equal(a[14], '7');
+	assert_true(a[19] == '8' || a[19] == '9' || a[19] == 'a' || a[19] == 'b');
+	assert_true(uuid_valid("0192b8e4-5c1a-7c3e-9f00-aabbccddeeff"));
+	assert_false(uuid_valid("0192b8e4-5c1a-7c3e-9f00-aabbccddeef"));
+	assert_false(uuid_valid("0192b8e4x5c1a-7c3e-9f00-aabbccddeeff"));
+	assert_false(uuid_valid("../../../etc/passwd-aaaaaaaaaaaaaaaaa"));
+	assert_false(uuid_valid(""));
+}
+
+static void
+test_time(void **state)
+{
+	char iso[21], my[20];
+
+	(void)state;
+	assert_int_equal(time_mysql_to_iso("2026-11-21 18:04:05.123456", iso), 0);
+	assert_string_equal(iso, "2026-11-21T18:04:05Z");
+	assert_int_equal(time_mysql_to_iso("2026-11-21", iso), -1);
+	time_to_mysql(0, my);
+	assert_string_equal(my, "1970-01-01 00:00:00");
+}
+
+static void
+test_json_parse(void **state)
+{
+	json_object *v;
+	int ok;
+	char deep[64];
+
+	(void)state;
+	v = jx_parse("{\"a\":1}  \n", 10, &ok);
+	assert_true(ok);
+	assert_true(json_object_is_type(v, json_type_object));
+	json_object_put(v);
+	v = jx_parse("123", 3, &ok);
+	assert_true(ok);
+	assert_int_equal(json_object_get_int(v), 123);
+	json_object_put(v);
+	v = jx_parse("{\"a\":1} x", 9, &ok);
+	assert_false(ok);
+	v = jx_parse("{\"a\":1}{}", 9, &ok);
+	assert_false(ok);
+	v = jx_parse("{\"a\":", 5, &ok);
+	assert_false(ok);
+	v = jx_parse("{'a':1}", 7, &ok);
+	assert_false(ok);
+	v = jx_parse("\"\xff\"", 3, &ok);
+	assert_false(ok);
+	memset(deep, '[', 40);
+	memset(deep + 40, ']', 20);
+	v = jx_parse(deep, 60, &ok); /* deeper than JSONX_MAX_DEPTH */
+	assert_false(ok);
+	v = jx_parse("null", 4, &ok);
+	assert_true(ok);
+	assert_null(v);
+}
+
+static char *
+write_tmp(const char *text)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof path, "/tmp/migrator-test-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static void
+test_config(void **state)
+{
+	struct config c;
+	struct err e;
+	char *p;
+
+	(void)state;
+	err_clear(&e);
+	p = write_tmp("# comment\n[database]\nsocket = /tmp/s.sock\nname=mig\n"
+	              "[limits]\nrequests_per_minute = 30\n[features]\nmigrator = on\n"
+	              "[provider.uptimerobot]\nbase_url = http://127.0.0.1:9/uptimerobot\n");
+	assert_int_equal(config_load(&c, p, &e), 0);
+	assert_string_equal(c.db_socket, "/tmp/s.sock");
+	assert_string_equal(c.db_name, "mig");
+	assert_int_equal(c.requests_per_minute, 30);
+	assert_int_equal(c.starts_per_minute, 5); /* spec default */
+	assert_int_equal(c.max_body, 65536);
+	assert_true(c.migrator_default);
+	assert_string_equal(config_get(&c, "provider.uptimerobot", "base_url"),
+	    "http://127.0.0.1:9/uptimerobot");
+	assert_null(config_get(&c, "provider.pingdom", "base_url"));
+	config_free(&c);
+	unlink(p);
+
+	p = write_tmp("[limits]\nrequests_per_minute = lots\n");
+	assert_int_equal(config_load(&c, p, &e), -1);
+	assert_non_null(strstr(e.msg, "requests_per_minute"));
+	config_free(&c);
+	unlink(p);
+
+	p = write_tmp("[database]\nsokcet = /x\n");
+	assert_int_equal(config_load(&c, p, &e), -1);
+	assert_non_null(strstr(e.msg, "unknown setting database.sokcet"));
+	config_free(&c);
+	unlink(p);
+}
+
+static void
+test_seal(void **state)
+{
+	const char *run = "0192b8e4-5c1a-7c3e-9f00-aabbccddeeff";
+	const char *secret = "{\"api_key\":\"u123-secret\"}";
+	char path[64], *plain;
+	unsigned char *blob;
+	size_t blen, plen;
+	struct seal_key *k;
+	struct err e;
+
+	(void)state;
+	err_clear(&e);
+	snprintf(path, sizeof path, "/tmp/migrator-key-%d", (int)getpid());
+	unlink(path);
+	assert_int_equal(seal_key_generate(path, &e), 0);
+	assert_int_equal(seal_key_generate(path, &e), -1); /* never overwrites */
+	assert_non_null(k = seal_key_load(path, &e));
+	assert_int_equal(strlen(seal_key_id(k)), SEAL_KEY_ID_LEN);
+	assert_int_equal(seal(k, run, secret, strlen(secret), &blob, &blen), 0);
+	assert_null(memmem(blob, blen, "u123-secret", 11));
+	assert_int_equal(unseal(k, run, blob, blen, &plain, &plen), 0);
+	assert_string_equal(plain, secret);
+	seal_plain_free(plain, plen);
+	/* Bound to the run id, and tamper-evident. */
+	assert_int_equal(unseal(k, "0192b8e4-5c1a-7c3e-9f00-000000000000", blob, blen, &plain, &plen), -1);
+	blob[blen - 1] ^= 1;
+	assert_int_equal(unseal(k, run, blob, blen, &plain, &plen), -1);
+	assert_int_equal(unseal(k, run, blob, 10, &plain, &plen), -1);
+	free(blob);
+	seal_key_free(k);
+	unlink(path);
+	/* A key file of the wrong shape is refused without echoing it. */
+	{
+		char *bad = write_tmp("not-a-key\n");
+		assert_null(seal_key_load(bad, &e));
+		assert_null(strstr(e.msg, "not-a-key"));
+		unlink(bad);
+	}
+}
+
+static void
+test_token(void **state)
+{
+	char secret[TOKEN_SECRET_LEN + 1], tok[128];
+	unsigned char h[TOKEN_HASH_LEN];
+	const char *s;
+	size_t n;
+	uint64_t id;
+
+	(void)state;
+	token_secret_new(secret);
+	assert_int_equal(strlen(secret), TOKEN_SECRET_LEN);
+	token_hash(secret, strlen(secret), h);
+	snprintf(tok, sizeof tok, "17|%s", secret);
+	assert_int_equal(token_parse(tok, &id, &s, &n), 0);
+	assert_int_equal(id, 17);
+	assert_true(token_verify(s, n, h, sizeof h));
+	secret[0] = secret[0] == 'a' ? 'b' : 'a';
+	assert_false(token_verify(secret, strlen(secret), h, sizeof h));
+	assert_false(token_verify(s, n, h, 5));
+	const char *bad[] = { "", "|abc", "17", "17|short", "x|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		"0|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "1|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa$",
+		"-1|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", NULL };
+	for (int i = 0; bad[i]; i++)
+		assert_int_equal(token_parse(bad[i], &id, &s, &n), -1);
+}
+
+static void
+test_scopes(void **state)
+{
+	uint32_t m;
+	char bad[80];
+	struct principal p = { 0 };
+
+	(void)state;
+	assert_int_equal(scope_parse_list("account:read,mcp:use", &m, bad, sizeof bad), 0);
+	p.scopes = m;
+	assert_true(scope_has(&p, SC_ACCOUNT_READ));
+	assert_true(scope_has(&p, SC_MCP_USE));
+	assert_false(scope_has(&p, SC_ACCOUNT_WRITE));
+	assert_true(scope_has(&p, SC_NONE));
+	assert_int_equal(scope_parse_list("account:read,account:*", &m, bad, sizeof bad), -1);
+	assert_string_equal(bad, "account:*");
+	assert_int_equal(scope_parse_list("", &m, bad, sizeof bad), 0);
+	assert_int_equal(m, 0);
+}
+
+static void
+test_err_table(void **state)
+{
+	struct err e;
+
+	(void)state;
+	err_clear(&e);
+	assert_int_equal(err_info(ERR_RUN_NOT_AWAITING_REVIEW)->status, 422);
+	assert_string_equal(err_info(ERR_RUN_NOT_AWAITING_REVIEW)->code, "run_not_awaiting_review");
+	assert_int_equal(err_info(ERR_NO_FAILED_RESOURCES)->status, 422);
+	assert_int_equal(err_info(ERR_DISCOVERY_RATE_LIMITED)->status, 429);
+	assert_string_equal(err_info(ERR_DISCOVERY_RATE_LIMITED)->code, "discovery_rate_limited");
+	assert_int_equal(err_info(ERR_FEATURE_DISABLED)->status, 403);
+	assert_int_equal(err_info(ERR_RUN_CANCELLED)->status, 409);
+	for (int i = 1; i < ERR__COUNT; i++) {
+		assert_true(err_info((enum err_code)i)->status >= 400);
+		assert_non_null(err_info((enum err_code)i)->message);
+	}
+	/* An internal error never shows its detail. */
+	err_internal(&e, "mysql said: password=hunter2");
+	assert_null(strstr(err_message(&e), "hunter2"));
+	/* Per-field errors are bounded. */
+	err_clear(&e);
+	for (int i = 0; i < ERR_MAX_FIELDS + 5; i++)
+		err_field(&e, "f", "m%d", i);
+	assert_int_equal(e.nfields, ERR_MAX_FIELDS);
+	assert_int_equal(e.code, ERR_VALIDATION);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_i64),
+		cmocka_unit_test(test_parse_bool),
+		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_uuid),
+		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_json_parse),
+		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_seal),
+		cmocka_unit_test(test_token),
+		cmocka_unit_test(test_scopes),
+		cmocka_unit_test(test_err_table),
+	};
+
+	if (sodium_init() < 0)
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
