@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,15 +87,30 @@ read_body(FCGX_Request *r, char *buf, size_t cap, bool *too_large)
 	return got;
 }
 
+/* libfcgi's own printf lacks modern length modifiers: format with snprintf. */
+static void
+put_line(FCGX_Request *r, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		FCGX_PutStr(line, n < (int)sizeof line ? n : (int)sizeof line - 1, r->out);
+}
+
 static void
 write_response(FCGX_Request *r, const struct http_resp *resp)
 {
-	FCGX_FPrintF(r->out, "Status: %d %s\r\n", resp->status, status_text(resp->status));
+	put_line(r, "Status: %d %s\r\n", resp->status, status_text(resp->status));
 	if (resp->body != NULL)
-		FCGX_FPrintF(r->out, "Content-Type: application/json\r\n");
+		put_line(r, "Content-Type: application/json\r\n");
 	for (int i = 0; i < resp->nheaders; i++)
-		FCGX_FPrintF(r->out, "%s: %s\r\n", resp->headers[i].name, resp->headers[i].value);
-	FCGX_FPrintF(r->out, "Content-Length: %zu\r\n\r\n", resp->body ? resp->body_len : (size_t)0);
+		put_line(r, "%s: %s\r\n", resp->headers[i].name, resp->headers[i].value);
+	put_line(r, "Content-Length: %zu\r\n\r\n", resp->body ? resp->body_len : (size_t)0);
 	if (resp->body != NULL && resp->body_len > 0)
 		FCGX_PutStr(resp->body, (int)resp->body_len, r->out);
 }
