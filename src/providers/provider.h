@@ -68,6 +68,8 @@ struct prov_page {
 	char *next_cursor; /* malloc'd; NULL: discovery complete */
 	char **warnings;   /* malloc'd human texts, e.g. unknown values kept as other */
 	size_t nwarnings;
+	int pause_s;       /* > 0: the provider says its request quota is used up; wait this
+	                    * many seconds before the next fetch (a hint; 0 = no wait) */
 };
 
 enum prov_status {

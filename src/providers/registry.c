@@ -1,27 +1,29 @@
 #include <string.h>
 
+#include "providers/adapters.h"
 #include "providers/provider.h"
 
 #define FIELDS(...) (const char *const[]){ __VA_ARGS__, NULL }
 #define NOFIELDS (const char *const[]){ NULL }
 
-/* Discovery implementations (ops) are wired in as each adapter lands. */
+/* Discovery implementations (ops) are wired in as each adapter lands
+ * (src/providers/README.md); NULL ops: not implemented yet. */
 
 static const struct provider_def p_uptimerobot = {
 	"uptimerobot", "https://api.uptimerobot.com", FIELDS("api_key"), NOFIELDS, NULL,
-	FIELDS("monitor", "heartbeat", "contact", "status_page"), NULL };
+	FIELDS("monitor", "heartbeat", "contact", "status_page"), &uptimerobot_ops };
 static const struct provider_def p_pingdom = {
 	"pingdom", "https://api.pingdom.com", FIELDS("api_token"), NOFIELDS, NULL,
-	FIELDS("monitor", "contact"), NULL };
+	FIELDS("monitor", "contact"), &pingdom_ops };
 static const struct provider_def p_statuscake = {
 	"statuscake", "https://api.statuscake.com", FIELDS("api_token"), NOFIELDS, NULL,
-	FIELDS("monitor", "heartbeat", "contact"), NULL };
+	FIELDS("monitor", "heartbeat", "contact"), &statuscake_ops };
 static const struct provider_def p_better_stack = {
 	"better_stack", "https://uptime.betterstack.com", FIELDS("api_token"), FIELDS("team_name"), NULL,
-	FIELDS("monitor", "heartbeat", "status_page", "contact"), NULL };
+	FIELDS("monitor", "heartbeat", "status_page", "contact"), &better_stack_ops };
 static const struct provider_def p_updown = {
 	"updown", "https://updown.io", FIELDS("api_key"), NOFIELDS, NULL,
-	FIELDS("monitor", "contact", "status_page"), NULL };
+	FIELDS("monitor", "contact", "status_page"), &updown_ops };
 static const struct provider_def p_healthchecks = {
 	"healthchecks", "https://healthchecks.io", FIELDS("api_key"), FIELDS("base_url"), "base_url",
 	FIELDS("heartbeat", "contact"), NULL };

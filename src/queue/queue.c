@@ -1,3 +1,10 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+#include "core/util.h"
+#include "core/xalloc.h"
 #include "queue/queue.h"
 
 int
@@ -8,4 +15,117 @@ queue_push(struct db *db, const char *queue, const char *run_id, uint64_t resour
 	                        : db_exec(db, ST_JOB_INSERT, "ssns", queue, run_id, payload);
 
 	return n < 0 ? db_fail(db, e) : 0;
+}
+
+void
+job_clear(struct job *j)
+{
+	free(j->payload);
+	memset(j, 0, sizeof *j);
+}
+
+/* One claim attempt in its own transaction. */
+static int
+claim_once(struct db *db, const char *queue, const char *worker, int lease_s, struct job *j)
+{
+	struct db_res *r;
+	int rc;
+
+	if (db_begin(db) != 0)
+		return -1;
+	if ((r = db_query(db, ST_JOB_PICK, "s", queue)) == NULL)
+		goto fail;
+	rc = db_next(r);
+	if (rc == 1) {
+		j->id = (uint64_t)db_i64(r, 0);
+		snprintf(j->run_id, sizeof j->run_id, "%s", db_str(r, 1) ? db_str(r, 1) : "");
+		j->resource_id = (uint64_t)db_i64(r, 2);
+		j->payload = db_str(r, 3) ? xstrdup(db_str(r, 3)) : NULL;
+		j->attempts = (int)db_i64(r, 4);
+	}
+	db_free(r);
+	if (rc < 0)
+		goto fail;
+	if (rc == 0) {
+		db_rollback(db);
+		return 0;
+	}
+	if (db_exec(db, ST_JOB_RESERVE, "siiu", worker, (int64_t)lease_s, (int64_t)lease_s, j->id) < 0)
+		goto fail;
+	if (db_commit(db) != 0)
+		goto fail;
+	snprintf(j->queue, sizeof j->queue, "%s", queue);
+	snprintf(j->worker, sizeof j->worker, "%s", worker);
+	j->lease_s = lease_s;
+	return 1;
+fail:
+	db_rollback(db);
+	job_clear(j);
+	return -1;
+}
+
+int
+queue_claim(struct db *db, const char *queue, const char *worker, int lease_s, struct job *j)
+{
+	int rc = -1;
+
+	memset(j, 0, sizeof *j);
+	for (int attempt = 0; attempt < 3; attempt++) {
+		if ((rc = claim_once(db, queue, worker, lease_s, j)) >= 0)
+			return rc;
+		if (db_error_class(db) != DB_RETRY && db_error_class(db) != DB_LOST)
+			break;
+	}
+	return rc;
+}
+
+int
+queue_hold(struct db *db, const struct job *j)
+{
+	int64_t n = db_exec(db, ST_JOB_HOLD, "iius", (int64_t)j->lease_s, (int64_t)j->lease_s, j->id,
+	    j->worker);
+
+	return n < 0 ? -1 : n > 0;
+}
+
+int
+queue_release(struct db *db, const struct job *j, int64_t delay_ms, int attempts, const char *payload)
+{
+	int64_t n;
+
+	if (delay_ms < 0)
+		delay_ms = 0;
+	n = db_exec(db, ST_JOB_RELEASE, "iisus", delay_ms * 1000, (int64_t)attempts, payload, j->id,
+	    j->worker);
+	return n < 0 ? -1 : n > 0;
+}
+
+int
+queue_done(struct db *db, const struct job *j)
+{
+	int64_t n = db_exec(db, ST_JOB_DONE, "us", j->id, j->worker);
+
+	return n < 0 ? -1 : n > 0;
+}
+
+int64_t
+queue_backoff_ms(int attempt, int retry_after_s, uint32_t rnd)
+{
+	int64_t d;
+
+	if (retry_after_s > 0) {
+		/* Honour the provider: never earlier, up to 10% (at most 2 s) later. */
+		int64_t base = (int64_t)retry_after_s * 1000, spread = base / 10;
+		if (spread > 2000)
+			spread = 2000;
+		return base + (spread > 0 ? (int64_t)(rnd % (uint32_t)(spread + 1)) : 0);
+	}
+	if (attempt < 1)
+		attempt = 1;
+	d = QUEUE_BACKOFF_BASE_MS;
+	for (int i = 1; i < attempt && d < QUEUE_BACKOFF_MAX_MS; i++)
+		d *= 2;
+	if (d > QUEUE_BACKOFF_MAX_MS)
+		d = QUEUE_BACKOFF_MAX_MS;
+	return d / 2 + (int64_t)(rnd % (uint32_t)(d / 2 + 1));
 }

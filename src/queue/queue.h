@@ -1,5 +1,12 @@
 /* The job queue on the `jobs` table (design §5). Queues: discovery, planning,
- * resources. Enqueueing happens inside the caller's transaction. */
+ * resources. Enqueueing happens inside the caller's transaction.
+ *
+ * Delivery is at least once: a runner claims a job with a lease (the job's
+ * available_at moves to the lease's end), works outside any transaction, and
+ * records results in a transaction that starts with queue_hold, which checks
+ * and extends the lease (WHERE id = ? AND reserved_by = ?) and locks the job
+ * row. A runner that died leaves the job to be claimed again when its lease
+ * runs out; one that lost its lease cannot commit. */
 #ifndef MIGRATOR_QUEUE_H
 #define MIGRATOR_QUEUE_H
 #include <stdint.h>
@@ -11,9 +18,55 @@
 #define QUEUE_PLANNING "planning"
 #define QUEUE_RESOURCES "resources"
 
+#define QUEUE_WORKER_MAX 96
+
+/* Backoff for transient failures: BASE * 2^(attempt-1), capped, with jitter. */
+#define QUEUE_BACKOFF_BASE_MS 5000
+#define QUEUE_BACKOFF_MAX_MS (15 * 60 * 1000)
+
+/* A claimed job. payload is malloc'd (or NULL); free with job_clear. */
+struct job {
+	uint64_t id;
+	char queue[16];
+	char run_id[37];
+	uint64_t resource_id;  /* 0: none */
+	char *payload;
+	int attempts;          /* failed tries so far (see the job kinds) */
+	char worker[QUEUE_WORKER_MAX + 1];
+	int lease_s;
+};
+
 /* Queue a job for run_id (resource_id 0 = none, payload may be NULL),
  * available now. 0 or -1 with e. */
 int queue_push(struct db *, const char *queue, const char *run_id, uint64_t resource_id,
     const char *payload, struct err *e);
+
+/* Claim the oldest available job of queue for worker with a lease of lease_s
+ * seconds, in a short transaction of its own (SELECT … FOR UPDATE SKIP LOCKED).
+ * Returns 1 with *job filled, 0 when the queue has nothing available, -1 on a
+ * database error. */
+int queue_claim(struct db *, const char *queue, const char *worker, int lease_s, struct job *job);
+
+/* Inside the caller's transaction: 1 when the job is still ours (its lease is
+ * extended and its row locked until the transaction ends), 0 when the lease
+ * was lost (another runner has it, or the job was deleted with its run), -1
+ * on a database error. */
+int queue_hold(struct db *, const struct job *);
+
+/* Give the job back, claimable again after delay_ms, with new attempts and
+ * payload (NULL clears it). 1 done, 0 lease lost, -1 error. */
+int queue_release(struct db *, const struct job *, int64_t delay_ms, int attempts,
+    const char *payload);
+
+/* Delete the finished job while it is ours. 1 done, 0 lease lost, -1 error. */
+int queue_done(struct db *, const struct job *);
+
+void job_clear(struct job *);
+
+/* The delay before the next try after the attempt-th consecutive failure
+ * (1-based): retry_after_s seconds when the provider said (> 0; a little
+ * jitter added, never less), else exponential backoff with jitter from rnd:
+ * uniformly in [d/2, d] for d = BASE * 2^(attempt-1) capped at MAX. */
+int64_t queue_backoff_ms(int attempt, int retry_after_s, uint32_t rnd);
 
 #endif

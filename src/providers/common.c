@@ -1,0 +1,729 @@
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/jsonx.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+#include "providers/common.h"
+#include "providers/urlguard.h"
+
+/* ---- provider.h ---- */
+
+static void
+set_err(struct prov_error *err, enum prov_status st, const char *fmt, va_list ap)
+{
+	if (err == NULL)
+		return;
+	err->status = st;
+	err->retry_after = 0;
+	vsnprintf(err->message, sizeof err->message, fmt, ap);
+}
+
+enum prov_status
+prov_fail(struct prov_error *err, enum prov_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_err(err, st, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+static int
+base_url_set(struct prov_session *s, const char *url, struct prov_error *err)
+{
+	size_t n = strlen(url);
+
+	while (n > 0 && url[n - 1] == '/')
+		n--;
+	if (n == 0 || n >= sizeof s->base_url) {
+		prov_fail(err, PROV_FATAL, "the %s base URL is empty or too long", s->def->id);
+		return -1;
+	}
+	memcpy(s->base_url, url, n);
+	s->base_url[n] = '\0';
+	return 0;
+}
+
+int
+prov_session_init(struct prov_session *s, const struct provider_def *def, const struct config *cfg,
+    json_object *creds, struct prov_error *err)
+{
+	char section[64], why[160];
+	const char *v;
+	int64_t t;
+
+	memset(s, 0, sizeof *s);
+	s->def = def;
+	s->cfg = cfg;
+	s->creds = creds;
+	s->timeout_s = PROV_DEFAULT_TIMEOUT;
+	snprintf(section, sizeof section, "provider.%s", def->id);
+
+	if ((v = config_get(cfg, section, "timeout")) != NULL) {
+		if (parse_i64(v, 1, 600, &t) == 0)
+			s->timeout_s = (long)t;
+		else
+			log_warn("[%s] timeout must be 1 to 600 seconds; using %d", section,
+			    PROV_DEFAULT_TIMEOUT);
+	}
+
+	if ((v = config_get(cfg, section, "base_url")) != NULL && *v != '\0') {
+		/* The admin's setting: trusted, but it must be an http(s) URL. */
+		if (urlguard_check_url(v, true, why, sizeof why) != 0) {
+			prov_fail(err, PROV_FATAL, "[%s] base_url is not usable: %s", section, why);
+			return -1;
+		}
+		return base_url_set(s, v, err);
+	}
+	if (def->url_field != NULL && (v = prov_cred(s, def->url_field)) != NULL) {
+		if (urlguard_check_url(v, cfg->allow_http_urls, why, sizeof why) != 0) {
+			prov_fail(err, PROV_FATAL, "The %s URL is not allowed: %s", def->url_field, why);
+			return -1;
+		}
+		s->base_url_untrusted = true;
+		return base_url_set(s, v, err);
+	}
+	if (def->default_base_url == NULL) {
+		prov_fail(err, PROV_FATAL, "the %s provider needs the %s credential field", def->id,
+		    def->url_field != NULL ? def->url_field : "url");
+		return -1;
+	}
+	return base_url_set(s, def->default_base_url, err);
+}
+
+struct prov_item *
+prov_page_add(struct prov_page *p, const char *type, const char *external_id, json_object *raw,
+    json_object *norm)
+{
+	struct prov_item *it;
+
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 16;
+		p->items = xrealloc(p->items, p->cap * sizeof *p->items);
+	}
+	it = &p->items[p->n++];
+	memset(it, 0, sizeof *it);
+	snprintf(it->resource_type, sizeof it->resource_type, "%s", type);
+	snprintf(it->external_id, sizeof it->external_id, "%s", external_id);
+	it->raw = raw;
+	it->norm = norm;
+	return it;
+}
+
+void
+prov_page_warn(struct prov_page *p, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (p->nwarnings > PROV_MAX_WARNINGS)
+		return;
+	if (p->nwarnings == PROV_MAX_WARNINGS)
+		s = xstrdup("further warnings for this page were left out");
+	else {
+		va_start(ap, fmt);
+		if (vasprintf(&s, fmt, ap) < 0)
+			s = NULL;
+		va_end(ap);
+		if (s == NULL)
+			return;
+	}
+	p->warnings = xrealloc(p->warnings, (p->nwarnings + 1) * sizeof *p->warnings);
+	p->warnings[p->nwarnings++] = s;
+}
+
+void
+prov_page_free(struct prov_page *p)
+{
+	if (p == NULL)
+		return;
+	for (size_t i = 0; i < p->n; i++) {
+		json_object_put(p->items[i].raw);
+		json_object_put(p->items[i].norm);
+	}
+	free(p->items);
+	free(p->next_cursor);
+	for (size_t i = 0; i < p->nwarnings; i++)
+		free(p->warnings[i]);
+	free(p->warnings);
+	memset(p, 0, sizeof *p);
+}
+
+/* ---- reading provider JSON ---- */
+
+json_object *
+prov_get(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (o == NULL || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v; /* NULL for JSON null */
+}
+
+json_object *
+prov_get_array(json_object *o, const char *key)
+{
+	json_object *v = prov_get(o, key);
+
+	return json_object_is_type(v, json_type_array) ? v : NULL;
+}
+
+json_object *
+prov_get_object(json_object *o, const char *key)
+{
+	json_object *v = prov_get(o, key);
+
+	return json_object_is_type(v, json_type_object) ? v : NULL;
+}
+
+bool
+prov_json_int(json_object *v, int64_t *out)
+{
+	double d;
+
+	if (v == NULL)
+		return false;
+	switch (json_object_get_type(v)) {
+	case json_type_int:
+		*out = json_object_get_int64(v);
+		return true;
+	case json_type_double:
+		d = json_object_get_double(v);
+		if (!isfinite(d) || d != floor(d) || d > 9.0e15 || d < -9.0e15)
+			return false;
+		*out = (int64_t)d;
+		return true;
+	case json_type_string:
+		return parse_i64(json_object_get_string(v), INT64_MIN + 1, INT64_MAX, out) == 0;
+	default:
+		return false;
+	}
+}
+
+bool
+prov_get_int(json_object *o, const char *key, int64_t *out)
+{
+	return prov_json_int(prov_get(o, key), out);
+}
+
+int64_t
+prov_int_or(json_object *o, const char *key, int64_t dflt)
+{
+	int64_t v;
+
+	return prov_get_int(o, key, &v) ? v : dflt;
+}
+
+const char *
+prov_get_str(json_object *o, const char *key, size_t max)
+{
+	json_object *v = prov_get(o, key);
+
+	if (!json_object_is_type(v, json_type_string) || (size_t)json_object_get_string_len(v) > max)
+		return NULL;
+	return json_object_get_string(v);
+}
+
+const char *
+prov_get_text(json_object *o, const char *key, size_t max)
+{
+	const char *s = prov_get_str(o, key, max);
+
+	if (s == NULL)
+		return NULL;
+	for (const char *p = s; *p; p++)
+		if (!isspace((unsigned char)*p))
+			return s;
+	return NULL;
+}
+
+bool
+prov_get_bool(json_object *o, const char *key, bool dflt)
+{
+	json_object *v = prov_get(o, key);
+	bool b;
+
+	switch (json_object_get_type(v)) {
+	case json_type_boolean:
+		return json_object_get_boolean(v);
+	case json_type_int:
+		if (json_object_get_int64(v) == 0 || json_object_get_int64(v) == 1)
+			return json_object_get_int64(v) == 1;
+		return dflt;
+	case json_type_string:
+		return parse_bool(json_object_get_string(v), &b) == 0 ? b : dflt;
+	default:
+		return dflt;
+	}
+}
+
+int
+prov_json_id(json_object *v, char *buf, size_t size)
+{
+	const char *s;
+	int64_t n;
+	size_t len;
+
+	if (v == NULL || size == 0)
+		return -1;
+	if (json_object_is_type(v, json_type_string)) {
+		s = json_object_get_string(v);
+		len = (size_t)json_object_get_string_len(v);
+		if (len == 0 || len >= size || strlen(s) != len)
+			return -1;
+		for (size_t i = 0; i < len; i++)
+			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+				return -1;
+		memcpy(buf, s, len + 1);
+		return 0;
+	}
+	if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)) {
+		if (!prov_json_int(v, &n) || snprintf(buf, size, "%lld", (long long)n) >= (int)size)
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
+int
+prov_get_id(json_object *o, const char *key, char *buf, size_t size)
+{
+	return prov_json_id(prov_get(o, key), buf, size);
+}
+
+json_object *
+prov_id_list(json_object *arr, const char *subkey)
+{
+	json_object *out = json_object_new_array();
+	char id[192];
+
+	if (!json_object_is_type(arr, json_type_array))
+		return out;
+	for (size_t i = 0; i < json_object_array_length(arr) && i < PROV_MAX_ITEMS; i++) {
+		json_object *e = json_object_array_get_idx(arr, i);
+
+		if (subkey != NULL && json_object_is_type(e, json_type_object))
+			e = prov_get(e, subkey);
+		if (prov_json_id(e, id, sizeof id) == 0)
+			json_object_array_add(out, json_object_new_string(id));
+	}
+	return out;
+}
+
+/* ---- normalized objects ---- */
+
+static json_object *
+ids_or_empty(json_object *ids)
+{
+	return ids != NULL ? ids : json_object_new_array();
+}
+
+json_object *
+prov_norm_monitor(const struct prov_monitor *m)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "name", m->name);
+	jx_add_str(o, "url", m->url);
+	jx_add_str(o, "type", m->type != NULL ? m->type : "other");
+	jx_add_int(o, "interval", m->interval);
+	jx_add_bool(o, "paused", m->paused);
+	if (m->port >= 0)
+		jx_add_int(o, "port", m->port);
+	else
+		json_object_object_add(o, "port", NULL);
+	jx_add_str(o, "keyword", m->keyword);
+	json_object_object_add(o, "contact_ids", ids_or_empty(m->contact_ids));
+	return o;
+}
+
+json_object *
+prov_norm_heartbeat(const struct prov_heartbeat *h)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "name", h->name);
+	jx_add_int(o, "interval", h->interval);
+	jx_add_int(o, "grace", h->grace);
+	jx_add_bool(o, "paused", h->paused);
+	jx_add_str(o, "ping_url", h->ping_url);
+	jx_add_str(o, "schedule", h->schedule);
+	json_object_object_add(o, "contact_ids", ids_or_empty(h->contact_ids));
+	return o;
+}
+
+json_object *
+prov_norm_contact(const struct prov_contact *c)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "name", c->name);
+	jx_add_str(o, "type", c->type != NULL ? c->type : "other");
+	jx_add_str(o, "value", c->value);
+	return o;
+}
+
+json_object *
+prov_norm_status_page(const struct prov_status_page *p)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "name", p->name);
+	jx_add_str(o, "url", p->url);
+	json_object_object_add(o, "monitor_ids", ids_or_empty(p->monitor_ids));
+	jx_add_bool(o, "public", p->public_);
+	return o;
+}
+
+json_object *
+prov_norm_hosting_client(const struct prov_hosting_client *c)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "email", c->email);
+	jx_add_str(o, "first_name", c->first_name);
+	jx_add_str(o, "last_name", c->last_name);
+	jx_add_str(o, "company", c->company);
+	jx_add_str(o, "status", c->status);
+	jx_add_str(o, "created", c->created);
+	return o;
+}
+
+json_object *
+prov_norm_hosting_service(const struct prov_hosting_service *v)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "client_id", v->client_id);
+	jx_add_str(o, "product", v->product);
+	jx_add_str(o, "domain", v->domain);
+	jx_add_str(o, "status", v->status);
+	jx_add_str(o, "billing_cycle", v->billing_cycle);
+	jx_add_str(o, "amount", v->amount);
+	jx_add_str(o, "next_due", v->next_due);
+	return o;
+}
+
+json_object *
+prov_norm_hosting_domain(const struct prov_hosting_domain *d)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "client_id", d->client_id);
+	jx_add_str(o, "domain", d->domain);
+	jx_add_str(o, "registrar", d->registrar);
+	jx_add_str(o, "status", d->status);
+	jx_add_str(o, "expiry", d->expiry);
+	jx_add_str(o, "next_due", d->next_due);
+	jx_add_str(o, "amount", d->amount);
+	return o;
+}
+
+json_object *
+prov_norm_invoice(const struct prov_invoice *i)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "client_id", i->client_id);
+	jx_add_str(o, "number", i->number);
+	jx_add_str(o, "date", i->date);
+	jx_add_str(o, "due", i->due);
+	jx_add_str(o, "paid_at", i->paid_at);
+	jx_add_str(o, "total", i->total);
+	jx_add_str(o, "currency", i->currency);
+	jx_add_str(o, "status", i->status);
+	return o;
+}
+
+/* ---- cursors ---- */
+
+int
+prov_cursor_parse(const char *cursor, const char *const *phases, int64_t dflt_pos, size_t *phase,
+    int64_t *pos)
+{
+	const char *colon;
+	size_t n;
+
+	if (cursor == NULL) {
+		*phase = 0;
+		*pos = dflt_pos;
+		return 0;
+	}
+	if (strlen(cursor) > PROV_MAX_CURSOR || (colon = strchr(cursor, ':')) == NULL)
+		return -1;
+	n = (size_t)(colon - cursor);
+	for (size_t i = 0; phases[i] != NULL; i++) {
+		if (strlen(phases[i]) != n || strncmp(phases[i], cursor, n) != 0)
+			continue;
+		if (parse_i64(colon + 1, 0, INT32_MAX, pos) != 0)
+			return -1;
+		*phase = i;
+		return 0;
+	}
+	return -1;
+}
+
+char *
+prov_cursor_make(const char *phase, int64_t pos)
+{
+	return xasprintf("%s:%lld", phase, (long long)pos);
+}
+
+/* ---- messages ---- */
+
+void
+prov_copy_text(char *dst, size_t size, const char *src)
+{
+	size_t o = 0;
+	bool space = false;
+
+	if (size == 0)
+		return;
+	for (const unsigned char *p = (const unsigned char *)(src ? src : ""); *p && o + 1 < size; p++) {
+		if (isspace(*p)) {
+			space = o > 0;
+			continue;
+		}
+		if (space && o + 2 < size)
+			dst[o++] = ' ';
+		space = false;
+		dst[o++] = (*p >= 0x20 && *p < 0x7f) ? (char)*p : '?';
+	}
+	dst[o] = '\0';
+}
+
+/* A new copy of text with every needle replaced by the marker. */
+static char *
+replace_dup(const char *text, const char *needle)
+{
+	static const char red[] = "[redacted]";
+	size_t nl = strlen(needle), rl = sizeof red - 1, count = 0, o = 0;
+	const char *p, *q;
+	char *out;
+
+	for (p = text; (q = strstr(p, needle)) != NULL; p = q + nl)
+		count++;
+	out = xmalloc(strlen(text) + count * rl + 1);
+	for (p = text; (q = strstr(p, needle)) != NULL; p = q + nl) {
+		memcpy(out + o, p, (size_t)(q - p));
+		o += (size_t)(q - p);
+		memcpy(out + o, red, rl);
+		o += rl;
+	}
+	strcpy(out + o, p);
+	return out;
+}
+
+static char *
+scrub_dup(const char *text, const char *secret)
+{
+	char *enc = NULL, *a, *b;
+
+	a = replace_dup(text, secret);
+	httpc_urlencode_append(&enc, secret);
+	if (strcmp(enc, secret) == 0) {
+		free(enc);
+		return a;
+	}
+	b = replace_dup(a, enc);
+	free(a);
+	free(enc);
+	return b;
+}
+
+void
+prov_scrub_secret(char *text, size_t size, const char *secret)
+{
+	char *out;
+
+	if (text == NULL || size == 0 || secret == NULL || strlen(secret) < 4)
+		return;
+	/* Replace in a copy first, so that cutting to size never leaves part
+	 * of a secret behind. */
+	out = scrub_dup(text, secret);
+	snprintf(text, size, "%s", out);
+	free(out);
+}
+
+/* A new scrubbed copy of text. */
+static char *
+scrub_all_dup(const struct prov_session *s, const char *text)
+{
+	char *cur = xstrdup(text), *next;
+
+	if (s == NULL || s->creds == NULL || !json_object_is_type(s->creds, json_type_object))
+		return cur;
+	json_object_object_foreach(s->creds, key, val) {
+		const char *secret;
+
+		if (s->def != NULL && s->def->url_field != NULL && strcmp(key, s->def->url_field) == 0)
+			continue;
+		if (!json_object_is_type(val, json_type_string))
+			continue;
+		secret = json_object_get_string(val);
+		if (strlen(secret) < 4)
+			continue;
+		next = scrub_dup(cur, secret);
+		free(cur);
+		cur = next;
+	}
+	return cur;
+}
+
+void
+prov_scrub(const struct prov_session *s, char *text, size_t size)
+{
+	char *out;
+
+	if (text == NULL || size == 0)
+		return;
+	out = scrub_all_dup(s, text);
+	snprintf(text, size, "%s", out);
+	free(out);
+}
+
+json_object *
+prov_parse_json(const struct httpc_resp *resp, const char *who, struct prov_error *err)
+{
+	json_object *v;
+	int ok;
+
+	v = jx_parse(resp->body != NULL ? resp->body : "", resp->len, &ok);
+	if (!ok || v == NULL) {
+		json_object_put(v);
+		prov_fail(err, PROV_TRANSIENT, "%s sent a malformed or truncated answer (HTTP %ld, %zu bytes)",
+		    who, resp->status, resp->len);
+		return NULL;
+	}
+	return v;
+}
+
+void
+prov_body_message(const struct httpc_resp *resp, char *buf, size_t size)
+{
+	json_object *root, *e, *errs;
+	const char *msg;
+	int ok;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	if (resp->body == NULL || (root = jx_parse(resp->body, resp->len, &ok)) == NULL)
+		return;
+	e = prov_get_object(root, "error");
+	errs = prov_get(root, "errors");
+	msg = prov_get_text(e, "errormessage", 1024);
+	if (msg == NULL)
+		msg = prov_get_text(e, "message", 1024);
+	if (msg == NULL)
+		msg = prov_get_text(root, "message", 1024);
+	if (msg == NULL && json_object_is_type(errs, json_type_string))
+		msg = json_object_get_string(errs);
+	if (msg == NULL && json_object_is_type(errs, json_type_array) &&
+	    json_object_array_length(errs) > 0)
+		msg = prov_get_text(json_object_array_get_idx(errs, 0), "message", 1024);
+	if (msg == NULL)
+		msg = prov_get_text(root, "error", 1024);
+	if (msg == NULL)
+		msg = prov_get_text(root, "detail", 1024);
+	if (msg != NULL)
+		prov_copy_text(buf, size, msg);
+	json_object_put(root);
+}
+
+/* ---- session helpers ---- */
+
+const char *
+prov_cred(const struct prov_session *s, const char *field)
+{
+	json_object *v = prov_get(s->creds, field);
+
+	const char *str;
+
+	if (!json_object_is_type(v, json_type_string) || json_object_get_string_len(v) == 0)
+		return NULL;
+	str = json_object_get_string(v);
+	/* Values go into headers and forms: no control characters. */
+	for (const char *p = str; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return NULL;
+	if (strlen(str) != (size_t)json_object_get_string_len(v))
+		return NULL;
+	return str;
+}
+
+char *
+prov_url(const struct prov_session *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *path, *url;
+
+	va_start(ap, fmt);
+	if (vasprintf(&path, fmt, ap) < 0)
+		path = NULL;
+	va_end(ap);
+	if (path == NULL)
+		return NULL;
+	url = xasprintf("%s%s", s->base_url, path);
+	free(path);
+	return url;
+}
+
+enum prov_status
+prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp,
+    struct prov_error *err)
+{
+	struct urlguard g;
+
+	req->timeout_s = s->timeout_s;
+	req->guard = NULL;
+	if (s->base_url_untrusted) {
+		g.allow_http = s->cfg != NULL && s->cfg->allow_http_urls;
+		g.allow_private = s->cfg != NULL && s->cfg->allow_private_urls;
+		req->guard = &g;
+	}
+	if (httpc_do(req, resp, err) != 0) {
+		req->guard = NULL;
+		return err->status != PROV_OK ? err->status : PROV_TRANSIENT;
+	}
+	req->guard = NULL;
+	return PROV_OK;
+}
+
+enum prov_status
+prov_finish(const struct prov_session *s, enum prov_status st, const struct httpc_resp *resp,
+    struct prov_page *page, struct prov_error *err)
+{
+	if (st == PROV_OK) {
+		if (resp != NULL && httpc_quota_exhausted(resp))
+			page->pause_s = httpc_wait_hint(resp, time(NULL));
+	} else {
+		char **w = page->warnings;
+		size_t nw = page->nwarnings;
+
+		/* Keep nothing of a failed page but its warnings. */
+		page->warnings = NULL;
+		page->nwarnings = 0;
+		prov_page_free(page);
+		page->warnings = w;
+		page->nwarnings = nw;
+		prov_scrub(s, err->message, sizeof err->message);
+	}
+	for (size_t i = 0; i < page->nwarnings; i++) {
+		char *w = scrub_all_dup(s, page->warnings[i]);
+
+		free(page->warnings[i]);
+		page->warnings[i] = w;
+	}
+	return st;
+}

@@ -1,0 +1,151 @@
+/* Helpers shared by the provider adapters (see src/providers/README.md):
+ * tolerant JSON readers, builders for the normalized objects of provider.h,
+ * checkpoint cursors, error texts scrubbed of credentials, and the request
+ * step that applies the session's timeout and URL guard. */
+#ifndef MIGRATOR_PROV_COMMON_H
+#define MIGRATOR_PROV_COMMON_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "providers/httpc.h"
+#include "providers/provider.h"
+
+#define PROV_MAX_PAGES      10000 /* pages per phase; more ends the phase with a warning */
+#define PROV_MAX_ITEMS      10000 /* items per page; more are dropped with a warning */
+#define PROV_MAX_WARNINGS   100   /* warnings per page */
+#define PROV_MAX_STR        4096  /* longest string taken from a provider */
+#define PROV_MAX_CURSOR     256
+#define PROV_DEFAULT_TIMEOUT 20
+
+/* ---- reading provider JSON (all tolerate a NULL object) ---- */
+
+/* The member key of o when present and not JSON null; borrowed. */
+json_object *prov_get(json_object *o, const char *key);
+/* The member as an array / object, else NULL. */
+json_object *prov_get_array(json_object *o, const char *key);
+json_object *prov_get_object(json_object *o, const char *key);
+/* v as an integer: a JSON integer, an integral double, or a string holding a
+ * whole decimal integer ("80", " 80" is refused). Returns true with *out. */
+bool prov_json_int(json_object *v, int64_t *out);
+/* prov_json_int on member key. */
+bool prov_get_int(json_object *o, const char *key, int64_t *out);
+/* Member key as an integer, or dflt when absent, null, "" or not a number. */
+int64_t prov_int_or(json_object *o, const char *key, int64_t dflt);
+/* Member key as a string of at most max bytes (valid UTF-8 by construction),
+ * else NULL (absent, null, another type, too long). Borrowed. */
+const char *prov_get_str(json_object *o, const char *key, size_t max);
+/* The same, but "" (or only spaces) also gives NULL. */
+const char *prov_get_text(json_object *o, const char *key, size_t max);
+/* Member as a bool: true/false, 0/1, "true"/"false"/"1"/"0"; else dflt. */
+bool prov_get_bool(json_object *o, const char *key, bool dflt);
+/* An identifier: a non-empty string (printable, no control characters) or an
+ * integer, written into buf. Returns 0, or -1 when absent, malformed or too
+ * long for buf. */
+int prov_json_id(json_object *v, char *buf, size_t size);
+int prov_get_id(json_object *o, const char *key, char *buf, size_t size);
+/* A new JSON array of id strings from arr: its elements may be strings,
+ * integers or objects carrying the id in member subkey (NULL: no objects).
+ * Elements that are none of these are skipped. arr may be NULL (empty). */
+json_object *prov_id_list(json_object *arr, const char *subkey);
+
+/* ---- normalized objects (provider.h); every key is written ---- */
+
+struct prov_monitor {
+	const char *name, *url, *type;  /* type: one of the normalized monitor types */
+	int64_t interval;               /* seconds */
+	bool paused;
+	int64_t port;                   /* < 0: null */
+	const char *keyword;            /* NULL: null */
+	json_object *contact_ids;       /* taken over; NULL: [] */
+};
+struct prov_heartbeat {
+	const char *name;
+	int64_t interval, grace;        /* seconds */
+	bool paused;
+	const char *ping_url, *schedule; /* NULL: null */
+	json_object *contact_ids;       /* taken over; NULL: [] */
+};
+struct prov_contact {
+	const char *name, *type, *value; /* value NULL: null */
+};
+struct prov_status_page {
+	const char *name, *url;         /* url NULL: null */
+	json_object *monitor_ids;       /* taken over; NULL: [] */
+	bool public_;
+};
+struct prov_hosting_client {
+	const char *email, *first_name, *last_name, *company, *status, *created;
+};
+struct prov_hosting_service {
+	const char *client_id, *product, *domain, *status, *billing_cycle, *amount, *next_due;
+};
+struct prov_hosting_domain {
+	const char *client_id, *domain, *registrar, *status, *expiry, *next_due, *amount;
+};
+struct prov_invoice {
+	const char *client_id, *number, *date, *due, *paid_at, *total, *currency, *status;
+};
+
+json_object *prov_norm_monitor(const struct prov_monitor *);
+json_object *prov_norm_heartbeat(const struct prov_heartbeat *);
+json_object *prov_norm_contact(const struct prov_contact *);
+json_object *prov_norm_status_page(const struct prov_status_page *);
+json_object *prov_norm_hosting_client(const struct prov_hosting_client *);
+json_object *prov_norm_hosting_service(const struct prov_hosting_service *);
+json_object *prov_norm_hosting_domain(const struct prov_hosting_domain *);
+json_object *prov_norm_invoice(const struct prov_invoice *);
+
+/* ---- cursors: "<phase>:<non-negative integer>" ---- */
+
+/* Parse cursor against the NULL-terminated phase names. NULL cursor gives
+ * phase 0, position dflt_pos. Returns 0, or -1 for anything malformed. */
+int prov_cursor_parse(const char *cursor, const char *const *phases, int64_t dflt_pos,
+    size_t *phase, int64_t *pos);
+/* A new cursor text "<phase>:<pos>" (caller frees). */
+char *prov_cursor_make(const char *phase, int64_t pos);
+
+/* ---- errors and messages ---- */
+
+/* Fill err (printf-style) and return st. */
+enum prov_status prov_fail(struct prov_error *err, enum prov_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Copy a provider's text into dst: printable ASCII kept, other bytes as '?',
+ * runs of white space folded, cut to size. */
+void prov_copy_text(char *dst, size_t size, const char *src);
+/* Replace every occurrence of secret (and of its percent-encoded form) in
+ * text by "[redacted]". Secrets shorter than 4 bytes are left alone. */
+void prov_scrub_secret(char *text, size_t size, const char *secret);
+/* Scrub every credential value of s (all but the URL field) from text. */
+void prov_scrub(const struct prov_session *s, char *text, size_t size);
+/* The body of resp as JSON, or NULL with err set to PROV_TRANSIENT ("who
+ * sent a malformed or truncated answer"). Caller puts the value. */
+json_object *prov_parse_json(const struct httpc_resp *resp, const char *who, struct prov_error *err);
+/* The error text a provider put in an error body, copied with
+ * prov_copy_text: the first string among error.errormessage, error.message,
+ * message, errors (a string), errors[0].message, error (a string), detail.
+ * buf is "" when there is none or the body is not JSON. */
+void prov_body_message(const struct httpc_resp *resp, char *buf, size_t size);
+
+/* ---- session helpers ---- */
+
+/* The credential field as a non-empty string without control characters
+ * (it goes into headers and forms), or NULL. Borrowed. */
+const char *prov_cred(const struct prov_session *s, const char *field);
+/* A new URL: the session's base URL followed by the formatted path. */
+char *prov_url(const struct prov_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Perform req for s: sets the timeout and, for a user-supplied base URL, the
+ * URL guard from the config. Returns PROV_OK with resp filled (any HTTP
+ * status), or an error status with err set. */
+enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req,
+    struct httpc_resp *resp, struct prov_error *err);
+/* Last step of every fetch: on success set page->pause_s from resp's quota
+ * headers; on failure drop the partial page; scrub credentials out of err and
+ * the warnings. Returns st. */
+enum prov_status prov_finish(const struct prov_session *s, enum prov_status st,
+    const struct httpc_resp *resp, struct prov_page *page, struct prov_error *err);
+
+#endif

@@ -1,0 +1,142 @@
+#include <string.h>
+
+#include "core/jsonx.h"
+#include "runner/rules.h"
+
+void
+plan_decide(const struct plan_facts *f, struct plan_decision *d)
+{
+	d->keep = false;
+	if (f->resolution != NULL) {
+		d->keep = true;
+		if (strcmp(f->resolution, "skip") == 0) {
+			d->action = "skip";
+			d->status = "skipped";
+		} else if (strcmp(f->resolution, "overwrite") == 0) {
+			d->action = "update";
+			d->status = "pending";
+		} else {
+			d->action = "create";
+			d->status = "pending";
+		}
+		return;
+	}
+	if (!f->supported || !f->valid) {
+		d->action = "skip";
+		d->status = "skipped";
+	} else if (f->linked) {
+		d->action = "update";
+		d->status = "pending";
+	} else if (f->natural_match) {
+		d->action = "conflict";
+		d->status = "conflict";
+	} else {
+		d->action = "create";
+		d->status = "pending";
+	}
+}
+
+static bool
+is(const char *s, const char *t)
+{
+	return s != NULL && strcmp(s, t) == 0;
+}
+
+enum job_verdict
+job_verdict(const char *queue, const char *status)
+{
+	if (is(queue, "discovery"))
+		return is(status, "pending") || is(status, "discovering") ? JOB_ACT : JOB_DROP;
+	if (is(queue, "planning") || is(queue, "resources"))
+		return is(status, "executing") ? JOB_ACT : JOB_DROP;
+	return JOB_DROP;
+}
+
+/* design §4, one row per allowed transition */
+static const struct {
+	const char *from, *to;
+} transitions[] = {
+	{ "pending", "discovering" },
+	{ "discovering", "awaiting_review" },
+	{ "pending", "failed" },          /* unusable before the first page (no adapter, bad key) */
+	{ "discovering", "failed" },
+	{ "awaiting_review", "executing" },
+	{ "executing", "completed" },
+	{ "executing", "completed_with_errors" },
+	{ "executing", "paused_conflicts" },
+	{ "paused_conflicts", "awaiting_review" },
+	{ "executing", "executing" },     /* retry-failed while executing */
+	{ "completed_with_errors", "executing" },
+	{ "failed", "executing" },
+	{ "pending", "cancelled" },
+	{ "discovering", "cancelled" },
+	{ "awaiting_review", "cancelled" },
+	{ "executing", "cancelled" },
+	{ "paused_conflicts", "cancelled" },
+};
+
+bool
+run_transition_ok(const char *from, const char *to)
+{
+	for (size_t i = 0; i < sizeof transitions / sizeof transitions[0]; i++)
+		if (is(from, transitions[i].from) && is(to, transitions[i].to))
+			return true;
+	return false;
+}
+
+bool
+run_status_final(const char *status)
+{
+	return is(status, "completed") || is(status, "completed_with_errors") || is(status, "failed") ||
+	    is(status, "cancelled");
+}
+
+const char *
+run_final_status(int64_t failed)
+{
+	return failed > 0 ? "completed_with_errors" : "completed";
+}
+
+double
+run_progress(int64_t imported, int64_t skipped, int64_t failed, int64_t total)
+{
+	double p;
+
+	if (total <= 0)
+		return 1.0;
+	p = (double)(imported + skipped + failed) / (double)total;
+	return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+/* A copy of old's member key when it is an object, else a new empty object. */
+static json_object *
+old_object(json_object *old, const char *key)
+{
+	json_object *v, *copy = NULL;
+
+	if (old != NULL && json_object_object_get_ex(old, key, &v) &&
+	    json_object_is_type(v, json_type_object) && json_object_deep_copy(v, &copy, NULL) == 0)
+		return copy;
+	return json_object_new_object();
+}
+
+json_object *
+stats_compose(const char *old_text, json_object *discovered, json_object *planned, int64_t imported,
+    int64_t skipped, int64_t failed, double progress)
+{
+	json_object *old = NULL, *o = json_object_new_object();
+	int ok;
+
+	if (old_text != NULL)
+		old = jx_parse(old_text, strlen(old_text), &ok);
+	json_object_object_add(o, "discovered", discovered ? discovered : old_object(old, "discovered"));
+	json_object_object_add(o, "planned", planned ? planned : old_object(old, "planned"));
+	jx_add_int(o, "imported", imported);
+	jx_add_int(o, "skipped", skipped);
+	jx_add_int(o, "failed", failed);
+	/* Rounded to 4 places so that the JSON stays short and stable. */
+	json_object_object_add(o, "progress",
+	    json_object_new_double((double)(int64_t)(progress * 10000.0 + 0.5) / 10000.0));
+	json_object_put(old);
+	return o;
+}

@@ -1,0 +1,70 @@
+/* The runner's pure rules, apart from the database so that unit tests can
+ * walk them: the planning decision for one resource, which jobs act on a run
+ * in which state, the run state machine of design §4, backoff bounds, and
+ * the shape of a run's stats. */
+#ifndef MIGRATOR_RUNNER_RULES_H
+#define MIGRATOR_RUNNER_RULES_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+/* What planning knows about one resource. */
+struct plan_facts {
+	bool supported;         /* an importer handles the resource type */
+	bool valid;             /* the normalized data can be stored */
+	const char *resolution; /* skip|overwrite|duplicate from resolve-conflicts, or NULL */
+	bool linked;            /* this user imported the same external resource before and
+	                         * the target still exists */
+	bool natural_match;     /* an account object with the same natural key exists that no
+	                         * import created */
+};
+
+struct plan_decision {
+	const char *action;     /* create|update|skip|conflict */
+	const char *status;     /* pending|skipped|conflict */
+	bool keep;              /* true: a resolution decided; planning leaves the row alone */
+};
+
+/* Decide a resource's action (design §4, issue 3.4):
+ *   a resolution is kept as resolve-conflicts set it (skip -> skip/skipped,
+ *   overwrite -> update/pending, duplicate -> create/pending) and never
+ *   turned back into a conflict;
+ *   unsupported type or unusable data -> skip;
+ *   imported before by this user (live link) -> update;
+ *   same natural key as an object no import created -> conflict;
+ *   else create. */
+void plan_decide(const struct plan_facts *, struct plan_decision *);
+
+enum job_verdict {
+	JOB_ACT,   /* the run is in a state this job works on */
+	JOB_DROP   /* the run moved on (cancelled, failed, finished, paused): delete the job */
+};
+
+/* Whether a job of queue (discovery|planning|resources) acts on a run in
+ * status: discovery on pending or discovering; planning and resources on
+ * executing. */
+enum job_verdict job_verdict(const char *queue, const char *status);
+
+/* True when design §4 allows the run transition from -> to. */
+bool run_transition_ok(const char *from, const char *to);
+
+/* True for the states a run never leaves by itself. */
+bool run_status_final(const char *status);
+
+/* The final state of an execution: completed, or completed_with_errors when
+ * at least one resource failed. */
+const char *run_final_status(int64_t failed);
+
+/* Progress 0..1 of an execution: finished resources (imported, skipped,
+ * failed) over all resources; 1 when there are none. */
+double run_progress(int64_t imported, int64_t skipped, int64_t failed, int64_t total);
+
+/* A new stats object: {"discovered":{…},"planned":{…},"imported":n,
+ * "skipped":n,"failed":n,"progress":x}: discovered and planned are taken
+ * over when not NULL, else copied from old (the run's current stats text,
+ * may be NULL or invalid). Returns a new object (caller puts). */
+json_object *stats_compose(const char *old, json_object *discovered, json_object *planned,
+    int64_t imported, int64_t skipped, int64_t failed, double progress);
+
+#endif

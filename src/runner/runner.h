@@ -1,0 +1,113 @@
+/* migrator-runner (design §1, §5): claims jobs from the three queues and
+ * works through them in bounded steps until its time or job budget is spent.
+ *
+ * Job kinds (queue: what one step does):
+ *   discovery  a few provider pages: each page's resources and the new
+ *              checkpoint cursor in one transaction; continues itself; ends
+ *              the run's discovery (awaiting_review) or fails the run
+ *   planning   a few batches of resources: decide create/update/skip/conflict;
+ *              at the end pause on conflicts or queue the import chain
+ *   resources  with resource_id: import that one resource (retry-failed);
+ *              without: the run's import chain, type by type in import order,
+ *              one transaction per resource; ends the run when all are final
+ *
+ * Every step records its results in a transaction that first locks the run
+ * row (so cancel and delete are seen, and wait for it) and then checks and
+ * extends the lease (queue_hold); a step that lost either writes nothing. */
+#ifndef MIGRATOR_RUNNER_H
+#define MIGRATOR_RUNNER_H
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/config.h"
+#include "crypto/seal.h"
+#include "db/db.h"
+#include "queue/queue.h"
+
+#define RUNNER_STEP_MS 10000          /* a step's time budget */
+#define RUNNER_PAGES_PER_STEP 20      /* discovery pages per step */
+#define RUNNER_PLAN_BATCH 200         /* resources per planning transaction */
+#define RUNNER_IMPORT_BATCH 100       /* resource ids fetched at a time by the chain */
+#define RUNNER_DEFER_MS 2000          /* wait for a referenced resource of the same run */
+#define RUNNER_NOKEY_DELAY_MS 60000   /* discovery without a credentials key: try later */
+#define RUNNER_HOUSEKEEPING_MS 30000  /* purges at most this often */
+#define RUNNER_IDLE_POLL_MS 1000      /* without --once: look for new jobs this often */
+
+struct runner {
+	const struct config *cfg;
+	struct db *db;
+	const struct seal_key *key;   /* NULL: discovery jobs wait (no key configured) */
+	char worker[QUEUE_WORKER_MAX + 1];
+	int lease_s;
+	int max_attempts;
+	int64_t deadline;             /* mono_ms() after which no step starts or continues */
+	volatile sig_atomic_t *stop;  /* set by SIGTERM/SIGINT: finish the step, then exit */
+	int64_t last_housekeeping;
+};
+
+struct runner_opts {
+	int max_seconds;   /* default 50 */
+	long max_jobs;     /* 0: no limit */
+	bool once;         /* one pass: stop when no job is available now */
+};
+
+/* Work until the budget is spent (or, with once, the queues have nothing
+ * available). Returns the number of steps run, or -1 when the database could
+ * not be used at all. */
+long runner_run(struct runner *, const struct runner_opts *);
+
+/* Wipe credentials whose purge time has passed; purge old rate_limits rows.
+ * 0 or -1 (database error, logged). */
+int runner_housekeeping(struct runner *);
+
+/* Run one step of a claimed job. The job is deleted, released (continuation
+ * or backoff) or, when the lease was lost, left alone. */
+void runner_step(struct runner *, struct job *);
+
+/* ---- internal: shared by the job kinds (runner.c) ---- */
+
+/* The end of the current step: now + RUNNER_STEP_MS, no later than the deadline. */
+int64_t runner_step_end(const struct runner *);
+/* True when the step must stop now (budget spent or asked to stop). */
+bool runner_out_of_time(const struct runner *, int64_t step_end);
+
+/* Outcome of a transaction body. */
+enum tx_result {
+	TX_COMMIT = 1,  /* commit */
+	TX_ABORT = 0,   /* roll back: the lease was lost or the run is gone; drop the step */
+	TX_ERROR = -1   /* roll back: database error (DB_RETRY retries the whole body) */
+};
+/* Run body(r, arg) in a transaction, retrying it on deadlock or lock timeout
+ * (and once on a lost connection). Returns the body's verdict after commit,
+ * TX_ABORT or TX_ERROR. */
+enum tx_result runner_tx(struct runner *, enum tx_result (*body)(struct runner *, void *), void *arg);
+
+/* Inside a transaction: lock the run row (FOR UPDATE when exclusive, else
+ * shared), put its status in status[32], then hold the job's lease.
+ * TX_COMMIT when both are there, TX_ABORT when the run is gone or the lease
+ * lost, TX_ERROR on a DB error. */
+enum tx_result runner_lock(struct runner *, const struct job *, bool exclusive, char status[32]);
+
+/* Append to the run log (errors are logged to stderr, never fatal). */
+void runner_log(struct runner *, const char *run_id, const char *level, json_object *context,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Delete a job whose run moved on (its own transaction). */
+void runner_drop(struct runner *, struct job *, const char *why);
+
+/* Recompute the run's stats from its resources (discovered and planned only
+ * when asked) and return them as new JSON text (caller frees), or NULL on a
+ * DB error. final: progress 1. */
+char *runner_stats(struct runner *, const char *run_id, const char *old, bool discovered,
+    bool planned, bool final, int64_t *failed_out);
+
+/* A uniformly random number (jitter). */
+uint32_t runner_random(void);
+
+/* The job kinds. */
+void discovery_step(struct runner *, struct job *);
+void planning_step(struct runner *, struct job *);
+void resources_step(struct runner *, struct job *);
+
+#endif

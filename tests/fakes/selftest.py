@@ -1,0 +1,485 @@
+#!/usr/bin/env python3
+"""Quick self-check of fakeprov.py (standard library only).
+
+Starts the fake on a free port in a subprocess (--demo), exercises every
+provider's list endpoints with right and wrong keys, pagination, one fault of
+each kind, a 100000-monitor UptimeRobot account's last page, mutate, the
+request log and reset, then stops it.  Prints "N passed, N failed" last and
+exits non-zero on any failure.
+
+    python3 tests/fakes/selftest.py [-v]
+"""
+
+import base64
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from urllib.parse import urlencode, urlsplit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAKE = os.path.join(HERE, "fakeprov.py")
+HC_KEY = "demo-key-" + "0" * 23
+SECRETS = ("demo-key", "demo-secret", "wrong-key-123", "big-key-1", "acc-key-9", HC_KEY)
+VERBOSE = "-v" in sys.argv
+
+
+class Results:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, name, cond, detail=""):
+        if cond:
+            self.passed += 1
+            if VERBOSE:
+                print("ok   " + name)
+        else:
+            self.failed += 1
+            print("FAIL " + name + ((": " + str(detail)[:300]) if detail != "" else ""))
+        return cond
+
+
+R = Results()
+PORT = None
+
+
+class Resp:
+    def __init__(self, status, headers, body, error=None):
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.error = error
+
+    def json(self):
+        try:
+            return json.loads(self.body.decode("utf-8"))
+        except Exception:
+            return None
+
+    def h(self, name):
+        return self.headers.get(name.lower())
+
+
+def call(method, path, body=None, headers=None, timeout=5.0, form=None, js=None):
+    headers = dict(headers or {})
+    if form is not None:
+        body = urlencode(form).encode()
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+    if js is not None:
+        body = json.dumps(js).encode()
+        headers["Content-Type"] = "application/json"
+    conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=timeout)
+    try:
+        conn.request(method, path, body=body, headers=headers)
+        r = conn.getresponse()
+        data = r.read()
+        return Resp(r.status, {k.lower(): v for k, v in r.getheaders()}, data)
+    except (OSError, http.client.HTTPException) as e:
+        return Resp(None, {}, b"", e)
+    finally:
+        conn.close()
+
+
+def ctl(method, path, js=None):
+    r = call(method, "/_control/" + path, js=js if js is not None else ({} if method == "POST" else None))
+    return r.json()
+
+
+def bearer(tok):
+    return {"Authorization": "Bearer " + tok}
+
+
+def basic(user):
+    return {"Authorization": "Basic " + base64.b64encode((user + ":").encode()).decode()}
+
+
+def faults(pid, *fs):
+    ctl("POST", pid + "/faults", {"faults": list(fs)})
+
+
+# ------------------------------------------------------------------------------------------
+
+def t_uptimerobot():
+    p = "/uptimerobot/v2/"
+    r = call("POST", p + "getMonitors", form={"api_key": "demo-key", "format": "json", "alert_contacts": "1"})
+    j = r.json()
+    R.check("ur monitors 200 ok", r.status == 200 and j and j["stat"] == "ok", r.body)
+    mons = j["monitors"]
+    R.check("ur monitors total 12+2", j["pagination"] == {"offset": 0, "limit": 50, "total": 14}, j["pagination"])
+    R.check("ur rate headers", all(r.h(k) for k in ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset")))
+    R.check("ur sub_type empty string on http", mons[0]["sub_type"] == "" and mons[0]["port"] == "")
+    R.check("ur port as string on a port monitor", any(m["type"] == 4 and isinstance(m["port"], str) and m["port"]
+                                                       for m in mons))
+    R.check("ur heartbeats are type 5", [m["type"] for m in mons[-2:]] == [5, 5])
+    R.check("ur paused every 5th", mons[4]["status"] == 0 and mons[3]["status"] != 0)
+    ac = mons[0]["alert_contacts"][0]["id"]
+    R.check("ur monitor contact id is string with leading zero", isinstance(ac, str) and ac.startswith("0"), ac)
+    r2 = call("POST", p + "getMonitors", js={"api_key": "demo-key", "format": "json", "offset": 10, "limit": 50})
+    j2 = r2.json()
+    R.check("ur JSON body + offset", j2 and len(j2["monitors"]) == 4 and j2["pagination"]["offset"] == 10, r2.body)
+    R.check("ur alert_contacts absent without flag", "alert_contacts" not in j2["monitors"][0])
+    r = call("POST", p + "getAlertContacts", form={"api_key": "demo-key", "limit": "2", "offset": "0"})
+    j = r.json()
+    R.check("ur contacts top-level paging", j and j.get("total") == 3 and j.get("limit") == 2 and "pagination" not in j, j)
+    R.check("ur contact ids match monitor refs", j["alert_contacts"][0]["id"] == ac)
+    r = call("POST", p + "getPSPs", form={"api_key": "demo-key"})
+    j = r.json()
+    R.check("ur psps nested paging", j and j["pagination"]["total"] == 2, j)
+    R.check("ur psp monitors list and single 0", isinstance(j["psps"][0]["monitors"], list) and j["psps"][1]["monitors"] == 0)
+    r = call("POST", p + "getAccountDetails", form={"api_key": "demo-key"})
+    R.check("ur account details", r.json() and r.json()["account"]["total_monitors_count"] == 14)
+    r = call("POST", p + "getMonitors", form={"api_key": "wrong-key-123", "format": "json"})
+    j = r.json()
+    R.check("ur bad key: 200 + stat fail echoing key", r.status == 200 and j == {"stat": "fail", "error": {
+        "type": "invalid_parameter", "parameter_name": "api_key", "passed_value": "wrong-key-123",
+        "message": "api_key not found."}}, r.body)
+    r = call("POST", p + "getAlertContacts?api_key=demo-key", form={"format": "json"})
+    R.check("ur query key refused outside getMonitors", r.json()["error"]["message"] == "api_key parameter is missing.")
+    r = call("POST", p + "getMonitors?api_key=demo-key", form={"format": "json"})
+    R.check("ur query key allowed on getMonitors", r.json()["stat"] == "ok")
+    r = call("POST", p + "getMonitors", form={"api_key": "demo-key", "types": "5"})
+    R.check("ur types filter", r.json()["pagination"]["total"] == 2)
+
+
+def t_uptimerobot_big():
+    t0 = time.time()
+    s = ctl("POST", "uptimerobot/account", {"credentials": {"api_key": "big-key-1"},
+                                            "counts": {"monitors": 100000, "heartbeats": 0, "contacts": 7,
+                                                       "status_pages": 2}, "seed": 3, "paused_every": 10})
+    R.check("big account created fast", s and s["counts"]["monitors"] == 100000 and time.time() - t0 < 1.0, s)
+    r = call("POST", "/uptimerobot/v2/getMonitors", form={"api_key": "big-key-1", "offset": "99950", "limit": "50"})
+    j = r.json()
+    ok = j and j["pagination"] == {"offset": 99950, "limit": 50, "total": 100000} and len(j["monitors"]) == 50
+    R.check("big last page", ok, j and j.get("pagination"))
+    if ok:
+        R.check("big last id matches summary", j["monitors"][-1]["id"] == s["ids"]["monitors"]["last"])
+        R.check("big 100000th monitor paused", j["monitors"][-1]["status"] == 0)
+        R.check("big names from index", j["monitors"][-1]["friendly_name"] == "Demo Monitor 100000")
+    r = call("POST", "/uptimerobot/v2/getMonitors", form={"api_key": "big-key-1", "offset": "0", "limit": "500"})
+    R.check("big limit capped at 50", len(r.json()["monitors"]) == 50 and r.json()["pagination"]["limit"] == 50)
+    s2 = ctl("POST", "uptimerobot/account", {"credentials": {"api_key": "big-key-1"},
+                                             "counts": {"monitors": 100000}, "seed": 3})
+    R.check("same seed same ids", s2["ids"]["monitors"]["first"] == s["ids"]["monitors"]["first"])
+    R.check("big run under 2s", time.time() - t0 < 2.0, time.time() - t0)
+    ctl("POST", "demo?provider=uptimerobot")
+
+
+def t_pingdom():
+    p = "/pingdom/api/3.1/"
+    r = call("GET", p + "checks?limit=5&offset=10", headers=bearer("demo-key"))
+    j = r.json()
+    R.check("pd checks page", r.status == 200 and len(j["checks"]) == 2 and j["counts"]["total"] == 12, r.body)
+    R.check("pd Req-Limit headers", (r.h("req-limit-short") or "").startswith("Remaining: ")
+            and "Time until reset:" in (r.h("req-limit-long") or ""))
+    R.check("pd type is string in list", isinstance(j["checks"][0]["type"], str))
+    r = call("GET", p + "checks", headers=basic("demo-key"))
+    R.check("pd basic auth", r.status == 200 and len(r.json()["checks"]) == 12)
+    cid = r.json()["checks"][0]["id"]
+    r = call("GET", p + "checks/%d" % cid, headers=bearer("demo-key"))
+    R.check("pd detail type object", r.status == 200 and isinstance(r.json()["check"]["type"], dict))
+    r = call("GET", p + "alerting/contacts", headers=bearer("demo-key"))
+    R.check("pd contacts", r.status == 200 and len(r.json()["contacts"]) == 3)
+    r = call("GET", p + "checks", headers=bearer("wrong-key-123"))
+    R.check("pd bad token 401 envelope", r.status == 401 and r.json()["error"]["statuscode"] == 401, r.body)
+    R.check("pd headers on 401 too", r.h("req-limit-short") is not None)
+
+
+def t_statuscake():
+    seen, page = [], 1
+    while True:
+        r = call("GET", "/statuscake/v1/uptime?page=%d&limit=5" % page, headers=bearer("demo-key"))
+        j = r.json()
+        if not R.check("sc uptime page %d" % page, r.status == 200 and j, r.body):
+            return
+        seen += [d["id"] for d in j["data"]]
+        if page >= j["metadata"]["page_count"]:
+            break
+        page += 1
+    R.check("sc paged to 12 string ids", len(set(seen)) == 12 and all(isinstance(i, str) for i in seen), seen)
+    R.check("sc x-ratelimit headers", r.h("x-ratelimit-remaining") is not None and r.h("x-ratelimit-limit"))
+    for path, n in (("heartbeat", 2), ("contact-groups", 3)):
+        r = call("GET", "/statuscake/v1/" + path, headers=bearer("demo-key"))
+        R.check("sc " + path, r.status == 200 and r.json()["metadata"]["total_count"] == n)
+    r = call("GET", "/statuscake/v1/uptime/" + seen[0], headers=bearer("demo-key"))
+    R.check("sc single item", r.status == 200 and r.json()["data"]["id"] == seen[0])
+    r = call("GET", "/statuscake/v1/uptime?limit=101", headers=bearer("demo-key"))
+    R.check("sc limit > 100 is 400", r.status == 400)
+    r = call("GET", "/statuscake/v1/uptime", headers=bearer("wrong-key-123"))
+    R.check("sc bad token 401", r.status == 401)
+
+
+def t_better_stack():
+    url, ids, pages = "/better_stack/api/v2/monitors?per_page=5", [], 0
+    while url and pages < 10:
+        r = call("GET", url, headers=bearer("demo-key"))
+        j = r.json()
+        if not R.check("bs page %d" % pages, r.status == 200 and j, r.body):
+            return
+        ids += [d["id"] for d in j["data"]]
+        nxt = j["pagination"]["next"]
+        if nxt:
+            u = urlsplit(nxt)
+            R.check("bs next is absolute URL to this server", u.scheme == "http" and u.port == PORT, nxt)
+            url = u.path + "?" + u.query
+        else:
+            url = None
+        pages += 1
+    R.check("bs followed next to the end", len(ids) == 12 and pages == 3, (len(ids), pages))
+    for path, n in (("heartbeats", 2), ("status-pages", 1), ("email-integrations", 1),
+                    ("slack-integrations", 1), ("outgoing-webhooks", 1)):
+        r = call("GET", "/better_stack/api/v2/" + path, headers=bearer("demo-key"))
+        j = r.json()
+        R.check("bs " + path, r.status == 200 and len(j["data"]) == n and j["pagination"]["next"] is None, r.body)
+    sp = call("GET", "/better_stack/api/v2/status-pages", headers=bearer("demo-key")).json()["data"][0]["id"]
+    r = call("GET", "/better_stack/api/v2/status-pages/%s/resources" % sp, headers=bearer("demo-key"))
+    R.check("bs status page resources reference monitors",
+            r.status == 200 and int(ids[0]) in [d["attributes"]["resource_id"] for d in r.json()["data"]])
+    r = call("GET", "/better_stack/api/v2/monitors", headers=bearer("wrong-key-123"))
+    R.check("bs bad token 401 errors string", r.status == 401 and isinstance(r.json()["errors"], str))
+
+
+def t_updown():
+    r = call("GET", "/updown/api/checks", headers={"X-API-KEY": "demo-key"})
+    j = r.json()
+    R.check("ud checks array", r.status == 200 and isinstance(j, list) and len(j) == 12)
+    R.check("ud paused = enabled false", j[4]["enabled"] is False and j[0]["enabled"] is True)
+    r = call("GET", "/updown/api/recipients?api-key=demo-key")
+    R.check("ud recipients via query key", r.status == 200 and len(r.json()) == 3)
+    R.check("ud check references recipient", j[0]["recipients"][0] == r.json()[0]["id"])
+    for path in ("status_pages", "status-pages"):
+        r = call("GET", "/updown/api/" + path, headers={"X-API-KEY": "demo-key"})
+        R.check("ud " + path, r.status == 200 and r.json()[0]["checks"][0] == j[0]["token"])
+    r = call("GET", "/updown/api/checks", headers={"X-API-KEY": "wrong-key-123"})
+    R.check("ud bad key 401", r.status == 401 and "error" in r.json())
+
+
+def t_healthchecks():
+    r = call("GET", "/healthchecks/api/v3/checks/", headers={"X-Api-Key": HC_KEY})
+    j = r.json()
+    R.check("hc checks", r.status == 200 and len(j["checks"]) == 2, r.body)
+    r2 = call("GET", "/healthchecks/api/v3/channels/", headers={"X-Api-Key": HC_KEY})
+    ch = r2.json()
+    R.check("hc channels", r2.status == 200 and len(ch["channels"]) == 3)
+    R.check("hc check channels reference channel ids", j["checks"][0]["channels"].split(",")[0] == ch["channels"][0]["id"])
+    r = call("GET", "/healthchecks/api/v3/checks/", headers={"X-Api-Key": "x" * 32})
+    R.check("hc wrong key", r.status == 401 and r.json() == {"error": "wrong api key"})
+    r = call("GET", "/healthchecks/api/v3/checks/", headers={"X-Api-Key": "short"})
+    R.check("hc short key is missing", r.status == 401 and r.json() == {"error": "missing api key"})
+    r = call("GET", "/healthchecks/api/v3/checks/")
+    R.check("hc no key is missing", r.status == 401 and r.json() == {"error": "missing api key"})
+
+
+def t_cronitor():
+    r = call("GET", "/cronitor/api/monitors?page=1", headers=basic("demo-key"))
+    j = r.json()
+    R.check("cr monitors page string", r.status == 200 and j["page"] == "1" and j["page_size"] == 50
+            and j["total_monitor_count"] == 14 and len(j["monitors"]) == 14, r.body)
+    s = ctl("POST", "cronitor/account", {"credentials": {"api_key": "demo-key"}, "counts": {"monitors": 60, "heartbeats": 5,
+                                                                                          "contacts": 2, "status_pages": 1}})
+    r = call("GET", "/cronitor/api/monitors?page=2", headers=basic("demo-key"))
+    j = r.json()
+    R.check("cr page 2 of 65", j["page"] == "2" and len(j["monitors"]) == 15, j and j.get("page"))
+    R.check("cr last key from summary", j["monitors"][-1]["key"] == s["ids"]["heartbeats"]["last"])
+    ctl("POST", "demo?provider=cronitor")
+    r = call("GET", "/cronitor/api/notifications", headers=basic("demo-key"))
+    R.check("cr notification templates", r.status == 200 and len(r.json()["templates"]) == 3)
+    r = call("GET", "/cronitor/api/statuspages?withComponents=true", headers=basic("demo-key"))
+    R.check("cr statuspages data", r.status == 200 and len(r.json()["data"]) == 1 and r.json()["data"][0]["components"])
+    r = call("GET", "/cronitor/api/monitors", headers=basic("wrong-key-123"))
+    R.check("cr bad key 403", r.status == 403 and r.json() == {"error": "Invalid API key"})
+
+
+def t_statuspage():
+    s = ctl("GET", "statuspage/account")
+    r = call("GET", "/statuspage/v1/pages", headers={"Authorization": "OAuth demo-key"})
+    j = r.json()
+    R.check("sp pages bare array", r.status == 200 and isinstance(j, list) and j[0]["id"] == s["page_ids"][0], r.body)
+    pid = s["page_ids"][0]
+    got, page = [], 1
+    while page < 10:
+        r = call("GET", "/statuspage/v1/pages/%s/components?page=%d&per_page=5" % (pid, page),
+                 headers={"Authorization": "OAuth demo-key"})
+        got += r.json()
+        if len(r.json()) < 5:
+            break
+        page += 1
+    R.check("sp components 1-based pages", len(got) == 12 and page == 3, (len(got), page))
+    r = call("GET", "/statuspage/v1/pages/%s/subscribers.json?page=0&limit=2&api_key=demo-key" % pid)
+    r2 = call("GET", "/statuspage/v1/pages/%s/subscribers?page=1&limit=2&api_key=demo-key" % pid)
+    R.check("sp subscribers 0-based pages", len(r.json()) == 2 and len(r2.json()) == 1
+            and r.json()[0]["id"] != r2.json()[0]["id"])
+    r = call("GET", "/statuspage/v1/pages", headers={"Authorization": "OAuth wrong-key-123"})
+    R.check("sp bad key", r.status == 401 and r.json() == {"error": "Could not authenticate"})
+
+
+def whmcs(action, ident="demo-id", secret="demo-secret", **extra):
+    form = {"action": action, "responsetype": "json", "identifier": ident, "secret": secret}
+    form.update(extra)
+    return call("POST", "/whmcs/includes/api.php", form=form)
+
+
+def t_whmcs():
+    r = whmcs("GetClients")
+    j = r.json()
+    R.check("wh clients doubly wrapped", r.status == 200 and len(j["clients"]["client"]) == 3, r.body)
+    r = whmcs("GetClientsProducts", limitnum="2", limitstart="2")
+    j = r.json()
+    R.check("wh products page", len(j["products"]["product"]) == 2 and j["startnumber"] == 2)
+    R.check("wh numbers as strings", isinstance(j["totalresults"], str) and isinstance(j["products"]["product"][0]["id"], str))
+    R.check("wh domains", len(whmcs("GetClientsDomains").json()["domains"]["domain"]) == 2)
+    R.check("wh invoices", len(whmcs("GetInvoices").json()["invoices"]["invoice"]) == 5)
+    e = {a: whmcs(a, limitstart="1000").json() for a in ("GetClients", "GetClientsProducts", "GetClientsDomains",
+                                                        "GetInvoices")}
+    R.check("wh empty GetClients: key absent", "clients" not in e["GetClients"] and e["GetClients"]["numreturned"] == 0)
+    R.check("wh empty GetClientsProducts: \"\"", e["GetClientsProducts"].get("products") == "")
+    R.check("wh empty GetClientsDomains: \"\"", e["GetClientsDomains"].get("domains") == "")
+    R.check("wh empty GetInvoices: []", e["GetInvoices"].get("invoices") == [])
+    cid = whmcs("GetClients").json()["clients"]["client"][0]["id"]
+    r = whmcs("GetClientsProducts", clientid=str(cid))
+    R.check("wh clientid filter", all(p["clientid"] == str(cid) for p in r.json()["products"]["product"]))
+    r = whmcs("GetClients", secret="wrong-key-123")
+    R.check("wh bad secret 403", r.status == 403 and r.json() == {"result": "error", "message": "Authentication Failed"})
+    r = whmcs("GetClients", ident="nobody")
+    R.check("wh unknown identifier 403", r.status == 403 and r.json()["result"] == "error")
+    r = whmcs("FrobnicateAll")
+    R.check("wh unknown action", r.status == 200 and r.json() == {"result": "error", "message": "Command Not Found"})
+    ctl("POST", "whmcs/account", {"credentials": {"api_identifier": "demo-id", "api_secret": "demo-secret",
+                                                  "access_key": "acc-key-9"}})
+    R.check("wh access key required", whmcs("GetClients").status == 403)
+    R.check("wh access key accepted", whmcs("GetClients", accesskey="acc-key-9").status == 200)
+    ctl("POST", "demo?provider=whmcs")
+
+
+def t_faults():
+    p = "/uptimerobot/v2/getMonitors"
+    f = {"api_key": "demo-key"}
+    faults("uptimerobot", {"kind": "429", "retry_after": 2, "times": 2, "match": "getMonitors"})
+    r1, r2, r3 = (call("POST", p, form=f) for _ in range(3))
+    R.check("fault 429 twice with Retry-After", r1.status == 429 and r2.status == 429 and r1.h("retry-after") == "2"
+            and r1.h("x-ratelimit-remaining") == "0", (r1.status, r1.headers))
+    R.check("fault 429 then ok", r3.status == 200)
+    faults("statuscake", {"kind": "429", "retry_after": 5, "retry_after_date": True})
+    r = call("GET", "/statuscake/v1/uptime", headers=bearer("demo-key"))
+    R.check("fault retry_after_date", r.status == 429 and (r.h("retry-after") or "").endswith("GMT"), r.headers)
+    faults("statuspage", {"kind": "429"}, {"kind": "429", "status": 429})
+    r1 = call("GET", "/statuspage/v1/pages", headers={"Authorization": "OAuth demo-key"})
+    r2 = call("GET", "/statuspage/v1/pages", headers={"Authorization": "OAuth demo-key"})
+    R.check("fault statuspage 420 default, 429 selectable", r1.status == 420 and r2.status == 429, (r1.status, r2.status))
+    for kind in ("500", "502", "503"):
+        faults("pingdom", {"kind": kind})
+        r = call("GET", "/pingdom/api/3.1/checks", headers=bearer("demo-key"))
+        R.check("fault " + kind, r.status == int(kind), r.status)
+    faults("better_stack", {"kind": "slow", "seconds": 1.0})
+    t0 = time.time()
+    r = call("GET", "/better_stack/api/v2/monitors", headers=bearer("demo-key"), timeout=0.3)
+    R.check("fault slow exceeds client timeout", r.error is not None and time.time() - t0 < 0.9, r.error)
+    faults("updown", {"kind": "truncated"})
+    r = call("GET", "/updown/api/checks", headers={"X-API-KEY": "demo-key"})
+    R.check("fault truncated: valid start, invalid JSON", r.status == 200 and r.body.startswith(b"[{")
+            and r.json() is None, r.body[:50])
+    faults("healthchecks", {"kind": "bad_json"})
+    r = call("GET", "/healthchecks/api/v3/checks/", headers={"X-Api-Key": HC_KEY})
+    R.check("fault bad_json", r.status == 200 and "json" in (r.h("content-type") or "") and r.json() is None)
+    faults("cronitor", {"kind": "bad_key"})
+    r = call("GET", "/cronitor/api/monitors", headers=basic("demo-key"))
+    R.check("fault bad_key", r.status == 403 and r.json() == {"error": "Invalid API key"})
+    faults("uptimerobot", {"kind": "bad_key", "match": "getPSPs"})
+    r = call("POST", "/uptimerobot/v2/getPSPs", form=f)
+    R.check("fault bad_key uptimerobot echoes sent key", r.json()["error"]["passed_value"] == "demo-key")
+    faults("statuspage", {"kind": "empty"})
+    r = call("GET", "/statuspage/v1/pages", headers={"Authorization": "OAuth demo-key"})
+    R.check("fault empty", r.status == 200 and r.body == b"")
+    faults("whmcs", {"kind": "reset", "match": "GetInvoices"})
+    r_ok = whmcs("GetClients")
+    r = whmcs("GetInvoices")
+    R.check("fault reset: action match skips other actions", r_ok.status == 200)
+    R.check("fault reset closes without answer", r.status is None and r.error is not None, r.status)
+    faults("pingdom", {"kind": "503", "match": "offset=25", "after": 1})
+    a = call("GET", "/pingdom/api/3.1/checks?limit=25&offset=25", headers=bearer("demo-key"))
+    b = call("GET", "/pingdom/api/3.1/checks?limit=25&offset=0", headers=bearer("demo-key"))
+    c = call("GET", "/pingdom/api/3.1/checks?limit=25&offset=25", headers=bearer("demo-key"))
+    R.check("fault match + after", (a.status, b.status, c.status) == (200, 200, 503), (a.status, b.status, c.status))
+    pend = ctl("GET", "pingdom/faults")
+    R.check("fault queue drained", pend == {"pending": []}, pend)
+
+
+def t_mutate():
+    before = call("GET", "/updown/api/checks", headers={"X-API-KEY": "demo-key"}).json()
+    s = ctl("POST", "updown/mutate", {"rename_prefix": "Renamed", "rename_every": 2})
+    after = call("GET", "/updown/api/checks", headers={"X-API-KEY": "demo-key"}).json()
+    R.check("mutate keeps ids", [c["token"] for c in before] == [c["token"] for c in after])
+    R.check("mutate renames every 2nd", after[0]["alias"] == "Renamed Monitor 1" and after[1]["alias"] == "Demo Monitor 2",
+            (after[0]["alias"], after[1]["alias"]))
+    R.check("mutate bumps version", s["version"] == 1)
+    s = ctl("POST", "updown/mutate", {"counts": {"monitors": 13}})
+    after2 = call("GET", "/updown/api/checks", headers={"X-API-KEY": "demo-key"}).json()
+    R.check("mutate adds items, old ids kept", len(after2) == 13 and after2[0]["token"] == before[0]["token"])
+
+
+def t_log_and_reset(stderr_path):
+    log = call("GET", "/_control/requests?provider=whmcs").json()
+    R.check("request log has entries", isinstance(log, list) and len(log) > 5 and {"method", "path", "query", "status", "ts"}
+            <= set(log[0]))
+    all_log = call("GET", "/_control/requests").body.decode()
+    R.check("request log has no secrets", not any(s in all_log for s in SECRETS),
+            [s for s in SECRETS if s in all_log])
+    ctl("POST", "reset")
+    r = call("GET", "/updown/api/checks", headers={"X-API-KEY": "demo-key"})
+    R.check("after reset the key is unknown", r.status == 401)
+    log = call("GET", "/_control/requests").json()
+    R.check("after reset log holds only the new request", len(log) == 1 and log[0]["status"] == 401, log)
+    r = call("GET", "/_control/health")
+    R.check("health", r.json() == {"ok": True})
+    with open(stderr_path) as fh:
+        err = fh.read()
+    R.check("stderr has one line per request and no secrets", "GET /updown/api/checks 401" in err
+            and not any(s in err for s in SECRETS), [s for s in SECRETS if s in err])
+
+
+def main():
+    global PORT
+    t_start = time.time()
+    tmp = tempfile.mkdtemp(prefix="fakeprov-selftest-")
+    port_file = os.path.join(tmp, "port")
+    err_path = os.path.join(tmp, "stderr.log")
+    with open(err_path, "w") as err:
+        proc = subprocess.Popen([sys.executable, FAKE, "--port", "0", "--port-file", port_file, "--demo"],
+                                stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        deadline = time.time() + 10
+        while time.time() < deadline and not os.path.exists(port_file):
+            if proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        if not os.path.exists(port_file):
+            R.check("server started", False, open(err_path).read())
+        else:
+            PORT = int(open(port_file).read().strip())
+            R.check("server started", True)
+            for fn in (t_uptimerobot, t_uptimerobot_big, t_pingdom, t_statuscake, t_better_stack, t_updown,
+                       t_healthchecks, t_cronitor, t_statuspage, t_whmcs, t_faults, t_mutate):
+                try:
+                    fn()
+                except Exception as e:  # a crash in one group is one failure, the rest still run
+                    R.check(fn.__name__ + " raised", False, repr(e))
+            t_log_and_reset(err_path)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    R.check("stopped on SIGTERM", proc.returncode == 0, proc.returncode)
+    R.check("finished well under 30 s", time.time() - t_start < 20, time.time() - t_start)
+    print("%d passed, %d failed" % (R.passed, R.failed))
+    return 1 if R.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,799 @@
+"""Integration test harness for migrator.
+
+One Stack = a private MariaDB in a temporary folder, the migrator config and
+credentials key, the schema (applied with `migratorctl db migrate`), a web
+server running the real migrator.fcgi, and optionally the fake providers
+(tests/fakes/fakeprov.py). Every process the harness starts runs in its own
+process group and is stopped by Stack.stop(), which is idempotent and also
+runs at interpreter exit; run.py turns SIGINT/SIGTERM into an exception so
+that the same path runs on Ctrl-C.
+
+Only the Python standard library is used.
+"""
+
+import atexit
+import collections
+import ctypes
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+import uuid
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRCDIR = os.path.abspath(os.environ.get("MIGRATOR_SRCDIR") or os.path.join(HERE, "..", ".."))
+BUILDDIR = os.path.abspath(os.environ.get("MIGRATOR_BUILDDIR") or os.path.join(SRCDIR, "build"))
+
+PROVIDERS = ["uptimerobot", "pingdom", "statuscake", "better_stack", "updown",
+             "healthchecks", "cronitor", "statuspage", "whmcs"]
+# provider -> (required credential fields, optional credential fields)
+CREDENTIAL_FIELDS = {
+    "uptimerobot": (["api_key"], []),
+    "pingdom": (["api_token"], []),
+    "statuscake": (["api_token"], []),
+    "better_stack": (["api_token"], ["team_name"]),
+    "updown": (["api_key"], []),
+    "healthchecks": (["api_key"], ["base_url"]),
+    "cronitor": (["api_key"], []),
+    "statuspage": (["api_key"], ["page_id"]),
+    "whmcs": (["url", "api_identifier", "api_secret"], ["access_key"]),
+}
+RUN_STATES = ["pending", "discovering", "awaiting_review", "executing", "paused_conflicts",
+              "completed", "completed_with_errors", "failed", "cancelled"]
+RESOURCE_STATES = ["pending", "running", "imported", "skipped", "conflict", "failed"]
+ACCOUNT_SCOPES = ["%s:%s" % (g, t) for g in ("monitoring", "alerting", "infra", "account")
+                  for t in ("read", "write", "delete")]
+ALL_SCOPES = ACCOUNT_SCOPES + ["mcp:use"]
+RUN_FIELDS = ["id", "provider", "status", "stats", "total_resources", "failed_resources",
+              "error_message", "started_at", "finished_at", "created_at", "updated_at"]
+RESOURCE_FIELDS = ["id", "resource_type", "external_id", "action", "status", "attempts",
+                   "error_message"]
+LOG_FIELDS = ["id", "level", "message", "context", "logged_at"]
+HIDDEN_KEYS = ["credentials", "checkpoint", "plan", "discovery_summary", "credentials_purge_at",
+               "external_data", "normalized_data", "target_model", "target_id",
+               "credentials_key_id"]
+
+# Timezone the whole stack (mariadbd, web server, fcgi) runs in. Not UTC on
+# purpose: the API must answer in UTC whatever the host's zone is.
+DEFAULT_TZ = "Asia/Kolkata"
+
+
+class HarnessError(Exception):
+    pass
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _set_pdeathsig():
+    # In the child, before exec: if the harness dies (even by SIGKILL), the
+    # child gets SIGTERM, so nothing outlives a crashed test run.
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+def tail(path, n=40, start=0):
+    """Last n lines of a file (from byte offset start on), or ''."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(start)
+            data = f.read()
+    except OSError:
+        return ""
+    lines = data.decode("utf-8", "replace").splitlines()
+    return "\n".join(lines[-n:])
+
+
+def file_size(path):
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def q(value):
+    """An SQL literal for a fixture value (the tests' own values only)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (dict, list)):
+        value = json.dumps(value)
+    if isinstance(value, bytes):
+        return "0x" + value.hex() if value else "''"
+    s = str(value).replace("\\", "\\\\").replace("'", "\\'").replace("\0", "\\0")
+    return "'" + s + "'"
+
+
+class Proc:
+    """A child process in its own process group, with its output in a file."""
+
+    def __init__(self, name, argv, log, env=None, cwd=None):
+        self.name = name
+        self.argv = argv
+        self.log = log
+        self._logf = open(log, "ab")
+        self.p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self._logf,
+                                  stderr=subprocess.STDOUT, env=env, cwd=cwd,
+                                  start_new_session=True, preexec_fn=_set_pdeathsig)
+        self.pid = self.p.pid
+        self._done = False
+
+    def alive(self):
+        return self.p.poll() is None
+
+    def stop(self, timeout=15):
+        """SIGTERM the process group (the process and what it spawned), then SIGKILL.
+        Idempotent."""
+        if self._done:
+            return
+        if self.p.poll() is None:
+            try:
+                os.killpg(self.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        # Whatever is left in the group (e.g. FastCGI children) is killed too.
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.p.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+        self._logf.close()
+        self._done = True
+
+
+class Response:
+    """An HTTP answer: status, headers (case-insensitive), raw body, parsed JSON."""
+
+    def __init__(self, method, path, req_headers, req_body, status, reason, headers, body):
+        self.method = method
+        self.path = path
+        self.req_headers = req_headers
+        self.req_body = req_body
+        self.status = status
+        self.reason = reason
+        self.header_list = headers
+        self.headers = {}
+        for k, v in headers:
+            self.headers.setdefault(k.lower(), v)
+        self.body = body
+        self.text = body.decode("utf-8", "replace")
+        self.json = None
+        self.json_error = None
+        if body:
+            try:
+                self.json = json.loads(self.text)
+            except ValueError as e:
+                self.json_error = str(e)
+
+    def header(self, name, default=None):
+        return self.headers.get(name.lower(), default)
+
+    def header_all(self, name):
+        return [v for k, v in self.header_list if k.lower() == name.lower()]
+
+    def __iter__(self):
+        return iter((self.status, self.headers, self.json))
+
+    def describe(self, limit=600):
+        rb = self.req_body
+        if isinstance(rb, bytes):
+            rb = rb.decode("utf-8", "replace")
+        if rb and len(rb) > 200:
+            rb = rb[:200] + "...(%d bytes)" % len(self.req_body)
+        auth = self.req_headers.get("Authorization")
+        hdrs = {k: v for k, v in self.req_headers.items() if k != "Authorization"}
+        if auth:
+            hdrs["Authorization"] = auth[:12] + "..."
+        body = self.text if len(self.text) <= limit else self.text[:limit] + "...(%d bytes)" % len(self.text)
+        shown = {k: v for k, v in self.header_list if k.lower() in (
+            "content-type", "allow", "location", "retry-after", "x-ratelimit-limit",
+            "x-ratelimit-remaining", "cache-control", "x-content-type-options")}
+        return "%s %s headers=%s body=%r\n  -> %s %s %s %s" % (
+            self.method, self.path, hdrs, rb, self.status, self.reason, shown, body)
+
+    __repr__ = describe
+
+
+class User:
+    def __init__(self, stack, uid, name, email, token, scopes):
+        self.stack = stack
+        self.id = uid
+        self.name = name
+        self.email = email
+        self.token = token
+        self.token_id = token.split("|", 1)[0]
+        self.scopes = scopes
+
+    def request(self, method, path, **kw):
+        kw.setdefault("token", self.token)
+        return self.stack.request(method, path, **kw)
+
+    def new_token(self, scopes=None, name=None):
+        return self.stack.new_token(self.id, scopes if scopes is not None else ALL_SCOPES, name)
+
+
+# ---------------------------------------------------------------- web servers
+
+class WebServer:
+    """A web server running migrator.fcgi for /api/v1 and /mcp. Subclasses
+    write their own config; the rest of the harness only uses base/port/
+    errorlog/start/stop/log_tail."""
+
+    kind = None
+
+    def __init__(self, stack, label, config_path):
+        self.stack = stack
+        self.label = label
+        self.config_path = config_path
+        self.dir = os.path.join(stack.tmp, "web-" + label)
+        os.makedirs(self.dir, exist_ok=True)
+        self.port = None
+        self.proc = None
+        self.errorlog = os.path.join(self.dir, "error.log")
+
+    @property
+    def base(self):
+        return "http://127.0.0.1:%d" % self.port
+
+    def start(self):
+        raise NotImplementedError
+
+    def stop(self):
+        if self.proc:
+            self.proc.stop()
+            self.proc = None
+
+    def log_tail(self, n=40, start=0):
+        return tail(self.errorlog, n, start)
+
+    def wait_ready(self, timeout=20):
+        deadline = time.time() + timeout
+        last = None
+        while time.time() < deadline:
+            if self.proc and not self.proc.alive():
+                raise HarnessError("%s (%s) exited with %s\n%s\n%s" % (
+                    self.kind, self.label, self.proc.p.returncode,
+                    tail(self.proc.log), self.log_tail()))
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
+                conn.request("GET", "/api/v1/me", headers={"Accept": "application/json"})
+                r = conn.getresponse()
+                r.read()
+                conn.close()
+                if r.status not in (502, 503, 504):
+                    return
+                last = "HTTP %d" % r.status
+            except OSError as e:
+                last = str(e)
+            time.sleep(0.1)
+        raise HarnessError("%s (%s) not ready after %ss (%s)\n%s" % (
+            self.kind, self.label, timeout, last, self.log_tail()))
+
+
+class Lighttpd(WebServer):
+    kind = "lighttpd"
+
+    def start(self):
+        self.port = free_port()
+        fcgi = os.path.join(BUILDDIR, "migrator.fcgi")
+        env = '"MIGRATOR_CONFIG" => "%s", "TZ" => "%s"' % (self.config_path, self.stack.tz)
+
+        def backend(sock, procs):
+            return ('(( "bin-path" => "%s", "socket" => "%s", "check-local" => "disable", '
+                    '"max-procs" => %d, "bin-environment" => ( %s ) ))' % (fcgi, sock, procs, env))
+
+        conf = os.path.join(self.dir, "lighttpd.conf")
+        with open(conf, "w") as f:
+            f.write('server.port = %d\n' % self.port)
+            f.write('server.bind = "127.0.0.1"\n')
+            f.write('server.document-root = "%s"\n' % self.dir)
+            f.write('server.errorlog = "%s"\n' % self.errorlog)
+            f.write('server.pid-file = "%s"\n' % os.path.join(self.dir, "lighttpd.pid"))
+            f.write('server.modules = ( "mod_fastcgi" )\n')
+            f.write('fastcgi.server = (\n  "/api/v1" => %s,\n  "/mcp" => %s\n)\n' % (
+                backend(os.path.join(self.dir, "fcgi.sock"), 2),
+                backend(os.path.join(self.dir, "fcgi-mcp.sock"), 1)))
+        env_vars = dict(os.environ, TZ=self.stack.tz, MIGRATOR_CONFIG=self.config_path)
+        self.proc = Proc("lighttpd-" + self.label, ["lighttpd", "-D", "-f", conf],
+                         os.path.join(self.dir, "stdout.log"), env=env_vars)
+        self.wait_ready()
+
+
+class Apache(WebServer):
+    kind = "apache"
+
+    def start(self):
+        raise HarnessError("--web apache is not implemented yet (Apache + mod_fcgid pass comes later)")
+
+
+WEB_SERVERS = {"lighttpd": Lighttpd, "apache": Apache}
+
+
+# ---------------------------------------------------------------------- stack
+
+class Stack:
+    """MariaDB + config + schema + web server (+ fakes). Use as a context
+    manager or call start()/stop(); stop() is safe to call more than once."""
+
+    def __init__(self, web="lighttpd", keep=False, fakes=False, tz=DEFAULT_TZ,
+                 requests_per_minute=1000000, log=None):
+        if web not in WEB_SERVERS:
+            raise HarnessError("unknown web server %r (choose from %s)" % (web, ", ".join(WEB_SERVERS)))
+        self.web_kind = web
+        self.keep = keep
+        self.want_fakes = fakes
+        self.tz = tz
+        self.requests_per_minute = requests_per_minute
+        self.logfn = log or (lambda msg: None)
+        self.tmp = None
+        self.procs = []
+        self.webs = {}
+        self.web = None
+        self.mysqld = None
+        self.fakes = None
+        self.fake_port = None
+        self.history = collections.deque(maxlen=8)
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._stopped = False
+        self.ctl_path = os.path.join(BUILDDIR, "migratorctl")
+        self.runner_path = os.path.join(BUILDDIR, "migrator-runner")
+        atexit.register(self.stop)
+
+    # -- lifecycle
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def start(self):
+        for prog in ("migrator.fcgi", "migratorctl", "migrator-runner"):
+            path = os.path.join(BUILDDIR, prog)
+            if not os.access(path, os.X_OK):
+                raise HarnessError("%s not found or not executable (MIGRATOR_BUILDDIR=%s)" % (path, BUILDDIR))
+        if not os.path.isdir(os.path.join(SRCDIR, "sql")):
+            raise HarnessError("%s/sql not found (MIGRATOR_SRCDIR)" % SRCDIR)
+        self.tmp = tempfile.mkdtemp(prefix="migrator-it-", dir="/tmp")
+        self.logfn("temp folder %s" % self.tmp)
+        self.sock = os.path.join(self.tmp, "mysql.sock")
+        self.key_file = os.path.join(self.tmp, "credentials.key")
+        self._start_mariadb()
+        if self.want_fakes:
+            self._start_fakes()
+        self.config = self.write_config("main", requests_per_minute=self.requests_per_minute)
+        out = self.ctl("keygen", "--out", self.key_file)
+        if not os.path.exists(self.key_file):
+            raise HarnessError("keygen did not create %s: %s" % (self.key_file, out))
+        self.ctl("db", "migrate", "--sql-dir", os.path.join(SRCDIR, "sql"))
+        self.ctl("flag", "set", "migrator", "on")
+        self.web = self.add_web("main", self.config)
+        self.logfn("%s on %s" % (self.web.kind, self.web.base))
+
+    def stop(self):
+        """Stop everything started, newest first. Safe to call again (also
+        after an interrupted stop): what is already stopped is skipped."""
+        if self._stopped:
+            return
+        for w in list(self.webs.values()):
+            w.stop()
+        while self.procs:
+            p = self.procs[-1]
+            p.stop(timeout=30 if p is self.mysqld else 10)
+            self.procs.pop()
+        if self.tmp and os.path.isdir(self.tmp):
+            if self.keep:
+                self.logfn("kept temp folder %s" % self.tmp)
+            else:
+                shutil.rmtree(self.tmp, ignore_errors=True)
+        self._stopped = True
+
+    def _spawn(self, name, argv, env=None):
+        p = Proc(name, argv, os.path.join(self.tmp, name + ".log"), env=env)
+        self.procs.append(p)
+        return p
+
+    def _mariadb_env(self):
+        return dict(os.environ, TZ=self.tz)
+
+    def _start_mariadb(self):
+        data = os.path.join(self.tmp, "data")
+        r = subprocess.run(["mariadb-install-db", "--no-defaults", "--user=root", "--datadir=" + data,
+                            "--auth-root-authentication-method=normal", "--skip-test-db"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=self._mariadb_env())
+        if r.returncode != 0:
+            raise HarnessError("mariadb-install-db failed:\n" + r.stdout.decode(errors="replace")[-3000:])
+        self.mysqld_err = os.path.join(self.tmp, "mysqld.err")
+        self.mysqld = self._spawn("mysqld", [
+            "mariadbd", "--no-defaults", "--user=root", "--datadir=" + data,
+            "--socket=" + self.sock, "--skip-networking",
+            "--pid-file=" + os.path.join(self.tmp, "mysqld.pid"),
+            "--log-error=" + self.mysqld_err, "--innodb-buffer-pool-size=128M",
+            "--innodb-flush-log-at-trx-commit=2", "--skip-log-bin",
+        ], env=self._mariadb_env())
+        deadline = time.time() + 60
+        while True:
+            if not self.mysqld.alive():
+                raise HarnessError("mariadbd exited:\n" + tail(self.mysqld_err))
+            r = subprocess.run(self._client_argv(db=None) + ["-e", "SELECT 1"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            if r.returncode == 0:
+                break
+            if time.time() > deadline:
+                raise HarnessError("mariadbd did not accept connections (%s):\n%s" % (
+                    r.stderr.decode(errors="replace").strip(), tail(self.mysqld_err)))
+            time.sleep(0.2)
+        self.sql("CREATE DATABASE migrator", db=None)
+
+    def _start_fakes(self):
+        script = os.path.join(SRCDIR, "tests", "fakes", "fakeprov.py")
+        if not os.path.exists(script):
+            raise HarnessError("%s not found (--fakes)" % script)
+        port_file = os.path.join(self.tmp, "fakeprov.port")
+        self.fakes = self._spawn("fakeprov", ["python3", script, "--port", "0", "--port-file", port_file])
+        deadline = time.time() + 20
+        while True:
+            try:
+                with open(port_file) as f:
+                    txt = f.read().strip()
+                if txt:
+                    self.fake_port = int(txt)
+                    break
+            except (OSError, ValueError):
+                pass
+            if not self.fakes.alive():
+                raise HarnessError("fakeprov.py exited:\n" + tail(self.fakes.log))
+            if time.time() > deadline:
+                raise HarnessError("fakeprov.py wrote no port file:\n" + tail(self.fakes.log))
+            time.sleep(0.1)
+
+    @property
+    def fake_base(self):
+        return "http://127.0.0.1:%d" % self.fake_port if self.fake_port else None
+
+    def write_config(self, label, **overrides):
+        """Write a config file for this stack. overrides: keys of [limits],
+        [runner] etc. as name=value (None leaves the key out, i.e. default)."""
+        limits = {"requests_per_minute": None, "starts_per_minute": None, "max_body": None}
+        runner = {"max_attempts": 3, "lease_seconds": 30}
+        security = {"credentials_retention": 3600}
+        for k, v in overrides.items():
+            for sect in (limits, runner, security):
+                if k in sect:
+                    sect[k] = v
+                    break
+            else:
+                raise HarnessError("unknown config override %s" % k)
+        path = os.path.join(self.tmp, "migrator-%s.conf" % label)
+        prov_port = self.fake_port or 9  # nothing listens on port 9 (REST never calls providers)
+        lines = ["[database]", "socket = " + self.sock, "user = root", "password =", "name = migrator", "",
+                 "[security]", "key_file = " + self.key_file]
+        lines += ["%s = %s" % (k, v) for k, v in security.items() if v is not None]
+        lines += ["allow_http_urls = true", "allow_private_urls = true", "", "[limits]"]
+        lines += ["%s = %s" % (k, v) for k, v in limits.items() if v is not None]
+        lines += ["", "[runner]"]
+        lines += ["%s = %s" % (k, v) for k, v in runner.items() if v is not None]
+        lines += ["", "[features]", "migrator = off", ""]
+        for p in PROVIDERS:
+            lines += ["[provider.%s]" % p, "base_url = http://127.0.0.1:%d/%s" % (prov_port, p),
+                      "timeout = 5", ""]
+        with open(path, "w") as f:
+            f.write("\n".join(lines))
+        return path
+
+    def add_web(self, label, config_path=None, kind=None):
+        """Start another web server (same DB) with its own config file."""
+        if label in self.webs:
+            return self.webs[label]
+        w = WEB_SERVERS[kind or self.web_kind](self, label, config_path or self.config)
+        self.webs[label] = w
+        w.start()
+        return w
+
+    def web_with_default_limits(self, label="default"):
+        """A web server whose config leaves [limits] at the built-in defaults."""
+        if label not in self.webs:
+            self.add_web(label, self.write_config(label))
+        return self.webs[label]
+
+    # -- tools
+
+    def ctl(self, *args, check=True, config=None):
+        """Run migratorctl; returns stdout (stripped). Raises on failure if check."""
+        argv = [self.ctl_path, "--config", config or self.config] + [str(a) for a in args]
+        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self._mariadb_env())
+        out = r.stdout.decode("utf-8", "replace").strip()
+        if check and r.returncode != 0:
+            raise HarnessError("migratorctl %s failed (%d): %s %s" % (
+                " ".join(args), r.returncode, out, r.stderr.decode(errors="replace")))
+        if not check:
+            return r.returncode, out, r.stderr.decode("utf-8", "replace")
+        return out
+
+    def run_runner(self, *args, timeout=120, env=None):
+        """Run migrator-runner once; returns CompletedProcess (text)."""
+        argv = [self.runner_path, "--config", self.config] + [str(a) for a in args]
+        return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=timeout, env=dict(self._mariadb_env(), **(env or {})))
+
+    def _client_argv(self, db="migrator"):
+        argv = ["mariadb", "--no-defaults", "-uroot", "--socket=" + self.sock]
+        if db:
+            argv.append(db)
+        return argv
+
+    def sql_results(self, query, db="migrator"):
+        """Run SQL; returns the list of result sets, each a list of dict rows
+        (values str or None)."""
+        r = subprocess.run(self._client_argv(db) + ["--xml", "-e", query],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if r.returncode != 0:
+            raise HarnessError("SQL failed: %s\n%s" % (query[:500], r.stderr.decode(errors="replace")))
+        out = r.stdout.decode("utf-8", "replace")
+        out = "\n".join(l for l in out.splitlines() if not l.startswith("<?xml"))
+        if not out.strip():
+            return []
+        root = ET.fromstring("<root>" + out + "</root>")
+        nil = "{http://www.w3.org/2001/XMLSchema-instance}nil"
+        sets = []
+        for rs in root.findall("resultset"):
+            rows = []
+            for row in rs.findall("row"):
+                d = collections.OrderedDict()
+                for fld in row.findall("field"):
+                    d[fld.get("name")] = None if fld.get(nil) == "true" else (fld.text or "")
+                rows.append(d)
+            sets.append(rows)
+        return sets
+
+    def sql_dicts(self, query, db="migrator"):
+        sets = self.sql_results(query, db)
+        return sets[-1] if sets else []
+
+    def sql(self, query, db="migrator"):
+        """Run SQL; returns the rows of the last result set as tuples."""
+        return [tuple(r.values()) for r in self.sql_dicts(query, db)]
+
+    def sql_value(self, query):
+        rows = self.sql(query)
+        return rows[0][0] if rows else None
+
+    def dump_db(self):
+        r = subprocess.run(["mariadb-dump", "--no-defaults", "-uroot", "--socket=" + self.sock,
+                            "--skip-extended-insert", "migrator"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if r.returncode != 0:
+            raise HarnessError("mariadb-dump failed: " + r.stderr.decode(errors="replace"))
+        return r.stdout
+
+    # -- HTTP
+
+    def request(self, method, path, token=None, body=None, headers=None, raw_body=None,
+                web=None, source=None, timeout=30):
+        """One HTTP request on a fresh connection. body: a JSON value (sent with
+        Content-Type: application/json); raw_body: bytes/str sent as is (with
+        Content-Type application/json unless headers override; a header whose
+        value is None is removed). source: local IP to connect from (127.x.y.z)."""
+        hdrs = {"Accept": "application/json"}
+        data = None
+        if raw_body is not None:
+            data = raw_body.encode("utf-8") if isinstance(raw_body, str) else raw_body
+            hdrs["Content-Type"] = "application/json"
+        elif body is not None:
+            data = json.dumps(body).encode("utf-8")
+            hdrs["Content-Type"] = "application/json"
+        if token is not None:
+            hdrs["Authorization"] = "Bearer " + token
+        for k, v in (headers or {}).items():
+            for existing in [h for h in hdrs if h.lower() == k.lower()]:
+                del hdrs[existing]
+            if v is not None:
+                hdrs[k] = v
+        w = web or self.web
+        conn = http.client.HTTPConnection("127.0.0.1", w.port, timeout=timeout,
+                                          source_address=(source, 0) if source else None)
+        try:
+            conn.request(method, path, body=data, headers=hdrs)
+            r = conn.getresponse()
+            rbody = r.read()
+            resp = Response(method, path, hdrs, data, r.status, r.reason, r.getheaders(), rbody)
+        finally:
+            conn.close()
+        self.history.append(resp)
+        return resp
+
+    # -- fixtures
+
+    def unique(self, prefix="x"):
+        with self._lock:
+            self._seq += 1
+            return "%s%d-%s" % (prefix, self._seq, uuid.uuid4().hex[:8])
+
+    def new_user(self, scopes=None, name=None):
+        name = name or self.unique("user")
+        email = name + "@example.test"
+        out = self.ctl("user", "add", "--name", name, "--email", email)
+        uid = int(out.splitlines()[-1].strip())
+        scopes = list(ALL_SCOPES if scopes is None else scopes)
+        token = self.new_token(uid, scopes)
+        return User(self, uid, name, email, token, scopes)
+
+    def new_token(self, user_id, scopes=None, name=None):
+        scopes = ALL_SCOPES if scopes is None else scopes
+        out = self.ctl("token", "create", "--user", user_id, "--name", name or self.unique("tok"),
+                       "--scopes", ",".join(scopes))
+        lines = [l for l in out.splitlines() if l.strip()]
+        if len(lines) != 1 or "|" not in lines[0]:
+            raise HarnessError("token create printed %r (expected only the token)" % out)
+        return lines[0].strip()
+
+    def set_flag(self, on, user_id=None):
+        args = ["flag", "set", "migrator", "on" if on else "off"]
+        if user_id is not None:
+            args += ["--user", user_id]
+        self.ctl(*args)
+
+    def insert_run(self, user_id, status="awaiting_review", provider="uptimerobot",
+                   created_at=None, updated_at=None, **cols):
+        """Insert a migration_runs row directly; returns its id. Extra columns
+        as keyword arguments (values go through q())."""
+        rid = cols.pop("id", None) or str(uuid.uuid4())
+        values = {"id": rid, "user_id": user_id, "provider": provider, "status": status}
+        values.update(cols)
+        names = list(values) + ["created_at", "updated_at"]
+        lits = [q(v) for v in values.values()]
+        lits.append(q(created_at) if created_at else "UTC_TIMESTAMP(6)")
+        lits.append(q(updated_at) if updated_at else (q(created_at) if created_at else "UTC_TIMESTAMP(6)"))
+        self.sql("INSERT INTO migration_runs (%s) VALUES (%s)" % (", ".join(names), ", ".join(lits)))
+        return rid
+
+    def insert_runs(self, user_id, rows):
+        """Many runs at once: rows = list of dicts (status, provider, created_at, ...)."""
+        ids = []
+        tuples = []
+        for row in rows:
+            row = dict(row)
+            rid = row.pop("id", None) or str(uuid.uuid4())
+            ids.append(rid)
+            ca = row.pop("created_at")
+            tuples.append("(%s, %s, %s, %s, %s, %s)" % (
+                q(rid), q(user_id), q(row.pop("provider", "uptimerobot")),
+                q(row.pop("status", "awaiting_review")), q(ca), q(row.pop("updated_at", ca))))
+            if row:
+                raise HarnessError("insert_runs: unsupported columns %s" % list(row))
+        self.sql("INSERT INTO migration_runs (id, user_id, provider, status, created_at, updated_at) VALUES "
+                 + ", ".join(tuples))
+        return ids
+
+    def insert_resources(self, run_id, n=1, status="pending", resource_type="monitor",
+                         action="create", attempts=0, error_message=None, **cols):
+        """Insert n resources for a run; returns their ids in id order."""
+        prefix = self.unique("ext")
+        names = ["run_id", "resource_type", "external_id", "action", "status", "attempts",
+                 "error_message"] + list(cols) + ["created_at", "updated_at"]
+        tuples = []
+        for i in range(n):
+            vals = [run_id, resource_type, "%s-%05d" % (prefix, i), action, status, attempts,
+                    error_message] + list(cols.values())
+            tuples.append("(%s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % ", ".join(q(v) for v in vals))
+        for start in range(0, len(tuples), 500):
+            self.sql("INSERT INTO migration_run_resources (%s) VALUES %s" % (
+                ", ".join(names), ", ".join(tuples[start:start + 500])))
+        return [int(r[0]) for r in self.sql(
+            "SELECT id FROM migration_run_resources WHERE run_id=%s AND external_id LIKE %s ORDER BY id"
+            % (q(run_id), q(prefix + "-%")))]
+
+    def insert_logs(self, run_id, entries):
+        """entries: list of (level, message, context_or_None, logged_at 'YYYY-MM-DD HH:MM:SS[.ffffff]').
+        Returns ids in insertion order."""
+        ids = []
+        for level, message, context, logged_at in entries:
+            rows = self.sql_results(
+                "INSERT INTO migration_run_logs (run_id, level, message, context, logged_at) "
+                "VALUES (%s, %s, %s, %s, %s); SELECT LAST_INSERT_ID()" % (
+                    q(run_id), q(level), q(message), q(context), q(logged_at)))
+            ids.append(int(list(rows[-1][0].values())[0]))
+        return ids
+
+    def insert_job(self, run_id, queue="discovery", resource_id=None):
+        self.sql("INSERT INTO jobs (queue, run_id, resource_id, payload, available_at, created_at) "
+                 "VALUES (%s, %s, %s, NULL, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))"
+                 % (q(queue), q(run_id), q(resource_id)))
+
+    def run_status(self, run_id):
+        return self.sql_value("SELECT status FROM migration_runs WHERE id=%s" % q(run_id))
+
+    def count(self, table, where):
+        return int(self.sql_value("SELECT COUNT(*) FROM %s WHERE %s" % (table, where)))
+
+
+def wait_for_window(min_left):
+    """Rate limits use one-minute windows: make sure at least min_left
+    seconds remain in the current wall-clock minute (sleeps otherwise)."""
+    left = 60 - (time.time() % 60)
+    if left < min_left:
+        time.sleep(left + 0.3)
+
+
+# ------------------------------------------------------------ test base class
+
+class ApiTestCase(unittest.TestCase):
+    """Base for integration tests. run.py sets ApiTestCase.stack."""
+
+    stack = None
+    maxDiff = 4000
+
+    def req(self, method, path, **kw):
+        return self.stack.request(method, path, **kw)
+
+    def user(self, scopes=None):
+        return self.stack.new_user(scopes)
+
+    def assertStatus(self, r, status, msg=None):
+        statuses = status if isinstance(status, (tuple, list, set)) else (status,)
+        if r.status not in statuses:
+            self.fail("%sexpected HTTP %s, got %s\n  %s" % (
+                (msg + ": ") if msg else "", "/".join(map(str, statuses)), r.status, r.describe()))
+
+    def assertJsonObject(self, r):
+        if not isinstance(r.json, dict):
+            self.fail("expected a JSON object body\n  %s" % r.describe())
+        return r.json
+
+    def assertError(self, r, status, code, field=None, msg=None):
+        """Error shape: status, {"message": str, "code": code}; with field, errors[field] is a
+        non-empty list of strings."""
+        self.assertStatus(r, status, msg)
+        body = self.assertJsonObject(r)
+        problems = []
+        if not isinstance(body.get("message"), str) or not body.get("message"):
+            problems.append("'message' missing or not a non-empty string")
+        if code is not None and body.get("code") != code:
+            problems.append("code %r, expected %r" % (body.get("code"), code))
+        if field is not None:
+            errs = body.get("errors")
+            if not isinstance(errs, dict):
+                problems.append("'errors' missing or not an object")
+            elif field not in errs:
+                problems.append("errors has no key %r (keys: %s)" % (field, sorted(errs)))
+            elif (not isinstance(errs[field], list) or not errs[field]
+                  or not all(isinstance(m, str) and m for m in errs[field])):
+                problems.append("errors[%r] is not a non-empty list of strings: %r" % (field, errs[field]))
+        if problems:
+            self.fail("%s%s\n  %s" % ((msg + ": ") if msg else "", "; ".join(problems), r.describe()))
+
+    def check(self, problems, cond, text, r=None):
+        """Collect a problem instead of failing at once (for table-driven tests)."""
+        if not cond:
+            problems.append(text + ("\n    " + r.describe() if r is not None else ""))
+
+    def assertNoProblems(self, problems):
+        if problems:
+            self.fail("%d problem(s):\n- %s" % (len(problems), "\n- ".join(problems)))
