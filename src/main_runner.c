@@ -1,9 +1,152 @@
-/* migrator-runner: claims queued jobs and works through them (issue 3). */
+/* migrator-runner: claims queued jobs and works through them in bounded steps
+ * (design §1, §5; docs/runner.md). Started by cron every minute through
+ * cron/migrator-runner-cron (flock), or a systemd timer. Any number may run at
+ * once, on any number of hosts. Exits 0 when its budget is spent. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "core/config.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "crypto/seal.h"
+#include "db/db.h"
+#include "runner/runner.h"
+
+static const char usage_text[] =
+	"usage: migrator-runner [--config FILE] [--max-seconds N] [--max-jobs N] [--once]\n"
+	"                       [--worker-id ID] [--verbose]\n"
+	"  --config FILE     config file (else $MIGRATOR_CONFIG, else the default path)\n"
+	"  --max-seconds N   stop claiming and exit after N seconds (default 50)\n"
+	"  --max-jobs N      stop after N job steps (default: no limit)\n"
+	"  --once            one pass: exit as soon as no job is available now\n"
+	"  --worker-id ID    name in jobs.reserved_by (default host:pid)\n"
+	"  --verbose         log each claimed job to stderr\n";
+
+static volatile sig_atomic_t stop_flag;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static int
+usage(void)
+{
+	fputs(usage_text, stderr);
+	return 2;
+}
+
+/* The value after argv[*i], advancing *i; NULL when missing. */
+static const char *
+value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
 
 int
-main(void)
+main(int argc, char **argv)
 {
-	fputs("migrator-runner: not built yet\n", stderr);
-	return 1;
+	struct runner_opts opts = { .max_seconds = 50, .max_jobs = 0, .once = false };
+	const char *config_arg = NULL, *worker_arg = NULL;
+	struct seal_key *key = NULL;
+	struct runner r;
+	struct config cfg;
+	struct sigaction sa;
+	struct err e;
+	bool verbose = false;
+	long steps;
+	int64_t v;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val;
+		if (strcmp(a, "--once") == 0)
+			opts.once = true;
+		else if (strcmp(a, "--verbose") == 0)
+			verbose = true;
+		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+			return usage();
+		else if (strcmp(a, "--config") == 0) {
+			if ((config_arg = value(argc, argv, &i)) == NULL)
+				return usage();
+		} else if (strcmp(a, "--worker-id") == 0) {
+			if ((worker_arg = value(argc, argv, &i)) == NULL || !*worker_arg ||
+			    strlen(worker_arg) > QUEUE_WORKER_MAX)
+				return usage();
+		} else if (strcmp(a, "--max-seconds") == 0) {
+			if ((val = value(argc, argv, &i)) == NULL || parse_i64(val, 1, 86400, &v) != 0)
+				return usage();
+			opts.max_seconds = (int)v;
+		} else if (strcmp(a, "--max-jobs") == 0) {
+			if ((val = value(argc, argv, &i)) == NULL || parse_i64(val, 1, 100000000, &v) != 0)
+				return usage();
+			opts.max_jobs = (long)v;
+		} else
+			return usage();
+	}
+	log_init("migrator-runner", verbose ? LOG_LVL_DEBUG : LOG_LVL_INFO);
+	if (sodium_init() < 0) {
+		log_error("libsodium failed to initialise");
+		return 1;
+	}
+	err_clear(&e);
+	if (config_load(&cfg, config_default_path(config_arg), &e) != 0) {
+		fprintf(stderr, "migrator-runner: %s\n", e.msg);
+		config_free(&cfg);
+		return 1;
+	}
+	memset(&r, 0, sizeof r);
+	r.cfg = &cfg;
+	r.lease_s = cfg.lease_seconds;
+	r.max_attempts = cfg.max_attempts;
+	r.stop = &stop_flag;
+	if (worker_arg != NULL)
+		snprintf(r.worker, sizeof r.worker, "%s", worker_arg);
+	else {
+		char host[64] = "localhost";
+		if (gethostname(host, sizeof host - 1) != 0)
+			snprintf(host, sizeof host, "localhost");
+		host[sizeof host - 1] = '\0';
+		snprintf(r.worker, sizeof r.worker, "%s:%ld", host, (long)getpid());
+	}
+	if (cfg.key_file != NULL && *cfg.key_file) {
+		err_clear(&e);
+		if ((key = seal_key_load(cfg.key_file, &e)) == NULL)
+			log_error("credentials key not loaded (%s); discovery jobs wait", e.msg);
+	} else
+		log_warn("no [security] key_file: discovery jobs wait until one is set");
+	r.key = key;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	err_clear(&e);
+	if ((r.db = db_connect(&cfg, &e)) == NULL) {
+		log_error("%s", e.detail);
+		seal_key_free(key);
+		config_free(&cfg);
+		return 1;
+	}
+	steps = runner_run(&r, &opts);
+	if (steps < 0)
+		log_error("database unusable: %s", db_error(r.db));
+	else if (steps > 0)
+		log_info("%ld job step%s done as %s", steps, steps == 1 ? "" : "s", r.worker);
+	db_close(r.db);
+	seal_key_free(key);
+	config_free(&cfg);
+	return steps < 0 ? 1 : 0;
 }

@@ -1,7 +1,29 @@
+#include <stdbool.h>
 #include <string.h>
 
 #include "core/jsonx.h"
 #include "core/util.h"
+
+/* json-c accepts 'single-quoted' strings even in strict mode; JSON has
+ * none: a ' outside a double-quoted string is an error. */
+static bool
+quotes_strict(const char *buf, size_t len)
+{
+	bool in_str = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (in_str) {
+			if (buf[i] == '\\')
+				i++;
+			else if (buf[i] == '"')
+				in_str = false;
+		} else if (buf[i] == '"')
+			in_str = true;
+		else if (buf[i] == '\'')
+			return false;
+	}
+	return true;
+}
 
 json_object *
 jx_parse(const char *buf, size_t len, int *ok)
@@ -11,7 +33,7 @@ jx_parse(const char *buf, size_t len, int *ok)
 	size_t used;
 
 	*ok = 0;
-	if (len > INT32_MAX || !utf8_valid(buf, len))
+	if (len > INT32_MAX || !utf8_valid(buf, len) || !quotes_strict(buf, len))
 		return NULL;
 	if ((tok = json_tokener_new_ex(JSONX_MAX_DEPTH)) == NULL)
 		return NULL;

@@ -21,6 +21,7 @@ on_signal(int sig)
 {
 	(void)sig;
 	stopping = 1;
+	FCGX_ShutdownPending(); /* makes a blocked accept give up on EINTR */
 }
 
 static void

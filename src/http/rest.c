@@ -111,7 +111,10 @@ rest_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 			memcpy(run, cap, sizeof run);
 		}
 	}
-	if (rate.exceeded) {
+	/* Order (design §3): flag and scope of the operation, then the rate
+	 * limit (op_check), then routing and validation. A path with no
+	 * operation has no flag or scope to check. */
+	if (op == NULL && rate.exceeded) {
 		e.retry_after = rate.retry_after;
 		err_set(&e, ERR_RATE_LIMITED, NULL);
 	} else if (!known)

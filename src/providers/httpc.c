@@ -433,7 +433,8 @@ httpc_classify(const struct httpc_resp *r, const char *who, const char *what, st
 		return PROV_OK;
 	if (st == 429 || st == 420) {
 		prov_err(err, PROV_RATE_LIMITED, "%s rate limit reached (HTTP %ld)", who, st);
-		err->retry_after = httpc_wait_hint(r, time(NULL));
+		if (err != NULL)
+			err->retry_after = httpc_wait_hint(r, time(NULL));
 		return PROV_RATE_LIMITED;
 	}
 	if (st == 401 || st == 403) {
@@ -442,7 +443,8 @@ httpc_classify(const struct httpc_resp *r, const char *who, const char *what, st
 	}
 	if (st == 408 || st >= 500) {
 		prov_err(err, PROV_TRANSIENT, "%s answered HTTP %ld", who, st);
-		err->retry_after = httpc_wait_hint(r, time(NULL));
+		if (err != NULL)
+			err->retry_after = httpc_wait_hint(r, time(NULL));
 		return PROV_TRANSIENT;
 	}
 	if (st >= 300 && st < 400) {

@@ -26,16 +26,16 @@ static const struct provider_def p_updown = {
 	FIELDS("monitor", "contact", "status_page"), &updown_ops };
 static const struct provider_def p_healthchecks = {
 	"healthchecks", "https://healthchecks.io", FIELDS("api_key"), FIELDS("base_url"), "base_url",
-	FIELDS("heartbeat", "contact"), NULL };
+	FIELDS("heartbeat", "contact"), &healthchecks_ops };
 static const struct provider_def p_cronitor = {
 	"cronitor", "https://cronitor.io", FIELDS("api_key"), NOFIELDS, NULL,
-	FIELDS("heartbeat", "monitor", "contact", "status_page"), NULL };
+	FIELDS("heartbeat", "monitor", "contact", "status_page"), &cronitor_ops };
 static const struct provider_def p_statuspage = {
 	"statuspage", "https://api.statuspage.io", FIELDS("api_key"), FIELDS("page_id"), NULL,
-	FIELDS("status_page", "monitor", "contact"), NULL };
+	FIELDS("status_page", "monitor", "contact"), &statuspage_ops };
 static const struct provider_def p_whmcs = {
 	"whmcs", NULL, FIELDS("url", "api_identifier", "api_secret"), FIELDS("access_key"), "url",
-	FIELDS("hosting_client", "hosting_service", "hosting_domain", "invoice"), NULL };
+	FIELDS("hosting_client", "hosting_service", "hosting_domain", "invoice"), &whmcs_ops };
 
 const struct provider_def *const provider_list[] = {
 	&p_uptimerobot, &p_pingdom, &p_statuscake, &p_better_stack, &p_updown,

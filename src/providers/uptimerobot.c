@@ -131,6 +131,7 @@ add_psp(json_object *p, const char *id, struct prov_page *page)
 	const char *name = prov_get_text(p, "friendly_name", PROV_MAX_STR);
 	const char *custom = prov_get_text(p, "custom_url", PROV_MAX_STR);
 	json_object *mons = prov_get(p, "monitors");
+	char mid[160];
 	int64_t n;
 
 	sp.name = name ? name : id;
@@ -138,14 +139,16 @@ add_psp(json_object *p, const char *id, struct prov_page *page)
 	sp.public_ = prov_int_or(p, "status", 1) == 1;
 	if (json_object_is_type(mons, json_type_array))
 		sp.monitor_ids = prov_id_list(mons, "id");
-	else if (prov_json_int(mons, &n) && n != 0) {
+	else {
 		sp.monitor_ids = json_object_new_array();
-		json_object_array_add(sp.monitor_ids, json_object_new_string(json_object_get_string(mons)));
-	} else {
-		sp.monitor_ids = json_object_new_array();
-		if (mons != NULL)
+		if (prov_json_int(mons, &n) && n == 0)
 			prov_page_warn(page, UR " status page \"%s\" shows all monitors; its monitor list "
 			    "was imported empty: add the monitors to it after the import", sp.name);
+		else if (prov_json_id(mons, mid, sizeof mid) == 0)
+			json_object_array_add(sp.monitor_ids, json_object_new_string(mid));
+		else if (mons != NULL)
+			prov_page_warn(page, UR " status page \"%s\" has an unreadable monitor list; "
+			    "imported without monitors", sp.name);
 	}
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 }

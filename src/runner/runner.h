@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <json-c/json.h>
+
 #include "core/config.h"
 #include "crypto/seal.h"
 #include "db/db.h"
@@ -84,10 +86,12 @@ enum tx_result {
 enum tx_result runner_tx(struct runner *, enum tx_result (*body)(struct runner *, void *), void *arg);
 
 /* Inside a transaction: lock the run row (FOR UPDATE when exclusive, else
- * shared), put its status in status[32], then hold the job's lease.
- * TX_COMMIT when both are there, TX_ABORT when the run is gone or the lease
- * lost, TX_ERROR on a DB error. */
-enum tx_result runner_lock(struct runner *, const struct job *, bool exclusive, char status[32]);
+ * shared), put its status in status[32] (and, exclusive only, its checkpoint
+ * and stats into *checkpoint and *stats when not NULL: malloc'd or NULL),
+ * then hold the job's lease. TX_COMMIT when both are there, TX_ABORT when the
+ * run is gone or the lease lost, TX_ERROR on a DB error. */
+enum tx_result runner_lock(struct runner *, const struct job *, bool exclusive, char status[32],
+    char **checkpoint, char **stats);
 
 /* Append to the run log (errors are logged to stderr, never fatal). */
 void runner_log(struct runner *, const char *run_id, const char *level, json_object *context,
@@ -96,11 +100,14 @@ void runner_log(struct runner *, const char *run_id, const char *level, json_obj
 /* Delete a job whose run moved on (its own transaction). */
 void runner_drop(struct runner *, struct job *, const char *why);
 
-/* Recompute the run's stats from its resources (discovered and planned only
- * when asked) and return them as new JSON text (caller frees), or NULL on a
- * DB error. final: progress 1. */
+enum progress_mode { PROGRESS_ZERO, PROGRESS_COUNT, PROGRESS_DONE };
+/* Recompute the run's stats from its resources and return them as new JSON
+ * text (caller frees), or NULL on a DB error. discovered (seeded with 0 for
+ * each of seed_types, NULL-terminated, may be NULL) and planned are counted
+ * only when asked, else kept from old. *failed_out (may be NULL) gets the
+ * failed count. */
 char *runner_stats(struct runner *, const char *run_id, const char *old, bool discovered,
-    bool planned, bool final, int64_t *failed_out);
+    const char *const *seed_types, bool planned, enum progress_mode, int64_t *failed_out);
 
 /* A uniformly random number (jitter). */
 uint32_t runner_random(void);

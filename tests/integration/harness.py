@@ -152,7 +152,15 @@ class Proc:
                 self.p.wait(timeout)
             except subprocess.TimeoutExpired:
                 pass
-        # Whatever is left in the group (e.g. FastCGI children) is killed too.
+        # Give what is left of the group (e.g. FastCGI children, which may run
+        # sanitizer exit checks) a moment to exit, then kill it.
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            try:
+                os.killpg(self.pid, 0)
+            except (ProcessLookupError, PermissionError):
+                break
+            time.sleep(0.05)
         try:
             os.killpg(self.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -267,6 +275,14 @@ class WebServer:
             self.proc.stop()
             self.proc = None
 
+    def log_files(self):
+        """The server's error log and its own stderr (which the FastCGI
+        processes inherit: migrator.fcgi logs there)."""
+        files = [self.errorlog]
+        if self.proc:
+            files.append(self.proc.log)
+        return files
+
     def log_tail(self, n=40, start=0):
         return tail(self.errorlog, n, start)
 
@@ -354,6 +370,7 @@ class Stack:
         self.webs = {}
         self.web = None
         self.mysqld = None
+        self.mysqld_ready = False
         self.fakes = None
         self.fake_port = None
         self.history = collections.deque(maxlen=8)
@@ -406,7 +423,8 @@ class Stack:
             w.stop()
         while self.procs:
             p = self.procs[-1]
-            p.stop(timeout=30 if p is self.mysqld else 10)
+            # a ready mariadbd gets time for a clean shutdown; one still starting is killed soon
+            p.stop(timeout=30 if (p is self.mysqld and self.mysqld_ready) else 5)
             self.procs.pop()
         if self.tmp and os.path.isdir(self.tmp):
             if self.keep:
@@ -425,11 +443,15 @@ class Stack:
 
     def _start_mariadb(self):
         data = os.path.join(self.tmp, "data")
-        r = subprocess.run(["mariadb-install-db", "--no-defaults", "--user=root", "--datadir=" + data,
-                            "--auth-root-authentication-method=normal", "--skip-test-db"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=self._mariadb_env())
-        if r.returncode != 0:
-            raise HarnessError("mariadb-install-db failed:\n" + r.stdout.decode(errors="replace")[-3000:])
+        # In its own process group, so that an interrupt stops its bootstrap mariadbd too.
+        install = self._spawn("mariadb-install-db", [
+            "mariadb-install-db", "--no-defaults", "--user=root", "--datadir=" + data,
+            "--auth-root-authentication-method=normal", "--skip-test-db"], env=self._mariadb_env())
+        rc = install.p.wait()
+        install.stop()
+        self.procs.remove(install)
+        if rc != 0:
+            raise HarnessError("mariadb-install-db failed:\n" + tail(install.log, 40))
         self.mysqld_err = os.path.join(self.tmp, "mysqld.err")
         self.mysqld = self._spawn("mysqld", [
             "mariadbd", "--no-defaults", "--user=root", "--datadir=" + data,
@@ -445,6 +467,7 @@ class Stack:
             r = subprocess.run(self._client_argv(db=None) + ["-e", "SELECT 1"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             if r.returncode == 0:
+                self.mysqld_ready = True
                 break
             if time.time() > deadline:
                 raise HarnessError("mariadbd did not accept connections (%s):\n%s" % (
@@ -596,14 +619,18 @@ class Stack:
     # -- HTTP
 
     def request(self, method, path, token=None, body=None, headers=None, raw_body=None,
-                web=None, source=None, timeout=30):
+                web=None, source=None, timeout=30, chunks=None):
         """One HTTP request on a fresh connection. body: a JSON value (sent with
         Content-Type: application/json); raw_body: bytes/str sent as is (with
         Content-Type application/json unless headers override; a header whose
-        value is None is removed). source: local IP to connect from (127.x.y.z)."""
+        value is None is removed); chunks: list of bytes sent with
+        Transfer-Encoding: chunked. source: local IP to connect from (127.x.y.z)."""
         hdrs = {"Accept": "application/json"}
         data = None
-        if raw_body is not None:
+        if chunks is not None:
+            data = b"".join(chunks)
+            hdrs["Content-Type"] = "application/json"
+        elif raw_body is not None:
             data = raw_body.encode("utf-8") if isinstance(raw_body, str) else raw_body
             hdrs["Content-Type"] = "application/json"
         elif body is not None:
@@ -620,7 +647,10 @@ class Stack:
         conn = http.client.HTTPConnection("127.0.0.1", w.port, timeout=timeout,
                                           source_address=(source, 0) if source else None)
         try:
-            conn.request(method, path, body=data, headers=hdrs)
+            if chunks is not None:
+                conn.request(method, path, body=iter(chunks), headers=hdrs, encode_chunked=True)
+            else:
+                conn.request(method, path, body=data, headers=hdrs)
             r = conn.getresponse()
             rbody = r.read()
             resp = Response(method, path, hdrs, data, r.status, r.reason, r.getheaders(), rbody)
@@ -797,3 +827,58 @@ class ApiTestCase(unittest.TestCase):
     def assertNoProblems(self, problems):
         if problems:
             self.fail("%d problem(s):\n- %s" % (len(problems), "\n- ".join(problems)))
+
+
+# ------------------------------------------------------------ runner helpers
+# (added for tests/integration/test_runner.py; new functions only)
+
+def ensure_fakes(stack):
+    """Start tests/fakes/fakeprov.py for this stack if it is not running yet."""
+    if stack.fakes is None or not stack.fakes.alive():
+        stack._start_fakes()
+    return stack.fake_base
+
+
+def runner_config(stack, label, **overrides):
+    """A config file whose [provider.*] base_url values point at the fake
+    providers (started if needed). overrides as for Stack.write_config
+    (max_attempts, lease_seconds, credentials_retention, ...)."""
+    ensure_fakes(stack)
+    return stack.write_config(label, **overrides)
+
+
+def fake_call(stack, method, path, body=None, timeout=30):
+    """Call the fake providers' control API (e.g. POST /_control/uptimerobot/account).
+    Returns the parsed JSON answer (or None); raises HarnessError on HTTP >= 400."""
+    ensure_fakes(stack)
+    conn = http.client.HTTPConnection("127.0.0.1", stack.fake_port, timeout=timeout)
+    try:
+        data = json.dumps(body).encode("utf-8") if body is not None else None
+        conn.request(method, path, body=data,
+                     headers={"Content-Type": "application/json"} if data is not None else {})
+        r = conn.getresponse()
+        raw = r.read()
+    finally:
+        conn.close()
+    if r.status >= 400:
+        raise HarnessError("fake %s %s: HTTP %d %s" % (method, path, r.status, raw[:300]))
+    try:
+        return json.loads(raw.decode("utf-8")) if raw else None
+    except ValueError:
+        return None
+
+
+def run_runner_config(stack, config, *args, timeout=120):
+    """Run migrator-runner with the given config file; returns CompletedProcess (text)."""
+    argv = [stack.runner_path, "--config", config] + [str(a) for a in args]
+    return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          timeout=timeout, env=stack._mariadb_env())
+
+
+def spawn_runner(stack, config, *args, name=None):
+    """Start migrator-runner in the background (its own process group, output
+    in the stack's folder). Returns the Proc; stop it with proc.stop(), or kill
+    it with os.kill(proc.pid, signal.SIGKILL)."""
+    name = name or stack.unique("runner")
+    return stack._spawn(name, [stack.runner_path, "--config", config] + [str(a) for a in args],
+                        env=stack._mariadb_env())

@@ -76,7 +76,7 @@ class Result(unittest.TestResult):
         self._t0 = time.time()
         self._bad = None
         self.stack.history.clear()
-        self._marks = {w.label: harness.file_size(w.errorlog) for w in self.stack.webs.values()}
+        self._marks = {path: harness.file_size(path) for w in self.stack.webs.values() for path in w.log_files()}
         self._marks["mysqld"] = harness.file_size(getattr(self.stack, "mysqld_err", ""))
 
     def _record(self, test, kind, err):
@@ -147,11 +147,12 @@ class Result(unittest.TestResult):
                 for line in r.describe(400).splitlines():
                     out("        " + line)
         for w in self.stack.webs.values():
-            logged = w.log_tail(25, self._marks.get(w.label, 0))
-            if logged.strip():
-                out("      %s error log (%s), new lines:" % (w.kind, w.label))
-                for line in logged.splitlines():
-                    out("        " + line)
+            for path in w.log_files():
+                logged = harness.tail(path, 25, self._marks.get(path, 0))
+                if logged.strip():
+                    out("      %s (%s) %s, new lines:" % (w.kind, w.label, os.path.basename(path)))
+                    for line in logged.splitlines():
+                        out("        " + line)
         logged = harness.tail(getattr(self.stack, "mysqld_err", ""), 10, self._marks.get("mysqld", 0))
         if logged.strip():
             out("      mysqld error log, new lines:")
@@ -178,10 +179,16 @@ def main():
     ap.add_argument("--list", action="store_true", help="list the selected tests and exit")
     args = ap.parse_args()
 
+    signal.signal(signal.SIGINT, _raise_interrupt)
     signal.signal(signal.SIGTERM, _raise_interrupt)
     signal.signal(signal.SIGHUP, _raise_interrupt)
 
-    tests = discover(args.k)
+    try:
+        tests = discover(args.k)
+    except KeyboardInterrupt:
+        out("# interrupted")
+        out("0 passed, 1 failed")
+        return 130
     if args.list:
         for t in tests:
             out(t.id())

@@ -1,0 +1,452 @@
+/* Discovery jobs: page through the provider from the run's checkpoint. Each
+ * page's resources and the next cursor are saved in one transaction, so a
+ * runner killed anywhere resumes exactly there: a page saved twice is the
+ * same rows (upsert on run, type, external id), a page never saved is
+ * fetched again. Only one page is held in memory at a time. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "core/jsonx.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+#include "providers/common.h"
+#include "providers/provider.h"
+#include "runner/rules.h"
+#include "runner/runner.h"
+
+#define WARNINGS_PER_PAGE 10
+
+struct disc {
+	struct job *job;
+	const struct provider_def *def;
+	const char *cursor;        /* the cursor the page was fetched with (NULL: start) */
+	struct prov_page *page;
+	bool moved_on;             /* the run is no longer discovering (cancelled, …) */
+	bool finished;             /* discovery ended with this page */
+	int64_t resources;         /* total at the end */
+	const char *error_message; /* to fail the run with */
+	const char *reason;        /* auth|fatal|rate_limited|transient|… for the log */
+	int attempts;
+	int64_t delay_ms;
+	char log_message[512];
+};
+
+/* Overwrite the string values of a credentials object before it is freed. */
+static void
+wipe_json_strings(json_object *creds)
+{
+	if (creds == NULL || !json_object_is_type(creds, json_type_object))
+		return;
+	json_object_object_foreach(creds, key, val) {
+		(void)key;
+		if (json_object_is_type(val, json_type_string))
+			sodium_memzero((void *)json_object_get_string(val),
+			    (size_t)json_object_get_string_len(val));
+	}
+}
+
+static bool
+same_cursor(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+/* "12 resources (5 monitor, 3 contact)" from a stats text. */
+static void
+describe_discovered(const char *stats_text, char *out, size_t n, int64_t *total)
+{
+	json_object *stats, *disc;
+	size_t len = 0;
+	int ok;
+
+	*total = 0;
+	out[0] = '\0';
+	stats = stats_text ? jx_parse(stats_text, strlen(stats_text), &ok) : NULL;
+	if (stats == NULL || !json_object_object_get_ex(stats, "discovered", &disc)) {
+		json_object_put(stats);
+		return;
+	}
+	json_object_object_foreach(disc, k, v) {
+		int64_t c = json_object_get_int64(v);
+		*total += c;
+		if (c > 0 && len < n)
+			len += (size_t)snprintf(out + len, n - len, "%s%lld %s", len ? ", " : "", (long long)c, k);
+	}
+	json_object_put(stats);
+}
+
+static enum tx_result
+save_page(struct runner *r, void *arg)
+{
+	struct disc *d = arg;
+	struct prov_page *p = d->page;
+	char status[32], *checkpoint = NULL, *old_stats = NULL;
+	enum tx_result t;
+
+	d->moved_on = false;
+	d->finished = false;
+	if ((t = runner_lock(r, d->job, true, status, &checkpoint, &old_stats)) != TX_COMMIT)
+		goto out;
+	if (strcmp(status, "discovering") != 0) {
+		d->moved_on = true;
+		t = TX_ABORT;
+		goto out;
+	}
+	if (!same_cursor(checkpoint, d->cursor)) {
+		/* Someone else saved this page meanwhile: their work stands. */
+		log_warn("run %s: checkpoint moved under us; step dropped", d->job->run_id);
+		t = TX_ABORT;
+		goto out;
+	}
+	t = TX_ERROR;
+	for (size_t i = 0; i < p->n; i++) {
+		struct prov_item *it = &p->items[i];
+		if (db_exec(r->db, ST_RN_RES_UPSERT, "sssss", d->job->run_id, it->resource_type,
+		        it->external_id, it->raw ? jx_text(it->raw) : NULL,
+		        it->norm ? jx_text(it->norm) : "{}") < 0)
+			goto out;
+	}
+	for (size_t i = 0; i < p->nwarnings && i < WARNINGS_PER_PAGE; i++) {
+		json_object *ctx = json_object_new_object();
+		jx_add_str(ctx, "checkpoint", d->cursor);
+		runner_log(r, d->job->run_id, "warning", ctx, "%s", p->warnings[i]);
+		json_object_put(ctx);
+	}
+	if (p->nwarnings > WARNINGS_PER_PAGE)
+		runner_log(r, d->job->run_id, "warning", NULL, "%zu more warnings on this page not shown.",
+		    p->nwarnings - WARNINGS_PER_PAGE);
+	if (p->next_cursor != NULL) {
+		if (db_exec(r->db, ST_RN_CHECKPOINT, "ss", p->next_cursor, d->job->run_id) < 0)
+			goto out;
+		t = TX_COMMIT;
+		goto out;
+	}
+	/* The last page: discovering -> awaiting_review. */
+	{
+		char *stats = runner_stats(r, d->job->run_id, old_stats, true, d->def->imports, false,
+		    PROGRESS_ZERO, NULL);
+		char summary[400];
+		json_object *ctx;
+		int64_t n;
+
+		if (stats == NULL)
+			goto out;
+		n = db_exec(r->db, ST_RN_DISCOVERY_END, "sis", stats, (int64_t)r->cfg->credentials_retention,
+		    d->job->run_id);
+		describe_discovered(stats, summary, sizeof summary, &d->resources);
+		ctx = json_object_new_object();
+		{
+			int ok;
+			json_object *all = jx_parse(stats, strlen(stats), &ok), *disc;
+			if (all != NULL && json_object_object_get_ex(all, "discovered", &disc))
+				json_object_object_add(ctx, "discovered", json_object_get(disc));
+			json_object_put(all);
+		}
+		jx_add_int(ctx, "resources", d->resources);
+		free(stats);
+		if (n < 0 || (n > 0 && queue_done(r->db, d->job) < 0)) {
+			json_object_put(ctx);
+			goto out;
+		}
+		if (n > 0)
+			runner_log(r, d->job->run_id, "info", ctx,
+			    "Discovery finished: %lld resource%s%s%s%s. Review them, then execute the run.",
+			    (long long)d->resources, d->resources == 1 ? "" : "s", summary[0] ? " (" : "",
+			    summary, summary[0] ? ")" : "");
+		json_object_put(ctx);
+		d->finished = n > 0;
+		d->moved_on = n == 0;
+		t = n > 0 ? TX_COMMIT : TX_ABORT;
+	}
+out:
+	free(checkpoint);
+	free(old_stats);
+	return t;
+}
+
+static enum tx_result
+begin_discovery(struct runner *r, void *arg)
+{
+	struct disc *d = arg;
+	char status[32];
+	enum tx_result t;
+	json_object *ctx;
+	int64_t n;
+
+	if ((t = runner_lock(r, d->job, true, status, NULL, NULL)) != TX_COMMIT)
+		return t;
+	if (strcmp(status, "pending") != 0) {
+		d->moved_on = strcmp(status, "discovering") != 0;
+		return TX_COMMIT;
+	}
+	if ((n = db_exec(r->db, ST_RN_DISCOVERY_BEGIN, "s", d->job->run_id)) < 0)
+		return TX_ERROR;
+	ctx = json_object_new_object();
+	jx_add_str(ctx, "provider", d->def ? d->def->id : NULL);
+	jx_add_str(ctx, "worker", r->worker);
+	runner_log(r, d->job->run_id, "info", ctx, "Discovery started.");
+	json_object_put(ctx);
+	return TX_COMMIT;
+}
+
+static enum tx_result
+fail_run(struct runner *r, void *arg)
+{
+	struct disc *d = arg;
+	char status[32];
+	enum tx_result t;
+	json_object *ctx;
+	int64_t n;
+
+	if ((t = runner_lock(r, d->job, true, status, NULL, NULL)) != TX_COMMIT)
+		return t;
+	if ((n = db_exec(r->db, ST_RN_RUN_FAIL, "ss", d->error_message, d->job->run_id)) < 0 ||
+	    queue_done(r->db, d->job) < 0)
+		return TX_ERROR;
+	if (n > 0) {
+		ctx = json_object_new_object();
+		jx_add_str(ctx, "phase", "discovery");
+		jx_add_str(ctx, "reason", d->reason);
+		if (d->attempts > 0)
+			jx_add_int(ctx, "attempts", d->attempts);
+		jx_add_str(ctx, "checkpoint", d->cursor);
+		runner_log(r, d->job->run_id, "error", ctx, "%s", d->error_message);
+		json_object_put(ctx);
+	}
+	return TX_COMMIT;
+}
+
+static enum tx_result
+back_off(struct runner *r, void *arg)
+{
+	struct disc *d = arg;
+	char status[32];
+	enum tx_result t;
+	json_object *ctx;
+
+	if ((t = runner_lock(r, d->job, false, status, NULL, NULL)) != TX_COMMIT)
+		return t;
+	if (job_verdict(QUEUE_DISCOVERY, status) != JOB_ACT) {
+		d->moved_on = true;
+		return TX_ABORT;
+	}
+	ctx = json_object_new_object();
+	jx_add_str(ctx, "phase", "discovery");
+	jx_add_str(ctx, "reason", d->reason);
+	jx_add_int(ctx, "attempt", d->attempts);
+	jx_add_int(ctx, "max_attempts", r->max_attempts);
+	jx_add_int(ctx, "retry_in_s", (d->delay_ms + 999) / 1000);
+	jx_add_str(ctx, "checkpoint", d->cursor);
+	runner_log(r, d->job->run_id, "warning", ctx, "%s", d->log_message);
+	json_object_put(ctx);
+	return queue_release(r->db, d->job, d->delay_ms, d->attempts, NULL) < 0 ? TX_ERROR : TX_COMMIT;
+}
+
+/* Fail the run (message already human and free of secrets). */
+static void
+fail(struct runner *r, struct disc *d, const char *reason, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void
+fail(struct runner *r, struct disc *d, const char *reason, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	d->error_message = msg;
+	d->reason = reason;
+	runner_tx(r, fail_run, d);
+	d->error_message = NULL;
+}
+
+/* A provider error: fatal ones fail the run, others back off or, after
+ * max_attempts consecutive failures, fail it too. */
+static void
+provider_error(struct runner *r, struct disc *d, struct prov_session *s, struct prov_error *pe)
+{
+	prov_scrub(s, pe->message, sizeof pe->message);
+	if (pe->message[0] == '\0')
+		snprintf(pe->message, sizeof pe->message, "no details");
+	if (pe->status == PROV_AUTH) {
+		fail(r, d, "auth", "Discovery failed: %s. Check the credentials and start a new run.",
+		    pe->message);
+		return;
+	}
+	if (pe->status != PROV_RATE_LIMITED && pe->status != PROV_TRANSIENT) {
+		fail(r, d, "fatal", "Discovery failed: %s.", pe->message);
+		return;
+	}
+	d->attempts++;
+	d->reason = pe->status == PROV_RATE_LIMITED ? "rate_limited" : "transient";
+	if (d->attempts >= r->max_attempts) {
+		fail(r, d, d->reason, "Discovery failed after %d attempt%s in a row: %s.", d->attempts,
+		    d->attempts == 1 ? "" : "s", pe->message);
+		return;
+	}
+	d->delay_ms = queue_backoff_ms(d->attempts, pe->retry_after > 0 ? pe->retry_after : 0,
+	    runner_random());
+	snprintf(d->log_message, sizeof d->log_message, "%s; retrying in %lld s (attempt %d of %d).",
+	    pe->message, (long long)((d->delay_ms + 999) / 1000), d->attempts, r->max_attempts);
+	runner_tx(r, back_off, d);
+}
+
+/* The run's row as discovery needs it. 1 found, 0 gone, -1 error. */
+static int
+load_run(struct runner *r, const char *run_id, char status[32], char provider[33],
+    unsigned char **creds, size_t *creds_len, char **checkpoint)
+{
+	struct db_res *res = db_query(r->db, ST_RN_RUN_GET, "s", run_id);
+	int rc;
+
+	*creds = NULL;
+	*creds_len = 0;
+	*checkpoint = NULL;
+	if (res == NULL)
+		return -1;
+	if ((rc = db_next(res)) == 1) {
+		snprintf(provider, 33, "%s", db_str(res, 1) ? db_str(res, 1) : "");
+		snprintf(status, 32, "%s", db_str(res, 2) ? db_str(res, 2) : "");
+		if (db_str(res, 3) != NULL) {
+			*creds_len = db_len(res, 3);
+			*creds = xmalloc(*creds_len + 1);
+			memcpy(*creds, db_str(res, 3), *creds_len);
+		}
+		if (db_str(res, 4) != NULL)
+			*checkpoint = xstrdup(db_str(res, 4));
+	}
+	db_free(res);
+	return rc;
+}
+
+void
+discovery_step(struct runner *r, struct job *j)
+{
+	struct disc d = { .job = j, .attempts = j->attempts };
+	char status[32], provider[33];
+	unsigned char *sealed = NULL;
+	size_t sealed_len = 0, plain_len = 0;
+	char *plain = NULL, *cursor = NULL;
+	json_object *creds = NULL;
+	struct prov_session s;
+	int64_t step_end = runner_step_end(r);
+	int rc, pages = 0, ok;
+
+	if ((rc = load_run(r, j->run_id, status, provider, &sealed, &sealed_len, &cursor)) < 0) {
+		log_error("run %s: %s", j->run_id, db_error(r->db));
+		queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), j->attempts, j->payload);
+		return;
+	}
+	if (rc == 0)
+		goto out; /* deleted: the job went with it */
+	if (job_verdict(QUEUE_DISCOVERY, status) != JOB_ACT) {
+		runner_drop(r, j, status);
+		goto out;
+	}
+	d.def = provider_find(provider);
+	if (r->key == NULL) {
+		/* An installation problem, not the run's: keep the job until a key is set. */
+		log_error("run %s: no credentials key ([security] key_file); discovery waits", j->run_id);
+		queue_release(r->db, j, RUNNER_NOKEY_DELAY_MS, j->attempts, j->payload);
+		goto out;
+	}
+	if (runner_tx(r, begin_discovery, &d) != TX_COMMIT)
+		goto out;
+	if (d.moved_on) {
+		runner_drop(r, j, "run no longer discovering");
+		goto out;
+	}
+	if (d.def == NULL || d.def->ops == NULL || d.def->ops->fetch == NULL) {
+		fail(r, &d, "unsupported", "Discovery failed: importing from %s is not available on this "
+		    "installation yet.", provider);
+		goto out;
+	}
+	if (sealed == NULL) {
+		fail(r, &d, "credentials", "Discovery failed: the run's credentials are no longer stored; "
+		    "start a new run.");
+		goto out;
+	}
+	if (unseal(r->key, j->run_id, sealed, sealed_len, &plain, &plain_len) != 0) {
+		fail(r, &d, "credentials", "Discovery failed: the stored credentials could not be decrypted "
+		    "(the credentials key was changed); start a new run.");
+		goto out;
+	}
+	creds = jx_parse(plain, plain_len, &ok);
+	if (creds == NULL || !json_object_is_type(creds, json_type_object)) {
+		fail(r, &d, "credentials", "Discovery failed: the stored credentials are unreadable; "
+		    "start a new run.");
+		goto out;
+	}
+	{
+		struct prov_error pe = { .status = PROV_OK };
+		if (prov_session_init(&s, d.def, r->cfg, creds, &pe) != 0) {
+			if (pe.status == PROV_OK)
+				pe.status = PROV_FATAL;
+			provider_error(r, &d, &s, &pe);
+			goto out;
+		}
+	}
+	for (;;) {
+		struct prov_page page;
+		struct prov_error pe;
+		enum prov_status st;
+		enum tx_result t;
+
+		memset(&page, 0, sizeof page);
+		memset(&pe, 0, sizeof pe);
+		st = d.def->ops->fetch(&s, cursor, &page, &pe);
+		if (st != PROV_OK) {
+			prov_page_free(&page);
+			provider_error(r, &d, &s, &pe);
+			break;
+		}
+		d.cursor = cursor;
+		d.page = &page;
+		t = runner_tx(r, save_page, &d);
+		d.page = NULL;
+		pages++;
+		if (t != TX_COMMIT) {
+			prov_page_free(&page);
+			if (d.moved_on)
+				runner_drop(r, j, "run no longer discovering");
+			else if (t == TX_ERROR)
+				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), d.attempts, NULL);
+			break;
+		}
+		d.attempts = 0; /* progress: failures are counted afresh */
+		if (d.finished) {
+			prov_page_free(&page);
+			break;
+		}
+		free(cursor);
+		cursor = page.next_cursor;
+		page.next_cursor = NULL;
+		if (page.pause_s > 0) {
+			/* The provider's quota is used up: come back when it resets. */
+			queue_release(r->db, j, (int64_t)page.pause_s * 1000, 0, NULL);
+			prov_page_free(&page);
+			break;
+		}
+		prov_page_free(&page);
+		if (pages >= RUNNER_PAGES_PER_STEP || runner_out_of_time(r, step_end)) {
+			queue_release(r->db, j, 0, 0, NULL); /* the continuation */
+			break;
+		}
+	}
+out:
+	free(cursor);
+	free(sealed);
+	wipe_json_strings(creds);
+	json_object_put(creds);
+	if (plain != NULL)
+		seal_plain_free(plain, plain_len);
+}

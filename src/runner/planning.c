@@ -1,0 +1,304 @@
+/* Planning jobs (after execute): decide each resource's action in batches of
+ * RUNNER_PLAN_BATCH, walking the run in id order (the position is the job's
+ * payload, so a large run is planned over several steps and a crash repeats
+ * at most one batch, which decides the same again). At the end the run
+ * pauses on conflicts, or the import chain is queued. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/jsonx.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+#include "importers/importer.h"
+#include "runner/rules.h"
+#include "runner/runner.h"
+
+struct row {
+	uint64_t id;
+	char type[32];
+	char ext[192];
+	char *resolution;
+	char status[16];
+	char *norm;
+};
+
+struct plan {
+	struct job *job;
+	uint64_t user_id;
+	char provider[33];
+	uint64_t after;
+	bool done, moved_on, started;
+	int64_t conflicts;
+};
+
+/* What the natural key of a type is, for messages. */
+static const char *
+natural_key_words(const char *type)
+{
+	static const struct {
+		const char *type, *noun, *key;
+	} k[] = {
+		{ "monitor", "monitor", "type and URL" },
+		{ "heartbeat", "heartbeat", "name" },
+		{ "contact", "contact", "type and value" },
+		{ "status_page", "status page", "name" },
+		{ "hosting_client", "hosting client", "email address" },
+		{ "hosting_service", "hosting service", "client, product and domain" },
+		{ "hosting_domain", "domain", "domain name" },
+		{ "invoice", "invoice", "number" },
+	};
+	static char buf[96];
+
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+		if (strcmp(k[i].type, type) == 0) {
+			snprintf(buf, sizeof buf, "%s with the same %s", k[i].noun, k[i].key);
+			return buf;
+		}
+	return "object with the same key";
+}
+
+/* Decide one resource and store the decision. 0 or -1 (DB error). */
+static int
+plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row *w)
+{
+	struct plan_facts f = { .resolution = w->resolution };
+	struct plan_decision d;
+	char why[256] = "", msg[400];
+	const char *message = NULL;
+	json_object *norm = NULL;
+	uint64_t id = 0;
+	int ok, rc;
+
+	if (w->resolution != NULL)
+		return 0; /* decided by resolve-conflicts */
+	if (strcmp(w->status, "pending") != 0 && strcmp(w->status, "skipped") != 0 &&
+	    strcmp(w->status, "conflict") != 0)
+		return 0; /* finished work is never planned again */
+	f.supported = importer_rank(w->type) >= 0;
+	if (w->norm != NULL)
+		norm = jx_parse(w->norm, strlen(w->norm), &ok);
+	f.valid = f.supported && importer_validate(w->type, norm, why, sizeof why) == 0;
+	if (!f.supported)
+		snprintf(why, sizeof why, "resources of type %s are not imported", w->type);
+	if (f.supported && f.valid) {
+		if ((rc = importer_find_link(ic, w->type, w->ext, &id)) < 0)
+			goto fail;
+		f.linked = rc == 1;
+		if (!f.linked) {
+			if ((rc = importer_find_conflict(ic, w->type, norm, &id)) < 0)
+				goto fail;
+			f.natural_match = rc == 1;
+		}
+	}
+	plan_decide(&f, &d);
+	if (strcmp(d.action, "skip") == 0) {
+		snprintf(msg, sizeof msg, "Skipped: %s", why);
+		message = msg;
+	} else if (strcmp(d.action, "conflict") == 0) {
+		snprintf(msg, sizeof msg, "Your account already has a %s (id %llu) that no import created. "
+		    "Resolve with skip, overwrite or duplicate.", natural_key_words(w->type),
+		    (unsigned long long)id);
+		message = msg;
+		p->conflicts++;
+	}
+	json_object_put(norm);
+	return db_exec(r->db, ST_RN_PLAN_SET, "sssu", d.action, d.status, message, w->id) < 0 ? -1 : 0;
+fail:
+	json_object_put(norm);
+	return -1;
+}
+
+static void
+rows_free(struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].resolution);
+		free(rows[i].norm);
+	}
+}
+
+static enum tx_result
+plan_batch(struct runner *r, void *arg)
+{
+	struct plan *p = arg;
+	struct imp_ctx ic = { r->db, p->user_id, p->provider, p->job->run_id, true };
+	struct row *rows = xcalloc(RUNNER_PLAN_BATCH, sizeof *rows);
+	enum tx_result t;
+	struct db_res *res;
+	char status[32];
+	size_t n = 0;
+	int rc = 0;
+
+	if ((t = runner_lock(r, p->job, false, status, NULL, NULL)) != TX_COMMIT)
+		goto out;
+	if (job_verdict(QUEUE_PLANNING, status) != JOB_ACT) {
+		p->moved_on = true;
+		t = TX_ABORT;
+		goto out;
+	}
+	t = TX_ERROR;
+	if (!p->started && p->after == 0)
+		runner_log(r, p->job->run_id, "info", NULL, "Planning started.");
+	if ((res = db_query(r->db, ST_RN_PLAN_BATCH, "sui", p->job->run_id, p->after,
+	         (int64_t)RUNNER_PLAN_BATCH)) == NULL)
+		goto out;
+	while (n < RUNNER_PLAN_BATCH && (rc = db_next(res)) == 1) {
+		struct row *w = &rows[n++];
+		w->id = (uint64_t)db_i64(res, 0);
+		snprintf(w->type, sizeof w->type, "%s", db_str(res, 1) ? db_str(res, 1) : "");
+		snprintf(w->ext, sizeof w->ext, "%s", db_str(res, 2) ? db_str(res, 2) : "");
+		w->resolution = db_str(res, 3) ? xstrdup(db_str(res, 3)) : NULL;
+		snprintf(w->status, sizeof w->status, "%s", db_str(res, 4) ? db_str(res, 4) : "");
+		w->norm = db_str(res, 5) ? xstrdup(db_str(res, 5)) : NULL;
+	}
+	db_free(res);
+	if (rc < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (plan_one(r, p, &ic, &rows[i]) != 0)
+			goto out;
+	if (n > 0)
+		p->after = rows[n - 1].id;
+	p->done = n < RUNNER_PLAN_BATCH;
+	t = TX_COMMIT;
+out:
+	rows_free(rows, n);
+	free(rows);
+	return t;
+}
+
+/* "create 5, update 2, skip 1" from a planned-counts object. */
+static void
+describe(json_object *planned, char *out, size_t n)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	if (planned == NULL)
+		return;
+	json_object_object_foreach(planned, k, v) {
+		if (len < n)
+			len += (size_t)snprintf(out + len, n - len, "%s%s %lld", len ? ", " : "", k,
+			    (long long)json_object_get_int64(v));
+	}
+}
+
+static enum tx_result
+plan_finish(struct runner *r, void *arg)
+{
+	struct plan *p = arg;
+	char status[32], *old = NULL, *stats = NULL, summary[256];
+	json_object *all = NULL, *planned = NULL, *ctx = NULL;
+	enum tx_result t;
+	int64_t conflicts = 0, n, other;
+	int ok;
+
+	if ((t = runner_lock(r, p->job, true, status, NULL, &old)) != TX_COMMIT)
+		goto out;
+	if (job_verdict(QUEUE_PLANNING, status) != JOB_ACT) {
+		p->moved_on = true;
+		t = TX_ABORT;
+		goto out;
+	}
+	t = TX_ERROR;
+	if (db_scalar(r->db, &conflicts, ST_RN_COUNT_CONFLICTS, "s", p->job->run_id) < 0)
+		goto out;
+	if ((stats = runner_stats(r, p->job->run_id, old, false, NULL, true, PROGRESS_COUNT, NULL)) == NULL)
+		goto out;
+	all = jx_parse(stats, strlen(stats), &ok);
+	if (all != NULL)
+		json_object_object_get_ex(all, "planned", &planned);
+	describe(planned, summary, sizeof summary);
+	ctx = json_object_new_object();
+	if (planned != NULL)
+		json_object_object_add(ctx, "planned", json_object_get(planned));
+	if (conflicts > 0) {
+		if ((n = db_exec(r->db, ST_RN_PAUSE_CONFLICTS, "ss", stats, p->job->run_id)) < 0)
+			goto out;
+		jx_add_int(ctx, "conflicts", conflicts);
+		if (n > 0)
+			runner_log(r, p->job->run_id, "warning", ctx,
+			    "Plan ready (%s). %lld resource%s conflict%s with objects already in your account; "
+			    "resolve the conflicts, then execute again.", summary, (long long)conflicts,
+			    conflicts == 1 ? "" : "s", conflicts == 1 ? "s" : "");
+	} else {
+		if (db_exec(r->db, ST_RN_SET_STATS, "ss", stats, p->job->run_id) < 0)
+			goto out;
+		if ((ok = db_scalar(r->db, &other, ST_JOB_EXISTS, "ss", p->job->run_id, QUEUE_RESOURCES)) < 0)
+			goto out;
+		if (ok == 0) {
+			struct err e;
+			err_clear(&e);
+			if (queue_push(r->db, QUEUE_RESOURCES, p->job->run_id, 0, NULL, &e) != 0)
+				goto out;
+		}
+		runner_log(r, p->job->run_id, "info", ctx, "Plan ready (%s); importing.",
+		    summary[0] ? summary : "nothing to do");
+	}
+	if (queue_done(r->db, p->job) < 0)
+		goto out;
+	t = TX_COMMIT;
+out:
+	json_object_put(ctx);
+	json_object_put(all);
+	free(stats);
+	free(old);
+	return t;
+}
+
+void
+planning_step(struct runner *r, struct job *j)
+{
+	struct plan p = { .job = j };
+	struct db_res *res;
+	char status[32] = "";
+	int64_t step_end = runner_step_end(r);
+	int rc;
+
+	if ((res = db_query(r->db, ST_RN_RUN_GET, "s", j->run_id)) == NULL) {
+		log_error("run %s: %s", j->run_id, db_error(r->db));
+		return; /* the lease runs out and the job is claimed again */
+	}
+	if ((rc = db_next(res)) == 1) {
+		p.user_id = (uint64_t)db_i64(res, 0);
+		snprintf(p.provider, sizeof p.provider, "%s", db_str(res, 1) ? db_str(res, 1) : "");
+		snprintf(status, sizeof status, "%s", db_str(res, 2) ? db_str(res, 2) : "");
+	}
+	db_free(res);
+	if (rc <= 0)
+		return;
+	if (job_verdict(QUEUE_PLANNING, status) != JOB_ACT) {
+		runner_drop(r, j, status);
+		return;
+	}
+	if (j->payload != NULL) {
+		int ok;
+		json_object *o = jx_parse(j->payload, strlen(j->payload), &ok), *v;
+		if (o != NULL && json_object_object_get_ex(o, "after", &v))
+			p.after = (uint64_t)json_object_get_int64(v);
+		p.started = true;
+		json_object_put(o);
+	}
+	for (;;) {
+		enum tx_result t = runner_tx(r, plan_batch, &p);
+
+		if (t != TX_COMMIT) {
+			if (p.moved_on)
+				runner_drop(r, j, "run no longer executing");
+			return; /* lease lost, or a DB error: the job is claimed again later */
+		}
+		p.started = true;
+		if (p.done)
+			break;
+		if (runner_out_of_time(r, step_end)) {
+			char payload[64];
+			snprintf(payload, sizeof payload, "{\"after\":%llu}", (unsigned long long)p.after);
+			queue_release(r->db, j, 0, 0, payload);
+			return;
+		}
+	}
+	if (runner_tx(r, plan_finish, &p) != TX_COMMIT && p.moved_on)
+		runner_drop(r, j, "run no longer executing");
+}

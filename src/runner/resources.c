@@ -1,0 +1,462 @@
+/* Resource jobs: imports. Each resource is imported in one transaction that
+ * writes the account row(s), the import link and the resource's status, so a
+ * runner killed anywhere leaves each resource either fully imported or
+ * untouched. A job without resource_id is the run's import chain: it walks
+ * the pending resources type by type in import order (contacts and clients
+ * before what refers to them), a batch of ids at a time, its position in its
+ * payload. A job with resource_id (from retry-failed) imports that one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/jsonx.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+#include "importers/importer.h"
+#include "runner/rules.h"
+#include "runner/runner.h"
+
+enum outcome {
+	ONE_DONE,       /* imported, failed for good, or nothing to do */
+	ONE_DEFER,      /* waits for a referenced resource of the same run */
+	ONE_TRANSIENT,  /* database busy or gone: try again later */
+	ONE_LOST,       /* the lease was lost or the run deleted */
+	ONE_MOVED       /* the run is no longer executing */
+};
+
+struct run_info {
+	uint64_t user_id;
+	char provider[33];
+};
+
+struct one {
+	struct job *job;
+	const struct run_info *run;
+	uint64_t id;
+	/* filled by the import */
+	enum outcome outcome;
+	bool failed_now;   /* the resource became failed */
+	char type[32];
+	char ext[192];
+	char label[160];   /* a human name of the resource, for messages */
+	char why[256];
+	char dberr[256];
+	int attempts;      /* consecutive transient failures, this one included */
+};
+
+/* A short human name from normalized data: name, email, number or domain. */
+static void
+label_of(json_object *norm, char *out, size_t n)
+{
+	static const char *const keys[] = { "name", "email", "number", "domain", "product", "url", NULL };
+
+	out[0] = '\0';
+	for (size_t i = 0; keys[i] != NULL; i++) {
+		const char *s = jx_str(norm, keys[i]);
+		if (s != NULL && *s) {
+			size_t len = imp_utf8_prefix(s, 80);
+			snprintf(out, n, "%.*s", (int)len, s);
+			return;
+		}
+	}
+}
+
+static void
+failure_context(struct one *o, json_object *ctx)
+{
+	jx_add_int(ctx, "resource_id", (int64_t)o->id);
+	jx_add_str(ctx, "resource_type", o->type);
+	jx_add_str(ctx, "external_id", o->ext);
+}
+
+static enum tx_result
+import_body(struct runner *r, void *arg)
+{
+	struct one *o = arg;
+	struct imp_ctx ic = { r->db, o->run->user_id, o->run->provider, o->job->run_id, false };
+	char status[32], action[16] = "", resolution[16] = "", res_status[16] = "";
+	json_object *norm = NULL;
+	struct db_res *res;
+	enum tx_result t;
+	enum imp_result ir;
+	uint64_t target = 0, target_id = 0;
+	int rc, ok;
+
+	o->outcome = ONE_DONE;
+	o->failed_now = false;
+	if ((t = runner_lock(r, o->job, false, status, NULL, NULL)) != TX_COMMIT) {
+		o->outcome = ONE_LOST;
+		return t;
+	}
+	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
+		o->outcome = ONE_MOVED;
+		return TX_ABORT;
+	}
+	if ((res = db_query(r->db, ST_RN_RES_LOCK, "us", o->id, o->job->run_id)) == NULL)
+		return TX_ERROR;
+	if ((rc = db_next(res)) == 1) {
+		snprintf(o->type, sizeof o->type, "%s", db_str(res, 0) ? db_str(res, 0) : "");
+		snprintf(o->ext, sizeof o->ext, "%s", db_str(res, 1) ? db_str(res, 1) : "");
+		snprintf(action, sizeof action, "%s", db_str(res, 2) ? db_str(res, 2) : "");
+		snprintf(resolution, sizeof resolution, "%s", db_str(res, 3) ? db_str(res, 3) : "");
+		snprintf(res_status, sizeof res_status, "%s", db_str(res, 4) ? db_str(res, 4) : "");
+		if (db_str(res, 6) != NULL)
+			norm = jx_parse(db_str(res, 6), db_len(res, 6), &ok);
+	}
+	db_free(res);
+	if (rc < 0)
+		return TX_ERROR;
+	if (rc == 0 || strcmp(res_status, "pending") != 0) {
+		json_object_put(norm);
+		return TX_COMMIT; /* gone, or already done by someone else */
+	}
+	label_of(norm, o->label, sizeof o->label);
+	if (strcmp(action, "update") == 0) {
+		/* The earlier import's target; with "overwrite", the object it conflicted with. */
+		if ((rc = importer_find_link(&ic, o->type, o->ext, &target)) == 0)
+			rc = importer_find_conflict(&ic, o->type, norm, &target);
+	} else if (strcmp(resolution, "duplicate") != 0) {
+		/* create: unless a copy was asked for, never a second one (another run of the
+		 * same account may have imported it meanwhile). */
+		rc = importer_find_link(&ic, o->type, o->ext, &target);
+	} else
+		rc = 0;
+	if (rc < 0) {
+		json_object_put(norm);
+		goto db_error;
+	}
+	ir = importer_write(&ic, o->type, o->ext, norm, target, &target_id, o->why, sizeof o->why);
+	json_object_put(norm);
+	switch (ir) {
+	case IMP_OK:
+		if (db_exec(r->db, ST_RN_RES_IMPORTED, "suu", importer_model(o->type), target_id, o->id) < 0)
+			goto db_error;
+		return TX_COMMIT;
+	case IMP_DEFER:
+		o->outcome = ONE_DEFER;
+		return TX_ABORT;
+	case IMP_INVALID: {
+		char msg[400];
+		json_object *ctx = json_object_new_object();
+		snprintf(msg, sizeof msg, "Import failed: %s", o->why);
+		if (db_exec(r->db, ST_RN_RES_FAILED, "isu", (int64_t)1, msg, o->id) < 0) {
+			json_object_put(ctx);
+			goto db_error;
+		}
+		failure_context(o, ctx);
+		runner_log(r, o->job->run_id, "error", ctx, "Import of %s \"%s\" (external id %s) failed: %s",
+		    o->type, o->label, o->ext, o->why);
+		json_object_put(ctx);
+		o->failed_now = true;
+		return TX_COMMIT;
+	}
+	case IMP_DB:
+		break;
+	}
+db_error:
+	snprintf(o->dberr, sizeof o->dberr, "%s", db_error(r->db));
+	return TX_ERROR;
+}
+
+/* After a failed import transaction: count the attempt and, when the error
+ * cannot pass or the attempts are used up, fail the resource. */
+struct after_error {
+	struct one *o;
+	bool transient;
+	int64_t delay_ms;
+};
+
+static enum tx_result
+error_body(struct runner *r, void *arg)
+{
+	struct after_error *a = arg;
+	struct one *o = a->o;
+	char status[32], msg[512];
+	json_object *ctx;
+	enum tx_result t;
+	int64_t n;
+
+	if ((t = runner_lock(r, o->job, false, status, NULL, NULL)) != TX_COMMIT)
+		return t;
+	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
+		o->outcome = ONE_MOVED;
+		return TX_ABORT;
+	}
+	ctx = json_object_new_object();
+	failure_context(o, ctx);
+	jx_add_int(ctx, "attempt", o->attempts);
+	jx_add_int(ctx, "max_attempts", r->max_attempts);
+	jx_add_str(ctx, "database_error", o->dberr);
+	if (!a->transient || o->attempts >= r->max_attempts) {
+		if (a->transient)
+			snprintf(msg, sizeof msg, "Import failed after %d attempts: the database was busy or "
+			    "unreachable.", o->attempts);
+		else
+			snprintf(msg, sizeof msg, "Import failed: the %s could not be saved in your account.",
+			    o->type);
+		n = db_exec(r->db, ST_RN_RES_FAILED, "isu", (int64_t)1, msg, o->id);
+		if (n > 0)
+			runner_log(r, o->job->run_id, "error", ctx, "Import of %s (external id %s) failed: %s",
+			    o->type, o->ext, msg);
+		o->failed_now = n > 0;
+	} else {
+		n = db_exec(r->db, ST_RN_RES_ATTEMPT, "u", o->id);
+		if (n > 0) {
+			jx_add_int(ctx, "retry_in_s", (a->delay_ms + 999) / 1000);
+			runner_log(r, o->job->run_id, "warning", ctx,
+			    "Import of %s (external id %s) hit a temporary database error; retrying "
+			    "(attempt %d of %d).", o->type, o->ext, o->attempts, r->max_attempts);
+		}
+	}
+	json_object_put(ctx);
+	return n < 0 ? TX_ERROR : TX_COMMIT;
+}
+
+/* Import resource id. attempts: the job's count of consecutive transient
+ * failures before this try. */
+static enum outcome
+import_one(struct runner *r, struct job *j, const struct run_info *run, uint64_t id, int *attempts,
+    int64_t *delay_ms)
+{
+	struct one o = { .job = j, .run = run, .id = id };
+	struct after_error a = { .o = &o };
+	enum tx_result t = runner_tx(r, import_body, &o);
+	enum db_class cls;
+
+	*delay_ms = 0;
+	if (t == TX_COMMIT) {
+		*attempts = 0;
+		return ONE_DONE;
+	}
+	if (t == TX_ABORT) {
+		if (o.outcome == ONE_DEFER)
+			*delay_ms = RUNNER_DEFER_MS;
+		return o.outcome;
+	}
+	cls = db_error_class(r->db);
+	a.transient = cls == DB_RETRY || cls == DB_LOST || o.dberr[0] == '\0';
+	o.attempts = *attempts + 1;
+	a.delay_ms = queue_backoff_ms(o.attempts, 0, runner_random());
+	if (runner_tx(r, error_body, &a) != TX_COMMIT)
+		return o.outcome == ONE_MOVED ? ONE_MOVED : ONE_TRANSIENT;
+	if (o.failed_now) {
+		*attempts = 0;
+		return ONE_DONE;
+	}
+	*attempts = o.attempts;
+	*delay_ms = a.delay_ms;
+	return ONE_TRANSIENT;
+}
+
+struct finish {
+	struct job *job;
+	bool moved_on, completed, delete_job;
+};
+
+/* Refresh the stats; complete the run when nothing is left to import; delete the job if asked. */
+static enum tx_result
+finish_body(struct runner *r, void *arg)
+{
+	struct finish *f = arg;
+	char status[32], *old = NULL, *stats = NULL;
+	enum tx_result t;
+	int64_t failed = 0, n = 0;
+
+	f->completed = false;
+	if ((t = runner_lock(r, f->job, true, status, NULL, &old)) != TX_COMMIT)
+		return t;
+	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
+		f->moved_on = true;
+		free(old);
+		return TX_ABORT;
+	}
+	t = TX_ERROR;
+	if ((stats = runner_stats(r, f->job->run_id, old, false, NULL, false, PROGRESS_COUNT, &failed)) == NULL)
+		goto out;
+	if (f->delete_job) {
+		const char *final = run_final_status(failed);
+		if ((n = db_exec(r->db, ST_RN_COMPLETE, "ssss", final, stats, f->job->run_id,
+		         f->job->run_id)) < 0)
+			goto out;
+		if (n > 0) {
+			int ok;
+			json_object *ctx = jx_parse(stats, strlen(stats), &ok);
+			if (ctx != NULL)
+				json_object_object_del(ctx, "discovered");
+			runner_log(r, f->job->run_id, failed > 0 ? "warning" : "info", ctx,
+			    "Run %s.", failed > 0 ? "completed with errors; retry-failed imports the failed "
+			    "resources again" : "completed");
+			json_object_put(ctx);
+			f->completed = true;
+		}
+		if (queue_done(r->db, f->job) < 0)
+			goto out;
+	}
+	if (n == 0 && db_exec(r->db, ST_RN_SET_STATS, "ss", stats, f->job->run_id) < 0)
+		goto out;
+	t = TX_COMMIT;
+out:
+	free(stats);
+	free(old);
+	return t;
+}
+
+/* Position of the import chain: a type index into importer_order and the last id done. */
+struct chain_pos {
+	int type;
+	uint64_t after;
+};
+
+static void
+pos_parse(const char *payload, struct chain_pos *p)
+{
+	json_object *o, *v;
+	int ok;
+
+	p->type = 0;
+	p->after = 0;
+	if (payload == NULL || (o = jx_parse(payload, strlen(payload), &ok)) == NULL)
+		return;
+	if (json_object_object_get_ex(o, "type", &v) && importer_rank(json_object_get_string(v)) >= 0)
+		p->type = importer_rank(json_object_get_string(v));
+	if (json_object_object_get_ex(o, "after", &v))
+		p->after = (uint64_t)json_object_get_int64(v);
+	json_object_put(o);
+}
+
+static char *
+pos_text(const struct chain_pos *p)
+{
+	return xasprintf("{\"type\":\"%s\",\"after\":%llu}",
+	    importer_order[p->type] ? importer_order[p->type] : "", (unsigned long long)p->after);
+}
+
+/* The next batch of pending ids at p. Returns the count, or -1. */
+static int
+next_ids(struct runner *r, const char *run_id, const struct chain_pos *p, uint64_t *ids)
+{
+	struct db_res *res = db_query(r->db, ST_RN_IMPORT_NEXT, "ssui", run_id, importer_order[p->type],
+	    p->after, (int64_t)RUNNER_IMPORT_BATCH);
+	int n = 0, rc;
+
+	if (res == NULL)
+		return -1;
+	while (n < RUNNER_IMPORT_BATCH && (rc = db_next(res)) == 1)
+		ids[n++] = (uint64_t)db_i64(res, 0);
+	db_free(res);
+	return rc < 0 ? -1 : n;
+}
+
+static void
+finish(struct runner *r, struct job *j, bool delete_job)
+{
+	struct finish f = { .job = j, .delete_job = delete_job };
+
+	if (runner_tx(r, finish_body, &f) != TX_COMMIT && f.moved_on)
+		runner_drop(r, j, "run no longer executing");
+}
+
+static void
+chain_step(struct runner *r, struct job *j, const struct run_info *run)
+{
+	struct chain_pos p;
+	uint64_t ids[RUNNER_IMPORT_BATCH];
+	int64_t step_end = runner_step_end(r), delay = 0;
+	int attempts = j->attempts;
+	char *payload;
+
+	pos_parse(j->payload, &p);
+	while (importer_order[p.type] != NULL) {
+		int n = next_ids(r, j->run_id, &p, ids);
+
+		if (n < 0) {
+			log_error("run %s: %s", j->run_id, db_error(r->db));
+			delay = queue_backoff_ms(1, 0, runner_random());
+			goto release;
+		}
+		if (n == 0) {
+			p.type++;
+			p.after = 0;
+			continue;
+		}
+		for (int i = 0; i < n; i++) {
+			enum outcome out = import_one(r, j, run, ids[i], &attempts, &delay);
+
+			switch (out) {
+			case ONE_DONE:
+				p.after = ids[i];
+				break;
+			case ONE_DEFER:
+			case ONE_TRANSIENT:
+				goto release; /* this resource again, later */
+			case ONE_LOST:
+				return;
+			case ONE_MOVED:
+				runner_drop(r, j, "run no longer executing");
+				return;
+			}
+			if (runner_out_of_time(r, step_end)) {
+				delay = 0;
+				goto release;
+			}
+		}
+	}
+	finish(r, j, true); /* every type walked */
+	return;
+release:
+	finish(r, j, false); /* progress */
+	payload = pos_text(&p);
+	queue_release(r->db, j, delay, attempts, payload);
+	free(payload);
+}
+
+void
+resources_step(struct runner *r, struct job *j)
+{
+	struct run_info run = { 0 };
+	struct db_res *res;
+	char status[32] = "";
+	int rc;
+
+	if ((res = db_query(r->db, ST_RN_RUN_GET, "s", j->run_id)) == NULL) {
+		log_error("run %s: %s", j->run_id, db_error(r->db));
+		return;
+	}
+	if ((rc = db_next(res)) == 1) {
+		run.user_id = (uint64_t)db_i64(res, 0);
+		snprintf(run.provider, sizeof run.provider, "%s", db_str(res, 1) ? db_str(res, 1) : "");
+		snprintf(status, sizeof status, "%s", db_str(res, 2) ? db_str(res, 2) : "");
+	}
+	db_free(res);
+	if (rc <= 0)
+		return; /* deleted with its jobs (or a DB error: claimed again later) */
+	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
+		runner_drop(r, j, status);
+		return;
+	}
+	if (j->resource_id == 0) {
+		chain_step(r, j, &run);
+		return;
+	}
+	{
+		int attempts = j->attempts;
+		int64_t delay = 0;
+		enum outcome out = import_one(r, j, &run, j->resource_id, &attempts, &delay);
+
+		switch (out) {
+		case ONE_DONE:
+			finish(r, j, true);
+			break;
+		case ONE_DEFER:
+		case ONE_TRANSIENT:
+			queue_release(r->db, j, delay, attempts, j->payload);
+			break;
+		case ONE_LOST:
+			break;
+		case ONE_MOVED:
+			runner_drop(r, j, "run no longer executing");
+			break;
+		}
+	}
+}

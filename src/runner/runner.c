@@ -1,0 +1,311 @@
+/* The runner loop and what the job kinds share. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "core/jsonx.h"
+#include "core/log.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+#include "db/runlog.h"
+#include "runner/rules.h"
+#include "runner/runner.h"
+
+uint32_t
+runner_random(void)
+{
+	return randombytes_random();
+}
+
+int64_t
+runner_step_end(const struct runner *r)
+{
+	int64_t end = mono_ms() + RUNNER_STEP_MS;
+
+	return end < r->deadline ? end : r->deadline;
+}
+
+bool
+runner_out_of_time(const struct runner *r, int64_t step_end)
+{
+	return (r->stop != NULL && *r->stop) || mono_ms() >= step_end;
+}
+
+enum tx_result
+runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), void *arg)
+{
+	enum tx_result res = TX_ERROR;
+
+	for (int attempt = 0; attempt < 4; attempt++) {
+		enum db_class cls;
+
+		if (db_begin(r->db) != 0) {
+			log_error("begin: %s", db_error(r->db));
+			return TX_ERROR;
+		}
+		res = body(r, arg);
+		if (res == TX_COMMIT) {
+			if (db_commit(r->db) == 0)
+				return TX_COMMIT;
+			res = TX_ERROR;
+		} else
+			db_rollback(r->db);
+		if (res == TX_ABORT)
+			return TX_ABORT;
+		cls = db_error_class(r->db);
+		if (cls != DB_RETRY && !(cls == DB_LOST && attempt == 0))
+			break;
+		log_warn("transaction retried (%s)", db_error(r->db));
+		db_rollback(r->db);
+	}
+	log_error("transaction failed: %s", db_error(r->db));
+	return TX_ERROR;
+}
+
+enum tx_result
+runner_lock(struct runner *r, const struct job *j, bool exclusive, char status[32], char **checkpoint,
+    char **stats)
+{
+	struct db_res *res;
+	int rc, held;
+
+	if (checkpoint != NULL)
+		*checkpoint = NULL;
+	if (stats != NULL)
+		*stats = NULL;
+
+	/* The run first, then the job: the order the API's cancel and delete use. */
+	res = exclusive ? db_query(r->db, ST_RN_RUN_LOCK, "s", j->run_id)
+	                : db_query(r->db, ST_RN_RUN_SHARE, "s", j->run_id);
+	if (res == NULL)
+		return TX_ERROR;
+	rc = db_next(res);
+	if (rc == 1) {
+		snprintf(status, 32, "%s", db_str(res, 0) ? db_str(res, 0) : "");
+		if (exclusive && checkpoint != NULL && db_str(res, 1) != NULL)
+			*checkpoint = xstrdup(db_str(res, 1));
+		if (exclusive && stats != NULL && db_str(res, 2) != NULL)
+			*stats = xstrdup(db_str(res, 2));
+	}
+	db_free(res);
+	if (rc < 0)
+		return TX_ERROR;
+	if (rc == 0)
+		return TX_ABORT; /* deleted: its jobs went with it */
+	if ((held = queue_hold(r->db, j)) < 0)
+		return TX_ERROR;
+	return held ? TX_COMMIT : TX_ABORT;
+}
+
+void
+runner_log(struct runner *r, const char *run_id, const char *level, json_object *context,
+    const char *fmt, ...)
+{
+	char msg[1024];
+	struct err e;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	err_clear(&e);
+	if (runlog_add(r->db, run_id, level, msg, context, &e) != 0)
+		log_warn("run %s: log entry not written: %s", run_id, e.detail);
+}
+
+struct drop_arg {
+	struct job *job;
+};
+
+static enum tx_result
+drop_body(struct runner *r, void *arg)
+{
+	struct drop_arg *a = arg;
+
+	return queue_done(r->db, a->job) < 0 ? TX_ERROR : TX_COMMIT;
+}
+
+void
+runner_drop(struct runner *r, struct job *j, const char *why)
+{
+	struct drop_arg a = { j };
+
+	log_info("job %llu (%s, run %s) dropped: %s", (unsigned long long)j->id, j->queue, j->run_id, why);
+	runner_tx(r, drop_body, &a);
+}
+
+/* name -> count of a two-column GROUP BY result, as a JSON object. NULL on error. */
+static json_object *
+count_object(struct db *db, enum stmt_id st, const char *run_id)
+{
+	struct db_res *res = db_query(db, st, "s", run_id);
+	json_object *o;
+	int rc;
+
+	if (res == NULL)
+		return NULL;
+	o = json_object_new_object();
+	while ((rc = db_next(res)) == 1)
+		if (db_str(res, 0) != NULL)
+			jx_add_int(o, db_str(res, 0), db_i64(res, 1));
+	db_free(res);
+	if (rc < 0) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int64_t
+member_int(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
+}
+
+char *
+runner_stats(struct runner *r, const char *run_id, const char *old, bool discovered,
+    const char *const *seed_types, bool planned, enum progress_mode mode, int64_t *failed_out)
+{
+	json_object *disc = NULL, *plan = NULL, *st, *stats;
+	int64_t imported, skipped, failed, total = 0;
+	char *text;
+
+	if (discovered && (disc = count_object(r->db, ST_RN_COUNT_TYPE, run_id)) == NULL)
+		return NULL;
+	for (size_t i = 0; disc != NULL && seed_types != NULL && seed_types[i] != NULL; i++)
+		if (!json_object_object_get_ex(disc, seed_types[i], NULL))
+			jx_add_int(disc, seed_types[i], 0);
+	if (planned && (plan = count_object(r->db, ST_RN_COUNT_ACTION, run_id)) == NULL) {
+		json_object_put(disc);
+		return NULL;
+	}
+	if ((st = count_object(r->db, ST_RUN_RESOURCE_COUNTS, run_id)) == NULL) {
+		json_object_put(disc);
+		json_object_put(plan);
+		return NULL;
+	}
+	json_object_object_foreach(st, k, v) {
+		(void)k;
+		total += json_object_get_int64(v);
+	}
+	imported = member_int(st, "imported");
+	skipped = member_int(st, "skipped");
+	failed = member_int(st, "failed");
+	json_object_put(st);
+	if (failed_out != NULL)
+		*failed_out = failed;
+	stats = stats_compose(old, disc, plan, imported, skipped, failed,
+	    mode == PROGRESS_DONE ? 1.0 : mode == PROGRESS_ZERO ? 0.0
+	                                : run_progress(imported, skipped, failed, total));
+	text = xstrdup(jx_text(stats));
+	json_object_put(stats);
+	return text;
+}
+
+int
+runner_housekeeping(struct runner *r)
+{
+	struct db_res *res;
+	char ids[100][37];
+	int n = 0, rc;
+
+	r->last_housekeeping = mono_ms();
+	if ((res = db_query(r->db, ST_RN_CREDS_DUE, "")) == NULL) {
+		log_error("credentials purge: %s", db_error(r->db));
+		return -1;
+	}
+	while (n < 100 && (rc = db_next(res)) == 1)
+		snprintf(ids[n++], sizeof ids[0], "%s", db_str(res, 0) ? db_str(res, 0) : "");
+	db_free(res);
+	for (int i = 0; i < n; i++) {
+		int64_t k = db_exec(r->db, ST_RN_CREDS_WIPE, "s", ids[i]);
+		if (k < 0) {
+			log_error("credentials purge: %s", db_error(r->db));
+			return -1;
+		}
+		if (k > 0)
+			runner_log(r, ids[i], "info", NULL,
+			    "Stored provider credentials wiped (retention period ended).");
+	}
+	if (db_exec(r->db, ST_RL_PURGE, "") < 0) {
+		log_error("rate limit purge: %s", db_error(r->db));
+		return -1;
+	}
+	return 0;
+}
+
+void
+runner_step(struct runner *r, struct job *j)
+{
+	if (strcmp(j->queue, QUEUE_DISCOVERY) == 0)
+		discovery_step(r, j);
+	else if (strcmp(j->queue, QUEUE_PLANNING) == 0)
+		planning_step(r, j);
+	else
+		resources_step(r, j);
+}
+
+static void
+sleep_ms(int64_t ms)
+{
+	struct timespec ts;
+
+	if (ms <= 0)
+		return;
+	ts.tv_sec = (time_t)(ms / 1000);
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	nanosleep(&ts, NULL);
+}
+
+long
+runner_run(struct runner *r, const struct runner_opts *o)
+{
+	/* Planning first (a user is waiting on execute), imports, then discovery. */
+	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_DISCOVERY };
+	long steps = 0;
+	int failures = 0;
+
+	r->deadline = mono_ms() + (int64_t)o->max_seconds * 1000;
+	if (runner_housekeeping(r) != 0 && db_error_class(r->db) == DB_LOST)
+		return -1;
+	while (!(r->stop != NULL && *r->stop) && mono_ms() < r->deadline &&
+	    (o->max_jobs <= 0 || steps < o->max_jobs)) {
+		struct job j;
+		int got = 0;
+
+		if (mono_ms() - r->last_housekeeping >= RUNNER_HOUSEKEEPING_MS)
+			runner_housekeeping(r);
+		for (size_t q = 0; q < sizeof queues / sizeof queues[0] && got == 0; q++) {
+			got = queue_claim(r->db, queues[q], r->worker, r->lease_s, &j);
+			if (got < 0) {
+				log_error("claim from %s: %s", queues[q], db_error(r->db));
+				break;
+			}
+		}
+		if (got < 0) {
+			/* The database is unusable: wait a little, give up after a few tries. */
+			if (++failures >= 5)
+				return steps > 0 ? steps : -1;
+			sleep_ms(1000);
+			continue;
+		}
+		failures = 0;
+		if (got == 0) {
+			if (o->once)
+				break;
+			sleep_ms(RUNNER_IDLE_POLL_MS);
+			continue;
+		}
+		log_debug("job %llu (%s, run %s) claimed", (unsigned long long)j.id, j.queue, j.run_id);
+		runner_step(r, &j);
+		job_clear(&j);
+		steps++;
+	}
+	return steps;
+}

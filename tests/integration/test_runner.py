@@ -1,0 +1,723 @@
+"""Integration tests of migrator-runner (issue 3): whole runs over HTTP with
+real runner processes against the fake providers (tests/fakes/fakeprov.py,
+started by harness.ensure_fakes when run.py was not given --fakes).
+
+The runner under test is the real program; any slowness needed to kill it
+mid-step comes from the fake server's `slow` fault, never from the runner.
+"""
+
+import json
+import os
+import signal
+import time
+
+import harness
+from harness import q
+
+PROVIDER = "uptimerobot"
+
+
+class RunnerTestCase(harness.ApiTestCase):
+    """Shared helpers: one runner config (lease 5 s) pointing at the fakes."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.cfg = harness.runner_config(cls.stack, "runner", lease_seconds=5, max_attempts=3,
+                                        credentials_retention=3600)
+
+    # -- the fake account
+
+    def account(self, monitors=12, heartbeats=2, contacts=3, status_pages=2, paused_every=5,
+                key=None, **extra):
+        """Define the fake account, clear its faults and request log, and drop
+        queued jobs left by other tests (their runs would call the same fake and
+        use up the faults a test queues)."""
+        self.stack.sql("DELETE FROM jobs")
+        key = key or self.stack.unique("key-")
+        body = {"credentials": {"api_key": key},
+                "counts": {"monitors": monitors, "heartbeats": heartbeats, "contacts": contacts,
+                           "status_pages": status_pages},
+                "paused_every": paused_every}
+        body.update(extra)
+        harness.fake_call(self.stack, "POST", "/_control/%s/account" % PROVIDER, body)
+        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % PROVIDER)
+        harness.fake_call(self.stack, "DELETE", "/_control/requests")
+        return key
+
+    def faults(self, *faults):
+        harness.fake_call(self.stack, "POST", "/_control/%s/faults" % PROVIDER, {"faults": list(faults)})
+
+    def fake_requests(self, since=0):
+        out = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s&since=%s" % (PROVIDER, since))
+        if isinstance(out, dict):
+            out = out.get("requests") or out.get("data") or []
+        return out or []
+
+    # -- runs
+
+    def start(self, user, key):
+        r = user.request("POST", "/api/v1/migrations", body={"provider": PROVIDER, "credentials": {"api_key": key}})
+        self.assertStatus(r, 201)
+        return r.json["data"]["id"]
+
+    def get(self, user, rid):
+        r = user.request("GET", "/api/v1/migrations/" + rid)
+        self.assertStatus(r, 200)
+        return r.json
+
+    def execute(self, user, rid):
+        r = user.request("POST", "/api/v1/migrations/%s/execute" % rid)
+        self.assertStatus(r, 202)
+
+    def logs(self, user, rid):
+        out, page = [], 1
+        while True:
+            r = user.request("GET", "/api/v1/migrations/%s/logs?per_page=100&page=%d" % (rid, page))
+            self.assertStatus(r, 200)
+            out += r.json["data"]
+            if not r.json["links"]["next"]:
+                return out
+            page += 1
+
+    def runner(self, *args, cfg=None):
+        p = harness.run_runner_config(self.stack, cfg or self.cfg, *args)
+        self.assertEqual(p.returncode, 0, "runner exited %d:\n%s" % (p.returncode, p.stderr[-3000:]))
+        return p
+
+    def drive(self, rid, states, timeout=90, cfg=None):
+        """Run `migrator-runner --once` until the run is in one of states."""
+        states = (states,) if isinstance(states, str) else tuple(states)
+        deadline = time.time() + timeout
+        while True:
+            self.runner("--once", cfg=cfg)
+            st = self.stack.run_status(rid)
+            if st in states:
+                return st
+            if time.time() > deadline:
+                self.fail("run %s is %s after %ds, expected %s\nlogs: %s\njobs: %s" % (
+                    rid, st, timeout, "/".join(states),
+                    self.stack.sql("SELECT level, message FROM migration_run_logs WHERE run_id=%s ORDER BY id" % q(rid)),
+                    self.stack.sql("SELECT queue, attempts, available_at, reserved_by FROM jobs WHERE run_id=%s" % q(rid))))
+            time.sleep(0.3)
+
+    def wait_sql(self, query, pred, timeout=30, what=""):
+        deadline = time.time() + timeout
+        while True:
+            v = self.stack.sql_value(query)
+            if pred(v):
+                return v
+            if time.time() > deadline:
+                self.fail("timed out waiting for %s (last %r)" % (what or query, v))
+            time.sleep(0.05)
+
+    def count(self, table, user):
+        return self.stack.count(table, "user_id=%d" % user.id)
+
+    def resources(self, rid, where="1"):
+        return self.stack.sql_dicts("SELECT id, resource_type, external_id, action, status, attempts, error_message, "
+                                    "target_model, target_id FROM migration_run_resources WHERE run_id=%s AND %s "
+                                    "ORDER BY id" % (q(rid), where))
+
+    def assertNoDuplicates(self, user):
+        checks = (("monitors", "type, url"), ("contacts", "type, value, name"), ("heartbeats", "name"),
+                  ("status_pages", "name"))
+        for table, key in checks:
+            dup = self.stack.sql("SELECT %s, COUNT(*) FROM %s WHERE user_id=%d GROUP BY %s HAVING COUNT(*) > 1"
+                                 % (key, table, user.id, key))
+            self.assertEqual(dup, [], "duplicate %s" % table)
+
+    def assertImportedExactly(self, user, rid, monitors, heartbeats, contacts, status_pages):
+        self.assertEqual(self.count("monitors", user), monitors)
+        self.assertEqual(self.count("heartbeats", user), heartbeats)
+        self.assertEqual(self.count("contacts", user), contacts)
+        self.assertEqual(self.count("status_pages", user), status_pages)
+        total = monitors + heartbeats + contacts + status_pages
+        self.assertEqual(self.stack.count("import_links", "user_id=%d" % user.id), total)
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), total)
+        self.assertNoDuplicates(user)
+
+
+class TestRunnerLifecycle(RunnerTestCase):
+
+    def test_whole_run_from_start_to_completed_over_http(self):
+        user = self.user()
+        key = self.account(monitors=12, heartbeats=2, contacts=3, status_pages=2)
+        rid = self.start(user, key)
+        self.assertEqual(self.get(user, rid)["data"]["status"], "pending")
+
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        run = self.get(user, rid)["data"]
+        self.assertEqual(run["stats"]["discovered"], {"monitor": 12, "heartbeat": 2, "contact": 3, "status_page": 2})
+        self.assertEqual(run["stats"]["progress"], 0)
+        self.assertEqual(run["total_resources"], 19)
+        self.assertIsNotNone(run["started_at"])
+        purge = self.stack.sql_value("SELECT TIMESTAMPDIFF(SECOND, UTC_TIMESTAMP(), credentials_purge_at) "
+                                     "FROM migration_runs WHERE id=%s" % q(rid))
+        self.assertTrue(3500 <= int(purge) <= 3600, purge)
+        self.assertEqual(self.count("monitors", user), 0, "nothing is imported before execute")
+
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts")), "completed")
+        body = self.get(user, rid)
+        run = body["data"]
+        self.assertEqual(run["stats"]["planned"], {"create": 19})
+        self.assertEqual(run["stats"]["imported"], 19)
+        self.assertEqual(run["stats"]["skipped"], 0)
+        self.assertEqual(run["stats"]["failed"], 0)
+        self.assertEqual(run["stats"]["progress"], 1)
+        self.assertIsNotNone(run["finished_at"])
+        self.assertEqual(body["meta"]["resource_counts"]["imported"], 19)
+        for res in run["resources"]:
+            self.assertEqual((res["action"], res["status"], res["attempts"]), ("create", "imported", 1), res)
+        self.assertImportedExactly(user, rid, 12, 2, 3, 2)
+
+        # paused state kept as at the provider
+        paused_src = int(self.stack.sql_value(
+            "SELECT COUNT(*) FROM migration_run_resources WHERE run_id=%s AND resource_type='monitor' "
+            "AND JSON_VALUE(normalized_data, '$.paused') IN ('1', 'true')" % q(rid)))
+        self.assertGreater(paused_src, 0)
+        self.assertEqual(int(self.stack.sql_value("SELECT SUM(paused) FROM monitors WHERE user_id=%d" % user.id)),
+                         paused_src)
+        # status pages list the imported monitors, in the provider's order
+        rows = self.stack.sql_dicts(
+            "SELECT sp.name, spm.position, m.user_id, m.id AS mid FROM status_pages sp "
+            "JOIN status_page_monitors spm ON spm.status_page_id = sp.id "
+            "LEFT JOIN monitors m ON m.id = spm.monitor_id WHERE sp.user_id=%d ORDER BY sp.id, spm.position" % user.id)
+        self.assertGreater(len(rows), 0, "a status page keeps its monitor list")
+        for row in rows:
+            self.assertEqual(row["user_id"], str(user.id))
+        # the page's list matches the provider's monitor ids, mapped through the linkage
+        sp = self.stack.sql_dicts(
+            "SELECT r.normalized_data, r.target_id FROM migration_run_resources r WHERE r.run_id=%s "
+            "AND r.resource_type='status_page' ORDER BY r.id" % q(rid))
+        for page in sp:
+            want = []
+            for ext in json.loads(page["normalized_data"])["monitor_ids"]:
+                t = self.stack.sql_value("SELECT target_id FROM migration_run_resources WHERE run_id=%s AND "
+                                         "resource_type IN ('monitor','heartbeat') AND external_id=%s" % (q(rid), q(ext)))
+                if t:
+                    want.append(t)
+            got = [r[0] for r in self.stack.sql(
+                "SELECT COALESCE(monitor_id, heartbeat_id) FROM status_page_monitors WHERE status_page_id=%s "
+                "ORDER BY position" % page["target_id"])]
+            self.assertEqual(got, want)
+        # monitors keep their contacts
+        self.assertGreater(self.stack.count("monitor_contacts mc JOIN monitors m ON m.id = mc.monitor_id",
+                                            "m.user_id=%d" % user.id), 0)
+        # logs: one entry per phase, never a secret
+        msgs = [l["message"] for l in self.logs(user, rid)]
+        for phrase in ("Discovery started", "Discovery finished", "Planning started", "Plan ready", "Run completed"):
+            self.assertTrue(any(phrase in m for m in msgs), "no %r log in %s" % (phrase, msgs))
+        dump = json.dumps(self.logs(user, rid))
+        self.assertNotIn(key, dump)
+        self.assertEqual(self.stack.count("jobs", "run_id=%s" % q(rid)), 0)
+
+    def test_discovery_pages_through_several_pages_of_each_kind(self):
+        user = self.user()
+        key = self.account(monitors=130, heartbeats=3, contacts=70, status_pages=55)
+        since = 0
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review")
+        run = self.get(user, rid)["data"]
+        self.assertEqual(run["stats"]["discovered"], {"monitor": 130, "heartbeat": 3, "contact": 70, "status_page": 55})
+        reqs = [r for r in self.fake_requests(since) if r.get("status") == 200]
+        offsets = {}
+        for r in reqs:
+            method = r["path"].rsplit("/", 1)[-1]
+            params = dict(r.get("params") or {}, **(r.get("query") or {}))
+            offsets.setdefault(method, []).append(int(params.get("offset", 0)))
+        self.assertEqual(sorted(offsets.get("getMonitors", [])), [0, 50, 100], offsets)
+        self.assertEqual(sorted(offsets.get("getAlertContacts", [])), [0, 50], offsets)
+        self.assertEqual(sorted(offsets.get("getPSPs", [])), [0, 50], offsets)
+        self.execute(user, rid)
+        self.drive(rid, "completed")
+        self.assertImportedExactly(user, rid, 130, 3, 70, 55)
+
+    def test_runner_options(self):
+        p = harness.run_runner_config(self.stack, self.cfg, "--bogus")
+        self.assertEqual(p.returncode, 2)
+        p = harness.run_runner_config(self.stack, self.cfg, "--max-seconds", "0")
+        self.assertEqual(p.returncode, 2)
+        p = harness.run_runner_config(self.stack, "/nonexistent/migrator.conf", "--once")
+        self.assertEqual(p.returncode, 1)
+        # --max-jobs 1 does exactly one step; --worker-id names the worker
+        user = self.user()
+        key = self.account(monitors=3, heartbeats=0, contacts=1, status_pages=0)
+        rid = self.start(user, key)
+        self.runner("--once", "--max-jobs", "1", "--worker-id", "test-worker-7")
+        self.assertEqual(self.stack.run_status(rid), "awaiting_review")
+        ctx = [l["context"] for l in self.logs(user, rid) if l["message"].startswith("Discovery started")]
+        self.assertEqual(ctx[0].get("worker"), "test-worker-7")
+        # MIGRATOR_CONFIG is used without --config
+        self.execute(user, rid)
+        p = harness.subprocess.run([self.stack.runner_path, "--once"], stdout=harness.subprocess.PIPE,
+                                   stderr=harness.subprocess.PIPE, text=True, timeout=60,
+                                   env=dict(self.stack._mariadb_env(), MIGRATOR_CONFIG=self.cfg))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.stack.run_status(rid), "completed")
+        # without --once the runner waits for work until --max-seconds, then exits 0
+        t0 = time.time()
+        self.runner("--max-seconds", "2")
+        self.assertGreaterEqual(time.time() - t0, 1.5)
+
+
+class TestRunnerFaults(RunnerTestCase):
+
+    def test_rate_limit_mid_discovery_is_honoured_then_discovery_finishes(self):
+        user = self.user()
+        key = self.account(monitors=120, heartbeats=0, contacts=3, status_pages=0)
+        self.faults({"kind": "429", "retry_after": 3, "match": "getMonitors", "after": 1, "times": 1})
+        since = 0
+        rid = self.start(user, key)
+        self.runner("--once")
+        # first page saved, then the 429: the job waits for Retry-After, the run keeps discovering
+        self.assertEqual(self.stack.run_status(rid), "discovering")
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 50)
+        wait = int(self.stack.sql_value("SELECT TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), available_at) "
+                                        "FROM jobs WHERE run_id=%s" % q(rid)))
+        self.assertGreater(wait, 1500000, "released for about Retry-After")
+        self.assertEqual(self.stack.sql_value("SELECT attempts FROM jobs WHERE run_id=%s" % q(rid)), "1")
+        warn = [l for l in self.logs(user, rid) if l["level"] == "warning" and "retrying" in l["message"]]
+        self.assertEqual(len(warn), 1, warn)
+        self.assertEqual(warn[0]["context"]["reason"], "rate_limited")
+        self.assertGreaterEqual(warn[0]["context"]["retry_in_s"], 3)
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["discovered"]["monitor"], 120)
+        # the retried request came at least Retry-After seconds after the 429
+        reqs = [r for r in self.fake_requests(since) if "getMonitors" in r["path"]]
+        limited = [r for r in reqs if r.get("status") == 429]
+        self.assertEqual(len(limited), 1, reqs)
+        after = [r for r in reqs if r["ts"] > limited[0]["ts"]]
+        self.assertTrue(after and after[0]["ts"] - limited[0]["ts"] >= 2.9, (limited, after[:1]))
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 123)
+
+    def test_bad_key_fails_the_run_with_a_message_free_of_the_key(self):
+        user = self.user()
+        self.account(monitors=5, key="the-right-key-000")
+        bad = "wrong-key-SECRET-%s" % self.stack.unique("k")
+        rid = self.start(user, bad)
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
+        run = self.get(user, rid)["data"]
+        self.assertTrue(run["error_message"], run)
+        self.assertIn("key", run["error_message"].lower())
+        self.assertNotIn(bad, run["error_message"])
+        self.assertNotIn("SECRET", run["error_message"])
+        self.assertIsNotNone(run["finished_at"])
+        logs = self.logs(user, rid)
+        self.assertNotIn(bad, json.dumps(logs))
+        self.assertTrue(any(l["level"] == "error" for l in logs))
+        row = self.stack.sql_dicts("SELECT credentials, credentials_purge_at FROM migration_runs WHERE id=%s" % q(rid))[0]
+        self.assertIsNone(row["credentials"], "credentials of a failed run are wiped at once")
+        self.assertEqual(self.stack.count("jobs", "run_id=%s" % q(rid)), 0)
+
+    def test_provider_errors_exhaust_the_attempts_then_fail_the_run(self):
+        cfg = harness.runner_config(self.stack, "runner-2attempts", lease_seconds=5, max_attempts=2)
+        user = self.user()
+        key = self.account(monitors=5)
+        self.faults({"kind": "503", "match": "getMonitors", "times": 0})
+        rid = self.start(user, key)
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review"), timeout=60, cfg=cfg), "failed")
+        run = self.get(user, rid)["data"]
+        self.assertIn("after 2 attempts", run["error_message"])
+        warn = [l for l in self.logs(user, rid) if l["level"] == "warning" and "retrying" in l["message"]]
+        self.assertEqual(len(warn), 1)
+        self.assertEqual(warn[0]["context"]["reason"], "transient")
+        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % PROVIDER)
+
+    def test_runner_killed_mid_discovery_is_resumed_without_loss_or_duplicates(self):
+        user = self.user()
+        key = self.account(monitors=230, heartbeats=2, contacts=3, status_pages=1)
+        # pages at offset 0 and 50 go through, the third hangs long enough to be killed in
+        self.faults({"kind": "slow", "seconds": 30, "match": "getMonitors", "after": 2, "times": 1})
+        since = 0
+        rid = self.start(user, key)
+        proc = harness.spawn_runner(self.stack, self.cfg, "--max-seconds", "60")
+        self.wait_sql("SELECT checkpoint FROM migration_runs WHERE id=%s" % q(rid), lambda v: v == "monitors:100",
+                      what="checkpoint monitors:100")
+        time.sleep(0.5)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.p.wait(10)
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 100)
+        self.assertEqual(self.stack.run_status(rid), "discovering")
+        # the job is still reserved by the dead runner until its lease runs out
+        self.assertIsNotNone(self.stack.sql_value("SELECT reserved_by FROM jobs WHERE run_id=%s" % q(rid)))
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed"), timeout=60), "awaiting_review")
+        run = self.get(user, rid)["data"]
+        self.assertEqual(run["stats"]["discovered"], {"monitor": 230, "heartbeat": 2, "contact": 3, "status_page": 1})
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 236)
+        # resumed at the checkpoint: the first two pages were fetched once
+        offs = []
+        for r in self.fake_requests(since):
+            if "getMonitors" in r["path"]:
+                params = dict(r.get("params") or {}, **(r.get("query") or {}))
+                offs.append(int(params.get("offset", 0)))
+        self.assertEqual(offs.count(0), 1, offs)
+        self.assertEqual(offs.count(50), 1, offs)
+        self.assertGreaterEqual(offs.count(100), 1, offs)
+        self.execute(user, rid)
+        self.drive(rid, "completed")
+        self.assertImportedExactly(user, rid, 230, 2, 3, 1)
+
+    def test_runner_killed_mid_import_is_finished_without_loss_or_duplicates(self):
+        user = self.user()
+        total_monitors = 1500
+        key = self.account(monitors=total_monitors, heartbeats=2, contacts=5, status_pages=3)
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review", timeout=180)
+        self.execute(user, rid)
+        total = total_monitors + 2 + 5 + 3
+        killed_at = None
+        for attempt in range(3):
+            proc = harness.spawn_runner(self.stack, self.cfg, "--max-seconds", "120")
+            n = self.wait_sql("SELECT COUNT(*) FROM migration_run_resources WHERE run_id=%s AND status='imported'"
+                              % q(rid), lambda v: int(v) >= 20 * (attempt + 1) or int(v) == total, timeout=60)
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.p.wait(10)
+            imported = int(self.stack.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id=%s "
+                                                "AND status='imported'" % q(rid)))
+            # every imported resource has exactly one target row and link, and nothing more
+            rows = (self.count("monitors", user) + self.count("contacts", user) + self.count("heartbeats", user)
+                    + self.count("status_pages", user))
+            self.assertEqual(rows, imported, "account rows == imported resources at the moment of the kill")
+            self.assertEqual(self.stack.count("import_links", "user_id=%d" % user.id), imported)
+            if imported < total:
+                killed_at = imported
+                break
+            time.sleep(0)  # finished before the kill; try to catch it earlier next time
+        self.assertIsNotNone(killed_at, "the import finished before it could be killed")
+        self.assertEqual(self.stack.run_status(rid), "executing")
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors"), timeout=120), "completed")
+        self.assertImportedExactly(user, rid, total_monitors, 2, 5, 3)
+        attempts = self.stack.sql("SELECT attempts, COUNT(*) FROM migration_run_resources WHERE run_id=%s "
+                                  "GROUP BY attempts" % q(rid))
+        self.assertEqual(attempts, [("1", str(total))], "each resource imported by exactly one committed attempt")
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["imported"], total)
+
+    def test_two_runners_in_parallel_never_do_the_same_work_twice(self):
+        users = [self.user(), self.user(), self.user()]
+        key = self.account(monitors=400, heartbeats=5, contacts=20, status_pages=4)
+        rids = [self.start(u, key) for u in users]
+        procs = [harness.spawn_runner(self.stack, self.cfg, "--max-seconds", "90", "--worker-id", "par-%d" % i)
+                 for i in range(2)]
+        try:
+            for rid in rids:
+                self.wait_sql("SELECT status FROM migration_runs WHERE id=%s" % q(rid),
+                              lambda v: v in ("awaiting_review", "failed"), timeout=90)
+            for u, rid in zip(users, rids):
+                self.assertEqual(self.stack.run_status(rid), "awaiting_review")
+                self.execute(u, rid)
+            for rid in rids:
+                self.wait_sql("SELECT status FROM migration_runs WHERE id=%s" % q(rid),
+                              lambda v: v in ("completed", "completed_with_errors"), timeout=120)
+        finally:
+            for p in procs:
+                p.stop()
+        for u, rid in zip(users, rids):
+            self.assertEqual(self.stack.run_status(rid), "completed")
+            self.assertImportedExactly(u, rid, 400, 5, 20, 4)
+            self.assertEqual(self.stack.sql("SELECT DISTINCT attempts FROM migration_run_resources WHERE run_id=%s"
+                                            % q(rid)), [("1",)])
+        workers = set(r[0] for r in self.stack.sql(
+            "SELECT JSON_VALUE(context, '$.worker') FROM migration_run_logs WHERE run_id IN (%s) "
+            "AND message LIKE 'Discovery started%%'" % ",".join(q(r) for r in rids)))
+        self.assertTrue(workers <= {"par-0", "par-1"}, workers)
+
+
+class TestRunnerPlanning(RunnerTestCase):
+
+    def test_reimporting_the_same_account_updates_instead_of_copying(self):
+        user = self.user()
+        key = self.account(monitors=15, heartbeats=2, contacts=3, status_pages=2)
+        first = self.start(user, key)
+        self.drive(first, "awaiting_review")
+        self.execute(user, first)
+        self.drive(first, "completed")
+        self.assertImportedExactly(user, first, 15, 2, 3, 2)
+        ids_before = self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id" % user.id)
+        # the provider renames some monitors meanwhile
+        harness.fake_call(self.stack, "POST", "/_control/%s/mutate" % PROVIDER,
+                          {"rename_prefix": "Renamed", "rename_every": 3})
+        # deleting the first run keeps what it imported
+        r = user.request("DELETE", "/api/v1/migrations/" + first)
+        self.assertStatus(r, (200, 204))
+        self.assertEqual(self.count("monitors", user), 15)
+        second = self.start(user, key)
+        self.drive(second, "awaiting_review")
+        self.execute(user, second)
+        self.assertEqual(self.drive(second, ("completed", "completed_with_errors", "paused_conflicts")), "completed")
+        run = self.get(user, second)["data"]
+        self.assertEqual(run["stats"]["planned"], {"update": 22})
+        self.assertEqual(set(r["action"] for r in run["resources"]), {"update"})
+        self.assertImportedExactly(user, second, 15, 2, 3, 2)
+        self.assertEqual(self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id" % user.id), ids_before)
+        renamed = int(self.stack.sql_value("SELECT COUNT(*) FROM monitors WHERE user_id=%d AND name LIKE 'Renamed%%'"
+                                           % user.id))
+        self.assertGreater(renamed, 0, "updates carry the provider's new names")
+        # another user importing the same account gets their own copies
+        other = self.user()
+        third = self.start(other, key)
+        self.drive(third, "awaiting_review")
+        self.execute(other, third)
+        self.drive(third, "completed")
+        self.assertEqual(self.get(other, third)["data"]["stats"]["planned"], {"create": 22})
+        self.assertImportedExactly(other, third, 15, 2, 3, 2)
+
+    def _conflicting_run(self):
+        """A user who already has (not imported) monitors equal to the first
+        three of the provider's, and a run paused on those conflicts."""
+        key = self.account(monitors=8, heartbeats=0, contacts=2, status_pages=1)
+        # learn the provider's monitors through another user's import
+        donor = self.user()
+        rid0 = self.start(donor, key)
+        self.drive(rid0, "awaiting_review")
+        self.execute(donor, rid0)
+        self.drive(rid0, "completed")
+        user = self.user()
+        self.stack.sql("INSERT INTO monitors (user_id, name, type, url, interval_s, paused, created_at, updated_at) "
+                       "SELECT %d, CONCAT('Mine ', name), type, url, 60, 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) "
+                       "FROM monitors WHERE user_id=%d ORDER BY id LIMIT 3" % (user.id, donor.id))
+        mine = [r[0] for r in self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id" % user.id)]
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review")
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("paused_conflicts", "completed")), "paused_conflicts")
+        return user, rid, mine
+
+    def test_conflicts_pause_the_run_and_each_resolve_strategy_works(self):
+        user, rid, mine = self._conflicting_run()
+        run = self.get(user, rid)["data"]
+        self.assertEqual(run["stats"]["planned"], {"create": 8, "conflict": 3})
+        conflicts = [r for r in run["resources"] if r["status"] == "conflict"]
+        self.assertEqual(len(conflicts), 3)
+        for c in conflicts:
+            self.assertEqual(c["action"], "conflict")
+            self.assertTrue(c["error_message"])
+        self.assertEqual(self.count("monitors", user), 3, "nothing imported while paused")
+        self.assertTrue(any(l["level"] == "warning" and "conflict" in l["message"] for l in self.logs(user, rid)))
+        # the runner leaves a paused run alone
+        self.runner("--once")
+        self.assertEqual(self.stack.run_status(rid), "paused_conflicts")
+
+        by_ext = {c["external_id"]: c for c in conflicts}
+        exts = sorted(by_ext)
+        target_of = {}
+        for ext in exts:
+            url = self.stack.sql_value("SELECT JSON_VALUE(normalized_data, '$.url') FROM migration_run_resources "
+                                       "WHERE run_id=%s AND external_id=%s AND resource_type='monitor'" % (q(rid), q(ext)))
+            target_of[ext] = self.stack.sql_value("SELECT id FROM monitors WHERE user_id=%d AND url=%s" % (user.id, q(url)))
+        plan = [("skip", exts[0]), ("overwrite", exts[1]), ("duplicate", exts[2])]
+        for strategy, ext in plan:
+            r = user.request("POST", "/api/v1/migrations/%s/resolve-conflicts" % rid,
+                             body={"strategy": strategy, "resource_ids": [by_ext[ext]["id"]]})
+            self.assertStatus(r, 200)
+        self.assertEqual(self.stack.run_status(rid), "awaiting_review")
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts")), "completed")
+        res = {r["external_id"]: r for r in self.resources(rid, "resource_type='monitor'")}
+        # skip: not imported, the user's own monitor untouched
+        self.assertEqual((res[exts[0]]["action"], res[exts[0]]["status"]), ("skip", "skipped"))
+        self.assertTrue(self.stack.sql_value("SELECT name FROM monitors WHERE id=%s" % target_of[exts[0]]).startswith("Mine "))
+        # overwrite: the user's monitor now carries the provider's data, and is linked
+        self.assertEqual((res[exts[1]]["action"], res[exts[1]]["status"]), ("update", "imported"))
+        self.assertEqual(res[exts[1]]["target_id"], target_of[exts[1]])
+        self.assertFalse(self.stack.sql_value("SELECT name FROM monitors WHERE id=%s" % target_of[exts[1]]).startswith("Mine "))
+        # duplicate: a second monitor with the same URL next to the user's own
+        self.assertEqual((res[exts[2]]["action"], res[exts[2]]["status"]), ("create", "imported"))
+        self.assertNotEqual(res[exts[2]]["target_id"], target_of[exts[2]])
+        url2 = self.stack.sql_value("SELECT url FROM monitors WHERE id=%s" % target_of[exts[2]])
+        self.assertEqual(self.stack.count("monitors", "user_id=%d AND url=%s" % (user.id, q(url2))), 2)
+        # 3 own + 5 created + 1 duplicate; the overwritten one is reused, the skipped one not imported
+        self.assertEqual(self.count("monitors", user), 3 + 5 + 1)
+        run = self.get(user, rid)["data"]
+        self.assertEqual(run["stats"]["skipped"], 1)
+        self.assertEqual(run["stats"]["imported"], 10)
+        # the status page lists the skipped monitor as the user's own one (kept), the others as imported
+        self.assertEqual(self.count("status_pages", user), 1)
+
+    def test_resolving_all_conflicts_with_skip_completes_without_touching_the_account(self):
+        user, rid, mine = self._conflicting_run()
+        before = self.stack.sql("SELECT id, name, url FROM monitors WHERE user_id=%d ORDER BY id" % user.id)
+        r = user.request("POST", "/api/v1/migrations/%s/resolve-conflicts" % rid, body={"strategy": "skip"})
+        self.assertStatus(r, 200)
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("completed", "paused_conflicts")), "completed")
+        after = self.stack.sql("SELECT id, name, url FROM monitors WHERE user_id=%d AND id IN (%s) ORDER BY id"
+                               % (user.id, ",".join(mine)))
+        self.assertEqual(after, before)
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["planned"].get("conflict"), None)
+
+    def test_failed_import_then_retry_failed(self):
+        user = self.user()
+        key = self.account(monitors=6, heartbeats=0, contacts=2, status_pages=0)
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review")
+        self.execute(user, rid)
+        self.runner("--once", "--max-jobs", "1")  # planning only
+        self.assertEqual(self.stack.count("jobs", "run_id=%s AND queue='resources'" % q(rid)), 1)
+        # one resource's data turns unusable between planning and import
+        victim = self.resources(rid, "resource_type='monitor'")[0]
+        good = self.stack.sql_value("SELECT normalized_data FROM migration_run_resources WHERE id=%s" % victim["id"])
+        self.stack.sql("UPDATE migration_run_resources SET normalized_data='{\"name\":\"\",\"url\":null}' WHERE id=%s"
+                       % victim["id"])
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors")), "completed_with_errors")
+        run = self.get(user, rid)["data"]
+        self.assertEqual(run["failed_resources"], 1)
+        self.assertEqual(run["stats"]["failed"], 1)
+        failed = self.resources(rid, "status='failed'")
+        self.assertEqual(len(failed), 1)
+        self.assertTrue(failed[0]["error_message"].startswith("Import failed"))
+        self.assertEqual(failed[0]["attempts"], "1")
+        errs = self.req("GET", "/api/v1/migrations/%s/logs?errors_only=true" % rid, token=user.token).json["data"]
+        self.assertTrue(any(e["context"].get("resource_id") == int(victim["id"]) for e in errs), errs)
+        # repaired, then retried
+        self.stack.sql("UPDATE migration_run_resources SET normalized_data=%s WHERE id=%s" % (q(good), victim["id"]))
+        r = user.request("POST", "/api/v1/migrations/%s/retry-failed" % rid)
+        self.assertStatus(r, 202)
+        self.assertEqual(r.json["retried"], 1)
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors")), "completed")
+        res = self.resources(rid, "id=%s" % victim["id"])[0]
+        self.assertEqual(res["status"], "imported")
+        self.assertEqual(res["attempts"], "2", "attempts are cumulative")
+        self.assertImportedExactly(user, rid, 6, 0, 2, 0)
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["failed"], 0)
+
+
+class TestRunnerCancelDeletePurge(RunnerTestCase):
+
+    def _cancel(self, user, rid):
+        r = user.request("POST", "/api/v1/migrations/%s/cancel" % rid)
+        self.assertStatus(r, 200)
+        self.assertEqual(self.stack.run_status(rid), "cancelled")
+
+    def test_cancel_in_every_cancellable_state_stops_the_work(self):
+        key = self.account(monitors=120, heartbeats=0, contacts=2, status_pages=0)
+        # pending: the runner never starts discovery
+        user = self.user()
+        rid = self.start(user, key)
+        self._cancel(user, rid)
+        self.runner("--once")
+        self.assertEqual(self.stack.run_status(rid), "cancelled")
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 0)
+
+        # discovering: a runner mid-fetch drops its page
+        self.faults({"kind": "slow", "seconds": 4, "match": "getMonitors", "after": 1, "times": 1})
+        rid = self.start(user, key)
+        proc = harness.spawn_runner(self.stack, self.cfg, "--once")
+        self.wait_sql("SELECT checkpoint FROM migration_runs WHERE id=%s" % q(rid), lambda v: v == "monitors:50")
+        self._cancel(user, rid)
+        proc.p.wait(30)
+        self.assertEqual(proc.p.returncode, 0)
+        self.assertEqual(self.stack.run_status(rid), "cancelled")
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 50,
+                         "the page fetched after the cancel is not saved")
+        self.assertEqual(self.stack.count("jobs", "run_id=%s" % q(rid)), 0)
+        cred = self.stack.sql_value("SELECT credentials IS NULL FROM migration_runs WHERE id=%s" % q(rid))
+        self.assertEqual(cred, "1")
+
+        # awaiting_review, executing (before the runner plans) and paused_conflicts
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review")
+        self._cancel(user, rid)
+        self.runner("--once")
+        self.assertEqual(self.stack.run_status(rid), "cancelled")
+
+        other = self.user()
+        rid = self.start(other, key)
+        self.drive(rid, "awaiting_review")
+        self.execute(other, rid)
+        self._cancel(other, rid)
+        self.runner("--once")
+        self.assertEqual(self.stack.run_status(rid), "cancelled")
+        self.assertEqual(self.count("monitors", other), 0)
+
+        # executing with imports under way: the runner stops at its next resource
+        rid = self.start(other, key)
+        self.drive(rid, "awaiting_review")
+        self.execute(other, rid)
+        self.runner("--once", "--max-jobs", "1")  # planning
+        self._cancel(other, rid)
+        self.runner("--once")
+        self.assertEqual(self.stack.run_status(rid), "cancelled")
+        self.assertEqual(self.count("monitors", other), 0)
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s AND status='imported'" % q(rid)), 0)
+
+        # paused_conflicts: the user already has one of the provider's contacts
+        mine = self.user()
+        donor = self.user()
+        d = self.start(donor, key)
+        self.drive(d, "awaiting_review")
+        self.execute(donor, d)
+        self.drive(d, "completed")
+        self.stack.sql("INSERT INTO contacts (user_id, name, type, value, created_at, updated_at) "
+                       "SELECT %d, name, type, value, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM contacts "
+                       "WHERE user_id=%d AND value IS NOT NULL LIMIT 1" % (mine.id, donor.id))
+        rid = self.start(mine, key)
+        self.drive(rid, "awaiting_review")
+        self.execute(mine, rid)
+        self.assertEqual(self.drive(rid, ("paused_conflicts", "completed")), "paused_conflicts")
+        self._cancel(mine, rid)
+        self.runner("--once")
+        self.assertEqual(self.stack.run_status(rid), "cancelled")
+        # a cancelled run is final
+        r = mine.request("POST", "/api/v1/migrations/%s/retry-failed" % rid)
+        self.assertStatus(r, 409)
+
+    def test_delete_while_a_runner_works_on_the_run(self):
+        user = self.user()
+        key = self.account(monitors=160, heartbeats=0, contacts=2, status_pages=0)
+        # during discovery
+        self.faults({"kind": "slow", "seconds": 4, "match": "getMonitors", "after": 1, "times": 1})
+        rid = self.start(user, key)
+        proc = harness.spawn_runner(self.stack, self.cfg, "--once")
+        self.wait_sql("SELECT checkpoint FROM migration_runs WHERE id=%s" % q(rid), lambda v: v == "monitors:50")
+        r = user.request("DELETE", "/api/v1/migrations/" + rid)
+        self.assertStatus(r, (200, 204))
+        proc.p.wait(30)
+        self.assertEqual(proc.p.returncode, 0, harness.tail(proc.log))
+        for table in ("migration_runs WHERE id", "migration_run_resources WHERE run_id",
+                      "migration_run_logs WHERE run_id", "jobs WHERE run_id"):
+            self.assertEqual(self.stack.sql_value("SELECT COUNT(*) FROM %s=%s" % (table, q(rid))), "0", table)
+
+        # during imports: what was imported stays in the account
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review")
+        self.execute(user, rid)
+        proc = harness.spawn_runner(self.stack, self.cfg, "--once")
+        self.wait_sql("SELECT COUNT(*) FROM migration_run_resources WHERE run_id=%s AND status='imported'" % q(rid),
+                      lambda v: v is None or int(v) > 0, timeout=30)
+        r = user.request("DELETE", "/api/v1/migrations/" + rid)
+        self.assertStatus(r, (200, 204))
+        proc.p.wait(60)
+        self.assertEqual(proc.p.returncode, 0, harness.tail(proc.log))
+        kept = self.count("monitors", user) + self.count("contacts", user)
+        self.assertGreater(kept, 0)
+        self.assertEqual(self.stack.count("import_links", "user_id=%d" % user.id), kept)
+        self.assertEqual(self.stack.count("jobs", "run_id=%s" % q(rid)), 0)
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 0)
+        # a later run updates what the deleted one imported
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review")
+        self.execute(user, rid)
+        self.drive(rid, "completed")
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["planned"].get("update"), kept)
+        self.assertImportedExactly(user, rid, 160, 0, 2, 0)
+
+    def test_credentials_are_wiped_after_the_purge_time(self):
+        cfg = harness.runner_config(self.stack, "runner-purge", lease_seconds=5, credentials_retention=1)
+        user = self.user()
+        key = self.account(monitors=3, heartbeats=0, contacts=1, status_pages=0)
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review", cfg=cfg)
+        row = self.stack.sql_dicts("SELECT credentials IS NOT NULL AS has, credentials_purge_at FROM migration_runs "
+                                   "WHERE id=%s" % q(rid))[0]
+        self.assertEqual(row["has"], "1")
+        self.assertIsNotNone(row["credentials_purge_at"])
+        time.sleep(2.2)
+        self.runner("--once", cfg=cfg)
+        row = self.stack.sql_dicts("SELECT credentials, credentials_key_id, credentials_purge_at FROM migration_runs "
+                                   "WHERE id=%s" % q(rid))[0]
+        self.assertEqual(row, {"credentials": None, "credentials_key_id": None, "credentials_purge_at": None})
+        self.assertTrue(any("wiped" in l["message"] for l in self.logs(user, rid)))
+        # the run goes on without them
+        self.execute(user, rid)
+        self.drive(rid, "completed", cfg=cfg)

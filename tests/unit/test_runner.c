@@ -1,0 +1,357 @@
+/* Unit tests of the runner's pure logic: planning decisions, job verdicts
+ * and the run state machine, backoff, progress and stats, import order, and
+ * the importers' value checks. No database. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/jsonx.h"
+#include "importers/importer.h"
+#include "queue/queue.h"
+#include "runner/rules.h"
+
+static struct plan_decision
+decide(bool supported, bool valid, const char *resolution, bool linked, bool natural)
+{
+	struct plan_facts f = { supported, valid, resolution, linked, natural };
+	struct plan_decision d;
+
+	plan_decide(&f, &d);
+	return d;
+}
+
+static void
+test_plan_create_update_conflict_skip(void **state)
+{
+	struct plan_decision d;
+
+	(void)state;
+	d = decide(true, true, NULL, false, false);
+	assert_string_equal(d.action, "create");
+	assert_string_equal(d.status, "pending");
+	assert_false(d.keep);
+
+	/* imported before by this user: update, even when an unlinked object has the same key */
+	d = decide(true, true, NULL, true, false);
+	assert_string_equal(d.action, "update");
+	assert_string_equal(d.status, "pending");
+	d = decide(true, true, NULL, true, true);
+	assert_string_equal(d.action, "update");
+
+	d = decide(true, true, NULL, false, true);
+	assert_string_equal(d.action, "conflict");
+	assert_string_equal(d.status, "conflict");
+
+	d = decide(false, false, NULL, false, false);
+	assert_string_equal(d.action, "skip");
+	assert_string_equal(d.status, "skipped");
+	d = decide(true, false, NULL, true, true);
+	assert_string_equal(d.action, "skip");
+	assert_string_equal(d.status, "skipped");
+}
+
+static void
+test_plan_resolution_is_kept_never_a_conflict_again(void **state)
+{
+	static const struct {
+		const char *resolution, *action, *status;
+	} cases[] = {
+		{ "skip", "skip", "skipped" },
+		{ "overwrite", "update", "pending" },
+		{ "duplicate", "create", "pending" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		/* whatever else is true: the natural key still matches, for instance */
+		for (int m = 0; m < 8; m++) {
+			struct plan_decision d = decide(m & 1, m & 2, cases[i].resolution, m & 4, true);
+			assert_true(d.keep);
+			assert_string_equal(d.action, cases[i].action);
+			assert_string_equal(d.status, cases[i].status);
+			assert_string_not_equal(d.action, "conflict");
+		}
+	}
+}
+
+static void
+test_job_verdicts(void **state)
+{
+	static const char *const all[] = { "pending", "discovering", "awaiting_review", "executing",
+		"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled", NULL };
+
+	(void)state;
+	for (size_t i = 0; all[i]; i++) {
+		bool disc = strcmp(all[i], "pending") == 0 || strcmp(all[i], "discovering") == 0;
+		bool exec = strcmp(all[i], "executing") == 0;
+		assert_int_equal(job_verdict("discovery", all[i]), disc ? JOB_ACT : JOB_DROP);
+		assert_int_equal(job_verdict("planning", all[i]), exec ? JOB_ACT : JOB_DROP);
+		assert_int_equal(job_verdict("resources", all[i]), exec ? JOB_ACT : JOB_DROP);
+	}
+	assert_int_equal(job_verdict("other", "executing"), JOB_DROP);
+	assert_int_equal(job_verdict("resources", NULL), JOB_DROP);
+}
+
+static void
+test_state_machine(void **state)
+{
+	(void)state;
+	/* the design §4 paths */
+	assert_true(run_transition_ok("pending", "discovering"));
+	assert_true(run_transition_ok("discovering", "awaiting_review"));
+	assert_true(run_transition_ok("discovering", "failed"));
+	assert_true(run_transition_ok("awaiting_review", "executing"));
+	assert_true(run_transition_ok("executing", "completed"));
+	assert_true(run_transition_ok("executing", "completed_with_errors"));
+	assert_true(run_transition_ok("executing", "paused_conflicts"));
+	assert_true(run_transition_ok("paused_conflicts", "awaiting_review"));
+	assert_true(run_transition_ok("completed_with_errors", "executing"));
+	assert_true(run_transition_ok("failed", "executing"));
+	const char *cancellable[] = { "pending", "discovering", "awaiting_review", "executing",
+		"paused_conflicts" };
+	for (size_t i = 0; i < 5; i++)
+		assert_true(run_transition_ok(cancellable[i], "cancelled"));
+	/* and nothing else */
+	assert_false(run_transition_ok("cancelled", "executing"));
+	assert_false(run_transition_ok("completed", "executing"));
+	assert_false(run_transition_ok("completed", "cancelled"));
+	assert_false(run_transition_ok("failed", "cancelled"));
+	assert_false(run_transition_ok("pending", "awaiting_review"));
+	assert_false(run_transition_ok("awaiting_review", "completed"));
+	assert_false(run_transition_ok("paused_conflicts", "executing"));
+	assert_false(run_transition_ok("discovering", "executing"));
+	assert_true(run_status_final("cancelled"));
+	assert_true(run_status_final("completed"));
+	assert_false(run_status_final("paused_conflicts"));
+	assert_string_equal(run_final_status(0), "completed");
+	assert_string_equal(run_final_status(1), "completed_with_errors");
+}
+
+static void
+test_backoff(void **state)
+{
+	(void)state;
+	/* exponential with jitter in [d/2, d] */
+	for (int attempt = 1; attempt <= 12; attempt++) {
+		int64_t d = QUEUE_BACKOFF_BASE_MS;
+		for (int i = 1; i < attempt; i++)
+			d = d * 2 > QUEUE_BACKOFF_MAX_MS ? QUEUE_BACKOFF_MAX_MS : d * 2;
+		uint32_t rnds[] = { 0, 1, 12345, 0x7fffffff, 0xffffffff };
+		for (size_t k = 0; k < 5; k++) {
+			int64_t v = queue_backoff_ms(attempt, 0, rnds[k]);
+			assert_true(v >= d / 2);
+			assert_true(v <= d);
+		}
+	}
+	assert_int_equal(queue_backoff_ms(1, 0, 0), QUEUE_BACKOFF_BASE_MS / 2);
+	assert_int_equal(queue_backoff_ms(0, 0, 0), QUEUE_BACKOFF_BASE_MS / 2);
+	assert_true(queue_backoff_ms(40, 0, 0xffffffff) <= QUEUE_BACKOFF_MAX_MS);
+	/* Retry-After is honoured: never earlier, a little jitter later */
+	for (uint32_t r = 0; r < 5000; r += 97) {
+		int64_t v = queue_backoff_ms(1, 30, r);
+		assert_true(v >= 30000);
+		assert_true(v <= 32000);
+		v = queue_backoff_ms(3, 1, r);
+		assert_true(v >= 1000);
+		assert_true(v <= 1100);
+	}
+	assert_true(queue_backoff_ms(1, 3600, 0xffffffff) <= 3600 * 1000 + 2000);
+}
+
+static void
+test_progress_and_stats(void **state)
+{
+	json_object *o, *v;
+	int ok;
+
+	(void)state;
+	assert_true(run_progress(0, 0, 0, 10) == 0.0);
+	assert_true(run_progress(5, 0, 0, 10) == 0.5);
+	assert_true(run_progress(5, 3, 2, 10) == 1.0);
+	assert_true(run_progress(0, 0, 0, 0) == 1.0);
+	assert_true(run_progress(20, 0, 0, 10) == 1.0);
+
+	json_object *disc = json_object_new_object();
+	jx_add_int(disc, "monitor", 3);
+	o = stats_compose("{\"planned\":{\"create\":2},\"imported\":9}", disc, NULL, 1, 2, 3, 0.33333);
+	assert_non_null(o);
+	assert_true(json_object_object_get_ex(o, "discovered", &v));
+	assert_true(json_object_object_get_ex(v, "monitor", &v));
+	assert_int_equal(json_object_get_int64(v), 3);
+	assert_true(json_object_object_get_ex(o, "planned", &v));
+	assert_true(json_object_object_get_ex(v, "create", &v));
+	assert_int_equal(json_object_get_int64(v), 2);
+	assert_true(json_object_object_get_ex(o, "imported", &v));
+	assert_int_equal(json_object_get_int64(v), 1);
+	assert_true(json_object_object_get_ex(o, "failed", &v));
+	assert_int_equal(json_object_get_int64(v), 3);
+	assert_true(json_object_object_get_ex(o, "progress", &v));
+	assert_true(json_object_get_double(v) > 0.3332 && json_object_get_double(v) < 0.3334);
+	/* the text round-trips as the spec's shape */
+	json_object *back = jx_parse(jx_text(o), strlen(jx_text(o)), &ok);
+	assert_non_null(back);
+	json_object_put(back);
+	json_object_put(o);
+
+	/* invalid or missing old stats: empty objects */
+	o = stats_compose("not json", NULL, NULL, 0, 0, 0, 0);
+	assert_true(json_object_object_get_ex(o, "discovered", &v));
+	assert_true(json_object_is_type(v, json_type_object));
+	assert_int_equal(json_object_object_length(v), 0);
+	json_object_put(o);
+	o = stats_compose(NULL, NULL, NULL, 0, 0, 0, 1);
+	assert_true(json_object_object_get_ex(o, "planned", &v));
+	assert_true(json_object_is_type(v, json_type_object));
+	json_object_put(o);
+}
+
+static void
+test_import_order(void **state)
+{
+	(void)state;
+	/* what is referred to comes first */
+	assert_true(importer_rank("contact") < importer_rank("monitor"));
+	assert_true(importer_rank("contact") < importer_rank("heartbeat"));
+	assert_true(importer_rank("monitor") < importer_rank("status_page"));
+	assert_true(importer_rank("heartbeat") < importer_rank("status_page"));
+	assert_true(importer_rank("hosting_client") < importer_rank("hosting_service"));
+	assert_true(importer_rank("hosting_client") < importer_rank("hosting_domain"));
+	assert_true(importer_rank("hosting_client") < importer_rank("invoice"));
+	assert_int_equal(importer_rank("widget"), -1);
+	assert_int_equal(importer_rank(NULL), -1);
+	size_t n = 0;
+	for (; importer_order[n]; n++)
+		assert_non_null(importer_model(importer_order[n]));
+	assert_int_equal(n, IMPORTER_TYPES);
+	assert_string_equal(importer_model("status_page"), "status_pages");
+	assert_string_equal(importer_model("hosting_client"), "hosting_clients");
+	assert_null(importer_model("widget"));
+}
+
+static void
+test_value_checks(void **state)
+{
+	char d[11], dec[24];
+
+	(void)state;
+	assert_int_equal(imp_date("2024-02-29", d), 0);
+	assert_string_equal(d, "2024-02-29");
+	assert_int_equal(imp_date("2024-03-01T10:00:00Z", d), 0);
+	assert_string_equal(d, "2024-03-01");
+	assert_int_equal(imp_date("2023-02-29", d), -1);
+	assert_int_equal(imp_date("2023-13-01", d), -1);
+	assert_int_equal(imp_date("2023-00-10", d), -1);
+	assert_int_equal(imp_date("0000-00-00", d), -1);
+	assert_int_equal(imp_date("2023-1-1", d), -1);
+	assert_int_equal(imp_date("2023-01-01x", d), -1);
+	assert_int_equal(imp_date("", d), -1);
+	assert_int_equal(imp_date(NULL, d), -1);
+
+	assert_int_equal(imp_decimal("12", dec), 0);
+	assert_string_equal(dec, "12");
+	assert_int_equal(imp_decimal("-3.5", dec), 0);
+	assert_string_equal(dec, "-3.5");
+	assert_int_equal(imp_decimal("1234.567", dec), 0);
+	assert_string_equal(dec, "1234.56");
+	assert_int_equal(imp_decimal("999999999999.99", dec), 0);
+	const char *bad[] = { "", "-", ".5", "1.", "1e3", "12,50", " 1", "1 ", "abc", "1234567890123",
+		"0x10", NULL };
+	for (int i = 0; bad[i]; i++)
+		assert_int_equal(imp_decimal(bad[i], dec), -1);
+	assert_int_equal(imp_decimal(NULL, dec), -1);
+
+	assert_int_equal(imp_utf8_prefix("hello", 3), 3);
+	assert_int_equal(imp_utf8_prefix("hello", 10), 5);
+	assert_int_equal(imp_utf8_prefix("h\xc3\xa9llo", 2), 3);   /* "hé" */
+	assert_int_equal(imp_utf8_prefix("\xe2\x82\xac\xe2\x82\xac", 1), 3); /* one euro sign */
+	assert_int_equal(imp_utf8_prefix("", 4), 0);
+}
+
+static json_object *
+norm(const char *text)
+{
+	int ok;
+	json_object *o = jx_parse(text, strlen(text), &ok);
+
+	assert_non_null(o);
+	return o;
+}
+
+static void
+test_validate(void **state)
+{
+	static const struct {
+		const char *type, *json;
+		int ok;
+	} cases[] = {
+		{ "monitor", "{\"name\":\"A\",\"url\":\"https://a.example/\",\"type\":\"http\"}", 0 },
+		{ "monitor", "{\"name\":\"\",\"url\":\"https://a.example/\"}", 0 },
+		{ "monitor", "{\"name\":\"A\",\"url\":null}", 0 },
+		{ "monitor", "{\"name\":\"  \",\"url\":\"\"}", -1 },
+		{ "heartbeat", "{\"name\":\"cron\"}", 0 },
+		{ "heartbeat", "{\"name\":null}", -1 },
+		{ "contact", "{\"name\":null,\"type\":\"email\",\"value\":\"a@b.c\"}", 0 },
+		{ "contact", "{\"name\":null,\"type\":\"email\",\"value\":null}", -1 },
+		{ "status_page", "{\"name\":\"S\",\"monitor_ids\":[]}", 0 },
+		{ "status_page", "{\"url\":\"https://s/\"}", -1 },
+		{ "hosting_client", "{\"email\":\"c@example.com\"}", 0 },
+		{ "hosting_client", "{\"email\":\"\"}", -1 },
+		{ "hosting_service", "{\"product\":\"VPS\"}", 0 },
+		{ "hosting_service", "{\"product\":null,\"domain\":null}", -1 },
+		{ "hosting_domain", "{\"domain\":\"example.com\"}", 0 },
+		{ "hosting_domain", "{}", -1 },
+		{ "invoice", "{\"number\":\"INV-1\"}", 0 },
+		{ "invoice", "{\"number\":\"12345678901234567890123456789012345678901234567890123456789012345\"}", -1 },
+		{ "widget", "{\"name\":\"x\"}", -1 },
+	};
+	char why[200];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_object *o = norm(cases[i].json);
+		why[0] = '\0';
+		int rc = importer_validate(cases[i].type, o, why, sizeof why);
+		if (rc != cases[i].ok)
+			fail_msg("%s %s: got %d (%s)", cases[i].type, cases[i].json, rc, why);
+		if (rc != 0)
+			assert_true(strlen(why) > 0);
+		json_object_put(o);
+	}
+	assert_int_equal(importer_validate("monitor", NULL, why, sizeof why), -1);
+	json_object *arr = json_object_new_array();
+	assert_int_equal(importer_validate("monitor", arr, why, sizeof why), -1);
+	json_object_put(arr);
+	/* a URL over 2048 characters */
+	char *big = malloc(2200 + 64);
+	strcpy(big, "{\"name\":\"x\",\"url\":\"https://");
+	memset(big + strlen(big), 'a', 2100);
+	strcpy(big + strlen("{\"name\":\"x\",\"url\":\"https://") + 2100, "\"}");
+	json_object *o = norm(big);
+	assert_int_equal(importer_validate("monitor", o, why, sizeof why), -1);
+	json_object_put(o);
+	free(big);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_create_update_conflict_skip),
+		cmocka_unit_test(test_plan_resolution_is_kept_never_a_conflict_again),
+		cmocka_unit_test(test_job_verdicts),
+		cmocka_unit_test(test_state_machine),
+		cmocka_unit_test(test_backoff),
+		cmocka_unit_test(test_progress_and_stats),
+		cmocka_unit_test(test_import_order),
+		cmocka_unit_test(test_value_checks),
+		cmocka_unit_test(test_validate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
