@@ -46,6 +46,7 @@ b="$top/build"
 "$b/migratorctl" keygen --out "$t/key" >/dev/null
 "$b/migratorctl" db migrate --sql-dir "$top/sql" >/dev/null
 uid=$("$b/migratorctl" user add --name Bench --email bench@example.com)
+[ -n "${BENCH_SQL:-}" ] && mariadb --no-defaults -uroot --socket="$t/my.sock" migrator -e "$BENCH_SQL"
 tok=$("$b/migratorctl" token create --user "$uid" --name bench --scopes account:read,account:write)
 
 cat >"$t/lighttpd.conf" <<CONF
@@ -63,7 +64,8 @@ fastcgi.server = (
 )
 CONF
 lighttpd -D -f "$t/lighttpd.conf" &
-pids+=($!)
+lpid=$!
+pids+=($lpid)
 sleep 1
 curl -sf http://127.0.0.1:18999/bare >/dev/null
 curl -sf http://127.0.0.1:18999/api/v1/me -H "Authorization: Bearer $tok" >/dev/null
@@ -71,7 +73,8 @@ curl -sf http://127.0.0.1:18999/api/v1/me -H "Authorization: Bearer $tok" >/dev/
 rps() { # url [header]
 	wrk -t2 -c32 -d"${secs}s" ${2:+-H "$2"} "$1" | awk '/Requests\/sec/ {print $2}'
 }
-rss_kb() { ps -C migrator.fcgi -o rss= | awk '{s+=$1} END {print s+0}'; }
+# RSS of this lighttpd's migrator.fcgi children only (other stacks may run beside).
+rss_kb() { ps --ppid "$lpid" -o rss=,comm= | awk '$2 == "migrator.fcgi" {s+=$1} END {print s+0}'; }
 
 echo "warming up..."
 wrk -t2 -c16 -d2s http://127.0.0.1:18999/bare >/dev/null

@@ -188,7 +188,8 @@ add_check(json_object *m, const char *id, const char *name, const char *type, st
 	}
 	if (type == NULL)
 		mon.type = "other"; /* warned by the caller */
-	else if (url != NULL && (strncasecmp(url, "http://", 7) == 0 || strncasecmp(url, "https://", 8) == 0)) {
+	else if (url != NULL &&
+	    (strncasecmp(url, "http://", 7) == 0 || strncasecmp(url, "https://", 8) == 0)) {
 		keyword = body_keyword(m);
 		mon.keyword = keyword;
 		mon.type = keyword != NULL ? "keyword" : "http";
@@ -365,8 +366,10 @@ cronitor_parse(const char *cursor, const struct httpc_resp *resp, struct prov_pa
 	for (size_t i = 0; i < n; i++) {
 		json_object *it = json_object_array_get_idx(list, i);
 
-		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "key", id, sizeof id) != 0) {
-			prov_page_warn(page, CR " sent an entry of %s without a usable key; skipped", phases[ph]);
+		if (!json_object_is_type(it, json_type_object) ||
+		    prov_get_id(it, "key", id, sizeof id) != 0) {
+			prov_page_warn(page, CR " sent an entry of %s without a usable key; skipped",
+			    phases[ph]);
 			continue;
 		}
 		if (ph == PH_MONITORS)

@@ -100,7 +100,7 @@ cursor_parse(const char *cursor, struct sp_cursor *c)
 	for (c->ph = 0; phases[c->ph] != NULL; c->ph++)
 		if (strcmp(phases[c->ph], f[0]) == 0)
 			break;
-	if (phases[c->ph] == NULL || parse_i64(f[1], 0, INT32_MAX, &c->idx) != 0)
+	if (nf < 2 || phases[c->ph] == NULL || parse_i64(f[1], 0, INT32_MAX, &c->idx) != 0)
 		return -1;
 	if (c->ph == PH_PAGES)
 		return nf == 2 ? 0 : -1;

@@ -269,8 +269,11 @@ list_items(json_object *root, size_t ph)
 		if (inner == NULL)
 			return out; /* {} */
 		if (json_object_is_type(inner, json_type_array)) {
-			for (size_t i = 0; i < json_object_array_length(inner); i++)
-				json_object_array_add(out, json_object_get(json_object_array_get_idx(inner, i)));
+			for (size_t i = 0; i < json_object_array_length(inner); i++) {
+				json_object *e = json_object_array_get_idx(inner, i);
+
+				json_object_array_add(out, json_object_get(e));
+			}
 			return out;
 		}
 		if (json_object_is_type(inner, json_type_object)) {
@@ -332,7 +335,8 @@ whmcs_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page 
 		json_object *it = json_object_array_get_idx(items, i);
 
 		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "id", id, sizeof id) != 0) {
-			prov_page_warn(page, WH " sent an entry of %s without a usable id; skipped", plurals[ph]);
+			prov_page_warn(page, WH " sent an entry of %s without a usable id; skipped",
+			    plurals[ph]);
 			continue;
 		}
 		if (ph == PH_CLIENTS)

@@ -404,6 +404,11 @@ discovery_step(struct runner *r, struct job *j)
 		memset(&page, 0, sizeof page);
 		memset(&pe, 0, sizeof pe);
 		st = d.def->ops->fetch(&s, cursor, &page, &pe);
+		if (st == PROV_OK && page.next_cursor != NULL && same_cursor(page.next_cursor, cursor)) {
+			/* A cursor that does not move would page forever. */
+			st = prov_fail(&pe, PROV_FATAL, "the provider's paging did not advance at %s",
+			    cursor ? cursor : "the start");
+		}
 		if (st != PROV_OK) {
 			prov_page_free(&page);
 			provider_error(r, &d, &s, &pe);

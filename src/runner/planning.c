@@ -248,6 +248,16 @@ out:
 	return t;
 }
 
+/* Give the job back at the current position (after a DB error: with backoff). */
+static void
+release_at(struct runner *r, struct job *j, const struct plan *p, int64_t delay_ms)
+{
+	char payload[64];
+
+	snprintf(payload, sizeof payload, "{\"after\":%llu}", (unsigned long long)p->after);
+	queue_release(r->db, j, delay_ms, 0, payload);
+}
+
 void
 planning_step(struct runner *r, struct job *j)
 {
@@ -278,7 +288,7 @@ planning_step(struct runner *r, struct job *j)
 		json_object *o = jx_parse(j->payload, strlen(j->payload), &ok), *v;
 		if (o != NULL && json_object_object_get_ex(o, "after", &v))
 			p.after = (uint64_t)json_object_get_int64(v);
-		p.started = true;
+		p.started = p.after > 0;
 		json_object_put(o);
 	}
 	for (;;) {
@@ -287,18 +297,27 @@ planning_step(struct runner *r, struct job *j)
 		if (t != TX_COMMIT) {
 			if (p.moved_on)
 				runner_drop(r, j, "run no longer executing");
-			return; /* lease lost, or a DB error: the job is claimed again later */
+			else if (t == TX_ERROR)
+				release_at(r, j, &p, queue_backoff_ms(1, 0, runner_random()));
+			return; /* TX_ABORT: the lease was lost, the job is someone else's */
 		}
 		p.started = true;
 		if (p.done)
 			break;
 		if (runner_out_of_time(r, step_end)) {
-			char payload[64];
-			snprintf(payload, sizeof payload, "{\"after\":%llu}", (unsigned long long)p.after);
-			queue_release(r->db, j, 0, 0, payload);
+			release_at(r, j, &p, 0); /* the continuation */
 			return;
 		}
 	}
-	if (runner_tx(r, plan_finish, &p) != TX_COMMIT && p.moved_on)
-		runner_drop(r, j, "run no longer executing");
+	switch (runner_tx(r, plan_finish, &p)) {
+	case TX_COMMIT:
+		break;
+	case TX_ABORT:
+		if (p.moved_on)
+			runner_drop(r, j, "run no longer executing");
+		break;
+	case TX_ERROR:
+		release_at(r, j, &p, queue_backoff_ms(1, 0, runner_random()));
+		break;
+	}
 }

@@ -721,3 +721,151 @@ class TestRunnerCancelDeletePurge(RunnerTestCase):
         # the run goes on without them
         self.execute(user, rid)
         self.drive(rid, "completed", cfg=cfg)
+
+
+class TestRunnerSyntheticRuns(RunnerTestCase):
+    """Runs whose resources are written straight into the database (as discovery
+    would), for what no fake account covers yet: hosting records, and runs
+    large enough to be planned and imported over several steps."""
+
+    def synthetic_run(self, user, provider, items):
+        """items: list of (resource_type, external_id, normalized dict). Returns the run id,
+        awaiting review."""
+        self.stack.sql("DELETE FROM jobs")
+        rid = self.stack.insert_run(user.id, status="awaiting_review", provider=provider,
+                                    stats={"discovered": {}, "planned": {}, "imported": 0, "skipped": 0,
+                                           "failed": 0, "progress": 0})
+        for start in range(0, len(items), 200):
+            rows = ["(%s, %s, %s, 'pending', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
+                q(rid), q(t), q(ext), q(json.dumps(norm))) for t, ext, norm in items[start:start + 200]]
+            self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
+                           "normalized_data, created_at, updated_at) VALUES " + ", ".join(rows))
+        return rid
+
+    def hosting_items(self, clients=3):
+        items = []
+        for i in range(1, clients + 1):
+            items.append(("hosting_client", "c%d" % i, {
+                "email": "client%d@example.com" % i, "first_name": "First%d" % i, "last_name": "Last",
+                "company": None, "status": "Active", "created": "2023-01-%02d" % i}))
+        for i in range(1, 5):
+            items.append(("hosting_service", "s%d" % i, {
+                "client_id": "c%d" % ((i - 1) % clients + 1), "product": "VPS %d" % i,
+                "domain": "svc%d.example.com" % i, "status": "Active", "billing_cycle": "Monthly",
+                "amount": "12.50", "next_due": "2024-05-01"}))
+        for i in range(1, 3):
+            items.append(("hosting_domain", "d%d" % i, {
+                "client_id": "c%d" % i, "domain": "example-%d.com" % i, "registrar": "enom",
+                "status": "Active", "expiry": "2025-01-01", "next_due": "2024-12-01", "amount": "9.99"}))
+        items.append(("invoice", "i1", {"client_id": "c1", "number": "INV-1", "date": "2024-01-01",
+                                        "due": "2024-01-15", "paid_at": None, "total": "30.00",
+                                        "currency": "USD", "status": "Unpaid"}))
+        items.append(("invoice", "i2", {"client_id": "c9", "number": "INV-2", "date": "2023-02-30",
+                                        "due": None, "paid_at": "2024-01-20T10:00:00Z", "total": "7.5",
+                                        "currency": "EUR", "status": "Paid"}))
+        # records that precede their client in id order: the import order sorts them out
+        return items[3:] + items[:3]
+
+    def test_hosting_records_are_imported_with_their_clients(self):
+        user = self.user()
+        rid = self.synthetic_run(user, "whmcs", self.hosting_items())
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts")), "completed")
+        run = self.get(user, rid)["data"]
+        self.assertEqual(run["stats"]["planned"], {"create": 11})
+        for table, n in (("hosting_clients", 3), ("hosting_services", 4), ("hosting_domains", 2), ("invoices", 2)):
+            self.assertEqual(self.count(table, user), n, table)
+        rows = self.stack.sql_dicts(
+            "SELECT s.product, c.email, s.amount, s.next_due FROM hosting_services s "
+            "LEFT JOIN hosting_clients c ON c.id = s.client_id WHERE s.user_id=%d ORDER BY s.product" % user.id)
+        self.assertEqual([(r["product"], r["email"]) for r in rows],
+                         [("VPS 1", "client1@example.com"), ("VPS 2", "client2@example.com"),
+                          ("VPS 3", "client3@example.com"), ("VPS 4", "client1@example.com")])
+        self.assertEqual((rows[0]["amount"], rows[0]["next_due"]), ("12.50", "2024-05-01"))
+        inv = {r["number"]: r for r in self.stack.sql_dicts(
+            "SELECT number, client_id, invoice_date, paid_at, total, currency FROM invoices WHERE user_id=%d" % user.id)}
+        self.assertIsNotNone(inv["INV-1"]["client_id"])
+        self.assertIsNone(inv["INV-2"]["client_id"], "an unknown client is left empty")
+        self.assertIsNone(inv["INV-2"]["invoice_date"], "an impossible date is left empty")
+        self.assertEqual(inv["INV-2"]["paid_at"], "2024-01-20")
+        self.assertEqual(inv["INV-2"]["total"], "7.50")
+        self.assertEqual(self.stack.count("import_links", "user_id=%d AND provider='whmcs'" % user.id), 11)
+
+        # another user who already has one of the domains and one of the clients: two conflicts
+        other = self.user()
+        self.stack.sql("INSERT INTO hosting_domains (user_id, domain, created_at, updated_at) VALUES "
+                       "(%d, 'EXAMPLE-2.com', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % other.id)
+        self.stack.sql("INSERT INTO hosting_clients (user_id, email, created_at, updated_at) VALUES "
+                       "(%d, 'client1@example.com', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % other.id)
+        rid2 = self.synthetic_run(other, "whmcs", self.hosting_items())
+        self.execute(other, rid2)
+        self.assertEqual(self.drive(rid2, ("paused_conflicts", "completed")), "paused_conflicts")
+        conflicts = sorted(r["resource_type"] for r in self.resources(rid2, "status='conflict'"))
+        self.assertEqual(conflicts, ["hosting_client", "hosting_domain"])
+        r = other.request("POST", "/api/v1/migrations/%s/resolve-conflicts" % rid2, body={"strategy": "overwrite"})
+        self.assertStatus(r, 200)
+        self.execute(other, rid2)
+        self.assertEqual(self.drive(rid2, ("completed", "paused_conflicts")), "completed")
+        self.assertEqual(self.count("hosting_clients", other), 3)
+        self.assertEqual(self.count("hosting_domains", other), 2)
+        # the overwritten client is the one the services of client c1 now point at
+        own = self.stack.sql_value("SELECT MIN(id) FROM hosting_clients WHERE user_id=%d" % other.id)
+        self.assertEqual(self.stack.count("hosting_services", "user_id=%d AND client_id=%s" % (other.id, own)), 2)
+        self.assertEqual(self.stack.sql_value("SELECT first_name FROM hosting_clients WHERE id=%s" % own), "First1")
+
+    def test_unsupported_or_unusable_resources_are_skipped_with_a_reason(self):
+        user = self.user()
+        rid = self.synthetic_run(user, "uptimerobot", [
+            ("monitor", "m1", {"name": "ok", "url": "https://ok.example/", "type": "http", "interval": 60,
+                               "paused": False, "port": None, "keyword": None, "contact_ids": []}),
+            ("monitor", "m2", {"name": "", "url": None, "type": "http"}),
+            ("widget", "w1", {"name": "what"}),
+        ])
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors")), "completed")
+        res = {r["external_id"]: r for r in self.resources(rid)}
+        self.assertEqual((res["m1"]["action"], res["m1"]["status"]), ("create", "imported"))
+        for ext in ("m2", "w1"):
+            self.assertEqual((res[ext]["action"], res[ext]["status"]), ("skip", "skipped"))
+            self.assertTrue(res[ext]["error_message"].startswith("Skipped: "), res[ext])
+        stats = self.get(user, rid)["data"]["stats"]
+        self.assertEqual(stats["planned"], {"create": 1, "skip": 2})
+        self.assertEqual((stats["imported"], stats["skipped"], stats["failed"], stats["progress"]), (1, 2, 0, 1))
+
+    def test_a_large_run_is_planned_and_imported_over_several_steps(self):
+        user = self.user()
+        n = 6000
+        items = [("contact", "ct%d" % i, {"name": "C%d" % i, "type": "email", "value": "c%d@example.com" % i})
+                 for i in range(20)]
+        items += [("monitor", "m%05d" % i, {
+            "name": "M%d" % i, "url": "https://m%d.example.com/" % i, "type": "http", "interval": 60,
+            "paused": i % 10 == 0, "port": None, "keyword": None, "contact_ids": ["ct%d" % (i % 20)]})
+            for i in range(n)]
+        items += [("status_page", "sp1", {"name": "Big page", "url": None, "public": True,
+                                          "monitor_ids": ["m%05d" % i for i in range(0, 50)]})]
+        rid = self.synthetic_run(user, "uptimerobot", items)
+        self.execute(user, rid)
+        payloads = set()
+        progress = []
+        deadline = time.time() + 300
+        while self.stack.run_status(rid) == "executing" and time.time() < deadline:
+            # one-second budgets force steps to stop and queue their continuation
+            self.runner("--once", "--max-seconds", "1")
+            for row in self.stack.sql("SELECT queue, payload FROM jobs WHERE run_id=%s" % q(rid)):
+                if row[1]:
+                    payloads.add(row[0])
+            progress.append(self.get(user, rid)["data"]["stats"]["progress"])
+        self.assertEqual(self.stack.run_status(rid), "completed")
+        self.assertIn("planning", payloads, "planning continued over several steps")
+        self.assertIn("resources", payloads, "imports continued over several steps")
+        self.assertTrue(any(0 < p < 1 for p in progress), progress)
+        self.assertEqual(progress, sorted(progress), "progress only rises")
+        self.assertEqual(self.count("monitors", user), n)
+        self.assertEqual(self.count("contacts", user), 20)
+        self.assertEqual(int(self.stack.sql_value("SELECT SUM(paused) FROM monitors WHERE user_id=%d" % user.id)), n // 10)
+        self.assertEqual(self.stack.count("monitor_contacts mc JOIN monitors m ON m.id = mc.monitor_id",
+                                          "m.user_id=%d" % user.id), n)
+        page = self.stack.sql_value("SELECT id FROM status_pages WHERE user_id=%d" % user.id)
+        self.assertEqual(self.stack.count("status_page_monitors", "status_page_id=%s" % page), 50)
+        self.assertNoDuplicates(user)
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["imported"], n + 21)
