@@ -40,5 +40,18 @@ if [ -n "$(ls -A "$san_logs" 2>/dev/null)" ]; then
 	status=1
 fi
 
+# One closing line over every suite of both builds: cmocka's counts and the
+# integration runner's "N passed, N failed".
+totals=$(cat "$top"/build/tests/unit/*.log "$top"/build/tests/integration/*.log \
+	"$top"/build-asan/tests/unit/*.log "$top"/build-asan/tests/integration/*.log 2>/dev/null | awk '
+	/^\[  PASSED  \] [0-9]+ test/ { p += $4 }
+	/^\[  FAILED  \] [0-9]+ test/ { f += $4 }
+	/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 }
+	END { printf "%d %d", p, f }')
+passed=${totals% *}
+failed=${totals#* }
+[ "$passed" -gt 0 ] || status=1
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 if [ $status -eq 0 ]; then echo "== all suites passed"; else echo "== FAILED"; fi
+echo "$passed passed, $failed failed"
 exit $status

@@ -381,6 +381,8 @@ discovery_step(struct runner *r, struct job *j)
 		goto out;
 	}
 	creds = jx_parse(plain, plain_len, &ok);
+	seal_plain_free(plain, plain_len); /* the parsed copy is wiped at the end */
+	plain = NULL;
 	if (creds == NULL || !json_object_is_type(creds, json_type_object)) {
 		fail(r, &d, "credentials", "Discovery failed: the stored credentials are unreadable; "
 		    "start a new run.");
@@ -403,6 +405,7 @@ discovery_step(struct runner *r, struct job *j)
 
 		memset(&page, 0, sizeof page);
 		memset(&pe, 0, sizeof pe);
+		d.cursor = cursor;
 		st = d.def->ops->fetch(&s, cursor, &page, &pe);
 		if (st == PROV_OK && page.next_cursor != NULL && same_cursor(page.next_cursor, cursor)) {
 			/* A cursor that does not move would page forever. */
@@ -414,7 +417,6 @@ discovery_step(struct runner *r, struct job *j)
 			provider_error(r, &d, &s, &pe);
 			break;
 		}
-		d.cursor = cursor;
 		d.page = &page;
 		t = runner_tx(r, save_page, &d);
 		d.page = NULL;

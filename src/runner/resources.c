@@ -113,8 +113,10 @@ import_body(struct runner *r, void *arg)
 	}
 	label_of(norm, o->label, sizeof o->label);
 	if (strcmp(action, "update") == 0) {
-		/* The earlier import's target; with "overwrite", the object it conflicted with. */
-		if ((rc = importer_find_link(&ic, o->type, o->ext, &target)) == 0)
+		/* The earlier import's target; with "overwrite", the object it conflicted
+		 * with. A target deleted meanwhile is created again. */
+		if ((rc = importer_find_link(&ic, o->type, o->ext, &target)) == 0 &&
+		    strcmp(resolution, "overwrite") == 0)
 			rc = importer_find_conflict(&ic, o->type, norm, &target);
 	} else if (strcmp(resolution, "duplicate") != 0) {
 		/* create: unless a copy was asked for, never a second one (another run of the

@@ -269,7 +269,7 @@ runner_run(struct runner *r, const struct runner_opts *o)
 	/* Planning first (a user is waiting on execute), imports, then discovery. */
 	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_DISCOVERY };
 	long steps = 0;
-	int failures = 0;
+	bool db_down = false;
 
 	r->deadline = mono_ms() + (int64_t)o->max_seconds * 1000;
 	if (runner_housekeeping(r) != 0 && db_error_class(r->db) == DB_LOST)
@@ -289,13 +289,13 @@ runner_run(struct runner *r, const struct runner_opts *o)
 			}
 		}
 		if (got < 0) {
-			/* The database is unusable: wait a little, give up after a few tries. */
-			if (++failures >= 5)
-				return steps > 0 ? steps : -1;
+			/* The database is unusable (restarting?): try again each second until the
+			 * budget is spent; the lease of a job we held lets another runner take it. */
+			db_down = true;
 			sleep_ms(1000);
 			continue;
 		}
-		failures = 0;
+		db_down = false;
 		if (got == 0) {
 			if (o->once)
 				break;
@@ -307,5 +307,6 @@ runner_run(struct runner *r, const struct runner_opts *o)
 		job_clear(&j);
 		steps++;
 	}
-	return steps;
+	/* Tell cron that something is wrong when the database never answered. */
+	return db_down && steps == 0 ? -1 : steps;
 }

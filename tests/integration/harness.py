@@ -339,14 +339,166 @@ class Lighttpd(WebServer):
         self.wait_ready()
 
 
+APACHE_MODULES = "/usr/lib/apache2/modules"
+APACHE_USER = "www-data"
+
+
+def _readable_for_web(stack):
+    """Apache runs as root here and drops to www-data: make the stack's temp
+    folder, config files and key file readable for that user (group www-data)."""
+    if os.geteuid() != 0:
+        return
+    import grp
+    import pwd
+    uid = pwd.getpwnam(APACHE_USER).pw_uid
+    gid = grp.getgrnam(APACHE_USER).gr_gid
+    os.chmod(stack.tmp, 0o755)
+    for name in os.listdir(stack.tmp):
+        path = os.path.join(stack.tmp, name)
+        if os.path.isfile(path) and (name.endswith(".conf") or path == stack.key_file):
+            os.chown(path, 0, gid)
+            os.chmod(path, 0o640)
+    return uid, gid
+
+
 class Apache(WebServer):
+    """Apache httpd (Debian layout) with mod_fcgid, configured from the shipped
+    apache/migrator-fcgid.conf (built in MIGRATOR_BUILDDIR, install paths
+    filled in): the test replaces the install paths by the build/temp ones
+    and wraps it in a minimal main config."""
+
     kind = "apache"
+    site_conf = "migrator-fcgid.conf"
+    modules = ["mpm_event", "authz_core", "alias", "mime", "setenvif", "env", "fcgid"]
+
+    def shipped_conf(self):
+        path = os.path.join(BUILDDIR, "apache", self.site_conf)
+        if not os.path.exists(path):
+            raise HarnessError("%s not found (run make in MIGRATOR_BUILDDIR)" % path)
+        with open(path) as f:
+            return f.read()
+
+    def errors_dir(self):
+        # a copy of the shipped JSON error documents that www-data can read
+        dst = os.path.join(self.dir, "errors")
+        if not os.path.isdir(dst):
+            shutil.copytree(os.path.join(SRCDIR, "apache", "errors"), dst)
+        return dst
+
+    def fill_in(self, text):
+        """Replace the shipped install paths (config, program, error pages)."""
+        import re
+        m = re.search(r'^Alias /migrator-errors "([^"]+)"', text, re.M)
+        if not m:
+            raise HarnessError("%s: no 'Alias /migrator-errors' line" % self.site_conf)
+        text = text.replace(m.group(1), self.errors_dir())
+        m = re.search(r'^FcgidInitialEnv MIGRATOR_CONFIG (\S+)', text, re.M)
+        if m:
+            text = text.replace(m.group(1), self.config_path)
+        m = re.search(r'^ScriptAlias /api/v1 "([^"]+)/migrator\.fcgi"', text, re.M)
+        if m:
+            text = text.replace(m.group(1), BUILDDIR)
+        return text
+
+    def main_conf(self, site):
+        lines = ["ServerRoot %s" % self.dir,
+                 "ServerName 127.0.0.1",
+                 "Listen 127.0.0.1:%d" % self.port,
+                 "PidFile %s" % os.path.join(self.dir, "httpd.pid"),
+                 "DefaultRuntimeDir %s" % self.dir,
+                 "ErrorLog %s" % self.errorlog,
+                 "LogLevel warn",
+                 "DocumentRoot %s" % self.dir,
+                 "TypesConfig /etc/mime.types",
+                 "Timeout 60",
+                 "KeepAlive On"]
+        for mod in self.modules:
+            lines.append("LoadModule %s_module %s/mod_%s.so" % (mod, APACHE_MODULES, mod))
+        if os.geteuid() == 0:
+            lines += ["User %s" % APACHE_USER, "Group %s" % APACHE_USER]
+        lines += ["<Directory />", "    AllowOverride None", "    Require all denied", "</Directory>"]
+        lines += self.extra_main_conf()
+        lines += ["", "# ---- shipped apache/%s (paths filled in by the test)" % self.site_conf, site]
+        return "\n".join(lines) + "\n"
+
+    def extra_main_conf(self):
+        return ["FcgidIPCDir %s" % os.path.join(self.dir, "fcgid"),
+                "FcgidProcessTableFile %s" % os.path.join(self.dir, "fcgid_shm"),
+                "FcgidInitialEnv TZ %s" % self.stack.tz,
+                "FcgidMaxProcessesPerClass 4",
+                "FcgidMinProcessesPerClass 0"]
+
+    def start_backend(self):
+        pass
 
     def start(self):
-        raise HarnessError("--web apache is not implemented yet (Apache + mod_fcgid pass comes later)")
+        self.port = free_port()
+        _readable_for_web(self.stack)
+        os.chmod(self.dir, 0o755)
+        self.start_backend()
+        conf = os.path.join(self.dir, "httpd.conf")
+        with open(conf, "w") as f:
+            f.write(self.main_conf(self.fill_in(self.shipped_conf())))
+        r = subprocess.run(["apache2", "-f", conf, "-t"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if r.returncode != 0:
+            raise HarnessError("apache2 -t %s: %s" % (conf, r.stdout.decode(errors="replace")))
+        env_vars = dict(os.environ, TZ=self.stack.tz, MIGRATOR_CONFIG=self.config_path)
+        self.proc = Proc("apache-" + self.label, ["apache2", "-f", conf, "-DFOREGROUND", "-k", "start"],
+                         os.path.join(self.dir, "stdout.log"), env=env_vars)
+        self.wait_ready()
 
 
-WEB_SERVERS = {"lighttpd": Lighttpd, "apache": Apache}
+class ApacheProxy(Apache):
+    """Apache with mod_proxy_fcgi, configured from the shipped
+    apache/migrator-proxy-fcgi.conf; migrator.fcgi kept on a unix socket by
+    spawn-fcgi (-n: it execs the program, which stays in our process group)."""
+
+    kind = "apache-proxy"
+    site_conf = "migrator-proxy-fcgi.conf"
+    modules = ["mpm_event", "authz_core", "alias", "mime", "setenvif", "env", "proxy", "proxy_fcgi"]
+    backend_procs = 2
+
+    def fill_in(self, text):
+        import re
+        text = Apache.fill_in(self, text)
+        self.sock = os.path.join(self.dir, "fcgi.sock")
+        m = re.search(r'^ProxyPass /api/v1 "unix:([^|"]+)\|', text, re.M)
+        if not m:
+            raise HarnessError("%s: no 'ProxyPass /api/v1 \"unix:...' line" % self.site_conf)
+        return text.replace(m.group(1), self.sock)
+
+    def extra_main_conf(self):
+        return []
+
+    def start_backend(self):
+        fcgi = os.path.join(BUILDDIR, "migrator.fcgi")
+        self.sock = os.path.join(self.dir, "fcgi.sock")
+        env_vars = dict(os.environ, TZ=self.stack.tz, MIGRATOR_CONFIG=self.config_path)
+        argv = ["spawn-fcgi", "-n", "-s", self.sock, "-M", "0660"]
+        if os.geteuid() == 0:
+            argv += ["-u", APACHE_USER, "-g", APACHE_USER, "-U", APACHE_USER, "-G", APACHE_USER]
+        argv += ["--", fcgi]
+        # spawn-fcgi -n execs one process on the socket; more processes share it
+        # (each one accepts on the same listening socket, as with -F N).
+        self.backends = [Proc("spawn-fcgi-%s" % self.label, argv,
+                              os.path.join(self.dir, "fcgi.log"), env=env_vars)]
+        deadline = time.time() + 10
+        while not os.path.exists(self.sock):
+            if not self.backends[0].alive() or time.time() > deadline:
+                raise HarnessError("spawn-fcgi did not create %s:\n%s" % (self.sock, tail(self.backends[0].log)))
+            time.sleep(0.05)
+
+    def stop(self):
+        Apache.stop(self)
+        for p in getattr(self, "backends", []):
+            p.stop()
+        self.backends = []
+
+    def log_files(self):
+        return Apache.log_files(self) + [p.log for p in getattr(self, "backends", [])]
+
+
+WEB_SERVERS = {"lighttpd": Lighttpd, "apache": Apache, "apache-proxy": ApacheProxy}
 
 
 # ---------------------------------------------------------------------- stack
@@ -882,3 +1034,26 @@ def spawn_runner(stack, config, *args, name=None):
     name = name or stack.unique("runner")
     return stack._spawn(name, [stack.runner_path, "--config", config] + [str(a) for a in args],
                         env=stack._mariadb_env())
+
+
+def restart_mariadb(stack, down_seconds=0.0, timeout=60):
+    """Stop the stack's MariaDB (SIGTERM: a clean shutdown that rolls back open
+    transactions), wait down_seconds, and start it again on the same data
+    folder and socket. Blocks until it accepts connections."""
+    old = stack.mysqld
+    old.stop(timeout=60)
+    if old in stack.procs:
+        stack.procs.remove(old)
+    time.sleep(down_seconds)
+    stack.mysqld = stack._spawn("mysqld", old.argv, env=stack._mariadb_env())
+    deadline = time.time() + timeout
+    while True:
+        if not stack.mysqld.alive():
+            raise HarnessError("mariadbd exited:\n" + tail(stack.mysqld_err))
+        r = subprocess.run(stack._client_argv(db=None) + ["-e", "SELECT 1"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if r.returncode == 0:
+            return
+        if time.time() > deadline:
+            raise HarnessError("mariadbd did not come back:\n" + tail(stack.mysqld_err))
+        time.sleep(0.2)

@@ -856,7 +856,8 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
                     payloads.add(row[0])
             progress.append(self.get(user, rid)["data"]["stats"]["progress"])
         self.assertEqual(self.stack.run_status(rid), "completed")
-        self.assertIn("planning", payloads, "planning continued over several steps")
+        # imports of 6000 resources take longer than one second: they went on over several
+        # steps (planning is usually quicker; its continuation is covered by the next test)
         self.assertIn("resources", payloads, "imports continued over several steps")
         self.assertTrue(any(0 < p < 1 for p in progress), progress)
         self.assertEqual(progress, sorted(progress), "progress only rises")
@@ -869,3 +870,104 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
         self.assertEqual(self.stack.count("status_page_monitors", "status_page_id=%s" % page), 50)
         self.assertNoDuplicates(user)
         self.assertEqual(self.get(user, rid)["data"]["stats"]["imported"], n + 21)
+
+    def test_planning_resumes_from_its_saved_position(self):
+        user = self.user()
+        items = [("monitor", "m%04d" % i, {"name": "M%d" % i, "url": "https://r%d.example.com/" % i, "type": "http",
+                                           "interval": 60, "paused": False, "port": None, "keyword": None,
+                                           "contact_ids": []}) for i in range(600)]
+        rid = self.synthetic_run(user, "uptimerobot", items)
+        self.execute(user, rid)
+        ids = [int(r["id"]) for r in self.resources(rid)]
+        mid = ids[349]
+        # as if a step had planned the first 350 (here: marked skipped) and saved its
+        # position before the runner died
+        self.stack.sql("UPDATE jobs SET payload=%s WHERE run_id=%s AND queue='planning'"
+                       % (q(json.dumps({"after": mid})), q(rid)))
+        self.stack.sql("UPDATE migration_run_resources SET action='skip', status='skipped', error_message='marker' "
+                       "WHERE run_id=%s AND id <= %d" % (q(rid), mid))
+        self.runner("--once", "--max-jobs", "1")
+        self.assertEqual(self.stack.count("migration_run_resources",
+                                          "run_id=%s AND error_message='marker' AND action='skip'" % q(rid)), 350,
+                         "what was planned before the saved position is not planned again")
+        self.assertEqual(self.stack.count("migration_run_resources",
+                                          "run_id=%s AND id > %d AND action='create'" % (q(rid), mid)), 250)
+        logs = [l["message"] for l in self.logs(user, rid)]
+        self.assertFalse(any(m.startswith("Planning started") for m in logs), "a resumed plan does not start over")
+        self.assertTrue(any(m.startswith("Plan ready") for m in logs))
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors")), "completed")
+        self.assertEqual(self.count("monitors", user), 250)
+        stats = self.get(user, rid)["data"]["stats"]
+        self.assertEqual((stats["imported"], stats["skipped"]), (250, 350))
+
+
+class TestRunnerEveryProvider(RunnerTestCase):
+
+    DEMO_CREDENTIALS = {
+        "uptimerobot": {"api_key": "demo-key"},
+        "pingdom": {"api_token": "demo-key"},
+        "statuscake": {"api_token": "demo-key"},
+        "better_stack": {"api_token": "demo-key"},
+        "updown": {"api_key": "demo-key"},
+        "healthchecks": {"api_key": "demo-key-" + "0" * 23},
+        "cronitor": {"api_key": "demo-key"},
+        "statuspage": {"api_key": "demo-key"},
+        "whmcs": {"api_identifier": "demo-id", "api_secret": "demo-secret"},
+    }
+
+    def test_each_providers_demo_account_imports_completely(self):
+        self.stack.sql("DELETE FROM jobs")
+        harness.fake_call(self.stack, "POST", "/_control/reset", {"demo": True})
+        for provider in harness.PROVIDERS:
+            with self.subTest(provider=provider):
+                creds = dict(self.DEMO_CREDENTIALS[provider])
+                if provider == "whmcs":
+                    creds["url"] = self.stack.fake_base + "/whmcs"
+                user = self.user()
+                r = user.request("POST", "/api/v1/migrations", body={"provider": provider, "credentials": creds})
+                self.assertStatus(r, 201)
+                rid = r.json["data"]["id"]
+                st = self.drive(rid, ("awaiting_review", "failed"))
+                run = self.get(user, rid)["data"]
+                self.assertEqual(st, "awaiting_review", run["error_message"])
+                discovered = sum(run["stats"]["discovered"].values())
+                self.assertGreater(discovered, 0)
+                self.execute(user, rid)
+                st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
+                body = self.get(user, rid)
+                self.assertEqual(st, "completed", [x for x in body["data"]["resources"] if x["status"] != "imported"])
+                stats = body["data"]["stats"]
+                self.assertEqual(stats["imported"] + stats["skipped"], discovered, stats)
+                self.assertEqual(stats["failed"], 0)
+                if provider == "whmcs":
+                    for table in ("hosting_services", "hosting_domains", "invoices"):
+                        self.assertEqual(self.stack.count(table, "user_id=%d AND client_id IS NULL" % user.id), 0,
+                                         "%s keep their client" % table)
+                links = self.stack.count("import_links", "user_id=%d" % user.id)
+                self.assertEqual(links, stats["imported"])
+                for s in ("Discovery finished", "Run completed"):
+                    self.assertTrue(any(s in l["message"] for l in self.logs(user, rid)))
+
+
+class TestRunnerDatabaseRestart(RunnerTestCase):
+
+    def test_mariadb_restarted_mid_import_the_runner_reconnects_and_finishes(self):
+        user = self.user()
+        key = self.account(monitors=1500, heartbeats=0, contacts=3, status_pages=1)
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review", timeout=120)
+        self.execute(user, rid)
+        proc = harness.spawn_runner(self.stack, self.cfg, "--max-seconds", "90")
+        try:
+            self.wait_sql("SELECT COUNT(*) FROM migration_run_resources WHERE run_id=%s AND status='imported'"
+                          % q(rid), lambda v: int(v) >= 30, timeout=60)
+            harness.restart_mariadb(self.stack, down_seconds=2)
+            self.wait_sql("SELECT status FROM migration_runs WHERE id=%s" % q(rid),
+                          lambda v: v in ("completed", "completed_with_errors"), timeout=90)
+            self.assertTrue(proc.alive() or proc.p.returncode == 0, harness.tail(proc.log))
+        finally:
+            proc.stop()
+        self.assertEqual(self.stack.run_status(rid), "completed")
+        self.assertImportedExactly(user, rid, 1500, 0, 3, 1)
+        # the API reconnects too
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["imported"], 1504)

@@ -76,16 +76,27 @@ J(const char *s)
 	return o;
 }
 
+/* Validate in for op id. a borrows from the input, so the input lives until
+ * the next call (or args_done). */
+static json_object *last_input;
+
+static void
+args_done(void)
+{
+	json_object_put(last_input);
+	last_input = NULL;
+}
+
 static int
 args_for(enum op_id id, const char *in, enum transport t, struct args *a, struct err *e)
 {
-	json_object *o = J(in);
 	int rc;
 
+	args_done();
+	last_input = J(in);
 	err_clear(e);
-	rc = op_args(&op_table[id], o, t, a, e);
+	rc = op_args(&op_table[id], last_input, t, a, e);
 	args_free(a);
-	json_object_put(o);
 	return rc;
 }
 
@@ -134,6 +145,7 @@ test_list_args(void **state)
 	/* Several bad fields are reported together. */
 	assert_int_equal(args_for(OP_LIST, "{\"provider\":\"x\",\"page\":\"-1\"}", TRANSPORT_REST, &a, &e), -1);
 	assert_int_equal(e.nfields, 2);
+	args_done();
 }
 
 static void
@@ -180,6 +192,7 @@ test_id_and_flags(void **state)
 	assert_true(has_field(&e, "resource_ids"));
 	snprintf(buf, sizeof buf, "{%s,\"strategy\":\"skip\",\"resource_ids\":[1,2]}", id);
 	assert_int_equal(args_for(OP_RESOLVE, buf, TRANSPORT_REST, &a, &e), 0);
+	args_done();
 }
 
 static void
@@ -197,6 +210,7 @@ test_create_args(void **state)
 	assert_int_equal(args_for(OP_CREATE, "{\"provider\":\"uptimerobot\",\"credentials\":{\"api_key\":\"k\"}}",
 	    TRANSPORT_REST, &a, &e), 0);
 	assert_ptr_equal(a.prov, provider_find("uptimerobot"));
+	args_done();
 }
 
 static void
