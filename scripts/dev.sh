@@ -113,8 +113,11 @@ migrator is running at $base  (logs in var/log/, Ctrl-C stops everything)
        -H 'Content-Type: application/json' -d '{"provider":"uptimerobot","credentials":{"api_key":"demo-key"}}'
   curl -s $base/api/v1/migrations -H "Authorization: Bearer \$TOKEN"
   curl -s $base/api/v1/migrations/RUN_ID -H "Authorization: Bearer \$TOKEN"            # awaiting_review after discovery
-  curl -s -X POST $base/api/v1/migrations/RUN_ID/execute -H "Authorization: Bearer \$TOKEN"
-  # tool interface (MCP): POST $base/mcp with the same bearer token
+  curl -s -X POST -d '' $base/api/v1/migrations/RUN_ID/execute -H "Authorization: Bearer \$TOKEN"   # -d '': lighttpd wants a Content-Length
+  # tool interface (MCP), same token:
+  curl -s $base/mcp -H "Authorization: Bearer \$TOKEN" -H 'Content-Type: application/json' \\
+       -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
+  # other providers' demo credentials: tests/fakes/README.md (whmcs url: http://127.0.0.1:$fake_port/whmcs)
 
 MSG
 wait
