@@ -218,15 +218,11 @@ static enum prov_status
 better_stack_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	struct httpc_req req = { 0 };
-	struct httpc_resp resp = { 0 };
 	const char *token = prov_cred(s, "api_token");
 	const char *team = prov_cred(s, "team_name");
-	const char *headers[2] = { NULL, NULL };
 	char *auth, *url, *q = NULL;
 	size_t ph;
 	int64_t pg;
-	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
 		return prov_fail(err, PROV_FATAL, "cannot resume " BS " discovery: bad checkpoint");
@@ -238,18 +234,7 @@ better_stack_fetch(struct prov_session *s, const char *cursor, struct prov_page 
 	    BS_PER_PAGE, q ? "&" : "", q ? q : "");
 	free(q);
 	auth = xasprintf("Authorization: Bearer %s", token);
-	headers[0] = auth;
-	req.url = url;
-	req.headers = headers;
-	st = prov_http(s, &req, &resp, err);
-	if (st == PROV_OK)
-		st = better_stack_parse(cursor, &resp, page, err);
-	st = prov_finish(s, st, &resp, page, err);
-	httpc_resp_free(&resp);
-	free(url);
-	sodium_memzero(auth, strlen(auth));
-	free(auth);
-	return st;
+	return prov_fetch_get(s, cursor, url, auth, better_stack_parse, page, err);
 }
 
 const struct provider_ops better_stack_ops = { better_stack_fetch };

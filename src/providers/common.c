@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sodium.h>
 #include <strings.h>
 
 #include "core/jsonx.h"
@@ -725,5 +727,27 @@ prov_finish(const struct prov_session *s, enum prov_status st, const struct http
 		free(page->warnings[i]);
 		page->warnings[i] = w;
 	}
+	return st;
+}
+
+enum prov_status
+prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header,
+    prov_parse_fn parse, struct prov_page *page, struct prov_error *err)
+{
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp = { 0 };
+	const char *headers[2] = { header, NULL };
+	enum prov_status st;
+
+	req.url = url;
+	req.headers = headers;
+	st = prov_http(s, &req, &resp, err);
+	if (st == PROV_OK)
+		st = parse(cursor, &resp, page, err);
+	st = prov_finish(s, st, &resp, page, err);
+	httpc_resp_free(&resp);
+	free(url);
+	sodium_memzero(header, strlen(header));
+	free(header);
 	return st;
 }

@@ -148,4 +148,13 @@ enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req,
 enum prov_status prov_finish(const struct prov_session *s, enum prov_status st,
     const struct httpc_resp *resp, struct prov_page *page, struct prov_error *err);
 
+/* An adapter's pure parse step (adapters.h). */
+typedef enum prov_status (*prov_parse_fn)(const char *cursor, const struct httpc_resp *resp,
+    struct prov_page *page, struct prov_error *err);
+/* The whole of a simple fetch: GET url with one header (which carries the
+ * credential), parse the answer with parse, prov_finish. Takes ownership of
+ * url and header (the header is wiped before it is freed). */
+enum prov_status prov_fetch_get(const struct prov_session *s, const char *cursor, char *url,
+    char *header, prov_parse_fn parse, struct prov_page *page, struct prov_error *err);
+
 #endif

@@ -207,14 +207,10 @@ static enum prov_status
 pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	struct httpc_req req = { 0 };
-	struct httpc_resp resp = { 0 };
 	const char *token = prov_cred(s, "api_token");
-	const char *headers[2] = { NULL, NULL };
 	char *auth, *url;
 	size_t ph;
 	int64_t off;
-	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " PD " discovery: bad checkpoint");
@@ -225,18 +221,7 @@ pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page
 	else
 		url = prov_url(s, "/api/3.1/alerting/contacts");
 	auth = xasprintf("Authorization: Bearer %s", token);
-	headers[0] = auth;
-	req.url = url;
-	req.headers = headers;
-	st = prov_http(s, &req, &resp, err);
-	if (st == PROV_OK)
-		st = pingdom_parse(cursor, &resp, page, err);
-	st = prov_finish(s, st, &resp, page, err);
-	httpc_resp_free(&resp);
-	free(url);
-	sodium_memzero(auth, strlen(auth));
-	free(auth);
-	return st;
+	return prov_fetch_get(s, cursor, url, auth, pingdom_parse, page, err);
 }
 
 const struct provider_ops pingdom_ops = { pingdom_fetch };

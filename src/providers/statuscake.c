@@ -198,14 +198,10 @@ static enum prov_status
 statuscake_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	struct httpc_req req = { 0 };
-	struct httpc_resp resp = { 0 };
 	const char *token = prov_cred(s, "api_token");
-	const char *headers[2] = { NULL, NULL };
 	char *auth, *url;
 	size_t ph;
 	int64_t pg;
-	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
 		return prov_fail(err, PROV_FATAL, "cannot resume " SC " discovery: bad checkpoint");
@@ -213,18 +209,7 @@ statuscake_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 		return prov_fail(err, PROV_AUTH, "the " SC " credentials have no usable api_token");
 	url = prov_url(s, "/v1/%s?page=%lld&limit=%d", phases[ph], (long long)pg, SC_LIMIT);
 	auth = xasprintf("Authorization: Bearer %s", token);
-	headers[0] = auth;
-	req.url = url;
-	req.headers = headers;
-	st = prov_http(s, &req, &resp, err);
-	if (st == PROV_OK)
-		st = statuscake_parse(cursor, &resp, page, err);
-	st = prov_finish(s, st, &resp, page, err);
-	httpc_resp_free(&resp);
-	free(url);
-	sodium_memzero(auth, strlen(auth));
-	free(auth);
-	return st;
+	return prov_fetch_get(s, cursor, url, auth, statuscake_parse, page, err);
 }
 
 const struct provider_ops statuscake_ops = { statuscake_fetch };

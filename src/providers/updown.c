@@ -201,14 +201,10 @@ static enum prov_status
 updown_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	struct httpc_req req = { 0 };
-	struct httpc_resp resp = { 0 };
 	const char *key = prov_cred(s, "api_key");
-	const char *headers[2] = { NULL, NULL };
 	char *hdr, *url;
 	size_t ph;
 	int64_t pos;
-	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " UD " discovery: bad checkpoint");
@@ -216,18 +212,7 @@ updown_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
 		return prov_fail(err, PROV_AUTH, "the " UD " credentials have no usable api_key");
 	url = prov_url(s, "/api/%s", phases[ph]);
 	hdr = xasprintf("X-API-KEY: %s", key);
-	headers[0] = hdr;
-	req.url = url;
-	req.headers = headers;
-	st = prov_http(s, &req, &resp, err);
-	if (st == PROV_OK)
-		st = updown_parse(cursor, &resp, page, err);
-	st = prov_finish(s, st, &resp, page, err);
-	httpc_resp_free(&resp);
-	free(url);
-	sodium_memzero(hdr, strlen(hdr));
-	free(hdr);
-	return st;
+	return prov_fetch_get(s, cursor, url, hdr, updown_parse, page, err);
 }
 
 const struct provider_ops updown_ops = { updown_fetch };
