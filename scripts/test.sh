@@ -27,6 +27,23 @@ run_suite() { # name builddir [configure args]
 
 run_suite "release" "$top/build"
 
+# The integration suite again behind Apache: mod_fcgid configured from the
+# shipped apache/migrator-fcgid.conf (REST and tool interface in full), and a
+# smoke pass behind mod_proxy_fcgi with spawn-fcgi (apache/migrator-proxy-fcgi.conf).
+web_pass() { # name args...
+	name=$1
+	shift
+	echo "== release: integration behind $name"
+	if ! MIGRATOR_BUILDDIR="$top/build" MIGRATOR_SRCDIR="$top" \
+		python3 "$top/tests/integration/run.py" "$@" >"$top/build/tests/integration/$name.log" 2>&1; then
+		status=1
+	fi
+	cat "$top/build/tests/integration/$name.log"
+}
+web_pass apache --web apache -k test_rest -k test_mcp
+web_pass apache-proxy --web apache-proxy -k test_rest.Endpoints_Me -k test_rest.Authentication \
+	-k test_rest.Endpoints_RunDetail -k test_mcp.McpTransport -k test_mcp.McpToolsList
+
 san_logs="$top/build-asan/sanitizer-logs"
 rm -rf "$san_logs" && mkdir -p "$san_logs"
 ASAN_OPTIONS="log_path=$san_logs/asan:detect_leaks=1:abort_on_error=0"
