@@ -140,15 +140,6 @@ op_by_tool(const char *name)
 	return NULL;
 }
 
-static bool
-in_list(const char *const *list, const char *s)
-{
-	for (size_t i = 0; list[i] != NULL; i++)
-		if (strcmp(list[i], s) == 0)
-			return true;
-	return false;
-}
-
 static int
 check_credentials(const struct provider_def *def, json_object *creds, const struct config *cfg,
     struct err *e)
@@ -252,7 +243,7 @@ op_args(const struct op *op, json_object *in, enum transport t, struct args *a, 
 		}
 		case P_ENUM:
 			s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-			if (s == NULL || !in_list(p->values, s)) {
+			if (s == NULL || !str_in_list(p->values, s)) {
 				err_field(e, p->name, "The selected %s is invalid.", p->name);
 				break;
 			}

@@ -207,3 +207,12 @@ str_ct_equal(const char *a, const char *b)
 		diff |= (unsigned char)(a[i] ^ b[i]);
 	return diff == 0;
 }
+
+bool
+str_in_list(const char *const *list, const char *s)
+{
+	for (size_t i = 0; s != NULL && list[i] != NULL; i++)
+		if (strcmp(list[i], s) == 0)
+			return true;
+	return false;
+}

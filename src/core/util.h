@@ -31,6 +31,8 @@ int64_t mono_ms(void);
 
 /* Bounded string copy; always terminates; returns -1 when truncated. */
 int strlcpy_chk(char *dst, const char *src, size_t size);
+/* True when s equals one of the NULL-terminated list's strings. */
+bool str_in_list(const char *const *list, const char *s);
 /* Constant-time equality of two strings of possibly different length. */
 bool str_ct_equal(const char *a, const char *b);
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/jsonx.h"
 #include "core/log.h"
@@ -106,6 +107,16 @@ http_authenticate(struct app *app, const struct http_req *req, struct principal 
 	if (r->remaining == r->limit - 1 && db_exec(app->db, ST_TOKEN_TOUCH, "u", p->token_id) < 0)
 		log_warn("token last-use update failed: %s", db_error(app->db));
 	return 0;
+}
+
+bool
+http_is_json(const char *ct)
+{
+	size_t n = strlen("application/json");
+
+	if (ct == NULL || strncasecmp(ct, "application/json", n) != 0)
+		return false;
+	return ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ';
 }
 
 static int

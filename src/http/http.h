@@ -61,6 +61,8 @@ void http_rate_headers(struct http_resp *, const struct rate *);
  * over the limit, 503); r is set whenever the hit was counted. */
 int http_authenticate(struct app *, const struct http_req *, struct principal *p, struct rate *r,
     bool *counted, struct err *e);
+/* True when a Content-Type names application/json (parameters allowed). */
+bool http_is_json(const char *content_type);
 /* Parse a query string into an object of string values. 0 or -1 (malformed). */
 int http_parse_query(const char *query, json_object **out);
 

@@ -28,6 +28,7 @@
 
 #include "core/jsonx.h"
 #include "core/log.h"
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "http/http.h"
 #include "providers/provider.h"
@@ -105,15 +106,6 @@ refuse_code(struct http_resp *resp, const struct http_req *req, enum err_code co
 	refuse(resp, req, &e, rpc_code, id);
 }
 
-static bool
-in_list(const char *const *list, const char *s)
-{
-	for (size_t i = 0; list[i] != NULL; i++)
-		if (strcmp(list[i], s) == 0)
-			return true;
-	return false;
-}
-
 /* "http(s)://127.0.0.1|localhost|[::1]" with an optional numeric port, nothing else. */
 static bool
 origin_is_loopback(const char *o)
@@ -169,16 +161,6 @@ origin_allowed(const struct config *cfg, const char *origin)
 		p += n;
 	}
 	return false;
-}
-
-static bool
-is_json_type(const char *ct)
-{
-	size_t n = strlen("application/json");
-
-	if (ct == NULL || strncasecmp(ct, "application/json", n) != 0)
-		return false;
-	return ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ';
 }
 
 static bool
@@ -468,7 +450,7 @@ do_initialize(json_object *params, struct answer *a)
 		return;
 	}
 	a->result = json_object_new_object();
-	jx_add_str(a->result, "protocolVersion", in_list(mcp_versions, v) ? v : MCP_LATEST);
+	jx_add_str(a->result, "protocolVersion", str_in_list(mcp_versions, v) ? v : MCP_LATEST);
 	cap = json_object_new_object();
 	tools = json_object_new_object();
 	json_object_object_add(cap, "tools", tools);
@@ -631,7 +613,7 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 		refuse_code(resp, req, ERR_TOO_LARGE, RPC_SERVER_REFUSED, NULL, "The request body is too large.");
 		return;
 	}
-	if (!is_json_type(req->content_type)) {
+	if (!http_is_json(req->content_type)) {
 		refuse_code(resp, req, ERR_UNSUPPORTED_MEDIA, RPC_SERVER_REFUSED, NULL,
 		    "Send one JSON-RPC message as application/json.");
 		return;
@@ -673,7 +655,7 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 		return;
 	}
 	if ((method == NULL || strcmp(method, "initialize") != 0) && req->protocol_version != NULL &&
-	    !in_list(mcp_versions, req->protocol_version)) {
+	    !str_in_list(mcp_versions, req->protocol_version)) {
 		json_object *data = json_object_new_object(), *sup = json_object_new_array();
 		char shown[160];
 

@@ -32,16 +32,6 @@ path_match(const char *tmpl, const char *path, char *run, size_t runlen)
 	return *tmpl == '\0' && *path == '\0';
 }
 
-static bool
-is_json_type(const char *ct)
-{
-	size_t n = strlen("application/json");
-
-	if (ct == NULL || strncasecmp(ct, "application/json", n) != 0)
-		return false;
-	return ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ';
-}
-
 /* Build the operation's raw inputs: body fields, then query, then the path id. */
 static int
 build_inputs(const struct op *op, const struct http_req *req, const char *run, json_object **in,
@@ -54,7 +44,7 @@ build_inputs(const struct op *op, const struct http_req *req, const char *run, j
 	if (strcmp(op->method, "POST") == 0 && req->body_too_large)
 		return err_set(e, ERR_TOO_LARGE, NULL);
 	if (strcmp(op->method, "POST") == 0 && req->body_len > 0) {
-		if (!is_json_type(req->content_type))
+		if (!http_is_json(req->content_type))
 			return err_set(e, ERR_UNSUPPORTED_MEDIA, NULL);
 		body = jx_parse(req->body, req->body_len, &ok);
 		if (!ok)
