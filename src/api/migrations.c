@@ -305,20 +305,6 @@ h_logs(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	return 0;
 }
 
-/* Overwrite the string values of a credentials object (they came from the
- * request and must not linger in freed memory). */
-static void
-wipe_credentials(json_object *creds)
-{
-	if (creds == NULL)
-		return;
-	json_object_object_foreach(creds, key, val) {
-		(void)key;
-		if (json_object_is_type(val, json_type_string))
-			sodium_memzero((void *)json_object_get_string(val), (size_t)json_object_get_string_len(val));
-	}
-}
-
 int
 h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
@@ -343,7 +329,6 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	}
 	sodium_memzero(plain, plain_len);
 	json_object_put(none);
-	wipe_credentials(a->credentials);
 	n = db_exec(db, ST_RUN_INSERT, "sussbs", id, c->who->user_id, a->provider, initial_stats,
 	    sealed, sealed_len, seal_key_id(c->app->key));
 	free(sealed);

@@ -387,9 +387,12 @@ op_run(struct app *app, const struct op *op, const struct principal *who, json_o
 	}
 	if (e->code != ERR_NONE) {
 		args_free(&a);
+		jx_wipe_strings(a.credentials);
 		return -1;
 	}
 	rc = call_handler(&c, op, &a, out, e);
 	args_free(&a);
+	/* Credentials came with the request: wipe them however it ended. */
+	jx_wipe_strings(a.credentials);
 	return rc;
 }

@@ -1,6 +1,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "core/jsonx.h"
 #include "core/util.h"
 
@@ -126,4 +128,17 @@ const char *
 jx_text(json_object *o)
 {
 	return json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+void
+jx_wipe_strings(json_object *o)
+{
+	if (o == NULL || !json_object_is_type(o, json_type_object))
+		return;
+	json_object_object_foreach(o, key, val) {
+		(void)key;
+		if (json_object_is_type(val, json_type_string))
+			sodium_memzero((void *)json_object_get_string(val),
+			    (size_t)json_object_get_string_len(val));
+	}
 }

@@ -408,23 +408,6 @@ check_argument_names(const struct op *op, json_object *args, struct err *e)
 	return 0;
 }
 
-/* Overwrite the credential strings of a request once it is done with. */
-static void
-wipe_credentials(json_object *args)
-{
-	json_object *creds;
-
-	if (args == NULL || !json_object_object_get_ex(args, "credentials", &creds) ||
-	    !json_object_is_type(creds, json_type_object))
-		return;
-	json_object_object_foreach(creds, key, val) {
-		(void)key;
-		if (json_object_is_type(val, json_type_string))
-			sodium_memzero((void *)json_object_get_string(val),
-			    (size_t)json_object_get_string_len(val));
-	}
-}
-
 /* What a request method produces: a result, or a JSON-RPC error. */
 struct answer {
 	json_object *result;
@@ -525,7 +508,6 @@ do_tools_call(struct app *app, const struct http_req *req, const struct principa
 		json_object_object_add(a->result, "content", content);
 		json_object_object_add(a->result, "structuredContent", out);
 	}
-	wipe_credentials(args);
 	json_object_put(empty);
 }
 

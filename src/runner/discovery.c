@@ -36,20 +36,6 @@ struct disc {
 	char log_message[512];
 };
 
-/* Overwrite the string values of a credentials object before it is freed. */
-static void
-wipe_json_strings(json_object *creds)
-{
-	if (creds == NULL || !json_object_is_type(creds, json_type_object))
-		return;
-	json_object_object_foreach(creds, key, val) {
-		(void)key;
-		if (json_object_is_type(val, json_type_string))
-			sodium_memzero((void *)json_object_get_string(val),
-			    (size_t)json_object_get_string_len(val));
-	}
-}
-
 static bool
 same_cursor(const char *a, const char *b)
 {
@@ -452,7 +438,7 @@ discovery_step(struct runner *r, struct job *j)
 out:
 	free(cursor);
 	free(sealed);
-	wipe_json_strings(creds);
+	jx_wipe_strings(creds);
 	json_object_put(creds);
 	if (plain != NULL)
 		seal_plain_free(plain, plain_len);
