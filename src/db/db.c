@@ -244,6 +244,20 @@ bind_params(struct params *p, const char *types, va_list ap)
 				b->is_null = &p->isnull[i];
 			}
 			break;
+		case 'U': /* uint64_t, 0 binds NULL */
+		case 'I': /* int64_t, negative binds NULL */
+			if (types[i] == 'U')
+				p->ints[i] = (long long)va_arg(ap, uint64_t);
+			else
+				p->ints[i] = va_arg(ap, int64_t);
+			b->buffer_type = MYSQL_TYPE_LONGLONG;
+			b->buffer = &p->ints[i];
+			b->is_unsigned = types[i] == 'U';
+			if ((types[i] == 'U' && p->ints[i] == 0) || (types[i] == 'I' && p->ints[i] < 0)) {
+				p->isnull[i] = 1;
+				b->is_null = &p->isnull[i];
+			}
+			break;
 		case 'n':
 			b->buffer_type = MYSQL_TYPE_NULL;
 			break;

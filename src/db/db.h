@@ -4,6 +4,7 @@
  * Bind types (the `types` string, one letter per `?`):
  *   'i' int64_t   'u' uint64_t   's' const char * (NULL binds SQL NULL)
  *   'b' const void *, size_t (binary)   'n' SQL NULL (no argument)
+ *   'U' uint64_t, 0 binds NULL   'I' int64_t, negative binds NULL
  * Result columns are read back as text (db_str) or integers (db_i64).
  * Only one open result per statement at a time; db_free it before reuse. */
 #ifndef MIGRATOR_DB_H

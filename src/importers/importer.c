@@ -604,22 +604,16 @@ w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 		name = bag_keep(b, xstrndup(url, imp_utf8_prefix(url, 255)));
 	*id = 0;
 	if (target != 0) {
-		int u = port >= 0
-		    ? updated(db_exec(c->db, ST_ACC_MONITOR_UPDATE, "sssiiisuu", name, type, url, interval,
-		          paused, port, keyword, target, c->user_id))
-		    : updated(db_exec(c->db, ST_ACC_MONITOR_UPDATE, "sssiinsuu", name, type, url, interval,
-		          paused, keyword, target, c->user_id));
+		int u = updated(db_exec(c->db, ST_ACC_MONITOR_UPDATE, "sssiiIsuu", name, type, url,
+		    interval, paused, port, keyword, target, c->user_id));
 		if (u < 0)
 			return IMP_DB;
 		if (u > 0)
 			*id = target;
 	}
 	if (*id == 0) {
-		int64_t r = port >= 0
-		    ? db_exec(c->db, ST_ACC_MONITOR_INSERT, "usssiiis", c->user_id, name, type, url, interval,
-		          paused, port, keyword)
-		    : db_exec(c->db, ST_ACC_MONITOR_INSERT, "usssiins", c->user_id, name, type, url, interval,
-		          paused, keyword);
+		int64_t r = db_exec(c->db, ST_ACC_MONITOR_INSERT, "usssiiIs", c->user_id, name, type, url,
+		    interval, paused, port, keyword);
 		if (r < 0)
 			return IMP_DB;
 		*id = db_insert_id(c->db);
@@ -730,9 +724,8 @@ w_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t targ
 	if (db_exec(c->db, ST_ACC_STATUS_PAGE_ITEMS_CLEAR, "u", *id) < 0)
 		goto out;
 	for (size_t i = 0; i < nitems; i++) {
-		int64_t r = items[i].heartbeat
-		    ? db_exec(c->db, ST_ACC_STATUS_PAGE_ITEM_ADD, "uinu", *id, (int64_t)i, items[i].id)
-		    : db_exec(c->db, ST_ACC_STATUS_PAGE_ITEM_ADD, "uiun", *id, (int64_t)i, items[i].id);
+		int64_t r = db_exec(c->db, ST_ACC_STATUS_PAGE_ITEM_ADD, "uiUU", *id, (int64_t)i,
+		    items[i].heartbeat ? (uint64_t)0 : items[i].id, items[i].heartbeat ? items[i].id : (uint64_t)0);
 		if (r < 0)
 			goto out;
 	}
@@ -799,22 +792,16 @@ w_hosting_service(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 		domain = "";
 	*id = 0;
 	if (target != 0) {
-		int u = client
-		    ? updated(db_exec(c->db, ST_ACC_HOSTING_SERVICE_UPDATE, "ussssssuu", client, product,
-		          domain, status, cycle, amount, due, target, c->user_id))
-		    : updated(db_exec(c->db, ST_ACC_HOSTING_SERVICE_UPDATE, "nssssssuu", product, domain,
-		          status, cycle, amount, due, target, c->user_id));
+		int u = updated(db_exec(c->db, ST_ACC_HOSTING_SERVICE_UPDATE, "Ussssssuu", client, product,
+		    domain, status, cycle, amount, due, target, c->user_id));
 		if (u < 0)
 			return IMP_DB;
 		if (u > 0)
 			*id = target;
 	}
 	if (*id == 0) {
-		int64_t x = client
-		    ? db_exec(c->db, ST_ACC_HOSTING_SERVICE_INSERT, "uussssss", c->user_id, client, product,
-		          domain, status, cycle, amount, due)
-		    : db_exec(c->db, ST_ACC_HOSTING_SERVICE_INSERT, "unssssss", c->user_id, product, domain,
-		          status, cycle, amount, due);
+		int64_t x = db_exec(c->db, ST_ACC_HOSTING_SERVICE_INSERT, "uUssssss", c->user_id, client,
+		    product, domain, status, cycle, amount, due);
 		if (x < 0)
 			return IMP_DB;
 		*id = db_insert_id(c->db);
@@ -836,22 +823,16 @@ w_hosting_domain(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t t
 		return r;
 	*id = 0;
 	if (target != 0) {
-		int u = client
-		    ? updated(db_exec(c->db, ST_ACC_HOSTING_DOMAIN_UPDATE, "ussssssuu", client, domain,
-		          registrar, status, expiry, due, amount, target, c->user_id))
-		    : updated(db_exec(c->db, ST_ACC_HOSTING_DOMAIN_UPDATE, "nssssssuu", domain, registrar,
-		          status, expiry, due, amount, target, c->user_id));
+		int u = updated(db_exec(c->db, ST_ACC_HOSTING_DOMAIN_UPDATE, "Ussssssuu", client, domain,
+		    registrar, status, expiry, due, amount, target, c->user_id));
 		if (u < 0)
 			return IMP_DB;
 		if (u > 0)
 			*id = target;
 	}
 	if (*id == 0) {
-		int64_t x = client
-		    ? db_exec(c->db, ST_ACC_HOSTING_DOMAIN_INSERT, "uussssss", c->user_id, client, domain,
-		          registrar, status, expiry, due, amount)
-		    : db_exec(c->db, ST_ACC_HOSTING_DOMAIN_INSERT, "unssssss", c->user_id, domain, registrar,
-		          status, expiry, due, amount);
+		int64_t x = db_exec(c->db, ST_ACC_HOSTING_DOMAIN_INSERT, "uUssssss", c->user_id, client,
+		    domain, registrar, status, expiry, due, amount);
 		if (x < 0)
 			return IMP_DB;
 		*id = db_insert_id(c->db);
@@ -874,22 +855,16 @@ w_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 		return r;
 	*id = 0;
 	if (target != 0) {
-		int u = client
-		    ? updated(db_exec(c->db, ST_ACC_INVOICE_UPDATE, "usssssssuu", client, number, idate, due,
-		          paid, total, currency, status, target, c->user_id))
-		    : updated(db_exec(c->db, ST_ACC_INVOICE_UPDATE, "nsssssssuu", number, idate, due, paid,
-		          total, currency, status, target, c->user_id));
+		int u = updated(db_exec(c->db, ST_ACC_INVOICE_UPDATE, "Usssssssuu", client, number, idate,
+		    due, paid, total, currency, status, target, c->user_id));
 		if (u < 0)
 			return IMP_DB;
 		if (u > 0)
 			*id = target;
 	}
 	if (*id == 0) {
-		int64_t x = client
-		    ? db_exec(c->db, ST_ACC_INVOICE_INSERT, "uusssssss", c->user_id, client, number, idate,
-		          due, paid, total, currency, status)
-		    : db_exec(c->db, ST_ACC_INVOICE_INSERT, "unsssssss", c->user_id, number, idate, due,
-		          paid, total, currency, status);
+		int64_t x = db_exec(c->db, ST_ACC_INVOICE_INSERT, "uUsssssss", c->user_id, client, number,
+		    idate, due, paid, total, currency, status);
 		if (x < 0)
 			return IMP_DB;
 		*id = db_insert_id(c->db);
