@@ -730,8 +730,11 @@ prov_finish(const struct prov_session *s, enum prov_status st, const struct http
 	return st;
 }
 
-enum prov_status
-prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header,
+/* One request of a fetch: GET url with header, or POST form (urlencoded) when
+ * form is given; parse; prov_finish. Owns url, header and form, and wipes the
+ * two that may carry a secret. */
+static enum prov_status
+fetch_one(const struct prov_session *s, const char *cursor, char *url, char *header, char *form,
     prov_parse_fn parse, struct prov_page *page, struct prov_error *err)
 {
 	struct httpc_req req = { 0 };
@@ -741,13 +744,39 @@ prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char
 
 	req.url = url;
 	req.headers = headers;
+	if (form != NULL) {
+		req.method = "POST";
+		req.body = form;
+		req.body_len = strlen(form);
+		req.content_type = "application/x-www-form-urlencoded";
+	}
 	st = prov_http(s, &req, &resp, err);
 	if (st == PROV_OK)
 		st = parse(cursor, &resp, page, err);
 	st = prov_finish(s, st, &resp, page, err);
 	httpc_resp_free(&resp);
 	free(url);
-	sodium_memzero(header, strlen(header));
-	free(header);
+	if (header != NULL) {
+		sodium_memzero(header, strlen(header));
+		free(header);
+	}
+	if (form != NULL) {
+		sodium_memzero(form, strlen(form));
+		free(form);
+	}
 	return st;
+}
+
+enum prov_status
+prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header,
+    prov_parse_fn parse, struct prov_page *page, struct prov_error *err)
+{
+	return fetch_one(s, cursor, url, header, NULL, parse, page, err);
+}
+
+enum prov_status
+prov_fetch_form(const struct prov_session *s, const char *cursor, char *url, char *form,
+    prov_parse_fn parse, struct prov_page *page, struct prov_error *err)
+{
+	return fetch_one(s, cursor, url, NULL, form, parse, page, err);
 }

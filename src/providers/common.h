@@ -156,5 +156,8 @@ typedef enum prov_status (*prov_parse_fn)(const char *cursor, const struct httpc
  * url and header (the header is wiped before it is freed). */
 enum prov_status prov_fetch_get(const struct prov_session *s, const char *cursor, char *url,
     char *header, prov_parse_fn parse, struct prov_page *page, struct prov_error *err);
+/* The same as a POST of an urlencoded form (which carries the credential). */
+enum prov_status prov_fetch_form(const struct prov_session *s, const char *cursor, char *url,
+    char *form, prov_parse_fn parse, struct prov_page *page, struct prov_error *err);
 
 #endif

@@ -267,13 +267,10 @@ static enum prov_status
 uptimerobot_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	struct httpc_req req = { 0 };
-	struct httpc_resp resp = { 0 };
 	const char *key = prov_cred(s, "api_key");
 	char *form = NULL, *url, num[24];
 	size_t ph;
 	int64_t off;
-	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " UR " discovery: bad checkpoint");
@@ -289,21 +286,7 @@ uptimerobot_fetch(struct prov_session *s, const char *cursor, struct prov_page *
 		httpc_form_add(&form, "alert_contacts", "1");
 
 	url = prov_url(s, "/v2/%s", methods[ph]);
-	req.method = "POST";
-	req.url = url;
-	req.body = form;
-	req.body_len = strlen(form);
-	req.content_type = "application/x-www-form-urlencoded";
-	st = prov_http(s, &req, &resp, err);
-	if (st == PROV_OK)
-		st = uptimerobot_parse(cursor, &resp, page, err);
-	st = prov_finish(s, st, &resp, page, err);
-	httpc_resp_free(&resp);
-	free(url);
-	/* The form holds the key: wipe it before it goes back to the allocator. */
-	sodium_memzero(form, strlen(form));
-	free(form);
-	return st;
+	return prov_fetch_form(s, cursor, url, form, uptimerobot_parse, page, err);
 }
 
 const struct provider_ops uptimerobot_ops = { uptimerobot_fetch };

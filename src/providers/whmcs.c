@@ -374,15 +374,12 @@ static enum prov_status
 whmcs_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	struct httpc_req req = { 0 };
-	struct httpc_resp resp = { 0 };
 	const char *ident = prov_cred(s, "api_identifier");
 	const char *secret = prov_cred(s, "api_secret");
 	const char *access = prov_cred(s, "access_key");
 	char *form = NULL, *url, num[24];
 	size_t ph;
 	int64_t start;
-	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &start) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " WH " discovery: bad checkpoint");
@@ -401,21 +398,7 @@ whmcs_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
 	httpc_form_add(&form, "limitnum", num);
 
 	url = prov_url(s, "/includes/api.php");
-	req.method = "POST";
-	req.url = url;
-	req.body = form;
-	req.body_len = strlen(form);
-	req.content_type = "application/x-www-form-urlencoded";
-	st = prov_http(s, &req, &resp, err);
-	if (st == PROV_OK)
-		st = whmcs_parse(cursor, &resp, page, err);
-	st = prov_finish(s, st, &resp, page, err);
-	httpc_resp_free(&resp);
-	free(url);
-	/* The form holds the secret: wipe it before it goes back to the allocator. */
-	sodium_memzero(form, strlen(form));
-	free(form);
-	return st;
+	return prov_fetch_form(s, cursor, url, form, whmcs_parse, page, err);
 }
 
 const struct provider_ops whmcs_ops = { whmcs_fetch };
