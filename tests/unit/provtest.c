@@ -1,12 +1,19 @@
 /* Helpers shared by the provider unit tests: fixtures, recorded responses,
- * normalized-field readers and parse runners. Failures end the current test. */
+ * normalized-field readers, parse runners, a local HTTP server of N answers
+ * and provider configs. Failures end the current test. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -222,4 +229,139 @@ parse_fails(parse_fn fn, const char *cursor, long status, const char *fixture, e
 	snprintf(msg, sizeof msg, "%s", e.message);
 	prov_page_free(&p);
 	return msg;
+}
+
+/* ------------------------------------------- a local server of N answers */
+
+/* Serve the answers in order, one connection each. */
+void
+mini_start(struct mini *m, const char *const *answers)
+{
+	struct sockaddr_in a;
+	socklen_t alen = sizeof a;
+	int fd, p[2];
+
+	memset(&a, 0, sizeof a);
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_true((fd = socket(AF_INET, SOCK_STREAM, 0)) >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
+	assert_int_equal(listen(fd, 8), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &alen), 0);
+	m->port = ntohs(a.sin_port);
+	assert_int_equal(pipe(p), 0);
+	m->pid = fork();
+	assert_true(m->pid >= 0);
+	if (m->pid == 0) {
+		static char buf[65536];
+
+		close(p[0]);
+		alarm(20);
+		for (size_t i = 0; answers[i] != NULL; i++) {
+			size_t n = 0, off = 0, len = strlen(answers[i]);
+			ssize_t k;
+			int c;
+
+			if ((c = accept(fd, NULL, NULL)) < 0)
+				_exit(1);
+			for (;;) {
+				char *end, *cl;
+				size_t need;
+
+				k = read(c, buf + n, sizeof buf - 1 - n);
+				if (k <= 0)
+					break;
+				n += (size_t)k;
+				buf[n] = '\0';
+				if ((end = strstr(buf, "\r\n\r\n")) == NULL)
+					continue;
+				need = (size_t)(end + 4 - buf);
+				if ((cl = strcasestr(buf, "\ncontent-length:")) != NULL && cl < end)
+					need += (size_t)strtoul(cl + 16, NULL, 10);
+				if (n >= need || n == sizeof buf - 1)
+					break;
+			}
+			if (write(p[1], buf, n) < 0 || write(p[1], "\n=====\n", 7) < 0)
+				_exit(1);
+			if (strncmp(answers[i], MINI_SLOW, strlen(MINI_SLOW)) == 0) {
+				sleep(2);
+				off = strlen(MINI_SLOW);
+			}
+			while (off < len && (k = write(c, answers[i] + off, len - off)) > 0)
+				off += (size_t)k;
+			shutdown(c, SHUT_RDWR);
+			close(c);
+		}
+		_exit(0);
+	}
+	close(fd);
+	close(p[1]);
+	m->rd = p[0];
+}
+
+/* Stop the server (it may still wait for a request that never came) and
+ * return the requests it saw (static buffer). */
+const char *
+mini_finish(struct mini *m)
+{
+	static char req[262144];
+	size_t n = 0;
+	ssize_t k;
+	int status;
+
+	kill(m->pid, SIGTERM);
+	while (n < sizeof req - 1 && (k = read(m->rd, req + n, sizeof req - 1 - n)) > 0)
+		n += (size_t)k;
+	req[n] = '\0';
+	close(m->rd);
+	waitpid(m->pid, &status, 0);
+	return req;
+}
+
+/* An HTTP answer around a body (malloc'd). */
+char *
+answer(const char *status_line, const char *extra_headers, const char *body)
+{
+	return xasprintf("HTTP/1.1 %s\r\nContent-Type: application/json\r\n%sContent-Length: %zu\r\n"
+	    "Connection: close\r\n\r\n%s", status_line, extra_headers, strlen(body), body);
+}
+
+char *
+answer_fixture(const char *status_line, const char *rel)
+{
+	char *body = fixture_text(rel, NULL), *a = answer(status_line, "", body);
+
+	free(body);
+	return a;
+}
+
+static struct config_kv test_kv[4];
+
+/* A config with [provider.<id>] base_url = base (NULL: none). */
+void
+cfg_init(struct config *c, const char *id, const char *base)
+{
+	static char section[64];
+
+	memset(c, 0, sizeof *c);
+	snprintf(section, sizeof section, "provider.%s", id);
+	c->kv = test_kv;
+	c->nkv = 0;
+	if (base != NULL) {
+		test_kv[0] = (struct config_kv){ section, "base_url", (char *)base };
+		c->nkv = 1;
+	}
+}
+
+int
+provtest_run(const struct CMUnitTest *tests, size_t n)
+{
+	/* Requests in these tests go to 127.0.0.1 directly, never via a proxy. */
+	static const char *const proxies[] = { "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY",
+		"all_proxy", "ALL_PROXY" };
+
+	for (size_t i = 0; i < sizeof proxies / sizeof proxies[0]; i++)
+		unsetenv(proxies[i]);
+	signal(SIGPIPE, SIG_IGN);
+	return _cmocka_run_group_tests("provider tests", tests, n, NULL, NULL);
 }

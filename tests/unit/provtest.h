@@ -4,7 +4,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
+#include <json-c/json.h>
+
+#include "core/config.h"
 #include "providers/common.h"
 #include "providers/httpc.h"
 #include "providers/provider.h"
@@ -38,5 +42,28 @@ enum prov_status run_parse_text(parse_fn fn, const char *cursor, long status, co
 /* A parse that must fail with st; returns err.message (static copy). */
 const char *parse_fails(parse_fn fn, const char *cursor, long status, const char *fixture,
     enum prov_status st);
+
+/* A local HTTP server on 127.0.0.1 that serves answers in order, one
+ * connection each, and records each request it read. An answer that begins
+ * with MINI_SLOW is sent 2 seconds late (without the marker). */
+#define MINI_SLOW "\001slow\001"
+struct mini {
+	pid_t pid;
+	int port;
+	int rd; /* the requests the server received, "\n=====\n" after each */
+};
+void mini_start(struct mini *m, const char *const *answers);
+/* Stop the server and return the requests it saw (static buffer). */
+const char *mini_finish(struct mini *m);
+/* An HTTP answer (JSON, Connection: close) around body; malloc'd. */
+char *answer(const char *status_line, const char *extra_headers, const char *body);
+char *answer_fixture(const char *status_line, const char *rel);
+/* A config with [provider.<id>] base_url = base (NULL: none); static storage. */
+void cfg_init(struct config *c, const char *id, const char *base);
+
+struct CMUnitTest;
+/* Run the tests with proxies unset and SIGPIPE ignored; cmocka's exit code. */
+int provtest_run(const struct CMUnitTest *tests, size_t n);
+#define PROVTEST_RUN(t) provtest_run((t), sizeof(t) / sizeof((t)[0]))
 
 #endif

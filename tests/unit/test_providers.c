@@ -1,7 +1,7 @@
-/* Unit tests of the provider layer: the URL guard, the HTTP client's
- * retry/limit headers and error mapping (against a one-shot local server),
- * the common helpers and session set-up, and every adapter's parse function
- * on recorded-shape fixtures (tests/unit/fixtures/<provider>/). */
+/* Unit tests of the shared provider layer: the URL guard, the HTTP client's
+ * retry/limit headers and error mapping (against a local server), the common
+ * helpers, session set-up, the guard on user-supplied URLs and the registry.
+ * Each adapter has its own program, test_prov_<id>.c. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <setjmp.h>
@@ -285,94 +285,7 @@ test_form_encoding(void **state)
 	free(f);
 }
 
-/* ------------------------------------------------- a one-shot local server */
-
-struct mini {
-	pid_t pid;
-	int port;
-	int rd; /* the request the server received */
-};
-
-enum mini_mode { MINI_NORMAL, MINI_SLOW };
-
-static void
-mini_start(struct mini *m, const char *response, enum mini_mode mode)
-{
-	struct sockaddr_in a;
-	socklen_t alen = sizeof a;
-	int fd, p[2];
-
-	memset(&a, 0, sizeof a);
-	a.sin_family = AF_INET;
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	assert_true((fd = socket(AF_INET, SOCK_STREAM, 0)) >= 0);
-	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof a), 0);
-	assert_int_equal(listen(fd, 4), 0);
-	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &alen), 0);
-	m->port = ntohs(a.sin_port);
-	assert_int_equal(pipe(p), 0);
-	m->pid = fork();
-	assert_true(m->pid >= 0);
-	if (m->pid == 0) {
-		char buf[65536];
-		size_t n = 0;
-		ssize_t k;
-		int c;
-
-		close(p[0]);
-		alarm(10);
-		if ((c = accept(fd, NULL, NULL)) < 0)
-			_exit(1);
-		/* Read the head and a body of Content-Length bytes. */
-		for (;;) {
-			char *end, *cl;
-			size_t need;
-
-			k = read(c, buf + n, sizeof buf - 1 - n);
-			if (k <= 0)
-				break;
-			n += (size_t)k;
-			buf[n] = '\0';
-			if ((end = strstr(buf, "\r\n\r\n")) == NULL)
-				continue;
-			need = (size_t)(end + 4 - buf);
-			if ((cl = strcasestr(buf, "\ncontent-length:")) != NULL && cl < end)
-				need += (size_t)strtoul(cl + 16, NULL, 10);
-			if (n >= need || n == sizeof buf - 1)
-				break;
-		}
-		if (write(p[1], buf, n) < 0)
-			_exit(1);
-		close(p[1]);
-		if (mode == MINI_SLOW)
-			sleep(2);
-		if (write(c, response, strlen(response)) < 0)
-			_exit(1);
-		shutdown(c, SHUT_RDWR);
-		close(c);
-		_exit(0);
-	}
-	close(fd);
-	close(p[1]);
-	m->rd = p[0];
-}
-
-/* Wait for the server; returns the request it saw (static buffer). */
-static const char *
-mini_finish(struct mini *m)
-{
-	static char req[65536];
-	size_t n = 0;
-	ssize_t k;
-	int status;
-
-	while (n < sizeof req - 1 && (k = read(m->rd, req + n, sizeof req - 1 - n)) > 0)
-		n += (size_t)k;
-	req[n] = '\0';
-	close(m->rd);
-	waitpid(m->pid, &status, 0);
-	return req;
-}
+/* ------------------------------------------------- HTTP client */
 
 static void
 test_httpc_response_and_headers(void **state)
@@ -385,9 +298,9 @@ test_httpc_response_and_headers(void **state)
 	const char *seen;
 
 	(void)state;
-	mini_start(&m, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nRetry-After: 17\r\n"
+	mini_start(&m, (const char *const[]){ "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nRetry-After: 17\r\n"
 	    "X-RateLimit-Remaining: 0\r\nX-Secret-Header: no\r\nContent-Length: 11\r\n"
-	    "Connection: close\r\n\r\n{\"ok\":true}", MINI_NORMAL);
+	    "Connection: close\r\n\r\n{\"ok\":true}", NULL });
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/v2/getMonitors", m.port);
 	req.method = "POST";
 	req.url = url;
@@ -419,7 +332,7 @@ test_httpc_truncated_body_is_transient(void **state)
 	char url[128];
 
 	(void)state;
-	mini_start(&m, "HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n{\"stat\":\"ok\",", MINI_NORMAL);
+	mini_start(&m, (const char *const[]){ "HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n{\"stat\":\"ok\",", NULL });
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
 	req.url = url;
 	assert_int_equal(httpc_do(&req, &resp, &err), -1);
@@ -442,7 +355,7 @@ test_httpc_body_cap_is_fatal(void **state)
 	snprintf(big, 9000, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n");
 	memset(big + strlen(big), 'x', 5000);
 	big[strlen("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n") + 5000] = '\0';
-	mini_start(&m, big, MINI_NORMAL);
+	mini_start(&m, (const char *const[]){ big, NULL });
 	free(big);
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
 	req.url = url;
@@ -463,7 +376,7 @@ test_httpc_timeout_is_transient(void **state)
 	char url[128];
 
 	(void)state;
-	mini_start(&m, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", MINI_SLOW);
+	mini_start(&m, (const char *const[]){ MINI_SLOW "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", NULL });
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
 	req.url = url;
 	req.timeout_s = 1;
@@ -483,8 +396,8 @@ test_httpc_redirect_not_followed(void **state)
 	char url[128];
 
 	(void)state;
-	mini_start(&m, "HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/meta-data/\r\n"
-	    "Content-Length: 0\r\n\r\n", MINI_NORMAL);
+	mini_start(&m, (const char *const[]){ "HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/meta-data/\r\n"
+	    "Content-Length: 0\r\n\r\n", NULL });
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
 	req.url = url;
 	assert_int_equal(httpc_do(&req, &resp, &err), 0);
@@ -508,7 +421,7 @@ test_httpc_guard_refuses_resolved_loopback(void **state)
 
 	(void)state;
 	/* A server is listening, yet no connection may reach it. */
-	mini_start(&m, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", MINI_NORMAL);
+	mini_start(&m, (const char *const[]){ "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", NULL });
 	snprintf(url, sizeof url, "http://localhost:%d/x", m.port);
 	req.url = url;
 	req.guard = &g;
@@ -674,19 +587,20 @@ test_copy_text_and_body_message(void **state)
 	httpc_resp_free(&r);
 }
 
-static struct config_kv test_kv[4];
+static struct config_kv testprov_kv[4];
 
+/* A config for testprov with base_url and timeout (NULL: unset). */
 static void
-cfg_init(struct config *c, const char *base_url, const char *timeout)
+cfg_testprov(struct config *c, const char *base_url, const char *timeout)
 {
 	size_t n = 0;
 
 	memset(c, 0, sizeof *c);
 	if (base_url != NULL)
-		test_kv[n++] = (struct config_kv){ "provider.testprov", "base_url", (char *)base_url };
+		testprov_kv[n++] = (struct config_kv){ "provider.testprov", "base_url", (char *)base_url };
 	if (timeout != NULL)
-		test_kv[n++] = (struct config_kv){ "provider.testprov", "timeout", (char *)timeout };
-	c->kv = test_kv;
+		testprov_kv[n++] = (struct config_kv){ "provider.testprov", "timeout", (char *)timeout };
+	c->kv = testprov_kv;
 	c->nkv = n;
 }
 
@@ -708,14 +622,14 @@ test_session_init_sources(void **state)
 
 	(void)state;
 	/* The admin's base_url wins, keeps its path prefix, loses trailing slashes. */
-	cfg_init(&cfg, "http://127.0.0.1:9000/uptimerobot//", "5");
+	cfg_testprov(&cfg, "http://127.0.0.1:9000/uptimerobot//", "5");
 	assert_int_equal(prov_session_init(&s, &testprov_url, &cfg, creds, &err), 0);
 	assert_string_equal(s.base_url, "http://127.0.0.1:9000/uptimerobot");
 	assert_false(s.base_url_untrusted);
 	assert_int_equal(s.timeout_s, 5);
 
 	/* Else the user's URL field: untrusted. */
-	cfg_init(&cfg, NULL, "bogus");
+	cfg_testprov(&cfg, NULL, "bogus");
 	assert_int_equal(prov_session_init(&s, &testprov_url, &cfg, creds, &err), 0);
 	assert_string_equal(s.base_url, "https://hc.example.org");
 	assert_true(s.base_url_untrusted);
@@ -729,7 +643,7 @@ test_session_init_sources(void **state)
 	assert_int_equal(prov_session_init(&s, &testprov_url, &cfg, http_creds, &err), 0);
 
 	/* Else the default. */
-	cfg_init(&cfg, NULL, NULL);
+	cfg_testprov(&cfg, NULL, NULL);
 	assert_int_equal(prov_session_init(&s, &testprov_default, &cfg, creds, &err), 0);
 	assert_string_equal(s.base_url, "https://api.example.com");
 	assert_false(s.base_url_untrusted);
@@ -758,642 +672,7 @@ test_page_warn_and_free(void **state)
 	assert_null(p.items);
 }
 
-/* ------------------------------------------------------------- UptimeRobot */
-
-static void
-test_uptimerobot_monitors_page(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	assert_int_equal(run_parse(uptimerobot_parse, NULL, 200, "uptimerobot/monitors_page1.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 6);
-	/* 7 entries were read (one without id): the next offset is 7 of 53. */
-	assert_string_equal(p.next_cursor, "monitors:7");
-
-	it = page_find(&p, "monitor", "777749809");
-	assert_string_equal(nstr(it, "name"), "Google");
-	assert_string_equal(nstr(it, "url"), "http://www.google.com");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_int_equal(nint(it, "interval"), 300);
-	assert_false(nbool(it, "paused"));
-	assert_true(nnull(it, "port"));      /* "port":"" */
-	assert_true(nnull(it, "keyword"));
-	assert_string_equal(nids(it, "contact_ids"), "0993765,2145");
-	assert_non_null(it->raw);
-	assert_non_null(json_object_object_get(it->raw, "create_datetime"));
-
-	it = page_find(&p, "monitor", "777712827");
-	assert_string_equal(nstr(it, "type"), "keyword");   /* "type":"2" */
-	assert_string_equal(nstr(it, "keyword"), "Error");
-	assert_int_equal(nint(it, "interval"), 900);        /* "interval":"900" */
-	assert_true(nbool(it, "paused"));                   /* status 0 */
-	assert_string_equal(nids(it, "contact_ids"), "");
-	assert_true(has_warning(&p, "\"Shop keyword\" alerts when the keyword is absent"));
-
-	it = page_find(&p, "monitor", "777559666");
-	assert_string_equal(nstr(it, "type"), "port");
-	assert_int_equal(nint(it, "port"), 443);            /* sub_type 2 */
-	it = page_find(&p, "monitor", "777559667");
-	assert_int_equal(nint(it, "port"), 80);             /* sub_type 99, "port":"80" */
-
-	it = page_find(&p, "heartbeat", "777559668");
-	assert_string_equal(nstr(it, "name"), "Nightly backup");
-	assert_int_equal(nint(it, "interval"), 86400);
-	assert_int_equal(nint(it, "grace"), 0);
-	assert_string_equal(nstr(it, "ping_url"), "https://heartbeat.uptimerobot.com/m777559668-abc");
-	assert_true(nnull(it, "schedule"));
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "contact_ids"), "0993765");
-
-	it = page_find(&p, "monitor", "777559669");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(has_warning(&p, "unknown type 7; kept as other"));
-	assert_true(has_warning(&p, "without a usable id"));
-	prov_page_free(&p);
-}
-
-static void
-test_uptimerobot_phases_and_stop(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	/* Last page of monitors: on to contacts. */
-	assert_int_equal(run_parse(uptimerobot_parse, "monitors:50", 200, "uptimerobot/monitors_last.json",
-	    &p, &e), PROV_OK);
-	assert_int_equal(p.n, 2);
-	assert_string_equal(p.next_cursor, "contacts:0");
-	prov_page_free(&p);
-
-	/* Alert contacts: offset/limit/total at the top level. */
-	assert_int_equal(run_parse(uptimerobot_parse, "contacts:0", 200, "uptimerobot/contacts.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 3);
-	assert_string_equal(p.next_cursor, "psps:0");
-	it = page_find(&p, "contact", "0993765");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "name"), "John Doe");
-	assert_string_equal(nstr(it, "value"), "johndoe@gmail.com");
-	it = page_find(&p, "contact", "2145");
-	assert_string_equal(nstr(it, "type"), "slack");     /* "type":"11" */
-	assert_true(nnull(it, "value"));
-	it = page_find(&p, "contact", "2146");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(has_warning(&p, "unknown type 42"));
-	prov_page_free(&p);
-
-	/* More contacts than one page: the top-level total drives the offset. */
-	assert_int_equal(run_parse(uptimerobot_parse, "contacts:50", 200, "uptimerobot/contacts_more.json",
-	    &p, &e), PROV_OK);
-	assert_string_equal(p.next_cursor, "contacts:51");
-	prov_page_free(&p);
-
-	/* Status pages: the last phase. */
-	assert_int_equal(run_parse(uptimerobot_parse, "psps:0", 200, "uptimerobot/psps.json", &p, &e), PROV_OK);
-	assert_null(p.next_cursor);
-	assert_int_equal(p.n, 3);
-	it = page_find(&p, "status_page", "123456");
-	assert_string_equal(nids(it, "monitor_ids"), "777749809,777712827");
-	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/asfF1XZb0M"); /* custom_url "" */
-	assert_true(nbool(it, "public"));
-	it = page_find(&p, "status_page", "123457");
-	assert_string_equal(nids(it, "monitor_ids"), "");   /* "monitors":0 = all */
-	assert_string_equal(nstr(it, "url"), "https://status.example.com");
-	assert_true(has_warning(&p, "\"All of them\" shows all monitors"));
-	it = page_find(&p, "status_page", "123458");
-	assert_false(nbool(it, "public"));                  /* paused */
-	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/yyy");
-	prov_page_free(&p);
-}
-
-static void
-test_uptimerobot_errors(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-
-	(void)state;
-	assert_int_equal(run_parse(uptimerobot_parse, NULL, 200, "uptimerobot/bad_key.json", &p, &e), PROV_AUTH);
-	assert_non_null(strstr(e.message, "UptimeRobot rejected the API key"));
-	assert_null(strstr(e.message, "u123-secretkeyvalue")); /* passed_value is never copied */
-	assert_int_equal(p.n, 0);
-	prov_page_free(&p);
-	assert_int_equal(run_parse(uptimerobot_parse, "psps:0", 200, "uptimerobot/missing_key.json", &p, &e),
-	    PROV_AUTH);
-	prov_page_free(&p);
-	assert_int_equal(run_parse(uptimerobot_parse, "contacts:0", 200, "uptimerobot/not_authorized.json", &p,
-	    &e), PROV_AUTH);
-	prov_page_free(&p);
-	assert_int_equal(run_parse(uptimerobot_parse, NULL, 200, "uptimerobot/truncated.json", &p, &e),
-	    PROV_TRANSIENT);
-	assert_int_equal(p.n, 0);
-	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200, "<html>maintenance</html>", &p, &e),
-	    PROV_TRANSIENT);
-	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200, "{\"stat\":\"ok\",\"monitors\":{}}", &p,
-	    &e), PROV_TRANSIENT);
-	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 502, "bad gateway", &p, &e), PROV_TRANSIENT);
-	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 401, "{}", &p, &e), PROV_AUTH);
-	assert_non_null(strstr(e.message, "UptimeRobot rejected the API key"));
-	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, "monitors:x", 200, "{}", &p, &e), PROV_FATAL);
-	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, "logs:0", 200, "{}", &p, &e), PROV_FATAL);
-	prov_page_free(&p);
-}
-
-static void
-test_uptimerobot_rate_limited(void **state)
-{
-	struct httpc_resp r;
-	struct prov_page p = { 0 };
-	struct prov_error e = { 0 };
-
-	(void)state;
-	resp_text(&r, 429, "{\"stat\":\"fail\"}");
-	httpc_resp_set_header(&r, "Retry-After", "60");
-	assert_int_equal(uptimerobot_parse("contacts:0", &r, &p, &e), PROV_RATE_LIMITED);
-	assert_int_equal(e.retry_after, 60);
-	httpc_resp_free(&r);
-	prov_page_free(&p);
-}
-
-/* An empty account: every phase ends at once, discovery completes. */
-static void
-test_uptimerobot_empty_account(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-
-	(void)state;
-	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200,
-	    "{\"stat\":\"ok\",\"pagination\":{\"offset\":0,\"limit\":50,\"total\":0},\"monitors\":[]}", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "contacts:0");
-	prov_page_free(&p);
-	/* A provider that claims more but sends nothing cannot keep us looping. */
-	assert_int_equal(run_parse_text(uptimerobot_parse, "psps:100", 200,
-	    "{\"stat\":\"ok\",\"pagination\":{\"offset\":100,\"limit\":50,\"total\":900},\"psps\":[]}", &p, &e),
-	    PROV_OK);
-	assert_null(p.next_cursor);
-	prov_page_free(&p);
-}
-
-/* ----------------------------------------------------------------- Pingdom */
-
-static void
-test_pingdom_checks(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	assert_int_equal(run_parse(pingdom_parse, NULL, 200, "pingdom/checks.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 3);
-	assert_string_equal(p.next_cursor, "checks:3");
-	it = page_find(&p, "monitor", "85975");
-	assert_string_equal(nstr(it, "name"), "My check 1");
-	assert_string_equal(nstr(it, "url"), "example.com");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_int_equal(nint(it, "interval"), 60);         /* resolution 1 minute */
-	assert_false(nbool(it, "paused"));
-	it = page_find(&p, "monitor", "161748");
-	assert_string_equal(nstr(it, "type"), "tcp");
-	assert_int_equal(nint(it, "interval"), 300);        /* "resolution":"5" */
-	assert_true(nbool(it, "paused"));
-	it = page_find(&p, "monitor", "208655");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(has_warning(&p, "unknown type transaction"));
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse(pingdom_parse, "checks:1000", 200, "pingdom/checks_last.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "contacts:0");
-	assert_string_equal(nstr(page_find(&p, "monitor", "900001"), "type"), "ping");
-	prov_page_free(&p);
-}
-
-static void
-test_pingdom_contacts(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	assert_int_equal(run_parse(pingdom_parse, "contacts:0", 200, "pingdom/contacts.json", &p, &e), PROV_OK);
-	assert_null(p.next_cursor);
-	it = page_find(&p, "contact", "1:email:0");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "name"), "John Doe");
-	assert_string_equal(nstr(it, "value"), "johndoe@teamrocket.com");
-	it = page_find(&p, "contact", "1:sms:0");
-	assert_string_equal(nstr(it, "type"), "sms");
-	assert_string_equal(nstr(it, "value"), "111111111");       /* country code "00": none */
-	it = page_find(&p, "contact", "1:sms:1");
-	assert_string_equal(nstr(it, "value"), "+46700000000");
-	it = page_find(&p, "contact", "2");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(nnull(it, "value"));
-	it = page_find(&p, "contact", "3:carrier_pigeon:0");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(has_warning(&p, "unknown kind carrier_pigeon"));
-	assert_int_equal(p.n, 5);
-	prov_page_free(&p);
-}
-
-static void
-test_pingdom_errors(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	struct httpc_resp r;
-
-	(void)state;
-	assert_int_equal(run_parse(pingdom_parse, NULL, 401, "pingdom/unauthorized.json", &p, &e), PROV_AUTH);
-	assert_string_equal(e.message, "Pingdom rejected the API token (Invalid token)");
-	prov_page_free(&p);
-
-	memset(&p, 0, sizeof p);
-	resp_fixture(&r, 429, "pingdom/rate_limited.json");
-	httpc_resp_set_header(&r, "Req-Limit-Short", "Remaining: 0 Time until reset: 42");
-	httpc_resp_set_header(&r, "Req-Limit-Long", "Remaining: 3000 Time until reset: 3000");
-	assert_int_equal(pingdom_parse("checks:0", &r, &p, &e), PROV_RATE_LIMITED);
-	assert_int_equal(e.retry_after, 42);
-	httpc_resp_free(&r);
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse_text(pingdom_parse, NULL, 200, "{\"checks\":[{\"id\":1,", &p, &e),
-	    PROV_TRANSIENT);
-	prov_page_free(&p);
-}
-
-/* -------------------------------------------------------------- StatusCake */
-
-static void
-test_statuscake_uptime_and_heartbeats(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	assert_int_equal(run_parse(statuscake_parse, NULL, 200, "statuscake/uptime_page1.json", &p, &e), PROV_OK);
-	assert_string_equal(p.next_cursor, "uptime:2");
-	assert_int_equal(p.n, 3);
-	it = page_find(&p, "monitor", "1234");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_string_equal(nstr(it, "url"), "https://example.com");
-	assert_int_equal(nint(it, "interval"), 300);
-	assert_string_equal(nids(it, "contact_ids"), "77");
-	it = page_find(&p, "monitor", "1235");
-	assert_string_equal(nstr(it, "type"), "ping");
-	assert_int_equal(nint(it, "interval"), 60);          /* "check_rate":"60" */
-	assert_true(nbool(it, "paused"));
-	it = page_find(&p, "monitor", "1236");               /* numeric id */
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_string_equal(nids(it, "contact_ids"), "77,78");
-	assert_true(has_warning(&p, "unknown type GOPHER"));
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse(statuscake_parse, "uptime:2", 200, "statuscake/uptime_page2.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "heartbeat:1");
-	assert_string_equal(nstr(page_find(&p, "monitor", "2001"), "type"), "http"); /* HEAD */
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse(statuscake_parse, "heartbeat:1", 200, "statuscake/heartbeat.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "contact-groups:1");
-	it = page_find(&p, "heartbeat", "5001");
-	assert_int_equal(nint(it, "interval"), 1800);
-	assert_string_equal(nstr(it, "ping_url"), "https://push.statuscake.com/?PK=abc&TestID=5001&time=0");
-	assert_string_equal(nids(it, "contact_ids"), "77");
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse(statuscake_parse, "uptime:1", 200, "statuscake/empty.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "heartbeat:1");
-	prov_page_free(&p);
-}
-
-static void
-test_statuscake_contact_groups(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	assert_int_equal(run_parse(statuscake_parse, "contact-groups:1", 200, "statuscake/contact_groups.json",
-	    &p, &e), PROV_OK);
-	assert_null(p.next_cursor);
-	/* The group's id goes to its first address, so monitors' contact_ids resolve. */
-	it = page_find(&p, "contact", "77");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "name"), "Ops");
-	assert_string_equal(nstr(it, "value"), "ops@example.com");
-	assert_string_equal(nstr(page_find(&p, "contact", "77:email:1"), "value"), "oncall@example.com");
-	it = page_find(&p, "contact", "77:sms:0");
-	assert_string_equal(nstr(it, "type"), "sms");
-	assert_string_equal(nstr(it, "value"), "+447700900000");
-	it = page_find(&p, "contact", "77:webhook:0");
-	assert_string_equal(nstr(it, "type"), "webhook");
-	assert_string_equal(nstr(it, "value"), "https://hooks.example.com/sc");
-	assert_true(has_warning(&p, "\"Ops\" uses 1 integration(s)"));
-	it = page_find(&p, "contact", "78");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(nnull(it, "value"));
-	assert_int_equal(p.n, 5);
-	prov_page_free(&p);
-}
-
-static void
-test_statuscake_errors(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	struct httpc_resp r;
-
-	(void)state;
-	assert_int_equal(run_parse(statuscake_parse, NULL, 401, "statuscake/unauthorized.json", &p, &e),
-	    PROV_AUTH);
-	assert_string_equal(e.message, "StatusCake rejected the API token (Unauthorised)");
-	prov_page_free(&p);
-	memset(&p, 0, sizeof p);
-	resp_text(&r, 429, "{\"message\":\"Too many requests\"}");
-	httpc_resp_set_header(&r, "x-ratelimit-limit", "5, 60;w=60, 5;w=1");
-	httpc_resp_set_header(&r, "x-ratelimit-remaining", "0");
-	httpc_resp_set_header(&r, "x-ratelimit-reset", "7");
-	assert_int_equal(statuscake_parse("uptime:3", &r, &p, &e), PROV_RATE_LIMITED);
-	assert_int_equal(e.retry_after, 7);
-	httpc_resp_free(&r);
-	prov_page_free(&p);
-	assert_int_equal(run_parse_text(statuscake_parse, NULL, 200, "{\"metadata\":{}}", &p, &e), PROV_TRANSIENT);
-	prov_page_free(&p);
-	assert_int_equal(run_parse_text(statuscake_parse, "uptime:0", 200, "{\"data\":[]}", &p, &e), PROV_FATAL);
-	prov_page_free(&p);
-}
-
-/* ------------------------------------------------------------ Better Stack */
-
-static void
-test_better_stack_monitors(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	assert_int_equal(run_parse(better_stack_parse, NULL, 200, "better_stack/monitors_page1.json", &p, &e),
-	    PROV_OK);
-	/* The next page by number, whatever host the "next" link names. */
-	assert_string_equal(p.next_cursor, "monitors:2");
-	assert_int_equal(p.n, 4);
-	it = page_find(&p, "monitor", "2");
-	assert_string_equal(nstr(it, "name"), "Uptime homepage");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "keyword"), "We call you");
-	assert_int_equal(nint(it, "interval"), 30);
-	assert_false(nbool(it, "paused"));
-	it = page_find(&p, "monitor", "3");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_true(nbool(it, "paused"));
-	assert_int_equal(nint(it, "interval"), 60);
-	assert_true(has_warning(&p, "\"Health\" alerts when the keyword is present"));
-	it = page_find(&p, "monitor", "4");
-	assert_string_equal(nstr(it, "type"), "tcp");
-	assert_int_equal(nint(it, "port"), 5432);
-	assert_true(nnull(it, "keyword"));
-	it = page_find(&p, "monitor", "5");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(has_warning(&p, "unknown type quantum_check"));
-	assert_true(has_warning(&p, "without id or attributes"));
-	prov_page_free(&p);
-}
-
-static void
-test_better_stack_other_phases(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	assert_int_equal(run_parse(better_stack_parse, "heartbeats:3", 200, "better_stack/heartbeats_last.json",
-	    &p, &e), PROV_OK);
-	assert_string_equal(p.next_cursor, "status-pages:1");
-	it = page_find(&p, "heartbeat", "12345");
-	assert_int_equal(nint(it, "interval"), 3600);
-	assert_int_equal(nint(it, "grace"), 300);
-	assert_string_equal(nstr(it, "ping_url"), "https://uptime.betterstack.com/api/v1/heartbeat/abcd1234");
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse(better_stack_parse, "status-pages:1", 200, "better_stack/status_pages.json",
-	    &p, &e), PROV_OK);
-	assert_string_equal(p.next_cursor, "email-integrations:1");
-	it = page_find(&p, "status_page", "123");
-	assert_string_equal(nstr(it, "name"), "Acme");
-	assert_string_equal(nstr(it, "url"), "https://acme.betteruptime.com");
-	assert_true(nbool(it, "public"));
-	it = page_find(&p, "status_page", "124");
-	assert_string_equal(nstr(it, "url"), "https://status.acme.example");
-	assert_false(nbool(it, "public"));                   /* password protected */
-	assert_true(has_warning(&p, "resources are not imported"));
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse(better_stack_parse, "slack-integrations:1", 200,
-	    "better_stack/slack_integrations.json", &p, &e), PROV_OK);
-	assert_string_equal(p.next_cursor, "outgoing-webhooks:1");
-	it = page_find(&p, "contact", "slack:77");
-	assert_string_equal(nstr(it, "type"), "slack");
-	assert_string_equal(nstr(it, "value"), "#alerts");
-	assert_string_equal(nstr(it, "name"), "Acme #alerts");
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse(better_stack_parse, "outgoing-webhooks:1", 200,
-	    "better_stack/outgoing_webhooks.json", &p, &e), PROV_OK);
-	assert_null(p.next_cursor);
-	it = page_find(&p, "contact", "webhook:9");
-	assert_string_equal(nstr(it, "type"), "webhook");
-	assert_string_equal(nstr(it, "value"), "https://hooks.example.com/bs");
-	assert_string_equal(nstr(it, "name"), "Ops hook");
-	prov_page_free(&p);
-}
-
-static void
-test_better_stack_errors(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-
-	(void)state;
-	assert_int_equal(run_parse(better_stack_parse, NULL, 401, "better_stack/unauthorized.json", &p, &e),
-	    PROV_AUTH);
-	assert_non_null(strstr(e.message, "Better Stack rejected the API token (HTTP 401)"));
-	prov_page_free(&p);
-	assert_int_equal(run_parse(better_stack_parse, NULL, 200, "better_stack/not_jsonapi.json", &p, &e),
-	    PROV_TRANSIENT);
-	prov_page_free(&p);
-	assert_int_equal(run_parse_text(better_stack_parse, "monitors:2", 503, "", &p, &e), PROV_TRANSIENT);
-	prov_page_free(&p);
-}
-
-/* ------------------------------------------------------------------ updown */
-
-static void
-test_updown_lists(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	assert_int_equal(run_parse(updown_parse, NULL, 200, "updown/checks.json", &p, &e), PROV_OK);
-	assert_string_equal(p.next_cursor, "recipients:0");
-	assert_int_equal(p.n, 5);
-	it = page_find(&p, "monitor", "ngg8");
-	assert_string_equal(nstr(it, "name"), "https://updown.io");   /* alias "" */
-	assert_string_equal(nstr(it, "type"), "http");                /* string_match "" */
-	assert_int_equal(nint(it, "interval"), 15);
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "contact_ids"), "email:1246848337,sms:231178295");
-	it = page_find(&p, "monitor", "dmbe");
-	assert_string_equal(nstr(it, "name"), "Shop");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "keyword"), "Add to cart");
-	assert_true(nbool(it, "paused"));                             /* enabled false */
-	assert_int_equal(nint(it, "interval"), 60);                   /* "period":"60" */
-	it = page_find(&p, "monitor", "tc01");
-	assert_string_equal(nstr(it, "type"), "tcp");
-	assert_int_equal(nint(it, "port"), 5432);
-	assert_string_equal(nstr(page_find(&p, "monitor", "ic01"), "type"), "ping");
-	assert_string_equal(nstr(page_find(&p, "monitor", "pu01"), "type"), "other");
-	assert_true(has_warning(&p, "kind pulse"));
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse(updown_parse, "recipients:0", 200, "updown/recipients.json", &p, &e), PROV_OK);
-	assert_string_equal(p.next_cursor, "status_pages:0");
-	it = page_find(&p, "contact", "email:3719031852");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "value"), "Company <tech@example.com>");
-	it = page_find(&p, "contact", "slack:1");
-	assert_string_equal(nstr(it, "type"), "slack");
-	assert_true(nnull(it, "value"));
-	assert_string_equal(nstr(page_find(&p, "contact", "msteams:2"), "type"), "teams");
-	assert_string_equal(nstr(page_find(&p, "contact", "carrier:3"), "type"), "other");
-	assert_true(has_warning(&p, "unknown type carrier_pigeon"));
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse(updown_parse, "status_pages:0", 200, "updown/status_pages.json", &p, &e),
-	    PROV_OK);
-	assert_null(p.next_cursor);
-	it = page_find(&p, "status_page", "3ji4k");
-	assert_string_equal(nids(it, "monitor_ids"), "ngg8,dmbe");
-	assert_true(nbool(it, "public"));
-	assert_string_equal(nstr(it, "url"), "https://updown.io/p/3ji4k");
-	assert_false(nbool(page_find(&p, "status_page", "9xk2p"), "public"));
-	prov_page_free(&p);
-}
-
-static void
-test_updown_errors(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-
-	(void)state;
-	assert_int_equal(run_parse(updown_parse, NULL, 401, "updown/unauthorized.json", &p, &e), PROV_AUTH);
-	assert_string_equal(e.message, "updown.io rejected the API key (Invalid API key)");
-	prov_page_free(&p);
-	assert_int_equal(run_parse(updown_parse, NULL, 200, "updown/unauthorized.json", &p, &e), PROV_TRANSIENT);
-	prov_page_free(&p);
-	assert_int_equal(run_parse_text(updown_parse, "checks:0", 200, "[{\"token\":\"a\"", &p, &e),
-	    PROV_TRANSIENT);
-	prov_page_free(&p);
-}
-
-/* -------------------------------------------- whole fetches against a local server */
-
-static void
-test_fetch_uptimerobot_request_and_scrubbed_error(void **state)
-{
-	const struct provider_def *def = provider_find("uptimerobot");
-	struct config cfg;
-	struct prov_session s;
-	struct prov_page p = { 0 };
-	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96];
-	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
-
-	(void)state;
-	mini_start(&m, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
-	    "{\"stat\":\"fail\",\"error\":{\"type\":\"invalid_parameter\",\"parameter_name\":\"api_key\","
-	    "\"passed_value\":\"u123-secretkeyvalue\",\"message\":\"api_key u123-secretkeyvalue not found.\"}}",
-	    MINI_NORMAL);
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/uptimerobot/", m.port);
-	memset(&cfg, 0, sizeof cfg);
-	test_kv[0] = (struct config_kv){ "provider.uptimerobot", "base_url", base };
-	cfg.kv = test_kv;
-	cfg.nkv = 1;
-	assert_int_equal(prov_session_init(&s, def, &cfg, creds, &e), 0);
-	assert_int_equal(def->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
-	seen = mini_finish(&m);
-	assert_non_null(strstr(seen, "POST /uptimerobot/v2/getMonitors HTTP/1.1"));
-	assert_non_null(strstr(seen, "api_key=u123-secretkeyvalue&format=json&offset=0&limit=50"));
-	assert_non_null(strstr(e.message, "UptimeRobot rejected the API key"));
-	assert_null(strstr(e.message, "secretkeyvalue"));
-	assert_int_equal(p.n, 0);
-	prov_page_free(&p);
-	json_object_put(creds);
-}
-
-static void
-test_fetch_better_stack_request(void **state)
-{
-	const struct provider_def *def = provider_find("better_stack");
-	struct config cfg;
-	struct prov_session s;
-	struct prov_page p = { 0 };
-	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96];
-	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_token\":\"bs-token-1234\",\"team_name\":\"Ops & Co\"}");
-
-	(void)state;
-	mini_start(&m, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-RateLimit-Remaining: 0\r\n"
-	    "Retry-After: 30\r\nConnection: close\r\n\r\n"
-	    "{\"data\":[{\"id\":\"1\",\"type\":\"heartbeat\",\"attributes\":{\"name\":\"hb\",\"period\":60,"
-	    "\"grace\":0}}],\"pagination\":{\"next\":null}}", MINI_NORMAL);
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/bs", m.port);
-	memset(&cfg, 0, sizeof cfg);
-	test_kv[0] = (struct config_kv){ "provider.better_stack", "base_url", base };
-	cfg.kv = test_kv;
-	cfg.nkv = 1;
-	assert_int_equal(prov_session_init(&s, def, &cfg, creds, &e), 0);
-	assert_int_equal(def->ops->fetch(&s, "heartbeats:2", &p, &e), PROV_OK);
-	seen = mini_finish(&m);
-	assert_non_null(strstr(seen, "GET /bs/api/v2/heartbeats?page=2&per_page=250&team_name=Ops%20%26%20Co "));
-	assert_non_null(strstr(seen, "Authorization: Bearer bs-token-1234\r\n"));
-	assert_int_equal(p.n, 1);
-	assert_string_equal(p.next_cursor, "status-pages:1");
-	assert_int_equal(p.pause_s, 30); /* quota used up: the runner should wait */
-	prov_page_free(&p);
-	json_object_put(creds);
-}
+/* ------------------------------------------------- guarded fetches */
 
 static void
 test_fetch_untrusted_url_is_guarded(void **state)
@@ -1408,10 +687,10 @@ test_fetch_untrusted_url_is_guarded(void **state)
 	json_object *creds;
 
 	(void)state;
-	mini_start(&m, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n[]", MINI_NORMAL);
+	mini_start(&m, (const char *const[]){ "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n[]", NULL });
 	snprintf(base, sizeof base, "{\"api_key\":\"k-123456\",\"base_url\":\"http://127.0.0.1:%d/hc\"}", m.port);
 	creds = json_tokener_parse(base);
-	cfg_init(&cfg, NULL, NULL);
+	cfg_testprov(&cfg, NULL, NULL);
 	cfg.allow_http_urls = true;
 	assert_int_equal(prov_session_init(&s, &testprov_url, &cfg, creds, &e), 0);
 	assert_true(s.base_url_untrusted);
@@ -1444,6 +723,153 @@ test_registry_wires_adapters(void **state)
 	}
 }
 
+#define HC_KEY "hc-test-key-0123456789abcdefghij" /* 32 characters, like a real key */
+
+
+/* ------------------------------------------- user URLs, sessions, registry */
+
+static enum prov_status
+fetch_with(const char *id, const struct config *cfg, const char *credtext, struct prov_error *e)
+{
+	const struct provider_def *def = provider_find(id);
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	json_object *creds = json_tokener_parse(credtext);
+	enum prov_status st;
+
+	assert_non_null(creds);
+	memset(e, 0, sizeof *e);
+	if (prov_session_init(&s, def, cfg, creds, e) != 0) {
+		json_object_put(creds);
+		return e->status;
+	}
+	assert_true(s.base_url_untrusted);
+	st = def->ops->fetch(&s, NULL, &p, e);
+	assert_int_equal(p.n, 0);
+	prov_page_free(&p);
+	json_object_put(creds);
+	return st;
+}
+
+static void
+test_user_urls_are_guarded(void **state)
+{
+	struct config cfg;
+	struct prov_error e;
+
+	(void)state;
+	cfg_init(&cfg, "whmcs", NULL);
+	cfg.allow_http_urls = true;  /* only private addresses are refused here */
+
+	/* Loopback (no server needed: the address is refused before connecting). */
+	assert_int_equal(fetch_with("whmcs", &cfg, "{\"url\":\"http://127.0.0.1:9/billing\","
+	    "\"api_identifier\":\"id-1\",\"api_secret\":\"secret-1\"}", &e), PROV_FATAL);
+	assert_non_null(strstr(e.message, "loopback address, which is not allowed"));
+	assert_int_equal(fetch_with("whmcs", &cfg, "{\"url\":\"http://localhost:9/billing\","
+	    "\"api_identifier\":\"id-1\",\"api_secret\":\"secret-1\"}", &e), PROV_FATAL);
+	assert_non_null(strstr(e.message, "loopback"));
+	/* The cloud metadata address. */
+	assert_int_equal(fetch_with("whmcs", &cfg, "{\"url\":\"https://169.254.169.254/\","
+	    "\"api_identifier\":\"id-1\",\"api_secret\":\"secret-1\"}", &e), PROV_FATAL);
+	assert_non_null(strstr(e.message, "link-local address, which is not allowed"));
+	assert_int_equal(fetch_with("healthchecks", &cfg, "{\"api_key\":\"" HC_KEY "\","
+	    "\"base_url\":\"https://169.254.169.254/\"}", &e), PROV_FATAL);
+	assert_non_null(strstr(e.message, "link-local address, which is not allowed"));
+	assert_int_equal(fetch_with("healthchecks", &cfg, "{\"api_key\":\"" HC_KEY "\","
+	    "\"base_url\":\"http://10.1.2.3:8000\"}", &e), PROV_FATAL);
+	assert_non_null(strstr(e.message, "private address, which is not allowed"));
+
+	/* http only when the admin allows it. */
+	cfg.allow_http_urls = false;
+	assert_int_equal(fetch_with("whmcs", &cfg, "{\"url\":\"http://billing.example.com\","
+	    "\"api_identifier\":\"id-1\",\"api_secret\":\"secret-1\"}", &e), PROV_FATAL);
+	assert_non_null(strstr(e.message, "The url URL is not allowed: only https"));
+	assert_int_equal(fetch_with("healthchecks", &cfg, "{\"api_key\":\"" HC_KEY "\","
+	    "\"base_url\":\"http://127.0.0.1:8000\"}", &e), PROV_FATAL);
+	assert_non_null(strstr(e.message, "The base_url URL is not allowed: only https"));
+	/* Nor user names, queries or fragments in a URL. */
+	assert_int_equal(fetch_with("whmcs", &cfg, "{\"url\":\"https://admin:pw@billing.example.com\","
+	    "\"api_identifier\":\"id-1\",\"api_secret\":\"secret-1\"}", &e), PROV_FATAL);
+	assert_int_equal(fetch_with("whmcs", &cfg, "{\"url\":\"https://billing.example.com/?x=1\","
+	    "\"api_identifier\":\"id-1\",\"api_secret\":\"secret-1\"}", &e), PROV_FATAL);
+}
+
+static void
+test_sessions_without_user_urls(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_error e;
+	json_object *hc = json_tokener_parse("{\"api_key\":\"" HC_KEY "\"}");
+	json_object *wh = json_tokener_parse("{\"api_identifier\":\"id-1\",\"api_secret\":\"secret-1\"}");
+
+	(void)state;
+	/* Healthchecks without base_url: the SaaS, trusted. */
+	cfg_init(&cfg, "healthchecks", NULL);
+	assert_int_equal(prov_session_init(&s, provider_find("healthchecks"), &cfg, hc, &e), 0);
+	assert_string_equal(s.base_url, "https://healthchecks.io");
+	assert_false(s.base_url_untrusted);
+	/* WHMCS has no default: the url credential is needed. */
+	cfg_init(&cfg, "whmcs", NULL);
+	assert_int_equal(prov_session_init(&s, provider_find("whmcs"), &cfg, wh, &e), -1);
+	assert_int_equal(e.status, PROV_FATAL);
+	assert_non_null(strstr(e.message, "needs the url credential field"));
+	/* Unless the admin set one (an intranet installation): trusted. */
+	cfg_init(&cfg, "whmcs", "http://10.0.0.5/whmcs/");
+	assert_int_equal(prov_session_init(&s, provider_find("whmcs"), &cfg, wh, &e), 0);
+	assert_string_equal(s.base_url, "http://10.0.0.5/whmcs");
+	assert_false(s.base_url_untrusted);
+	json_object_put(hc);
+	json_object_put(wh);
+}
+
+static void
+test_fetch_refuses_missing_credentials(void **state)
+{
+	static const struct {
+		const char *id, *creds, *needle;
+	} cases[] = {
+		{ "healthchecks", "{\"api_key\":\"\"}", "no usable api_key" },
+		{ "cronitor", "{\"api_key\":\"bad\\nkey\"}", "no usable api_key" },
+		{ "statuspage", "{}", "no usable api_key" },
+		{ "whmcs", "{\"url\":\"https://billing.example.com\",\"api_identifier\":\"id-1\"}",
+		  "no usable api_identifier and api_secret" },
+	};
+	struct config cfg;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const struct provider_def *def = provider_find(cases[i].id);
+		struct prov_session s;
+		struct prov_page p = { 0 };
+		struct prov_error e = { 0 };
+		json_object *creds = json_tokener_parse(cases[i].creds);
+
+		cfg_init(&cfg, cases[i].id, NULL);
+		assert_int_equal(prov_session_init(&s, def, &cfg, creds, &e), 0);
+		assert_int_equal(def->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
+		if (strstr(e.message, cases[i].needle) == NULL)
+			fail_msg("%s: \"%s\"", cases[i].id, e.message);
+		/* A checkpoint from another adapter is refused, not misread. */
+		assert_int_equal(def->ops->fetch(&s, "psps:0", &p, &e), PROV_FATAL);
+		prov_page_free(&p);
+		json_object_put(creds);
+	}
+}
+
+static void
+test_registry_wires_all_adapters(void **state)
+{
+	(void)state;
+	for (size_t i = 0; provider_list[i] != NULL; i++)
+		if (provider_list[i]->ops == NULL || provider_list[i]->ops->fetch == NULL)
+			fail_msg("%s has no discovery ops", provider_list[i]->id);
+	assert_ptr_equal(provider_find("healthchecks")->ops, &healthchecks_ops);
+	assert_ptr_equal(provider_find("cronitor")->ops, &cronitor_ops);
+	assert_ptr_equal(provider_find("statuspage")->ops, &statuspage_ops);
+	assert_ptr_equal(provider_find("whmcs")->ops, &whmcs_ops);
+}
+
 int
 main(void)
 {
@@ -1469,35 +895,13 @@ main(void)
 		cmocka_unit_test(test_copy_text_and_body_message),
 		cmocka_unit_test(test_session_init_sources),
 		cmocka_unit_test(test_page_warn_and_free),
-		cmocka_unit_test(test_uptimerobot_monitors_page),
-		cmocka_unit_test(test_uptimerobot_phases_and_stop),
-		cmocka_unit_test(test_uptimerobot_errors),
-		cmocka_unit_test(test_uptimerobot_rate_limited),
-		cmocka_unit_test(test_uptimerobot_empty_account),
-		cmocka_unit_test(test_pingdom_checks),
-		cmocka_unit_test(test_pingdom_contacts),
-		cmocka_unit_test(test_pingdom_errors),
-		cmocka_unit_test(test_statuscake_uptime_and_heartbeats),
-		cmocka_unit_test(test_statuscake_contact_groups),
-		cmocka_unit_test(test_statuscake_errors),
-		cmocka_unit_test(test_better_stack_monitors),
-		cmocka_unit_test(test_better_stack_other_phases),
-		cmocka_unit_test(test_better_stack_errors),
-		cmocka_unit_test(test_updown_lists),
-		cmocka_unit_test(test_updown_errors),
-		cmocka_unit_test(test_fetch_uptimerobot_request_and_scrubbed_error),
-		cmocka_unit_test(test_fetch_better_stack_request),
 		cmocka_unit_test(test_fetch_untrusted_url_is_guarded),
 		cmocka_unit_test(test_registry_wires_adapters),
+		cmocka_unit_test(test_user_urls_are_guarded),
+		cmocka_unit_test(test_sessions_without_user_urls),
+		cmocka_unit_test(test_fetch_refuses_missing_credentials),
+		cmocka_unit_test(test_registry_wires_all_adapters),
 	};
 
-	/* Requests in these tests go to 127.0.0.1 directly, never via a proxy. */
-	unsetenv("http_proxy");
-	unsetenv("HTTP_PROXY");
-	unsetenv("https_proxy");
-	unsetenv("HTTPS_PROXY");
-	unsetenv("all_proxy");
-	unsetenv("ALL_PROXY");
-	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return PROVTEST_RUN(tests);
 }
