@@ -330,6 +330,25 @@ ids_or_empty(json_object *ids)
 	return ids != NULL ? ids : json_object_new_array();
 }
 
+static void
+add_tri(json_object *o, const char *key, enum prov_tri v)
+{
+	if (v == PROV_UNSET)
+		json_object_object_add(o, key, NULL);
+	else
+		jx_add_bool(o, key, v == PROV_YES);
+}
+
+/* A positive number, else null. */
+static void
+add_pos(json_object *o, const char *key, int64_t v)
+{
+	if (v > 0)
+		jx_add_int(o, key, v);
+	else
+		json_object_object_add(o, key, NULL);
+}
+
 json_object *
 prov_norm_monitor(const struct prov_monitor *m)
 {
@@ -345,6 +364,21 @@ prov_norm_monitor(const struct prov_monitor *m)
 	else
 		json_object_object_add(o, "port", NULL);
 	jx_add_str(o, "keyword", m->keyword);
+	jx_add_str(o, "keyword_up_when", m->keyword == NULL ? NULL :
+	    m->keyword_up_when != NULL ? m->keyword_up_when : "present");
+	add_tri(o, "keyword_case_sensitive", m->keyword_case_sensitive);
+	jx_add_str(o, "http_method", m->http_method);
+	jx_add_str(o, "request_body", m->request_body);
+	json_object_object_add(o, "request_headers",
+	    m->request_headers != NULL ? m->request_headers : json_object_new_object());
+	json_object_object_add(o, "expected_status_codes", ids_or_empty(m->expected_status_codes));
+	json_object_object_add(o, "alert_status_codes", ids_or_empty(m->alert_status_codes));
+	add_pos(o, "timeout", m->timeout);
+	add_tri(o, "follow_redirects", m->follow_redirects);
+	add_tri(o, "verify_ssl", m->verify_ssl);
+	add_pos(o, "ssl_expiry_days", m->ssl_expiry_days);
+	json_object_object_add(o, "regions", ids_or_empty(m->regions));
+	json_object_object_add(o, "tags", ids_or_empty(m->tags));
 	json_object_object_add(o, "contact_ids", ids_or_empty(m->contact_ids));
 	return o;
 }
@@ -360,6 +394,8 @@ prov_norm_heartbeat(const struct prov_heartbeat *h)
 	jx_add_bool(o, "paused", h->paused);
 	jx_add_str(o, "ping_url", h->ping_url);
 	jx_add_str(o, "schedule", h->schedule);
+	jx_add_str(o, "timezone", h->timezone);
+	json_object_object_add(o, "tags", ids_or_empty(h->tags));
 	json_object_object_add(o, "contact_ids", ids_or_empty(h->contact_ids));
 	return o;
 }
@@ -372,18 +408,69 @@ prov_norm_contact(const struct prov_contact *c)
 	jx_add_str(o, "name", c->name);
 	jx_add_str(o, "type", c->type != NULL ? c->type : "other");
 	jx_add_str(o, "value", c->value);
+	jx_add_bool(o, "needs_address", c->needs_address);
 	return o;
+}
+
+void
+prov_sp_item(json_object *items, const char *monitor_id, const char *name, const char *section)
+{
+	json_object *it = json_object_new_object();
+
+	jx_add_str(it, "monitor_id", monitor_id);
+	jx_add_str(it, "name", name);
+	jx_add_str(it, "section", section);
+	json_object_array_add(items, it);
 }
 
 json_object *
 prov_norm_status_page(const struct prov_status_page *p)
 {
-	json_object *o = json_object_new_object();
+	json_object *o = json_object_new_object(), *items = ids_or_empty(p->items);
+	size_t n = p->monitor_ids != NULL ? json_object_array_length(p->monitor_ids) : 0;
 
+	for (size_t i = 0; i < n; i++) {
+		json_object *id = json_object_array_get_idx(p->monitor_ids, i);
+		if (json_object_is_type(id, json_type_string))
+			prov_sp_item(items, json_object_get_string(id), NULL, NULL);
+	}
+	json_object_put(p->monitor_ids);
 	jx_add_str(o, "name", p->name);
 	jx_add_str(o, "url", p->url);
-	json_object_object_add(o, "monitor_ids", ids_or_empty(p->monitor_ids));
+	jx_add_str(o, "timezone", p->timezone);
 	jx_add_bool(o, "public", p->public_);
+	json_object_object_add(o, "items", items);
+	return o;
+}
+
+json_object *
+prov_norm_maintenance_window(const struct prov_maintenance_window *w)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "name", w->name);
+	jx_add_str(o, "recurrence", w->recurrence != NULL ? w->recurrence : "other");
+	jx_add_str(o, "start", w->start);
+	jx_add_str(o, "end", w->end);
+	add_pos(o, "duration", w->duration);
+	json_object_object_add(o, "days", ids_or_empty(w->days));
+	jx_add_str(o, "timezone", w->timezone);
+	jx_add_bool(o, "paused", w->paused);
+	json_object_object_add(o, "monitor_ids", ids_or_empty(w->monitor_ids));
+	return o;
+}
+
+json_object *
+prov_norm_subscriber(const struct prov_subscriber *s)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "status_page_id", s->status_page_id);
+	jx_add_str(o, "kind", s->kind != NULL ? s->kind : "other");
+	jx_add_str(o, "address", s->address);
+	jx_add_str(o, "state", s->state);
+	jx_add_str(o, "created", s->created);
+	json_object_object_add(o, "components", ids_or_empty(s->components));
 	return o;
 }
 
@@ -398,6 +485,35 @@ prov_norm_hosting_client(const struct prov_hosting_client *c)
 	jx_add_str(o, "company", c->company);
 	jx_add_str(o, "status", c->status);
 	jx_add_str(o, "created", c->created);
+	jx_add_str(o, "address1", c->address1);
+	jx_add_str(o, "address2", c->address2);
+	jx_add_str(o, "city", c->city);
+	jx_add_str(o, "state", c->state);
+	jx_add_str(o, "postcode", c->postcode);
+	jx_add_str(o, "country", c->country);
+	jx_add_str(o, "phone", c->phone);
+	jx_add_str(o, "currency", c->currency);
+	jx_add_str(o, "credit", c->credit);
+	return o;
+}
+
+json_object *
+prov_norm_hosting_contact(const struct prov_hosting_contact *c)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "client_id", c->client_id);
+	jx_add_str(o, "first_name", c->first_name);
+	jx_add_str(o, "last_name", c->last_name);
+	jx_add_str(o, "company", c->company);
+	jx_add_str(o, "email", c->email);
+	jx_add_str(o, "phone", c->phone);
+	jx_add_str(o, "address1", c->address1);
+	jx_add_str(o, "address2", c->address2);
+	jx_add_str(o, "city", c->city);
+	jx_add_str(o, "state", c->state);
+	jx_add_str(o, "postcode", c->postcode);
+	jx_add_str(o, "country", c->country);
 	return o;
 }
 
@@ -413,6 +529,27 @@ prov_norm_hosting_service(const struct prov_hosting_service *v)
 	jx_add_str(o, "billing_cycle", v->billing_cycle);
 	jx_add_str(o, "amount", v->amount);
 	jx_add_str(o, "next_due", v->next_due);
+	jx_add_str(o, "first_amount", v->first_amount);
+	jx_add_str(o, "registered", v->registered);
+	jx_add_str(o, "currency", v->currency);
+	return o;
+}
+
+json_object *
+prov_norm_hosting_addon(const struct prov_hosting_addon *a)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "client_id", a->client_id);
+	jx_add_str(o, "service_id", a->service_id);
+	jx_add_str(o, "name", a->name);
+	jx_add_str(o, "status", a->status);
+	jx_add_str(o, "billing_cycle", a->billing_cycle);
+	jx_add_str(o, "amount", a->amount);
+	jx_add_str(o, "setup_fee", a->setup_fee);
+	jx_add_str(o, "next_due", a->next_due);
+	jx_add_str(o, "registered", a->registered);
+	jx_add_str(o, "currency", a->currency);
 	return o;
 }
 
@@ -428,6 +565,24 @@ prov_norm_hosting_domain(const struct prov_hosting_domain *d)
 	jx_add_str(o, "expiry", d->expiry);
 	jx_add_str(o, "next_due", d->next_due);
 	jx_add_str(o, "amount", d->amount);
+	jx_add_str(o, "registered", d->registered);
+	jx_add_str(o, "currency", d->currency);
+	add_pos(o, "period", d->period);
+	add_tri(o, "auto_renew", d->auto_renew);
+	return o;
+}
+
+json_object *
+prov_invoice_line(const char *description, const char *amount, const char *type, const char *relid,
+    bool taxed)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "description", description);
+	jx_add_str(o, "amount", amount);
+	jx_add_str(o, "type", type);
+	jx_add_str(o, "relid", relid);
+	jx_add_bool(o, "taxed", taxed);
 	return o;
 }
 
@@ -444,7 +599,103 @@ prov_norm_invoice(const struct prov_invoice *i)
 	jx_add_str(o, "total", i->total);
 	jx_add_str(o, "currency", i->currency);
 	jx_add_str(o, "status", i->status);
+	jx_add_str(o, "subtotal", i->subtotal);
+	jx_add_str(o, "tax", i->tax);
+	jx_add_str(o, "tax2", i->tax2);
+	jx_add_str(o, "credit", i->credit);
+	jx_add_str(o, "balance", i->balance);
+	jx_add_str(o, "payment_method", i->payment_method);
+	json_object_object_add(o, "lines", ids_or_empty(i->lines));
 	return o;
+}
+
+json_object *
+prov_norm_payment(const struct prov_payment *p)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "client_id", p->client_id);
+	jx_add_str(o, "invoice_id", p->invoice_id);
+	jx_add_str(o, "date", p->date);
+	jx_add_str(o, "gateway", p->gateway);
+	jx_add_str(o, "transaction_id", p->transaction_id);
+	jx_add_str(o, "description", p->description);
+	jx_add_str(o, "amount_in", p->amount_in);
+	jx_add_str(o, "fees", p->fees);
+	jx_add_str(o, "amount_out", p->amount_out);
+	jx_add_str(o, "currency", p->currency);
+	return o;
+}
+
+json_object *
+prov_str_list(json_object *v, char sep)
+{
+	json_object *out;
+
+	if (json_object_is_type(v, json_type_array)) {
+		size_t n = json_object_array_length(v);
+		out = json_object_new_array();
+		for (size_t i = 0; i < n && i < PROV_MAX_ITEMS; i++) {
+			json_object *e = json_object_array_get_idx(v, i);
+			const char *s = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : NULL;
+			char num[24];
+			int64_t x;
+			if (s == NULL && prov_json_int(e, &x)) {
+				snprintf(num, sizeof num, "%lld", (long long)x);
+				s = num;
+			}
+			if (s != NULL && *s != '\0' && strlen(s) <= PROV_MAX_STR)
+				json_object_array_add(out, json_object_new_string(s));
+		}
+		return out;
+	}
+	if (json_object_is_type(v, json_type_string)) {
+		const char *s = json_object_get_string(v);
+		out = json_object_new_array();
+		while (*s != '\0') {
+			const char *e = strchr(s, sep);
+			size_t len = e != NULL ? (size_t)(e - s) : strlen(s);
+			while (len > 0 && (*s == ' ' || *s == '\t')) {
+				s++;
+				len--;
+			}
+			while (len > 0 && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+				len--;
+			if (len > 0 && len <= PROV_MAX_STR)
+				json_object_array_add(out, json_object_new_string_len(s, (int)len));
+			if (e == NULL)
+				break;
+			s = e + 1;
+		}
+		return out;
+	}
+	return NULL;
+}
+
+const char *
+prov_currency(const char *s, char out[4])
+{
+	size_t n = 0;
+
+	if (s == NULL)
+		return NULL;
+	while (*s == ' ')
+		s++;
+	for (; n < 3 && ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')); s++)
+		out[n++] = (char)(*s & ~0x20);
+	while (*s == ' ')
+		s++;
+	if (n != 3 || *s != '\0')
+		return NULL;
+	out[3] = '\0';
+	return out;
+}
+
+void
+prov_skip_kind(struct prov_page *page, const char *provider, const char *kind, long status)
+{
+	prov_page_warn(page, "%s refused the %s list for this key (HTTP %ld): %s skipped", provider, kind,
+	    status, kind);
 }
 
 /* ---- cursors ---- */

@@ -53,50 +53,137 @@ json_object *prov_id_list(json_object *arr, const char *subkey);
 
 /* ---- normalized objects (provider.h); every key is written ---- */
 
+/* A yes/no that a provider may leave unsaid: unset is written as null. */
+enum prov_tri { PROV_UNSET = 0, PROV_NO, PROV_YES };
+
+/* json_object * members are taken over by the builder (NULL: empty). */
 struct prov_monitor {
 	const char *name, *url, *type;  /* type: one of the normalized monitor types */
 	int64_t interval;               /* seconds */
 	bool paused;
 	int64_t port;                   /* < 0: null */
 	const char *keyword;            /* NULL: null */
-	json_object *contact_ids;       /* taken over; NULL: [] */
+	const char *keyword_up_when;    /* "present" | "absent"; NULL with a keyword: "present" */
+	enum prov_tri keyword_case_sensitive;
+	const char *http_method;        /* upper case: GET HEAD POST PUT PATCH DELETE OPTIONS; NULL: null */
+	const char *request_body;       /* NULL: null */
+	json_object *request_headers;   /* object name -> string value */
+	json_object *expected_status_codes; /* array of strings: codes that count as up */
+	json_object *alert_status_codes;    /* array of strings: codes that count as down */
+	int64_t timeout;                /* seconds; <= 0: null */
+	enum prov_tri follow_redirects, verify_ssl;
+	int64_t ssl_expiry_days;        /* alert this many days before the certificate expires; <= 0: null */
+	json_object *regions;           /* array of strings, the provider's region/location names */
+	json_object *tags;              /* array of strings */
+	json_object *contact_ids;       /* array of external contact ids */
 };
 struct prov_heartbeat {
 	const char *name;
 	int64_t interval, grace;        /* seconds */
 	bool paused;
 	const char *ping_url, *schedule; /* NULL: null */
-	json_object *contact_ids;       /* taken over; NULL: [] */
+	const char *timezone;           /* IANA name the schedule is read in; NULL: null */
+	json_object *tags;
+	json_object *contact_ids;
 };
 struct prov_contact {
 	const char *name, *type, *value; /* value NULL: null */
+	bool needs_address;             /* the provider does not reveal the address: the user must add it */
 };
 struct prov_status_page {
 	const char *name, *url;         /* url NULL: null */
-	json_object *monitor_ids;       /* taken over; NULL: [] */
+	const char *timezone;
 	bool public_;
+	json_object *items;             /* array of prov_sp_item() objects, in the page's order */
+	json_object *monitor_ids;       /* shorthand: each id becomes an item after items */
+};
+struct prov_maintenance_window {
+	const char *name;
+	const char *recurrence;         /* once | daily | weekly | monthly | other */
+	const char *start;              /* ISO 8601 date-time (once, or the first occurrence) or "HH:MM" */
+	const char *end;                /* ISO 8601 date-time or NULL */
+	int64_t duration;               /* minutes; <= 0: null */
+	json_object *days;              /* array of integers: weekdays 1 = Monday .. 7, or days of the month */
+	const char *timezone;           /* IANA name; NULL: null (UTC or the account's zone) */
+	bool paused;
+	json_object *monitor_ids;       /* external ids of the run's monitors or heartbeats it silences */
+};
+struct prov_subscriber {
+	const char *status_page_id;     /* external id of the status page of the same run */
+	const char *kind;               /* email | sms | webhook | slack | teams | other */
+	const char *address;            /* e-mail, phone number, URL, or workspace/channel */
+	const char *state;              /* active | unconfirmed | quarantined | NULL */
+	const char *created;            /* YYYY-MM-DD or NULL */
+	json_object *components;        /* array of the provider's component ids; [] = all */
 };
 struct prov_hosting_client {
 	const char *email, *first_name, *last_name, *company, *status, *created;
+	const char *address1, *address2, *city, *state, *postcode, *country, *phone;
+	const char *currency;           /* ISO 4217 ([A-Z]{3}) or NULL */
+	const char *credit;             /* decimal string or NULL */
+};
+struct prov_hosting_contact {
+	const char *client_id, *first_name, *last_name, *company, *email, *phone;
+	const char *address1, *address2, *city, *state, *postcode, *country;
 };
 struct prov_hosting_service {
 	const char *client_id, *product, *domain, *status, *billing_cycle, *amount, *next_due;
+	const char *first_amount, *registered, *currency;
+};
+struct prov_hosting_addon {
+	const char *client_id, *service_id; /* external ids */
+	const char *name, *status, *billing_cycle, *amount, *setup_fee, *next_due, *registered, *currency;
 };
 struct prov_hosting_domain {
 	const char *client_id, *domain, *registrar, *status, *expiry, *next_due, *amount;
+	const char *registered, *currency;
+	int64_t period;                 /* registration period in years; <= 0: null */
+	enum prov_tri auto_renew;
 };
 struct prov_invoice {
 	const char *client_id, *number, *date, *due, *paid_at, *total, *currency, *status;
+	const char *subtotal, *tax, *tax2, *credit, *balance, *payment_method;
+	json_object *lines;             /* array of prov_invoice_line() objects */
+};
+struct prov_payment {
+	const char *client_id, *invoice_id; /* external ids; invoice_id NULL: not tied to an invoice */
+	const char *date, *gateway, *transaction_id, *description;
+	const char *amount_in, *fees, *amount_out, *currency;
 };
 
 json_object *prov_norm_monitor(const struct prov_monitor *);
 json_object *prov_norm_heartbeat(const struct prov_heartbeat *);
 json_object *prov_norm_contact(const struct prov_contact *);
 json_object *prov_norm_status_page(const struct prov_status_page *);
+json_object *prov_norm_maintenance_window(const struct prov_maintenance_window *);
+json_object *prov_norm_subscriber(const struct prov_subscriber *);
 json_object *prov_norm_hosting_client(const struct prov_hosting_client *);
+json_object *prov_norm_hosting_contact(const struct prov_hosting_contact *);
 json_object *prov_norm_hosting_service(const struct prov_hosting_service *);
+json_object *prov_norm_hosting_addon(const struct prov_hosting_addon *);
 json_object *prov_norm_hosting_domain(const struct prov_hosting_domain *);
 json_object *prov_norm_invoice(const struct prov_invoice *);
+json_object *prov_norm_payment(const struct prov_payment *);
+
+/* Append a status page entry to items: the external id of a monitor or
+ * heartbeat of the same run (NULL for an entry without one, e.g. a manually
+ * tracked component), the name it shows on the page, and its section. */
+void prov_sp_item(json_object *items, const char *monitor_id, const char *name, const char *section);
+/* A new invoice line. */
+json_object *prov_invoice_line(const char *description, const char *amount, const char *type,
+    const char *relid, bool taxed);
+/* v (a JSON string or array of strings) as a new array of strings; a string is
+ * split on sep (' ' or ','); blanks are dropped. NULL when v is neither. */
+json_object *prov_str_list(json_object *v, char sep);
+/* An ISO 4217 code as providers send it ("usd", " EUR") normalized to upper
+ * case into out, or NULL when it is not three letters. */
+const char *prov_currency(const char *s, char out[4]);
+
+/* A list call that the key may not make (401/403 after the first call of the
+ * run succeeded, providers.md §12): adds the warning "<provider> refused the
+ * <kind> list for this key (HTTP <status>): <kind> skipped" to page. The
+ * adapter then moves on to its next phase. */
+void prov_skip_kind(struct prov_page *page, const char *provider, const char *kind, long status);
 
 /* ---- cursors: "<phase>:<non-negative integer>" ---- */
 

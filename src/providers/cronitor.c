@@ -259,7 +259,7 @@ add_template(json_object *t, const char *id, struct prov_page *page)
 		}
 		for (size_t i = 0; i < json_object_array_length(list) && i < CR_MAX_TARGETS; i++) {
 			json_object *e = json_object_array_get_idx(list, i);
-			struct prov_contact ct = { name, NULL, NULL };
+			struct prov_contact ct = { .name = name, .type = NULL, .value = NULL };
 
 			if (!json_object_is_type(e, json_type_string) || json_object_get_string_len(e) == 0 ||
 			    json_object_get_string_len(e) > PROV_MAX_STR) {
@@ -279,7 +279,7 @@ add_template(json_object *t, const char *id, struct prov_page *page)
 	}
 	json_object_put(notes);
 	if (added == 0) {
-		struct prov_contact ct = { name, "other", NULL };
+		struct prov_contact ct = { .name = name, .type = "other", .value = NULL };
 
 		prov_page_warn(page, CR " notification list \"%s\" has no targets; imported as a "
 		    "contact of type other", name);

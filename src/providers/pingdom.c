@@ -106,7 +106,7 @@ add_contact(json_object *c, const char *id, struct prov_page *page)
 				continue;
 			for (size_t i = 0; i < json_object_array_length(list) && i < 100; i++) {
 				json_object *t = json_object_array_get_idx(list, i);
-				struct prov_contact ct = { name, type, NULL };
+				struct prov_contact ct = { .name = name, .type = type };
 				char value[160];
 
 				if (strcmp(type, "email") == 0)
@@ -132,7 +132,7 @@ add_contact(json_object *c, const char *id, struct prov_page *page)
 		}
 	}
 	if (added == 0) {
-		struct prov_contact ct = { name, "other", NULL };
+		struct prov_contact ct = { .name = name, .type = "other" };
 
 		prov_page_add(page, "contact", id, json_object_get(c), prov_norm_contact(&ct));
 	}

@@ -7,24 +7,19 @@
  * adapter's own (e.g. "monitors:50"); it is stored in the run and must let a
  * crashed runner resume exactly there. Adapters never touch the database.
  *
- * Normalized data (prov_item.norm), one JSON object per resource_type. Every
- * key is present; unknown provider values map to "other" (and a warning).
- *   monitor:     name, url (or host), type (http|keyword|ping|port|dns|tcp|udp|
- *                smtp|pop3|imap|ssh|other), interval (seconds), paused (bool),
- *                port (int|null), keyword (string|null), contact_ids ([external ids])
- *   heartbeat:   name, interval (seconds), grace (seconds), paused (bool),
- *                ping_url (string|null), schedule (string|null), contact_ids
- *   contact:     name, type (email|sms|voice|webhook|slack|teams|telegram|discord|
- *                pagerduty|opsgenie|pushover|push|other), value (string|null)
- *   status_page: name, url (string|null), monitor_ids ([external ids of monitors
- *                or heartbeats of the same run]), public (bool)
- *   hosting_client:  email, first_name, last_name, company, status, created (YYYY-MM-DD|null)
- *   hosting_service: client_id (external id of the client), product, domain, status,
- *                    billing_cycle, amount (string decimal), next_due (YYYY-MM-DD|null)
- *   hosting_domain:  client_id, domain, registrar, status, expiry (YYYY-MM-DD|null),
- *                    next_due (YYYY-MM-DD|null), amount (string decimal)
- *   invoice:     client_id, number, date, due (YYYY-MM-DD|null), paid_at
- *                (YYYY-MM-DD|null), total (string decimal), currency, status
+ * Normalized data (prov_item.norm): one JSON object per resource_type, built
+ * only with the prov_norm_* builders of common.h, whose structs say what each
+ * key holds; every key is always present. Unknown provider values map to
+ * "other" (and a warning). The resource types and their builders:
+ *   monitor, heartbeat, contact, status_page, maintenance_window,
+ *   status_page_subscriber (prov_norm_subscriber), hosting_client,
+ *   hosting_contact, hosting_service, hosting_addon, hosting_domain,
+ *   invoice (with its lines), payment.
+ * References to other resources of the same run are their external ids
+ * (contact_ids, monitor_ids, items[].monitor_id, client_id, service_id,
+ * invoice_id, status_page_id). Normalized monitor types: http keyword ping
+ * port dns tcp udp smtp pop3 imap ssh api other; contact types: email sms voice
+ * webhook slack teams telegram discord pagerduty opsgenie pushover push other.
  */
 #ifndef MIGRATOR_PROVIDER_H
 #define MIGRATOR_PROVIDER_H

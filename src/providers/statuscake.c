@@ -96,7 +96,7 @@ add_group(json_object *g, const char *id, struct prov_page *page)
 
 		for (size_t i = 0; list != NULL && i < json_object_array_length(list) && i < 100; i++) {
 			json_object *e = json_object_array_get_idx(list, i);
-			struct prov_contact ct = { name, kinds[k].type, NULL };
+			struct prov_contact ct = { .name = name, .type = kinds[k].type, .value = NULL };
 
 			if (!json_object_is_type(e, json_type_string) || json_object_get_string_len(e) == 0)
 				continue;
@@ -110,7 +110,7 @@ add_group(json_object *g, const char *id, struct prov_page *page)
 		}
 	}
 	if (ping != NULL) {
-		struct prov_contact ct = { name, "webhook", ping };
+		struct prov_contact ct = { .name = name, .type = "webhook", .value = ping };
 
 		if (added == 0)
 			snprintf(xid, sizeof xid, "%s", id);
@@ -125,7 +125,7 @@ add_group(json_object *g, const char *id, struct prov_page *page)
 		prov_page_warn(page, SC " contact group \"%s\" uses %zu integration(s), which are not "
 		    "imported", name, json_object_array_length(integ));
 	if (added == 0) {
-		struct prov_contact ct = { name, "other", NULL };
+		struct prov_contact ct = { .name = name, .type = "other", .value = NULL };
 
 		prov_page_add(page, "contact", id, json_object_get(g), prov_norm_contact(&ct));
 	}

@@ -135,7 +135,6 @@ add_page(json_object *p, const char *id, struct prov_page *page)
 	else if (url == NULL && sub != NULL)
 		url = built = xasprintf("https://%s.statuspage.io", sub);
 	sp.url = url;
-	sp.monitor_ids = json_object_new_array(); /* filled from the components */
 	sp.public_ = !prov_get_bool(p, "viewers_must_be_team_members", false);
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 	free(built);
@@ -167,7 +166,7 @@ add_component(json_object *c, const char *id, json_object *monitor_ids, struct p
 		m.paused = strcmp(status, "under_maintenance") == 0;
 	prov_page_add(page, "monitor", id, json_object_get(c), prov_norm_monitor(&m));
 	if (monitor_ids != NULL)
-		json_object_array_add(monitor_ids, json_object_new_string(id));
+		prov_sp_item(monitor_ids, id, NULL, NULL);
 }
 
 static void
@@ -214,7 +213,7 @@ add_subscriber(json_object *s, const char *id, struct prov_page *page)
 	free(built);
 }
 
-/* The norm monitor_ids array of the status page pid already in page, or NULL. */
+/* The norm items array of the status page pid already in page, or NULL. */
 static json_object *
 page_monitor_ids(struct prov_page *page, const char *pid)
 {
@@ -223,7 +222,7 @@ page_monitor_ids(struct prov_page *page, const char *pid)
 	for (size_t i = 0; i < page->n; i++)
 		if (strcmp(page->items[i].resource_type, "status_page") == 0 &&
 		    strcmp(page->items[i].external_id, pid) == 0 &&
-		    json_object_object_get_ex(page->items[i].norm, "monitor_ids", &ids) &&
+		    json_object_object_get_ex(page->items[i].norm, "items", &ids) &&
 		    json_object_is_type(ids, json_type_array))
 			return ids;
 	return NULL;

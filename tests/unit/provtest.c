@@ -136,11 +136,20 @@ nids(const struct prov_item *it, const char *key)
 	if (!json_object_object_get_ex(it->norm, key, &v) || !json_object_is_type(v, json_type_array))
 		fail_msg("normalized %s: %s is not an array", it->external_id, key);
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
-		json_object *e = json_object_array_get_idx(v, i);
+		json_object *e = json_object_array_get_idx(v, i), *id = NULL;
 
-		assert_true(json_object_is_type(e, json_type_string));
+		/* status page items: their monitor_id ("-" for an entry without one) */
+		if (json_object_is_type(e, json_type_object)) {
+			json_object_object_get_ex(e, "monitor_id", &id);
+			e = id;
+		}
 		if (i > 0)
 			strcat(buf, ",");
+		if (e == NULL && id == NULL && json_object_is_type(json_object_array_get_idx(v, i), json_type_object)) {
+			strcat(buf, "-");
+			continue;
+		}
+		assert_true(json_object_is_type(e, json_type_string));
 		strcat(buf, json_object_get_string(e));
 	}
 	return buf;

@@ -28,7 +28,8 @@ const char *nstr(const struct prov_item *it, const char *key);
 int64_t nint(const struct prov_item *it, const char *key);
 bool nbool(const struct prov_item *it, const char *key);
 bool nnull(const struct prov_item *it, const char *key);
-/* The id list under key as "a,b,c" (static buffer), and its length. */
+/* The id list under key as "a,b,c" (static buffer), and its length. For a
+ * list of objects (status page items) each one's monitor_id, "-" when null. */
 const char *nids(const struct prov_item *it, const char *key);
 size_t nids_len(const struct prov_item *it, const char *key);
 bool has_warning(const struct prov_page *p, const char *needle);

@@ -181,11 +181,11 @@ test_cronitor_status_pages(void **state)
 	it = page_find(&p, "status_page", "sp_public1");
 	assert_string_equal(nstr(it, "name"), "Acme Status");
 	assert_string_equal(nstr(it, "url"), "https://acme.cronitorstatus.com");
-	assert_string_equal(nids(it, "monitor_ids"), "chk3,hb2"); /* the components' monitors */
+	assert_string_equal(nids(it, "items"), "chk3,hb2"); /* the components' monitors */
 	assert_true(nbool(it, "public"));
 	it = page_find(&p, "status_page", "sp_internal");
 	assert_false(nbool(it, "public"));
-	assert_string_equal(nids(it, "monitor_ids"), "");
+	assert_string_equal(nids(it, "items"), "");
 	prov_page_free(&p);
 }
 

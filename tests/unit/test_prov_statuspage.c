@@ -35,7 +35,7 @@ test_statuspage_pages(void **state)
 	assert_string_equal(nstr(it, "name"), "Acme Status");
 	assert_string_equal(nstr(it, "url"), "https://status.acme.example"); /* its own domain */
 	assert_true(nbool(it, "public"));
-	assert_string_equal(nids(it, "monitor_ids"), "");
+	assert_string_equal(nids(it, "items"), "");
 	prov_page_free(&p);
 
 	assert_int_equal(run_parse(statuspage_parse, "pages:1", 200, "statuspage/pages.json", &p, &e), PROV_OK);
@@ -99,10 +99,10 @@ test_statuspage_components_fill_the_page(void **state)
 	assert_int_equal(page_count(&p, "monitor"), 101);
 	/* The status page lists every component, in order. */
 	sp = page_find(&p, "status_page", "gytm4qzbx9t6");
-	assert_int_equal(nids_len(sp, "monitor_ids"), 101);
-	assert_int_equal(strncmp(nids(sp, "monitor_ids"), "c00000000002,c00000000003,", 26), 0);
-	assert_non_null(strstr(nids(sp, "monitor_ids"), ",c00000000101,c00000000102"));
-	assert_null(strstr(nids(sp, "monitor_ids"), "c00000000001,"));
+	assert_int_equal(nids_len(sp, "items"), 101);
+	assert_int_equal(strncmp(nids(sp, "items"), "c00000000002,c00000000003,", 26), 0);
+	assert_non_null(strstr(nids(sp, "items"), ",c00000000101,c00000000102"));
+	assert_null(strstr(nids(sp, "items"), "c00000000001,"));
 	prov_page_free(&p);
 
 	/* Components read on their own (a resumed checkpoint) still parse. */
@@ -228,7 +228,7 @@ test_fetch_statuspage_page_with_its_components(void **state)
 	assert_int_equal(page_count(&p, "status_page"), 1);
 	assert_int_equal(page_count(&p, "monitor"), 101);
 	sp = page_find(&p, "status_page", "gytm4qzbx9t6");
-	assert_int_equal(nids_len(sp, "monitor_ids"), 101);
+	assert_int_equal(nids_len(sp, "items"), 101);
 	assert_string_equal(p.next_cursor, "subscribers:0:0:gytm4qzbx9t6");
 	prov_page_free(&p);
 	for (int i = 0; i < 3; i++)

@@ -68,7 +68,7 @@ test_updown_lists(void **state)
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "status_page", "3ji4k");
-	assert_string_equal(nids(it, "monitor_ids"), "ngg8,dmbe");
+	assert_string_equal(nids(it, "items"), "ngg8,dmbe");
 	assert_true(nbool(it, "public"));
 	assert_string_equal(nstr(it, "url"), "https://updown.io/p/3ji4k");
 	assert_false(nbool(page_find(&p, "status_page", "9xk2p"), "public"));

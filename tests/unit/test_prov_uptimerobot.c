@@ -119,11 +119,11 @@ test_uptimerobot_phases_and_stop(void **state)
 	assert_null(p.next_cursor);
 	assert_int_equal(p.n, 3);
 	it = page_find(&p, "status_page", "123456");
-	assert_string_equal(nids(it, "monitor_ids"), "777749809,777712827");
+	assert_string_equal(nids(it, "items"), "777749809,777712827");
 	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/asfF1XZb0M"); /* custom_url "" */
 	assert_true(nbool(it, "public"));
 	it = page_find(&p, "status_page", "123457");
-	assert_string_equal(nids(it, "monitor_ids"), "");   /* "monitors":0 = all */
+	assert_string_equal(nids(it, "items"), "");   /* "monitors":0 = all */
 	assert_string_equal(nstr(it, "url"), "https://status.example.com");
 	assert_true(has_warning(&p, "\"All of them\" shows all monitors"));
 	it = page_find(&p, "status_page", "123458");
