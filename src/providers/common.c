@@ -939,6 +939,7 @@ prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp
 	struct urlguard g;
 
 	req->timeout_s = s->timeout_s;
+	req->max_redirects = HTTPC_MAX_REDIRECTS; /* providers.md §12 */
 	req->guard = NULL;
 	if (s->base_url_untrusted) {
 		g.allow_http = s->cfg != NULL && s->cfg->allow_http_urls;

@@ -224,9 +224,9 @@ const char *prov_cred(const struct prov_session *s, const char *field);
 /* A new URL: the session's base URL followed by the formatted path. */
 char *prov_url(const struct prov_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Perform req for s: sets the timeout and, for a user-supplied base URL, the
- * URL guard from the config. Returns PROV_OK with resp filled (any HTTP
- * status), or an error status with err set. */
+/* Perform req for s: sets the timeout, redirect following (providers.md §12)
+ * and, for a user-supplied base URL, the URL guard from the config. Returns
+ * PROV_OK with resp filled (any HTTP status), or an error status with err set. */
 enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req,
     struct httpc_resp *resp, struct prov_error *err);
 /* Last step of every fetch: on success set page->pause_s from resp's quota

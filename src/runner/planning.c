@@ -33,32 +33,6 @@ struct plan {
 	int64_t conflicts;
 };
 
-/* What the natural key of a type is, for messages. */
-static const char *
-natural_key_words(const char *type)
-{
-	static const struct {
-		const char *type, *noun, *key;
-	} k[] = {
-		{ "monitor", "monitor", "type and URL" },
-		{ "heartbeat", "heartbeat", "name" },
-		{ "contact", "contact", "type and value" },
-		{ "status_page", "status page", "name" },
-		{ "hosting_client", "hosting client", "email address" },
-		{ "hosting_service", "hosting service", "client, product and domain" },
-		{ "hosting_domain", "domain", "domain name" },
-		{ "invoice", "invoice", "number" },
-	};
-	static char buf[96];
-
-	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-		if (strcmp(k[i].type, type) == 0) {
-			snprintf(buf, sizeof buf, "%s with the same %s", k[i].noun, k[i].key);
-			return buf;
-		}
-	return "object with the same key";
-}
-
 /* Decide one resource and store the decision. 0 or -1 (DB error). */
 static int
 plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row *w)
@@ -97,9 +71,9 @@ plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row 
 		snprintf(msg, sizeof msg, "Skipped: %s", why);
 		message = msg;
 	} else if (strcmp(d.action, "conflict") == 0) {
-		snprintf(msg, sizeof msg, "Your account already has a %s (id %llu) that no import created. "
-		    "Resolve with skip, overwrite or duplicate.", natural_key_words(w->type),
-		    (unsigned long long)id);
+		if (importer_conflict_reason(ic, w->type, id, why, sizeof why) < 0)
+			goto fail;
+		snprintf(msg, sizeof msg, "%s Resolve with skip, overwrite or duplicate.", why);
 		message = msg;
 		p->conflicts++;
 	}

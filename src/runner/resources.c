@@ -304,7 +304,7 @@ out:
 	return t;
 }
 
-/* Position of the import chain: a type index into importer_order and the last id done. */
+/* Position of the import chain: a rank in the import order and the last id done. */
 struct chain_pos {
 	int type;
 	uint64_t after;
@@ -331,14 +331,14 @@ static char *
 pos_text(const struct chain_pos *p)
 {
 	return xasprintf("{\"type\":\"%s\",\"after\":%llu}",
-	    importer_order[p->type] ? importer_order[p->type] : "", (unsigned long long)p->after);
+	    importer_type_at((size_t)p->type) ? importer_type_at((size_t)p->type) : "", (unsigned long long)p->after);
 }
 
 /* The next batch of pending ids at p. Returns the count, or -1. */
 static int
 next_ids(struct runner *r, const char *run_id, const struct chain_pos *p, uint64_t *ids)
 {
-	struct db_res *res = db_query(r->db, ST_RN_IMPORT_NEXT, "ssui", run_id, importer_order[p->type],
+	struct db_res *res = db_query(r->db, ST_RN_IMPORT_NEXT, "ssui", run_id, importer_type_at((size_t)p->type),
 	    p->after, (int64_t)RUNNER_IMPORT_BATCH);
 	int n = 0, rc;
 
@@ -369,7 +369,7 @@ chain_step(struct runner *r, struct job *j, const struct run_info *run)
 	char *payload;
 
 	pos_parse(j->payload, &p);
-	while (importer_order[p.type] != NULL) {
+	while (importer_type_at((size_t)p.type) != NULL) {
 		int n = next_ids(r, j->run_id, &p, ids);
 
 		if (n < 0) {

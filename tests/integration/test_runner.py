@@ -192,7 +192,7 @@ class TestRunnerLifecycle(RunnerTestCase):
             "AND r.resource_type='status_page' ORDER BY r.id" % q(rid))
         for page in sp:
             want = []
-            for ext in json.loads(page["normalized_data"])["monitor_ids"]:
+            for ext in [it["monitor_id"] for it in json.loads(page["normalized_data"])["items"]]:
                 t = self.stack.sql_value("SELECT target_id FROM migration_run_resources WHERE run_id=%s AND "
                                          "resource_type IN ('monitor','heartbeat') AND external_id=%s" % (q(rid), q(ext)))
                 if t:
@@ -842,7 +842,7 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
             "paused": i % 10 == 0, "port": None, "keyword": None, "contact_ids": ["ct%d" % (i % 20)]})
             for i in range(n)]
         items += [("status_page", "sp1", {"name": "Big page", "url": None, "public": True,
-                                          "monitor_ids": ["m%05d" % i for i in range(0, 50)]})]
+                                          "items": [{"monitor_id": "m%05d" % i} for i in range(0, 50)]})]
         rid = self.synthetic_run(user, "uptimerobot", items)
         self.execute(user, rid)
         payloads = set()
