@@ -25,6 +25,22 @@ class RunnerTestCase(harness.ApiTestCase):
         cls.cfg = harness.runner_config(cls.stack, "runner", lease_seconds=5, max_attempts=3,
                                         credentials_retention=3600)
 
+    # -- runs written straight into the database
+
+    def synthetic_run(self, user, provider, items):
+        """items: list of (resource_type, external_id, normalized dict). Returns the run id,
+        awaiting review."""
+        self.stack.sql("DELETE FROM jobs")
+        rid = self.stack.insert_run(user.id, status="awaiting_review", provider=provider,
+                                    stats={"discovered": {}, "planned": {}, "imported": 0, "skipped": 0,
+                                           "failed": 0, "progress": 0})
+        for start in range(0, len(items), 200):
+            rows = ["(%s, %s, %s, 'pending', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
+                q(rid), q(t), q(ext), q(json.dumps(norm))) for t, ext, norm in items[start:start + 200]]
+            self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
+                           "normalized_data, created_at, updated_at) VALUES " + ", ".join(rows))
+        return rid
+
     # -- the fake account
 
     def account(self, monitors=12, heartbeats=2, contacts=3, status_pages=2, paused_every=5,
@@ -727,20 +743,6 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
     """Runs whose resources are written straight into the database (as discovery
     would), for what no fake account covers yet: hosting records, and runs
     large enough to be planned and imported over several steps."""
-
-    def synthetic_run(self, user, provider, items):
-        """items: list of (resource_type, external_id, normalized dict). Returns the run id,
-        awaiting review."""
-        self.stack.sql("DELETE FROM jobs")
-        rid = self.stack.insert_run(user.id, status="awaiting_review", provider=provider,
-                                    stats={"discovered": {}, "planned": {}, "imported": 0, "skipped": 0,
-                                           "failed": 0, "progress": 0})
-        for start in range(0, len(items), 200):
-            rows = ["(%s, %s, %s, 'pending', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
-                q(rid), q(t), q(ext), q(json.dumps(norm))) for t, ext, norm in items[start:start + 200]]
-            self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
-                           "normalized_data, created_at, updated_at) VALUES " + ", ".join(rows))
-        return rid
 
     def hosting_items(self, clients=3):
         items = []
