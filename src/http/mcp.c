@@ -31,6 +31,7 @@
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "http/http.h"
+#include "importers/importer.h"
 #include "providers/provider.h"
 
 #define MCP_LATEST "2025-11-25"
@@ -166,7 +167,7 @@ origin_allowed(const struct config *cfg, const char *origin)
 static bool
 tool_visible(const struct op *op, const struct principal *who)
 {
-	return op->tool != NULL && (!op->module || who->flag_on);
+	return op->tool != NULL && (!(op->flags & OPF_MODULE) || who->flag_on);
 }
 
 /* The text of the credentials property: which fields each provider takes. */
@@ -216,6 +217,26 @@ param_schema(const struct param *p)
 		for (size_t i = 0; p->values[i] != NULL; i++)
 			json_object_array_add(list, json_object_new_string(p->values[i]));
 		json_object_object_add(s, "enum", list);
+		break;
+	case P_KIND:
+		jx_add_str(s, "type", "string");
+		list = json_object_new_array();
+		for (size_t i = 0; importer_type_at(i) != NULL; i++)
+			json_object_array_add(list, json_object_new_string(importer_type_at(i)));
+		json_object_object_add(s, "enum", list);
+		break;
+	case P_TEXT:
+		jx_add_str(s, "type", "string");
+		jx_add_int(s, "minLength", 1);
+		jx_add_int(s, "maxLength", p->max);
+		break;
+	case P_OPTIONS:
+		jx_add_str(s, "type", "object");
+		list = json_object_new_object();
+		json_object_object_add(list, "import_paused", json_object_new_object());
+		jx_add_str(json_object_object_get(list, "import_paused"), "type", "boolean");
+		json_object_object_add(s, "properties", list);
+		jx_add_bool(s, "additionalProperties", 0);
 		break;
 	case P_BOOL:
 		jx_add_str(s, "type", "boolean");
@@ -278,16 +299,6 @@ tool_input_schema(const struct op *op)
 	return s;
 }
 
-/* openWorldHint: only migration-create reaches outside this service (the
- * runner then reads the source provider with the given credentials). Execute,
- * retry, resolve and cancel work on data discovery already stored, and the
- * imports land in this account; the provider layer only offers discovery. */
-static bool
-tool_open_world(const struct op *op)
-{
-	return op->id == OP_CREATE;
-}
-
 static json_object *
 tool_json(const struct op *op)
 {
@@ -308,10 +319,10 @@ tool_json(const struct op *op)
 		}
 	}
 	jx_add_str(ann, "title", op->title);
-	jx_add_bool(ann, "readOnlyHint", op->read_only);
-	jx_add_bool(ann, "destructiveHint", op->destructive);
-	jx_add_bool(ann, "idempotentHint", op->idempotent);
-	jx_add_bool(ann, "openWorldHint", tool_open_world(op));
+	jx_add_bool(ann, "readOnlyHint", (op->flags & OPF_READ_ONLY) != 0);
+	jx_add_bool(ann, "destructiveHint", (op->flags & OPF_DESTRUCTIVE) != 0);
+	jx_add_bool(ann, "idempotentHint", (op->flags & OPF_IDEMPOTENT) != 0);
+	jx_add_bool(ann, "openWorldHint", (op->flags & OPF_OPEN_WORLD) != 0);
 	json_object_object_add(t, "annotations", ann);
 	return t;
 }

@@ -339,6 +339,8 @@ struct kind {
 	const char *model;      /* the account table */
 	const char *noun;       /* in messages */
 	const char *key_words;  /* what makes two of them the same, in words */
+	const char *label[3];   /* the normalized keys that name one, first present wins */
+	bool pausable;          /* it checks something and can be paused (option import_paused) */
 	enum stmt_id link, insert, update;
 	int (*validate)(json_object *norm, char *why, size_t n);
 	int (*match)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t *id);
@@ -785,6 +787,40 @@ importer_conflict_reason(struct imp_ctx *c, const char *type, uint64_t id, char 
 	return 0;
 }
 
+void
+importer_label(const char *type, json_object *norm, char *out, size_t n)
+{
+	const struct kind *k = kind_of(type);
+
+	out[0] = '\0';
+	for (size_t i = 0; k != NULL && i < sizeof k->label / sizeof k->label[0] && k->label[i] != NULL; i++) {
+		const char *s = raw_str(norm, k->label[i]);
+		if (s != NULL) {
+			size_t len = imp_utf8_prefix(s, 255);
+			snprintf(out, n, "%.*s", (int)(len < n ? len : imp_utf8_prefix(s, (n - 1) / 4)), s);
+			return;
+		}
+	}
+}
+
+int
+importer_plan_reason(struct imp_ctx *c, const char *type, const char *action, uint64_t id, char *out,
+    size_t n)
+{
+	const struct kind *k = kind_of(type);
+
+	if (k == NULL || action == NULL)
+		return 0;
+	if (strcmp(action, "create") == 0)
+		snprintf(out, n, "New: no %s in your account has the same %s.", k->noun, k->key_words);
+	else if (strcmp(action, "update") == 0)
+		snprintf(out, n, "Imported before from this %s account as %s %llu: it will be updated.", c->provider,
+		    k->noun, (unsigned long long)id);
+	else if (strcmp(action, "conflict") == 0)
+		return importer_conflict_reason(c, type, id, out, n);
+	return 0;
+}
+
 /* ---- writing ---- */
 
 /* Save the kind's row: UPDATE target (the values, then target and user) when
@@ -898,7 +934,7 @@ w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 		name = bag_keep(b, xstrndup(url, imp_utf8_prefix(url, 255)));
 	r = save(c, k, target, id, "sssiiIssIsssssIIIIss", name,
 	    enum_or_other(raw_str(norm, "type"), monitor_types), url, num(norm, "interval", 0, 100000000, 300),
-	    (int64_t)flag(norm, "paused"), num(norm, "port", -1, 65535, -1), keyword, up_when,
+	    (int64_t)(flag(norm, "paused") || c->import_paused), num(norm, "port", -1, 65535, -1), keyword, up_when,
 	    tri(norm, "keyword_case_sensitive"), method(b, norm, "http_method"),
 	    txt(b, norm, "request_body", 65535), json_col(b, norm, "request_headers"),
 	    json_col(b, norm, "expected_status_codes"), json_col(b, norm, "alert_status_codes"),
@@ -923,7 +959,8 @@ w_heartbeat(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object 
 	if (rc == REF_PENDING)
 		return defer(why, n, "the heartbeat's contacts");
 	r = save(c, k, target, id, "siiissss", txt(b, norm, "name", 255), num(norm, "interval", 0, 100000000, 0),
-	    num(norm, "grace", 0, 100000000, 0), (int64_t)flag(norm, "paused"), txt(b, norm, "ping_url", 2048),
+	    num(norm, "grace", 0, 100000000, 0), (int64_t)(flag(norm, "paused") || c->import_paused),
+	    txt(b, norm, "ping_url", 2048),
 	    txt(b, norm, "schedule", 255), txt(b, norm, "timezone", 64), json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
@@ -1226,40 +1263,48 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
  * (contacts before monitors, monitors before status pages and windows,
  * clients before their records, services before addons, invoices before
  * payments). resource_type names are documented in docs/resources.md. */
+#define KIND_FNS(f) .validate = v_##f, .match = m_##f, .write = w_##f
+#define KIND_STMTS(L, A) .link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE
 static const struct kind kinds[] = {
-	{ "contact", "contacts", "contact", "type and address", ST_RN_LINK_CONTACT, ST_ACC_CONTACT_INSERT,
-	  ST_ACC_CONTACT_UPDATE, v_contact, m_contact, w_contact },
-	{ "hosting_client", "hosting_clients", "hosting client", "email address", ST_RN_LINK_HOSTING_CLIENT,
-	  ST_ACC_HOSTING_CLIENT_INSERT, ST_ACC_HOSTING_CLIENT_UPDATE, v_hosting_client, m_hosting_client,
-	  w_hosting_client },
-	{ "hosting_contact", "hosting_contacts", "client contact", "client and email address",
-	  ST_RN_LINK_HOSTING_CONTACT, ST_ACC_HOSTING_CONTACT_INSERT, ST_ACC_HOSTING_CONTACT_UPDATE,
-	  v_hosting_contact, m_hosting_contact, w_hosting_contact },
-	{ "monitor", "monitors", "monitor", "type and URL", ST_RN_LINK_MONITOR, ST_ACC_MONITOR_INSERT,
-	  ST_ACC_MONITOR_UPDATE, v_monitor, m_monitor, w_monitor },
-	{ "heartbeat", "heartbeats", "heartbeat", "name and ping URL", ST_RN_LINK_HEARTBEAT,
-	  ST_ACC_HEARTBEAT_INSERT, ST_ACC_HEARTBEAT_UPDATE, v_heartbeat, m_heartbeat, w_heartbeat },
-	{ "maintenance_window", "maintenance_windows", "maintenance window", "name, recurrence and start",
-	  ST_RN_LINK_MAINTENANCE_WINDOW, ST_ACC_WINDOW_INSERT, ST_ACC_WINDOW_UPDATE, v_window, m_window,
-	  w_window },
-	{ "status_page", "status_pages", "status page", "name", ST_RN_LINK_STATUS_PAGE, ST_ACC_STATUS_PAGE_INSERT,
-	  ST_ACC_STATUS_PAGE_UPDATE, v_status_page, m_status_page, w_status_page },
-	{ "status_page_subscriber", "status_page_subscribers", "status page subscriber",
-	  "status page, kind and address", ST_RN_LINK_SUBSCRIBER, ST_ACC_SUBSCRIBER_INSERT,
-	  ST_ACC_SUBSCRIBER_UPDATE, v_subscriber, m_subscriber, w_subscriber },
-	{ "hosting_service", "hosting_services", "hosting service", "client, product and domain",
-	  ST_RN_LINK_HOSTING_SERVICE, ST_ACC_HOSTING_SERVICE_INSERT, ST_ACC_HOSTING_SERVICE_UPDATE,
-	  v_hosting_service, m_hosting_service, w_hosting_service },
-	{ "hosting_addon", "hosting_addons", "addon", "client, service and name", ST_RN_LINK_HOSTING_ADDON,
-	  ST_ACC_HOSTING_ADDON_INSERT, ST_ACC_HOSTING_ADDON_UPDATE, v_hosting_addon, m_hosting_addon,
-	  w_hosting_addon },
-	{ "hosting_domain", "hosting_domains", "domain", "domain name", ST_RN_LINK_HOSTING_DOMAIN,
-	  ST_ACC_HOSTING_DOMAIN_INSERT, ST_ACC_HOSTING_DOMAIN_UPDATE, v_hosting_domain, m_hosting_domain,
-	  w_hosting_domain },
-	{ "invoice", "invoices", "invoice", "number", ST_RN_LINK_INVOICE, ST_ACC_INVOICE_INSERT,
-	  ST_ACC_INVOICE_UPDATE, v_invoice, m_invoice, w_invoice },
-	{ "payment", "payments", "payment", "gateway and transaction id", ST_RN_LINK_PAYMENT,
-	  ST_ACC_PAYMENT_INSERT, ST_ACC_PAYMENT_UPDATE, v_payment, m_payment, w_payment },
+	{ .type = "contact", .model = "contacts", .noun = "contact",
+	  .key_words = "type and address", .label = { "name", "value" },
+	  KIND_STMTS(CONTACT, CONTACT), KIND_FNS(contact) },
+	{ .type = "hosting_client", .model = "hosting_clients", .noun = "hosting client",
+	  .key_words = "email address", .label = { "company", "email" },
+	  KIND_STMTS(HOSTING_CLIENT, HOSTING_CLIENT), KIND_FNS(hosting_client) },
+	{ .type = "hosting_contact", .model = "hosting_contacts", .noun = "client contact",
+	  .key_words = "client and email address", .label = { "email", "last_name" },
+	  KIND_STMTS(HOSTING_CONTACT, HOSTING_CONTACT), KIND_FNS(hosting_contact) },
+	{ .type = "monitor", .model = "monitors", .noun = "monitor",
+	  .key_words = "type and URL", .label = { "name", "url" }, .pausable = true,
+	  KIND_STMTS(MONITOR, MONITOR), KIND_FNS(monitor) },
+	{ .type = "heartbeat", .model = "heartbeats", .noun = "heartbeat",
+	  .key_words = "name and ping URL", .label = { "name" }, .pausable = true,
+	  KIND_STMTS(HEARTBEAT, HEARTBEAT), KIND_FNS(heartbeat) },
+	{ .type = "maintenance_window", .model = "maintenance_windows", .noun = "maintenance window",
+	  .key_words = "name, recurrence and start", .label = { "name" },
+	  KIND_STMTS(MAINTENANCE_WINDOW, WINDOW), KIND_FNS(window) },
+	{ .type = "status_page", .model = "status_pages", .noun = "status page",
+	  .key_words = "name", .label = { "name", "url" },
+	  KIND_STMTS(STATUS_PAGE, STATUS_PAGE), KIND_FNS(status_page) },
+	{ .type = "status_page_subscriber", .model = "status_page_subscribers", .noun = "status page subscriber",
+	  .key_words = "status page, kind and address", .label = { "address" },
+	  KIND_STMTS(SUBSCRIBER, SUBSCRIBER), KIND_FNS(subscriber) },
+	{ .type = "hosting_service", .model = "hosting_services", .noun = "hosting service",
+	  .key_words = "client, product and domain", .label = { "product", "domain" },
+	  KIND_STMTS(HOSTING_SERVICE, HOSTING_SERVICE), KIND_FNS(hosting_service) },
+	{ .type = "hosting_addon", .model = "hosting_addons", .noun = "addon",
+	  .key_words = "client, service and name", .label = { "name" },
+	  KIND_STMTS(HOSTING_ADDON, HOSTING_ADDON), KIND_FNS(hosting_addon) },
+	{ .type = "hosting_domain", .model = "hosting_domains", .noun = "domain",
+	  .key_words = "domain name", .label = { "domain" },
+	  KIND_STMTS(HOSTING_DOMAIN, HOSTING_DOMAIN), KIND_FNS(hosting_domain) },
+	{ .type = "invoice", .model = "invoices", .noun = "invoice",
+	  .key_words = "number", .label = { "number" },
+	  KIND_STMTS(INVOICE, INVOICE), KIND_FNS(invoice) },
+	{ .type = "payment", .model = "payments", .noun = "payment",
+	  .key_words = "gateway and transaction id", .label = { "transaction_id", "description" },
+	  KIND_STMTS(PAYMENT, PAYMENT), KIND_FNS(payment) },
 };
 static const size_t nkinds = sizeof kinds / sizeof kinds[0];
 
@@ -1292,4 +1337,12 @@ importer_model(const char *type)
 	const struct kind *k = kind_of(type);
 
 	return k == NULL ? NULL : k->model;
+}
+
+bool
+importer_pausable(const char *type)
+{
+	const struct kind *k = kind_of(type);
+
+	return k != NULL && k->pausable;
 }

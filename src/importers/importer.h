@@ -38,6 +38,7 @@ struct imp_ctx {
 	const char *provider;
 	const char *run_id;
 	bool planning;  /* references to pending resources resolve to what they would update */
+	bool import_paused; /* the run's option: monitors and heartbeats arrive paused */
 };
 
 /* The type at position i of the import order, or NULL past the last. */
@@ -45,6 +46,9 @@ const char *importer_type_at(size_t i);
 /* The rank of type in the import order (0 first), or -1 when no importer
  * handles it. */
 int importer_rank(const char *type);
+/* True when type checks something and is imported paused with the run option
+ * import_paused (monitors, heartbeats). */
+bool importer_pausable(const char *type);
 /* The target table of type ("monitors", ...), or NULL. */
 const char *importer_model(const char *type);
 
@@ -64,6 +68,17 @@ int importer_find_conflict(struct imp_ctx *, const char *type, json_object *norm
  * importer_find_conflict, in words: which object, what is the same, where it
  * came from. 0, or -1 on a DB error. */
 int importer_conflict_reason(struct imp_ctx *, const char *type, uint64_t id, char *out, size_t n);
+
+/* A short human name of a resource from its normalized data (its name at the
+ * provider, or its URL or address), at most 255 characters cut on a character
+ * boundary; "" when it has none. */
+void importer_label(const char *type, json_object *norm, char *out, size_t n);
+
+/* Why the plan chose action ("create", "update" or "conflict") for a resource
+ * of type, in words; id is the object it updates or conflicts with. 0, or -1
+ * on a DB error. */
+int importer_plan_reason(struct imp_ctx *, const char *type, const char *action, uint64_t id, char *out,
+    size_t n);
 
 /* Write one resource: create a new account object (target 0) or update target,
  * with its lists (contacts of monitors and heartbeats, entries of status pages

@@ -70,12 +70,15 @@ plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row 
 	if (strcmp(d.action, "skip") == 0) {
 		snprintf(msg, sizeof msg, "Skipped: %s", why);
 		message = msg;
-	} else if (strcmp(d.action, "conflict") == 0) {
-		if (importer_conflict_reason(ic, w->type, id, why, sizeof why) < 0)
+	} else {
+		if (importer_plan_reason(ic, w->type, d.action, id, why, sizeof why) < 0)
 			goto fail;
-		snprintf(msg, sizeof msg, "%s Resolve with skip, overwrite or duplicate.", why);
+		if (strcmp(d.action, "conflict") == 0) {
+			snprintf(msg, sizeof msg, "%s Resolve with skip, overwrite or duplicate.", why);
+			p->conflicts++;
+		} else
+			snprintf(msg, sizeof msg, "%s", why);
 		message = msg;
-		p->conflicts++;
 	}
 	json_object_put(norm);
 	return db_exec(r->db, ST_RN_PLAN_SET, "sssu", d.action, d.status, message, w->id) < 0 ? -1 : 0;
@@ -97,7 +100,8 @@ static enum tx_result
 plan_batch(struct runner *r, void *arg)
 {
 	struct plan *p = arg;
-	struct imp_ctx ic = { r->db, p->user_id, p->provider, p->job->run_id, true };
+	struct imp_ctx ic = { .db = r->db, .user_id = p->user_id, .provider = p->provider,
+		.run_id = p->job->run_id, .planning = true };
 	struct row *rows = xcalloc(RUNNER_PLAN_BATCH, sizeof *rows);
 	enum tx_result t;
 	struct db_res *res;

@@ -197,6 +197,7 @@ runner_stats(struct runner *r, const char *run_id, const char *old, bool discove
 	imported = member_int(st, "imported");
 	skipped = member_int(st, "skipped");
 	failed = member_int(st, "failed");
+	total -= member_int(st, "excluded"); /* left out by the user: not part of the work */
 	json_object_put(st);
 	if (failed_out != NULL)
 		*failed_out = failed;

@@ -48,13 +48,13 @@ CREDENTIAL_FIELDS = {
 }
 RUN_STATES = ["pending", "discovering", "awaiting_review", "executing", "paused_conflicts",
               "completed", "completed_with_errors", "failed", "cancelled"]
-RESOURCE_STATES = ["pending", "running", "imported", "skipped", "conflict", "failed"]
+RESOURCE_STATES = ["pending", "running", "imported", "skipped", "conflict", "failed", "excluded"]
 ACCOUNT_SCOPES = ["%s:%s" % (g, t) for g in ("monitoring", "alerting", "infra", "account")
                   for t in ("read", "write", "delete")]
 ALL_SCOPES = ACCOUNT_SCOPES + ["mcp:use"]
 RUN_FIELDS = ["id", "provider", "status", "stats", "total_resources", "failed_resources",
-              "error_message", "started_at", "finished_at", "created_at", "updated_at"]
-RESOURCE_FIELDS = ["id", "resource_type", "external_id", "action", "status", "attempts",
+              "error_message", "started_at", "finished_at", "created_at", "updated_at", "options"]
+RESOURCE_FIELDS = ["id", "resource_type", "external_id", "name", "action", "status", "reason", "attempts",
                    "error_message"]
 LOG_FIELDS = ["id", "level", "message", "context", "logged_at"]
 HIDDEN_KEYS = ["credentials", "checkpoint", "plan", "discovery_summary", "credentials_purge_at",

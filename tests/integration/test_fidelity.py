@@ -214,9 +214,9 @@ class TestTheSameSiteIsNeverImportedTwice(RunnerTestCase):
         res = {r["external_id"]: r for r in self.resources(rid2)}
         for ext in ("0993765", "777712827", "777712828", "777712832"):
             self.assertEqual((res[ext]["action"], res[ext]["status"]), ("conflict", "conflict"), ext)
-            self.assertIn("imported from pingdom", res[ext]["error_message"])
+            self.assertIn("imported from pingdom", res[ext]["reason"])
         self.assertIn("Exists: monitor %s, imported from pingdom, with the same type and URL." % shop,
-                      res["777712827"]["error_message"])
+                      res["777712827"]["reason"])
         for ext in ("777712829", "777712830", "777712831", "777712833"):
             self.assertEqual(res[ext]["action"], "create", ext)
         # resolved with skip: nothing is created twice
@@ -237,7 +237,7 @@ class TestTheSameSiteIsNeverImportedTwice(RunnerTestCase):
         mine = self.stack.sql_value("SELECT id FROM monitors WHERE user_id=%d" % user.id)
         rid, st = self.run_to_plan(user, "updown", [("monitor", "ngg8", monitor("Example", "http://example.org"))])
         self.assertEqual(st, "paused_conflicts")
-        msg = self.resources(rid)[0]["error_message"]
+        msg = self.resources(rid)[0]["reason"]
         self.assertIn("Exists: monitor %s, created in your account (not by an import)" % mine, msg)
 
     def test_url_keys_of_the_schema_and_of_the_planner_agree(self):

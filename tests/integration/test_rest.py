@@ -1046,7 +1046,8 @@ class Endpoints_RunDetail(Base):
         self.assertIsInstance(f["external_id"], str, f)
         self.assertEqual(byid[conflict[0]]["action"], "conflict")
         self.assertEqual(r.json.get("meta", {}).get("resource_counts"),
-                         {"pending": 0, "running": 0, "imported": 2, "skipped": 0, "conflict": 3, "failed": 1},
+                         {"pending": 0, "running": 0, "imported": 2, "skipped": 0, "conflict": 3, "failed": 1,
+                          "excluded": 0},
                          r.describe())
         self.assertNoHiddenKeys(r)
 

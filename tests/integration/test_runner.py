@@ -130,8 +130,8 @@ class RunnerTestCase(harness.ApiTestCase):
         return self.stack.count(table, "user_id=%d" % user.id)
 
     def resources(self, rid, where="1"):
-        return self.stack.sql_dicts("SELECT id, resource_type, external_id, action, status, attempts, error_message, "
-                                    "target_model, target_id FROM migration_run_resources WHERE run_id=%s AND %s "
+        return self.stack.sql_dicts("SELECT id, resource_type, external_id, name, action, status, reason, attempts, "
+                                    "error_message, target_model, target_id FROM migration_run_resources WHERE run_id=%s AND %s "
                                     "ORDER BY id" % (q(rid), where))
 
     def assertNoDuplicates(self, user):
@@ -507,7 +507,7 @@ class TestRunnerPlanning(RunnerTestCase):
         self.assertEqual(len(conflicts), 3)
         for c in conflicts:
             self.assertEqual(c["action"], "conflict")
-            self.assertTrue(c["error_message"])
+            self.assertTrue(c["reason"].startswith("Exists: monitor "), c["reason"])
         self.assertEqual(self.count("monitors", user), 3, "nothing imported while paused")
         self.assertTrue(any(l["level"] == "warning" and "conflict" in l["message"] for l in self.logs(user, rid)))
         # the runner leaves a paused run alone
@@ -829,7 +829,7 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
         self.assertEqual((res["m1"]["action"], res["m1"]["status"]), ("create", "imported"))
         for ext in ("m2", "w1"):
             self.assertEqual((res[ext]["action"], res[ext]["status"]), ("skip", "skipped"))
-            self.assertTrue(res[ext]["error_message"].startswith("Skipped: "), res[ext])
+            self.assertTrue(res[ext]["reason"].startswith("Skipped: "), res[ext])
         stats = self.get(user, rid)["data"]["stats"]
         self.assertEqual(stats["planned"], {"create": 1, "skip": 2})
         self.assertEqual((stats["imported"], stats["skipped"], stats["failed"], stats["progress"]), (1, 2, 0, 1))
@@ -886,11 +886,11 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
         # position before the runner died
         self.stack.sql("UPDATE jobs SET payload=%s WHERE run_id=%s AND queue='planning'"
                        % (q(json.dumps({"after": mid})), q(rid)))
-        self.stack.sql("UPDATE migration_run_resources SET action='skip', status='skipped', error_message='marker' "
+        self.stack.sql("UPDATE migration_run_resources SET action='skip', status='skipped', reason='marker' "
                        "WHERE run_id=%s AND id <= %d" % (q(rid), mid))
         self.runner("--once", "--max-jobs", "1")
         self.assertEqual(self.stack.count("migration_run_resources",
-                                          "run_id=%s AND error_message='marker' AND action='skip'" % q(rid)), 350,
+                                          "run_id=%s AND reason='marker' AND action='skip'" % q(rid)), 350,
                          "what was planned before the saved position is not planned again")
         self.assertEqual(self.stack.count("migration_run_resources",
                                           "run_id=%s AND id > %d AND action='create'" % (q(rid), mid)), 250)
