@@ -49,8 +49,8 @@ async function signIn(token) {
 }
 
 async function waitStatus(status) {
-  await page.waitForFunction((s) => document.getElementById('run-status').textContent.startsWith('Status: ' + s),
-    status, { timeout: TIMEOUT });
+  await page.waitForFunction((s) => document.getElementById('run-status').dataset.status === s, status,
+    { timeout: TIMEOUT });
 }
 
 async function startRun(provider, fields, paused) {

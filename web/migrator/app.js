@@ -228,6 +228,7 @@ async function refreshRun() {
   state.run = run;
   $('run-title').textContent = run.provider + ' migration ' + run.id;
   $('run-status').textContent = 'Status: ' + run.status + (run.error_message ? ' – ' + run.error_message : '');
+  $('run-status').dataset.status = run.status;
   renderProgress(run, body.meta.resource_counts);
   renderActions(run, body.meta.resource_counts);
   if (ACTIVE.includes(run.status)) state.timer = setTimeout(refreshRun, 1500);
