@@ -228,9 +228,11 @@ check_credentials(const struct provider_def *def, json_object *creds, const stru
 	json_object *v;
 
 	json_object_object_foreach(creds, key, val) {
-		snprintf(field, sizeof field, "credentials.%.60s", key);
+		char name[64];
+		utf8_clean(name, sizeof name, key, 60);
+		snprintf(field, sizeof field, "credentials.%s", name);
 		if (!provider_has_field(def, key)) {
-			err_field(e, field, "The %s provider has no credential field %.60s.", def->id, key);
+			err_field(e, field, "The %s provider has no credential field %s.", def->id, name);
 			continue;
 		}
 		if (!json_object_is_type(val, json_type_string)) {
@@ -372,8 +374,10 @@ arg_options(const struct param *p, json_object *v, struct args *a, struct err *e
 		return;
 	}
 	json_object_object_foreach(v, key, val) {
+		char name[64];
+		utf8_clean(name, sizeof name, key, 60);
 		if (strcmp(key, "import_paused") != 0)
-			err_field(e, "options", "Unknown option %.60s; the options are: import_paused.", key);
+			err_field(e, "options", "Unknown option %s; the options are: import_paused.", name);
 		else if (!json_object_is_type(val, json_type_boolean))
 			err_field(e, "options.import_paused", "The options.import_paused field must be true or false.");
 		else

@@ -388,9 +388,9 @@ check_argument_names(const struct op *op, json_object *args, struct err *e)
 				break;
 		if (p->name == NULL) {
 			char field[64];
-			snprintf(field, sizeof field, "%.60s", key);
-			err_field(e, field, "Unknown argument %.60s; %s takes only the arguments in its inputSchema.",
-			    key, op->tool);
+			utf8_clean(field, sizeof field, key, 60);
+			err_field(e, field, "Unknown argument %s; %s takes only the arguments in its inputSchema.",
+			    field, op->tool);
 		}
 	}
 	for (const struct param *p = op->params; p->name != NULL; p++) {
@@ -496,8 +496,9 @@ do_tools_call(struct app *app, const struct http_req *req, const struct principa
 	}
 	op = op_by_tool(name);
 	if (op == NULL || !tool_visible(op, who)) {
-		char shown[96];
-		snprintf(shown, sizeof shown, "Unknown tool: %.64s", name);
+		char shown[128], tool[80];
+		utf8_clean(tool, sizeof tool, name, 64);
+		snprintf(shown, sizeof shown, "Unknown tool: %s", tool);
 		answer_error(a, RPC_INVALID_PARAMS, shown);
 		return;
 	}
@@ -532,8 +533,9 @@ dispatch(struct app *app, const struct http_req *req, const struct principal *wh
 
 	if (strcmp(method, "initialize") != 0 && strcmp(method, "ping") != 0 &&
 	    strcmp(method, "tools/list") != 0 && strcmp(method, "tools/call") != 0) {
-		char shown[96];
-		snprintf(shown, sizeof shown, "Method not found: %.64s", method);
+		char shown[128], what[80];
+		utf8_clean(what, sizeof what, method, 64);
+		snprintf(shown, sizeof shown, "Method not found: %s", what);
 		answer_error(&a, RPC_NO_METHOD, shown);
 	} else if (has_params && !json_object_is_type(params, json_type_object))
 		answer_error(&a, RPC_INVALID_PARAMS, "params must be an object.");
@@ -650,13 +652,15 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 	if ((method == NULL || strcmp(method, "initialize") != 0) && req->protocol_version != NULL &&
 	    !str_in_list(mcp_versions, req->protocol_version)) {
 		json_object *data = json_object_new_object(), *sup = json_object_new_array();
-		char shown[160];
+		char shown[160], asked[80];
 
 		for (size_t i = 0; mcp_versions[i] != NULL; i++)
 			json_object_array_add(sup, json_object_new_string(mcp_versions[i]));
 		json_object_object_add(data, "supported", sup);
-		jx_add_str(data, "requested", req->protocol_version);
-		snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %.64s.", req->protocol_version);
+		/* a header's bytes: shown only as clean UTF-8, cut */
+		utf8_clean(asked, sizeof asked, req->protocol_version, 64);
+		jx_add_str(data, "requested", asked);
+		snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %s.", asked);
 		http_json(resp, 400, rpc_error(id, RPC_INVALID_REQUEST, shown, data));
 		json_object_put(msg);
 		return;

@@ -16,22 +16,6 @@
 
 /* ---- pure helpers ---- */
 
-size_t
-imp_utf8_prefix(const char *s, size_t max_chars)
-{
-	size_t i = 0, chars = 0;
-
-	while (s[i] != '\0') {
-		if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			if (chars == max_chars)
-				break;
-			chars++;
-		}
-		i++;
-	}
-	return i;
-}
-
 int
 imp_date(const char *s, char out[11])
 {
@@ -145,7 +129,7 @@ txt(struct bag *b, json_object *norm, const char *key, size_t max_chars)
 
 	if (s == NULL)
 		return NULL;
-	return bag_keep(b, xstrndup(s, imp_utf8_prefix(s, max_chars)));
+	return bag_keep(b, xstrndup(s, utf8_cut(s, strlen(s), max_chars, SIZE_MAX)));
 }
 
 /* Characters in the string value of key (0 when absent). */
@@ -796,8 +780,9 @@ importer_label(const char *type, json_object *norm, char *out, size_t n)
 	for (size_t i = 0; k != NULL && i < sizeof k->label / sizeof k->label[0] && k->label[i] != NULL; i++) {
 		const char *s = raw_str(norm, k->label[i]);
 		if (s != NULL) {
-			size_t len = imp_utf8_prefix(s, 255);
-			snprintf(out, n, "%.*s", (int)(len < n ? len : imp_utf8_prefix(s, (n - 1) / 4)), s);
+			size_t len = utf8_cut(s, strlen(s), 255, n - 1);
+			memcpy(out, s, len);
+			out[len] = '\0';
 			return;
 		}
 	}
@@ -904,7 +889,7 @@ w_contact(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 	(void)why;
 	(void)n;
 	if (name == NULL)
-		name = bag_keep(b, xstrndup(value, imp_utf8_prefix(value, 255)));
+		name = bag_keep(b, xstrndup(value, utf8_cut(value, strlen(value), 255, SIZE_MAX)));
 	return save(c, k, target, id, "sssi", name, enum_or_other(raw_str(norm, "type"), contact_types), value,
 	    (int64_t)flag(norm, "needs_address"));
 }
@@ -931,7 +916,7 @@ w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 	if (url == NULL)
 		url = "";
 	if (name == NULL)
-		name = bag_keep(b, xstrndup(url, imp_utf8_prefix(url, 255)));
+		name = bag_keep(b, xstrndup(url, utf8_cut(url, strlen(url), 255, SIZE_MAX)));
 	r = save(c, k, target, id, "sssiiIssIsssssIIIIss", name,
 	    enum_or_other(raw_str(norm, "type"), monitor_types), url, num(norm, "interval", 0, 100000000, 300),
 	    (int64_t)(flag(norm, "paused") || c->import_paused), num(norm, "port", -1, 65535, -1), keyword, up_when,

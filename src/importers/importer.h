@@ -90,9 +90,6 @@ enum imp_result importer_write(struct imp_ctx *, const char *type, const char *e
 
 /* ---- pure helpers (exported for the unit tests) ---- */
 
-/* Byte length of the longest prefix of s with at most max_chars characters
- * (UTF-8), cut on a character boundary. */
-size_t imp_utf8_prefix(const char *s, size_t max_chars);
 /* A valid calendar date "YYYY-MM-DD" (a longer ISO text is cut to its date). 0 with out, or -1. */
 int imp_date(const char *s, char out[11]);
 /* A decimal amount as DECIMAL(14,2) text ("12", "-3.5", "1234.567" cut to

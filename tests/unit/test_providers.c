@@ -655,7 +655,7 @@ test_cursor_parse_and_make(void **state)
 static void
 test_scrub_removes_credentials(void **state)
 {
-	static const struct provider_def def = { "x", NULL, NULL, NULL, "url", NULL, NULL };
+	static const struct provider_def def = { .id = "x", .url_field = "url" };
 	struct prov_session s = { 0 };
 	char text[256], small[40];
 
@@ -692,7 +692,7 @@ test_copy_text_and_body_message(void **state)
 
 	(void)state;
 	prov_copy_text(buf, sizeof buf, "  api_key\n\tnot\x01 found.\xc3\xa9 ");
-	assert_string_equal(buf, "api_key not? found.??");
+	assert_string_equal(buf, "api_key not? found.é"); /* UTF-8 kept, control characters not */
 	resp_text(&r, 401, "{\"error\":{\"statuscode\":401,\"errormessage\":\"Invalid token\"}}");
 	prov_body_message(&r, buf, sizeof buf);
 	assert_string_equal(buf, "Invalid token");
@@ -725,11 +725,12 @@ cfg_testprov(struct config *c, const char *base_url, const char *timeout)
 }
 
 static const struct provider_def testprov_url = {
-	"testprov", NULL, (const char *const[]){ "api_key", NULL }, (const char *const[]){ NULL },
-	"base_url", (const char *const[]){ "monitor", NULL }, &updown_ops };
+	.id = "testprov", .required = (const char *const[]){ "api_key", NULL }, .optional = (const char *const[]){ NULL },
+	.url_field = "base_url", .imports = (const char *const[]){ "monitor", NULL }, .ops = &updown_ops };
 static const struct provider_def testprov_default = {
-	"testprov", "https://api.example.com/", (const char *const[]){ "api_key", NULL },
-	(const char *const[]){ NULL }, NULL, (const char *const[]){ "monitor", NULL }, &updown_ops };
+	.id = "testprov", .default_base_url = "https://api.example.com/",
+	.required = (const char *const[]){ "api_key", NULL }, .optional = (const char *const[]){ NULL },
+	.imports = (const char *const[]){ "monitor", NULL }, .ops = &updown_ops };
 
 static void
 test_session_init_sources(void **state)

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "core/jsonx.h"
+#include "core/util.h"
 #include "importers/importer.h"
 #include "queue/queue.h"
 #include "runner/rules.h"
@@ -275,11 +276,11 @@ test_value_checks(void **state)
 		assert_int_equal(imp_decimal(bad[i], dec), -1);
 	assert_int_equal(imp_decimal(NULL, dec), -1);
 
-	assert_int_equal(imp_utf8_prefix("hello", 3), 3);
-	assert_int_equal(imp_utf8_prefix("hello", 10), 5);
-	assert_int_equal(imp_utf8_prefix("h\xc3\xa9llo", 2), 3);   /* "hé" */
-	assert_int_equal(imp_utf8_prefix("\xe2\x82\xac\xe2\x82\xac", 1), 3); /* one euro sign */
-	assert_int_equal(imp_utf8_prefix("", 4), 0);
+	assert_int_equal(utf8_cut("hello", 5, 3, SIZE_MAX), 3);
+	assert_int_equal(utf8_cut("hello", 5, 10, SIZE_MAX), 5);
+	assert_int_equal(utf8_cut("h\xc3\xa9llo", 6, 2, SIZE_MAX), 3);   /* "hé" */
+	assert_int_equal(utf8_cut("\xe2\x82\xac\xe2\x82\xac", 6, 1, SIZE_MAX), 3); /* one euro sign */
+	assert_int_equal(utf8_cut("", 0, 4, SIZE_MAX), 0);
 }
 
 static json_object *
