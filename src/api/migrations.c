@@ -364,7 +364,7 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (a->credentials == NULL)
 		none = json_object_new_object();
 	plain = (char *)json_object_to_json_string_length(a->credentials ? a->credentials : none,
-	    JSON_C_TO_STRING_PLAIN, &plain_len);
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &plain_len);
 	if (seal(c->app->key, id, plain, plain_len, &sealed, &sealed_len) != 0) {
 		sodium_memzero(plain, plain_len);
 		json_object_put(none);

@@ -243,6 +243,11 @@ check_credentials(const struct provider_def *def, json_object *creds, const stru
 			err_field(e, field, "The %s field must be 1 to 2048 characters.", field);
 			continue;
 		}
+		for (const unsigned char *p = (const unsigned char *)json_object_get_string(val); *p; p++)
+			if (*p < 0x20 || *p == 0x7f) {
+				err_field(e, field, "The %s field must not hold control characters.", field);
+				break;
+			}
 		if (def->url_field != NULL && strcmp(def->url_field, key) == 0 &&
 		    urlguard_check_url(json_object_get_string(val), cfg->allow_http_urls, why, sizeof why) != 0)
 			err_field(e, field, "The %s field is not an allowed URL: %s", field, why);

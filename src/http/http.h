@@ -12,6 +12,10 @@
 #include "auth/auth.h"
 #include "core/err.h"
 
+#define HTTP_MAX_PATH 1024   /* a longer path is a 414, never cut */
+#define HTTP_MAX_URI 8192    /* path and query string */
+#define HTTP_MAX_HEADER 4096 /* a longer header we read is a 431 */
+
 struct http_req {
 	const char *method;
 	const char *path;          /* REQUEST_URI up to '?' */
@@ -25,6 +29,7 @@ struct http_req {
 	const char *body;
 	size_t body_len;
 	bool body_too_large;
+	enum err_code refused;     /* the transport could not read the request faithfully: answer this */
 	char request_id[17];
 };
 

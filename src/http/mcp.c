@@ -19,6 +19,7 @@
  * carries the same JSON. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -628,7 +629,7 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 	}
 	has_id = json_object_object_get_ex(msg, "id", &id);
 	if (has_id && !json_object_is_type(id, json_type_string) && !json_object_is_type(id, json_type_int) &&
-	    !json_object_is_type(id, json_type_double)) {
+	    !(json_object_is_type(id, json_type_double) && isfinite(json_object_get_double(id)))) {
 		refuse_code(resp, req, ERR_BAD_REQUEST, RPC_INVALID_REQUEST, NULL,
 		    "Invalid Request: id must be a string or a number.");
 		json_object_put(msg);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -206,6 +207,13 @@ test_seal(void **state)
 	unlink(path);
 	assert_int_equal(seal_key_generate(path, &e), 0);
 	assert_int_equal(seal_key_generate(path, &e), -1); /* never overwrites */
+	/* A key others could read, or its group change, is refused; 0640 is fine. */
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_null(seal_key_load(path, &e));
+	assert_non_null(strstr(e.msg, "only its owner and group can read"));
+	assert_int_equal(chmod(path, 0660), 0);
+	assert_null(seal_key_load(path, &e));
+	assert_int_equal(chmod(path, 0640), 0);
 	assert_non_null(k = seal_key_load(path, &e));
 	assert_int_equal(strlen(seal_key_id(k)), SEAL_KEY_ID_LEN);
 	assert_int_equal(seal(k, run, secret, strlen(secret), &blob, &blen), 0);
