@@ -1,7 +1,8 @@
 /* Secrets out of outside texts (scrub.h). The text is canonicalized once
  * (escapes decoded, white space dropped, each canonical byte remembering the
  * original bytes it came from); every window of every secret form is looked
- * for with a rolling hash, one pass per window length. */
+ * for with a rolling hash, one pass per window length; then again in the
+ * text as it is. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -217,8 +218,9 @@ escape_at(const unsigned char *t, size_t i, size_t len, unsigned char *out, bool
 	}
 }
 
+/* decode: escapes decoded and white space left out; else the bytes as they are. */
 static void
-canonicalize(const unsigned char *t, size_t len, struct canon *cv)
+canonicalize(const unsigned char *t, size_t len, bool decode, struct canon *cv)
 {
 	cv->c = xmalloc(len + 1);
 	cv->at = xmalloc((len + 1) * sizeof *cv->at);
@@ -226,14 +228,14 @@ canonicalize(const unsigned char *t, size_t len, struct canon *cv)
 	cv->n = 0;
 	for (size_t i = 0; i < len;) {
 		unsigned char b;
-		bool skip;
-		size_t w = escape_at(t, i, len, &b, &skip);
+		bool skip = false;
+		size_t w = decode ? escape_at(t, i, len, &b, &skip) : 0;
 
 		if (w == 0) {
 			w = 1;
 			b = t[i];
 		}
-		if (!skip && !is_space(b)) {
+		if (!skip && !(decode && is_space(b))) {
 			cv->c[cv->n] = b;
 			cv->at[cv->n] = (uint32_t)i;
 			cv->width[cv->n++] = (uint8_t)w;
@@ -289,13 +291,21 @@ scrub_text(const struct scrub *s, const char *text, size_t len, size_t *outlen)
 	char *out;
 
 	red = xcalloc(len + 1, 1);
-	canonicalize(t, len, &cv);
-	/* one pass per window length: the runs, and each length of a short secret */
 	for (size_t k = 0; k < s->nwindows; k++)
 		used[s->windows[k].len] = true;
-	for (size_t wl = SCRUB_MIN_SECRET; wl <= SCRUB_RUN; wl++)
-		if (used[wl])
-			find(s, &cv, wl, red);
+	/* the text decoded (an escaped secret), then as it is (a run that an
+	 * escape would hide: "\u004e" ends in "4e") */
+	for (int decode = 1; decode >= 0; decode--) {
+		canonicalize(t, len, decode, &cv);
+		/* one pass per window length: the runs, and each length of a short secret */
+		for (size_t wl = SCRUB_MIN_SECRET; wl <= SCRUB_RUN; wl++)
+			if (used[wl])
+				find(s, &cv, wl, red);
+		sodium_memzero(cv.c, cv.n);
+		free(cv.c);
+		free(cv.at);
+		free(cv.width);
+	}
 	for (size_t i = 0; i < len; i++)
 		nred += red[i] && (i == 0 || !red[i - 1]);
 	out = xmalloc(len + nred * sizeof redacted + 1);
@@ -309,10 +319,6 @@ scrub_text(const struct scrub *s, const char *text, size_t len, size_t *outlen)
 	}
 	out[o] = '\0';
 	*outlen = o;
-	sodium_memzero(cv.c, cv.n);
-	free(cv.c);
-	free(cv.at);
-	free(cv.width);
 	free(red);
 	return out;
 }

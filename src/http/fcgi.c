@@ -108,6 +108,8 @@ header(FCGX_Request *r, const char *name, size_t max, struct http_req *req)
 }
 
 /* libfcgi's own printf lacks modern length modifiers: format with snprintf. */
+static void put_line(FCGX_Request *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void
 put_line(FCGX_Request *r, const char *fmt, ...)
 {

@@ -75,4 +75,22 @@ int http_parse_query(const char *query, json_object **out);
 void rest_handle(struct app *, struct http_req *, struct http_resp *);
 void mcp_handle(struct app *, struct http_req *, struct http_resp *);
 
+/* One JSON-RPC message as MCP takes it (mcp.c; pure, a fuzz target). */
+struct envelope {
+	json_object *msg;     /* the parsed body; owned, put it even on failure */
+	json_object *id;      /* borrowed from msg; NULL without one */
+	json_object *params;  /* borrowed; NULL without */
+	const char *method;   /* NULL for a response to us */
+	bool has_params;
+};
+/* Why a message is refused: the transport's error and the JSON-RPC one. */
+struct refusal {
+	enum err_code code;
+	int rpc;
+	json_object *id;      /* the message's id when it has a usable one */
+	const char *text;
+};
+/* Parse and check the envelope of body. 0 with env, or -1 with no. */
+int mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal *no);
+
 #endif

@@ -557,16 +557,62 @@ dispatch(struct app *app, const struct http_req *req, const struct principal *wh
 	return o;
 }
 
+int
+mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal *no)
+{
+	json_object *msg, *v;
+	bool has_id, version_ok;
+	int ok = 0;
+
+	memset(env, 0, sizeof *env);
+	*no = (struct refusal){ ERR_BAD_REQUEST, RPC_INVALID_REQUEST, NULL, NULL };
+	msg = jx_parse(body, len, &ok);
+	if (!ok) {
+		*no = (struct refusal){ ERR_MALFORMED_JSON, RPC_PARSE_ERROR, NULL, "Parse error" };
+		return -1;
+	}
+	env->msg = msg;
+	if (!json_object_is_type(msg, json_type_object)) {
+		no->text = json_object_is_type(msg, json_type_array) ?
+		    "Invalid Request: batches are not supported; send one message per POST." :
+		    "Invalid Request: the body must be one JSON-RPC object.";
+		return -1;
+	}
+	has_id = json_object_object_get_ex(msg, "id", &env->id);
+	if (!has_id)
+		env->id = NULL;
+	if (has_id && !json_object_is_type(env->id, json_type_string) && !json_object_is_type(env->id, json_type_int) &&
+	    !(json_object_is_type(env->id, json_type_double) && isfinite(json_object_get_double(env->id)))) {
+		env->id = NULL;
+		no->text = "Invalid Request: id must be a string or a number.";
+		return -1;
+	}
+	if (json_object_object_get_ex(msg, "method", &v))
+		env->method = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	env->has_params = json_object_object_get_ex(msg, "params", &env->params);
+	version_ok = json_object_object_get_ex(msg, "jsonrpc", &v) && json_object_is_type(v, json_type_string) &&
+	    strcmp(json_object_get_string(v), "2.0") == 0;
+	if (!version_ok || (json_object_object_get_ex(msg, "method", NULL) && env->method == NULL) ||
+	    (env->method == NULL && (!has_id || (!json_object_object_get_ex(msg, "result", NULL) &&
+	                                         !json_object_object_get_ex(msg, "error", NULL))))) {
+		no->id = env->id;
+		no->text = "Invalid Request: not a JSON-RPC 2.0 request, notification or response.";
+		return -1;
+	}
+	return 0;
+}
+
 void
 mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 {
 	struct principal who;
 	struct rate rate;
 	struct err e;
-	json_object *msg, *v, *id = NULL, *params = NULL;
-	const char *method = NULL;
-	bool counted, has_id, has_params, version_ok;
-	int ok = 0;
+	struct envelope env;
+	struct refusal no;
+	json_object *msg, *id;
+	const char *method;
+	bool counted;
 
 	err_clear(&e);
 	if (http_authenticate(app, req, &who, &rate, &counted, &e) != 0) {
@@ -614,42 +660,14 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 		    "Send one JSON-RPC message as application/json.");
 		return;
 	}
-	msg = jx_parse(req->body, req->body_len, &ok);
-	if (!ok) {
-		refuse_code(resp, req, ERR_MALFORMED_JSON, RPC_PARSE_ERROR, NULL, "Parse error");
+	if (mcp_envelope(req->body, req->body_len, &env, &no) != 0) {
+		refuse_code(resp, req, no.code, no.rpc, no.id, no.text);
+		json_object_put(env.msg);
 		return;
 	}
-	if (!json_object_is_type(msg, json_type_object)) {
-		refuse_code(resp, req, ERR_BAD_REQUEST, RPC_INVALID_REQUEST, NULL,
-		    json_object_is_type(msg, json_type_array) ?
-		    "Invalid Request: batches are not supported; send one message per POST." :
-		    "Invalid Request: the body must be one JSON-RPC object.");
-		json_object_put(msg);
-		return;
-	}
-	has_id = json_object_object_get_ex(msg, "id", &id);
-	if (has_id && !json_object_is_type(id, json_type_string) && !json_object_is_type(id, json_type_int) &&
-	    !(json_object_is_type(id, json_type_double) && isfinite(json_object_get_double(id)))) {
-		refuse_code(resp, req, ERR_BAD_REQUEST, RPC_INVALID_REQUEST, NULL,
-		    "Invalid Request: id must be a string or a number.");
-		json_object_put(msg);
-		return;
-	}
-	if (!has_id)
-		id = NULL;
-	if (json_object_object_get_ex(msg, "method", &v))
-		method = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-	has_params = json_object_object_get_ex(msg, "params", &params);
-	version_ok = json_object_object_get_ex(msg, "jsonrpc", &v) && json_object_is_type(v, json_type_string) &&
-	    strcmp(json_object_get_string(v), "2.0") == 0;
-	if (!version_ok || (json_object_object_get_ex(msg, "method", NULL) && method == NULL) ||
-	    (method == NULL && (!has_id || (!json_object_object_get_ex(msg, "result", NULL) &&
-	                                    !json_object_object_get_ex(msg, "error", NULL))))) {
-		refuse_code(resp, req, ERR_BAD_REQUEST, RPC_INVALID_REQUEST, id,
-		    "Invalid Request: not a JSON-RPC 2.0 request, notification or response.");
-		json_object_put(msg);
-		return;
-	}
+	msg = env.msg;
+	id = env.id;
+	method = env.method;
 	if ((method == NULL || strcmp(method, "initialize") != 0) && req->protocol_version != NULL &&
 	    !str_in_list(mcp_versions, req->protocol_version)) {
 		json_object *data = json_object_new_object(), *sup = json_object_new_array();
@@ -666,12 +684,12 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 		json_object_put(msg);
 		return;
 	}
-	if (method == NULL || !has_id) {
+	if (method == NULL || id == NULL) {
 		/* A notification or a response to us: accepted, nothing to say. */
 		resp->status = 202;
 		json_object_put(msg);
 		return;
 	}
-	http_json(resp, 200, dispatch(app, req, &who, method, has_params, params, id));
+	http_json(resp, 200, dispatch(app, req, &who, method, env.has_params, env.params, id));
 	json_object_put(msg);
 }

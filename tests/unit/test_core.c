@@ -358,6 +358,10 @@ test_scrub_every_form(void **state)
 	assert_non_null(strstr(out, "json={\"k\":\"[redacted]\"}; split=[redacted]; "));
 	assert_non_null(strstr(out, "short=HqLyjWDarjt abc")); /* 11 characters give nothing away */
 	free(out);
+	/* found by fuzzing: a run hidden in an escape ("\u004e" ends in "4e") */
+	out = scrub_text(sc, "a \\u004eC39HqLyjWD73k b", 25, &n);
+	assert_null(strstr(out, "4eC39HqLyjWD"));
+	free(out);
 
 	/* in a buffer: scrubbed whole, then cut on a character boundary */
 	strcpy(text, secret);
