@@ -31,6 +31,7 @@
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "http/http.h"
+#include "importers/importer.h"
 #include "providers/provider.h"
 
 #define MCP_LATEST "2025-11-25"
@@ -166,7 +167,7 @@ origin_allowed(const struct config *cfg, const char *origin)
 static bool
 tool_visible(const struct op *op, const struct principal *who)
 {
-	return op->tool != NULL && (!op->module || who->flag_on);
+	return op->tool != NULL && (!(op->flags & OPF_MODULE) || who->flag_on);
 }
 
 /* The text of the credentials property: which fields each provider takes. */
@@ -216,6 +217,26 @@ param_schema(const struct param *p)
 		for (size_t i = 0; p->values[i] != NULL; i++)
 			json_object_array_add(list, json_object_new_string(p->values[i]));
 		json_object_object_add(s, "enum", list);
+		break;
+	case P_KIND:
+		jx_add_str(s, "type", "string");
+		list = json_object_new_array();
+		for (size_t i = 0; importer_type_at(i) != NULL; i++)
+			json_object_array_add(list, json_object_new_string(importer_type_at(i)));
+		json_object_object_add(s, "enum", list);
+		break;
+	case P_TEXT:
+		jx_add_str(s, "type", "string");
+		jx_add_int(s, "minLength", 1);
+		jx_add_int(s, "maxLength", p->max);
+		break;
+	case P_OPTIONS:
+		jx_add_str(s, "type", "object");
+		list = json_object_new_object();
+		json_object_object_add(list, "import_paused", json_object_new_object());
+		jx_add_str(json_object_object_get(list, "import_paused"), "type", "boolean");
+		json_object_object_add(s, "properties", list);
+		jx_add_bool(s, "additionalProperties", 0);
 		break;
 	case P_BOOL:
 		jx_add_str(s, "type", "boolean");
@@ -278,16 +299,6 @@ tool_input_schema(const struct op *op)
 	return s;
 }
 
-/* openWorldHint: only migration-create reaches outside this service (the
- * runner then reads the source provider with the given credentials). Execute,
- * retry, resolve and cancel work on data discovery already stored, and the
- * imports land in this account; the provider layer only offers discovery. */
-static bool
-tool_open_world(const struct op *op)
-{
-	return op->id == OP_CREATE;
-}
-
 static json_object *
 tool_json(const struct op *op)
 {
@@ -308,10 +319,10 @@ tool_json(const struct op *op)
 		}
 	}
 	jx_add_str(ann, "title", op->title);
-	jx_add_bool(ann, "readOnlyHint", op->read_only);
-	jx_add_bool(ann, "destructiveHint", op->destructive);
-	jx_add_bool(ann, "idempotentHint", op->idempotent);
-	jx_add_bool(ann, "openWorldHint", tool_open_world(op));
+	jx_add_bool(ann, "readOnlyHint", (op->flags & OPF_READ_ONLY) != 0);
+	jx_add_bool(ann, "destructiveHint", (op->flags & OPF_DESTRUCTIVE) != 0);
+	jx_add_bool(ann, "idempotentHint", (op->flags & OPF_IDEMPOTENT) != 0);
+	jx_add_bool(ann, "openWorldHint", (op->flags & OPF_OPEN_WORLD) != 0);
 	json_object_object_add(t, "annotations", ann);
 	return t;
 }
@@ -377,9 +388,9 @@ check_argument_names(const struct op *op, json_object *args, struct err *e)
 				break;
 		if (p->name == NULL) {
 			char field[64];
-			snprintf(field, sizeof field, "%.60s", key);
-			err_field(e, field, "Unknown argument %.60s; %s takes only the arguments in its inputSchema.",
-			    key, op->tool);
+			utf8_clean(field, sizeof field, key, 60);
+			err_field(e, field, "Unknown argument %s; %s takes only the arguments in its inputSchema.",
+			    field, op->tool);
 		}
 	}
 	for (const struct param *p = op->params; p->name != NULL; p++) {
@@ -485,8 +496,9 @@ do_tools_call(struct app *app, const struct http_req *req, const struct principa
 	}
 	op = op_by_tool(name);
 	if (op == NULL || !tool_visible(op, who)) {
-		char shown[96];
-		snprintf(shown, sizeof shown, "Unknown tool: %.64s", name);
+		char shown[128], tool[80];
+		utf8_clean(tool, sizeof tool, name, 64);
+		snprintf(shown, sizeof shown, "Unknown tool: %s", tool);
 		answer_error(a, RPC_INVALID_PARAMS, shown);
 		return;
 	}
@@ -521,8 +533,9 @@ dispatch(struct app *app, const struct http_req *req, const struct principal *wh
 
 	if (strcmp(method, "initialize") != 0 && strcmp(method, "ping") != 0 &&
 	    strcmp(method, "tools/list") != 0 && strcmp(method, "tools/call") != 0) {
-		char shown[96];
-		snprintf(shown, sizeof shown, "Method not found: %.64s", method);
+		char shown[128], what[80];
+		utf8_clean(what, sizeof what, method, 64);
+		snprintf(shown, sizeof shown, "Method not found: %s", what);
 		answer_error(&a, RPC_NO_METHOD, shown);
 	} else if (has_params && !json_object_is_type(params, json_type_object))
 		answer_error(&a, RPC_INVALID_PARAMS, "params must be an object.");
@@ -639,13 +652,15 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 	if ((method == NULL || strcmp(method, "initialize") != 0) && req->protocol_version != NULL &&
 	    !str_in_list(mcp_versions, req->protocol_version)) {
 		json_object *data = json_object_new_object(), *sup = json_object_new_array();
-		char shown[160];
+		char shown[160], asked[80];
 
 		for (size_t i = 0; mcp_versions[i] != NULL; i++)
 			json_object_array_add(sup, json_object_new_string(mcp_versions[i]));
 		json_object_object_add(data, "supported", sup);
-		jx_add_str(data, "requested", req->protocol_version);
-		snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %.64s.", req->protocol_version);
+		/* a header's bytes: shown only as clean UTF-8, cut */
+		utf8_clean(asked, sizeof asked, req->protocol_version, 64);
+		jx_add_str(data, "requested", asked);
+		snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %s.", asked);
 		http_json(resp, 400, rpc_error(id, RPC_INVALID_REQUEST, shown, data));
 		json_object_put(msg);
 		return;

@@ -121,7 +121,7 @@ rest_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 		return;
 	}
 	json_object_put(in);
-	if (op->id == OP_CREATE) {
+	if (op->flags & OPF_LOCATION) {
 		json_object *d;
 		if (json_object_object_get_ex(out, "data", &d) && jx_str(d, "id") != NULL)
 			http_header(resp, "Location", "%s/api/v1/migrations/%s", app->cfg->public_url,

@@ -199,11 +199,15 @@ char *prov_cursor_make(const char *phase, int64_t pos);
 /* Fill err (printf-style) and return st. */
 enum prov_status prov_fail(struct prov_error *err, enum prov_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Copy a provider's text into dst: printable ASCII kept, other bytes as '?',
- * runs of white space folded, cut to size. */
+/* Copy a provider's text into dst: valid UTF-8 characters kept, control
+ * characters and stray bytes as '?', runs of white space folded, cut to size
+ * on a character boundary. (Credentials were already taken out of the whole
+ * answer by prov_http.) */
 void prov_copy_text(char *dst, size_t size, const char *src);
-/* Replace every occurrence of secret (and of its percent-encoded form) in
- * text by "[redacted]". Secrets shorter than 4 bytes are left alone. */
+/* Replace every form of secret in text (core/scrub.h: verbatim, percent- or
+ * JSON-escaped, split by white space, base64, any 12-character run of it) by
+ * "[redacted]", then cut to size on a character boundary. Secrets shorter
+ * than 4 bytes are left alone. */
 void prov_scrub_secret(char *text, size_t size, const char *secret);
 /* Scrub every credential value of s (all but the URL field) from text. */
 void prov_scrub(const struct prov_session *s, char *text, size_t size);
@@ -224,9 +228,10 @@ const char *prov_cred(const struct prov_session *s, const char *field);
 /* A new URL: the session's base URL followed by the formatted path. */
 char *prov_url(const struct prov_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Perform req for s: sets the timeout and, for a user-supplied base URL, the
- * URL guard from the config. Returns PROV_OK with resp filled (any HTTP
- * status), or an error status with err set. */
+/* Perform req for s: sets the timeout, redirect following (providers.md §12)
+ * and, for a user-supplied base URL, the URL guard from the config. Returns
+ * PROV_OK with resp filled (any HTTP status) and every credential of s taken
+ * out of its body (prov_scrub_secret), or an error status with err set. */
 enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req,
     struct httpc_resp *resp, struct prov_error *err);
 /* Last step of every fetch: on success set page->pause_s from resp's quota

@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "importers/importer.h"
 #include "providers/common.h"
 #include "providers/provider.h"
 #include "runner/rules.h"
@@ -68,6 +69,34 @@ describe_discovered(const char *stats_text, char *out, size_t n, int64_t *total)
 	json_object_put(stats);
 }
 
+/* The run's stats with the page's resources added to "discovered", so a
+ * reader sees discovery advance; the last page recounts them exactly. */
+static char *
+stats_count_page(const char *old_text, const struct prov_page *p)
+{
+	json_object *old = NULL, *disc = json_object_new_object(), *prev, *stats;
+	char *text;
+	int ok;
+
+	if (old_text != NULL)
+		old = jx_parse(old_text, strlen(old_text), &ok);
+	if (json_object_object_get_ex(old, "discovered", &prev) && json_object_is_type(prev, json_type_object)) {
+		json_object_object_foreach(prev, k, v)
+			jx_add_int(disc, k, json_object_get_int64(v));
+	}
+	json_object_put(old);
+	for (size_t i = 0; i < p->n; i++) {
+		json_object *v;
+		int64_t n = json_object_object_get_ex(disc, p->items[i].resource_type, &v) ?
+		    json_object_get_int64(v) : 0;
+		jx_add_int(disc, p->items[i].resource_type, n + 1);
+	}
+	stats = stats_compose(old_text, disc, NULL, 0, 0, 0, 0.0);
+	text = xstrdup(jx_text(stats));
+	json_object_put(stats);
+	return text;
+}
+
 static enum tx_result
 save_page(struct runner *r, void *arg)
 {
@@ -94,8 +123,10 @@ save_page(struct runner *r, void *arg)
 	t = TX_ERROR;
 	for (size_t i = 0; i < p->n; i++) {
 		struct prov_item *it = &p->items[i];
-		if (db_exec(r->db, ST_RN_RES_UPSERT, "sssss", d->job->run_id, it->resource_type,
-		        it->external_id, it->raw ? jx_text(it->raw) : NULL,
+		char name[256];
+		importer_label(it->resource_type, it->norm, name, sizeof name);
+		if (db_exec(r->db, ST_RN_RES_UPSERT, "ssssss", d->job->run_id, it->resource_type,
+		        it->external_id, name[0] ? name : NULL, it->raw ? jx_text(it->raw) : NULL,
 		        it->norm ? jx_text(it->norm) : "{}") < 0)
 			goto out;
 	}
@@ -109,7 +140,10 @@ save_page(struct runner *r, void *arg)
 		runner_log(r, d->job->run_id, "warning", NULL, "%zu more warnings on this page not shown.",
 		    p->nwarnings - WARNINGS_PER_PAGE);
 	if (p->next_cursor != NULL) {
-		if (db_exec(r->db, ST_RN_CHECKPOINT, "ss", p->next_cursor, d->job->run_id) < 0)
+		char *stats = stats_count_page(old_stats, p);
+		int64_t n = db_exec(r->db, ST_RN_CHECKPOINT, "sss", p->next_cursor, stats, d->job->run_id);
+		free(stats);
+		if (n < 0)
 			goto out;
 		t = TX_COMMIT;
 		goto out;
