@@ -640,7 +640,8 @@ add_window(json_object *a, const char *what, const char *id, const char *name, s
 		json_object_put(w.days);
 		w.days = NULL;
 	}
-	label = xasprintf("%s maintenance", name);
+	/* Window names are the account's key: a heartbeat may share its monitor's name. */
+	label = xasprintf(strcmp(what, "heartbeat") == 0 ? "%s heartbeat maintenance" : "%s maintenance", name);
 	w.name = label;
 	w.recurrence = w.days != NULL ? "weekly" : "daily";
 	w.start = start;
@@ -1178,15 +1179,15 @@ ctx_load_sp(const struct prov_session *s, const char *auth, json_object *list, s
 
 	ctx->sp = json_object_new_object();
 	for (size_t i = 0; st == PROV_OK && i < json_object_array_length(list); i++) {
-		json_object *d = json_object_new_object(), *sec = json_object_new_array();
-		json_object *res = json_object_new_array();
+		json_object *d, *sec, *res;
 		long refused = 0;
 		char *enc = NULL;
 
-		if (prov_get_id(json_object_array_get_idx(list, i), "id", id, sizeof id) != 0) {
-			json_object_put(d), json_object_put(sec), json_object_put(res);
+		if (prov_get_id(json_object_array_get_idx(list, i), "id", id, sizeof id) != 0)
 			continue;
-		}
+		d = json_object_new_object();
+		sec = json_object_new_array();
+		res = json_object_new_array();
 		httpc_urlencode_append(&enc, id);
 		st = sp_load_list(s, auth, enc, "sections", sec, &refused, err);
 		if (st == PROV_OK && refused == 0)

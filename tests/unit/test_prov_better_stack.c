@@ -165,6 +165,7 @@ test_heartbeats(void **state)
 	assert_false(nbool(it, "paused"));
 	assert_string_equal(nstr(it, "ping_url"), "https://uptime.betterstack.com/api/v1/heartbeat/abcd1234");
 	it = page_find(&p, "maintenance_window", "heartbeat-12345");
+	assert_string_equal(nstr(it, "name"), "Cron backup heartbeat maintenance");
 	assert_string_equal(nstr(it, "recurrence"), "daily");  /* all seven days */
 	assert_string_equal(njson(it, "days"), "[]");
 	assert_int_equal(nint(it, "duration"), 60);
