@@ -960,36 +960,40 @@ struct entry {
 	const char *name, *section;
 };
 
-/* The local monitor or heartbeat of an external id into e. REF_OK, REF_NONE,
- * REF_PENDING or -1. */
+/* The local monitor or heartbeat of an external id into e: a monitor, else
+ * (one id space at some providers) a heartbeat; heartbeat_only: a heartbeat.
+ * REF_OK, REF_NONE, REF_PENDING or -1. */
 static int
-entry_target(struct imp_ctx *c, const char *ext, struct entry *e)
+entry_target(struct imp_ctx *c, const char *ext, bool heartbeat_only, struct entry *e)
 {
 	uint64_t local;
 	int rc;
 
-	if ((rc = resolve_ref(c, "monitor", ext, &local)) == REF_OK)
-		e->monitor = local;
-	if (rc != REF_NONE)
-		return rc;
+	if (!heartbeat_only) {
+		if ((rc = resolve_ref(c, "monitor", ext, &local)) == REF_OK)
+			e->monitor = local;
+		if (rc != REF_NONE)
+			return rc;
+	}
 	if ((rc = resolve_ref(c, "heartbeat", ext, &local)) == REF_OK)
 		e->heartbeat = local;
 	return rc;
 }
 
-/* The entries of list key: objects {monitor_id, name, section} (status page
- * items) or plain external ids (monitor_ids). An entry whose monitor is not in
- * the account is kept only when it has a name. Allocates *out. */
+/* Append the entries of list key to *out: objects {monitor_id | heartbeat_id,
+ * name, section} (status page items) or plain external ids (monitor_ids,
+ * heartbeat_ids). An entry whose monitor is not in the account is kept only
+ * when it has a name. */
 static enum imp_result
 entries(struct imp_ctx *c, struct bag *b, json_object *norm, const char *key, struct entry **out,
     size_t *nout, char *why, size_t n, const char *what)
 {
 	json_object *arr = id_list(norm, key);
 	size_t total = arr ? json_object_array_length(arr) : 0;
+	bool heartbeats = strcmp(key, "heartbeat_ids") == 0;
 	char ext[192];
 
-	*nout = 0;
-	*out = xcalloc(total > MAX_LIST ? MAX_LIST : total + 1, sizeof **out);
+	*out = xrealloc(*out, (*nout + (total > MAX_LIST ? MAX_LIST : total) + 1) * sizeof **out);
 	for (size_t i = 0; i < total && *nout < MAX_LIST; i++) {
 		json_object *it = json_object_array_get_idx(arr, i);
 		struct entry e = { 0, 0, NULL, NULL };
@@ -999,9 +1003,11 @@ entries(struct imp_ctx *c, struct bag *b, json_object *norm, const char *key, st
 			e.name = txt(b, it, "name", 255);
 			e.section = txt(b, it, "section", 255);
 			if (raw_str(it, "monitor_id") != NULL)
-				rc = entry_target(c, raw_str(it, "monitor_id"), &e);
+				rc = entry_target(c, raw_str(it, "monitor_id"), false, &e);
+			else if (raw_str(it, "heartbeat_id") != NULL)
+				rc = entry_target(c, raw_str(it, "heartbeat_id"), true, &e);
 		} else if (list_id(arr, i, ext, sizeof ext) == 0)
-			rc = entry_target(c, ext, &e);
+			rc = entry_target(c, ext, heartbeats, &e);
 		if (rc < 0)
 			return IMP_DB;
 		if (rc == REF_PENDING)
@@ -1017,8 +1023,8 @@ w_status_page(struct imp_ctx *c, const struct kind *k, struct bag *b, json_objec
     uint64_t *id, char *why, size_t n)
 {
 	int64_t public_ = json_object_object_get_ex(norm, "public", NULL) ? flag(norm, "public") : 1;
-	struct entry *items;
-	size_t nitems;
+	struct entry *items = NULL;
+	size_t nitems = 0;
 	enum imp_result r = entries(c, b, norm, "items", &items, &nitems, why, n, "the status page's monitors");
 
 	if (r == IMP_OK)
@@ -1038,10 +1044,13 @@ static enum imp_result
 w_window(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
     uint64_t *id, char *why, size_t n)
 {
-	struct entry *mons;
-	size_t nmons;
+	struct entry *mons = NULL;
+	size_t nmons = 0;
 	enum imp_result r = entries(c, b, norm, "monitor_ids", &mons, &nmons, why, n,
 	    "the maintenance window's monitors");
+
+	if (r == IMP_OK)
+		r = entries(c, b, norm, "heartbeat_ids", &mons, &nmons, why, n, "the maintenance window's heartbeats");
 
 	if (r == IMP_OK)
 		r = save(c, k, target, id, "ssssIssi", txt(b, norm, "name", 255),

@@ -648,8 +648,12 @@ add_window(json_object *a, const char *what, const char *id, const char *name, s
 	w.duration = fm == tm ? 1440 : (tm - fm + 1440) % 1440; /* overnight windows wrap */
 	w.timezone = prov_get_text(a, "maintenance_timezone", 80) != NULL ?
 	    zone_iana(prov_get_text(a, "maintenance_timezone", 80), "maintenance window", page) : "Etc/UTC";
-	w.monitor_ids = json_object_new_array();
-	json_object_array_add(w.monitor_ids, json_object_new_string(id));
+	/* monitors and heartbeats are numbered apart: say which one it is */
+	if (strcmp(what, "heartbeat") == 0)
+		w.heartbeat_ids = json_object_new_array();
+	else
+		w.monitor_ids = json_object_new_array();
+	json_object_array_add(w.heartbeat_ids ? w.heartbeat_ids : w.monitor_ids, json_object_new_string(id));
 	raw = json_object_new_object();
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		json_object_object_add(raw, keys[i], json_object_get(prov_get(a, keys[i])));
@@ -886,9 +890,12 @@ sp_item_add(json_object *items, const struct sp_entry *e, const char *spname, st
 		prov_page_warn(page, BS " status page \"%s\" shows a resource of unknown type %s; imported "
 		    "without a monitor", spname, tb);
 	}
-	if (linked && prov_get_id(e->a, "resource_id", rid, sizeof rid) == 0)
-		prov_sp_item(items, rid, pub, e->section);
-	else
+	if (linked && prov_get_id(e->a, "resource_id", rid, sizeof rid) == 0) {
+		if (strcmp(type, "Heartbeat") == 0)
+			prov_sp_heartbeat(items, rid, pub, e->section);
+		else
+			prov_sp_item(items, rid, pub, e->section);
+	} else
 		prov_sp_item(items, NULL, pub ? pub : type ? type : "Resource", e->section);
 }
 

@@ -413,15 +413,27 @@ prov_norm_contact(const struct prov_contact *c)
 	return o;
 }
 
-void
-prov_sp_item(json_object *items, const char *monitor_id, const char *name, const char *section)
+static void
+sp_entry(json_object *items, const char *key, const char *id, const char *name, const char *section)
 {
 	json_object *it = json_object_new_object();
 
-	jx_add_str(it, "monitor_id", monitor_id);
+	jx_add_str(it, key, id);
 	jx_add_str(it, "name", name);
 	jx_add_str(it, "section", section);
 	json_object_array_add(items, it);
+}
+
+void
+prov_sp_item(json_object *items, const char *monitor_id, const char *name, const char *section)
+{
+	sp_entry(items, "monitor_id", monitor_id, name, section);
+}
+
+void
+prov_sp_heartbeat(json_object *items, const char *heartbeat_id, const char *name, const char *section)
+{
+	sp_entry(items, "heartbeat_id", heartbeat_id, name, section);
 }
 
 json_object *
@@ -458,6 +470,7 @@ prov_norm_maintenance_window(const struct prov_maintenance_window *w)
 	jx_add_str(o, "timezone", w->timezone);
 	jx_add_bool(o, "paused", w->paused);
 	json_object_object_add(o, "monitor_ids", ids_or_empty(w->monitor_ids));
+	json_object_object_add(o, "heartbeat_ids", ids_or_empty(w->heartbeat_ids));
 	return o;
 }
 

@@ -106,7 +106,9 @@ struct prov_maintenance_window {
 	json_object *days;              /* array of integers: weekdays 1 = Monday .. 7, or days of the month */
 	const char *timezone;           /* IANA name; NULL: null (UTC or the account's zone) */
 	bool paused;
-	json_object *monitor_ids;       /* external ids of the run's monitors or heartbeats it silences */
+	json_object *monitor_ids;       /* external ids of the run's monitors (or heartbeats, where the
+	                                 * provider numbers both alike) it silences */
+	json_object *heartbeat_ids;     /* external ids of the run's heartbeats it silences */
 };
 struct prov_subscriber {
 	const char *status_page_id;     /* external id of the status page of the same run */
@@ -165,10 +167,13 @@ json_object *prov_norm_hosting_domain(const struct prov_hosting_domain *);
 json_object *prov_norm_invoice(const struct prov_invoice *);
 json_object *prov_norm_payment(const struct prov_payment *);
 
-/* Append a status page entry to items: the external id of a monitor or
- * heartbeat of the same run (NULL for an entry without one, e.g. a manually
- * tracked component), the name it shows on the page, and its section. */
+/* Append a status page entry to items: the external id of a monitor of the
+ * same run (or of a heartbeat, where the provider numbers both alike; NULL
+ * for an entry without one, e.g. a manually tracked component), the name it
+ * shows on the page, and its section. */
 void prov_sp_item(json_object *items, const char *monitor_id, const char *name, const char *section);
+/* The same for an entry that shows a heartbeat of the same run. */
+void prov_sp_heartbeat(json_object *items, const char *heartbeat_id, const char *name, const char *section);
 /* A new invoice line. */
 json_object *prov_invoice_line(const char *description, const char *amount, const char *type,
     const char *relid, bool taxed);

@@ -23,7 +23,8 @@ static const struct provider_def p_statuscake = {
 static const struct provider_def p_better_stack = {
 	.id = "better_stack", .default_base_url = "https://uptime.betterstack.com", .required = FIELDS("api_token"),
 	.optional = FIELDS("team_name"), .plain = FIELDS("team_name"),
-	.imports = FIELDS("monitor", "heartbeat", "status_page", "contact"), .ops = &better_stack_ops };
+	.imports = FIELDS("monitor", "heartbeat", "status_page", "contact", "maintenance_window"),
+	.ops = &better_stack_ops };
 static const struct provider_def p_updown = {
 	.id = "updown", .default_base_url = "https://updown.io", .required = FIELDS("api_key"), .optional = NOFIELDS,
 	.plain = NOFIELDS, .imports = FIELDS("monitor", "contact", "status_page"), .ops = &updown_ops };

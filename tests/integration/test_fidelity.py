@@ -176,6 +176,35 @@ class TestEveryKindLandsInItsTable(RunnerTestCase):
         self.assertEqual(self.stack.count("invoice_items", "invoice_id=%s" % inv["id"]), 2)
 
 
+class TestEntriesNameTheirKind(RunnerTestCase):
+
+    def test_a_heartbeat_entry_never_links_the_monitor_with_the_same_id(self):
+        """Some providers number monitors and heartbeats apart (Better Stack): a
+        status page entry or window that names a heartbeat links that heartbeat."""
+        user = self.user()
+        items = [
+            ("monitor", "7", monitor("Seven", "https://seven.example.com/")),
+            ("heartbeat", "7", {"name": "Seven job", "interval": 60, "grace": 0, "paused": False, "ping_url": None,
+                                "schedule": None, "contact_ids": []}),
+            ("status_page", "p", {"name": "P", "url": None, "public": True, "items": [
+                {"monitor_id": "7", "name": None, "section": None},
+                {"heartbeat_id": "7", "name": None, "section": None}]}),
+            ("maintenance_window", "w", {"name": "W", "recurrence": "daily", "start": "01:00", "duration": 30,
+                                         "monitor_ids": [], "heartbeat_ids": ["7"]}),
+        ]
+        rid = self.synthetic_run(user, "better_stack", items)
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors")), "completed")
+        m = self.stack.sql_value("SELECT id FROM monitors WHERE user_id=%d" % user.id)
+        h = self.stack.sql_value("SELECT id FROM heartbeats WHERE user_id=%d" % user.id)
+        self.assertEqual(self.stack.sql("SELECT e.monitor_id, e.heartbeat_id FROM status_page_monitors e JOIN "
+                                        "status_pages p ON p.id = e.status_page_id WHERE p.user_id=%d "
+                                        "ORDER BY e.position" % user.id), [(m, None), (None, h)])
+        self.assertEqual(self.stack.sql("SELECT l.monitor_id, l.heartbeat_id FROM maintenance_window_monitors l "
+                                        "JOIN maintenance_windows w ON w.id = l.window_id WHERE w.user_id=%d"
+                                        % user.id), [(None, h)])
+
+
 class TestTheSameSiteIsNeverImportedTwice(RunnerTestCase):
 
     def run_to_plan(self, user, provider, items):

@@ -170,7 +170,8 @@ test_heartbeats(void **state)
 	assert_string_equal(njson(it, "days"), "[]");
 	assert_int_equal(nint(it, "duration"), 60);
 	assert_string_equal(nstr(it, "timezone"), "Europe/Prague");
-	assert_string_equal(nids(it, "monitor_ids"), "12345");
+	assert_string_equal(nids(it, "monitor_ids"), "");
+	assert_string_equal(nids(it, "heartbeat_ids"), "12345"); /* numbered apart from monitors */
 	it = page_find(&p, "heartbeat", "12346");
 	assert_true(nbool(it, "paused"));
 	assert_int_equal(page_count(&p, "maintenance_window"), 1);
@@ -444,12 +445,12 @@ test_fetch_status_page_entries(void **state)
 	assert_null(f.p.next_cursor);
 	it = page_find(&f.p, "status_page", "123");
 	/* Sections by position, then resources by position within each. */
-	assert_string_equal(nids(it, "items"), "2,3,12345,-,-");
+	assert_string_equal(nids(it, "items"), "2,3,heartbeat:12345,-,-");
 	json_object_object_get_ex(it->norm, "items", &items);
 	assert_string_equal(json_object_to_json_string_ext(json_object_array_get_idx(items, 0),
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), "{\"monitor_id\":\"2\",\"name\":\"Public API\",\"section\":\"API\"}");
 	assert_string_equal(json_object_to_json_string_ext(json_object_array_get_idx(items, 2),
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), "{\"monitor_id\":\"12345\",\"name\":\"Backups\",\"section\":\"Jobs\"}");
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), "{\"heartbeat_id\":\"12345\",\"name\":\"Backups\",\"section\":\"Jobs\"}");
 	assert_string_equal(json_object_to_json_string_ext(json_object_array_get_idx(items, 3),
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), "{\"monitor_id\":null,\"name\":\"Office network\",\"section\":\"Jobs\"}");
 	assert_true(has_warning(&f.p, "status page \"Acme\" shows a resource of unknown type QuantumWidget"));
