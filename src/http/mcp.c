@@ -557,6 +557,14 @@ dispatch(struct app *app, const struct http_req *req, const struct principal *wh
 	return o;
 }
 
+/* Free a message, wiping its strings first: tool arguments may hold credentials. */
+static void
+msg_free(json_object *msg)
+{
+	jx_wipe_strings(msg);
+	json_object_put(msg);
+}
+
 int
 mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal *no)
 {
@@ -662,7 +670,7 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 	}
 	if (mcp_envelope(req->body, req->body_len, &env, &no) != 0) {
 		refuse_code(resp, req, no.code, no.rpc, no.id, no.text);
-		json_object_put(env.msg);
+		msg_free(env.msg);
 		return;
 	}
 	msg = env.msg;
@@ -681,15 +689,15 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 		jx_add_str(data, "requested", asked);
 		snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %s.", asked);
 		http_json(resp, 400, rpc_error(id, RPC_INVALID_REQUEST, shown, data));
-		json_object_put(msg);
+		msg_free(msg);
 		return;
 	}
 	if (method == NULL || id == NULL) {
 		/* A notification or a response to us: accepted, nothing to say. */
 		resp->status = 202;
-		json_object_put(msg);
+		msg_free(msg);
 		return;
 	}
 	http_json(resp, 200, dispatch(app, req, &who, method, env.has_params, env.params, id));
-	json_object_put(msg);
+	msg_free(msg);
 }

@@ -188,6 +188,28 @@ test_config(void **state)
 	assert_non_null(strstr(e.msg, "unknown setting database.sokcet"));
 	config_free(&c);
 	unlink(p);
+
+	/* Inline comments as in every INI dialect; quotes keep ';' and '#'. */
+	p = write_tmp("[database]\nsocket = /run/my.sock   ; the socket\npassword = \"p;a#ss \\\"q\\\"\" # quoted\n"
+	              "name = mig#1\n[limits]\nmax_body = 65536 ; bytes\n[http]\npublic_url =  ; none\n");
+	assert_int_equal(config_load(&c, p, &e), 0);
+	assert_string_equal(c.db_socket, "/run/my.sock");
+	assert_string_equal(c.db_password, "p;a#ss \"q\"");
+	assert_string_equal(c.db_name, "mig#1"); /* no white space before '#': part of the value */
+	assert_int_equal(c.max_body, 65536);
+	assert_string_equal(c.public_url, "");
+	config_free(&c);
+	unlink(p);
+	p = write_tmp("[database]\npassword = \"open\n");
+	assert_int_equal(config_load(&c, p, &e), -1);
+	assert_non_null(strstr(e.msg, "quoted value"));
+	config_free(&c);
+	unlink(p);
+	/* The shipped example loads as it is. */
+	assert_int_equal(config_load(&c, TEST_SRCDIR "/migrator.conf.example.in", &e), 0);
+	assert_int_equal(c.max_resources, 200000);
+	assert_int_equal(c.lease_seconds, 120);
+	config_free(&c);
 }
 
 static void
