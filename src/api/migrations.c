@@ -18,6 +18,7 @@
 
 #define DETAIL_MAX_RESOURCES 500
 #define TOOL_LOGS 50
+#define DELETE_INLINE_MAX 5000 /* a run with more resources is deleted by the runner, in batches */
 
 static const char initial_stats[] =
 	"{\"discovered\":{},\"planned\":{},\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0}";
@@ -453,16 +454,26 @@ int
 h_delete(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
-	int64_t n;
+	char st[32];
+	int64_t n, size = 0;
 
 	if (!a->confirm) {
-		char st[32];
 		/* Unknown and foreign runs still look the same as to REST. */
 		if (run_status(c, a->id, false, st, e) != 0)
 			return -1;
 		return err_set(e, ERR_CONFIRM_REQUIRED, NULL);
 	}
-	if ((n = db_exec(db, ST_RUN_DELETE, "su", a->id, c->who->user_id)) < 0)
+	if ((n = run_status(c, a->id, true, st, e)) != 0)
+		return -1;
+	if (db_scalar(db, &size, ST_RUN_SIZE_UPTO, "si", a->id, (int64_t)DELETE_INLINE_MAX + 1) < 0)
+		return db_fail(db, e);
+	if (size <= DELETE_INLINE_MAX)
+		n = db_exec(db, ST_RUN_DELETE, "su", a->id, c->who->user_id);
+	else if ((n = db_exec(db, ST_RUN_MARK_DELETED, "su", a->id, c->who->user_id)) > 0 &&
+	         (db_exec(db, ST_JOBS_DELETE_RUN, "s", a->id) < 0 ||
+	          queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
+		return e->code != ERR_NONE ? -1 : db_fail(db, e);
+	if (n < 0)
 		return db_fail(db, e);
 	if (n == 0)
 		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");

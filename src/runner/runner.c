@@ -253,6 +253,8 @@ runner_step(struct runner *r, struct job *j)
 		discovery_step(r, j);
 	else if (strcmp(j->queue, QUEUE_PLANNING) == 0)
 		planning_step(r, j);
+	else if (strcmp(j->queue, QUEUE_CLEANUP) == 0)
+		cleanup_step(r, j);
 	else
 		resources_step(r, j);
 }
@@ -272,8 +274,8 @@ sleep_ms(int64_t ms)
 long
 runner_run(struct runner *r, const struct runner_opts *o)
 {
-	/* Planning first (a user is waiting on execute), imports, then discovery. */
-	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_DISCOVERY };
+	/* Planning first (a user is waiting on execute), imports, discovery, then cleanups. */
+	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_DISCOVERY, QUEUE_CLEANUP };
 	long steps = 0;
 	bool db_down = false;
 

@@ -117,5 +117,6 @@ uint32_t runner_random(void);
 void discovery_step(struct runner *, struct job *);
 void planning_step(struct runner *, struct job *);
 void resources_step(struct runner *, struct job *);
+void cleanup_step(struct runner *, struct job *);
 
 #endif

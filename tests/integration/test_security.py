@@ -126,3 +126,30 @@ class TestRunSizeLimit(RunnerTestCase):
         self.assertLessEqual(n, 120 + 50)
         pages = [x for x in self.fake_requests() if x["path"].endswith("getMonitors")]
         self.assertLess(len(pages), 8)
+
+
+class TestDeletingALargeRun(RunnerTestCase):
+
+    def test_a_large_run_is_gone_at_once_and_removed_in_batches(self):
+        user = self.user()
+        rid = self.stack.insert_run(user.id, status="awaiting_review", provider="uptimerobot")
+        self.stack.insert_resources(rid, 12000, status="pending")
+        self.stack.insert_logs(rid, [("info", "log %d" % i, None, "2024-01-01 00:00:00") for i in range(3)])
+        r = user.request("DELETE", "/api/v1/migrations/" + rid)
+        self.assertStatus(r, 204)
+        # gone for the API at once
+        self.assertStatus(user.request("GET", "/api/v1/migrations/" + rid), 404)
+        self.assertStatus(user.request("DELETE", "/api/v1/migrations/" + rid), 404)
+        self.assertNotIn(rid, [x["id"] for x in user.request("GET", "/api/v1/migrations").json["data"]])
+        self.assertEqual(self.stack.count("jobs", "run_id=%s AND queue='cleanup'" % q(rid)), 1)
+        # the runner removes it in batches of 5000
+        self.runner("--once")
+        self.assertEqual(self.stack.count("migration_runs", "id=%s" % q(rid)), 0)
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 0)
+        self.assertEqual(self.stack.count("migration_run_logs", "run_id=%s" % q(rid)), 0)
+        self.assertEqual(self.stack.count("jobs", "run_id=%s" % q(rid)), 0)
+        # a small run is still deleted in the request
+        small = self.stack.insert_run(user.id, status="completed", provider="uptimerobot")
+        self.stack.insert_resources(small, 10, status="imported")
+        self.assertStatus(user.request("DELETE", "/api/v1/migrations/" + small), 204)
+        self.assertEqual(self.stack.count("migration_runs", "id=%s" % q(small)), 0)
