@@ -44,6 +44,12 @@ web_pass apache --web apache -k test_rest -k test_mcp
 web_pass apache-proxy --web apache-proxy -k test_rest.Endpoints_Me -k test_rest.Authentication \
 	-k test_rest.Endpoints_RunDetail -k test_mcp.McpTransport -k test_mcp.McpToolsList
 
+# Every libFuzzer target for 30 seconds (clang, ASan+UBSan; tests/fuzz/run.sh).
+echo "== fuzzing"
+if ! "$top/tests/fuzz/run.sh" 30; then
+	status=1
+fi
+
 san_logs="$top/build-asan/sanitizer-logs"
 rm -rf "$san_logs" && mkdir -p "$san_logs"
 ASAN_OPTIONS="log_path=$san_logs/asan:detect_leaks=1:abort_on_error=0"

@@ -32,6 +32,7 @@ struct config {
 	int requests_per_minute;
 	int starts_per_minute;
 	long max_body;
+	int max_resources;       /* resources one run may hold; discovery stops past it */
 	/* [runner] */
 	int max_attempts;
 	int lease_seconds;

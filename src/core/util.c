@@ -53,6 +53,80 @@ parse_bool(const char *s, bool *out)
 	return 0;
 }
 
+size_t
+utf8_cut(const char *s, size_t len, size_t max_chars, size_t max_bytes)
+{
+	size_t i = 0, chars = 0;
+
+	while (i < len) {
+		size_t n = 1;
+		while (i + n < len && ((unsigned char)s[i + n] & 0xc0) == 0x80 && n < 4)
+			n++;
+		if (chars == max_chars || i + n > max_bytes)
+			break;
+		chars++;
+		i += n;
+	}
+	return i;
+}
+
+void
+utf8_copy(char *dst, size_t size, const char *src)
+{
+	size_t n;
+
+	if (size == 0)
+		return;
+	n = utf8_cut(src, strlen(src), SIZE_MAX, size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void
+utf8_clean(char *dst, size_t size, const char *src, size_t max_chars)
+{
+	const unsigned char *p = (const unsigned char *)(src ? src : "");
+	size_t o = 0, chars = 0;
+	bool space = false;
+
+	if (size == 0)
+		return;
+	while (*p && o + 1 < size && chars < max_chars) {
+		size_t n = 1;
+
+		if (*p == ' ' || (*p >= '\t' && *p <= '\r')) {
+			space = o > 0;
+			p++;
+			continue;
+		}
+		if (space && o + 2 < size) {
+			dst[o++] = ' ';
+			chars++;
+		}
+		space = false;
+		if (*p >= 0x80) {
+			/* a whole, valid character, or '?' for a byte that is not one */
+			while (n < 4 && (p[n] & 0xc0) == 0x80)
+				n++;
+			if (!utf8_valid((const char *)p, n))
+				n = 1;
+		}
+		if (*p < 0x20 || *p == 0x7f || (n == 1 && *p >= 0x80)) {
+			dst[o++] = '?';
+			chars++;
+			p++;
+			continue;
+		}
+		if (o + n >= size || chars == max_chars)
+			break; /* never half a character */
+		memcpy(dst + o, p, n);
+		o += n;
+		chars++;
+		p += n;
+	}
+	dst[o] = '\0';
+}
+
 bool
 utf8_valid(const char *str, size_t len)
 {

@@ -105,16 +105,21 @@ void
 runner_log(struct runner *r, const char *run_id, const char *level, json_object *context,
     const char *fmt, ...)
 {
-	char msg[1024];
+	char *msg;
 	struct err e;
 	va_list ap;
 
+	/* whole, so that runlog_add cuts it on a character boundary */
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
+	if (msg == NULL)
+		return;
 	err_clear(&e);
 	if (runlog_add(r->db, run_id, level, msg, context, &e) != 0)
 		log_warn("run %s: log entry not written: %s", run_id, e.detail);
+	free(msg);
 }
 
 struct drop_arg {
@@ -197,6 +202,7 @@ runner_stats(struct runner *r, const char *run_id, const char *old, bool discove
 	imported = member_int(st, "imported");
 	skipped = member_int(st, "skipped");
 	failed = member_int(st, "failed");
+	total -= member_int(st, "excluded"); /* left out by the user: not part of the work */
 	json_object_put(st);
 	if (failed_out != NULL)
 		*failed_out = failed;

@@ -32,6 +32,7 @@
 #define RUNNER_PLAN_BATCH 200         /* resources per planning transaction */
 #define RUNNER_IMPORT_BATCH 100       /* resource ids fetched at a time by the chain */
 #define RUNNER_DEFER_MS 2000          /* wait for a referenced resource of the same run */
+#define RUNNER_STATS_MS 1000          /* an import step refreshes the run's progress this often */
 #define RUNNER_NOKEY_DELAY_MS 60000   /* discovery without a credentials key: try later */
 #define RUNNER_HOUSEKEEPING_MS 30000  /* purges at most this often */
 #define RUNNER_IDLE_POLL_MS 1000      /* without --once: look for new jobs this often */

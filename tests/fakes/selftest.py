@@ -248,12 +248,14 @@ def t_statuscake():
 
 def t_better_stack():
     url, ids, pages = "/better_stack/api/v2/monitors?per_page=5", [], 0
+    mons = []
     while url and pages < 10:
         r = call("GET", url, headers=bearer("demo-key"))
         j = r.json()
         if not R.check("bs page %d" % pages, r.status == 200 and j, r.body):
             return
         ids += [d["id"] for d in j["data"]]
+        mons += j["data"]
         nxt = j["pagination"]["next"]
         if nxt:
             u = urlsplit(nxt)
@@ -263,17 +265,48 @@ def t_better_stack():
             url = None
         pages += 1
     R.check("bs followed next to the end", len(ids) == 12 and pages == 3, (len(ids), pages))
-    for path, n in (("heartbeats", 2), ("status-pages", 1), ("email-integrations", 1),
-                    ("slack-integrations", 1), ("outgoing-webhooks", 1)):
+    types = [m["attributes"]["monitor_type"] for m in mons]
+    R.check("bs every monitor type once", len(set(types)) == 12 and "keyword_absence" in types, types)
+    m1 = mons[1]["attributes"]
+    R.check("bs rich monitor", m1["url"].startswith("https://m2.example.com:8443/health/2?")
+            and m1["http_method"] == "head" and m1["request_headers"][0]["name"] == "X-Probe"
+            and m1["expected_status_codes"] == ["200", "301"], m1)
+    R.check("bs smtp port string", mons[7]["attributes"]["port"] == "25,465,587")
+    R.check("bs policy on monitor 4", mons[3]["attributes"]["policy_id"] is not None
+            and mons[0]["attributes"]["policy_id"] is None)
+    R.check("bs maintenance on monitor 1", mons[0]["attributes"]["maintenance_from"] == "01:00:00"
+            and mons[0]["attributes"]["maintenance_days"] == ["sat", "sun"])
+    for path, n in (("heartbeats", 2), ("status-pages", 1)):
         r = call("GET", "/better_stack/api/v2/" + path, headers=bearer("demo-key"))
         j = r.json()
         R.check("bs " + path, r.status == 200 and len(j["data"]) == n and j["pagination"]["next"] is None, r.body)
+    r = call("GET", "/better_stack/api/v2/on-calls", headers=bearer("demo-key"))
+    j = r.json()
+    default = [c for c in j["data"] if c["attributes"]["default_calendar"]]
+    R.check("bs on-calls default calendar with included users", r.status == 200 and len(default) == 1
+            and len(default[0]["relationships"]["on_call_users"]["data"]) == 2
+            and {i["type"] for i in j["included"]} == {"on_call_user"}, r.body)
+    r = call("GET", "/better_stack/api/v3/policies", headers=bearer("demo-key"))
+    j = r.json()
+    R.check("bs policies with user step members", r.status == 200 and len(j["data"]) == 1
+            and j["data"][0]["attributes"]["steps"][0]["step_members"][0]["type"] == "user", r.body)
+    for path in ("email-integrations", "outgoing-webhooks"):
+        r = call("GET", "/better_stack/api/v2/" + path, headers=bearer("demo-key"))
+        R.check("bs %s not served (never contacts)" % path, r.status == 404, r.status)
     sp = call("GET", "/better_stack/api/v2/status-pages", headers=bearer("demo-key")).json()["data"][0]["id"]
     r = call("GET", "/better_stack/api/v2/status-pages/%s/resources" % sp, headers=bearer("demo-key"))
+    res = [d["attributes"] for d in r.json()["data"]]
     R.check("bs status page resources reference monitors",
-            r.status == 200 and int(ids[0]) in [d["attributes"]["resource_id"] for d in r.json()["data"]])
+            r.status == 200 and int(ids[0]) in [d["resource_id"] for d in res]
+            and "ManuallyTrackedItem" in [d["resource_type"] for d in res])
+    r = call("GET", "/better_stack/api/v2/status-pages/%s/sections" % sp, headers=bearer("demo-key"))
+    R.check("bs status page sections", r.status == 200 and len(r.json()["data"]) == 2, r.body)
     r = call("GET", "/better_stack/api/v2/monitors", headers=bearer("wrong-key-123"))
     R.check("bs bad token 401 errors string", r.status == 401 and isinstance(r.json()["errors"], str))
+    ctl("POST", "better_stack/mutate", {"options": {"refuse": ["policies"]}})
+    r = call("GET", "/better_stack/api/v3/policies", headers=bearer("demo-key"))
+    R.check("bs refuse option answers 403", r.status == 403 and isinstance(r.json()["errors"], str), r.status)
+    ctl("POST", "better_stack/mutate", {"options": {"refuse": []}})
 
 
 def t_updown():

@@ -18,7 +18,7 @@ import uuid
 
 from harness import (ACCOUNT_SCOPES, ALL_SCOPES, CREDENTIAL_FIELDS, HIDDEN_KEYS, LOG_FIELDS,
                      PROVIDERS, RESOURCE_FIELDS, RESOURCE_STATES, RUN_FIELDS, RUN_STATES,
-                     ApiTestCase, q, wait_for_window)
+                     ApiTestCase, q, shipped_csp, wait_for_window)
 
 API = "/api/v1"
 MIG = API + "/migrations"
@@ -1046,7 +1046,8 @@ class Endpoints_RunDetail(Base):
         self.assertIsInstance(f["external_id"], str, f)
         self.assertEqual(byid[conflict[0]]["action"], "conflict")
         self.assertEqual(r.json.get("meta", {}).get("resource_counts"),
-                         {"pending": 0, "running": 0, "imported": 2, "skipped": 0, "conflict": 3, "failed": 1},
+                         {"pending": 0, "running": 0, "imported": 2, "skipped": 0, "conflict": 3, "failed": 1,
+                          "excluded": 0},
                          r.describe())
         self.assertNoHiddenKeys(r)
 
@@ -1836,6 +1837,21 @@ class Endpoints_Me(Base):
         self.assertError(r, 401, "unauthenticated")
         r = self.req("GET", API + "/me", token="x|y")
         self.assertError(r, 401, "unauthenticated")
+
+
+class ReviewPage(Base):
+    """The review page beside the API (web/migrator/), as the web server serves it."""
+
+    def test_the_page_is_served_with_a_strict_content_security_policy(self):
+        for path in ("/migrator/", "/migrator/app.js", "/migrator/app.css"):
+            r = self.req("GET", path)
+            self.assertStatus(r, 200, path)
+            self.assertEqual(r.header("Content-Security-Policy"), shipped_csp(), path)
+            self.assertEqual(r.header("X-Content-Type-Options"), "nosniff", path)
+        r = self.req("GET", "/migrator/")
+        self.assertTrue(r.header("Content-Type").startswith("text/html"), r.header("Content-Type"))
+        self.assertIn('<script src="app.js" defer></script>', r.text)
+        self.assertNotIn("<script>", r.text, "no inline script (the CSP forbids it)")
 
 
 # ============================================================== hidden data
