@@ -13,7 +13,8 @@
  *
  * A fetch of checks is bounded: 3 + PD_LIMIT requests. When the quota runs out
  * part way, the page ends at the last check read and the cursor resumes at
- * the next one. A failed detail keeps the list data with a warning. A refused
+ * the next one. A failed detail keeps the list data with a warning; two in a
+ * row without any answer (timeouts) make the page a retry. A refused
  * (401/403) contacts, teams or maintenance list after the first call skips
  * that kind with a warning; only the check list's refusal is a bad key. */
 #include <stdarg.h>
@@ -33,6 +34,7 @@
 #define PD_LIMIT 25       /* checks a page: each costs one detail request */
 #define PD_MW_LIMIT 100   /* maintenance windows a page */
 #define PD_MAX_LINKS 1000 /* contact item ids one check may name */
+#define PD_MAX_SILENT 2   /* details in a row without an answer that make the page a retry */
 
 enum { PH_CHECKS, PH_CONTACTS, PH_MAINT };
 static const char *const phases[] = { "checks", "contacts", "maintenance", NULL };
@@ -721,6 +723,8 @@ struct pd_fetch {
 	struct prov_session *s;
 	const char *auth;
 	struct httpc_resp resp; /* the last answer */
+	int silent;             /* details in a row that got no answer (timeout, connection) */
+	struct prov_error last; /* why the last of them failed */
 };
 
 /* GET path (formatted) into f->resp. */
@@ -798,6 +802,9 @@ detail_of(struct pd_fetch *f, const char *id, const char *name, bool *stop, stru
 	json_object *root, *d = NULL;
 	enum prov_status st = pd_get(f, &e, "/checks/%s?include_teams=true", id);
 
+	f->silent = st == PROV_OK ? 0 : f->silent + 1;
+	if (st != PROV_OK)
+		f->last = e;
 	*stop = st == PROV_OK && (f->resp.status == 429 || f->resp.status == 420 ||
 	    httpc_quota_exhausted(&f->resp));
 	if (st == PROV_OK && f->resp.status != 429 && f->resp.status != 420 &&
@@ -844,6 +851,12 @@ fetch_checks(struct pd_fetch *f, int64_t off, struct prov_page *page, struct pro
 			continue;
 		name = prov_get_text(it, "name", PROV_MAX_STR);
 		d = detail_of(f, id, name != NULL ? name : id, &stop, page);
+		if (f->silent >= PD_MAX_SILENT) {
+			/* Pingdom is not answering: retry the page later. */
+			st = prov_fail(err, PROV_TRANSIENT, PD " did not answer %d check detail requests in a "
+			    "row (%s)", f->silent, f->last.message);
+			break;
+		}
 		if (d == NULL && stop && f->resp.status >= 420) {
 			/* Rate limited: this check starts the next page. */
 			if (done == 0)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <sodium.h>
@@ -567,6 +568,50 @@ test_fetch_pingdom_refused_links(void **state)
 	json_object_put(creds);
 }
 
+/* A detail without an answer (timeout) keeps the list data; two in a row
+ * make the page a retry: Pingdom is not answering. */
+static void
+test_fetch_pingdom_silent_details(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96], *detail = fixture_text("pingdom/detail_http.json", NULL);
+	char *slow = answer("200 OK", "", detail);
+	char *a[] = { answer("200 OK", "", "{\"checks\":[{\"id\":85975,\"name\":\"Shop\",\"type\":\"http\","
+		    "\"hostname\":\"shop.example.com\"}],\"counts\":{\"total\":1}}"),
+		answer_fixture("200 OK", "pingdom/contacts.json"), answer_fixture("200 OK", "pingdom/teams.json"),
+		xasprintf("%s%s", MINI_SLOW, slow),
+		answer_fixture("200 OK", "pingdom/checks_fetch.json"),
+		answer_fixture("200 OK", "pingdom/contacts.json"), answer_fixture("200 OK", "pingdom/teams.json"),
+		xasprintf("%s%s", MINI_SLOW, slow), xasprintf("%s%s", MINI_SLOW, slow), NULL };
+	json_object *creds = json_tokener_parse("{\"api_token\":\"pd-token-abcdef\"}");
+	const struct prov_item *it;
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	s.timeout_s = 1;
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	it = page_find(&p, "monitor", "85975");
+	assert_string_equal(nstr(it, "url"), "shop.example.com");
+	assert_true(has_warning(&p, "check \"Shop\": its details could not be read"));
+	assert_string_equal(p.next_cursor, "contacts:0");
+	prov_page_free(&p);
+	sleep(2); /* the server is still sending the late answer */
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_TRANSIENT);
+	assert_non_null(strstr(e.message, "Pingdom did not answer 2 check detail requests in a row"));
+	assert_int_equal(p.n, 0);
+	prov_page_free(&p);
+	mini_finish(&m);
+	free_answers(a);
+	free(slow);
+	free(detail);
+	json_object_put(creds);
+}
+
 int
 main(void)
 {
@@ -581,6 +626,7 @@ main(void)
 		cmocka_unit_test(test_fetch_pingdom_gopingdom_detail),
 		cmocka_unit_test(test_fetch_pingdom_rate_limit),
 		cmocka_unit_test(test_fetch_pingdom_refused_links),
+		cmocka_unit_test(test_fetch_pingdom_silent_details),
 	};
 
 	return PROVTEST_RUN(tests);
