@@ -292,6 +292,8 @@ test_pingdom_errors(void **state)
 	struct httpc_resp r;
 
 	(void)state;
+	/* unauthorized.json, rate_limited.json: the error envelope of providers.md §2.3 (spec "Error"
+	 * responses {"error":{statuscode,statusdesc,errormessage}}; the exact 401 text is unverified, §11) */
 	assert_int_equal(run_parse(pingdom_parse, NULL, 401, "pingdom/unauthorized.json", &p, &e), PROV_AUTH);
 	assert_string_equal(e.message, "Pingdom rejected the API token (Invalid token)");
 	prov_page_free(&p);
