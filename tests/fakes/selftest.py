@@ -177,16 +177,49 @@ def t_pingdom():
     R.check("pd Req-Limit headers", (r.h("req-limit-short") or "").startswith("Remaining: ")
             and "Time until reset:" in (r.h("req-limit-long") or ""))
     R.check("pd type is string in list", isinstance(j["checks"][0]["type"], str))
-    r = call("GET", p + "checks", headers=basic("demo-key"))
-    R.check("pd basic auth", r.status == 200 and len(r.json()["checks"]) == 12)
-    cid = r.json()["checks"][0]["id"]
-    r = call("GET", p + "checks/%d" % cid, headers=bearer("demo-key"))
-    R.check("pd detail type object", r.status == 200 and isinstance(r.json()["check"]["type"], dict))
+    R.check("pd list has no tags unless asked", "tags" not in j["checks"][0])
+    r = call("GET", p + "checks?include_tags=true", headers=basic("demo-key"))
+    checks = r.json()["checks"]
+    R.check("pd basic auth", r.status == 200 and len(checks) == 12)
+    R.check("pd include_tags", checks[0]["tags"][0] == {"name": "demo", "type": "u", "count": 12}, checks[0])
+    R.check("pd demo has every type", {c["type"] for c in checks} ==
+            {"http", "httpcustom", "tcp", "ping", "dns", "smtp", "udp", "pop3", "imap"})
+    cid = checks[0]["id"]
+    r = call("GET", p + "checks/%d?include_teams=true" % cid, headers=bearer("demo-key"))
+    d = r.json()["check"]
+    h = d["type"].get("http", {})
+    R.check("pd detail type object", r.status == 200 and isinstance(d["type"], dict) and "http" in d["type"])
+    R.check("pd detail http settings", h.get("url") == "/health/1?probe=pingdom&v=0" and h.get("encryption") is True
+            and h.get("port") == 8443 and h.get("shouldcontain") == "OK-1"
+            and h["requestheaders"]["User-Agent"].startswith("Pingdom.com_bot")
+            and h.get("ssl_down_days_before") == 7, h)
+    R.check("pd detail links", len(d["userids"]) == 1 and len(d["teams"]) == 1
+            and "teamids" not in d and d["probe_filters"] == ["region: EU"], d)
+    r = call("GET", p + "checks/%d" % (cid + 1), headers=bearer("demo-key"))
+    d = r.json()["check"]
+    R.check("pd teams only with include_teams", "teams" not in d, d)
+    R.check("pd shouldnotcontain + postdata", d["type"]["http"].get("shouldnotcontain") == "Error 2"
+            and d["type"]["http"].get("postdata") == "user=demo2&remember=1", d["type"])
     r = call("GET", p + "alerting/contacts", headers=bearer("demo-key"))
     R.check("pd contacts", r.status == 200 and len(r.json()["contacts"]) == 3)
+    r = call("GET", p + "alerting/teams", headers=bearer("demo-key"))
+    t = r.json()["teams"]
+    R.check("pd teams", r.status == 200 and len(t) == 1 and len(t[0]["members"]) == 2, r.body)
+    r = call("GET", p + "maintenance?limit=1&offset=1", headers=bearer("demo-key"))
+    mw = r.json()["maintenance"]
+    R.check("pd maintenance page", r.status == 200 and len(mw) == 1 and mw[0]["recurrencetype"] == "week"
+            and len(mw[0]["checks"]["uptime"]) == 3, r.body)
     r = call("GET", p + "checks", headers=bearer("wrong-key-123"))
     R.check("pd bad token 401 envelope", r.status == 401 and r.json()["error"]["statuscode"] == 401, r.body)
     R.check("pd headers on 401 too", r.h("req-limit-short") is not None)
+    ctl("POST", "pingdom/account", {"credentials": {"api_token": "demo-key"},
+                                    "options": {"refuse": ["maintenance", "teams"]}})
+    r1 = call("GET", p + "maintenance", headers=bearer("demo-key"))
+    r2 = call("GET", p + "alerting/teams", headers=bearer("demo-key"))
+    r3 = call("GET", p + "alerting/contacts", headers=bearer("demo-key"))
+    R.check("pd refuse option: 403 envelope", r1.status == 403 and r2.status == 403 and r3.status == 200
+            and r1.json()["error"]["statuscode"] == 403, (r1.status, r2.status, r3.status))
+    ctl("POST", "demo?provider=pingdom")
 
 
 def t_statuscake():
