@@ -15,7 +15,8 @@ static const struct provider_def p_uptimerobot = {
 	.ops = &uptimerobot_ops };
 static const struct provider_def p_pingdom = {
 	.id = "pingdom", .default_base_url = "https://api.pingdom.com", .required = FIELDS("api_token"),
-	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "contact"), .ops = &pingdom_ops };
+	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "contact", "maintenance_window"),
+	.ops = &pingdom_ops };
 static const struct provider_def p_statuscake = {
 	.id = "statuscake", .default_base_url = "https://api.statuscake.com", .required = FIELDS("api_token"),
 	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact"),
