@@ -253,3 +253,37 @@ config_free(struct config *c)
 	c->kv = NULL;
 	c->nkv = 0;
 }
+
+void
+config_dump(const struct config *c, FILE *out)
+{
+	for (size_t i = 0; i < sizeof known_keys / sizeof known_keys[0]; i++) {
+		const struct known *k = &known_keys[i];
+		const char *base = (const char *)c;
+
+		fprintf(out, "%s.%s = ", k->section, k->key);
+		switch (k->kind) {
+		case K_STR: {
+			const char *s = *(char *const *)(base + k->off);
+			/* the password is a secret: whether it is set, never what it is */
+			if (strcmp(k->key, "password") == 0)
+				fprintf(out, "%s\n", s && *s ? "(set)" : "");
+			else
+				fprintf(out, "%s\n", s ? s : "");
+			break;
+		}
+		case K_INT:
+			fprintf(out, "%d\n", *(const int *)(base + k->off));
+			break;
+		case K_LONG:
+			fprintf(out, "%ld\n", *(const long *)(base + k->off));
+			break;
+		case K_BOOL:
+			fprintf(out, "%s\n", *(const bool *)(base + k->off) ? "true" : "false");
+			break;
+		}
+	}
+	for (size_t i = 0; i < c->nkv; i++)
+		if (strncmp(c->kv[i].section, "provider.", 9) == 0)
+			fprintf(out, "%s.%s = %s\n", c->kv[i].section, c->kv[i].key, c->kv[i].value);
+}
