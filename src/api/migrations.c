@@ -539,6 +539,14 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 			status = map[i].status;
 			reason = map[i].reason;
 		}
+	for (size_t i = 0; i < a->ids.n; i++) {
+		int64_t found;
+		if ((n = db_scalar(db, &found, ST_RES_IN_RUN, "su", a->id, a->ids.v[i])) < 0)
+			return db_fail(db, e);
+		if (n == 0)
+			return err_field(e, "resource_ids", "Resource %llu is not a resource of this run.",
+			    (unsigned long long)a->ids.v[i]);
+	}
 	if (a->ids.v == NULL) {
 		if ((n = db_exec(db, ST_RES_RESOLVE, "sssssnn", a->strategy, action, status, reason, a->id)) < 0)
 			return db_fail(db, e);

@@ -220,6 +220,19 @@ op_by_tool(const char *name)
 	return NULL;
 }
 
+/* The administrator set [provider.<id>] base_url, which wins over a user's URL field. */
+static bool
+admin_url(const struct provider_def *def, const struct config *cfg)
+{
+	char section[64];
+	const char *v;
+
+	if (def->url_field == NULL)
+		return false;
+	snprintf(section, sizeof section, "provider.%s", def->id);
+	return (v = config_get(cfg, section, "base_url")) != NULL && *v != '\0';
+}
+
 static int
 check_credentials(const struct provider_def *def, json_object *creds, const struct config *cfg,
     struct err *e)
@@ -248,11 +261,16 @@ check_credentials(const struct provider_def *def, json_object *creds, const stru
 				err_field(e, field, "The %s field must not hold control characters.", field);
 				break;
 			}
-		if (def->url_field != NULL && strcmp(def->url_field, key) == 0 &&
+		if (def->url_field != NULL && strcmp(def->url_field, key) == 0 && admin_url(def, cfg))
+			err_field(e, field, "The administrator has set the %s address for this service "
+			    "([provider.%s] base_url); leave %s out.", def->id, def->id, field);
+		else if (def->url_field != NULL && strcmp(def->url_field, key) == 0 &&
 		    urlguard_check_url(json_object_get_string(val), cfg->allow_http_urls, why, sizeof why) != 0)
 			err_field(e, field, "The %s field is not an allowed URL: %s", field, why);
 	}
 	for (size_t i = 0; def->required[i] != NULL; i++) {
+		if (admin_url(def, cfg) && strcmp(def->required[i], def->url_field) == 0)
+			continue; /* the administrator's base_url is used instead */
 		if (!json_object_object_get_ex(creds, def->required[i], &v)) {
 			snprintf(field, sizeof field, "credentials.%s", def->required[i]);
 			err_field(e, field, "The %s field is required.", field);

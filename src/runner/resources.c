@@ -176,16 +176,16 @@ error_body(struct runner *r, void *arg)
 	jx_add_int(ctx, "max_attempts", r->max_attempts);
 	jx_add_str(ctx, "database_error", o->dberr);
 	if (!a->transient || o->attempts >= r->max_attempts) {
+		char why[200];
 		if (a->transient)
-			snprintf(msg, sizeof msg, "Import failed after %d attempts: the database was busy or "
-			    "unreachable.", o->attempts);
+			snprintf(why, sizeof why, "the database was busy or unreachable (%d attempts)", o->attempts);
 		else
-			snprintf(msg, sizeof msg, "Import failed: the %s could not be saved in your account.",
-			    o->type);
+			snprintf(why, sizeof why, "the %s could not be saved in your account", o->type);
+		snprintf(msg, sizeof msg, "Import failed: %s.", why);
 		n = db_exec(r->db, ST_RN_RES_FAILED, "isu", (int64_t)1, msg, o->id);
 		if (n > 0)
-			runner_log(r, o->job->run_id, "error", ctx, "Import of %s (external id %s) failed: %s",
-			    o->type, o->ext, msg);
+			runner_log(r, o->job->run_id, "error", ctx, "Import of %s (external id %s) failed: %s.",
+			    o->type, o->ext, why);
 		o->failed_now = n > 0;
 	} else {
 		n = db_exec(r->db, ST_RN_RES_ATTEMPT, "u", o->id);

@@ -44,7 +44,7 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 		enum db_class cls;
 
 		if (db_begin(r->db) != 0) {
-			log_error("begin: %s", db_error(r->db));
+			log_error("run %s: begin: %s", r->run_id ? r->run_id : "-", db_error(r->db));
 			return TX_ERROR;
 		}
 		res = body(r, arg);
@@ -59,10 +59,10 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 		cls = db_error_class(r->db);
 		if (cls != DB_RETRY && !(cls == DB_LOST && attempt == 0))
 			break;
-		log_warn("transaction retried (%s)", db_error(r->db));
+		log_warn("run %s: transaction retried (%s)", r->run_id ? r->run_id : "-", db_error(r->db));
 		db_rollback(r->db);
 	}
-	log_error("transaction failed: %s", db_error(r->db));
+	log_error("run %s: transaction failed: %s", r->run_id ? r->run_id : "-", db_error(r->db));
 	return TX_ERROR;
 }
 
@@ -249,6 +249,7 @@ runner_housekeeping(struct runner *r)
 void
 runner_step(struct runner *r, struct job *j)
 {
+	r->run_id = j->run_id;
 	if (strcmp(j->queue, QUEUE_DISCOVERY) == 0)
 		discovery_step(r, j);
 	else if (strcmp(j->queue, QUEUE_PLANNING) == 0)
@@ -257,6 +258,7 @@ runner_step(struct runner *r, struct job *j)
 		cleanup_step(r, j);
 	else
 		resources_step(r, j);
+	r->run_id = NULL;
 }
 
 static void

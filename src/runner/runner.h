@@ -47,6 +47,7 @@ struct runner {
 	int64_t deadline;             /* mono_ms() after which no step starts or continues */
 	volatile sig_atomic_t *stop;  /* set by SIGTERM/SIGINT: finish the step, then exit */
 	int64_t last_housekeeping;
+	const char *run_id;           /* of the job being worked on, for log lines; NULL between jobs */
 };
 
 struct runner_opts {

@@ -46,6 +46,7 @@ CREDENTIAL_FIELDS = {
     "statuspage": (["api_key"], ["page_id"]),
     "whmcs": (["url", "api_identifier", "api_secret"], ["access_key"]),
 }
+USER_URL_PROVIDERS = ("whmcs", "healthchecks")  # their address is a credential field
 RUN_STATES = ["pending", "discovering", "awaiting_review", "executing", "paused_conflicts",
               "completed", "completed_with_errors", "failed", "cancelled"]
 RESOURCE_STATES = ["pending", "running", "imported", "skipped", "conflict", "failed", "excluded"]
@@ -706,8 +707,11 @@ class Stack:
         lines += ["%s = %s" % (k, v) for k, v in runner.items() if v is not None]
         lines += ["", "[features]", "migrator = off", ""]
         for p in PROVIDERS:
-            lines += ["[provider.%s]" % p, "base_url = http://127.0.0.1:%d/%s" % (prov_port, p),
-                      "timeout = 5", ""]
+            # whmcs and healthchecks take the address from the user's credentials (url, base_url):
+            # an administrator's base_url would refuse those fields
+            lines += ["[provider.%s]" % p] + ([] if p in USER_URL_PROVIDERS else
+                                              ["base_url = http://127.0.0.1:%d/%s" % (prov_port, p)])
+            lines += ["timeout = 5", ""]
         with open(path, "w") as f:
             f.write("\n".join(lines))
         return path

@@ -1746,8 +1746,17 @@ class Endpoints_ResolveConflicts(Base):
         rid, done, c = self._paused(u, conflicts=1)
         mine2, _, c2 = self._paused(u, conflicts=1)
         foreign, _, fc = self._paused(other, conflicts=1)
+        # ids that are not this run's: a 422 on resource_ids, and nothing is touched
+        for bad in (fc[0], c2[0], 999999999):
+            r = u.request("POST", self.run_path(rid, "/resolve-conflicts"),
+                          body={"strategy": "skip", "resource_ids": [c[0], bad]})
+            self.assertError(r, 422, "validation_failed")
+            self.assertIn("resource_ids", r.json["errors"])
+            self.assertIn("%d is not a resource of this run" % bad, r.json["errors"]["resource_ids"][0])
+        self.assertEqual(self._resolutions(rid)[c[0]], ("conflict", None))
+        # this run's resources that are not in conflict are left alone
         r = u.request("POST", self.run_path(rid, "/resolve-conflicts"),
-                      body={"strategy": "skip", "resource_ids": [fc[0], c2[0], done[0], 999999999]})
+                      body={"strategy": "skip", "resource_ids": [done[0]]})
         self.assertStatus(r, 200)
         self.assertEqual(r.json.get("resolved"), 0, r.describe())
         self.assertEqual(self._resolutions(foreign)[fc[0]], ("conflict", None), "another user's resource resolved")

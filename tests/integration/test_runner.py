@@ -925,6 +925,8 @@ class TestRunnerEveryProvider(RunnerTestCase):
                 creds = dict(self.DEMO_CREDENTIALS[provider])
                 if provider == "whmcs":
                     creds["url"] = self.stack.fake_base + "/whmcs"
+                if provider == "healthchecks":
+                    creds["base_url"] = self.stack.fake_base + "/healthchecks"
                 user = self.user()
                 r = user.request("POST", "/api/v1/migrations", body={"provider": provider, "credentials": creds})
                 self.assertStatus(r, 201)

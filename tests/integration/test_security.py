@@ -153,3 +153,27 @@ class TestDeletingALargeRun(RunnerTestCase):
         self.stack.insert_resources(small, 10, status="imported")
         self.assertStatus(user.request("DELETE", "/api/v1/migrations/" + small), 204)
         self.assertEqual(self.stack.count("migration_runs", "id=%s" % q(small)), 0)
+
+
+class TestAdministratorsBaseUrl(RunnerTestCase):
+
+    def test_an_administrators_base_url_replaces_the_users_url_field(self):
+        with open(self.stack.config) as f:
+            text = f.read()
+        path = self.stack.config + ".admin-url"
+        with open(path, "w") as f:
+            f.write(text + "\n[provider.whmcs]\nbase_url = https://billing.example.com\n")
+        web = self.stack.add_web("admin-url", path)
+        user = self.user()
+        creds = {"api_identifier": "id-1", "api_secret": "secret-1"}
+        r = self.stack.request("POST", "/api/v1/migrations", token=user.token, web=web,
+                               body={"provider": "whmcs", "credentials": creds})
+        self.assertStatus(r, 201)
+        r = self.stack.request("POST", "/api/v1/migrations", token=user.token, web=web,
+                               body={"provider": "whmcs", "credentials": dict(creds, url="https://other.example")})
+        self.assertError(r, 422, "validation_failed")
+        self.assertIn("The administrator has set the whmcs address", r.json["errors"]["credentials.url"][0])
+        # without it, the url is the user's and required
+        r = user.request("POST", "/api/v1/migrations", body={"provider": "whmcs", "credentials": creds})
+        self.assertError(r, 422, "validation_failed")
+        self.assertIn("credentials.url", r.json["errors"])
