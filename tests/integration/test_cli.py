@@ -1,6 +1,7 @@
 """The three programs' command lines as an operator meets them (issue 13):
 --help and --version, usage errors, migratorctl's user list, flag get,
-config check, status on an empty database and db migrate from the build tree.
+config check, status on an empty database and db migrate from the build tree;
+the manual pages: clean under man --warnings, every config key and command in them.
 """
 
 import os
@@ -89,3 +90,45 @@ class TestCommandLines(ApiTestCase):
         rc, out, err = self.stack.ctl("status", config=conf, check=False)
         self.assertEqual(rc, 0, err)
         self.stack.sql("DROP DATABASE empty_cli", db="")
+
+
+class TestManualPages(ApiTestCase):
+
+    MAN = os.path.join(harness.SRCDIR, "man")
+
+    def page(self, name):
+        with open(os.path.join(self.MAN, name)) as f:
+            return f.read()
+
+    def test_pages_format_without_warnings(self):
+        pages = sorted(os.listdir(self.MAN))
+        self.assertEqual(pages, ["migrator-runner.8", "migrator.conf.5", "migrator.fcgi.8", "migratorctl.8"])
+        env = dict(os.environ, LC_ALL="C.UTF-8", MANWIDTH="80")
+        for p in pages:
+            with self.subTest(page=p):
+                r = run(["man", "--warnings", "-l", "-Tutf8", os.path.join(self.MAN, p)], env=env)
+                self.assertEqual((r.returncode, r.stderr), (0, ""))
+                self.assertGreater(len(r.stdout), 1000)
+
+    def test_every_config_key_and_command_is_documented(self):
+        conf = self.page("migrator.conf.5")
+        for line in self.stack.ctl("config", "check").splitlines():
+            key = line.split(" = ")[0]
+            if key.startswith("provider."):
+                continue
+            section, name = key.split(".")
+            with self.subTest(key=key):
+                part = conf.split(".SH [%s]" % section)[1].split(".SH ")[0]
+                self.assertIn("\n.B %s\n" % name, part)
+        for key in ("base_url", "timeout"):
+            self.assertIn("\n.B %s\n" % key, conf.split(".SH [provider.ID]")[1])
+        ctl = self.page("migratorctl.8")
+        usage = run([self.stack.ctl_path, "--help"]).stdout.splitlines()[1:]
+        commands = [" ".join(w for w in l.split()[:2] if w.isalpha()) for l in usage
+                    if l.startswith("  ")]
+        self.assertGreaterEqual(len(commands), 11)
+        for c in commands:
+            with self.subTest(command=c):
+                self.assertRegex(ctl, r"\.B[R]? \"?%s" % re.escape(c))
+        for opt in ("--max-seconds", "--max-jobs", "--once", "--worker-id", "--verbose"):
+            self.assertIn(opt.replace("-", "\\-"), self.page("migrator-runner.8"))
