@@ -6,6 +6,7 @@ the manual pages: clean under man --warnings, every config key and command in th
 
 import os
 import re
+import shutil
 import subprocess
 
 import harness
@@ -132,3 +133,21 @@ class TestManualPages(ApiTestCase):
                 self.assertRegex(ctl, r"\.B[R]? \"?%s" % re.escape(c))
         for opt in ("--max-seconds", "--max-jobs", "--once", "--worker-id", "--verbose"):
             self.assertIn(opt.replace("-", "\\-"), self.page("migrator-runner.8"))
+
+
+class TestSuiteWithoutServers(ApiTestCase):
+
+    def test_integration_suite_skips_with_77_and_says_why(self):
+        bin_dir = os.path.join(self.stack.tmp, "bare-bin")
+        os.makedirs(bin_dir, exist_ok=True)
+        for prog in ("python3", "dirname"):
+            dst = os.path.join(bin_dir, prog)
+            if not os.path.exists(dst):
+                os.symlink(shutil.which(prog), dst)
+        script = os.path.join(harness.SRCDIR, "tests", "integration", "run.sh")
+        env = {"PATH": bin_dir}
+        r = run(["/bin/sh", script], env=env)
+        self.assertEqual(r.returncode, 77, r.stderr)
+        self.assertIn("integration suite skipped: mariadbd not found", r.stderr)
+        r = run(["/bin/sh", script], env=dict(env, MIGRATOR_IT_REQUIRED="1"))
+        self.assertEqual(r.returncode, 1, r.stderr)
