@@ -110,6 +110,43 @@ class TestRefusedNotCut(RunnerTestCase):
             self.assertNotIn("Infinity", r.text)
 
 
+class TestPrivateAddresses(RunnerTestCase):
+    """A user's provider URL (WHMCS here) that leads to this machine, in any
+    spelling, is refused by the runner before a connection is made."""
+
+    FORMS = ["http://127.0.0.1:%d/whmcs", "http://0177.0.0.1:%d/whmcs", "http://2130706433:%d/whmcs",
+             "http://0x7f.1:%d/whmcs", "http://127.1:%d/whmcs", "http://[::ffff:127.0.0.1]:%d/whmcs",
+             "http://[::1]:%d/whmcs", "http://localhost:%d/whmcs", "http://[0:0:0:0:0:ffff:7f00:1]:%d/whmcs"]
+
+    def test_every_spelling_of_a_loopback_address_is_refused_before_connecting(self):
+        cfg = harness.runner_config(self.stack, "no-private", lease_seconds=5, max_attempts=1)
+        with open(cfg) as f:
+            text = f.read()
+        self.assertIn("allow_private_urls = true", text)
+        strict = cfg + ".strict"
+        with open(strict, "w") as f:
+            f.write(text.replace("allow_private_urls = true", "allow_private_urls = false"))
+        web = self.stack.add_web("no-private", strict)
+        self.stack.sql("DELETE FROM jobs")
+        harness.fake_call(self.stack, "DELETE", "/_control/requests")
+        for form in self.FORMS:
+            url = form % self.stack.fake_port
+            user = self.user()  # a user may start 5 runs a minute
+            with self.subTest(url=url):
+                creds = {"url": url, "api_identifier": "id-x", "api_secret": "secret-x"}
+                r = self.stack.request("POST", "/api/v1/migrations", token=user.token, web=web,
+                                       body={"provider": "whmcs", "credentials": creds})
+                self.assertStatus(r, 201)
+                rid = r.json["data"]["id"]
+                self.assertEqual(self.drive(rid, ("failed", "awaiting_review"), cfg=strict), "failed")
+                msg = self.get(user, rid)["data"]["error_message"]
+                self.assertRegex(msg, r"leads to a (loopback|reserved) address, which is not allowed")
+        seen = harness.fake_call(self.stack, "GET", "/_control/requests?provider=whmcs")
+        if isinstance(seen, dict):
+            seen = seen.get("requests") or seen.get("data") or []
+        self.assertEqual(seen or [], [])
+
+
 class TestRunSizeLimit(RunnerTestCase):
 
     def test_a_run_over_max_resources_fails_naming_the_limit(self):
