@@ -190,11 +190,16 @@ uuid_valid(const char *s)
 	return true;
 }
 
+/* UUIDv7: 48 bits of Unix-epoch milliseconds (wall clock), then random bits. */
 void
 uuid_v7(char out[37])
 {
 	unsigned char b[16];
-	uint64_t ms = (uint64_t)now_ms();
+	struct timeval tv;
+	uint64_t ms;
+
+	gettimeofday(&tv, NULL);
+	ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
 
 	randombytes_buf(b, sizeof b);
 	for (int i = 0; i < 6; i++)
@@ -237,49 +242,12 @@ now_s(void)
 }
 
 int64_t
-now_ms(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
-}
-
-int64_t
 mono_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int
-strlcpy_chk(char *dst, const char *src, size_t size)
-{
-	size_t n = strlen(src);
-
-	if (size == 0)
-		return -1;
-	if (n >= size) {
-		memcpy(dst, src, size - 1);
-		dst[size - 1] = '\0';
-		return -1;
-	}
-	memcpy(dst, src, n + 1);
-	return 0;
-}
-
-bool
-str_ct_equal(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned char diff = (unsigned char)(la != lb);
-	size_t n = la < lb ? la : lb;
-
-	for (size_t i = 0; i < n; i++)
-		diff |= (unsigned char)(a[i] ^ b[i]);
-	return diff == 0;
 }
 
 bool

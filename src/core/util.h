@@ -34,17 +34,12 @@ void uuid_v7(char out[37]);
 int time_mysql_to_iso(const char *mysql, char out[21]);
 /* Format t (UTC) as MySQL DATETIME text into out[20]. */
 void time_to_mysql(time_t t, char out[20]);
-/* Seconds since the epoch, monotonic-free wall clock; and milliseconds. */
+/* Seconds since the epoch (wall clock). */
 time_t now_s(void);
-int64_t now_ms(void);
 /* Monotonic milliseconds, for measuring durations. */
 int64_t mono_ms(void);
 
-/* Bounded string copy; always terminates; returns -1 when truncated. */
-int strlcpy_chk(char *dst, const char *src, size_t size);
 /* True when s equals one of the NULL-terminated list's strings. */
 bool str_in_list(const char *const *list, const char *s);
-/* Constant-time equality of two strings of possibly different length. */
-bool str_ct_equal(const char *a, const char *b);
 
 #endif

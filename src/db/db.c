@@ -562,12 +562,6 @@ db_rollback(struct db *db)
 	db->in_tx = false;
 }
 
-bool
-db_in_tx(struct db *db)
-{
-	return db->in_tx;
-}
-
 int
 db_run_script_stmt(struct db *db, const char *sql)
 {

@@ -62,7 +62,6 @@ int db_scalar(struct db *, int64_t *out, enum stmt_id, const char *types, ...);
 int db_begin(struct db *);
 int db_commit(struct db *);
 void db_rollback(struct db *);
-bool db_in_tx(struct db *);
 
 /* Run trusted SQL text (schema migrations from sql/). Returns 0 or -1. */
 int db_run_script_stmt(struct db *, const char *sql);

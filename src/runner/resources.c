@@ -381,7 +381,7 @@ chain_step(struct runner *r, struct job *j, const struct run_info *run)
 {
 	struct chain_pos p;
 	uint64_t ids[RUNNER_IMPORT_BATCH];
-	int64_t step_end = runner_step_end(r), delay = 0, next_stats = now_ms() + RUNNER_STATS_MS;
+	int64_t step_end = runner_step_end(r), delay = 0, next_stats = mono_ms() + RUNNER_STATS_MS;
 	int attempts = j->attempts;
 	char *payload;
 
@@ -419,9 +419,9 @@ chain_step(struct runner *r, struct job *j, const struct run_info *run)
 				delay = 0;
 				goto release;
 			}
-			if (now_ms() >= next_stats) {
+			if (mono_ms() >= next_stats) {
 				finish(r, j, run, false); /* progress shows while the import goes on */
-				next_stats = now_ms() + RUNNER_STATS_MS;
+				next_stats = mono_ms() + RUNNER_STATS_MS;
 			}
 		}
 	}
