@@ -1069,15 +1069,24 @@ def spawn_runner(stack, config, *args, name=None):
                         env=stack._mariadb_env())
 
 
-def restart_mariadb(stack, down_seconds=0.0, timeout=60):
+def restart_mariadb(stack, down_seconds=0.0, timeout=60, while_down=None):
     """Stop the stack's MariaDB (SIGTERM: a clean shutdown that rolls back open
-    transactions), wait down_seconds, and start it again on the same data
-    folder and socket. Blocks until it accepts connections."""
+    transactions), wait down_seconds (and call while_down(), if given), and start
+    it again on the same data folder and socket. Blocks until it accepts
+    connections; it is started again even when while_down raises."""
     old = stack.mysqld
     old.stop(timeout=60)
     if old in stack.procs:
         stack.procs.remove(old)
     time.sleep(down_seconds)
+    try:
+        if while_down is not None:
+            while_down()
+    finally:
+        _start_mariadb_again(stack, old, timeout)
+
+
+def _start_mariadb_again(stack, old, timeout):
     stack.mysqld = stack._spawn("mysqld", old.argv, env=stack._mariadb_env())
     deadline = time.time() + timeout
     while True:

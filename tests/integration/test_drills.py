@@ -90,3 +90,47 @@ class TestDrills(RunnerTestCase):
             self.assertTrue(any(what in w for w in warnings), (what, warnings))
         figures("provider-faults", faults=6, retries=len(warnings), seconds=round(took, 1),
                 discovered=120, outcome="awaiting_review")
+
+
+class TestDatabaseDown(RunnerTestCase):
+    """MariaDB stopped under a running service: every request, REST or tool
+    interface, gets a clear JSON 503 at once, and the same FastCGI processes
+    serve normally again when it is back."""
+
+    def test_requests_while_the_database_is_down_and_after(self):
+        user = self.user()
+        secret = user.token.split("|")[1]
+        self.assertStatus(user.request("GET", "/api/v1/me"), 200)
+        mcp = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+               "params": {"name": "migrations-list", "arguments": {}}}
+        seen = {}
+
+        def while_down():
+            t0 = time.time()
+            for path in ("/api/v1/me", "/api/v1/migrations"):
+                r = user.request("GET", path)
+                self.assertError(r, 503, "unavailable")
+                self.assertNotIn(secret, r.body.decode("utf-8", "replace"))
+            r = user.request("POST", "/api/v1/migrations",
+                             body={"provider": "uptimerobot", "credentials": {"api_key": "down-key"}})
+            self.assertError(r, 503, "unavailable")
+            r = self.stack.request("POST", "/mcp", token=user.token, body=mcp)
+            seen["mcp"] = (r.status, r.json)
+            seen["seconds"] = time.time() - t0
+
+        harness.restart_mariadb(self.stack, while_down=while_down)
+        status, body = seen["mcp"]
+        # an HTTP-level refusal (clients do not read it as a JSON-RPC answer), as for 401 and 429
+        self.assertEqual(status, 503, body)
+        self.assertEqual(body["jsonrpc"], "2.0", body)
+        self.assertNotIn("result", body)
+        self.assertEqual(body["error"]["data"]["code"], "unavailable", body)
+        self.assertIn("temporarily unavailable", body["error"]["message"])
+        self.assertLess(seen["seconds"], 10)
+        figures("database-down", answers_in_seconds="%.2f" % seen["seconds"])
+        # the same processes reconnect
+        for _ in range(4):
+            self.assertStatus(user.request("GET", "/api/v1/me"), 200)
+        r = user.request("GET", "/api/v1/migrations")
+        self.assertStatus(r, 200)
+        self.assertEqual(r.json["data"], [])
