@@ -44,7 +44,7 @@ enum { PH_MONITORS, PH_NOTIFICATIONS, PH_STATUSPAGES, PH_MAINT };
 static const char *const phases[] = { "monitors", "notifications", "statuspages", "maintenance", NULL };
 static const char *const list_keys[] = { "monitors", "templates", "data", "data" };
 /* The kind names of prov_skip_kind, per phase. */
-static const char *const kind_names[] = { "monitors", "notification lists", "status pages",
+static const char *const kind_names[] = { "monitors", "notifications", "status pages",
 	"maintenance windows" };
 
 /* Notification targets: the key under a list's "notifications", the tag of

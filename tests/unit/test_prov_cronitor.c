@@ -392,8 +392,8 @@ test_cronitor_errors(void **state)
 	/* shape: a scope refusal, 403 with one of the error forms of providers.md §7.3 (body unconfirmed) */
 	assert_int_equal(run_parse(cronitor_parse, "notifications:1", 403, "cronitor/forbidden.json", &p, &e), PROV_OK);
 	assert_string_equal(p.next_cursor, "statuspages:1");
-	assert_true(has_warning(&p, "Cronitor refused the notification lists list for this key (HTTP 403): "
-	    "notification lists skipped"));
+	assert_true(has_warning(&p, "Cronitor refused the notifications list for this key (HTTP 403): "
+	    "notifications skipped"));
 	prov_page_free(&p);
 	assert_int_equal(run_parse(cronitor_parse, "statuspages:2", 401, "cronitor/forbidden.json", &p, &e), PROV_OK);
 	assert_string_equal(p.next_cursor, "maintenance:1");
@@ -498,7 +498,7 @@ test_fetch_cronitor_lists_refused(void **state)
 	assert_int_equal(s.def->ops->fetch(&s, "notifications:1", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "statuspages:1");
-	assert_true(has_warning(&p, "Cronitor refused the notification lists list for this key (HTTP 403)"));
+	assert_true(has_warning(&p, "Cronitor refused the notifications list for this key (HTTP 403)"));
 	prov_page_free(&p);
 	memset(&p, 0, sizeof p);
 	assert_int_equal(s.def->ops->fetch(&s, "statuspages:1", &p, &e), PROV_OK);
