@@ -107,7 +107,7 @@ contact_xid(const char *tag, const char *value, char *out, size_t size)
 
 		crypto_generichash(h, sizeof h, (const unsigned char *)value, n, NULL, 0);
 		sodium_bin2hex(hex, sizeof hex, h, sizeof h);
-		snprintf(out, size, "%.40s:#%s", tag, hex);
+		snprintf(out, size, "%s:#%s", tag, hex);
 	}
 }
 
@@ -126,7 +126,8 @@ static bool
 page_has(const struct prov_page *page, const char *type, const char *id)
 {
 	for (size_t i = 0; i < page->n; i++)
-		if (strcmp(page->items[i].resource_type, type) == 0 && strcmp(page->items[i].external_id, id) == 0)
+		if (strcmp(page->items[i].resource_type, type) == 0 &&
+		    strcmp(page->items[i].external_id, id) == 0)
 			return true;
 	return false;
 }
@@ -448,8 +449,8 @@ url_host(const char *u, char *host, size_t size, int64_t *port)
 
 	*port = -1;
 	host[0] = '\0';
-	if (p == NULL || p == u || strspn(u, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-") !=
-	    (size_t)(p - u))
+	if (p == NULL || p == u ||
+	    strspn(u, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-") != (size_t)(p - u))
 		return 0;
 	scheme = (size_t)(p - u);
 	a = p + 3;
@@ -461,8 +462,8 @@ url_host(const char *u, char *host, size_t size, int64_t *port)
 	for (const char *c = *a == '[' ? strchr(a, ']') : a; c != NULL && c < end; c++)
 		if (*c == ':')
 			colon = c;
-	if (colon != NULL && colon + 1 < end && strspn(colon + 1, "0123456789") == (size_t)(end - colon - 1) &&
-	    end - colon - 1 <= 5)
+	if (colon != NULL && colon + 1 < end && end - colon - 1 <= 5 &&
+	    strspn(colon + 1, "0123456789") == (size_t)(end - colon - 1))
 		*port = strtol(colon + 1, NULL, 10);
 	snprintf(host, size, "%.*s", (int)((*port >= 0 ? colon : end) - a), a);
 	return scheme;
@@ -596,7 +597,8 @@ static void
 read_request(json_object *rq, const char *name, struct prov_monitor *mon, char *method,
     struct prov_page *page)
 {
-	static const char *const methods[] = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", NULL };
+	static const char *const methods[] = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
+		NULL };
 	const char *mt = prov_get_text(rq, "method", 15);
 	json_object *hdrs = prov_get_object(rq, "headers");
 	int64_t timeout;
@@ -612,7 +614,8 @@ read_request(json_object *rq, const char *name, struct prov_monitor *mon, char *
 		if (methods[i] != NULL)
 			mon->http_method = method;
 		else
-			prov_page_warn(page, CR " monitor \"%s\" uses an unknown request method; left unset", name);
+			prov_page_warn(page, CR " monitor \"%s\" uses an unknown request method; left unset",
+			    name);
 	}
 	mon->request_body = prov_get_text(rq, "body", PROV_MAX_STR);
 	if (hdrs != NULL) {
@@ -620,8 +623,11 @@ read_request(json_object *rq, const char *name, struct prov_monitor *mon, char *
 
 		mon->request_headers = json_object_new_object();
 		json_object_object_foreach(hdrs, hk, hv) {
-			if (n < 100 && strlen(hk) <= 256 && (json_object_is_type(hv, json_type_string) ||
-			    json_object_is_type(hv, json_type_int)) && strlen(json_object_get_string(hv)) <= PROV_MAX_STR) {
+			bool text = json_object_is_type(hv, json_type_string) ||
+			    json_object_is_type(hv, json_type_int);
+
+			if (n < 100 && strlen(hk) <= 256 && text &&
+			    strlen(json_object_get_string(hv)) <= PROV_MAX_STR) {
 				json_object_object_add(mon->request_headers, hk,
 				    json_object_new_string(json_object_get_string(hv)));
 				n++;
@@ -689,7 +695,8 @@ add_check(json_object *m, const char *id, const char *name, bool known, const st
 	mon.keyword_up_when = as.up_when;
 	mon.expected_status_codes = as.codes;
 	mon.ssl_expiry_days = as.ssl_days;
-	mon.regions = prov_str_list(prov_get(m, "regions") ? prov_get(m, "regions") : prov_get(rq, "regions"), ',');
+	mon.regions = prov_str_list(prov_get(m, "regions") != NULL ? prov_get(m, "regions") :
+	    prov_get(rq, "regions"), ',');
 	mon.tags = prov_str_list(prov_get(m, "tags"), ',');
 	mon.contact_ids = notify_links(m, name, l, page);
 	prov_page_add(page, "monitor", id, json_object_get(m), prov_norm_monitor(&mon));
@@ -757,7 +764,8 @@ add_statuspage(json_object *p, const char *id, struct prov_page *page)
 			prov_sp_item(sp.items, has ? mid : NULL, prov_get_text(c, "name", 255), NULL);
 	}
 	sp.public_ = access == NULL || strcmp(access, "public") == 0;
-	if (access != NULL && !sp.public_ && strcmp(access, "private") != 0 && strcmp(access, "protected") != 0) {
+	if (access != NULL && !sp.public_ && strcmp(access, "private") != 0 &&
+	    strcmp(access, "protected") != 0) {
 		char ab[40];
 
 		prov_copy_text(ab, sizeof ab, access);
@@ -982,7 +990,8 @@ parse_page(const char *cursor, const struct httpc_resp *resp, const struct cr_li
 
 		if (!json_object_is_type(it, json_type_object) || (prov_get_id(it, "key", id, sizeof id) != 0 &&
 		    (ph != PH_MAINT || prov_get_id(it, "id", id, sizeof id) != 0))) {
-			prov_page_warn(page, CR " sent an entry of %s without a usable key; skipped", kind_names[ph]);
+			prov_page_warn(page, CR " sent an entry of %s without a usable key; skipped",
+			    kind_names[ph]);
 			continue;
 		}
 		if (ph == PH_MONITORS)
@@ -1066,7 +1075,9 @@ needs_lists(const struct httpc_resp *resp)
 		     k < json_object_array_length(nf) && k < CR_MAX_NOTIFY; k++) {
 			const char *s = target_text(json_object_array_get_idx(nf, k)), *c;
 
-			need = s != NULL && ((c = strchr(s, ':')) == NULL || kind_find(s, (size_t)(c - s)) == NULL);
+			/* Not a direct destination: a list key. */
+			need = s != NULL &&
+			    ((c = strchr(s, ':')) == NULL || kind_find(s, (size_t)(c - s)) == NULL);
 		}
 	}
 	json_object_put(root);
@@ -1139,8 +1150,6 @@ static enum prov_status
 cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	static const char *const paths[] = { NULL, "/api/notifications?page=%lld",
-		"/api/statuspages?page=%lld&withComponents=true", "/api/maintenance_windows?page=%lld" };
 	const char *key = prov_cred(s, "api_key");
 	struct cr_fetch f = { .s = s };
 	char *userpwd;
@@ -1157,10 +1166,12 @@ cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *pag
 	if (ph == PH_MONITORS)
 		st = fetch_monitors(&f, cursor, pg, page, err);
 	else {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-		st = cr_get(&f, err, paths[ph], (long long)pg);
-#pragma GCC diagnostic pop
+		if (ph == PH_NOTIFICATIONS)
+			st = cr_get(&f, err, "/api/notifications?page=%lld", (long long)pg);
+		else if (ph == PH_STATUSPAGES)
+			st = cr_get(&f, err, "/api/statuspages?page=%lld&withComponents=true", (long long)pg);
+		else
+			st = cr_get(&f, err, "/api/maintenance_windows?page=%lld", (long long)pg);
 		if (st == PROV_OK)
 			st = parse_page(cursor, &f.resp, NULL, page, err);
 	}
