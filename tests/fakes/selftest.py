@@ -358,6 +358,31 @@ def t_cronitor():
     R.check("cr statuspages data", r.status == 200 and len(r.json()["data"]) == 1 and r.json()["data"][0]["components"])
     r = call("GET", "/cronitor/api/monitors", headers=basic("wrong-key-123"))
     R.check("cr bad key 403", r.status == 403 and r.json() == {"error": "Invalid API key"})
+    ms = call("GET", "/cronitor/api/monitors", headers=basic("demo-key")).json()["monitors"]
+    R.check("cr check 0: URL with port, path, query; keyword present; list key",
+            ms[0]["request"]["url"].startswith("https://m1.example.com:8443/health/1?") and ms[0]["notify"] == ["default"]
+            and 'response.body contains "OK-1"' in ms[0]["assertions"] and ms[0]["regions"] == ["us-east-1", "eu-central-1"])
+    R.check("cr check 1: POST body, !contains, direct e-mail", ms[1]["request"]["method"] == "POST"
+            and ms[1]["request"]["body"] and 'response.body !contains "Error 2"' in ms[1]["assertions"]
+            and "email:oncall2@example.com" in ms[1]["notify"])
+    R.check("cr check 2: map form with Slack; 3: notify omitted; 4: tcp; 5: site",
+            ms[2]["notify"]["alerts"][1] == "slack:#mon-3" and "notify" not in ms[3]
+            and ms[4]["request"]["url"] == "tcp://m5.example.com:5436" and ms[5]["type"] == "site")
+    R.check("cr heartbeats: job with cron and timezone, heartbeat interval",
+            ms[12]["type"] == "job" and ms[12]["timezone"] == "Europe/Stockholm" and ms[13]["schedule"] == "every 10 minutes")
+    t = call("GET", "/cronitor/api/notifications", headers=basic("demo-key")).json()["templates"]
+    R.check("cr list targets of several kinds", t[0]["notifications"]["emails"] == ["contact1@example.com", "ops@example.com"]
+            and t[1]["notifications"]["phones"] == ["+15550000001"] and t[2]["notifications"]["webhooks"])
+    r = call("GET", "/cronitor/api/maintenance_windows", headers=basic("demo-key"))
+    w = r.json()["data"]
+    R.check("cr maintenance windows", r.status == 200 and len(w) == 2 and w[0]["monitors"]
+            and w[0]["start"] == "2023-11-16T00:13:20Z" and w[0]["end"] == "2023-11-16T01:13:20Z", w)
+    ctl("POST", "cronitor/account", {"credentials": {"api_key": "demo-key"}, "refuse": ["notifications", "maintenance"]})
+    r = call("GET", "/cronitor/api/notifications", headers=basic("demo-key"))
+    R.check("cr refused kind 403", r.status == 403 and "permission" in r.json()["detail"])
+    r = call("GET", "/cronitor/api/monitors", headers=basic("demo-key"))
+    R.check("cr refuse leaves monitors", r.status == 200)
+    ctl("POST", "demo?provider=cronitor")
 
 
 def t_statuspage():
