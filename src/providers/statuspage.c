@@ -1,22 +1,28 @@
-/* Atlassian Statuspage, manage API v1 (providers.md §8; docs/providers/statuspage.md).
+/* Atlassian Statuspage, manage API v1 (providers.md §8, §12; docs/providers/statuspage.md).
  *
  * GET with "Authorization: OAuth <api_key>". The answers are bare JSON
- * arrays without paging metadata. Discovery walks the pages one by one:
+ * arrays without paging metadata. Checkpoints:
  *
- *   "pages:<i>"                      GET /v1/pages (or /v1/pages/<page_id> when
- *                                    the credentials name one page): the i-th page
- *                                    becomes a status_page ...
- *   "components:<i>:<n>:<page id>"   ... and, in the same fetch, its components
- *                                    (page=n from 1, per_page=100) become monitors
- *                                    and the page's monitor_ids;
- *   "subscribers:<i>:<n>:<page id>"  its subscribers (page=n from 0, limit=100)
- *                                    become contacts; then "pages:<i+1>"; past the
- *                                    last page: end.
+ *   "pages:<i>"                  GET /v1/pages (or /v1/pages/<page_id> when the
+ *                                credentials name one page): the i-th page becomes a
+ *                                status_page whose entries are its components (no
+ *                                monitors: a component is set by hand), read in the
+ *                                same fetch: "groups:<i>:<n>:<id>", then
+ *                                "components:<i>:<n>:<id>" (never stored: a checkpoint
+ *                                holding one starts its page again);
+ *   "subscribers:<i>:<n>:<id>"   its active subscribers (page=n from 0, limit=100),
+ *   "unconfirmed:<i>:<n>:<id>"   then the unconfirmed and
+ *   "quarantined:<i>:<n>:<id>"   the quarantined ones, as status_page_subscriber
+ *                                items (never contacts); then "pages:<i+1>".
  *
- * A list ends when an answer holds fewer entries than asked for. The one
- * exception to "one fetch, one request" is the components of a page: they
- * are read in the fetch that reads the page (up to SP_STEP_PAGES requests),
- * because a status page and its monitor list must be stored together.
+ * A list ends when an answer holds fewer entries than asked for. The base of
+ * `page` for groups and components is not documented: they start at page 0;
+ * an empty page 0 goes on with page 1 (numbering from 1, 0 refused), and a
+ * page 1 that repeats page 0 is dropped (numbering from 1, 0 read as 1).
+ * The raw object of a status page carries the groups and components as
+ * received ("component_groups", "components"); its entries are built from
+ * them after the last component page. A 4xx on component groups or
+ * subscribers, and 401/403 on components, skips that kind with a warning.
  * Cursors hold the page id (checked: letters and digits only), never a URL.
  * HTTP 420 and 429 are rate limits (1 request per second per key). */
 #include <ctype.h>
@@ -32,22 +38,29 @@
 #include "providers/common.h"
 
 #define SP "Statuspage"
-#define SP_PER_PAGE 100     /* components per_page and subscribers limit: the maximum */
-#define SP_STEP_PAGES 50    /* component pages read in one fetch (5000 components) */
+#define SP_PER_PAGE 100       /* per_page and limit: the documented maximum */
+#define SP_STEP_REQUESTS 60   /* group and component requests in the fetch of one page */
 #define SP_MAX_ID 64
+#define RAW_GROUPS "component_groups"
+#define RAW_COMPONENTS "components"
 
-enum { PH_PAGES, PH_COMPONENTS, PH_SUBSCRIBERS };
-static const char *const phases[] = { "pages", "components", "subscribers", NULL };
+enum { PH_PAGES, PH_GROUPS, PH_COMPONENTS, PH_ACTIVE, PH_UNCONFIRMED, PH_QUARANTINED };
+static const char *const phases[] = {
+	"pages", "groups", "components", "subscribers", "unconfirmed", "quarantined", NULL
+};
+/* The `state` each subscriber phase asks for. */
+static const char *const states[] = { NULL, NULL, NULL, "active", "unconfirmed", "quarantined" };
+/* The kind a refused list skips. */
+static const char *const kinds[] = {
+	"pages", "component groups", "components", "subscribers", "unconfirmed subscribers",
+	"quarantined subscribers"
+};
 
 struct sp_cursor {
 	int ph;
 	int64_t idx;            /* index of the page in the /v1/pages list */
-	int64_t n;              /* components: page from 1; subscribers: page from 0 */
+	int64_t n;              /* value of the `page` parameter */
 	char pid[SP_MAX_ID + 1];
-};
-
-static const char *const component_statuses[] = {
-	"operational", "degraded_performance", "partial_outage", "major_outage", "under_maintenance", NULL
 };
 
 /* Subscriber modes. norm NULL: known, no equivalent. */
@@ -72,6 +85,16 @@ valid_page_id(const char *s)
 		if (!isalnum((unsigned char)s[n]) || n >= SP_MAX_ID)
 			return false;
 	return n > 0;
+}
+
+/* True when every byte of s is in the set allowed. */
+static bool
+only_chars(const char *s, const char *allowed)
+{
+	for (; *s != '\0'; s++)
+		if (!isalnum((unsigned char)*s) && strchr(allowed, *s) == NULL)
+			return false;
+	return true;
 }
 
 /* Parse a cursor (NULL: the start). 0, or -1 when malformed. */
@@ -104,8 +127,7 @@ cursor_parse(const char *cursor, struct sp_cursor *c)
 		return -1;
 	if (c->ph == PH_PAGES)
 		return nf == 2 ? 0 : -1;
-	if (nf != 4 || parse_i64(f[2], c->ph == PH_COMPONENTS ? 1 : 0, INT32_MAX, &c->n) != 0 ||
-	    !valid_page_id(f[3]))
+	if (nf != 4 || parse_i64(f[2], 0, INT32_MAX, &c->n) != 0 || !valid_page_id(f[3]))
 		return -1;
 	strcpy(c->pid, f[3]);
 	return 0;
@@ -119,113 +141,56 @@ cursor_make(int ph, int64_t idx, int64_t n, const char *pid)
 	return xasprintf("%s:%lld:%lld:%s", phases[ph], (long long)idx, (long long)n, pid);
 }
 
+/* ---- status pages ---- */
+
+/* The public address of page p (malloc'd), or NULL. `url` is the company's
+ * website the page links to, not the page: its own domain, else its
+ * statuspage.io subdomain. */
+static char *
+page_url(json_object *p)
+{
+	const char *domain = prov_get_text(p, "domain", 253);
+	const char *sub = prov_get_text(p, "subdomain", 253);
+
+	if (domain != NULL && only_chars(domain, ".-"))
+		return xasprintf("https://%s", domain);
+	if (sub != NULL && only_chars(sub, ".-"))
+		return strchr(sub, '.') != NULL ? xasprintf("https://%s", sub) :
+		    xasprintf("https://%s.statuspage.io", sub);
+	return NULL;
+}
+
+/* The page's time_zone when it is an IANA name ("Etc/UTC", "America/New_York"). */
+static const char *
+page_timezone(json_object *p, const char *name, struct prov_page *page)
+{
+	const char *tz = prov_get_text(p, "time_zone", PROV_MAX_STR);
+	char tb[40];
+
+	if (tz == NULL || (strlen(tz) <= 64 && only_chars(tz, "/_+-")))
+		return tz;
+	prov_copy_text(tb, sizeof tb, tz);
+	prov_page_warn(page, SP " page \"%s\" has the time zone \"%s\", which is not an IANA name; "
+	    "imported without a time zone", name, tb);
+	return NULL;
+}
+
 static void
 add_page(json_object *p, const char *id, struct prov_page *page)
 {
 	struct prov_status_page sp = { 0 };
 	const char *name = prov_get_text(p, "name", PROV_MAX_STR);
-	const char *domain = prov_get_text(p, "domain", 253);
-	const char *url = prov_get_text(p, "url", PROV_MAX_STR);
-	const char *sub = prov_get_text(p, "subdomain", 63);
-	char *built = NULL;
+	char *url = page_url(p);
 
 	sp.name = name ? name : id;
-	if (domain != NULL)
-		url = built = xasprintf("https://%s", domain);
-	else if (url == NULL && sub != NULL)
-		url = built = xasprintf("https://%s.statuspage.io", sub);
 	sp.url = url;
+	sp.timezone = page_timezone(p, sp.name, page);
 	sp.public_ = !prov_get_bool(p, "viewers_must_be_team_members", false);
+	sp.items = json_object_new_array();
+	json_object_object_add(p, RAW_GROUPS, json_object_new_array());
+	json_object_object_add(p, RAW_COMPONENTS, json_object_new_array());
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
-	free(built);
-}
-
-static void
-add_component(json_object *c, const char *id, json_object *monitor_ids, struct prov_page *page)
-{
-	struct prov_monitor m = { 0 };
-	const char *name = prov_get_text(c, "name", PROV_MAX_STR);
-	const char *status = prov_get_str(c, "status", 64);
-	size_t i;
-
-	m.name = name ? name : id;
-	m.url = NULL;      /* a component is set by hand or by automation, never checked */
-	m.type = "other";
-	m.interval = 0;
-	m.port = -1;
-	for (i = 0; status != NULL && component_statuses[i] != NULL; i++)
-		if (strcmp(status, component_statuses[i]) == 0)
-			break;
-	if (status == NULL || component_statuses[i] == NULL) {
-		char sb[40];
-
-		prov_copy_text(sb, sizeof sb, status ? status : "(none)");
-		prov_page_warn(page, SP " component \"%s\" has an unknown status %s; imported as not "
-		    "paused", m.name, sb);
-	} else
-		m.paused = strcmp(status, "under_maintenance") == 0;
-	prov_page_add(page, "monitor", id, json_object_get(c), prov_norm_monitor(&m));
-	if (monitor_ids != NULL)
-		prov_sp_item(monitor_ids, id, NULL, NULL);
-}
-
-static void
-add_subscriber(json_object *s, const char *id, struct prov_page *page)
-{
-	struct prov_contact ct = { 0 };
-	const char *mode = prov_get_str(s, "mode", 32);
-	const char *email = prov_get_text(s, "email", PROV_MAX_STR);
-	const char *endpoint = prov_get_text(s, "endpoint", PROV_MAX_STR);
-	const char *phone = prov_get_text(s, "display_phone_number", 64);
-	const char *channel = prov_get_text(s, "obfuscated_channel_name", 255);
-	const char *workspace = prov_get_text(s, "workspace_name", 255);
-	char *built = NULL;
-	size_t i;
-
-	if (phone == NULL)
-		phone = prov_get_text(s, "phone_number", 64);
-	for (i = 0; mode != NULL && modes[i].sp != NULL; i++)
-		if (strcmp(mode, modes[i].sp) == 0)
-			break;
-	ct.type = mode != NULL && modes[i].norm != NULL ? modes[i].norm : "other";
-	if (strcmp(ct.type, "email") == 0)
-		ct.value = email;
-	else if (strcmp(ct.type, "sms") == 0)
-		ct.value = phone;
-	else if (strcmp(ct.type, "webhook") == 0 || strcmp(ct.type, "teams") == 0)
-		ct.value = endpoint;
-	else if (strcmp(ct.type, "slack") == 0 && (channel != NULL || workspace != NULL))
-		ct.name = built = xasprintf("Slack %s%s%s%s", channel ? channel : "",
-		    channel && workspace ? " " : "", workspace ? "in " : "", workspace ? workspace : "");
-	if (ct.name == NULL)
-		ct.name = ct.value ? ct.value : email ? email : endpoint ? endpoint : id;
-	if (mode != NULL && modes[i].sp != NULL && modes[i].norm == NULL)
-		prov_page_warn(page, SP " subscriber \"%s\" is an %s subscription, which has no "
-		    "equivalent; kept as other", ct.name, modes[i].label);
-	else if (mode == NULL || modes[i].sp == NULL) {
-		char mb[40];
-
-		prov_copy_text(mb, sizeof mb, mode ? mode : "(none)");
-		prov_page_warn(page, SP " subscriber \"%s\" has an unknown mode %s; kept as other",
-		    ct.name, mb);
-	}
-	prov_page_add(page, "contact", id, json_object_get(s), prov_norm_contact(&ct));
-	free(built);
-}
-
-/* The norm items array of the status page pid already in page, or NULL. */
-static json_object *
-page_monitor_ids(struct prov_page *page, const char *pid)
-{
-	json_object *ids;
-
-	for (size_t i = 0; i < page->n; i++)
-		if (strcmp(page->items[i].resource_type, "status_page") == 0 &&
-		    strcmp(page->items[i].external_id, pid) == 0 &&
-		    json_object_object_get_ex(page->items[i].norm, "items", &ids) &&
-		    json_object_is_type(ids, json_type_array))
-			return ids;
-	return NULL;
+	free(url);
 }
 
 static enum prov_status
@@ -261,7 +226,347 @@ parse_pages(const struct sp_cursor *c, json_object *root, struct prov_page *page
 		return PROV_OK;
 	}
 	add_page(p, id, page);
-	page->next_cursor = cursor_make(PH_COMPONENTS, c->idx, 1, id);
+	page->next_cursor = cursor_make(PH_GROUPS, c->idx, 0, id);
+	return PROV_OK;
+}
+
+/* The status page pid already in page, or NULL. */
+static struct prov_item *
+page_item(struct prov_page *page, const char *pid)
+{
+	for (size_t i = 0; i < page->n; i++)
+		if (strcmp(page->items[i].resource_type, "status_page") == 0 &&
+		    strcmp(page->items[i].external_id, pid) == 0)
+			return &page->items[i];
+	return NULL;
+}
+
+/* ---- component groups and components: the page's entries ---- */
+
+/* A list of ids as Statuspage sends it: a JSON array, or (as the OpenAPI
+ * types it) a string holding one. A new array; [] when v is neither. */
+static json_object *
+id_list(json_object *v)
+{
+	json_object *parsed, *out;
+
+	if (json_object_is_type(v, json_type_array))
+		return prov_id_list(v, "id");
+	if (!json_object_is_type(v, json_type_string))
+		return json_object_new_array();
+	parsed = json_tokener_parse(json_object_get_string(v));
+	if (json_object_is_type(parsed, json_type_array))
+		out = prov_id_list(parsed, "id");
+	else if ((out = prov_str_list(v, ',')) == NULL)
+		out = json_object_new_array();
+	json_object_put(parsed);
+	return out;
+}
+
+/* The entry of list whose id is id, or NULL. */
+static json_object *
+list_find(json_object *list, const char *id)
+{
+	size_t n = list ? json_object_array_length(list) : 0;
+	char buf[SP_MAX_ID + 1];
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(list, i);
+
+		if (prov_get_id(e, "id", buf, sizeof buf) == 0 && strcmp(buf, id) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+/* Append to list the objects of answer (at most PROV_MAX_ITEMS) that it does
+ * not hold yet; the number added. */
+static size_t
+list_merge(json_object *list, json_object *answer, const struct sp_cursor *c, struct prov_page *page)
+{
+	size_t n = json_object_array_length(answer), added = 0, bad = 0;
+	char id[SP_MAX_ID + 1];
+
+	if (n > PROV_MAX_ITEMS) {
+		prov_page_warn(page, SP " sent %zu %s in one page; only the first %d were kept", n,
+		    kinds[c->ph], PROV_MAX_ITEMS);
+		n = PROV_MAX_ITEMS;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(answer, i);
+
+		if (!json_object_is_type(e, json_type_object) || prov_get_id(e, "id", id, sizeof id) != 0)
+			bad++;
+		else if (list_find(list, id) == NULL) {
+			json_object_array_add(list, json_object_get(e));
+			added++;
+		}
+	}
+	if (bad > 0)
+		prov_page_warn(page, SP " page %s: %zu of its %s had no usable id; skipped", c->pid, bad,
+		    kinds[c->ph]);
+	return added;
+}
+
+/* The `page` to ask for after c->n answered len entries, added of them new;
+ * -1 at the end of the list. */
+static int64_t
+list_next(const struct sp_cursor *c, size_t len, size_t added, struct prov_page *page)
+{
+	if (len == 0)
+		return c->n == 0 ? 1 : -1;   /* page 0 empty: the numbering may start at 1 */
+	if (added == 0 && c->n == 1)
+		return 2;                     /* page 1 repeated page 0: the numbering starts at 1 */
+	if (added == 0) {
+		prov_page_warn(page, SP " page %s: page %lld of its %s repeated earlier entries; the "
+		    "list ends there", c->pid, (long long)c->n, kinds[c->ph]);
+		return -1;
+	}
+	if (len < SP_PER_PAGE)
+		return -1;
+	if (c->n + 1 >= PROV_MAX_PAGES) {
+		prov_page_warn(page, SP " page %s: %s: stopped after %d pages", c->pid, kinds[c->ph],
+		    PROV_MAX_PAGES);
+		return -1;
+	}
+	return c->n + 1;
+}
+
+/* The name of group gid among the group list, then the group rows of the
+ * component list; NULL when neither knows it. */
+static const char *
+group_name(json_object *groups, json_object *comps, const char *gid)
+{
+	json_object *g = list_find(groups, gid);
+
+	if (g == NULL && (g = list_find(comps, gid)) != NULL && !prov_get_bool(g, "group", false))
+		g = NULL;
+	return g != NULL ? prov_get_text(g, "name", PROV_MAX_STR) : NULL;
+}
+
+/* The section (group name) of component c with id cid; NULL at the top
+ * level. *unknown counts groups named by id that were not found. */
+static const char *
+component_section(json_object *c, const char *cid, json_object *groups, json_object *comps,
+    size_t *unknown)
+{
+	size_t n = groups ? json_object_array_length(groups) : 0;
+	char gid[SP_MAX_ID + 1];
+	const char *name = NULL;
+
+	if (prov_get_id(c, "group_id", gid, sizeof gid) == 0) {
+		if ((name = group_name(groups, comps, gid)) == NULL)
+			(*unknown)++;
+		return name;
+	}
+	/* No group_id: a group that lists the component. */
+	for (size_t i = 0; i < n && name == NULL; i++) {
+		json_object *g = json_object_array_get_idx(groups, i);
+		json_object *ids = id_list(prov_get(g, "components"));
+
+		for (size_t j = 0; j < json_object_array_length(ids); j++)
+			if (strcmp(json_object_get_string(json_object_array_get_idx(ids, j)), cid) == 0)
+				name = prov_get_text(g, "name", PROV_MAX_STR);
+		json_object_put(ids);
+	}
+	return name;
+}
+
+/* The page's components are all read: make them its entries, in the order
+ * received (the group rows give sections, they are no entries), and go on
+ * with its subscribers. */
+static void
+page_close(struct prov_item *sp, const struct sp_cursor *c, struct prov_page *page)
+{
+	json_object *items, *groups = prov_get_array(sp->raw, RAW_GROUPS);
+	json_object *comps = prov_get_array(sp->raw, RAW_COMPONENTS);
+	size_t n = comps ? json_object_array_length(comps) : 0, unknown = 0;
+	char id[SP_MAX_ID + 1];
+
+	if (json_object_object_get_ex(sp->norm, "items", &items)) {
+		for (size_t i = 0; i < n; i++) {
+			json_object *e = json_object_array_get_idx(comps, i);
+			const char *name = prov_get_text(e, "name", PROV_MAX_STR);
+
+			if (prov_get_bool(e, "group", false) || prov_get_id(e, "id", id, sizeof id) != 0)
+				continue;
+			prov_sp_item(items, NULL, name ? name : id,
+			    component_section(e, id, groups, comps, &unknown));
+		}
+	}
+	if (unknown > 0)
+		prov_page_warn(page, SP " page %s: %zu component(s) name a group it did not list; "
+		    "imported without a section", c->pid, unknown);
+	free(page->next_cursor);
+	page->next_cursor = cursor_make(PH_ACTIVE, c->idx, 0, c->pid);
+}
+
+/* One page of component groups or components, into the raw status page. */
+static enum prov_status
+parse_list(const struct sp_cursor *c, json_object *root, struct prov_page *page,
+    struct prov_error *err)
+{
+	struct prov_item *sp = page_item(page, c->pid);
+	json_object *list;
+	size_t len = json_object_array_length(root), added;
+	int64_t next;
+
+	if (sp == NULL || (list = prov_get_array(sp->raw, c->ph == PH_GROUPS ? RAW_GROUPS :
+	    RAW_COMPONENTS)) == NULL)
+		return prov_fail(err, PROV_FATAL, SP ": %s read without their page", kinds[c->ph]);
+	added = list_merge(list, root, c, page);
+	next = list_next(c, len, added, page);
+	if (next >= 0)
+		page->next_cursor = cursor_make(c->ph, c->idx, next, c->pid);
+	else if (c->ph == PH_GROUPS)
+		page->next_cursor = cursor_make(PH_COMPONENTS, c->idx, 0, c->pid);
+	else
+		page_close(sp, c, page);
+	return PROV_OK;
+}
+
+/* ---- subscribers ---- */
+
+static size_t
+mode_find(const char *mode)
+{
+	size_t i;
+
+	for (i = 0; mode != NULL && modes[i].sp != NULL; i++)
+		if (strcmp(mode, modes[i].sp) == 0)
+			break;
+	return mode != NULL ? i : sizeof modes / sizeof modes[0] - 1;
+}
+
+/* A subscriber's phone: the formatted pair, else country and number. */
+static char *
+subscriber_phone(json_object *s)
+{
+	const char *shown = prov_get_text(s, "display_phone_number", 64);
+	const char *num = prov_get_text(s, "phone_number", 64);
+	const char *country = prov_get_text(s, "phone_country", 8);
+
+	if (shown != NULL)
+		return xstrdup(shown);
+	if (num != NULL && country != NULL && num[0] != '+')
+		return xasprintf("%s %s", country, num);
+	return num != NULL ? xstrdup(num) : NULL;
+}
+
+/* Where subscriber s gets the updates (malloc'd), by kind; NULL when unsaid. */
+static char *
+subscriber_address(json_object *s, const char *kind)
+{
+	const char *email = prov_get_text(s, "email", 1024);
+	const char *endpoint = prov_get_text(s, "endpoint", 1024);
+	const char *ws = prov_get_text(s, "workspace_name", 255);
+	const char *ch = prov_get_text(s, "obfuscated_channel_name", 255);
+	char *phone = subscriber_phone(s);
+
+	if (strcmp(kind, "sms") == 0 || (strcmp(kind, "other") == 0 && phone != NULL && email == NULL &&
+	    endpoint == NULL))
+		return phone;
+	free(phone);
+	if (strcmp(kind, "email") == 0)
+		return email ? xstrdup(email) : NULL;
+	if (strcmp(kind, "webhook") == 0 || strcmp(kind, "teams") == 0 || (strcmp(kind, "other") == 0 &&
+	    endpoint != NULL))
+		return endpoint ? xstrdup(endpoint) : NULL;
+	if (ws != NULL || ch != NULL)
+		return xasprintf("%s%s%s", ws ? ws : "", ws && ch ? "/" : "", ch ? ch : "");
+	return email ? xstrdup(email) : NULL;
+}
+
+static void
+add_subscriber(json_object *s, const char *id, const struct sp_cursor *c, struct prov_page *page)
+{
+	struct prov_subscriber sub = { 0 };
+	const char *mode = prov_get_str(s, "mode", 32);
+	const char *created = prov_get_str(s, "created_at", 64);
+	size_t m = mode_find(mode);
+	char day[11], mb[40], *addr;
+
+	sub.status_page_id = c->pid;
+	sub.kind = modes[m].norm != NULL ? modes[m].norm : "other";
+	sub.address = addr = subscriber_address(s, sub.kind);
+	/* A quarantined subscriber keeps quarantined_at whatever list it is in. */
+	sub.state = prov_get_text(s, "quarantined_at", 64) != NULL ? "quarantined" : states[c->ph];
+	if (created != NULL && strlen(created) >= 10 && created[4] == '-' && created[7] == '-') {
+		memcpy(day, created, 10);
+		day[10] = '\0';
+		sub.created = day;
+	}
+	sub.components = id_list(prov_get(s, "components"));
+	if (mode != NULL && modes[m].sp != NULL && modes[m].norm == NULL)
+		prov_page_warn(page, SP " subscriber %s is an %s subscription, which has no equivalent; "
+		    "kept as other", id, modes[m].label);
+	else if (modes[m].sp == NULL) {
+		prov_copy_text(mb, sizeof mb, mode ? mode : "(none)");
+		prov_page_warn(page, SP " subscriber %s has an unknown mode %s; kept as other", id, mb);
+	}
+	prov_page_add(page, "status_page_subscriber", id, json_object_get(s), prov_norm_subscriber(&sub));
+	free(addr);
+}
+
+static enum prov_status
+parse_subscribers(const struct sp_cursor *c, json_object *root, struct prov_page *page)
+{
+	size_t len = json_object_array_length(root), n = len, bad = 0;
+	char id[192];
+
+	if (n > PROV_MAX_ITEMS) {
+		prov_page_warn(page, SP " sent %zu subscribers in one page; only the first %d were kept",
+		    n, PROV_MAX_ITEMS);
+		n = PROV_MAX_ITEMS;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *it = json_object_array_get_idx(root, i);
+
+		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "id", id, sizeof id) != 0)
+			bad++;
+		else
+			add_subscriber(it, id, c, page);
+	}
+	if (bad > 0)
+		prov_page_warn(page, SP " page %s: %zu of its %s had no usable id; skipped", c->pid, bad,
+		    kinds[c->ph]);
+	if (len >= SP_PER_PAGE && c->n + 1 < PROV_MAX_PAGES)
+		page->next_cursor = cursor_make(c->ph, c->idx, c->n + 1, c->pid);
+	else if (len >= SP_PER_PAGE)
+		prov_page_warn(page, SP " page %s: %s: stopped after %d pages", c->pid, kinds[c->ph],
+		    PROV_MAX_PAGES);
+	if (page->next_cursor == NULL)
+		page->next_cursor = c->ph == PH_QUARANTINED ? cursor_make(PH_PAGES, c->idx + 1, 0, NULL) :
+		    cursor_make(c->ph + 1, c->idx, 0, c->pid);
+	return PROV_OK;
+}
+
+/* ---- parse and fetch ---- */
+
+/* A later list the key may not read (§12): warn and go on with what follows.
+ * PROV_OK, or st when the answer is no refusal. */
+static enum prov_status
+skip_refused(const struct sp_cursor *c, enum prov_status st, long status, struct prov_page *page,
+    struct prov_error *err)
+{
+	struct prov_item *sp;
+
+	/* components: 401/403; groups and subscribers: any 4xx (a plan without them) */
+	if (st != PROV_AUTH && !(st == PROV_FATAL && status >= 400 && status < 500 &&
+	    c->ph != PH_COMPONENTS))
+		return st;
+	prov_skip_kind(page, SP, kinds[c->ph], status);
+	memset(err, 0, sizeof *err);
+	if (c->ph == PH_GROUPS)
+		page->next_cursor = cursor_make(PH_COMPONENTS, c->idx, 0, c->pid);
+	else if (c->ph == PH_COMPONENTS) {
+		if ((sp = page_item(page, c->pid)) == NULL)
+			return prov_fail(err, PROV_FATAL, SP ": components read without their page");
+		page_close(sp, c, page);
+	} else if (c->ph == PH_ACTIVE || c->ph == PH_QUARANTINED)
+		page->next_cursor = cursor_make(PH_PAGES, c->idx + 1, 0, NULL);
+	else
+		page->next_cursor = cursor_make(PH_QUARANTINED, c->idx, 0, c->pid);
 	return PROV_OK;
 }
 
@@ -270,84 +575,47 @@ statuspage_parse(const char *cursor, const struct httpc_resp *resp, struct prov_
     struct prov_error *err)
 {
 	struct sp_cursor c;
-	json_object *root, *ids = NULL;
-	size_t n, len, groups = 0;
+	json_object *root;
 	enum prov_status st;
-	char id[192], text[160];
+	char text[160];
 
 	if (cursor_parse(cursor, &c) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " SP " discovery: bad checkpoint");
 	if ((st = httpc_classify(resp, SP, "API key", err)) != PROV_OK) {
 		prov_body_message(resp, text, sizeof text);
+		if (c.ph != PH_PAGES)
+			return skip_refused(&c, st, resp->status, page, err);
 		if (st == PROV_AUTH)
 			prov_fail(err, PROV_AUTH, SP " rejected the API key%s%s%s", text[0] ? " (" : "",
 			    text, text[0] ? ")" : "");
-		else if (resp->status == 404 && c.ph == PH_PAGES)
+		else if (resp->status == 404)
 			prov_fail(err, PROV_FATAL, SP " does not know the page: check the page_id "
 			    "credential (HTTP 404)");
 		return st;
 	}
 	if ((root = prov_parse_json(resp, SP, err)) == NULL)
 		return err->status;
-	if (c.ph == PH_PAGES) {
+	if (c.ph == PH_PAGES)
 		st = parse_pages(&c, root, page, err);
-		json_object_put(root);
-		return st;
-	}
-	if (!json_object_is_type(root, json_type_array)) {
+	else if (!json_object_is_type(root, json_type_array)) {
 		prov_body_message(resp, text, sizeof text);
-		json_object_put(root);
-		return prov_fail(err, PROV_TRANSIENT, SP " sent %s that are not a list%s%s", phases[c.ph],
+		st = prov_fail(err, PROV_TRANSIENT, SP " sent %s that are not a list%s%s", kinds[c.ph],
 		    text[0] ? ": " : "", text);
-	}
-	if (c.ph == PH_COMPONENTS)
-		ids = page_monitor_ids(page, c.pid);
-	len = n = json_object_array_length(root);
-	if (n > PROV_MAX_ITEMS) {
-		prov_page_warn(page, SP " sent %zu %s in one page; only the first %d were kept", n,
-		    phases[c.ph], PROV_MAX_ITEMS);
-		n = PROV_MAX_ITEMS;
-	}
-	for (size_t i = 0; i < n; i++) {
-		json_object *it = json_object_array_get_idx(root, i);
-
-		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "id", id, sizeof id) != 0) {
-			prov_page_warn(page, SP " sent an entry of %s without a usable id; skipped",
-			    phases[c.ph]);
-			continue;
-		}
-		if (c.ph == PH_SUBSCRIBERS)
-			add_subscriber(it, id, page);
-		else if (prov_get_bool(it, "group", false))
-			groups++; /* a group only holds other components */
-		else
-			add_component(it, id, ids, page);
-	}
-	if (groups > 0)
-		prov_page_warn(page, SP " page %s: %zu component group(s) were not imported (their "
-		    "components were)", c.pid, groups);
-
-	if (len >= SP_PER_PAGE && c.n + 1 < PROV_MAX_PAGES)
-		page->next_cursor = cursor_make(c.ph, c.idx, c.n + 1, c.pid);
-	else {
-		if (len >= SP_PER_PAGE)
-			prov_page_warn(page, SP " page %s: %s: stopped after %d pages", c.pid, phases[c.ph],
-			    PROV_MAX_PAGES);
-		if (c.ph == PH_COMPONENTS)
-			page->next_cursor = cursor_make(PH_SUBSCRIBERS, c.idx, 0, c.pid);
-		else
-			page->next_cursor = cursor_make(PH_PAGES, c.idx + 1, 0, NULL);
-	}
+	} else if (c.ph == PH_GROUPS || c.ph == PH_COMPONENTS)
+		st = parse_list(&c, root, page, err);
+	else
+		st = parse_subscribers(&c, root, page);
 	json_object_put(root);
-	return PROV_OK;
+	return st;
 }
 
 /* One request for cursor c into page. */
 static enum prov_status
 request(struct prov_session *s, const char *cursor, const struct sp_cursor *c, const char *auth,
-    const char *page_id, struct httpc_resp *resp, struct prov_page *page, struct prov_error *err)
+    const char *page_id, struct prov_page *page, struct prov_error *err)
 {
 	struct httpc_req req = { 0 };
+	struct httpc_resp resp = { 0 };
 	const char *headers[2] = { auth, NULL };
 	char *url;
 	enum prov_status st;
@@ -356,32 +624,42 @@ request(struct prov_session *s, const char *cursor, const struct sp_cursor *c, c
 		url = prov_url(s, "/v1/pages/%s", page_id);
 	else if (c->ph == PH_PAGES)
 		url = prov_url(s, "/v1/pages");
-	else if (c->ph == PH_COMPONENTS)
-		url = prov_url(s, "/v1/pages/%s/components?page=%lld&per_page=%d", c->pid,
-		    (long long)c->n, SP_PER_PAGE);
+	else if (c->ph == PH_GROUPS || c->ph == PH_COMPONENTS)
+		url = prov_url(s, "/v1/pages/%s/%s?page=%lld&per_page=%d", c->pid,
+		    c->ph == PH_GROUPS ? "component-groups" : "components", (long long)c->n, SP_PER_PAGE);
 	else
-		url = prov_url(s, "/v1/pages/%s/subscribers?page=%lld&limit=%d", c->pid,
-		    (long long)c->n, SP_PER_PAGE);
+		url = prov_url(s, "/v1/pages/%s/subscribers?state=%s&page=%lld&limit=%d", c->pid,
+		    states[c->ph], (long long)c->n, SP_PER_PAGE);
 	req.url = url;
 	req.headers = headers;
-	st = prov_http(s, &req, resp, err);
+	st = prov_http(s, &req, &resp, err);
 	if (st == PROV_OK)
-		st = statuspage_parse(cursor, resp, page, err);
+		st = statuspage_parse(cursor, &resp, page, err);
+	st = prov_finish(s, st, &resp, page, err);
+	httpc_resp_free(&resp);
 	free(url);
 	return st;
+}
+
+/* True while page's next step is inside the fetch of a status page. */
+static bool
+in_page_step(const struct prov_page *page)
+{
+	const char *n = page->next_cursor;
+
+	return n != NULL && (strncmp(n, "groups:", 7) == 0 || strncmp(n, "components:", 11) == 0);
 }
 
 static enum prov_status
 statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	struct httpc_resp resp = { 0 };
 	const char *key = prov_cred(s, "api_key");
 	const char *page_id = prov_cred(s, "page_id");
 	struct sp_cursor c;
-	char *auth, *cur = NULL;
+	char *auth, *cur;
 	enum prov_status st;
-	bool from_page;
+	int k;
 
 	if (cursor_parse(cursor, &c) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " SP " discovery: bad checkpoint");
@@ -390,21 +668,15 @@ statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 	if (page_id != NULL && !valid_page_id(page_id))
 		return prov_fail(err, PROV_FATAL, "the " SP " page_id must be a page id (letters and "
 		    "digits, as in manage.statuspage.io/pages/<page_id>)");
+	if (c.ph == PH_GROUPS || c.ph == PH_COMPONENTS)
+		c.ph = PH_PAGES; /* read only with their page: start it again */
 	if (c.ph == PH_PAGES && page_id != NULL && c.idx > 0)
 		return PROV_OK; /* the one page is done */
-	from_page = c.ph == PH_PAGES;
 	auth = xasprintf("Authorization: OAuth %s", key);
-	st = request(s, cursor, &c, auth, page_id, &resp, page, err);
-	/* A page's components come with it (see the top of the file). */
-	for (int k = 0; st == PROV_OK && from_page && page->next_cursor != NULL &&
-	    strncmp(page->next_cursor, "components:", 11) == 0; k++) {
-		if (k == SP_STEP_PAGES) {
-			prov_page_warn(page, SP " page %s has more than %d components; the rest were not "
-			    "imported", c.pid, SP_STEP_PAGES * SP_PER_PAGE);
-			free(page->next_cursor);
-			page->next_cursor = cursor_make(PH_SUBSCRIBERS, c.idx, 0, c.pid);
-			break;
-		}
+	cur = cursor_make(c.ph, c.idx, c.n, c.pid);
+	st = request(s, cur, &c, auth, page_id, page, err);
+	/* A page's groups and components come with it (see the top of the file). */
+	for (k = 1; st == PROV_OK && in_page_step(page); k++) {
 		free(cur);
 		cur = page->next_cursor;
 		page->next_cursor = NULL;
@@ -412,11 +684,14 @@ statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 			st = prov_fail(err, PROV_FATAL, SP ": internal cursor error");
 			break;
 		}
-		httpc_resp_free(&resp);
-		st = request(s, cur, &c, auth, page_id, &resp, page, err);
+		if (k == SP_STEP_REQUESTS && page_item(page, c.pid) != NULL) {
+			prov_page_warn(page, SP " page %s has more component groups and components than "
+			    "%d requests read; the rest were not imported", c.pid, SP_STEP_REQUESTS);
+			page_close(page_item(page, c.pid), &c, page);
+			break;
+		}
+		st = request(s, cur, &c, auth, page_id, page, err);
 	}
-	st = prov_finish(s, st, &resp, page, err);
-	httpc_resp_free(&resp);
 	free(cur);
 	sodium_memzero(auth, strlen(auth));
 	free(auth);

@@ -1,6 +1,24 @@
 /* Unit tests of the Statuspage adapter (src/providers/statuspage.c): its parse function on
- * recorded-shape fixtures (tests/unit/fixtures/statuspage/, each citing the published
- * reference it was taken from) and whole fetches against a local server. */
+ * recorded-shape fixtures (tests/unit/fixtures/statuspage/) and whole fetches against a
+ * local server.
+ *
+ * Fixture sources (JSON has no comments): every shape is the official OpenAPI of the
+ * Statuspage manage API v1, as copied in sbecker59/statuspage-api-client-go
+ * api/v1/statuspage/api/openapi.yaml, and providers.md §8.2:
+ *   pages.json, page_one.json        schema Page (GET /pages, GET /pages/{page_id})
+ *   component_groups.json            schema GroupComponent (GET /pages/{id}/component-groups);
+ *                                    `components` once as the array the API sends, once as the
+ *                                    JSON text the schema types it as; `position` as a string
+ *   components_page0/last.json       schema Component (GET /pages/{id}/components); the
+ *                                    `group: true` row is a group's own row
+ *   subscribers_page0/last.json      schema Subscriber (GET /pages/{id}/subscribers); its
+ *                                    example values (display_phone_number "+1 (202) 555-0105",
+ *                                    obfuscated_channel_name "#*******an", workspace "Atlassian")
+ *   unauthorized.json                401 "Could not authenticate" (providers.md §8.3)
+ *   refused.json                     403 ErrorEntity "You are not authorized to access this
+ *                                    resource." (the OpenAPI's 403 of GET /subscribers)
+ *   not_found.json, rate_limited.json  404 and 420 ErrorEntity-style bodies
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +38,41 @@
 
 #include "provtest.h"
 
+#define PID "gytm4qzbx9t6"
+
+/* The i-th entry of a status page: name and section ("" for null);
+ * its monitor_id must be null (a component is no monitor). */
+static void
+entry_is(const struct prov_item *sp, size_t i, const char *name, const char *section)
+{
+	json_object *items, *e, *v;
+
+	assert_true(json_object_object_get_ex(sp->norm, "items", &items));
+	assert_true(i < json_object_array_length(items));
+	e = json_object_array_get_idx(items, i);
+	assert_true(json_object_object_get_ex(e, "monitor_id", &v));
+	assert_null(v);
+	assert_true(json_object_object_get_ex(e, "name", &v));
+	assert_string_equal(json_object_get_string(v), name);
+	assert_true(json_object_object_get_ex(e, "section", &v));
+	assert_string_equal(v ? json_object_get_string(v) : "", section);
+}
+
+/* How many entries of sp are named name. */
+static size_t
+entries_named(const struct prov_item *sp, const char *name)
+{
+	json_object *items, *v;
+	size_t n = 0;
+
+	assert_true(json_object_object_get_ex(sp->norm, "items", &items));
+	for (size_t i = 0; i < json_object_array_length(items); i++)
+		if (json_object_object_get_ex(json_object_array_get_idx(items, i), "name", &v) &&
+		    strcmp(json_object_get_string(v), name) == 0)
+			n++;
+	return n;
+}
+
 static void
 test_statuspage_pages(void **state)
 {
@@ -28,33 +81,50 @@ test_statuspage_pages(void **state)
 	const struct prov_item *it;
 
 	(void)state;
+	/* pages.json: schema Page (openapi.yaml, see the top of the file) */
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 1);
-	assert_string_equal(p.next_cursor, "components:0:1:gytm4qzbx9t6");
-	it = page_find(&p, "status_page", "gytm4qzbx9t6");
+	assert_string_equal(p.next_cursor, "groups:0:0:" PID);
+	it = page_find(&p, "status_page", PID);
 	assert_string_equal(nstr(it, "name"), "Acme Status");
-	assert_string_equal(nstr(it, "url"), "https://status.acme.example"); /* its own domain */
+	/* its own domain; `url` is the company website the page links to */
+	assert_string_equal(nstr(it, "url"), "https://status.acme.example");
+	assert_string_equal(nstr(it, "timezone"), "America/New_York");
 	assert_true(nbool(it, "public"));
-	assert_string_equal(nids(it, "items"), "");
+	assert_int_equal(nids_len(it, "items"), 0);
+	/* the raw page keeps room for its groups and components as received */
+	assert_true(json_object_is_type(prov_get(it->raw, "component_groups"), json_type_array));
+	assert_true(json_object_is_type(prov_get(it->raw, "components"), json_type_array));
 	prov_page_free(&p);
 
 	assert_int_equal(run_parse(statuspage_parse, "pages:1", 200, "statuspage/pages.json", &p, &e), PROV_OK);
-	assert_string_equal(p.next_cursor, "components:1:1:k8w2rd0q7n3m");
+	assert_string_equal(p.next_cursor, "groups:1:0:k8w2rd0q7n3m");
 	it = page_find(&p, "status_page", "k8w2rd0q7n3m");
 	assert_string_equal(nstr(it, "url"), "https://acme-internal.statuspage.io");
 	assert_false(nbool(it, "public")); /* viewers must be team members */
+	assert_true(nnull(it, "timezone"));
+	assert_true(has_warning(&p, "\"Eastern Time (US & Canada)\", which is not an IANA name"));
+	prov_page_free(&p);
+
+	/* No name: its id; a subdomain given as a host; "false" as a string; no time zone. */
+	assert_int_equal(run_parse(statuspage_parse, "pages:2", 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	it = page_find(&p, "status_page", "m2b91t7vwhzx");
+	assert_string_equal(nstr(it, "name"), "m2b91t7vwhzx");
+	assert_string_equal(nstr(it, "url"), "https://legacy.statuspage.io");
+	assert_true(nbool(it, "public"));
+	assert_true(nnull(it, "timezone"));
 	prov_page_free(&p);
 
 	/* Past the last page: the end. */
-	assert_int_equal(run_parse(statuspage_parse, "pages:2", 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(statuspage_parse, "pages:3", 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
 
-	/* GET /v1/pages/<page_id> answers one object. */
+	/* GET /v1/pages/<page_id> answers one object (page_one.json: schema Page). */
 	assert_int_equal(run_parse(statuspage_parse, "pages:0", 200, "statuspage/page_one.json", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 1);
-	assert_string_equal(p.next_cursor, "components:0:1:gytm4qzbx9t6");
+	assert_string_equal(p.next_cursor, "groups:0:0:" PID);
 	prov_page_free(&p);
 
 	assert_int_equal(run_parse_text(statuspage_parse, NULL, 200, "[]", &p, &e), PROV_OK);
@@ -64,52 +134,160 @@ test_statuspage_pages(void **state)
 }
 
 static void
-test_statuspage_components_fill_the_page(void **state)
+test_statuspage_components_are_page_entries(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
-	const struct prov_item *it, *sp;
+	const struct prov_item *sp;
 
 	(void)state;
-	/* As in one fetch: the page, then its components into the same page. */
+	/* As in one fetch: the page, its groups, then its components into the same page. */
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:gytm4qzbx9t6", 200,
-	    "statuspage/components_page1.json", &p, &e), PROV_OK);
-	/* 100 answered = per_page: another page. */
-	assert_string_equal(p.next_cursor, "components:0:2:gytm4qzbx9t6");
-	assert_int_equal(page_count(&p, "monitor"), 99); /* the group is not a monitor */
-	assert_true(has_warning(&p, "1 component group(s) were not imported"));
-
-	it = page_find(&p, "monitor", "c00000000002");
-	assert_string_equal(nstr(it, "name"), "API");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(nnull(it, "url"));
-	assert_int_equal(nint(it, "interval"), 0);
-	assert_true(nbool(it, "paused"));                   /* under_maintenance */
-	assert_true(nnull(it, "port"));
-	assert_string_equal(nids(it, "contact_ids"), "");
-	assert_false(nbool(page_find(&p, "monitor", "c00000000003"), "paused")); /* degraded */
-	it = page_find(&p, "monitor", "c00000000004");
-	assert_false(nbool(it, "paused"));
-	assert_true(has_warning(&p, "\"Webhooks\" has an unknown status on_fire"));
-
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:2:gytm4qzbx9t6", 200,
+	/* component_groups.json: schema GroupComponent */
+	assert_int_equal(run_parse_more(statuspage_parse, "groups:0:0:" PID, 200,
+	    "statuspage/component_groups.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "components:0:0:" PID); /* 2 < 100: the last */
+	/* components_page0.json: schema Component, 100 rows = per_page: another page */
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
+	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "components:0:1:" PID);
+	/* page=1 answers page 0 again (numbering from 1, 0 read as 1): dropped, on to 2 */
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
+	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "components:0:2:" PID);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:2:" PID, 200,
 	    "statuspage/components_last.json", &p, &e), PROV_OK);
-	assert_string_equal(p.next_cursor, "subscribers:0:0:gytm4qzbx9t6");
-	assert_int_equal(page_count(&p, "monitor"), 101);
-	/* The status page lists every component, in order. */
-	sp = page_find(&p, "status_page", "gytm4qzbx9t6");
+	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+
+	/* Components are entries of the page, never monitors. */
+	assert_int_equal(page_count(&p, "monitor"), 0);
+	assert_int_equal(p.n, 1);
+	sp = page_find(&p, "status_page", PID);
+	assert_int_equal(nids_len(sp, "items"), 101); /* 99 + 2; the group row is no entry */
+	assert_int_equal(strncmp(nids(sp, "items"), "-,-,-", 5), 0);
+	entry_is(sp, 0, "API", "Backend services");        /* group_id -> the group list */
+	entry_is(sp, 1, "Database", "Backend services");   /* "false" and "3" as strings */
+	entry_is(sp, 2, "Webhooks", "Edge");               /* listed by a group (JSON text) */
+	entry_is(sp, 3, "c00000000005", "");               /* no name: its id; no group */
+	entry_is(sp, 4, "Billing", "");                    /* a group nobody lists */
+	assert_true(has_warning(&p, "1 component(s) name a group it did not list"));
+	entry_is(sp, 5, "Service 7", "Backend services");
+	entry_is(sp, 6, "Service 8", "");
+	entry_is(sp, 99, "CDN", "Edge");
+	entry_is(sp, 100, "Search", "");
+	assert_int_equal(entries_named(sp, "API"), 1);     /* the repeated page added nothing */
+	assert_int_equal(json_object_array_length(prov_get(sp->raw, "components")), 102);
+	assert_int_equal(json_object_array_length(prov_get(sp->raw, "component_groups")), 2);
+	prov_page_free(&p);
+}
+
+/* A group row of the component list names its members' section when the
+ * group list is refused. */
+static void
+test_statuspage_sections_from_group_rows(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *sp;
+
+	(void)state;
+	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_more(statuspage_parse, "groups:0:0:" PID, 403, "statuspage/refused.json",
+	    &p, &e), PROV_OK);
+	assert_true(has_warning(&p, "Statuspage refused the component groups list for this key "
+	    "(HTTP 403): component groups skipped"));
+	assert_string_equal(p.next_cursor, "components:0:0:" PID);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
+	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
+	    "statuspage/components_last.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+	sp = page_find(&p, "status_page", PID);
+	entry_is(sp, 0, "API", "Backend");                 /* the `group: true` row's name */
+	entry_is(sp, 2, "Webhooks", "");                   /* only the group list knew it */
+	entry_is(sp, 99, "CDN", "");
+	assert_true(has_warning(&p, "2 component(s) name a group it did not list"));
+	prov_page_free(&p);
+}
+
+/* The base of `page` for components and groups is not documented: every
+ * reading keeps the first page. */
+static void
+test_statuspage_first_component_page_never_skipped(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *sp;
+
+	(void)state;
+	/* Numbering from 0: page 0, then page 1 holds new entries. */
+	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
+	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
+	    "statuspage/components_last.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+	sp = page_find(&p, "status_page", PID);
 	assert_int_equal(nids_len(sp, "items"), 101);
-	assert_int_equal(strncmp(nids(sp, "items"), "c00000000002,c00000000003,", 26), 0);
-	assert_non_null(strstr(nids(sp, "items"), ",c00000000101,c00000000102"));
-	assert_null(strstr(nids(sp, "items"), "c00000000001,"));
+	entry_is(sp, 0, "API", "Backend");
 	prov_page_free(&p);
 
-	/* Components read on their own (a resumed checkpoint) still parse. */
-	assert_int_equal(run_parse(statuspage_parse, "components:1:3:k8w2rd0q7n3m", 200,
+	/* Numbering from 1, page 0 answered empty: page 1 is the first page. */
+	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	{
+		struct httpc_resp r;
+
+		resp_text(&r, 200, "[]");
+		free(p.next_cursor);
+		p.next_cursor = NULL;
+		assert_int_equal(statuspage_parse("components:0:0:" PID, &r, &p, &e), PROV_OK);
+		httpc_resp_free(&r);
+	}
+	assert_string_equal(p.next_cursor, "components:0:1:" PID);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
+	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "components:0:2:" PID);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:2:" PID, 200,
 	    "statuspage/components_last.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 2);
-	assert_string_equal(p.next_cursor, "subscribers:1:0:k8w2rd0q7n3m");
+	sp = page_find(&p, "status_page", PID);
+	assert_int_equal(nids_len(sp, "items"), 101);
+	entry_is(sp, 0, "API", "Backend");
+	prov_page_free(&p);
+
+	/* A later page that only repeats (a server ignoring `page`): the list ends. */
+	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
+	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
+	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:2:" PID, 200,
+	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+	assert_true(has_warning(&p, "page 2 of its components repeated earlier entries"));
+	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 99);
+	prov_page_free(&p);
+
+	/* An empty list: page 0 and page 1 empty, no entries. */
+	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	{
+		struct httpc_resp r;
+
+		resp_text(&r, 200, "[]");
+		free(p.next_cursor);
+		p.next_cursor = NULL;
+		assert_int_equal(statuspage_parse("groups:0:0:" PID, &r, &p, &e), PROV_OK);
+		assert_string_equal(p.next_cursor, "groups:0:1:" PID);
+		free(p.next_cursor);
+		p.next_cursor = NULL;
+		assert_int_equal(statuspage_parse("groups:0:1:" PID, &r, &p, &e), PROV_OK);
+		assert_string_equal(p.next_cursor, "components:0:0:" PID);
+		free(p.next_cursor);
+		p.next_cursor = NULL;
+		assert_int_equal(statuspage_parse("components:0:1:" PID, &r, &p, &e), PROV_OK);
+		assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+		httpc_resp_free(&r);
+	}
+	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 0);
 	prov_page_free(&p);
 }
 
@@ -121,46 +299,121 @@ test_statuspage_subscribers(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(statuspage_parse, "subscribers:0:0:gytm4qzbx9t6", 200,
+	/* subscribers_page0.json: schema Subscriber, 100 = limit: another page (from 0) */
+	assert_int_equal(run_parse(statuspage_parse, "subscribers:0:0:" PID, 200,
 	    "statuspage/subscribers_page0.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 100);
-	assert_string_equal(p.next_cursor, "subscribers:0:1:gytm4qzbx9t6"); /* pages from 0 */
+	assert_int_equal(page_count(&p, "status_page_subscriber"), 100);
+	assert_string_equal(p.next_cursor, "subscribers:0:1:" PID);
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse(statuspage_parse, "subscribers:0:1:gytm4qzbx9t6", 200,
+	assert_int_equal(run_parse(statuspage_parse, "subscribers:0:1:" PID, 200,
 	    "statuspage/subscribers_last.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 6);
-	assert_string_equal(p.next_cursor, "pages:1"); /* on to the next page */
-	it = page_find(&p, "contact", "s00000000100");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "value"), "ann@example.com");
-	assert_string_equal(nstr(it, "name"), "ann@example.com");
-	it = page_find(&p, "contact", "s00000000101");
-	assert_string_equal(nstr(it, "type"), "sms");
-	assert_string_equal(nstr(it, "value"), "+1 555-555-0101");
-	it = page_find(&p, "contact", "s00000000102");
-	assert_string_equal(nstr(it, "type"), "webhook");
-	assert_string_equal(nstr(it, "value"), "https://hooks.example.com/sp/1");
-	it = page_find(&p, "contact", "s00000000103");
-	assert_string_equal(nstr(it, "type"), "slack");
-	assert_string_equal(nstr(it, "name"), "Slack #o***s in Acme");
-	assert_true(nnull(it, "value"));
-	assert_string_equal(nstr(page_find(&p, "contact", "s00000000104"), "type"), "other");
-	assert_true(has_warning(&p, "is an integration partner subscription, which has no equivalent"));
-	it = page_find(&p, "contact", "s00000000105");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(has_warning(&p, "\"pigeon@example.com\" has an unknown mode carrier_pigeon"));
-	assert_true(has_warning(&p, "entry of subscribers without a usable id; skipped"));
+	assert_int_equal(p.n, 8);
+	assert_int_equal(page_count(&p, "contact"), 0); /* never contacts */
+	assert_string_equal(p.next_cursor, "unconfirmed:0:0:" PID); /* then the unconfirmed ones */
+	it = page_find(&p, "status_page_subscriber", "s00000000100");
+	assert_string_equal(nstr(it, "status_page_id"), PID);
+	assert_string_equal(nstr(it, "kind"), "email");
+	assert_string_equal(nstr(it, "address"), "ann@example.com");
+	assert_string_equal(nstr(it, "state"), "active");
+	assert_string_equal(nstr(it, "created"), "2024-01-23");
+	assert_string_equal(nids(it, "components"), "c00000000002,c00000000101");
+	it = page_find(&p, "status_page_subscriber", "s00000000101");
+	assert_string_equal(nstr(it, "kind"), "sms");
+	assert_string_equal(nstr(it, "address"), "+1 (202) 555-0105");
+	assert_string_equal(nids(it, "components"), "c00000000003"); /* JSON text, as the schema types it */
+	it = page_find(&p, "status_page_subscriber", "s00000000102");
+	assert_string_equal(nstr(it, "address"), "DE 030 1234567"); /* no display form */
+	it = page_find(&p, "status_page_subscriber", "s00000000103");
+	assert_string_equal(nstr(it, "kind"), "webhook");
+	assert_string_equal(nstr(it, "address"), "https://hooks.example.com/sp/1");
+	it = page_find(&p, "status_page_subscriber", "s00000000104");
+	assert_string_equal(nstr(it, "kind"), "slack");
+	assert_string_equal(nstr(it, "address"), "Atlassian/#*******an");
+	assert_string_equal(nids(it, "components"), ""); /* [] = every component */
+	it = page_find(&p, "status_page_subscriber", "s00000000105");
+	assert_string_equal(nstr(it, "kind"), "other");
+	assert_true(nnull(it, "address"));
+	assert_true(has_warning(&p, "s00000000105 is an integration partner subscription, which has no "
+	    "equivalent"));
+	it = page_find(&p, "status_page_subscriber", "s00000000106");
+	assert_string_equal(nstr(it, "kind"), "other");
+	assert_string_equal(nstr(it, "address"), "pigeon@example.com");
+	assert_true(has_warning(&p, "s00000000106 has an unknown mode carrier_pigeon; kept as other"));
+	it = page_find(&p, "status_page_subscriber", "s00000000107");
+	assert_string_equal(nstr(it, "state"), "quarantined"); /* quarantined_at set */
+	assert_true(nnull(it, "created"));
+	assert_string_equal(nids(it, "components"), "");
+	assert_true(has_warning(&p, "1 of its subscribers had no usable id; skipped"));
 	prov_page_free(&p);
+
+	/* The same shapes in the other state lists. */
+	assert_int_equal(run_parse(statuspage_parse, "unconfirmed:0:0:" PID, 200,
+	    "statuspage/subscribers_last.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "quarantined:0:0:" PID);
+	assert_string_equal(nstr(page_find(&p, "status_page_subscriber", "s00000000100"), "state"), "unconfirmed");
+	prov_page_free(&p);
+	assert_int_equal(run_parse_text(statuspage_parse, "quarantined:3:0:" PID, 200, "[]", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "pages:4"); /* on to the next page */
+	prov_page_free(&p);
+}
+
+static void
+test_statuspage_refused_kinds(void **state)
+{
+	static const struct {
+		const char *cursor;
+		long status;
+		const char *kind, *next;
+	} cases[] = {
+		{ "groups:0:0:" PID, 404, "component groups", "components:0:0:" PID },
+		{ "subscribers:0:0:" PID, 403, "subscribers", "pages:1" },
+		{ "subscribers:0:2:" PID, 400, "subscribers", "pages:1" },
+		{ "subscribers:0:0:" PID, 401, "subscribers", "pages:1" },
+		{ "unconfirmed:0:0:" PID, 403, "unconfirmed subscribers", "quarantined:0:0:" PID },
+		{ "quarantined:0:0:" PID, 422, "quarantined subscribers", "pages:1" },
+	};
+	struct prov_page p;
+	struct prov_error e;
+	char want[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
+		assert_int_equal(run_parse_more(statuspage_parse, cases[i].cursor, cases[i].status,
+		    "statuspage/refused.json", &p, &e), PROV_OK);
+		snprintf(want, sizeof want, "Statuspage refused the %s list for this key (HTTP %ld): %s "
+		    "skipped", cases[i].kind, cases[i].status, cases[i].kind);
+		if (!has_warning(&p, want))
+			fail_msg("case %zu: no warning \"%s\"", i, want);
+		assert_string_equal(p.next_cursor, cases[i].next);
+		prov_page_free(&p);
+	}
+
+	/* Components refused: the page keeps no entries and goes on. */
+	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 403, "statuspage/refused.json",
+	    &p, &e), PROV_OK);
+	assert_true(has_warning(&p, "refused the components list for this key (HTTP 403)"));
+	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 0);
+	prov_page_free(&p);
+
+	/* Not refusals: a missing component list, a rate limit, a server error. */
+	parse_fails(statuspage_parse, "components:0:0:" PID, 404, "statuspage/not_found.json", PROV_FATAL);
+	parse_fails(statuspage_parse, "subscribers:0:0:" PID, 429, "statuspage/rate_limited.json",
+	    PROV_RATE_LIMITED);
+	parse_fails(statuspage_parse, "groups:0:0:" PID, 503, "statuspage/rate_limited.json", PROV_TRANSIENT);
 }
 
 static void
 test_statuspage_errors(void **state)
 {
 	static const char *const bad_cursors[] = {
-		"pages", "pages:-1", "pages:1:2", "components:0:0:gytm4qzbx9t6", "components:0:1:",
+		"pages", "pages:-1", "pages:1:2", "components:0:-1:" PID, "components:0:1:",
 		"components:0:1:../../v1/x", "components:0:1", "subscribers:0:0:a:b", "incidents:0",
-		"subscribers:0:0:https://evil.example/x", "subscribers:0:x:gytm4qzbx9t6",
+		"subscribers:0:0:https://evil.example/x", "subscribers:0:x:" PID, "groups:0:0",
 	};
 	struct prov_page p;
 	struct prov_error e;
@@ -168,14 +421,16 @@ test_statuspage_errors(void **state)
 	const char *msg;
 
 	(void)state;
+	/* The first call refused: a bad key, fatal for the run. */
 	msg = parse_fails(statuspage_parse, NULL, 401, "statuspage/unauthorized.json", PROV_AUTH);
 	assert_string_equal(msg, "Statuspage rejected the API key (Could not authenticate)");
+	parse_fails(statuspage_parse, NULL, 403, "statuspage/refused.json", PROV_AUTH);
 	msg = parse_fails(statuspage_parse, NULL, 404, "statuspage/not_found.json", PROV_FATAL);
 	assert_non_null(strstr(msg, "check the page_id credential"));
-	parse_fails(statuspage_parse, "components:0:1:gytm4qzbx9t6", 200, "statuspage/truncated.json",
-	    PROV_TRANSIENT);
-	parse_fails(statuspage_parse, "components:0:1:gytm4qzbx9t6", 200, "statuspage/page_one.json",
-	    PROV_TRANSIENT);
+	parse_fails(statuspage_parse, "subscribers:0:1:" PID, 200, "statuspage/truncated.json", PROV_TRANSIENT);
+	parse_fails(statuspage_parse, "subscribers:0:1:" PID, 200, "statuspage/page_one.json", PROV_TRANSIENT);
+	/* Components without their page in the fetch. */
+	parse_fails(statuspage_parse, "components:0:0:" PID, 200, "statuspage/components_last.json", PROV_FATAL);
 	for (size_t i = 0; i < sizeof bad_cursors / sizeof bad_cursors[0]; i++) {
 		if (run_parse(statuspage_parse, bad_cursors[i], 200, "statuspage/pages.json", &p, &e) != PROV_FATAL)
 			fail_msg("cursor %s accepted", bad_cursors[i]);
@@ -186,7 +441,7 @@ test_statuspage_errors(void **state)
 	resp_fixture(&r, 420, "statuspage/rate_limited.json");
 	httpc_resp_set_header(&r, "Retry-After", "7");
 	memset(&p, 0, sizeof p);
-	assert_int_equal(statuspage_parse("subscribers:0:3:gytm4qzbx9t6", &r, &p, &e), PROV_RATE_LIMITED);
+	assert_int_equal(statuspage_parse("subscribers:0:3:" PID, &r, &p, &e), PROV_RATE_LIMITED);
 	assert_int_equal(e.retry_after, 7);
 	httpc_resp_free(&r);
 	prov_page_free(&p);
@@ -194,20 +449,33 @@ test_statuspage_errors(void **state)
 	parse_fails(statuspage_parse, NULL, 429, "statuspage/rate_limited.json", PROV_RATE_LIMITED);
 }
 
-/* ------------------------------------------------------------------- WHMCS */
+/* ------------------------------------------------------------ whole fetches */
 
 static void
-test_fetch_statuspage_page_with_its_components(void **state)
+session(struct prov_session *s, struct config *cfg, struct mini *m, char *base, size_t size,
+    json_object *creds)
 {
-	const struct provider_def *def = provider_find("statuspage");
+	struct prov_error e = { 0 };
+
+	snprintf(base, size, "http://127.0.0.1:%d/sp", m->port);
+	cfg_init(cfg, "statuspage", base);
+	assert_int_equal(prov_session_init(s, provider_find("statuspage"), cfg, creds, &e), 0);
+}
+
+static void
+test_fetch_statuspage_page_with_its_entries(void **state)
+{
 	struct config cfg;
 	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
 	struct mini m;
 	char base[96];
-	char *a[4] = { answer_fixture("200 OK", "statuspage/pages.json"),
-		answer_fixture("200 OK", "statuspage/components_page1.json"),
+	/* the page, its groups, then components page=0, page=1 (page 0 again), page=2 */
+	char *a[6] = { answer_fixture("200 OK", "statuspage/pages.json"),
+		answer_fixture("200 OK", "statuspage/component_groups.json"),
+		answer_fixture("200 OK", "statuspage/components_page0.json"),
+		answer_fixture("200 OK", "statuspage/components_page0.json"),
 		answer_fixture("200 OK", "statuspage/components_last.json"), NULL };
 	const char *seen;
 	const struct prov_item *sp;
@@ -215,79 +483,135 @@ test_fetch_statuspage_page_with_its_components(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/sp", m.port);
-	cfg_init(&cfg, "statuspage", base);
-	assert_int_equal(prov_session_init(&s, def, &cfg, creds, &e), 0);
-	assert_int_equal(def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /sp/v1/pages HTTP/1.1\r\n"));
-	assert_non_null(strstr(seen, "GET /sp/v1/pages/gytm4qzbx9t6/components?page=1&per_page=100 HTTP/1.1"));
-	assert_non_null(strstr(seen, "GET /sp/v1/pages/gytm4qzbx9t6/components?page=2&per_page=100 HTTP/1.1"));
+	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/component-groups?page=0&per_page=100 HTTP/1.1"));
+	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/components?page=0&per_page=100 HTTP/1.1"));
+	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/components?page=1&per_page=100 HTTP/1.1"));
+	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/components?page=2&per_page=100 HTTP/1.1"));
 	assert_non_null(strstr(seen, "Authorization: OAuth sp-key-abcdef\r\n"));
-	/* One stored page: the status page with its complete monitor list. */
-	assert_int_equal(page_count(&p, "status_page"), 1);
-	assert_int_equal(page_count(&p, "monitor"), 101);
-	sp = page_find(&p, "status_page", "gytm4qzbx9t6");
+	assert_null(strstr(seen, "api_key="));
+	/* One stored page: the status page with all its entries, the first page kept once. */
+	assert_int_equal(p.n, 1);
+	sp = page_find(&p, "status_page", PID);
 	assert_int_equal(nids_len(sp, "items"), 101);
-	assert_string_equal(p.next_cursor, "subscribers:0:0:gytm4qzbx9t6");
+	entry_is(sp, 0, "API", "Backend services");
+	assert_int_equal(entries_named(sp, "API"), 1);
+	entry_is(sp, 100, "Search", "");
+	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
 	prov_page_free(&p);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 5; i++)
 		free(a[i]);
 	json_object_put(creds);
 }
 
 static void
-test_fetch_statuspage_rate_limit_and_page_id(void **state)
+test_fetch_statuspage_refused_kind_and_page_id(void **state)
 {
-	const struct provider_def *def = provider_find("statuspage");
 	struct config cfg;
 	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
 	struct mini m;
 	char base[96];
-	char *a[4] = { answer_fixture("200 OK", "statuspage/page_one.json"),
-		answer("420 Enhance Your Calm", "Retry-After: 3\r\n", "{\"error\":\"Rate limit exceeded\"}"),
-		answer_fixture("200 OK", "statuspage/subscribers_last.json"), NULL };
+	char *a[5] = { answer_fixture("200 OK", "statuspage/page_one.json"),
+		answer_fixture("403 Forbidden", "statuspage/refused.json"),
+		answer_fixture("200 OK", "statuspage/components_last.json"),
+		answer_fixture("403 Forbidden", "statuspage/refused.json"), NULL };
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"sp-key-abcdef\",\"page_id\":\"gytm4qzbx9t6\"}");
+	const struct prov_item *sp;
+	json_object *creds = json_tokener_parse("{\"api_key\":\"sp-key-abcdef\",\"page_id\":\"" PID "\"}");
 	json_object *bad = json_tokener_parse("{\"api_key\":\"sp-key-abcdef\",\"page_id\":\"../../x\"}");
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/sp", m.port);
-	cfg_init(&cfg, "statuspage", base);
-	assert_int_equal(prov_session_init(&s, def, &cfg, creds, &e), 0);
-	/* The one page, then a rate limit on its components: nothing of the
-	 * step is kept, and the runner is told how long to wait. */
-	assert_int_equal(def->ops->fetch(&s, NULL, &p, &e), PROV_RATE_LIMITED);
-	assert_int_equal(e.retry_after, 3);
-	assert_int_equal(p.n, 0);
-	assert_null(p.next_cursor);
+	session(&s, &cfg, &m, base, sizeof base, creds);
+	/* The page; its groups refused (warning), its components read all the same. */
+	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	assert_true(has_warning(&p, "refused the component groups list for this key (HTTP 403)"));
+	sp = page_find(&p, "status_page", PID);
+	entry_is(sp, 0, "CDN", "");
+	entry_is(sp, 1, "Search", "");
+	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
 	prov_page_free(&p);
-	assert_int_equal(def->ops->fetch(&s, "subscribers:0:1:gytm4qzbx9t6", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 6);
+	/* Subscribers refused (a plan without them): the run goes on with the next page. */
+	assert_int_equal(s.def->ops->fetch(&s, "subscribers:0:0:" PID, &p, &e), PROV_OK);
+	assert_true(has_warning(&p, "Statuspage refused the subscribers list for this key (HTTP 403): "
+	    "subscribers skipped"));
 	assert_string_equal(p.next_cursor, "pages:1");
 	prov_page_free(&p);
 	/* With page_id, the page after it is the end: no request needed. */
-	assert_int_equal(def->ops->fetch(&s, "pages:1", &p, &e), PROV_OK);
+	assert_int_equal(s.def->ops->fetch(&s, "pages:1", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
 	seen = mini_finish(&m);
-	assert_non_null(strstr(seen, "GET /sp/v1/pages/gytm4qzbx9t6 HTTP/1.1\r\n"));
-	assert_non_null(strstr(seen, "GET /sp/v1/pages/gytm4qzbx9t6/subscribers?page=1&limit=100 HTTP/1.1"));
+	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID " HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/subscribers?state=active&page=0&limit=100 HTTP/1.1"));
 	assert_null(strstr(seen, "GET /sp/v1/pages HTTP"));
+	assert_null(strstr(seen, "sp-key-abcdef&"));
 
 	/* A page_id that is not an id never reaches a URL. */
-	assert_int_equal(prov_session_init(&s, def, &cfg, bad, &e), 0);
-	assert_int_equal(def->ops->fetch(&s, NULL, &p, &e), PROV_FATAL);
+	assert_int_equal(prov_session_init(&s, s.def, &cfg, bad, &e), 0);
+	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_FATAL);
 	assert_non_null(strstr(e.message, "page_id must be a page id"));
 	prov_page_free(&p);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		free(a[i]);
 	json_object_put(creds);
 	json_object_put(bad);
+}
+
+static void
+test_fetch_statuspage_bad_key_rate_limit_and_restart(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96];
+	char *a[9] = { answer_fixture("401 Unauthorized", "statuspage/unauthorized.json"),
+		answer_fixture("200 OK", "statuspage/pages.json"),
+		answer("420 Enhance Your Calm", "Retry-After: 3\r\n", "{\"error\":\"Rate limit exceeded\"}"),
+		answer_fixture("200 OK", "statuspage/pages.json"),
+		answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"),
+		answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"), NULL };
+	const char *seen;
+	json_object *creds = json_tokener_parse("{\"api_key\":\"sp-key-abcdef\"}");
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	session(&s, &cfg, &m, base, sizeof base, creds);
+	/* The first call refused: a bad key; the message never holds it. */
+	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
+	assert_string_equal(e.message, "Statuspage rejected the API key (Could not authenticate)");
+	prov_page_free(&p);
+	/* A rate limit inside the page's fetch: nothing of the step is kept. */
+	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_RATE_LIMITED);
+	assert_int_equal(e.retry_after, 3);
+	assert_int_equal(p.n, 0);
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	/* A checkpoint inside a page's fetch (an older build's) starts the page again;
+	 * both lists empty: the page has no entries. */
+	assert_int_equal(s.def->ops->fetch(&s, "components:1:3:k8w2rd0q7n3m", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 1);
+	assert_int_equal(nids_len(page_find(&p, "status_page", "k8w2rd0q7n3m"), "items"), 0);
+	assert_string_equal(p.next_cursor, "subscribers:1:0:k8w2rd0q7n3m");
+	prov_page_free(&p);
+	seen = mini_finish(&m);
+	assert_non_null(strstr(seen, "/k8w2rd0q7n3m/component-groups?page=0&per_page=100 HTTP"));
+	/* page 0 empty: the numbering may start at 1, so page 1 is asked too */
+	assert_non_null(strstr(seen, "/k8w2rd0q7n3m/component-groups?page=1&per_page=100 HTTP"));
+	assert_non_null(strstr(seen, "/k8w2rd0q7n3m/components?page=0&per_page=100 HTTP"));
+	assert_non_null(strstr(seen, "/k8w2rd0q7n3m/components?page=1&per_page=100 HTTP"));
+	assert_null(strstr(seen, "/k8w2rd0q7n3m/components?page=2&"));
+	for (int i = 0; i < 8; i++)
+		free(a[i]);
+	json_object_put(creds);
 }
 
 int
@@ -295,11 +619,15 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_statuspage_pages),
-		cmocka_unit_test(test_statuspage_components_fill_the_page),
+		cmocka_unit_test(test_statuspage_components_are_page_entries),
+		cmocka_unit_test(test_statuspage_sections_from_group_rows),
+		cmocka_unit_test(test_statuspage_first_component_page_never_skipped),
 		cmocka_unit_test(test_statuspage_subscribers),
+		cmocka_unit_test(test_statuspage_refused_kinds),
 		cmocka_unit_test(test_statuspage_errors),
-		cmocka_unit_test(test_fetch_statuspage_page_with_its_components),
-		cmocka_unit_test(test_fetch_statuspage_rate_limit_and_page_id),
+		cmocka_unit_test(test_fetch_statuspage_page_with_its_entries),
+		cmocka_unit_test(test_fetch_statuspage_refused_kind_and_page_id),
+		cmocka_unit_test(test_fetch_statuspage_bad_key_rate_limit_and_restart),
 	};
 
 	return PROVTEST_RUN(tests);
