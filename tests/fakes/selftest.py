@@ -387,23 +387,60 @@ def t_cronitor():
 
 def t_statuspage():
     s = ctl("GET", "statuspage/account")
-    r = call("GET", "/statuspage/v1/pages", headers={"Authorization": "OAuth demo-key"})
+    oauth = {"Authorization": "OAuth demo-key"}
+    r = call("GET", "/statuspage/v1/pages", headers=oauth)
     j = r.json()
     R.check("sp pages bare array", r.status == 200 and isinstance(j, list) and j[0]["id"] == s["page_ids"][0], r.body)
+    R.check("sp page fields", j[0]["domain"] == "status1.demo.example" and j[0]["time_zone"] == "America/New_York"
+            and j[0]["url"] == "https://www.company1.example" and j[0]["page_description"], j[0])
     pid = s["page_ids"][0]
+    sp = "/statuspage/v1/pages/%s/" % pid
+    rows = call("GET", sp + "components?page=1&per_page=100", headers=oauth).json()
+    R.check("sp components: group rows first, then 12 components", len(rows) == 15
+            and [x["group"] for x in rows[:4]] == [True, True, True, False], [x["group"] for x in rows])
+    comps = rows[3:]
+    groups = call("GET", sp + "component-groups", headers=oauth).json()
+    R.check("sp component groups", [g["name"] for g in groups] == ["Core API", "Web apps", "Infrastructure"]
+            and groups[0]["components"] == [comps[0]["id"], comps[6]["id"], comps[9]["id"]], groups)
+    R.check("sp component group_id", comps[1]["group_id"] == groups[1]["id"] and comps[3]["group_id"] is None)
+    # page base: default numbered from 1 (page 0 read as 1); option 0 and strict1
     got, page = [], 1
     while page < 10:
-        r = call("GET", "/statuspage/v1/pages/%s/components?page=%d&per_page=5" % (pid, page),
-                 headers={"Authorization": "OAuth demo-key"})
+        r = call("GET", sp + "components?page=%d&per_page=5" % page, headers=oauth)
         got += r.json()
         if len(r.json()) < 5:
             break
         page += 1
-    R.check("sp components 1-based pages", len(got) == 12 and page == 3, (len(got), page))
-    r = call("GET", "/statuspage/v1/pages/%s/subscribers.json?page=0&limit=2&api_key=demo-key" % pid)
-    r2 = call("GET", "/statuspage/v1/pages/%s/subscribers?page=1&limit=2&api_key=demo-key" % pid)
-    R.check("sp subscribers 0-based pages", len(r.json()) == 2 and len(r2.json()) == 1
-            and r.json()[0]["id"] != r2.json()[0]["id"])
+    R.check("sp components 1-based pages", len(got) == 15 and page == 4, (len(got), page))
+    r0 = call("GET", sp + "components?page=0&per_page=5", headers=oauth).json()
+    R.check("sp page 0 read as page 1", [x["id"] for x in r0] == [x["id"] for x in got[:5]])
+    for base, want in (("0", 5), ("strict1", 0)):
+        ctl("POST", "statuspage/mutate", {"options": {"page_base": base}})
+        r1 = call("GET", sp + "components?page=1&per_page=5", headers=oauth).json()
+        r0 = call("GET", sp + "components?page=0&per_page=5", headers=oauth).json()
+        R.check("sp page_base " + base, len(r0) == want and (base != "0" or r1[0]["id"] == got[5]["id"]), (len(r0), base))
+    ctl("POST", "statuspage/mutate", {"options": {"page_base": 1}})
+    r = call("GET", sp + "subscribers.json?page=0&limit=2&api_key=demo-key")
+    r2 = call("GET", sp + "subscribers?page=1&limit=2&api_key=demo-key")
+    R.check("sp subscribers 0-based pages, active by default", len(r.json()) == 2 and len(r2.json()) == 2
+            and r.json()[0]["id"] != r2.json()[0]["id"], (r.body, r2.body))
+    subs = call("GET", sp + "subscribers?state=all", headers=oauth).json()
+    R.check("sp subscribers: every mode", [x["mode"] for x in subs] ==
+            ["email", "sms", "webhook", "slack", "integration_partner", "email"], subs)
+    R.check("sp subscriber fields", subs[0]["email"] == "reader1@customer1.example" and subs[0]["components"] == []
+            and subs[1]["display_phone_number"] == "+1 (202) 555-0001" and len(subs[1]["components"]) == 2
+            and subs[3]["workspace_name"] == "Customer 1", subs[:4])
+    unc = call("GET", sp + "subscribers?state=unconfirmed", headers=oauth).json()
+    R.check("sp unconfirmed subscribers", [x["id"] for x in unc] == [subs[2]["id"], subs[5]["id"]], unc)
+    r = call("GET", sp + "subscribers?state=bogus", headers=oauth)
+    R.check("sp bad state 400", r.status == 400)
+    ctl("POST", "statuspage/mutate", {"options": {"refuse": ["subscribers", "component_groups"]}})
+    r = call("GET", sp + "subscribers", headers=oauth)
+    r2 = call("GET", sp + "component-groups", headers=oauth)
+    r3 = call("GET", sp + "components", headers=oauth)
+    R.check("sp refuse option: 403 ErrorEntity", r.status == 403 and r2.status == 403 and r3.status == 200
+            and r.json() == {"message": "You are not authorized to access this resource."}, (r.status, r2.status, r3.status))
+    ctl("POST", "statuspage/mutate", {"options": {"refuse": []}})
     r = call("GET", "/statuspage/v1/pages", headers={"Authorization": "OAuth wrong-key-123"})
     R.check("sp bad key", r.status == 401 and r.json() == {"error": "Could not authenticate"})
 
