@@ -1,0 +1,196 @@
+"""Atlassian Statuspage end to end (issue 10): a rich account on the fake provider
+(tests/fakes/prov_statuspage.py) is discovered and imported by the real runner over HTTP, then the
+account tables are read back and compared with what the provider holds: status pages with their
+public address (own domain or statuspage.io subdomain, never the company website in `url`), time
+zone and audience; their components as entries without a monitor, in order, each in the section of
+its component group, with the first page of components kept (the base of `page` is undocumented:
+every reading is tried); subscribers in `status_page_subscribers` (every mode, every state, their
+components), never in `contacts`, and no monitors at all. A run with the subscribers and component
+groups refused (403) completes with a warning naming each kind; a bad key fails the run on the
+first call.
+
+The expected values follow the fake's formulas (tests/fakes/README.md, statuspage quirks).
+"""
+
+import json
+
+import harness
+from harness import q
+from test_runner import RunnerTestCase
+
+P = "statuspage"
+BASE_TS = 1700000000
+N_SP, N_GROUPS, N_COMP, N_SUBS = 3, 3, 20, 16
+TIMEZONES = ("America/New_York", "Europe/Berlin", "Etc/UTC", "Asia/Tokyo")
+GROUPS = ("Core API", "Web apps", "Infrastructure", "Third-party services")
+MODES = ("email", "sms", "webhook", "slack", "integration_partner")
+KINDS = {"email": "email", "sms": "sms", "webhook": "webhook", "slack": "slack", "integration_partner": "other"}
+
+
+def sub_state(j):
+    return "quarantined" if j % 7 == 6 else "unconfirmed" if j % 3 == 2 else "active"
+
+
+def sub_address(p, j):
+    mode = MODES[j % 5]
+    return {"email": "reader%d@customer%d.example" % (j + 1, p + 1),
+            "sms": "+1 (202) 555-%04d" % j,
+            "webhook": "https://hooks.customer%d.example/statuspage/%d" % (p + 1, j + 1),
+            "slack": "Customer %d/#*****-%d" % (p + 1, j + 1),
+            "integration_partner": None}[mode]
+
+
+def section(i, groups=N_GROUPS):
+    return None if groups == 0 or i % 4 == 3 else GROUPS[i % groups]
+
+
+class TestStatuspageFidelity(RunnerTestCase):
+
+    def rows(self, sql):
+        """The rows of a query, with whole-number text as int (the client returns text)."""
+        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
+                for r in self.stack.sql_dicts(sql)]
+
+    def setup_account(self, counts=None, **options):
+        self.stack.sql("DELETE FROM jobs")
+        key = self.stack.unique("sp-")
+        summary = harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
+            "credentials": {"api_key": key}, "name_prefix": "Fid",
+            "counts": counts or {"status_pages": N_SP, "component_groups": N_GROUPS, "components": N_COMP,
+                                 "subscribers": N_SUBS},
+            "options": options})
+        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
+        harness.fake_call(self.stack, "DELETE", "/_control/requests")
+        return key, summary
+
+    def run_import(self, user, key):
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": key}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        st = self.drive(rid, ("awaiting_review", "failed"), timeout=180)
+        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
+        self.execute(user, rid)
+        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"), timeout=180)
+        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
+                                           if x["status"] != "imported"])
+        return rid
+
+    def page_row(self, user, p):
+        rows = self.rows("SELECT * FROM status_pages WHERE user_id=%d AND name=%s"
+                         % (user.id, q("Fid Status Page %d" % (p + 1))))
+        self.assertEqual(len(rows), 1, p)
+        return rows[0]
+
+    def entries(self, sp_id):
+        return [(e["name"], e["section"], e["monitor_id"], e["heartbeat_id"]) for e in self.rows(
+            "SELECT name, section, monitor_id, heartbeat_id FROM status_page_monitors "
+            "WHERE status_page_id = %d ORDER BY position" % sp_id)]
+
+    def warnings(self, user, rid):
+        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
+
+    def test_rich_account_arrives_as_it_was(self):
+        user = self.user()
+        key, summary = self.setup_account()
+        rid = self.run_import(user, key)
+        pids = summary["page_ids"]
+
+        # components are entries of their page, never monitors; subscribers are never contacts
+        for table in ("monitors", "contacts", "heartbeats"):
+            self.assertEqual(self.stack.count(table, "user_id=%d" % user.id), 0, table)
+        self.assertEqual(self.stack.count("status_pages", "user_id=%d" % user.id), N_SP)
+        for p in range(N_SP):
+            with self.subTest(page=p):
+                sp = self.page_row(user, p)
+                url = ("https://status%d.fid.example" % (p + 1) if p % 2 == 0
+                       else "https://demo-%d-%s.statuspage.io" % (p + 1, pids[p][:4]))
+                self.assertEqual((sp["url"], sp["public"], sp["timezone"]),
+                                 (url, int(p % 3 != 2), TIMEZONES[p % 4]))
+                # every component once, in order (the first page of 100 is not skipped), in its group
+                want = [("Fid Component %d" % (i + 1), section(i), None, None) for i in range(N_COMP)]
+                self.assertEqual(self.entries(sp["id"]), want)
+
+                subs = self.rows("SELECT * FROM status_page_subscribers WHERE user_id=%d AND status_page_id=%d"
+                                 % (user.id, sp["id"]))
+                got = sorted((s["kind"], s["address"] or "", s["state"]) for s in subs)
+                want_subs = sorted((KINDS[MODES[j % 5]], sub_address(p, j) or "", sub_state(j))
+                                   for j in range(N_SUBS))
+                self.assertEqual(got, want_subs)
+                for s in subs:
+                    self.assertEqual(str(s["subscribed_on"])[:10], "2023-11-14")
+                    self.assertIn(len(json.loads(s["components"] or "[]")), (0, 2))
+        # the components a subscriber follows are the provider's component ids ([] = all)
+        first = self.page_row(user, 0)
+        comp_ids = summary["ids"]["components"]["first"]
+        # (the importer stores [] as NULL: both mean every component)
+        by_addr = {s["address"]: json.loads(s["components"] or "[]") for s in self.rows(
+            "SELECT address, components FROM status_page_subscribers WHERE status_page_id=%d" % first["id"])}
+        self.assertEqual(by_addr["reader1@customer1.example"], [])
+        self.assertEqual(by_addr["+1 (202) 555-0001"], sorted(comp_ids[1:3]))
+        self.assertEqual(by_addr["https://hooks.customer1.example/statuspage/3"], sorted(comp_ids[2:4]))
+
+        warnings = self.warnings(user, rid)
+        self.assertTrue(any("is an integration partner subscription, which has no equivalent" in w
+                            for w in warnings), warnings)
+        self.assertFalse(any("refused" in w for w in warnings), warnings)
+
+        # requests: groups and components from page 0 (one short page each), subscribers from
+        # page 0 in each state
+        reqs = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
+        seen = {(r["path"].split("/")[-1], r["query"].get("page"), r["query"].get("state")) for r in reqs}
+        for want in (("components", "0", None), ("component-groups", "0", None), ("subscribers", "0", "active"),
+                     ("subscribers", "0", "unconfirmed"), ("subscribers", "0", "quarantined")):
+            self.assertIn(want, seen)
+
+    def discover(self, user, key):
+        """Discovery only: the normalized status pages the runner stored, by external id."""
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": key}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        st = self.drive(rid, ("awaiting_review", "failed"), timeout=180)
+        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
+        return {r["external_id"]: json.loads(r["normalized_data"]) for r in self.stack.sql_dicts(
+            "SELECT external_id, normalized_data FROM migration_run_resources WHERE run_id=%s "
+            "AND resource_type='status_page'" % q(rid))}
+
+    def test_every_reading_of_the_component_page_base_keeps_the_first_page(self):
+        """The base of `page` for components is undocumented: numbered from 1 with page 0 read as 1
+        (the fake's default), from 0, or from 1 with page 0 empty. 230 components = 3 pages of 100
+        (with the 2 group rows); checked on the stored discovery: the importer cannot yet write a
+        page of that many entries (see docs/providers/statuspage.md)."""
+        for base in ("1", "0", "strict1"):
+            with self.subTest(page_base=base):
+                user = self.user()
+                key, summary = self.setup_account({"status_pages": 1, "component_groups": 2, "components": 230,
+                                                   "subscribers": 0}, page_base=base)
+                pages = self.discover(user, key)
+                items = pages[summary["page_ids"][0]]["items"]
+                want = [{"monitor_id": None, "name": "Fid Component %d" % (i + 1), "section": section(i, 2)}
+                        for i in range(230)]
+                self.assertEqual(items, want)
+
+    def test_refused_lists_skip_their_kind_and_the_run_completes(self):
+        user = self.user()
+        key, _ = self.setup_account(refuse=["subscribers", "component_groups"])
+        rid = self.run_import(user, key)
+        warnings = self.warnings(user, rid)
+        for kind in ("subscribers", "component groups"):
+            self.assertTrue(any("Statuspage refused the %s list for this key (HTTP 403): %s skipped" % (kind, kind)
+                                in w for w in warnings), (kind, warnings))
+        self.assertEqual(self.stack.count("status_page_subscribers", "user_id=%d" % user.id), 0)
+        self.assertEqual(self.stack.count("status_pages", "user_id=%d" % user.id), N_SP)
+        # the groups' own rows in the component list still name the sections
+        sp = self.page_row(user, 1)
+        self.assertEqual(self.entries(sp["id"]),
+                         [("Fid Component %d" % (i + 1), section(i), None, None) for i in range(N_COMP)])
+
+    def test_bad_key_fails_the_run_on_the_first_call(self):
+        user = self.user()
+        self.setup_account()
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": "nope-12345"}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
+        msg = self.get(user, rid)["data"]["error_message"]
+        self.assertIn("Statuspage rejected the API key", msg)
+        self.assertNotIn("nope-12345", msg)
