@@ -443,7 +443,63 @@ def t_whmcs():
                                                   "access_key": "acc-key-9"}})
     R.check("wh access key required", whmcs("GetClients").status == 403)
     R.check("wh access key accepted", whmcs("GetClients", accesskey="acc-key-9").status == 200)
+    t_whmcs_detail()
     ctl("POST", "demo?provider=whmcs")
+
+
+def t_whmcs_detail():
+    """The per-client and per-invoice actions, currencies, refusals and the redirect option."""
+    ctl("POST", "whmcs/account", {"credentials": {"api_identifier": "demo-id", "api_secret": "demo-secret"},
+                                  "counts": {"clients": 3, "contacts": 4, "services": 4, "addons": 5,
+                                             "domains": 3, "invoices": 6, "transactions": 6},
+                                  "options": {"currencies": ["USD", "EUR", "GBP"]}})
+    cids = [c["id"] for c in whmcs("GetClients").json()["clients"]["client"]]
+    d = whmcs("GetClientsDetails", clientid=str(cids[1])).json()["client"]
+    R.check("wh details address and currency", d["address1"] and d["countrycode"] == "DE" and d["currency"] == 2
+            and d["currency_code"] == "EUR" and d["phonenumberformatted"].startswith("+49."), d)
+    R.check("wh details unknown client", whmcs("GetClientsDetails", clientid="1").json()["message"] == "Client Not Found")
+    cur = whmcs("GetCurrencies").json()
+    R.check("wh currencies", [c["code"] for c in cur["currencies"]["currency"]] == ["USD", "EUR", "GBP"], cur)
+    c = whmcs("GetContacts", limitnum="3").json()
+    R.check("wh contacts page", c["numreturned"] == "3" and c["totalresults"] == "4"
+            and len(c["contacts"]["contact"]) == 3, c)
+    R.check("wh contacts userid filter", all(x["userid"] == str(cids[0]) for x in
+                                             whmcs("GetContacts", userid=str(cids[0])).json()["contacts"]["contact"]))
+    sids = [p["id"] for p in whmcs("GetClientsProducts").json()["products"]["product"]]
+    ad = whmcs("GetClientsAddons", serviceid=",".join(sids[:2])).json()
+    R.check("wh addons by service csv", {x["serviceid"] for x in ad["addons"]["addon"]} == set(sids[:2])
+            and ad["totalresults"] == "3", ad)
+    R.check("wh addons none: key absent", "addons" not in whmcs("GetClientsAddons", serviceid="1").json())
+    dm = whmcs("GetClientsDomains").json()["domains"]["domain"]
+    R.check("wh domains regperiod/donotrenew", [x["regperiod"] for x in dm] == ["1", "2", "3"]
+            and [x["donotrenew"] for x in dm] == ["0", "1", "0"])
+    inv = whmcs("GetInvoices").json()["invoices"]["invoice"]
+    R.check("wh invoices currency of the client", [x["currencycode"] for x in inv[:3]] == ["USD", "EUR", "GBP"])
+    gi = whmcs("GetInvoice", invoiceid=inv[0]["id"]).json()
+    lines = gi["items"]["item"]
+    R.check("wh invoice lines add up", sum(int(x["amount"].replace(".", "")) for x in lines)
+            == int(gi["subtotal"].replace(".", "")) and lines[0]["type"] == "Hosting", gi)
+    R.check("wh invoice transactions", gi["transactions"]["transaction"][0]["invoiceid"] == inv[0]["id"], gi)
+    R.check("wh invoice not found", whmcs("GetInvoice", invoiceid="1").json()["message"] == "Invoice ID Not Found")
+    tx = whmcs("GetTransactions", clientid=str(cids[0])).json()
+    R.check("wh transactions per client", tx["numreturned"] == 2 and all(t["userid"] == str(cids[0])
+                                                                        for t in tx["transactions"]["transaction"]), tx)
+    R.check("wh transaction without invoice", tx["transactions"]["transaction"][1]["invoiceid"] == "0")
+    ctl("POST", "whmcs/mutate", {"options": {"refuse": ["contacts", "GetInvoice"], "old_whmcs": True}})
+    r = whmcs("GetContacts")
+    R.check("wh refused kind", r.status == 403 and r.json()["message"]
+            == 'Invalid Permissions: API action "getcontacts" is not allowed', r.body)
+    R.check("wh refused action", whmcs("GetInvoice", invoiceid=inv[0]["id"]).status == 403)
+    R.check("wh other actions still allowed", whmcs("GetClients").status == 200)
+    R.check("wh old_whmcs: no currency codes", "currency_code" not in
+            whmcs("GetClientsDetails", clientid=str(cids[0])).json()["client"]
+            and "currencycode" not in whmcs("GetInvoices").json()["invoices"]["invoice"][0])
+    ctl("POST", "whmcs/mutate", {"options": {"refuse": [], "redirect": True}})
+    r = whmcs("GetClients")
+    R.check("wh redirect 301", r.status == 301 and r.h("location").endswith("/whmcs/billing/includes/api.php"), r.headers)
+    form = {"action": "GetClients", "responsetype": "json", "identifier": "demo-id", "secret": "demo-secret"}
+    r = call("POST", "/whmcs/billing/includes/api.php", form=form)
+    R.check("wh redirect target answers the POST", r.status == 200 and len(r.json()["clients"]["client"]) == 3)
 
 
 def t_faults():
