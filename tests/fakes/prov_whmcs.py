@@ -59,6 +59,15 @@ class Whmcs(Provider):
     def match_action(self, req):
         return req.p("action") or ""
 
+    def routes(self):
+        """The API actions this fake answers, by lower-case name (a fault whose
+        match is one of them hits that action only, see fakeprov.take_fault)."""
+        return {"getclients": self.get_clients, "getclientsdetails": self.get_client_details,
+                "getcurrencies": self.get_currencies, "getcontacts": self.get_contacts,
+                "getclientsproducts": self.get_products, "getclientsaddons": self.get_addons,
+                "getclientsdomains": self.get_domains, "getinvoices": self.get_invoices,
+                "getinvoice": self.get_invoice, "gettransactions": self.get_transactions}
+
     def kb(self, a, kind):
         return self.base(a, kind, 1, 100, 100_000)
 
@@ -122,11 +131,7 @@ class Whmcs(Provider):
             if sent != ak:
                 return self.err(403, "Invalid Access Key")
         action = (req.f("action") or "").lower()
-        routes = {"getclients": self.get_clients, "getclientsdetails": self.get_client_details,
-                  "getcurrencies": self.get_currencies, "getcontacts": self.get_contacts,
-                  "getclientsproducts": self.get_products, "getclientsaddons": self.get_addons,
-                  "getclientsdomains": self.get_domains, "getinvoices": self.get_invoices,
-                  "getinvoice": self.get_invoice, "gettransactions": self.get_transactions}
+        routes = self.routes()
         if action not in routes:
             return self.err(200, "Command Not Found")
         if self.refused(a, action):
