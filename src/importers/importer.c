@@ -406,11 +406,7 @@ v_subscriber(json_object *norm, char *why, size_t n)
 static int
 v_hosting_client(json_object *norm, char *why, size_t n)
 {
-	if (raw_str(norm, "email") == NULL)
-		return why_set(why, n, "The client has no email address.");
-	if (txt_chars(norm, "email") > 255)
-		return why_set(why, n, "The client's email address is longer than 255 characters.");
-	return 0;
+	return need(norm, "email", 255, "client", "email address", why, n);
 }
 
 static int
@@ -439,11 +435,7 @@ v_hosting_addon(json_object *norm, char *why, size_t n)
 static int
 v_hosting_domain(json_object *norm, char *why, size_t n)
 {
-	if (raw_str(norm, "domain") == NULL)
-		return why_set(why, n, "The domain record has no domain name.");
-	if (txt_chars(norm, "domain") > 255)
-		return why_set(why, n, "The domain name is longer than 255 characters.");
-	return 0;
+	return need(norm, "domain", 255, "domain record", "domain name", why, n);
 }
 
 static int

@@ -28,7 +28,7 @@ static const struct provider_def p_better_stack = {
 	.ops = &better_stack_ops };
 static const struct provider_def p_updown = {
 	.id = "updown", .default_base_url = "https://updown.io", .required = FIELDS("api_key"), .optional = NOFIELDS,
-	.plain = NOFIELDS, .imports = FIELDS("monitor", "contact", "status_page"), .ops = &updown_ops };
+	.plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact", "status_page"), .ops = &updown_ops };
 static const struct provider_def p_healthchecks = {
 	.id = "healthchecks", .default_base_url = "https://healthchecks.io", .required = FIELDS("api_key"),
 	.optional = FIELDS("base_url"), .url_field = "base_url", .plain = NOFIELDS,

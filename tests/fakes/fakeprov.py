@@ -158,8 +158,7 @@ class State:
                 if m:
                     if action and m.lower() == action.lower():
                         pass
-                    elif action and m.lower() in {"getclients", "getclientsproducts", "getclientsdomains",
-                                                  "getinvoices"}:
+                    elif action and m.lower() in PROVIDERS[pid].routes():
                         continue        # an action name matches only that action
                     elif m not in text:
                         continue

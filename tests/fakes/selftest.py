@@ -312,32 +312,67 @@ def t_better_stack():
 def t_updown():
     r = call("GET", "/updown/api/checks", headers={"X-API-KEY": "demo-key"})
     j = r.json()
-    R.check("ud checks array", r.status == 200 and isinstance(j, list) and len(j) == 12)
+    R.check("ud checks array: 12 checks then 2 pulses", r.status == 200 and isinstance(j, list) and len(j) == 14
+            and [c["type"] for c in j[12:]] == ["pulse", "pulse"], r.body[:200])
     R.check("ud paused = enabled false", j[4]["enabled"] is False and j[0]["enabled"] is True)
+    R.check("ud keyword POST check", j[1]["string_match"] == "All systems go" and j[1]["http_verb"] == "POST"
+            and j[1]["custom_headers"]["X-Env"] == "prod" and j[1]["disabled_locations"] == ["sin", "tok"]
+            and j[1]["url"] == "https://m2.example.com/api/health?deep=1", j[1])
+    R.check("ud forms", [c["type"] for c in j[:6]] == ["https", "https", "http", "tcp", "icmp", "tcps"]
+            and j[2]["url"] == "http://m3.example.com:8080/status?full=true" and j[3]["url"] == "tcp://db4.example.com:5432")
+    R.check("ud pulse url redacted", "[redacted]" in j[12]["url"] and j[12]["period"] == 300)
+    r = call("GET", "/updown/api/checks/" + j[12]["token"], headers={"X-API-KEY": "demo-key"})
+    R.check("ud one pulse", r.status == 200 and r.json()["type"] == "pulse")
     r = call("GET", "/updown/api/recipients?api-key=demo-key")
-    R.check("ud recipients via query key", r.status == 200 and len(r.json()) == 3)
-    R.check("ud check references recipient", j[0]["recipients"][0] == r.json()[0]["id"])
+    rc = r.json()
+    R.check("ud recipients via query key", r.status == 200 and len(rc) == 3
+            and [x["type"] for x in rc] == ["email", "sms", "webhook"]
+            and rc[0]["value"] == "Demo Contact 1 <contact1@example.com>")
+    R.check("ud check references recipients", j[0]["recipients"] == [rc[0]["id"], rc[1]["id"]])
     for path in ("status_pages", "status-pages"):
         r = call("GET", "/updown/api/" + path, headers={"X-API-KEY": "demo-key"})
-        R.check("ud " + path, r.status == 200 and r.json()[0]["checks"][0] == j[0]["token"])
+        R.check("ud " + path, r.status == 200 and r.json()[0]["checks"][0] == j[0]["token"]
+                and r.json()[0]["checks"][-1] == j[12]["token"])
     r = call("GET", "/updown/api/checks", headers={"X-API-KEY": "wrong-key-123"})
     R.check("ud bad key 401", r.status == 401 and "error" in r.json())
+    ctl("POST", "updown/mutate", {"options": {"refuse": ["recipients", "status_pages"]}})
+    r = call("GET", "/updown/api/recipients", headers={"X-API-KEY": "demo-key"})
+    r2 = call("GET", "/updown/api/status_pages", headers={"X-API-KEY": "demo-key"})
+    R.check("ud refuse option answers 401", r.status == 401 and r2.status == 401 and "error" in r.json())
+    ctl("POST", "demo?provider=updown")     # the demo account again (version 0)
 
 
 def t_healthchecks():
     r = call("GET", "/healthchecks/api/v3/checks/", headers={"X-Api-Key": HC_KEY})
     j = r.json()
-    R.check("hc checks", r.status == 200 and len(j["checks"]) == 2, r.body)
+    R.check("hc checks", r.status == 200 and len(j["checks"]) == 3, r.body)
+    c = j["checks"]
+    R.check("hc cron check with tz, tags", c[2]["schedule"] == "*/5 * * * *" and c[2]["tz"] == "Europe/Riga"
+            and "timeout" not in c[2] and c[0]["timeout"] == 3600 and c[0]["tags"] == "prod backup", c[2])
     r2 = call("GET", "/healthchecks/api/v3/channels/", headers={"X-Api-Key": HC_KEY})
     ch = r2.json()
-    R.check("hc channels", r2.status == 200 and len(ch["channels"]) == 3)
-    R.check("hc check channels reference channel ids", j["checks"][0]["channels"].split(",")[0] == ch["channels"][0]["id"])
+    R.check("hc channels", r2.status == 200 and len(ch["channels"]) == 3
+            and set(ch["channels"][0]) == {"id", "name", "kind"})
+    R.check("hc check channels reference channel ids", c[0]["channels"].split(",") ==
+            [ch["channels"][0]["id"], ch["channels"][1]["id"]])
     r = call("GET", "/healthchecks/api/v3/checks/", headers={"X-Api-Key": "x" * 32})
     R.check("hc wrong key", r.status == 401 and r.json() == {"error": "wrong api key"})
     r = call("GET", "/healthchecks/api/v3/checks/", headers={"X-Api-Key": "short"})
     R.check("hc short key is missing", r.status == 401 and r.json() == {"error": "missing api key"})
     r = call("GET", "/healthchecks/api/v3/checks/")
     R.check("hc no key is missing", r.status == 401 and r.json() == {"error": "missing api key"})
+    ctl("POST", "healthchecks/mutate", {"options": {"refuse": ["channels"], "append_slash": True,
+                                                    "moved_from": "/old"}})
+    r = call("GET", "/healthchecks/api/v3/channels/", headers={"X-Api-Key": HC_KEY})
+    R.check("hc refuse option: read-only 401", r.status == 401 and r.json() == {"error": "wrong api key"})
+    r = call("GET", "/healthchecks/api/v3/checks", headers={"X-Api-Key": HC_KEY})
+    R.check("hc append_slash 301", r.status == 301 and r.h("Location") == "/healthchecks/api/v3/checks/",
+            (r.status, r.headers))
+    r = call("GET", "/healthchecks/old/api/v3/checks/", headers={"X-Api-Key": HC_KEY})
+    R.check("hc moved_from 301", r.status == 301 and r.h("Location") == "/healthchecks/api/v3/checks/")
+    ctl("POST", "demo?provider=healthchecks")
+    r = call("GET", "/healthchecks/api/v3/checks", headers={"X-Api-Key": HC_KEY})
+    R.check("hc without append_slash the bare path answers", r.status == 200)
 
 
 def t_cronitor():
@@ -480,7 +515,63 @@ def t_whmcs():
                                                   "access_key": "acc-key-9"}})
     R.check("wh access key required", whmcs("GetClients").status == 403)
     R.check("wh access key accepted", whmcs("GetClients", accesskey="acc-key-9").status == 200)
+    t_whmcs_detail()
     ctl("POST", "demo?provider=whmcs")
+
+
+def t_whmcs_detail():
+    """The per-client and per-invoice actions, currencies, refusals and the redirect option."""
+    ctl("POST", "whmcs/account", {"credentials": {"api_identifier": "demo-id", "api_secret": "demo-secret"},
+                                  "counts": {"clients": 3, "contacts": 4, "services": 4, "addons": 5,
+                                             "domains": 3, "invoices": 6, "transactions": 6},
+                                  "options": {"currencies": ["USD", "EUR", "GBP"]}})
+    cids = [c["id"] for c in whmcs("GetClients").json()["clients"]["client"]]
+    d = whmcs("GetClientsDetails", clientid=str(cids[1])).json()["client"]
+    R.check("wh details address and currency", d["address1"] and d["countrycode"] == "DE" and d["currency"] == 2
+            and d["currency_code"] == "EUR" and d["phonenumberformatted"].startswith("+49."), d)
+    R.check("wh details unknown client", whmcs("GetClientsDetails", clientid="1").json()["message"] == "Client Not Found")
+    cur = whmcs("GetCurrencies").json()
+    R.check("wh currencies", [c["code"] for c in cur["currencies"]["currency"]] == ["USD", "EUR", "GBP"], cur)
+    c = whmcs("GetContacts", limitnum="3").json()
+    R.check("wh contacts page", c["numreturned"] == "3" and c["totalresults"] == "4"
+            and len(c["contacts"]["contact"]) == 3, c)
+    R.check("wh contacts userid filter", all(x["userid"] == str(cids[0]) for x in
+                                             whmcs("GetContacts", userid=str(cids[0])).json()["contacts"]["contact"]))
+    sids = [p["id"] for p in whmcs("GetClientsProducts").json()["products"]["product"]]
+    ad = whmcs("GetClientsAddons", serviceid=",".join(sids[:2])).json()
+    R.check("wh addons by service csv", {x["serviceid"] for x in ad["addons"]["addon"]} == set(sids[:2])
+            and ad["totalresults"] == "3", ad)
+    R.check("wh addons none: key absent", "addons" not in whmcs("GetClientsAddons", serviceid="1").json())
+    dm = whmcs("GetClientsDomains").json()["domains"]["domain"]
+    R.check("wh domains regperiod/donotrenew", [x["regperiod"] for x in dm] == ["1", "2", "3"]
+            and [x["donotrenew"] for x in dm] == ["0", "1", "0"])
+    inv = whmcs("GetInvoices").json()["invoices"]["invoice"]
+    R.check("wh invoices currency of the client", [x["currencycode"] for x in inv[:3]] == ["USD", "EUR", "GBP"])
+    gi = whmcs("GetInvoice", invoiceid=inv[0]["id"]).json()
+    lines = gi["items"]["item"]
+    R.check("wh invoice lines add up", sum(int(x["amount"].replace(".", "")) for x in lines)
+            == int(gi["subtotal"].replace(".", "")) and lines[0]["type"] == "Hosting", gi)
+    R.check("wh invoice transactions", gi["transactions"]["transaction"][0]["invoiceid"] == inv[0]["id"], gi)
+    R.check("wh invoice not found", whmcs("GetInvoice", invoiceid="1").json()["message"] == "Invoice ID Not Found")
+    tx = whmcs("GetTransactions", clientid=str(cids[0])).json()
+    R.check("wh transactions per client", tx["numreturned"] == 2 and all(t["userid"] == str(cids[0])
+                                                                        for t in tx["transactions"]["transaction"]), tx)
+    R.check("wh transaction without invoice", tx["transactions"]["transaction"][1]["invoiceid"] == "0")
+    ctl("POST", "whmcs/mutate", {"options": {"refuse": ["contacts", "GetInvoice"], "old_whmcs": True}})
+    r = whmcs("GetContacts")
+    R.check("wh refused kind", r.status == 403 and r.json()["message"]
+            == 'Invalid Permissions: API action "getcontacts" is not allowed', r.body)
+    R.check("wh refused action", whmcs("GetInvoice", invoiceid=inv[0]["id"]).status == 403)
+    R.check("wh other actions still allowed", whmcs("GetClients").status == 200)
+    R.check("wh old_whmcs: no currency codes", "currency_code" not in
+            whmcs("GetClientsDetails", clientid=str(cids[0])).json()["client"]
+            and "currencycode" not in whmcs("GetInvoices").json()["invoices"]["invoice"][0])
+    ctl("POST", "whmcs/mutate", {"options": {"refuse": [], "redirect": True}})
+    r = whmcs("GetClients")
+    R.check("wh redirect 301", r.status == 301 and r.h("location").endswith("/whmcs/billing/includes/api.php"), r.headers)
+    form = {"action": "GetClients", "responsetype": "json", "identifier": "demo-id", "secret": "demo-secret"}
+    r = call("POST", "/whmcs/billing/includes/api.php", form=form)
+    R.check("wh redirect target answers the POST", r.status == 200 and len(r.json()["clients"]["client"]) == 3)
 
 
 def t_faults():
@@ -546,7 +637,8 @@ def t_mutate():
     R.check("mutate bumps version", s["version"] == 1)
     s = ctl("POST", "updown/mutate", {"counts": {"monitors": 13}})
     after2 = call("GET", "/updown/api/checks", headers={"X-API-KEY": "demo-key"}).json()
-    R.check("mutate adds items, old ids kept", len(after2) == 13 and after2[0]["token"] == before[0]["token"])
+    R.check("mutate adds items, old ids kept", len([c for c in after2 if c["type"] != "pulse"]) == 13
+            and after2[0]["token"] == before[0]["token"])
 
 
 def t_log_and_reset(stderr_path):
