@@ -84,15 +84,17 @@ imp_decimal(const char *s, char out[24])
 
 /* Strings copied out of the JSON, freed together. */
 struct bag {
-	char *p[48];
-	int n;
+	char **p;
+	size_t n, cap;
 };
 
 static const char *
 bag_keep(struct bag *b, char *s)
 {
-	if (b->n == (int)(sizeof b->p / sizeof b->p[0]))
-		abort(); /* a writer keeps more strings than the bag holds: a programming error */
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 32;
+		b->p = xrealloc(b->p, b->cap * sizeof *b->p);
+	}
 	b->p[b->n++] = s;
 	return s;
 }
@@ -100,9 +102,10 @@ bag_keep(struct bag *b, char *s)
 static void
 bag_free(struct bag *b)
 {
-	for (int i = 0; i < b->n; i++)
+	for (size_t i = 0; i < b->n; i++)
 		free(b->p[i]);
-	b->n = 0;
+	free(b->p);
+	*b = (struct bag){ NULL, 0, 0 };
 }
 
 /* The raw string value of key ("" and blanks count as absent), or NULL. */
@@ -725,7 +728,7 @@ int
 importer_find_conflict(struct imp_ctx *c, const char *type, json_object *norm, uint64_t *id)
 {
 	const struct kind *k = kind_of(type);
-	struct bag b = { .n = 0 };
+	struct bag b = { NULL, 0, 0 };
 	int rc;
 
 	if (k == NULL)
@@ -1171,7 +1174,7 @@ invoice_lines(struct imp_ctx *c, json_object *norm, uint64_t invoice)
 		return IMP_DB;
 	for (size_t i = 0; i < total && i < MAX_LIST; i++) {
 		json_object *line = json_object_array_get_idx(arr, i);
-		struct bag b = { .n = 0 };
+		struct bag b = { NULL, 0, 0 };
 		int64_t x;
 
 		if (!json_object_is_type(line, json_type_object))
@@ -1227,7 +1230,7 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
     uint64_t target, uint64_t *target_id, char *why, size_t n)
 {
 	const struct kind *k = kind_of(type);
-	struct bag b = { .n = 0 };
+	struct bag b = { NULL, 0, 0 };
 	enum imp_result r;
 
 	*target_id = 0;

@@ -40,7 +40,7 @@ static const struct provider_def p_cronitor = {
 static const struct provider_def p_statuspage = {
 	.id = "statuspage", .default_base_url = "https://api.statuspage.io", .required = FIELDS("api_key"),
 	.optional = FIELDS("page_id"), .plain = FIELDS("page_id"),
-	.imports = FIELDS("status_page", "monitor", "contact"), .ops = &statuspage_ops };
+	.imports = FIELDS("status_page", "status_page_subscriber"), .ops = &statuspage_ops };
 static const struct provider_def p_whmcs = {
 	.id = "whmcs", .required = FIELDS("url", "api_identifier", "api_secret"), .optional = FIELDS("access_key"),
 	.url_field = "url", .plain = NOFIELDS,

@@ -156,8 +156,7 @@ class TestStatuspageFidelity(RunnerTestCase):
     def test_every_reading_of_the_component_page_base_keeps_the_first_page(self):
         """The base of `page` for components is undocumented: numbered from 1 with page 0 read as 1
         (the fake's default), from 0, or from 1 with page 0 empty. 230 components = 3 pages of 100
-        (with the 2 group rows); checked on the stored discovery: the importer cannot yet write a
-        page of that many entries (see docs/providers/statuspage.md)."""
+        (with the 2 group rows); checked on the stored discovery."""
         for base in ("1", "0", "strict1"):
             with self.subTest(page_base=base):
                 user = self.user()
@@ -168,6 +167,16 @@ class TestStatuspageFidelity(RunnerTestCase):
                 want = [{"monitor_id": None, "name": "Fid Component %d" % (i + 1), "section": section(i, 2)}
                         for i in range(230)]
                 self.assertEqual(items, want)
+
+    def test_a_page_of_230_components_imports_whole(self):
+        user = self.user()
+        key, summary = self.setup_account({"status_pages": 1, "component_groups": 2, "components": 230,
+                                           "subscribers": 3})
+        self.run_import(user, key)
+        sp = self.page_row(user, 0)
+        self.assertEqual(self.entries(sp["id"]),
+                         [("Fid Component %d" % (i + 1), section(i, 2), None, None) for i in range(230)])
+        self.assertEqual(self.stack.count("status_page_subscribers", "status_page_id=%d" % sp["id"]), 3)
 
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()
