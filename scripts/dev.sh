@@ -2,14 +2,26 @@
 # The whole service on this machine (README's first command): a private
 # MariaDB under var/, lighttpd on 127.0.0.1:8080 running migrator.fcgi, the
 # fake providers with demo accounts on 127.0.0.1:8090, and the runner every
-# few seconds in place of cron. Prints a token and curl examples. Ctrl-C stops
-# everything it started. State (database, key, token) persists in var/.
+# few seconds in place of cron. Prints a token and curl examples. Ctrl-C (or
+# SIGTERM) stops everything it started. State (database, key, token) persists
+# in var/.
+#   MIGRATOR_PORT       the API's port (default 8080)
+#   MIGRATOR_FAKE_PORT  the fake providers' port (default 8090)
+#   MIGRATOR_VAR        the state folder (default var/ at the top of the tree)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-var="$top/var"
+var=${MIGRATOR_VAR:-$top/var}
 build="$top/build"
 port=${MIGRATOR_PORT:-8080}
 fake_port=${MIGRATOR_FAKE_PORT:-8090}
+
+# A taken port would leave a half-started service: refuse it before starting anything.
+for p in "$port" "$fake_port"; do
+	if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+		echo "dev.sh: port $p on 127.0.0.1 is taken; choose others, e.g. MIGRATOR_PORT=8081 MIGRATOR_FAKE_PORT=8091 $0" >&2
+		exit 1
+	fi
+done
 
 "$top/scripts/install-deps.sh"
 echo "building..."
@@ -17,12 +29,21 @@ echo "building..."
 mkdir -p "$var/run" "$var/log"
 
 pids=()
+# Each started process and its children (FastCGI processes, a runner pass)
+# are stopped, and the wait ends only when they are gone.
 cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
 	echo
 	echo "stopping..."
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${pids[@]}"; do
+		kids=$(pgrep -P "$p" || true)
+		kill "$p" 2>/dev/null || true
+		[ -z "$kids" ] || kill $kids 2>/dev/null || true
+	done
 	[ -f "$var/run/mysqld.pid" ] && kill "$(cat "$var/run/mysqld.pid")" 2>/dev/null || true
 	wait 2>/dev/null || true
+	exit "$rc"
 }
 trap cleanup EXIT INT TERM
 
