@@ -25,8 +25,7 @@ trap cleanup EXIT
 mariadb-install-db --no-defaults --user=root --datadir="$t/data" --auth-root-authentication-method=normal \
 	--skip-test-db >"$t/install.log" 2>&1
 mariadbd --no-defaults --user=root --datadir="$t/data" --socket="$t/my.sock" --skip-networking \
-	--pid-file="$t/mysqld.pid" --log-error="$t/mysqld.err" --innodb-buffer-pool-size=256M \
-	--innodb-flush-log-at-trx-commit=2 &
+	--pid-file="$t/mysqld.pid" --log-error="$t/mysqld.err" --innodb-buffer-pool-size=256M &
 for _ in $(seq 100); do mariadb --no-defaults -uroot --socket="$t/my.sock" -e 'select 1' >/dev/null 2>&1 && break; sleep 0.2; done
 mariadb --no-defaults -uroot --socket="$t/my.sock" -e 'CREATE DATABASE migrator'
 cat >"$t/m.conf" <<CONF

@@ -71,14 +71,22 @@ if [ ! -s "$var/demo-token" ]; then
 fi
 token=$(cat "$var/demo-token")
 
-# --- lighttpd with migrator.fcgi
+# --- lighttpd with migrator.fcgi and the review page (its CSP as the shipped snippet sets it)
+csp=$(sed -n 's/.*"Content-Security-Policy" => "\([^"]*\)".*/\1/p' "$top/apache/lighttpd-migrator.conf.in")
 cat >"$var/lighttpd.conf" <<CONF
 server.port = $port
 server.bind = "127.0.0.1"
 server.document-root = "$var"
 server.errorlog = "$var/log/lighttpd-error.log"
 server.pid-file = "$var/run/lighttpd.pid"
-server.modules = ("mod_fastcgi")
+server.modules = ("mod_fastcgi", "mod_alias", "mod_setenv", "mod_indexfile")
+mimetype.assign = ( ".html" => "text/html; charset=utf-8", ".js" => "text/javascript; charset=utf-8",
+                    ".css" => "text/css; charset=utf-8", ".png" => "image/png" )
+alias.url = ( "/migrator/" => "$top/web/migrator/" )
+\$HTTP["url"] =~ "^/migrator/" {
+  index-file.names = ( "index.html" )
+  setenv.add-response-header = ( "Content-Security-Policy" => "$csp", "X-Content-Type-Options" => "nosniff" )
+}
 fastcgi.server = (
   "/api/v1" => (( "bin-path" => "$build/migrator.fcgi", "socket" => "$var/run/fcgi.sock",
                   "check-local" => "disable", "max-procs" => 2,
@@ -105,6 +113,8 @@ base="http://127.0.0.1:$port"
 cat <<MSG
 
 migrator is running at $base  (logs in var/log/, Ctrl-C stops everything)
+
+  review page: $base/migrator/   (paste the token below)
 
   export TOKEN='$token'
   curl -s $base/api/v1/me -H "Authorization: Bearer \$TOKEN"

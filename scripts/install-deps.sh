@@ -8,7 +8,7 @@ PKGS="build-essential autoconf automake libtool pkg-config
 libfcgi-dev libjson-c-dev default-libmysqlclient-dev libsodium-dev uuid-dev
 libcmocka-dev libcurl4-openssl-dev
 mariadb-server mariadb-client lighttpd apache2 libapache2-mod-fcgid spawn-fcgi
-python3 curl ca-certificates procps"
+python3 curl ca-certificates procps man-db groff-base"
 
 missing=""
 for p in $PKGS; do

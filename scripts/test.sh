@@ -6,6 +6,9 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"
+# The servers are installed now: a missing one is a failure here, never a skip.
+MIGRATOR_IT_REQUIRED=1
+export MIGRATOR_IT_REQUIRED
 
 status=0
 run_suite() { # name builddir [configure args]
@@ -43,6 +46,12 @@ web_pass() { # name args...
 web_pass apache --web apache -k test_rest -k test_mcp
 web_pass apache-proxy --web apache-proxy -k test_rest.Endpoints_Me -k test_rest.Authentication \
 	-k test_rest.Endpoints_RunDetail -k test_mcp.McpTransport -k test_mcp.McpToolsList
+
+# Every libFuzzer target for 30 seconds (clang, ASan+UBSan; tests/fuzz/run.sh).
+echo "== fuzzing"
+if ! "$top/tests/fuzz/run.sh" 30; then
+	status=1
+fi
 
 san_logs="$top/build-asan/sanitizer-logs"
 rm -rf "$san_logs" && mkdir -p "$san_logs"

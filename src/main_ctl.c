@@ -9,6 +9,7 @@
 #include <sodium.h>
 
 #include "auth/auth.h"
+#include "core/cli.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -21,22 +22,28 @@
 #define DATADIR "/usr/share/migrator"
 #endif
 
+#define PROG "migratorctl"
+
 static const char usage_text[] =
-	"usage: migratorctl [--config FILE] COMMAND\n"
+	"usage: migratorctl [--config FILE] COMMAND | --help | --version\n"
 	"  db migrate [--sql-dir DIR]                       apply sql/ migrations in order; idempotent\n"
+	"  config check                                     validate the config, print the effective values\n"
 	"  user add --name NAME --email EMAIL               prints the new user's id\n"
+	"  user list                                        id, name, email, created, active tokens\n"
 	"  token create --user ID --name NAME --scopes S1,S2,...   prints the token, once\n"
 	"  token list --user ID                             id, name, scopes, last used (never the token)\n"
 	"  token revoke --id TOKEN_ID                       takes effect on the next request\n"
 	"  flag set migrator on|off [--user ID]             global switch, or a per-user override\n"
+	"  flag get migrator [--user ID]                    the effective value and what decides it\n"
 	"  keygen --out FILE                                new credentials key, mode 0600\n"
-	"  status                                           queues, runs per status, oldest job age\n";
+	"  status                                           queues, runs per status, oldest job age\n"
+	"The config is --config FILE, else $MIGRATOR_CONFIG, else the default path.\n"
+	"Exit status: 0 done, 1 failed (the message says why), 2 usage error.\n";
 
 static int
 die_usage(void)
 {
-	fputs(usage_text, stderr);
-	return 2;
+	return cli_misuse(PROG, "missing or malformed arguments");
 }
 
 /* Value of --name in argv[from..argc), or NULL. */
@@ -133,6 +140,13 @@ cmd_migrate(struct config *cfg, int argc, char **argv, int at)
 		dir = getenv("MIGRATOR_SQL_DIR");
 	if (dir == NULL)
 		dir = DATADIR "/sql";
+#ifdef SRC_SQLDIR
+	/* not installed: the schema of the source tree this program was built from */
+	if ((d = opendir(dir)) == NULL && getenv("MIGRATOR_SQL_DIR") == NULL && opt(argc, argv, at, "--sql-dir") == NULL)
+		dir = SRC_SQLDIR;
+	else if (d != NULL)
+		closedir(d);
+#endif
 	if ((d = opendir(dir)) == NULL) {
 		fprintf(stderr, "migratorctl: cannot open %s: %s\n", dir, strerror(errno));
 		return 1;
@@ -351,8 +365,14 @@ cmd_status(struct config *cfg)
 	struct db *db = connect_or_die(cfg);
 	int rc, any = 0;
 
-	if ((r = db_query(db, ST_STATUS_QUEUES, "")) == NULL)
+	if ((r = db_query(db, ST_STATUS_QUEUES, "")) == NULL) {
+		if (strstr(db_error(db), "doesn't exist") != NULL) {
+			fprintf(stderr, PROG ": the database has no schema yet: run migratorctl db migrate\n");
+			db_close(db);
+			return 1;
+		}
 		return fail_db(db, "status");
+	}
 	printf("queue\tjobs\treserved\toldest_age_s\n");
 	while ((rc = db_next(r)) == 1) {
 		printf("%s\t%s\t%s\t%s\n", db_str(r, 0), db_str(r, 1), db_str(r, 3) ? db_str(r, 3) : "0",
@@ -372,6 +392,119 @@ cmd_status(struct config *cfg)
 	return rc < 0 ? 1 : 0;
 }
 
+static int
+cmd_user_list(struct config *cfg)
+{
+	struct db *db = connect_or_die(cfg);
+	struct db_res *r;
+	int rc;
+
+	if ((r = db_query(db, ST_USER_LIST, "")) == NULL)
+		return fail_db(db, "user list");
+	printf("id\tname\temail\tcreated\tactive_tokens\n");
+	while ((rc = db_next(r)) == 1)
+		printf("%s\t%s\t%s\t%s\t%s\n", db_str(r, 0), db_str(r, 1), db_str(r, 2), db_str(r, 3), db_str(r, 4));
+	db_free(r);
+	db_close(db);
+	return rc < 0 ? 1 : 0;
+}
+
+static int
+cmd_flag_get(struct config *cfg, int argc, char **argv, int at)
+{
+	const char *user_arg = opt(argc, argv, at, "--user");
+	int global = -1, mine = -1, rc;
+	uint64_t user = 0;
+	struct db_res *r;
+	struct db *db;
+
+	if (argc < at + 1 || strcmp(argv[at], "migrator") != 0)
+		return cli_misuse(PROG, "flag get takes the flag name migrator");
+	if (user_arg != NULL && parse_id(user_arg, "--user", &user) != 0)
+		return 2;
+	db = connect_or_die(cfg);
+	if ((r = db_query(db, ST_FLAG_GET, "su", "features:migrator", user)) == NULL)
+		return fail_db(db, "flag get");
+	while ((rc = db_next(r)) == 1) {
+		if (db_i64(r, 0) == 0)
+			global = db_i64(r, 1) != 0;
+		else
+			mine = db_i64(r, 1) != 0;
+	}
+	db_free(r);
+	db_close(db);
+	if (rc < 0)
+		return 1;
+	if (mine >= 0)
+		printf("features:migrator %s for user %llu (per-user override)\n", mine ? "on" : "off",
+		    (unsigned long long)user);
+	else if (global >= 0)
+		printf("features:migrator %s%s (global setting)\n", global ? "on" : "off", user ? " for this user" : "");
+	else
+		printf("features:migrator %s%s (config default [features] migrator)\n",
+		    cfg->migrator_default ? "on" : "off", user ? " for this user" : "");
+	return 0;
+}
+
+static int
+cmd_config_check(struct config *cfg)
+{
+	config_dump(cfg, stdout);
+	return 0;
+}
+
+/* One command: its words, what it needs, and how it runs. */
+struct command {
+	const char *word1, *word2;  /* word2 NULL: one word */
+	int (*run)(struct config *, int argc, char **argv, int at);
+};
+
+static int
+run_migrate(struct config *c, int argc, char **argv, int at)
+{
+	return cmd_migrate(c, argc, argv, at);
+}
+
+static int
+run_user_list(struct config *c, int argc, char **argv, int at)
+{
+	(void)argc;
+	(void)argv;
+	(void)at;
+	return cmd_user_list(c);
+}
+
+static int
+run_status(struct config *c, int argc, char **argv, int at)
+{
+	(void)argc;
+	(void)argv;
+	(void)at;
+	return cmd_status(c);
+}
+
+static int
+run_config_check(struct config *c, int argc, char **argv, int at)
+{
+	(void)argc;
+	(void)argv;
+	(void)at;
+	return cmd_config_check(c);
+}
+
+static const struct command commands[] = {
+	{ "db", "migrate", run_migrate },
+	{ "config", "check", run_config_check },
+	{ "user", "add", cmd_user_add },
+	{ "user", "list", run_user_list },
+	{ "token", "create", cmd_token_create },
+	{ "token", "list", cmd_token_list },
+	{ "token", "revoke", cmd_token_revoke },
+	{ "flag", "set", cmd_flag_set },
+	{ "flag", "get", cmd_flag_get },
+	{ "status", NULL, run_status },
+};
+
 int
 main(int argc, char **argv)
 {
@@ -387,32 +520,33 @@ main(int argc, char **argv)
 		config_arg = argv[at + 1];
 		at += 2;
 	}
-	if (at >= argc || strcmp(argv[at], "--help") == 0 || strcmp(argv[at], "-h") == 0)
-		return die_usage();
+	if (at >= argc)
+		return cli_misuse(PROG, "no command given");
+	if (strcmp(argv[at], "--help") == 0 || strcmp(argv[at], "-h") == 0 || strcmp(argv[at], "help") == 0)
+		return cli_help(usage_text);
+	if (strcmp(argv[at], "--version") == 0)
+		return cli_version(PROG);
 	if (strcmp(argv[at], "keygen") == 0)
 		return cmd_keygen(argc, argv, at + 1);
-	err_clear(&e);
-	if (config_load(&cfg, config_default_path(config_arg), &e) != 0) {
-		fprintf(stderr, "migratorctl: %s\n", e.msg);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		const struct command *k = &commands[i];
+		int words = k->word2 ? 2 : 1;
+
+		if (strcmp(argv[at], k->word1) != 0 || (k->word2 != NULL &&
+		        (at + 1 >= argc || strcmp(argv[at + 1], k->word2) != 0)))
+			continue;
+		/* config check also takes --config after its words */
+		if (opt(argc, argv, at + words, "--config") != NULL)
+			config_arg = opt(argc, argv, at + words, "--config");
+		err_clear(&e);
+		if (config_load(&cfg, config_default_path(config_arg), &e) != 0) {
+			fprintf(stderr, PROG ": %s\n", e.msg);
+			config_free(&cfg);
+			return 1;
+		}
+		rc = k->run(&cfg, argc, argv, at + words);
 		config_free(&cfg);
-		return 1;
+		return rc;
 	}
-	if (strcmp(argv[at], "db") == 0 && at + 1 < argc && strcmp(argv[at + 1], "migrate") == 0)
-		rc = cmd_migrate(&cfg, argc, argv, at + 2);
-	else if (strcmp(argv[at], "user") == 0 && at + 1 < argc && strcmp(argv[at + 1], "add") == 0)
-		rc = cmd_user_add(&cfg, argc, argv, at + 2);
-	else if (strcmp(argv[at], "token") == 0 && at + 1 < argc && strcmp(argv[at + 1], "create") == 0)
-		rc = cmd_token_create(&cfg, argc, argv, at + 2);
-	else if (strcmp(argv[at], "token") == 0 && at + 1 < argc && strcmp(argv[at + 1], "list") == 0)
-		rc = cmd_token_list(&cfg, argc, argv, at + 2);
-	else if (strcmp(argv[at], "token") == 0 && at + 1 < argc && strcmp(argv[at + 1], "revoke") == 0)
-		rc = cmd_token_revoke(&cfg, argc, argv, at + 2);
-	else if (strcmp(argv[at], "flag") == 0 && at + 1 < argc && strcmp(argv[at + 1], "set") == 0)
-		rc = cmd_flag_set(&cfg, argc, argv, at + 2);
-	else if (strcmp(argv[at], "status") == 0)
-		rc = cmd_status(&cfg);
-	else
-		rc = die_usage();
-	config_free(&cfg);
-	return rc;
+	return cli_misuse(PROG, "unknown command %s", argv[at]);
 }

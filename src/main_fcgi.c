@@ -7,18 +7,22 @@
 #include <sodium.h>
 
 #include "api/ops.h"
+#include "core/cli.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "crypto/seal.h"
 #include "db/db.h"
 #include "http/fcgi.h"
 
-static void
-usage(void)
-{
-	fprintf(stderr, "usage: migrator.fcgi [--config FILE] [--listen PATH|:PORT]\n");
-	exit(2);
-}
+#define PROG "migrator.fcgi"
+
+static const char usage_text[] =
+	"usage: migrator.fcgi [--config FILE] [--listen PATH|:PORT] | --help | --version\n"
+	"  Answers /api/v1 and /mcp as a FastCGI responder. Spawned by the web server\n"
+	"  (mod_fcgid, lighttpd) it talks on the socket it is given; with --listen it\n"
+	"  opens its own (mod_proxy_fcgi, spawn-fcgi). Exit: 0 stopped, 1 failed, 2 usage.\n"
+	"  --config FILE     config file (else $MIGRATOR_CONFIG, else the default path)\n"
+	"  --listen ADDR     a unix socket path, or :PORT on all addresses\n";
 
 int
 main(int argc, char **argv)
@@ -27,6 +31,7 @@ main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "listen", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *config_arg = NULL, *listen = NULL;
@@ -35,13 +40,18 @@ main(int argc, char **argv)
 	struct err e;
 	int ch, rc;
 
-	while ((ch = getopt_long(argc, argv, "c:l:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "c:l:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c': config_arg = optarg; break;
 		case 'l': listen = optarg; break;
-		default: usage();
+		case 'h': return cli_help(usage_text);
+		case 'V': return cli_version(PROG);
+		default: return cli_misuse(PROG, "unknown option or missing value: %s", argv[optind - 1]);
 		}
 	}
+	if (optind < argc)
+		return cli_misuse(PROG, "unexpected argument %s", argv[optind]);
 	log_init("migrator.fcgi", LOG_LVL_INFO);
 	err_clear(&e);
 	if (sodium_init() < 0) {

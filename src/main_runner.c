@@ -11,6 +11,7 @@
 
 #include <sodium.h>
 
+#include "core/cli.h"
 #include "core/config.h"
 #include "core/log.h"
 #include "core/util.h"
@@ -18,9 +19,11 @@
 #include "db/db.h"
 #include "runner/runner.h"
 
+#define PROG "migrator-runner"
+
 static const char usage_text[] =
 	"usage: migrator-runner [--config FILE] [--max-seconds N] [--max-jobs N] [--once]\n"
-	"                       [--worker-id ID] [--verbose]\n"
+	"                       [--worker-id ID] [--verbose] | --help | --version\n"
 	"  --config FILE     config file (else $MIGRATOR_CONFIG, else the default path)\n"
 	"  --max-seconds N   stop claiming and exit after N seconds (default 50)\n"
 	"  --max-jobs N      stop after N job steps (default: no limit)\n"
@@ -37,12 +40,6 @@ on_signal(int sig)
 	stop_flag = 1;
 }
 
-static int
-usage(void)
-{
-	fputs(usage_text, stderr);
-	return 2;
-}
 
 /* The value after argv[*i], advancing *i; NULL when missing. */
 static const char *
@@ -74,24 +71,26 @@ main(int argc, char **argv)
 		else if (strcmp(a, "--verbose") == 0)
 			verbose = true;
 		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-			return usage();
+			return cli_help(usage_text);
+		else if (strcmp(a, "--version") == 0)
+			return cli_version(PROG);
 		else if (strcmp(a, "--config") == 0) {
 			if ((config_arg = value(argc, argv, &i)) == NULL)
-				return usage();
+				return cli_misuse(PROG, "--config needs a file");
 		} else if (strcmp(a, "--worker-id") == 0) {
 			if ((worker_arg = value(argc, argv, &i)) == NULL || !*worker_arg ||
 			    strlen(worker_arg) > QUEUE_WORKER_MAX)
-				return usage();
+				return cli_misuse(PROG, "--worker-id needs 1 to %d characters", QUEUE_WORKER_MAX);
 		} else if (strcmp(a, "--max-seconds") == 0) {
 			if ((val = value(argc, argv, &i)) == NULL || parse_i64(val, 1, 86400, &v) != 0)
-				return usage();
+				return cli_misuse(PROG, "--max-seconds needs a number from 1 to 86400");
 			opts.max_seconds = (int)v;
 		} else if (strcmp(a, "--max-jobs") == 0) {
 			if ((val = value(argc, argv, &i)) == NULL || parse_i64(val, 1, 100000000, &v) != 0)
-				return usage();
+				return cli_misuse(PROG, "--max-jobs needs a number from 1 to 100000000");
 			opts.max_jobs = (long)v;
 		} else
-			return usage();
+			return cli_misuse(PROG, "unknown option %s", a);
 	}
 	log_init("migrator-runner", verbose ? LOG_LVL_DEBUG : LOG_LVL_INFO);
 	if (sodium_init() < 0) {

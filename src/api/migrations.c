@@ -18,9 +18,43 @@
 
 #define DETAIL_MAX_RESOURCES 500
 #define TOOL_LOGS 50
+#define DELETE_INLINE_MAX 5000 /* a run with more resources is deleted by the runner, in batches */
 
 static const char initial_stats[] =
 	"{\"discovered\":{},\"planned\":{},\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0}";
+
+/* "options" of a run from its stored text: every option with its value. */
+static void
+run_options_json(json_object *run, const char *text)
+{
+	json_object *o = json_object_new_object(), *stored = NULL, *v;
+	int ok;
+
+	if (text != NULL)
+		stored = jx_parse(text, strlen(text), &ok);
+	jx_add_bool(o, "import_paused", json_object_object_get_ex(stored, "import_paused", &v) &&
+	    json_object_get_boolean(v));
+	json_object_put(stored);
+	json_object_object_add(run, "options", o);
+}
+
+/* A resource item from a row of RES_COLS (see db/sql_core.def). */
+static json_object *
+resource_json(struct db_res *r)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_int(o, "id", db_i64(r, 0));
+	jx_add_str(o, "resource_type", db_str(r, 1));
+	jx_add_str(o, "external_id", db_str(r, 2));
+	jx_add_str(o, "name", db_str(r, 3));
+	jx_add_str(o, "action", db_str(r, 4));
+	jx_add_str(o, "status", db_str(r, 5));
+	jx_add_str(o, "reason", db_str(r, 6));
+	jx_add_int(o, "attempts", db_i64(r, 7));
+	jx_add_str(o, "error_message", db_str(r, 8));
+	return o;
+}
 
 /* A run object from a row of RUN_COLS (see db/sql_core.def). */
 static json_object *
@@ -39,6 +73,7 @@ run_json(struct db_res *r)
 	jx_add_time(o, "finished_at", db_str(r, 6));
 	jx_add_time(o, "created_at", db_str(r, 7));
 	jx_add_time(o, "updated_at", db_str(r, 8));
+	run_options_json(o, db_str(r, 11));
 	return o;
 }
 
@@ -98,20 +133,66 @@ ack(const char *message, const char *id, const char *status)
 	return o;
 }
 
-static char *
-page_link(const struct ctx *c, const char *path, const struct args *a, int64_t page)
+/* The list body {data, links, meta} of one page of a paginated list: path and
+ * filter (a query prefix such as "status=failed&", already encoded) make the
+ * links; total counts every row that matches. Takes data. */
+static json_object *
+page_body(const struct ctx *c, const char *path, const char *filter, const struct args *a, int64_t total,
+    json_object *data)
 {
-	return xasprintf("%s%s?%s%s%s%s%s%sper_page=%lld&page=%lld", c->app->cfg->public_url, path,
-	    a->status ? "status=" : "", a->status ? a->status : "", a->status ? "&" : "",
-	    a->provider ? "provider=" : "", a->provider ? a->provider : "", a->provider ? "&" : "",
-	    (long long)a->per_page, (long long)page);
+	int64_t last = total == 0 ? 1 : (total + a->per_page - 1) / a->per_page;
+	int64_t offset = (a->page - 1) * a->per_page, n = (int64_t)json_object_array_length(data);
+	json_object *out = json_object_new_object(), *links = json_object_new_object();
+	json_object *meta = json_object_new_object();
+	const struct {
+		const char *name;
+		bool on;
+		int64_t page;
+	} rel[] = { { "first", true, 1 }, { "last", true, last }, { "prev", a->page > 1, a->page - 1 },
+		{ "next", a->page < last, a->page + 1 } };
+
+	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		char *url = rel[i].on ? xasprintf("%s%s?%sper_page=%lld&page=%lld", c->app->cfg->public_url, path,
+		    filter, (long long)a->per_page, (long long)rel[i].page) : NULL;
+		jx_add_str(links, rel[i].name, url);
+		free(url);
+	}
+	jx_add_int(meta, "current_page", a->page);
+	jx_add_int(meta, "last_page", last);
+	jx_add_int(meta, "per_page", a->per_page);
+	jx_add_int(meta, "total", total);
+	if (n > 0) {
+		jx_add_int(meta, "from", offset + 1);
+		jx_add_int(meta, "to", offset + n);
+	} else {
+		jx_add_str(meta, "from", NULL);
+		jx_add_str(meta, "to", NULL);
+	}
+	json_object_object_add(out, "data", data);
+	json_object_object_add(out, "links", links);
+	json_object_object_add(out, "meta", meta);
+	return out;
 }
 
+/* Append "name=value&" (value percent-encoded) to the filter buffer when value is set. */
 static void
-add_link(json_object *links, const char *name, char *url)
+filter_add(char *buf, size_t n, const char *name, const char *value)
 {
-	jx_add_str(links, name, url);
-	free(url);
+	size_t len = strlen(buf);
+
+	if (value == NULL)
+		return;
+	len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s=", name);
+	for (const unsigned char *p = (const unsigned char *)value; *p && len + 4 < n; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    *p == '-' || *p == '_' || *p == '.' || *p == '~')
+			buf[len++] = (char)*p;
+		else
+			len += (size_t)snprintf(buf + len, n - len, "%%%02X", *p);
+	}
+	if (len + 1 < n)
+		buf[len++] = '&';
+	buf[len < n ? len : n - 1] = '\0';
 }
 
 int
@@ -119,14 +200,13 @@ h_list(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
 	uint64_t uid = c->who->user_id;
-	int64_t total = 0, last, offset = (a->page - 1) * a->per_page;
-	json_object *data, *links, *meta;
+	int64_t total = 0, offset = (a->page - 1) * a->per_page;
+	char filter[128] = "";
+	json_object *data;
 	struct db_res *r;
+	size_t n;
 	int rc;
 
-	if (db_scalar(db, &total, ST_RUN_COUNT, "ussss", uid, a->status, a->status, a->provider,
-	        a->provider) < 0)
-		return db_fail(db, e);
 	if ((r = db_query(db, ST_RUN_LIST, "ussssii", uid, a->status, a->status, a->provider,
 	         a->provider, a->per_page, offset)) == NULL)
 		return db_fail(db, e);
@@ -138,34 +218,18 @@ h_list(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		json_object_put(data);
 		return db_fail(db, e);
 	}
-	last = total == 0 ? 1 : (total + a->per_page - 1) / a->per_page;
-	links = json_object_new_object();
-	add_link(links, "first", page_link(c, "/api/v1/migrations", a, 1));
-	add_link(links, "last", page_link(c, "/api/v1/migrations", a, last));
-	if (a->page > 1)
-		add_link(links, "prev", page_link(c, "/api/v1/migrations", a, a->page - 1));
-	else
-		jx_add_str(links, "prev", NULL);
-	if (a->page < last)
-		add_link(links, "next", page_link(c, "/api/v1/migrations", a, a->page + 1));
-	else
-		jx_add_str(links, "next", NULL);
-	meta = json_object_new_object();
-	jx_add_int(meta, "current_page", a->page);
-	jx_add_int(meta, "last_page", last);
-	jx_add_int(meta, "per_page", a->per_page);
-	jx_add_int(meta, "total", total);
-	if (json_object_array_length(data) > 0) {
-		jx_add_int(meta, "from", offset + 1);
-		jx_add_int(meta, "to", offset + (int64_t)json_object_array_length(data));
-	} else {
-		jx_add_str(meta, "from", NULL);
-		jx_add_str(meta, "to", NULL);
+	/* A short page that is not past the end tells the total without counting. */
+	n = json_object_array_length(data);
+	if (n < (size_t)a->per_page && (n > 0 || offset == 0))
+		total = offset + (int64_t)n;
+	else if (db_scalar(db, &total, ST_RUN_COUNT, "ussss", uid, a->status, a->status, a->provider,
+	             a->provider) < 0) {
+		json_object_put(data);
+		return db_fail(db, e);
 	}
-	*out = json_object_new_object();
-	json_object_object_add(*out, "data", data);
-	json_object_object_add(*out, "links", links);
-	json_object_object_add(*out, "meta", meta);
+	filter_add(filter, sizeof filter, "status", a->status);
+	filter_add(filter, sizeof filter, "provider", a->provider);
+	*out = page_body(c, "/api/v1/migrations", filter, a, total, data);
 	return 0;
 }
 
@@ -217,17 +281,8 @@ h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if ((r = db_query(db, ST_RUN_RESOURCES, "si", a->id, (int64_t)DETAIL_MAX_RESOURCES)) == NULL)
 		goto fail;
 	res = json_object_new_array();
-	while ((rc = db_next(r)) == 1) {
-		json_object *o = json_object_new_object();
-		jx_add_int(o, "id", db_i64(r, 0));
-		jx_add_str(o, "resource_type", db_str(r, 1));
-		jx_add_str(o, "external_id", db_str(r, 2));
-		jx_add_str(o, "action", db_str(r, 3));
-		jx_add_str(o, "status", db_str(r, 4));
-		jx_add_int(o, "attempts", db_i64(r, 5));
-		jx_add_str(o, "error_message", db_str(r, 6));
-		json_object_array_add(res, o);
-	}
+	while ((rc = db_next(r)) == 1)
+		json_object_array_add(res, resource_json(r));
 	db_free(r);
 	json_object_object_add(run, "resources", res);
 	if (rc < 0)
@@ -283,18 +338,14 @@ h_logs(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		json_object_array_del_idx(data, n - 1, 1);
 	snprintf(path, sizeof path, "/api/v1/migrations/%s/logs", a->id);
 	links = json_object_new_object();
-#define LOG_LINK(page) xasprintf("%s%s?errors_only=%s&per_page=%lld&page=%lld", \
-	c->app->cfg->public_url, path, a->errors_only ? "true" : "false", (long long)a->per_page, \
-	(long long)(page))
-	if (a->page > 1)
-		add_link(links, "prev", LOG_LINK(a->page - 1));
-	else
-		jx_add_str(links, "prev", NULL);
-	if (n > (size_t)a->per_page)
-		add_link(links, "next", LOG_LINK(a->page + 1));
-	else
-		jx_add_str(links, "next", NULL);
-#undef LOG_LINK
+	for (int i = 0; i < 2; i++) {
+		bool on = i == 0 ? a->page > 1 : n > (size_t)a->per_page;
+		char *url = on ? xasprintf("%s%s?errors_only=%s&per_page=%lld&page=%lld", c->app->cfg->public_url,
+		    path, a->errors_only ? "true" : "false", (long long)a->per_page,
+		    (long long)(i == 0 ? a->page - 1 : a->page + 1)) : NULL;
+		jx_add_str(links, i == 0 ? "prev" : "next", url);
+		free(url);
+	}
 	meta = json_object_new_object();
 	jx_add_int(meta, "current_page", a->page);
 	jx_add_int(meta, "per_page", a->per_page);
@@ -321,7 +372,7 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (a->credentials == NULL)
 		none = json_object_new_object();
 	plain = (char *)json_object_to_json_string_length(a->credentials ? a->credentials : none,
-	    JSON_C_TO_STRING_PLAIN, &plain_len);
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &plain_len);
 	if (seal(c->app->key, id, plain, plain_len, &sealed, &sealed_len) != 0) {
 		sodium_memzero(plain, plain_len);
 		json_object_put(none);
@@ -329,8 +380,9 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	}
 	sodium_memzero(plain, plain_len);
 	json_object_put(none);
-	n = db_exec(db, ST_RUN_INSERT, "sussbs", id, c->who->user_id, a->provider, initial_stats,
-	    sealed, sealed_len, seal_key_id(c->app->key));
+	n = db_exec(db, ST_RUN_INSERT, "susssbs", id, c->who->user_id, a->provider, initial_stats,
+	    a->options.import_paused ? "{\"import_paused\":true}" : "{\"import_paused\":false}", sealed,
+	    sealed_len, seal_key_id(c->app->key));
 	free(sealed);
 	if (n < 0)
 		return db_fail(db, e);
@@ -409,16 +461,26 @@ int
 h_delete(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
-	int64_t n;
+	char st[32];
+	int64_t n, size = 0;
 
-	if (c->transport == TRANSPORT_TOOL && !a->confirm) {
-		char st[32];
+	if (!a->confirm) {
 		/* Unknown and foreign runs still look the same as to REST. */
 		if (run_status(c, a->id, false, st, e) != 0)
 			return -1;
 		return err_set(e, ERR_CONFIRM_REQUIRED, NULL);
 	}
-	if ((n = db_exec(db, ST_RUN_DELETE, "su", a->id, c->who->user_id)) < 0)
+	if ((n = run_status(c, a->id, true, st, e)) != 0)
+		return -1;
+	if (db_scalar(db, &size, ST_RUN_SIZE_UPTO, "si", a->id, (int64_t)DELETE_INLINE_MAX + 1) < 0)
+		return db_fail(db, e);
+	if (size <= DELETE_INLINE_MAX)
+		n = db_exec(db, ST_RUN_DELETE, "su", a->id, c->who->user_id);
+	else if ((n = db_exec(db, ST_RUN_MARK_DELETED, "su", a->id, c->who->user_id)) > 0 &&
+	         (db_exec(db, ST_JOBS_DELETE_RUN, "s", a->id) < 0 ||
+	          queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
+		return e->code != ERR_NONE ? -1 : db_fail(db, e);
+	if (n < 0)
 		return db_fail(db, e);
 	if (n == 0)
 		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
@@ -460,14 +522,15 @@ int
 h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	static const struct {
-		const char *strategy, *action, *status;
+		const char *strategy, *action, *status, *reason;
 	} map[] = {
-		{ "skip", "skip", "skipped" },
-		{ "overwrite", "update", "pending" },
-		{ "duplicate", "create", "pending" },
+		{ "skip", "skip", "skipped", "You chose skip: the object in your account stays as it is." },
+		{ "overwrite", "update", "pending", "You chose overwrite: the object in your account is updated "
+		  "with the provider's data." },
+		{ "duplicate", "create", "pending", "You chose duplicate: a second object is created beside yours." },
 	};
 	struct db *db = c->app->db;
-	const char *action = NULL, *status = NULL;
+	const char *action = NULL, *status = NULL, *reason = NULL;
 	json_object *ctxo;
 	char st[32], msg[128];
 	int64_t n, resolved = 0;
@@ -481,15 +544,24 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		if (strcmp(map[i].strategy, a->strategy) == 0) {
 			action = map[i].action;
 			status = map[i].status;
+			reason = map[i].reason;
 		}
-	if (a->resource_ids == NULL) {
-		if ((n = db_exec(db, ST_RES_RESOLVE, "ssssnn", a->strategy, action, status, a->id)) < 0)
+	for (size_t i = 0; i < a->ids.n; i++) {
+		int64_t found;
+		if ((n = db_scalar(db, &found, ST_RES_IN_RUN, "su", a->id, a->ids.v[i])) < 0)
+			return db_fail(db, e);
+		if (n == 0)
+			return err_field(e, "resource_ids", "Resource %llu is not a resource of this run.",
+			    (unsigned long long)a->ids.v[i]);
+	}
+	if (a->ids.v == NULL) {
+		if ((n = db_exec(db, ST_RES_RESOLVE, "sssssnn", a->strategy, action, status, reason, a->id)) < 0)
 			return db_fail(db, e);
 		resolved = n;
 	} else {
-		for (size_t i = 0; i < a->nresource_ids; i++) {
-			n = db_exec(db, ST_RES_RESOLVE, "ssssuu", a->strategy, action, status, a->id,
-			    a->resource_ids[i], a->resource_ids[i]);
+		for (size_t i = 0; i < a->ids.n; i++) {
+			n = db_exec(db, ST_RES_RESOLVE, "sssssuu", a->strategy, action, status, reason, a->id,
+			    a->ids.v[i], a->ids.v[i]);
 			if (n < 0)
 				return db_fail(db, e);
 			resolved += n;
@@ -511,6 +583,108 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	*out = ack(msg, a->id, st);
 	jx_add_int(*out, "resolved", resolved);
 	return 0;
+}
+
+int
+h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	char st[32], path[80], filter[256] = "", *like = NULL;
+	json_object *data;
+	struct db_res *r;
+	int64_t total = 0;
+	int rc;
+
+	if (run_status(c, a->id, false, st, e) != 0)
+		return -1;
+	if (a->q != NULL) {
+		/* a substring of the name: LIKE with its wildcards escaped */
+		size_t n = 0;
+		like = xmalloc(2 * strlen(a->q) + 3);
+		like[n++] = '%';
+		for (const char *p = a->q; *p; p++) {
+			if (*p == '%' || *p == '_' || *p == '\\')
+				like[n++] = '\\';
+			like[n++] = *p;
+		}
+		like[n++] = '%';
+		like[n] = '\0';
+	}
+	if (db_scalar(db, &total, ST_RES_COUNT, "sssssssss", a->id, a->status, a->status, a->resource_type,
+	        a->resource_type, a->action, a->action, like, like) < 0 ||
+	    (r = db_query(db, ST_RES_PAGE, "sssssssssii", a->id, a->status, a->status, a->resource_type,
+	         a->resource_type, a->action, a->action, like, like, a->per_page,
+	         (a->page - 1) * a->per_page)) == NULL) {
+		free(like);
+		return db_fail(db, e);
+	}
+	free(like);
+	data = json_object_new_array();
+	while ((rc = db_next(r)) == 1)
+		json_object_array_add(data, resource_json(r));
+	db_free(r);
+	if (rc < 0) {
+		json_object_put(data);
+		return db_fail(db, e);
+	}
+	snprintf(path, sizeof path, "/api/v1/migrations/%s/resources", a->id);
+	filter_add(filter, sizeof filter, "status", a->status);
+	filter_add(filter, sizeof filter, "resource_type", a->resource_type);
+	filter_add(filter, sizeof filter, "action", a->action);
+	filter_add(filter, sizeof filter, "q", a->q);
+	*out = page_body(c, path, filter, a, total, data);
+	return 0;
+}
+
+/* Exclude or include the resources a->ids of a run awaiting review. */
+static int
+select_resources(struct ctx *c, const struct args *a, bool exclude, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	json_object *ctxo;
+	char st[32], msg[128];
+	int64_t n, changed = 0, found;
+
+	if (run_status(c, a->id, true, st, e) != 0)
+		return -1;
+	if (strcmp(st, "awaiting_review") != 0)
+		return err_set(e, ERR_RUN_NOT_AWAITING_REVIEW, "The run is %s; resources can only be %s while it "
+		    "awaits review.", st, exclude ? "excluded" : "included");
+	for (size_t i = 0; i < a->ids.n; i++) {
+		if ((n = db_scalar(db, &found, ST_RES_IN_RUN, "su", a->id, a->ids.v[i])) < 0)
+			return db_fail(db, e);
+		if (n == 0)
+			return err_field(e, "ids", "Resource %llu is not a resource of this run.",
+			    (unsigned long long)a->ids.v[i]);
+	}
+	for (size_t i = 0; i < a->ids.n; i++) {
+		if ((n = db_exec(db, exclude ? ST_RES_EXCLUDE : ST_RES_INCLUDE, "su", a->id, a->ids.v[i])) < 0)
+			return db_fail(db, e);
+		changed += n;
+	}
+	snprintf(msg, sizeof msg, "%s %lld resource%s.", exclude ? "Excluded" : "Included", (long long)changed,
+	    changed == 1 ? "" : "s");
+	ctxo = json_object_new_object();
+	jx_add_int(ctxo, exclude ? "excluded" : "included", changed);
+	n = runlog_add(db, a->id, "info", msg, ctxo, e);
+	json_object_put(ctxo);
+	if (n != 0)
+		return -1;
+	*out = ack(msg, a->id, st);
+	jx_add_int(*out, "changed", changed);
+	return 0;
+}
+
+int
+h_exclude(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	return select_resources(c, a, true, out, e);
+}
+
+int
+h_include(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	return select_resources(c, a, false, out, e);
 }
 
 int

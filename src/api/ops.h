@@ -30,12 +30,15 @@ enum transport { TRANSPORT_REST, TRANSPORT_TOOL };
 
 enum param_kind {
 	P_RUN_ID,      /* UUID of a run; malformed -> 404 like unknown */
-	P_INT,         /* integer in [min, max] (tool view: [min, tool_max]) */
-	P_ENUM,        /* one of values */
-	P_BOOL,        /* JSON boolean, or "true|false|1|0" from a query string */
-	P_PROVIDER,    /* one of the provider ids */
-	P_CREDENTIALS, /* object of string values, fields checked against the provider */
-	P_ID_LIST,     /* array of positive integers */
+	P_INT,         /* int64_t in [min, max] (tool view: [min, tool_max]) */
+	P_ENUM,        /* const char *, one of values */
+	P_TEXT,        /* const char *, valid UTF-8 of 1 to max characters */
+	P_BOOL,        /* bool: JSON boolean, or "true|false|1|0" from a query string */
+	P_PROVIDER,    /* const struct provider_def *, one of the provider ids */
+	P_CREDENTIALS, /* json_object *: string values, fields checked against the provider */
+	P_ID_LIST,     /* struct id_list: array of positive integers */
+	P_OPTIONS,     /* struct run_options: object of the known start options */
+	P_KIND,        /* const char *, a resource_type of the importers' table */
 };
 
 enum param_src { SRC_PATH, SRC_QUERY, SRC_BODY };
@@ -44,31 +47,48 @@ enum param_src { SRC_PATH, SRC_QUERY, SRC_BODY };
 #define PARAM_TOOL_ONLY 0x2
 #define PARAM_REQUIRED  0x4
 
+/* One parameter, described once: validation, the tool inputSchema and the
+ * REST documentation all read it. The value lands at offset `off` of struct
+ * args, in the type its kind names. */
 struct param {
 	const char *name;
 	enum param_kind kind;
 	enum param_src src;  /* where REST finds it; tools read everything from arguments */
-	int flags;
+	unsigned flags;      /* PARAM_* */
 	int64_t min, max, dflt, tool_max;
 	const char *const *values; /* P_ENUM */
-	const char *description;   /* for the tool's inputSchema */
+	size_t off;                /* offsetof(struct args, field) */
+	const char *description;
 };
 
 #define ARGS_MAX_IDS 1000
 
-/* Validated, typed arguments. */
+struct id_list {
+	uint64_t *v;   /* NULL when absent; owned (args_free) */
+	size_t n;
+};
+
+/* Options of a run given at start (docs: README "A migration, step by step"). */
+struct run_options {
+	bool import_paused; /* monitors and heartbeats arrive paused */
+};
+
+/* Validated, typed arguments (strings borrowed from the request). */
 struct args {
 	char id[37];
-	const char *status;    /* NULL when absent */
-	const char *provider;  /* NULL when absent */
+	const char *status;        /* runs: run state; resources: resource status */
+	const char *provider;
 	const struct provider_def *prov;
+	const char *resource_type;
+	const char *action;
+	const char *q;
 	int64_t page, per_page;
 	bool errors_only;
-	json_object *credentials; /* borrowed from the request */
+	json_object *credentials;
+	struct run_options options;
 	const char *strategy;
-	uint64_t *resource_ids;   /* NULL when absent */
-	size_t nresource_ids;
-	bool confirm;
+	struct id_list ids;
+	bool confirm;              /* REST: always (the DELETE itself confirms) */
 };
 
 struct ctx {
@@ -78,11 +98,20 @@ struct ctx {
 };
 
 enum op_id {
-	OP_LIST, OP_GET, OP_LOGS, OP_CREATE, OP_EXECUTE, OP_RETRY, OP_DELETE,
-	OP_RESOLVE, OP_CANCEL, OP_ME, OP__COUNT
+	OP_LIST, OP_GET, OP_LOGS, OP_RESOURCES, OP_CREATE, OP_EXECUTE, OP_RETRY, OP_DELETE,
+	OP_RESOLVE, OP_CANCEL, OP_EXCLUDE, OP_INCLUDE, OP_ME, OP__COUNT
 };
 
 typedef int (*op_handler)(struct ctx *, const struct args *, json_object **out, struct err *);
+
+#define OPF_MODULE        0x01 /* behind features:migrator */
+#define OPF_WRITES        0x02 /* runs in a transaction */
+#define OPF_START_LIMITED 0x04 /* counts against the start limit */
+#define OPF_READ_ONLY     0x08 /* tool annotations: readOnlyHint */
+#define OPF_DESTRUCTIVE   0x10 /* destructiveHint */
+#define OPF_IDEMPOTENT    0x20 /* idempotentHint */
+#define OPF_OPEN_WORLD    0x40 /* openWorldHint: reaches a provider (through the runner) */
+#define OPF_LOCATION      0x80 /* REST answers with Location: the new run */
 
 struct op {
 	enum op_id id;
@@ -93,10 +122,7 @@ struct op {
 	const char *title;
 	const char *description;
 	enum scope scope;
-	bool module;           /* behind features:migrator */
-	bool writes;           /* runs in a transaction */
-	bool start_limited;    /* counts against the start limit */
-	bool read_only, destructive, idempotent; /* tool annotations */
+	unsigned flags;        /* OPF_* */
 	const struct param *params;
 	const char *output_schema; /* JSON Schema text for the tool */
 	op_handler handler;
@@ -110,7 +136,7 @@ const struct op *op_by_tool(const char *name);
 /* Validate raw inputs `in` (an object of name -> value; REST query values are
  * strings) against op's parameters for the given transport into a. Returns 0
  * or -1 with e (404 for a bad run id, 422 with per-field errors otherwise).
- * a borrows from in, except resource_ids which args_free releases. */
+ * a borrows from in, except the id list, which args_free releases. */
 int op_args(const struct op *, json_object *in, enum transport, struct args *a, struct err *e);
 void args_free(struct args *a);
 
@@ -134,10 +160,14 @@ int h_retry(struct ctx *, const struct args *, json_object **, struct err *);
 int h_delete(struct ctx *, const struct args *, json_object **, struct err *);
 int h_resolve(struct ctx *, const struct args *, json_object **, struct err *);
 int h_cancel(struct ctx *, const struct args *, json_object **, struct err *);
+int h_resources(struct ctx *, const struct args *, json_object **, struct err *);
+int h_exclude(struct ctx *, const struct args *, json_object **, struct err *);
+int h_include(struct ctx *, const struct args *, json_object **, struct err *);
 int h_me(struct ctx *, const struct args *, json_object **, struct err *);
 
-/* Run states and resource statuses (design §4), NULL-terminated. */
+/* Run states, resource statuses and plan actions (design §4), NULL-terminated. */
 extern const char *const run_states[];
 extern const char *const resource_statuses[];
+extern const char *const resource_actions[];
 
 #endif

@@ -94,8 +94,8 @@ auth_bearer(struct db *db, const struct config *cfg, const char *hdr, struct pri
 	}
 	p->token_id = id;
 	p->user_id = (uint64_t)db_i64(r, 0);
-	snprintf(p->name, sizeof p->name, "%s", db_str(r, 3) ? db_str(r, 3) : "");
-	snprintf(p->email, sizeof p->email, "%s", db_str(r, 4) ? db_str(r, 4) : "");
+	utf8_copy(p->name, sizeof p->name, db_str(r, 3) ? db_str(r, 3) : "");
+	utf8_copy(p->email, sizeof p->email, db_str(r, 4) ? db_str(r, 4) : "");
 	p->flag_on = db_null(r, 5) ? cfg->migrator_default : db_i64(r, 5) != 0;
 	db_free(r);
 	return 0;

@@ -37,6 +37,7 @@ static const struct known known_keys[] = {
 	{ "limits", "requests_per_minute", K_INT, OFF(requests_per_minute), 1, 100000000 },
 	{ "limits", "starts_per_minute", K_INT, OFF(starts_per_minute), 1, 100000000 },
 	{ "limits", "max_body", K_LONG, OFF(max_body), 1024, 16777216 },
+	{ "limits", "max_resources", K_INT, OFF(max_resources), 1, 100000000 },
 	{ "runner", "max_attempts", K_INT, OFF(max_attempts), 1, 100 },
 	{ "runner", "lease_seconds", K_INT, OFF(lease_seconds), 5, 86400 },
 	{ "features", "migrator", K_BOOL, OFF(migrator_default), 0, 0 },
@@ -86,6 +87,7 @@ set_defaults(struct config *c)
 	c->requests_per_minute = 240;
 	c->starts_per_minute = 5;
 	c->max_body = 65536;
+	c->max_resources = 200000;
 	c->max_attempts = 3;
 	c->lease_seconds = 120;
 	c->migrator_default = false;
@@ -137,6 +139,35 @@ apply(struct config *c, const char *sec, const char *key, const char *val, int l
 	return err_set(e, ERR_INTERNAL, "%s:%d: unknown setting %s.%s", c->path, lineno, sec, key);
 }
 
+/* The value part of a line, in place: "quoted" (\" and \\ inside) keeps ';'
+ * and '#'; else an inline comment begins at a ';' or '#' after white space.
+ * Returns the value, or NULL for an unterminated quote or text after it. */
+static char *
+value_of(char *v)
+{
+	if (*v == '"') {
+		char *o = v, *p = v + 1;
+
+		for (; *p != '\0' && *p != '"'; p++) {
+			if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+				p++;
+			*o++ = *p;
+		}
+		if (*p != '"')
+			return NULL;
+		*o = '\0';
+		for (p++; *p == ' ' || *p == '\t'; p++)
+			;
+		return *p == '\0' || *p == ';' || *p == '#' ? v : NULL;
+	}
+	for (char *p = v; *p != '\0'; p++)
+		if ((*p == ';' || *p == '#') && (p == v || p[-1] == ' ' || p[-1] == '\t')) {
+			*p = '\0';
+			break;
+		}
+	return trim(v);
+}
+
 int
 config_load(struct config *c, const char *path, struct err *e)
 {
@@ -176,7 +207,11 @@ config_load(struct config *c, const char *path, struct err *e)
 		}
 		*eq = '\0';
 		key = trim(s);
-		val = trim(eq + 1);
+		if ((val = value_of(trim(eq + 1))) == NULL) {
+			rc = err_set(e, ERR_INTERNAL, "%s:%d: a quoted value must end with \" (then only a comment)",
+			    path, lineno);
+			break;
+		}
 		if ((rc = apply(c, section, key, val, lineno, e)) != 0)
 			break;
 		c->kv = xrealloc(c->kv, (c->nkv + 1) * sizeof *c->kv);
@@ -217,4 +252,38 @@ config_free(struct config *c)
 	free(c->kv);
 	c->kv = NULL;
 	c->nkv = 0;
+}
+
+void
+config_dump(const struct config *c, FILE *out)
+{
+	for (size_t i = 0; i < sizeof known_keys / sizeof known_keys[0]; i++) {
+		const struct known *k = &known_keys[i];
+		const char *base = (const char *)c;
+
+		fprintf(out, "%s.%s = ", k->section, k->key);
+		switch (k->kind) {
+		case K_STR: {
+			const char *s = *(char *const *)(base + k->off);
+			/* the password is a secret: whether it is set, never what it is */
+			if (strcmp(k->key, "password") == 0)
+				fprintf(out, "%s\n", s && *s ? "(set)" : "");
+			else
+				fprintf(out, "%s\n", s ? s : "");
+			break;
+		}
+		case K_INT:
+			fprintf(out, "%d\n", *(const int *)(base + k->off));
+			break;
+		case K_LONG:
+			fprintf(out, "%ld\n", *(const long *)(base + k->off));
+			break;
+		case K_BOOL:
+			fprintf(out, "%s\n", *(const bool *)(base + k->off) ? "true" : "false");
+			break;
+		}
+	}
+	for (size_t i = 0; i < c->nkv; i++)
+		if (strncmp(c->kv[i].section, "provider.", 9) == 0)
+			fprintf(out, "%s.%s = %s\n", c->kv[i].section, c->kv[i].key, c->kv[i].value);
 }

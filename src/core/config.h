@@ -4,6 +4,7 @@
 #define MIGRATOR_CONFIG_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/err.h"
 
@@ -32,6 +33,7 @@ struct config {
 	int requests_per_minute;
 	int starts_per_minute;
 	long max_body;
+	int max_resources;       /* resources one run may hold; discovery stops past it */
 	/* [runner] */
 	int max_attempts;
 	int lease_seconds;
@@ -53,5 +55,8 @@ int config_load(struct config *cfg, const char *path, struct err *e);
 /* Raw value of section.key, or NULL. */
 const char *config_get(const struct config *cfg, const char *section, const char *key);
 void config_free(struct config *cfg);
+/* Every effective setting as "section.key = value", one a line (the
+ * password only as "(set)"), then the [provider.*] settings. */
+void config_dump(const struct config *cfg, FILE *out);
 
 #endif

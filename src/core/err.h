@@ -18,6 +18,7 @@ enum err_code {
 	ERR_RUN_CANCELLED,           /* 409 run_cancelled */
 	ERR_RUN_NOT_CANCELLABLE,     /* 409 run_not_cancellable */
 	ERR_TOO_LARGE,               /* 413 */
+	ERR_URI_TOO_LONG,            /* 414 */
 	ERR_UNSUPPORTED_MEDIA,       /* 415 */
 	ERR_VALIDATION,              /* 422 with per-field errors */
 	ERR_RUN_NOT_AWAITING_REVIEW, /* 422 */
@@ -25,6 +26,7 @@ enum err_code {
 	ERR_RUN_NOT_PAUSED,          /* 422 */
 	ERR_CONFIRM_REQUIRED,        /* 422 migration-delete without confirm */
 	ERR_RATE_LIMITED,            /* 429 */
+	ERR_HEADERS_TOO_LARGE,       /* 431 */
 	ERR_DISCOVERY_RATE_LIMITED,  /* 429 */
 	ERR_INTERNAL,                /* 500 */
 	ERR_UPSTREAM,                /* 502 */

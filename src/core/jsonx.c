@@ -27,6 +27,16 @@ quotes_strict(const char *buf, size_t len)
 	return true;
 }
 
+/* Free a tokener, wiping what it buffered: the last string it read may be a
+ * credential. */
+static void
+tokener_free(json_tokener *tok)
+{
+	if (tok->pb != NULL && tok->pb->buf != NULL)
+		sodium_memzero(tok->pb->buf, (size_t)tok->pb->size);
+	json_tokener_free(tok);
+}
+
 json_object *
 jx_parse(const char *buf, size_t len, int *ok)
 {
@@ -46,17 +56,17 @@ jx_parse(const char *buf, size_t len, int *ok)
 		if (json_tokener_get_error(tok) == json_tokener_continue) {
 			v = json_tokener_parse_ex(tok, "", 1);
 			if (json_tokener_get_error(tok) != json_tokener_success) {
-				json_tokener_free(tok);
+				tokener_free(tok);
 				return NULL;
 			}
 			used = len;
 		} else {
-			json_tokener_free(tok);
+			tokener_free(tok);
 			return NULL;
 		}
 	} else
 		used = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
+	tokener_free(tok);
 	for (; used < len; used++) {
 		char c = buf[used];
 		if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
@@ -133,12 +143,15 @@ jx_text(json_object *o)
 void
 jx_wipe_strings(json_object *o)
 {
-	if (o == NULL || !json_object_is_type(o, json_type_object))
-		return;
-	json_object_object_foreach(o, key, val) {
-		(void)key;
-		if (json_object_is_type(val, json_type_string))
-			sodium_memzero((void *)json_object_get_string(val),
-			    (size_t)json_object_get_string_len(val));
+	if (json_object_is_type(o, json_type_string))
+		sodium_memzero((void *)json_object_get_string(o), (size_t)json_object_get_string_len(o));
+	else if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			jx_wipe_strings(json_object_array_get_idx(o, i));
+	} else if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, key, val) {
+			(void)key;
+			jx_wipe_strings(val);
+		}
 	}
 }

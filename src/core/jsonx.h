@@ -23,8 +23,8 @@ void jx_add_time(json_object *o, const char *key, const char *mysql_datetime);
  * (which may be NULL for JSON null). */
 void jx_add_json(json_object *o, const char *key, const char *text, json_object *dflt);
 
-/* Overwrite, in place, every string value of object o (credentials that
- * must not linger in freed memory). NULL or a non-object is a no-op. */
+/* Overwrite, in place, every string in o, however deep (credentials that
+ * must not linger in freed memory). NULL is a no-op. */
 void jx_wipe_strings(json_object *o);
 /* The string value of key when it is a string, else NULL. Borrowed. */
 const char *jx_str(json_object *o, const char *key);

@@ -53,6 +53,80 @@ parse_bool(const char *s, bool *out)
 	return 0;
 }
 
+size_t
+utf8_cut(const char *s, size_t len, size_t max_chars, size_t max_bytes)
+{
+	size_t i = 0, chars = 0;
+
+	while (i < len) {
+		size_t n = 1;
+		while (i + n < len && ((unsigned char)s[i + n] & 0xc0) == 0x80 && n < 4)
+			n++;
+		if (chars == max_chars || i + n > max_bytes)
+			break;
+		chars++;
+		i += n;
+	}
+	return i;
+}
+
+void
+utf8_copy(char *dst, size_t size, const char *src)
+{
+	size_t n;
+
+	if (size == 0)
+		return;
+	n = utf8_cut(src, strlen(src), SIZE_MAX, size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void
+utf8_clean(char *dst, size_t size, const char *src, size_t max_chars)
+{
+	const unsigned char *p = (const unsigned char *)(src ? src : "");
+	size_t o = 0, chars = 0;
+	bool space = false;
+
+	if (size == 0)
+		return;
+	while (*p && o + 1 < size && chars < max_chars) {
+		size_t n = 1;
+
+		if (*p == ' ' || (*p >= '\t' && *p <= '\r')) {
+			space = o > 0;
+			p++;
+			continue;
+		}
+		if (space && o + 2 < size) {
+			dst[o++] = ' ';
+			chars++;
+		}
+		space = false;
+		if (*p >= 0x80) {
+			/* a whole, valid character, or '?' for a byte that is not one */
+			while (n < 4 && (p[n] & 0xc0) == 0x80)
+				n++;
+			if (!utf8_valid((const char *)p, n))
+				n = 1;
+		}
+		if (*p < 0x20 || *p == 0x7f || (n == 1 && *p >= 0x80)) {
+			dst[o++] = '?';
+			chars++;
+			p++;
+			continue;
+		}
+		if (o + n >= size || chars == max_chars)
+			break; /* never half a character */
+		memcpy(dst + o, p, n);
+		o += n;
+		chars++;
+		p += n;
+	}
+	dst[o] = '\0';
+}
+
 bool
 utf8_valid(const char *str, size_t len)
 {
@@ -116,11 +190,16 @@ uuid_valid(const char *s)
 	return true;
 }
 
+/* UUIDv7: 48 bits of Unix-epoch milliseconds (wall clock), then random bits. */
 void
 uuid_v7(char out[37])
 {
 	unsigned char b[16];
-	uint64_t ms = (uint64_t)now_ms();
+	struct timeval tv;
+	uint64_t ms;
+
+	gettimeofday(&tv, NULL);
+	ms = (uint64_t)tv.tv_sec * 1000 + (uint64_t)tv.tv_usec / 1000;
 
 	randombytes_buf(b, sizeof b);
 	for (int i = 0; i < 6; i++)
@@ -163,49 +242,12 @@ now_s(void)
 }
 
 int64_t
-now_ms(void)
-{
-	struct timeval tv;
-
-	gettimeofday(&tv, NULL);
-	return (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
-}
-
-int64_t
 mono_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int
-strlcpy_chk(char *dst, const char *src, size_t size)
-{
-	size_t n = strlen(src);
-
-	if (size == 0)
-		return -1;
-	if (n >= size) {
-		memcpy(dst, src, size - 1);
-		dst[size - 1] = '\0';
-		return -1;
-	}
-	memcpy(dst, src, n + 1);
-	return 0;
-}
-
-bool
-str_ct_equal(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned char diff = (unsigned char)(la != lb);
-	size_t n = la < lb ? la : lb;
-
-	for (size_t i = 0; i < n; i++)
-		diff |= (unsigned char)(a[i] ^ b[i]);
-	return diff == 0;
 }
 
 bool

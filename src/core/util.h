@@ -11,6 +11,17 @@
 int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
 /* Parse "true|false|1|0". Returns 0 or -1. */
 int parse_bool(const char *s, bool *out);
+/* The one way text is shortened: the byte length of the longest prefix of
+ * s[0..len) with at most max_chars characters and max_bytes bytes that ends
+ * on a UTF-8 character boundary (SIZE_MAX: no limit). */
+size_t utf8_cut(const char *s, size_t len, size_t max_chars, size_t max_bytes);
+/* Copy src into dst[size] cut with utf8_cut; always terminated. */
+void utf8_copy(char *dst, size_t size, const char *src);
+/* Copy text from outside (a header, a provider's message) into dst[size] to
+ * be shown: white space runs folded to one space, control characters and
+ * bytes that are not UTF-8 as '?', at most max_chars characters, cut on a
+ * character boundary. */
+void utf8_clean(char *dst, size_t size, const char *src, size_t max_chars);
 /* True when s[0..len) is well-formed UTF-8 without NUL bytes. */
 bool utf8_valid(const char *s, size_t len);
 /* True when s is a canonical lowercase-or-uppercase 8-4-4-4-12 hex UUID. */
@@ -23,17 +34,12 @@ void uuid_v7(char out[37]);
 int time_mysql_to_iso(const char *mysql, char out[21]);
 /* Format t (UTC) as MySQL DATETIME text into out[20]. */
 void time_to_mysql(time_t t, char out[20]);
-/* Seconds since the epoch, monotonic-free wall clock; and milliseconds. */
+/* Seconds since the epoch (wall clock). */
 time_t now_s(void);
-int64_t now_ms(void);
 /* Monotonic milliseconds, for measuring durations. */
 int64_t mono_ms(void);
 
-/* Bounded string copy; always terminates; returns -1 when truncated. */
-int strlcpy_chk(char *dst, const char *src, size_t size);
 /* True when s equals one of the NULL-terminated list's strings. */
 bool str_in_list(const char *const *list, const char *s);
-/* Constant-time equality of two strings of possibly different length. */
-bool str_ct_equal(const char *a, const char *b);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sodium.h>
@@ -29,8 +30,18 @@ seal_key_load(const char *path, struct err *e)
 	int fd;
 	ssize_t got;
 
+	struct stat st;
+
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
 		err_set(e, ERR_INTERNAL, "cannot open key file %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	/* Owner and group (the web server's and the runner's) only: a key others
+	 * can read, or the group can change, is refused. */
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & (S_IRWXO | S_IWGRP)) != 0) {
+		close(fd);
+		err_set(e, ERR_INTERNAL, "key file %s must be a file that only its owner and group can read "
+		    "(chmod 0640 or 0600)", path);
 		return NULL;
 	}
 	got = read(fd, hex, sizeof hex - 1);

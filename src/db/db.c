@@ -12,7 +12,7 @@
 #include "core/xalloc.h"
 #include "db/db.h"
 
-#define DB_MAX_PARAMS 24
+#define DB_MAX_PARAMS 32
 
 struct db_res {
 	struct db *db;
@@ -196,14 +196,21 @@ struct params {
 	my_bool isnull[DB_MAX_PARAMS];
 };
 
+/* Bind the values of ap described by types, then ntail more uint64 values. */
 static int
-bind_params(struct params *p, const char *types, va_list ap)
+bind_params(struct params *p, const char *types, va_list ap, const uint64_t *tail, size_t ntail)
 {
 	size_t n = strlen(types);
 
-	if (n > DB_MAX_PARAMS)
+	if (n + ntail > DB_MAX_PARAMS)
 		return -1;
 	memset(p, 0, sizeof *p);
+	for (size_t i = n; i < n + ntail; i++) {
+		p->ints[i] = (long long)tail[i - n];
+		p->bind[i].buffer_type = MYSQL_TYPE_LONGLONG;
+		p->bind[i].buffer = &p->ints[i];
+		p->bind[i].is_unsigned = 1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		MYSQL_BIND *b = &p->bind[i];
 		const char *s;
@@ -271,7 +278,7 @@ bind_params(struct params *p, const char *types, va_list ap)
 /* Prepare, bind and execute; on a lost connection outside a transaction,
  * reconnect and try once more. */
 static MYSQL_STMT *
-execute(struct db *db, enum stmt_id id, const char *types, va_list ap)
+execute(struct db *db, enum stmt_id id, const char *types, va_list ap, const uint64_t *tail, size_t ntail)
 {
 	struct params p;
 	MYSQL_STMT *st;
@@ -279,7 +286,7 @@ execute(struct db *db, enum stmt_id id, const char *types, va_list ap)
 
 	for (int attempt = 0; attempt < 2; attempt++) {
 		va_copy(again, ap);
-		if (bind_params(&p, types, again) != 0) {
+		if (bind_params(&p, types, again, tail, ntail) != 0) {
 			va_end(again);
 			note_error(db, 0, "bad bind types");
 			log_error("%s: bad bind types \"%s\"", db_stmt_names[id], types);
@@ -288,10 +295,10 @@ execute(struct db *db, enum stmt_id id, const char *types, va_list ap)
 		va_end(again);
 		db->last_errno = 0;
 		if ((st = prepared(db, id)) != NULL) {
-			if (mysql_stmt_param_count(st) != strlen(types)) {
+			if (mysql_stmt_param_count(st) != strlen(types) + ntail) {
 				note_error(db, 0, "parameter count mismatch");
 				log_error("%s: %lu parameters, %zu bound", db_stmt_names[id],
-				    mysql_stmt_param_count(st), strlen(types));
+				    mysql_stmt_param_count(st), strlen(types) + ntail);
 				return NULL;
 			}
 			if (mysql_stmt_bind_param(st, p.bind) == 0 && mysql_stmt_execute(st) == 0)
@@ -306,23 +313,35 @@ execute(struct db *db, enum stmt_id id, const char *types, va_list ap)
 	return NULL;
 }
 
+static int64_t
+affected(struct db *db, MYSQL_STMT *st)
+{
+	int64_t n;
+
+	if (st == NULL)
+		return -1;
+	n = (int64_t)mysql_stmt_affected_rows(st);
+	db->insert_id = mysql_stmt_insert_id(st);
+	return n < 0 ? 0 : n;
+}
+
 int64_t
 db_exec(struct db *db, enum stmt_id id, const char *types, ...)
 {
 	MYSQL_STMT *st;
 	va_list ap;
-	int64_t n;
 
 	va_start(ap, types);
-	st = execute(db, id, types, ap);
+	st = execute(db, id, types, ap, NULL, 0);
 	va_end(ap);
-	if (st == NULL)
-		return -1;
-	n = (int64_t)mysql_stmt_affected_rows(st);
-	db->insert_id = mysql_stmt_insert_id(st);
-	if (n < 0)
-		n = 0;
-	return n;
+	return affected(db, st);
+}
+
+int64_t
+db_vexec_tail(struct db *db, enum stmt_id id, const char *types, va_list ap, const uint64_t *tail,
+    size_t ntail)
+{
+	return affected(db, execute(db, id, types, ap, tail, ntail));
 }
 
 uint64_t
@@ -389,7 +408,7 @@ db_query(struct db *db, enum stmt_id id, const char *types, ...)
 	va_list ap;
 
 	va_start(ap, types);
-	st = execute(db, id, types, ap);
+	st = execute(db, id, types, ap, NULL, 0);
 	va_end(ap);
 	if (st == NULL)
 		return NULL;
@@ -489,7 +508,7 @@ db_scalar(struct db *db, int64_t *out, enum stmt_id id, const char *types, ...)
 	int rc;
 
 	va_start(ap, types);
-	st = execute(db, id, types, ap);
+	st = execute(db, id, types, ap, NULL, 0);
 	va_end(ap);
 	if (st == NULL || (r = make_res(db, st)) == NULL)
 		return -1;
@@ -541,12 +560,6 @@ db_rollback(struct db *db)
 	if (db->my != NULL && db->in_tx)
 		mysql_rollback(db->my);
 	db->in_tx = false;
-}
-
-bool
-db_in_tx(struct db *db)
-{
-	return db->in_tx;
 }
 
 int

@@ -9,6 +9,7 @@
  * Only one open result per statement at a time; db_free it before reuse. */
 #ifndef MIGRATOR_DB_H
 #define MIGRATOR_DB_H
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,11 @@ void db_close(struct db *);
 
 /* Run a statement that returns no rows. Returns affected rows (>= 0) or -1. */
 int64_t db_exec(struct db *, enum stmt_id, const char *types, ...);
+/* db_exec with the values of ap (described by types) followed by ntail
+ * uint64 values: one list of values serves an INSERT (values, user) and an
+ * UPDATE (values, id, user) of the same row. */
+int64_t db_vexec_tail(struct db *, enum stmt_id, const char *types, va_list ap, const uint64_t *tail,
+    size_t ntail);
 /* The insert id (or LAST_INSERT_ID(expr) value) of the last db_exec. */
 uint64_t db_insert_id(struct db *);
 /* Run a query. NULL on error. Free with db_free. */
@@ -56,7 +62,6 @@ int db_scalar(struct db *, int64_t *out, enum stmt_id, const char *types, ...);
 int db_begin(struct db *);
 int db_commit(struct db *);
 void db_rollback(struct db *);
-bool db_in_tx(struct db *);
 
 /* Run trusted SQL text (schema migrations from sql/). Returns 0 or -1. */
 int db_run_script_stmt(struct db *, const char *sql);

@@ -6,6 +6,8 @@
 #include "core/err.h"
 #include "db/db.h"
 
+#define RUNLOG_MAX_BYTES 2048 /* a message longer than this is cut on a character boundary */
+
 /* Append an entry; level is "info", "warning" or "error"; context may be
  * NULL (stored as {}). Borrowed. 0 or -1 with e. */
 int runlog_add(struct db *, const char *run_id, const char *level, const char *message,

@@ -53,9 +53,11 @@ status_text(int s)
 	case 405: return "Method Not Allowed";
 	case 409: return "Conflict";
 	case 413: return "Payload Too Large";
+	case 414: return "URI Too Long";
 	case 415: return "Unsupported Media Type";
 	case 422: return "Unprocessable Entity";
 	case 429: return "Too Many Requests";
+	case 431: return "Request Header Fields Too Large";
 	case 500: return "Internal Server Error";
 	case 502: return "Bad Gateway";
 	case 503: return "Service Unavailable";
@@ -63,20 +65,24 @@ status_text(int s)
 	}
 }
 
-/* Read the body into buf (capacity cap). Sets too_large without reading more
- * than cap bytes. Returns the length read. */
+/* Read the body into buf (capacity cap). Sets req->body_too_large without
+ * reading more than cap bytes, and req->refused for a malformed
+ * Content-Length or a body that ends early. Returns the length read. */
 static size_t
-read_body(FCGX_Request *r, char *buf, size_t cap, bool *too_large)
+read_body(FCGX_Request *r, char *buf, size_t cap, struct http_req *req)
 {
 	const char *cl = FCGX_GetParam("CONTENT_LENGTH", r->envp);
 	int64_t want = 0;
 	size_t got = 0;
 
-	*too_large = false;
-	if (cl == NULL || *cl == '\0' || parse_i64(cl, 0, INT64_MAX, &want) != 0)
+	if (cl == NULL || *cl == '\0')
 		return 0;
+	if (parse_i64(cl, 0, INT64_MAX, &want) != 0) {
+		req->refused = ERR_BAD_REQUEST; /* never read as an empty body */
+		return 0;
+	}
 	if (want > (int64_t)cap) {
-		*too_large = true;
+		req->body_too_large = true;
 		return 0;
 	}
 	while (got < (size_t)want) {
@@ -85,10 +91,25 @@ read_body(FCGX_Request *r, char *buf, size_t cap, bool *too_large)
 			break;
 		got += (size_t)n;
 	}
+	if (got < (size_t)want)
+		req->refused = ERR_BAD_REQUEST; /* the body ended before its Content-Length */
 	return got;
 }
 
+/* A request header (FastCGI param) that must fit max bytes, else 431. */
+static const char *
+header(FCGX_Request *r, const char *name, size_t max, struct http_req *req)
+{
+	const char *v = FCGX_GetParam(name, r->envp);
+
+	if (v != NULL && strlen(v) > max)
+		req->refused = ERR_HEADERS_TOO_LARGE;
+	return v;
+}
+
 /* libfcgi's own printf lacks modern length modifiers: format with snprintf. */
+static void put_line(FCGX_Request *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static void
 put_line(FCGX_Request *r, const char *fmt, ...)
 {
@@ -140,8 +161,9 @@ fcgi_serve(struct app *app, const char *listen)
 		struct http_req req;
 		struct http_resp resp;
 		const char *uri = FCGX_GetParam("REQUEST_URI", r.envp);
-		char path[1024];
+		char path[HTTP_MAX_PATH + 1];
 		const char *q;
+		size_t plen;
 		unsigned char rid[8];
 
 		memset(&req, 0, sizeof req);
@@ -149,21 +171,27 @@ fcgi_serve(struct app *app, const char *listen)
 		if (uri == NULL)
 			uri = "";
 		q = strchr(uri, '?');
-		snprintf(path, sizeof path, "%.*s", (int)(q ? (size_t)(q - uri) : strlen(uri)), uri);
+		plen = q ? (size_t)(q - uri) : strlen(uri);
+		if (plen > HTTP_MAX_PATH || strlen(uri) > HTTP_MAX_URI) {
+			req.refused = ERR_URI_TOO_LONG; /* never cut: another path would be answered */
+			plen = 0;
+		}
+		memcpy(path, uri, plen);
+		path[plen] = '\0';
 		req.path = path;
 		req.query = q ? q + 1 : "";
 		req.method = FCGX_GetParam("REQUEST_METHOD", r.envp);
 		if (req.method == NULL)
 			req.method = "GET";
-		req.authorization = FCGX_GetParam("HTTP_AUTHORIZATION", r.envp);
+		req.authorization = header(&r, "HTTP_AUTHORIZATION", HTTP_MAX_HEADER, &req);
 		req.remote_addr = FCGX_GetParam("REMOTE_ADDR", r.envp);
-		req.origin = FCGX_GetParam("HTTP_ORIGIN", r.envp);
-		req.host = FCGX_GetParam("HTTP_HOST", r.envp);
-		req.content_type = FCGX_GetParam("CONTENT_TYPE", r.envp);
-		req.protocol_version = FCGX_GetParam("HTTP_MCP_PROTOCOL_VERSION", r.envp);
+		req.origin = header(&r, "HTTP_ORIGIN", HTTP_MAX_HEADER, &req);
+		req.host = header(&r, "HTTP_HOST", HTTP_MAX_HEADER, &req);
+		req.content_type = header(&r, "CONTENT_TYPE", HTTP_MAX_HEADER, &req);
+		req.protocol_version = header(&r, "HTTP_MCP_PROTOCOL_VERSION", HTTP_MAX_HEADER, &req);
 		randombytes_buf(rid, sizeof rid);
 		sodium_bin2hex(req.request_id, sizeof req.request_id, rid, sizeof rid);
-		req.body_len = read_body(&r, body, cap, &req.body_too_large);
+		req.body_len = read_body(&r, body, cap, &req);
 		body[req.body_len] = '\0';
 		req.body = body;
 

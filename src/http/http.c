@@ -207,7 +207,9 @@ http_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 	struct err e;
 
 	err_clear(&e);
-	if (strcmp(req->path, "/mcp") == 0)
+	if (req->refused != ERR_NONE)
+		http_error(resp, req, (err_set(&e, req->refused, NULL), &e));
+	else if (strcmp(req->path, "/mcp") == 0)
 		mcp_handle(app, req, resp);
 	else if (strncmp(req->path, "/api/v1/", 8) == 0 || strcmp(req->path, "/api/v1") == 0)
 		rest_handle(app, req, resp);

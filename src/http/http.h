@@ -12,6 +12,10 @@
 #include "auth/auth.h"
 #include "core/err.h"
 
+#define HTTP_MAX_PATH 1024   /* a longer path is a 414, never cut */
+#define HTTP_MAX_URI 8192    /* path and query string */
+#define HTTP_MAX_HEADER 4096 /* a longer header we read is a 431 */
+
 struct http_req {
 	const char *method;
 	const char *path;          /* REQUEST_URI up to '?' */
@@ -25,6 +29,7 @@ struct http_req {
 	const char *body;
 	size_t body_len;
 	bool body_too_large;
+	enum err_code refused;     /* the transport could not read the request faithfully: answer this */
 	char request_id[17];
 };
 
@@ -69,5 +74,23 @@ int http_parse_query(const char *query, json_object **out);
 /* The two transports. */
 void rest_handle(struct app *, struct http_req *, struct http_resp *);
 void mcp_handle(struct app *, struct http_req *, struct http_resp *);
+
+/* One JSON-RPC message as MCP takes it (mcp.c; pure, a fuzz target). */
+struct envelope {
+	json_object *msg;     /* the parsed body; owned, put it even on failure */
+	json_object *id;      /* borrowed from msg; NULL without one */
+	json_object *params;  /* borrowed; NULL without */
+	const char *method;   /* NULL for a response to us */
+	bool has_params;
+};
+/* Why a message is refused: the transport's error and the JSON-RPC one. */
+struct refusal {
+	enum err_code code;
+	int rpc;
+	json_object *id;      /* the message's id when it has a usable one */
+	const char *text;
+};
+/* Parse and check the envelope of body. 0 with env, or -1 with no. */
+int mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal *no);
 
 #endif

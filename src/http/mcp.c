@@ -19,6 +19,7 @@
  * carries the same JSON. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "http/http.h"
+#include "importers/importer.h"
 #include "providers/provider.h"
 
 #define MCP_LATEST "2025-11-25"
@@ -166,7 +168,7 @@ origin_allowed(const struct config *cfg, const char *origin)
 static bool
 tool_visible(const struct op *op, const struct principal *who)
 {
-	return op->tool != NULL && (!op->module || who->flag_on);
+	return op->tool != NULL && (!(op->flags & OPF_MODULE) || who->flag_on);
 }
 
 /* The text of the credentials property: which fields each provider takes. */
@@ -216,6 +218,26 @@ param_schema(const struct param *p)
 		for (size_t i = 0; p->values[i] != NULL; i++)
 			json_object_array_add(list, json_object_new_string(p->values[i]));
 		json_object_object_add(s, "enum", list);
+		break;
+	case P_KIND:
+		jx_add_str(s, "type", "string");
+		list = json_object_new_array();
+		for (size_t i = 0; importer_type_at(i) != NULL; i++)
+			json_object_array_add(list, json_object_new_string(importer_type_at(i)));
+		json_object_object_add(s, "enum", list);
+		break;
+	case P_TEXT:
+		jx_add_str(s, "type", "string");
+		jx_add_int(s, "minLength", 1);
+		jx_add_int(s, "maxLength", p->max);
+		break;
+	case P_OPTIONS:
+		jx_add_str(s, "type", "object");
+		list = json_object_new_object();
+		json_object_object_add(list, "import_paused", json_object_new_object());
+		jx_add_str(json_object_object_get(list, "import_paused"), "type", "boolean");
+		json_object_object_add(s, "properties", list);
+		jx_add_bool(s, "additionalProperties", 0);
 		break;
 	case P_BOOL:
 		jx_add_str(s, "type", "boolean");
@@ -278,16 +300,6 @@ tool_input_schema(const struct op *op)
 	return s;
 }
 
-/* openWorldHint: only migration-create reaches outside this service (the
- * runner then reads the source provider with the given credentials). Execute,
- * retry, resolve and cancel work on data discovery already stored, and the
- * imports land in this account; the provider layer only offers discovery. */
-static bool
-tool_open_world(const struct op *op)
-{
-	return op->id == OP_CREATE;
-}
-
 static json_object *
 tool_json(const struct op *op)
 {
@@ -308,10 +320,10 @@ tool_json(const struct op *op)
 		}
 	}
 	jx_add_str(ann, "title", op->title);
-	jx_add_bool(ann, "readOnlyHint", op->read_only);
-	jx_add_bool(ann, "destructiveHint", op->destructive);
-	jx_add_bool(ann, "idempotentHint", op->idempotent);
-	jx_add_bool(ann, "openWorldHint", tool_open_world(op));
+	jx_add_bool(ann, "readOnlyHint", (op->flags & OPF_READ_ONLY) != 0);
+	jx_add_bool(ann, "destructiveHint", (op->flags & OPF_DESTRUCTIVE) != 0);
+	jx_add_bool(ann, "idempotentHint", (op->flags & OPF_IDEMPOTENT) != 0);
+	jx_add_bool(ann, "openWorldHint", (op->flags & OPF_OPEN_WORLD) != 0);
 	json_object_object_add(t, "annotations", ann);
 	return t;
 }
@@ -377,9 +389,9 @@ check_argument_names(const struct op *op, json_object *args, struct err *e)
 				break;
 		if (p->name == NULL) {
 			char field[64];
-			snprintf(field, sizeof field, "%.60s", key);
-			err_field(e, field, "Unknown argument %.60s; %s takes only the arguments in its inputSchema.",
-			    key, op->tool);
+			utf8_clean(field, sizeof field, key, 60);
+			err_field(e, field, "Unknown argument %s; %s takes only the arguments in its inputSchema.",
+			    field, op->tool);
 		}
 	}
 	for (const struct param *p = op->params; p->name != NULL; p++) {
@@ -485,8 +497,9 @@ do_tools_call(struct app *app, const struct http_req *req, const struct principa
 	}
 	op = op_by_tool(name);
 	if (op == NULL || !tool_visible(op, who)) {
-		char shown[96];
-		snprintf(shown, sizeof shown, "Unknown tool: %.64s", name);
+		char shown[128], tool[80];
+		utf8_clean(tool, sizeof tool, name, 64);
+		snprintf(shown, sizeof shown, "Unknown tool: %s", tool);
 		answer_error(a, RPC_INVALID_PARAMS, shown);
 		return;
 	}
@@ -521,8 +534,9 @@ dispatch(struct app *app, const struct http_req *req, const struct principal *wh
 
 	if (strcmp(method, "initialize") != 0 && strcmp(method, "ping") != 0 &&
 	    strcmp(method, "tools/list") != 0 && strcmp(method, "tools/call") != 0) {
-		char shown[96];
-		snprintf(shown, sizeof shown, "Method not found: %.64s", method);
+		char shown[128], what[80];
+		utf8_clean(what, sizeof what, method, 64);
+		snprintf(shown, sizeof shown, "Method not found: %s", what);
 		answer_error(&a, RPC_NO_METHOD, shown);
 	} else if (has_params && !json_object_is_type(params, json_type_object))
 		answer_error(&a, RPC_INVALID_PARAMS, "params must be an object.");
@@ -543,16 +557,70 @@ dispatch(struct app *app, const struct http_req *req, const struct principal *wh
 	return o;
 }
 
+/* Free a message, wiping its strings first: tool arguments may hold credentials. */
+static void
+msg_free(json_object *msg)
+{
+	jx_wipe_strings(msg);
+	json_object_put(msg);
+}
+
+int
+mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal *no)
+{
+	json_object *msg, *v;
+	bool has_id, version_ok;
+	int ok = 0;
+
+	memset(env, 0, sizeof *env);
+	*no = (struct refusal){ ERR_BAD_REQUEST, RPC_INVALID_REQUEST, NULL, NULL };
+	msg = jx_parse(body, len, &ok);
+	if (!ok) {
+		*no = (struct refusal){ ERR_MALFORMED_JSON, RPC_PARSE_ERROR, NULL, "Parse error" };
+		return -1;
+	}
+	env->msg = msg;
+	if (!json_object_is_type(msg, json_type_object)) {
+		no->text = json_object_is_type(msg, json_type_array) ?
+		    "Invalid Request: batches are not supported; send one message per POST." :
+		    "Invalid Request: the body must be one JSON-RPC object.";
+		return -1;
+	}
+	has_id = json_object_object_get_ex(msg, "id", &env->id);
+	if (!has_id)
+		env->id = NULL;
+	if (has_id && !json_object_is_type(env->id, json_type_string) && !json_object_is_type(env->id, json_type_int) &&
+	    !(json_object_is_type(env->id, json_type_double) && isfinite(json_object_get_double(env->id)))) {
+		env->id = NULL;
+		no->text = "Invalid Request: id must be a string or a number.";
+		return -1;
+	}
+	if (json_object_object_get_ex(msg, "method", &v))
+		env->method = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	env->has_params = json_object_object_get_ex(msg, "params", &env->params);
+	version_ok = json_object_object_get_ex(msg, "jsonrpc", &v) && json_object_is_type(v, json_type_string) &&
+	    strcmp(json_object_get_string(v), "2.0") == 0;
+	if (!version_ok || (json_object_object_get_ex(msg, "method", NULL) && env->method == NULL) ||
+	    (env->method == NULL && (!has_id || (!json_object_object_get_ex(msg, "result", NULL) &&
+	                                         !json_object_object_get_ex(msg, "error", NULL))))) {
+		no->id = env->id;
+		no->text = "Invalid Request: not a JSON-RPC 2.0 request, notification or response.";
+		return -1;
+	}
+	return 0;
+}
+
 void
 mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 {
 	struct principal who;
 	struct rate rate;
 	struct err e;
-	json_object *msg, *v, *id = NULL, *params = NULL;
-	const char *method = NULL;
-	bool counted, has_id, has_params, version_ok;
-	int ok = 0;
+	struct envelope env;
+	struct refusal no;
+	json_object *msg, *id;
+	const char *method;
+	bool counted;
 
 	err_clear(&e);
 	if (http_authenticate(app, req, &who, &rate, &counted, &e) != 0) {
@@ -600,62 +668,36 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 		    "Send one JSON-RPC message as application/json.");
 		return;
 	}
-	msg = jx_parse(req->body, req->body_len, &ok);
-	if (!ok) {
-		refuse_code(resp, req, ERR_MALFORMED_JSON, RPC_PARSE_ERROR, NULL, "Parse error");
+	if (mcp_envelope(req->body, req->body_len, &env, &no) != 0) {
+		refuse_code(resp, req, no.code, no.rpc, no.id, no.text);
+		msg_free(env.msg);
 		return;
 	}
-	if (!json_object_is_type(msg, json_type_object)) {
-		refuse_code(resp, req, ERR_BAD_REQUEST, RPC_INVALID_REQUEST, NULL,
-		    json_object_is_type(msg, json_type_array) ?
-		    "Invalid Request: batches are not supported; send one message per POST." :
-		    "Invalid Request: the body must be one JSON-RPC object.");
-		json_object_put(msg);
-		return;
-	}
-	has_id = json_object_object_get_ex(msg, "id", &id);
-	if (has_id && !json_object_is_type(id, json_type_string) && !json_object_is_type(id, json_type_int) &&
-	    !json_object_is_type(id, json_type_double)) {
-		refuse_code(resp, req, ERR_BAD_REQUEST, RPC_INVALID_REQUEST, NULL,
-		    "Invalid Request: id must be a string or a number.");
-		json_object_put(msg);
-		return;
-	}
-	if (!has_id)
-		id = NULL;
-	if (json_object_object_get_ex(msg, "method", &v))
-		method = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-	has_params = json_object_object_get_ex(msg, "params", &params);
-	version_ok = json_object_object_get_ex(msg, "jsonrpc", &v) && json_object_is_type(v, json_type_string) &&
-	    strcmp(json_object_get_string(v), "2.0") == 0;
-	if (!version_ok || (json_object_object_get_ex(msg, "method", NULL) && method == NULL) ||
-	    (method == NULL && (!has_id || (!json_object_object_get_ex(msg, "result", NULL) &&
-	                                    !json_object_object_get_ex(msg, "error", NULL))))) {
-		refuse_code(resp, req, ERR_BAD_REQUEST, RPC_INVALID_REQUEST, id,
-		    "Invalid Request: not a JSON-RPC 2.0 request, notification or response.");
-		json_object_put(msg);
-		return;
-	}
+	msg = env.msg;
+	id = env.id;
+	method = env.method;
 	if ((method == NULL || strcmp(method, "initialize") != 0) && req->protocol_version != NULL &&
 	    !str_in_list(mcp_versions, req->protocol_version)) {
 		json_object *data = json_object_new_object(), *sup = json_object_new_array();
-		char shown[160];
+		char shown[160], asked[80];
 
 		for (size_t i = 0; mcp_versions[i] != NULL; i++)
 			json_object_array_add(sup, json_object_new_string(mcp_versions[i]));
 		json_object_object_add(data, "supported", sup);
-		jx_add_str(data, "requested", req->protocol_version);
-		snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %.64s.", req->protocol_version);
+		/* a header's bytes: shown only as clean UTF-8, cut */
+		utf8_clean(asked, sizeof asked, req->protocol_version, 64);
+		jx_add_str(data, "requested", asked);
+		snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %s.", asked);
 		http_json(resp, 400, rpc_error(id, RPC_INVALID_REQUEST, shown, data));
-		json_object_put(msg);
+		msg_free(msg);
 		return;
 	}
-	if (method == NULL || !has_id) {
+	if (method == NULL || id == NULL) {
 		/* A notification or a response to us: accepted, nothing to say. */
 		resp->status = 202;
-		json_object_put(msg);
+		msg_free(msg);
 		return;
 	}
-	http_json(resp, 200, dispatch(app, req, &who, method, has_params, params, id));
-	json_object_put(msg);
+	http_json(resp, 200, dispatch(app, req, &who, method, env.has_params, env.params, id));
+	msg_free(msg);
 }

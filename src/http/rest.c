@@ -116,12 +116,14 @@ rest_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 	if (e.code != ERR_NONE || op_check(app, op, &who, &rate, &e) != 0 ||
 	    build_inputs(op, req, has_run ? run : NULL, &in, &e) != 0 ||
 	    op_run(app, op, &who, in, TRANSPORT_REST, &out, &e) != 0) {
+		jx_wipe_strings(in); /* the inputs may hold credentials, whatever went wrong */
 		json_object_put(in);
 		http_error(resp, req, &e);
 		return;
 	}
+	jx_wipe_strings(in);
 	json_object_put(in);
-	if (op->id == OP_CREATE) {
+	if (op->flags & OPF_LOCATION) {
 		json_object *d;
 		if (json_object_object_get_ex(out, "data", &d) && jx_str(d, "id") != NULL)
 			http_header(resp, "Location", "%s/api/v1/migrations/%s", app->cfg->public_url,

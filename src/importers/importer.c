@@ -1,6 +1,8 @@
-/* Importers: one writer per resource type over the account tables, the
- * natural keys that define a conflict, and the import linkage. */
+/* Importers: the table of resource kinds (at the end of this file), one
+ * writer per kind over the account tables, the natural keys that define a
+ * conflict, and the import linkage. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,70 +12,9 @@
 #include "core/xalloc.h"
 #include "importers/importer.h"
 
-#define MAX_LIST 1000  /* entries of a contact or monitor list we keep */
-
-const char *const importer_order[] = {
-	"contact", "hosting_client", "monitor", "heartbeat", "hosting_service", "hosting_domain",
-	"invoice", "status_page", NULL
-};
-
-static const struct {
-	const char *type, *model;
-	enum stmt_id link;
-} types[IMPORTER_TYPES] = {
-	{ "contact", "contacts", ST_RN_LINK_CONTACT },
-	{ "hosting_client", "hosting_clients", ST_RN_LINK_HOSTING_CLIENT },
-	{ "monitor", "monitors", ST_RN_LINK_MONITOR },
-	{ "heartbeat", "heartbeats", ST_RN_LINK_HEARTBEAT },
-	{ "hosting_service", "hosting_services", ST_RN_LINK_HOSTING_SERVICE },
-	{ "hosting_domain", "hosting_domains", ST_RN_LINK_HOSTING_DOMAIN },
-	{ "invoice", "invoices", ST_RN_LINK_INVOICE },
-	{ "status_page", "status_pages", ST_RN_LINK_STATUS_PAGE },
-};
-
-int
-importer_rank(const char *type)
-{
-	for (int i = 0; type != NULL && importer_order[i] != NULL; i++)
-		if (strcmp(importer_order[i], type) == 0)
-			return i;
-	return -1;
-}
-
-static int
-type_index(const char *type)
-{
-	for (int i = 0; type != NULL && i < IMPORTER_TYPES; i++)
-		if (strcmp(types[i].type, type) == 0)
-			return i;
-	return -1;
-}
-
-const char *
-importer_model(const char *type)
-{
-	int i = type_index(type);
-
-	return i < 0 ? NULL : types[i].model;
-}
+#define MAX_LIST 1000  /* entries of a contact, monitor or line list we keep */
 
 /* ---- pure helpers ---- */
-
-size_t
-imp_utf8_prefix(const char *s, size_t max_chars)
-{
-	size_t i = 0, chars = 0;
-
-	while (s[i] != '\0') {
-		if (((unsigned char)s[i] & 0xc0) != 0x80) {
-			if (chars == max_chars)
-				break;
-			chars++;
-		}
-		i++;
-	}
-	return i;
-}
 
 int
 imp_date(const char *s, char out[11])
@@ -143,15 +84,16 @@ imp_decimal(const char *s, char out[24])
 
 /* Strings copied out of the JSON, freed together. */
 struct bag {
-	char *p[24];
+	char *p[48];
 	int n;
 };
 
 static const char *
 bag_keep(struct bag *b, char *s)
 {
-	if (b->n < (int)(sizeof b->p / sizeof b->p[0]))
-		b->p[b->n++] = s;
+	if (b->n == (int)(sizeof b->p / sizeof b->p[0]))
+		abort(); /* a writer keeps more strings than the bag holds: a programming error */
+	b->p[b->n++] = s;
 	return s;
 }
 
@@ -187,7 +129,7 @@ txt(struct bag *b, json_object *norm, const char *key, size_t max_chars)
 
 	if (s == NULL)
 		return NULL;
-	return bag_keep(b, xstrndup(s, imp_utf8_prefix(s, max_chars)));
+	return bag_keep(b, xstrndup(s, utf8_cut(s, strlen(s), max_chars, SIZE_MAX)));
 }
 
 /* Characters in the string value of key (0 when absent). */
@@ -291,15 +233,36 @@ list_id(json_object *arr, size_t i, char *buf, size_t n)
 	return -1;
 }
 
-static const char *const monitor_types[] = {
-	"http", "keyword", "ping", "port", "dns", "tcp", "udp", "smtp", "pop3", "imap", "ssh", "other", NULL
-};
-static const char *const contact_types[] = {
-	"email", "sms", "voice", "webhook", "slack", "teams", "telegram", "discord", "pagerduty",
-	"opsgenie", "pushover", "push", "other", NULL
-};
+/* A JSON array or object member as compact text, or NULL when it is absent
+ * or empty (the column stays NULL). */
+static const char *
+json_col(struct bag *b, json_object *norm, const char *key)
+{
+	json_object *v;
 
-/* s when it is one of list, else "other". */
+	if (!json_object_object_get_ex(norm, key, &v) || v == NULL)
+		return NULL;
+	if (json_object_is_type(v, json_type_array) && json_object_array_length(v) == 0)
+		return NULL;
+	if (json_object_is_type(v, json_type_object) && json_object_object_length(v) == 0)
+		return NULL;
+	if (!json_object_is_type(v, json_type_array) && !json_object_is_type(v, json_type_object))
+		return NULL;
+	return bag_keep(b, xstrdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN)));
+}
+
+/* A yes/no/unknown member as 1, 0 or -1 (binds NULL with 'I'). */
+static int64_t
+tri(json_object *norm, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(norm, key, &v) || v == NULL)
+		return -1;
+	return flag(norm, key) ? 1 : 0;
+}
+
+/* One of list, else "other". */
 static const char *
 enum_or_other(const char *s, const char *const *list)
 {
@@ -308,6 +271,68 @@ enum_or_other(const char *s, const char *const *list)
 			return list[i];
 	return "other";
 }
+
+static const char *const monitor_types[] = {
+	"http", "keyword", "ping", "port", "dns", "tcp", "udp", "smtp", "pop3", "imap", "ssh", "api", "other", NULL
+};
+static const char *const contact_types[] = {
+	"email", "sms", "voice", "webhook", "slack", "teams", "telegram", "discord", "pagerduty",
+	"opsgenie", "pushover", "push", "other", NULL
+};
+static const char *const recurrences[] = { "once", "daily", "weekly", "monthly", "other", NULL };
+static const char *const subscriber_kinds[] = { "email", "sms", "webhook", "slack", "teams", "other", NULL };
+static const char *const keyword_modes[] = { "present", "absent", NULL };
+
+/* An upper-case ASCII word of at most 15 letters (an HTTP method), or NULL. */
+static const char *
+method(struct bag *b, json_object *norm, const char *key)
+{
+	const char *s = raw_str(norm, key);
+	char m[16];
+	size_t i;
+
+	for (i = 0; s != NULL && s[i] != '\0' && i < sizeof m - 1; i++) {
+		if (!isalpha((unsigned char)s[i]))
+			return NULL;
+		m[i] = (char)toupper((unsigned char)s[i]);
+	}
+	if (s == NULL || s[i] != '\0' || i == 0)
+		return NULL;
+	m[i] = '\0';
+	return bag_keep(b, xstrdup(m));
+}
+
+/* A three-letter currency code, or NULL. */
+static const char *
+currency(json_object *norm, const char *key)
+{
+	const char *s = raw_str(norm, key);
+
+	if (s == NULL || strlen(s) != 3)
+		return NULL;
+	for (int i = 0; i < 3; i++)
+		if (s[i] < 'A' || s[i] > 'Z')
+			return NULL;
+	return s;
+}
+
+/* ---- the kinds ---- */
+
+struct kind {
+	const char *type;       /* resource_type */
+	const char *model;      /* the account table */
+	const char *noun;       /* in messages */
+	const char *key_words;  /* what makes two of them the same, in words */
+	const char *label[3];   /* the normalized keys that name one, first present wins */
+	bool pausable;          /* it checks something and can be paused (option import_paused) */
+	enum stmt_id link, insert, update;
+	int (*validate)(json_object *norm, char *why, size_t n);
+	int (*match)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t *id);
+	enum imp_result (*write)(struct imp_ctx *, const struct kind *, struct bag *, json_object *norm,
+	    uint64_t target, uint64_t *id, char *why, size_t n);
+};
+
+static const struct kind *kind_of(const char *type);
 
 /* ---- validation ---- */
 
@@ -318,47 +343,127 @@ why_set(char *why, size_t n, const char *msg)
 	return -1;
 }
 
+/* The member key is a non-blank string of at most max characters, else -1 with
+ * why ("The <noun> has no <what>." / "... is longer than <max> characters."). */
+static int
+need(json_object *norm, const char *key, size_t max, const char *noun, const char *what, char *why, size_t n)
+{
+	if (raw_str(norm, key) == NULL) {
+		snprintf(why, n, "The %s has no %s.", noun, what);
+		return -1;
+	}
+	if (txt_chars(norm, key) > max) {
+		snprintf(why, n, "The %s's %s is longer than %zu characters.", noun, what, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+v_monitor(json_object *norm, char *why, size_t n)
+{
+	if (raw_str(norm, "url") == NULL && raw_str(norm, "name") == NULL)
+		return why_set(why, n, "The monitor has neither a name nor a URL.");
+	if (txt_chars(norm, "url") > 2048)
+		return why_set(why, n, "The monitor URL is longer than 2048 characters.");
+	return 0;
+}
+
+static int
+v_heartbeat(json_object *norm, char *why, size_t n)
+{
+	return need(norm, "name", 100000, "heartbeat", "name", why, n);
+}
+
+static int
+v_contact(json_object *norm, char *why, size_t n)
+{
+	if (raw_str(norm, "name") == NULL && raw_str(norm, "value") == NULL)
+		return why_set(why, n, "The contact has neither a name nor a value.");
+	return 0;
+}
+
+static int
+v_status_page(json_object *norm, char *why, size_t n)
+{
+	return need(norm, "name", 100000, "status page", "name", why, n);
+}
+
+static int
+v_window(json_object *norm, char *why, size_t n)
+{
+	if (raw_str(norm, "start") != NULL && txt_chars(norm, "start") > 32)
+		return why_set(why, n, "The maintenance window's start is not a date-time or a time of day.");
+	return need(norm, "name", 100000, "maintenance window", "name", why, n);
+}
+
+static int
+v_subscriber(json_object *norm, char *why, size_t n)
+{
+	return need(norm, "status_page_id", 191, "subscriber", "status page", why, n);
+}
+
+static int
+v_hosting_client(json_object *norm, char *why, size_t n)
+{
+	return need(norm, "email", 255, "client", "email address", why, n);
+}
+
+static int
+v_hosting_contact(json_object *norm, char *why, size_t n)
+{
+	if (raw_str(norm, "email") == NULL && raw_str(norm, "first_name") == NULL &&
+	    raw_str(norm, "last_name") == NULL)
+		return why_set(why, n, "The client contact has neither a name nor an email address.");
+	return 0;
+}
+
+static int
+v_hosting_service(json_object *norm, char *why, size_t n)
+{
+	if (raw_str(norm, "product") == NULL && raw_str(norm, "domain") == NULL)
+		return why_set(why, n, "The service has neither a product nor a domain.");
+	return 0;
+}
+
+static int
+v_hosting_addon(json_object *norm, char *why, size_t n)
+{
+	return need(norm, "name", 100000, "addon", "name", why, n);
+}
+
+static int
+v_hosting_domain(json_object *norm, char *why, size_t n)
+{
+	return need(norm, "domain", 255, "domain record", "domain name", why, n);
+}
+
+static int
+v_invoice(json_object *norm, char *why, size_t n)
+{
+	if (raw_str(norm, "number") == NULL)
+		return why_set(why, n, "The invoice has no number.");
+	if (txt_chars(norm, "number") > 64)
+		return why_set(why, n, "The invoice number is longer than 64 characters.");
+	return 0;
+}
+
+static int
+v_payment(json_object *norm, char *why, size_t n)
+{
+	return need(norm, "transaction_id", 191, "payment", "transaction id", why, n);
+}
+
 int
 importer_validate(const char *type, json_object *norm, char *why, size_t n)
 {
-	if (importer_rank(type) < 0)
+	const struct kind *k = kind_of(type);
+
+	if (k == NULL)
 		return why_set(why, n, "This resource type is not supported by the importer.");
 	if (norm == NULL || !json_object_is_type(norm, json_type_object))
 		return why_set(why, n, "The provider data could not be read.");
-	if (strcmp(type, "monitor") == 0) {
-		if (raw_str(norm, "url") == NULL && raw_str(norm, "name") == NULL)
-			return why_set(why, n, "The monitor has neither a name nor a URL.");
-		if (txt_chars(norm, "url") > 2048)
-			return why_set(why, n, "The monitor URL is longer than 2048 characters.");
-	} else if (strcmp(type, "heartbeat") == 0) {
-		if (raw_str(norm, "name") == NULL)
-			return why_set(why, n, "The heartbeat has no name.");
-	} else if (strcmp(type, "contact") == 0) {
-		if (raw_str(norm, "name") == NULL && raw_str(norm, "value") == NULL)
-			return why_set(why, n, "The contact has neither a name nor a value.");
-	} else if (strcmp(type, "status_page") == 0) {
-		if (raw_str(norm, "name") == NULL)
-			return why_set(why, n, "The status page has no name.");
-	} else if (strcmp(type, "hosting_client") == 0) {
-		if (raw_str(norm, "email") == NULL)
-			return why_set(why, n, "The client has no email address.");
-		if (txt_chars(norm, "email") > 255)
-			return why_set(why, n, "The client's email address is longer than 255 characters.");
-	} else if (strcmp(type, "hosting_service") == 0) {
-		if (raw_str(norm, "product") == NULL && raw_str(norm, "domain") == NULL)
-			return why_set(why, n, "The service has neither a product nor a domain.");
-	} else if (strcmp(type, "hosting_domain") == 0) {
-		if (raw_str(norm, "domain") == NULL)
-			return why_set(why, n, "The domain record has no domain name.");
-		if (txt_chars(norm, "domain") > 255)
-			return why_set(why, n, "The domain name is longer than 255 characters.");
-	} else if (strcmp(type, "invoice") == 0) {
-		if (raw_str(norm, "number") == NULL)
-			return why_set(why, n, "The invoice has no number.");
-		if (txt_chars(norm, "number") > 64)
-			return why_set(why, n, "The invoice number is longer than 64 characters.");
-	}
-	return 0;
+	return k->validate(norm, why, n);
 }
 
 /* ---- lookups ---- */
@@ -381,11 +486,11 @@ one_id(struct db_res *r, uint64_t *id)
 int
 importer_find_link(struct imp_ctx *c, const char *type, const char *external_id, uint64_t *id)
 {
-	int i = type_index(type);
+	const struct kind *k = kind_of(type);
 
-	if (i < 0)
+	if (k == NULL)
 		return 0;
-	return one_id(db_query(c->db, types[i].link, "usss", c->user_id, c->provider, type, external_id), id);
+	return one_id(db_query(c->db, k->link, "usss", c->user_id, c->provider, type, external_id), id);
 }
 
 enum ref { REF_NONE = 0, REF_OK = 1, REF_PENDING = 2 };
@@ -428,8 +533,8 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 		free(norm_text);
 		return rc < 0 ? -1 : REF_OK;
 	}
-	/* Not imported by us: the object it conflicts with, when it was kept
-	 * (resolved "skip") or when we are still planning. */
+	/* Not imported by us: the object it matches, when it was kept (resolved
+	 * "skip") or when we are still planning. */
 	if (found == 1 && norm_text != NULL && (c->planning || strcmp(status, "skipped") == 0)) {
 		int ok;
 		json_object *norm = jx_parse(norm_text, strlen(norm_text), &ok);
@@ -442,15 +547,16 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 	return REF_NONE;
 }
 
-/* The local hosting client of a record's client_id, or 0. -1 error, 2 pending. */
+/* The local object of the reference in member key (an external id of type):
+ * REF_OK with *id, REF_NONE (*id 0), REF_PENDING, or -1. */
 static int
-client_ref(struct imp_ctx *c, json_object *norm, uint64_t *client)
+member_ref(struct imp_ctx *c, json_object *norm, const char *key, const char *type, uint64_t *id)
 {
 	char ext[192];
 	json_object *v;
 
-	*client = 0;
-	if (!json_object_object_get_ex(norm, "client_id", &v) || v == NULL)
+	*id = 0;
+	if (!json_object_object_get_ex(norm, key, &v) || v == NULL)
 		return REF_NONE;
 	if (json_object_is_type(v, json_type_string))
 		snprintf(ext, sizeof ext, "%s", json_object_get_string(v));
@@ -460,66 +566,269 @@ client_ref(struct imp_ctx *c, json_object *norm, uint64_t *client)
 		return REF_NONE;
 	if (ext[0] == '\0')
 		return REF_NONE;
-	return resolve_ref(c, "hosting_client", ext, client);
+	return resolve_ref(c, type, ext, id);
+}
+
+static enum imp_result
+defer(char *why, size_t n, const char *what)
+{
+	snprintf(why, n, "Waiting for %s of this run to be imported first.", what);
+	return IMP_DEFER;
+}
+
+/* The reference in member key as a local id (0: none). IMP_OK, IMP_DEFER or IMP_DB. */
+static enum imp_result
+ref_or_defer(struct imp_ctx *c, json_object *norm, const char *key, const char *type, uint64_t *id,
+    char *why, size_t n, const char *what)
+{
+	int rc = member_ref(c, norm, key, type, id);
+
+	if (rc < 0)
+		return IMP_DB;
+	if (rc == REF_PENDING)
+		return defer(why, n, what);
+	if (rc != REF_OK)
+		*id = 0;
+	return IMP_OK;
+}
+
+/* ---- natural keys ---- */
+
+static int
+m_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	const char *value = txt(b, norm, "value", 1024), *name = txt(b, norm, "name", 255);
+
+	return one_id(db_query(c->db, ST_ACC_CONTACT_NATURAL, "usssss", c->user_id,
+	    enum_or_other(raw_str(norm, "type"), contact_types), value, value, value, name ? name : ""), id);
+}
+
+static int
+m_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	const char *url = txt(b, norm, "url", 2048);
+
+	return one_id(db_query(c->db, ST_ACC_MONITOR_NATURAL, "ussI", c->user_id,
+	    enum_or_other(raw_str(norm, "type"), monitor_types), url ? url : "",
+	    num(norm, "port", -1, 65535, -1)), id);
+}
+
+static int
+m_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	return one_id(db_query(c->db, ST_ACC_HEARTBEAT_NATURAL, "uss", c->user_id, txt(b, norm, "name", 255),
+	    txt(b, norm, "ping_url", 2048)), id);
+}
+
+static int
+m_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	return one_id(db_query(c->db, ST_ACC_STATUS_PAGE_NATURAL, "us", c->user_id, txt(b, norm, "name", 255)), id);
+}
+
+static int
+m_window(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	return one_id(db_query(c->db, ST_ACC_WINDOW_NATURAL, "usss", c->user_id, txt(b, norm, "name", 255),
+	    enum_or_other(raw_str(norm, "recurrence"), recurrences), txt(b, norm, "start", 32)), id);
+}
+
+/* A natural key that holds a reference: no match while the referenced
+ * resource is new in this run (nothing can have it yet). */
+static int
+ref_for_match(struct imp_ctx *c, json_object *norm, const char *key, const char *type, uint64_t *id)
+{
+	int rc = member_ref(c, norm, key, type, id);
+
+	return rc < 0 ? -1 : rc == REF_PENDING ? 0 : 1;
+}
+
+static int
+m_subscriber(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	uint64_t page;
+	int rc = ref_for_match(c, norm, "status_page_id", "status_page", &page);
+
+	if (rc <= 0 || page == 0)
+		return rc < 0 ? -1 : 0;
+	return one_id(db_query(c->db, ST_ACC_SUBSCRIBER_NATURAL, "uuss", c->user_id, page,
+	    enum_or_other(raw_str(norm, "kind"), subscriber_kinds), txt(b, norm, "address", 1024)), id);
+}
+
+static int
+m_hosting_client(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	return one_id(db_query(c->db, ST_ACC_HOSTING_CLIENT_NATURAL, "us", c->user_id,
+	    txt(b, norm, "email", 255)), id);
+}
+
+static int
+m_hosting_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	uint64_t client;
+	int rc = ref_for_match(c, norm, "client_id", "hosting_client", &client);
+
+	if (rc <= 0)
+		return rc;
+	return one_id(db_query(c->db, ST_ACC_HOSTING_CONTACT_NATURAL, "uUs", c->user_id, client,
+	    txt(b, norm, "email", 255)), id);
+}
+
+static int
+m_hosting_service(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	const char *product = txt(b, norm, "product", 255), *domain = txt(b, norm, "domain", 255);
+	uint64_t client;
+	int rc = ref_for_match(c, norm, "client_id", "hosting_client", &client);
+
+	if (rc <= 0)
+		return rc;
+	return one_id(db_query(c->db, ST_ACC_HOSTING_SERVICE_NATURAL, "uUss", c->user_id, client,
+	    product ? product : "", domain ? domain : ""), id);
+}
+
+static int
+m_hosting_addon(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	uint64_t client, service;
+	int rc = ref_for_match(c, norm, "client_id", "hosting_client", &client);
+
+	if (rc > 0)
+		rc = ref_for_match(c, norm, "service_id", "hosting_service", &service);
+	if (rc <= 0)
+		return rc;
+	return one_id(db_query(c->db, ST_ACC_HOSTING_ADDON_NATURAL, "uUUs", c->user_id, client, service,
+	    txt(b, norm, "name", 255)), id);
+}
+
+static int
+m_hosting_domain(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	return one_id(db_query(c->db, ST_ACC_HOSTING_DOMAIN_NATURAL, "us", c->user_id,
+	    txt(b, norm, "domain", 255)), id);
+}
+
+static int
+m_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	return one_id(db_query(c->db, ST_ACC_INVOICE_NATURAL, "us", c->user_id, txt(b, norm, "number", 64)), id);
+}
+
+static int
+m_payment(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
+{
+	return one_id(db_query(c->db, ST_ACC_PAYMENT_NATURAL, "uss", c->user_id, txt(b, norm, "gateway", 64),
+	    txt(b, norm, "transaction_id", 191)), id);
 }
 
 int
 importer_find_conflict(struct imp_ctx *c, const char *type, json_object *norm, uint64_t *id)
 {
-	struct db *db = c->db;
+	const struct kind *k = kind_of(type);
 	struct bag b = { .n = 0 };
-	int rc = 0;
+	int rc;
 
-	if (strcmp(type, "monitor") == 0) {
-		const char *url = txt(&b, norm, "url", 2048);
-		rc = one_id(db_query(db, ST_ACC_MONITOR_NATURAL, "uss", c->user_id,
-		    enum_or_other(raw_str(norm, "type"), monitor_types), url ? url : ""), id);
-	} else if (strcmp(type, "contact") == 0) {
-		const char *value = txt(&b, norm, "value", 1024), *name = txt(&b, norm, "name", 255);
-		rc = one_id(db_query(db, ST_ACC_CONTACT_NATURAL, "usssss", c->user_id,
-		    enum_or_other(raw_str(norm, "type"), contact_types), value, value, value,
-		    name ? name : ""), id);
-	} else if (strcmp(type, "heartbeat") == 0) {
-		rc = one_id(db_query(db, ST_ACC_HEARTBEAT_NATURAL, "us", c->user_id,
-		    txt(&b, norm, "name", 255)), id);
-	} else if (strcmp(type, "status_page") == 0) {
-		rc = one_id(db_query(db, ST_ACC_STATUS_PAGE_NATURAL, "us", c->user_id,
-		    txt(&b, norm, "name", 255)), id);
-	} else if (strcmp(type, "hosting_client") == 0) {
-		rc = one_id(db_query(db, ST_ACC_HOSTING_CLIENT_NATURAL, "us", c->user_id,
-		    txt(&b, norm, "email", 255)), id);
-	} else if (strcmp(type, "hosting_domain") == 0) {
-		rc = one_id(db_query(db, ST_ACC_HOSTING_DOMAIN_NATURAL, "us", c->user_id,
-		    txt(&b, norm, "domain", 255)), id);
-	} else if (strcmp(type, "invoice") == 0) {
-		rc = one_id(db_query(db, ST_ACC_INVOICE_NATURAL, "us", c->user_id,
-		    txt(&b, norm, "number", 64)), id);
-	} else if (strcmp(type, "hosting_service") == 0) {
-		const char *product = txt(&b, norm, "product", 255), *domain = txt(&b, norm, "domain", 255);
-		uint64_t client = 0;
-		int cr = client_ref(c, norm, &client);
-		if (cr < 0)
-			rc = -1;
-		else if (cr == REF_PENDING)
-			rc = 0; /* the client is new in this run: nothing to conflict with */
-		else if (client != 0)
-			rc = one_id(db_query(db, ST_ACC_HOSTING_SERVICE_NATURAL, "uuss", c->user_id, client,
-			    product ? product : "", domain ? domain : ""), id);
-		else
-			rc = one_id(db_query(db, ST_ACC_HOSTING_SERVICE_NATURAL, "unss", c->user_id,
-			    product ? product : "", domain ? domain : ""), id);
-	}
+	if (k == NULL)
+		return 0;
+	rc = k->match(c, &b, norm, id);
 	bag_free(&b);
 	return rc;
 }
 
-/* ---- writers ---- */
-
-/* After an UPDATE: -1 error, 0 the target is gone (create instead), 1 updated. */
-static int
-updated(int64_t n)
+int
+importer_conflict_reason(struct imp_ctx *c, const char *type, uint64_t id, char *out, size_t n)
 {
-	return n < 0 ? -1 : n > 0;
+	const struct kind *k = kind_of(type);
+	struct db_res *r;
+	char origin[64] = "";
+	int rc;
+
+	if (k == NULL) {
+		snprintf(out, n, "An object with the same key exists.");
+		return 0;
+	}
+	if ((r = db_query(c->db, ST_RN_LINK_ORIGIN, "suu", k->model, id, c->user_id)) == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1)
+		snprintf(origin, sizeof origin, "%s", db_str(r, 0) ? db_str(r, 0) : "");
+	db_free(r);
+	if (rc < 0)
+		return -1;
+	if (origin[0] != '\0')
+		snprintf(out, n, "Exists: %s %llu, imported from %s, with the same %s.", k->noun,
+		    (unsigned long long)id, origin, k->key_words);
+	else
+		snprintf(out, n, "Exists: %s %llu, created in your account (not by an import), with the same %s.",
+		    k->noun, (unsigned long long)id, k->key_words);
+	return 0;
+}
+
+void
+importer_label(const char *type, json_object *norm, char *out, size_t n)
+{
+	const struct kind *k = kind_of(type);
+
+	out[0] = '\0';
+	for (size_t i = 0; k != NULL && i < sizeof k->label / sizeof k->label[0] && k->label[i] != NULL; i++) {
+		const char *s = raw_str(norm, k->label[i]);
+		if (s != NULL) {
+			size_t len = utf8_cut(s, strlen(s), 255, n - 1);
+			memcpy(out, s, len);
+			out[len] = '\0';
+			return;
+		}
+	}
+}
+
+int
+importer_plan_reason(struct imp_ctx *c, const char *type, const char *action, uint64_t id, char *out,
+    size_t n)
+{
+	const struct kind *k = kind_of(type);
+
+	if (k == NULL || action == NULL)
+		return 0;
+	if (strcmp(action, "create") == 0)
+		snprintf(out, n, "New: no %s in your account has the same %s.", k->noun, k->key_words);
+	else if (strcmp(action, "update") == 0)
+		snprintf(out, n, "Imported before from this %s account as %s %llu: it will be updated.", c->provider,
+		    k->noun, (unsigned long long)id);
+	else if (strcmp(action, "conflict") == 0)
+		return importer_conflict_reason(c, type, id, out, n);
+	return 0;
+}
+
+/* ---- writing ---- */
+
+/* Save the kind's row: UPDATE target (the values, then target and user) when
+ * it is set and still there, else INSERT (the values, then user). The values
+ * are described by types as for db_exec. */
+static enum imp_result
+save(struct imp_ctx *c, const struct kind *k, uint64_t target, uint64_t *id, const char *types, ...)
+{
+	uint64_t tail[2] = { target, c->user_id };
+	va_list ap;
+	int64_t r;
+
+	*id = 0;
+	if (target != 0) {
+		va_start(ap, types);
+		r = db_vexec_tail(c->db, k->update, types, ap, tail, 2);
+		va_end(ap);
+		if (r < 0)
+			return IMP_DB;
+		if (r > 0) {
+			*id = target;
+			return IMP_OK;
+		}
+	}
+	va_start(ap, types);
+	r = db_vexec_tail(c->db, k->insert, types, ap, tail + 1, 1);
+	va_end(ap);
+	if (r < 0)
+		return IMP_DB;
+	*id = db_insert_id(c->db);
+	return IMP_OK;
 }
 
 /* Contacts of a monitor or heartbeat: local ids of contact_ids into ids (at
@@ -550,365 +859,476 @@ contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
 	return 0;
 }
 
+/* Replace the link rows of object id (clear, then add each contact). */
 static enum imp_result
-defer(char *why, size_t n, const char *what)
+link_contacts(struct imp_ctx *c, enum stmt_id clear, enum stmt_id add, uint64_t id, const uint64_t *contacts,
+    size_t n)
 {
-	snprintf(why, n, "Waiting for %s of this run to be imported first.", what);
-	return IMP_DEFER;
-}
-
-static enum imp_result
-w_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id)
-{
-	const char *type = enum_or_other(raw_str(norm, "type"), contact_types);
-	const char *value = txt(b, norm, "value", 1024), *name = txt(b, norm, "name", 255);
-
-	if (name == NULL)
-		name = bag_keep(b, xstrndup(value, imp_utf8_prefix(value, 255)));
-	if (target != 0) {
-		int u = updated(db_exec(c->db, ST_ACC_CONTACT_UPDATE, "sssuu", name, type, value, target,
-		    c->user_id));
-		if (u < 0)
-			return IMP_DB;
-		if (u > 0) {
-			*id = target;
-			return IMP_OK;
-		}
-	}
-	if (db_exec(c->db, ST_ACC_CONTACT_INSERT, "usss", c->user_id, name, type, value) < 0)
+	if (db_exec(c->db, clear, "u", id) < 0)
 		return IMP_DB;
-	*id = db_insert_id(c->db);
+	for (size_t i = 0; i < n; i++)
+		if (db_exec(c->db, add, "uu", id, contacts[i]) < 0)
+			return IMP_DB;
 	return IMP_OK;
 }
 
 static enum imp_result
-w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id,
-    char *why, size_t n)
+w_contact(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
 {
-	const char *type = enum_or_other(raw_str(norm, "type"), monitor_types);
+	const char *value = txt(b, norm, "value", 1024), *name = txt(b, norm, "name", 255);
+
+	(void)why;
+	(void)n;
+	if (name == NULL)
+		name = bag_keep(b, xstrndup(value, utf8_cut(value, strlen(value), 255, SIZE_MAX)));
+	return save(c, k, target, id, "sssi", name, enum_or_other(raw_str(norm, "type"), contact_types), value,
+	    (int64_t)flag(norm, "needs_address"));
+}
+
+static enum imp_result
+w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
+{
 	const char *url = txt(b, norm, "url", 2048), *name = txt(b, norm, "name", 255);
 	const char *keyword = txt(b, norm, "keyword", 1024);
-	int64_t interval = num(norm, "interval", 0, 100000000, 300), port = num(norm, "port", -1, 65535, -1);
-	int64_t paused = flag(norm, "paused");
+	const char *up_when = keyword == NULL ? NULL : raw_str(norm, "keyword_up_when") != NULL ?
+	    enum_or_other(raw_str(norm, "keyword_up_when"), keyword_modes) : "present";
 	uint64_t contacts[MAX_LIST];
 	size_t ncontacts;
+	enum imp_result r;
 	int rc;
 
 	if ((rc = contact_list(c, norm, contacts, &ncontacts)) < 0)
 		return IMP_DB;
 	if (rc == REF_PENDING)
 		return defer(why, n, "the monitor's contacts");
+	if (up_when != NULL && strcmp(up_when, "other") == 0)
+		up_when = "present";
 	if (url == NULL)
 		url = "";
 	if (name == NULL)
-		name = bag_keep(b, xstrndup(url, imp_utf8_prefix(url, 255)));
-	*id = 0;
-	if (target != 0) {
-		int u = updated(db_exec(c->db, ST_ACC_MONITOR_UPDATE, "sssiiIsuu", name, type, url,
-		    interval, paused, port, keyword, target, c->user_id));
-		if (u < 0)
-			return IMP_DB;
-		if (u > 0)
-			*id = target;
-	}
-	if (*id == 0) {
-		int64_t r = db_exec(c->db, ST_ACC_MONITOR_INSERT, "usssiiIs", c->user_id, name, type, url,
-		    interval, paused, port, keyword);
-		if (r < 0)
-			return IMP_DB;
-		*id = db_insert_id(c->db);
-	}
-	if (db_exec(c->db, ST_ACC_MONITOR_CONTACTS_CLEAR, "u", *id) < 0)
-		return IMP_DB;
-	for (size_t i = 0; i < ncontacts; i++)
-		if (db_exec(c->db, ST_ACC_MONITOR_CONTACT_ADD, "uu", *id, contacts[i]) < 0)
-			return IMP_DB;
-	return IMP_OK;
+		name = bag_keep(b, xstrndup(url, utf8_cut(url, strlen(url), 255, SIZE_MAX)));
+	r = save(c, k, target, id, "sssiiIssIsssssIIIIss", name,
+	    enum_or_other(raw_str(norm, "type"), monitor_types), url, num(norm, "interval", 0, 100000000, 300),
+	    (int64_t)(flag(norm, "paused") || c->import_paused), num(norm, "port", -1, 65535, -1), keyword, up_when,
+	    tri(norm, "keyword_case_sensitive"), method(b, norm, "http_method"),
+	    txt(b, norm, "request_body", 65535), json_col(b, norm, "request_headers"),
+	    json_col(b, norm, "expected_status_codes"), json_col(b, norm, "alert_status_codes"),
+	    num(norm, "timeout", -1, 86400, -1), tri(norm, "follow_redirects"), tri(norm, "verify_ssl"),
+	    num(norm, "ssl_expiry_days", -1, 3650, -1), json_col(b, norm, "regions"), json_col(b, norm, "tags"));
+	if (r != IMP_OK)
+		return r;
+	return link_contacts(c, ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD, *id, contacts, ncontacts);
 }
 
 static enum imp_result
-w_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id,
-    char *why, size_t n)
+w_heartbeat(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
 {
-	const char *name = txt(b, norm, "name", 255), *ping = txt(b, norm, "ping_url", 2048);
-	const char *schedule = txt(b, norm, "schedule", 255);
-	int64_t interval = num(norm, "interval", 0, 100000000, 0), grace = num(norm, "grace", 0, 100000000, 0);
-	int64_t paused = flag(norm, "paused");
 	uint64_t contacts[MAX_LIST];
 	size_t ncontacts;
+	enum imp_result r;
 	int rc;
 
 	if ((rc = contact_list(c, norm, contacts, &ncontacts)) < 0)
 		return IMP_DB;
 	if (rc == REF_PENDING)
 		return defer(why, n, "the heartbeat's contacts");
-	*id = 0;
-	if (target != 0) {
-		int u = updated(db_exec(c->db, ST_ACC_HEARTBEAT_UPDATE, "siiissuu", name, interval, grace,
-		    paused, ping, schedule, target, c->user_id));
-		if (u < 0)
-			return IMP_DB;
-		if (u > 0)
-			*id = target;
-	}
-	if (*id == 0) {
-		if (db_exec(c->db, ST_ACC_HEARTBEAT_INSERT, "usiiiss", c->user_id, name, interval, grace,
-		        paused, ping, schedule) < 0)
-			return IMP_DB;
-		*id = db_insert_id(c->db);
-	}
-	if (db_exec(c->db, ST_ACC_HEARTBEAT_CONTACTS_CLEAR, "u", *id) < 0)
-		return IMP_DB;
-	for (size_t i = 0; i < ncontacts; i++)
-		if (db_exec(c->db, ST_ACC_HEARTBEAT_CONTACT_ADD, "uu", *id, contacts[i]) < 0)
-			return IMP_DB;
-	return IMP_OK;
+	r = save(c, k, target, id, "siiissss", txt(b, norm, "name", 255), num(norm, "interval", 0, 100000000, 0),
+	    num(norm, "grace", 0, 100000000, 0), (int64_t)(flag(norm, "paused") || c->import_paused),
+	    txt(b, norm, "ping_url", 2048),
+	    txt(b, norm, "schedule", 255), txt(b, norm, "timezone", 64), json_col(b, norm, "tags"));
+	if (r != IMP_OK)
+		return r;
+	return link_contacts(c, ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD, *id, contacts,
+	    ncontacts);
 }
 
-struct page_item {
-	uint64_t id;
-	bool heartbeat;
+/* An entry of a status page or maintenance window: a monitor or a heartbeat
+ * of the account (both 0 for an entry without one), with its name and section. */
+struct entry {
+	uint64_t monitor, heartbeat;
+	const char *name, *section;
 };
 
-static enum imp_result
-w_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id,
-    char *why, size_t n)
+/* The local monitor or heartbeat of an external id into e: a monitor, else
+ * (one id space at some providers) a heartbeat; heartbeat_only: a heartbeat.
+ * REF_OK, REF_NONE, REF_PENDING or -1. */
+static int
+entry_target(struct imp_ctx *c, const char *ext, bool heartbeat_only, struct entry *e)
 {
-	const char *name = txt(b, norm, "name", 255), *url = txt(b, norm, "url", 2048);
-	int64_t public_ = json_object_object_get_ex(norm, "public", NULL) ? flag(norm, "public") : 1;
-	json_object *arr = id_list(norm, "monitor_ids");
-	size_t total = arr ? json_object_array_length(arr) : 0, nitems = 0;
-	struct page_item *items = xcalloc(total > MAX_LIST ? MAX_LIST : total + 1, sizeof *items);
-	enum imp_result res = IMP_DB;
+	uint64_t local;
+	int rc;
+
+	if (!heartbeat_only) {
+		if ((rc = resolve_ref(c, "monitor", ext, &local)) == REF_OK)
+			e->monitor = local;
+		if (rc != REF_NONE)
+			return rc;
+	}
+	if ((rc = resolve_ref(c, "heartbeat", ext, &local)) == REF_OK)
+		e->heartbeat = local;
+	return rc;
+}
+
+/* Append the entries of list key to *out: objects {monitor_id | heartbeat_id,
+ * name, section} (status page items) or plain external ids (monitor_ids,
+ * heartbeat_ids). An entry whose monitor is not in the account is kept only
+ * when it has a name. */
+static enum imp_result
+entries(struct imp_ctx *c, struct bag *b, json_object *norm, const char *key, struct entry **out,
+    size_t *nout, char *why, size_t n, const char *what)
+{
+	json_object *arr = id_list(norm, key);
+	size_t total = arr ? json_object_array_length(arr) : 0;
+	bool heartbeats = strcmp(key, "heartbeat_ids") == 0;
 	char ext[192];
 
-	/* Map each listed monitor (or heartbeat) to its local object first. */
-	for (size_t i = 0; i < total && nitems < MAX_LIST; i++) {
-		uint64_t local;
-		int rc;
-		if (list_id(arr, i, ext, sizeof ext) != 0)
-			continue;
-		if ((rc = resolve_ref(c, "monitor", ext, &local)) < 0)
-			goto out;
-		if (rc == REF_OK) {
-			items[nitems++] = (struct page_item){ local, false };
-			continue;
-		}
-		if (rc == REF_PENDING) {
-			res = defer(why, n, "the status page's monitors");
-			goto out;
-		}
-		if ((rc = resolve_ref(c, "heartbeat", ext, &local)) < 0)
-			goto out;
-		if (rc == REF_PENDING) {
-			res = defer(why, n, "the status page's monitors");
-			goto out;
-		}
-		if (rc == REF_OK)
-			items[nitems++] = (struct page_item){ local, true };
-	}
-	*id = 0;
-	if (target != 0) {
-		int u = updated(db_exec(c->db, ST_ACC_STATUS_PAGE_UPDATE, "ssiuu", name, url, public_, target,
-		    c->user_id));
-		if (u < 0)
-			goto out;
-		if (u > 0)
-			*id = target;
-	}
-	if (*id == 0) {
-		if (db_exec(c->db, ST_ACC_STATUS_PAGE_INSERT, "ussi", c->user_id, name, url, public_) < 0)
-			goto out;
-		*id = db_insert_id(c->db);
-	}
-	if (db_exec(c->db, ST_ACC_STATUS_PAGE_ITEMS_CLEAR, "u", *id) < 0)
-		goto out;
-	for (size_t i = 0; i < nitems; i++) {
-		int64_t r = db_exec(c->db, ST_ACC_STATUS_PAGE_ITEM_ADD, "uiUU", *id, (int64_t)i,
-		    items[i].heartbeat ? (uint64_t)0 : items[i].id, items[i].heartbeat ? items[i].id : (uint64_t)0);
-		if (r < 0)
-			goto out;
-	}
-	res = IMP_OK;
-out:
-	free(items);
-	return res;
-}
+	*out = xrealloc(*out, (*nout + (total > MAX_LIST ? MAX_LIST : total) + 1) * sizeof **out);
+	for (size_t i = 0; i < total && *nout < MAX_LIST; i++) {
+		json_object *it = json_object_array_get_idx(arr, i);
+		struct entry e = { 0, 0, NULL, NULL };
+		int rc = REF_NONE;
 
-static enum imp_result
-w_hosting_client(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id)
-{
-	const char *email = txt(b, norm, "email", 255), *first = txt(b, norm, "first_name", 255);
-	const char *last = txt(b, norm, "last_name", 255), *company = txt(b, norm, "company", 255);
-	const char *status = txt(b, norm, "status", 32), *created = date(b, norm, "created");
-
-	if (target != 0) {
-		int u = updated(db_exec(c->db, ST_ACC_HOSTING_CLIENT_UPDATE, "ssssssuu", email, first, last,
-		    company, status, created, target, c->user_id));
-		if (u < 0)
+		if (json_object_is_type(it, json_type_object)) {
+			e.name = txt(b, it, "name", 255);
+			e.section = txt(b, it, "section", 255);
+			if (raw_str(it, "monitor_id") != NULL)
+				rc = entry_target(c, raw_str(it, "monitor_id"), false, &e);
+			else if (raw_str(it, "heartbeat_id") != NULL)
+				rc = entry_target(c, raw_str(it, "heartbeat_id"), true, &e);
+		} else if (list_id(arr, i, ext, sizeof ext) == 0)
+			rc = entry_target(c, ext, heartbeats, &e);
+		if (rc < 0)
 			return IMP_DB;
-		if (u > 0) {
-			*id = target;
-			return IMP_OK;
-		}
+		if (rc == REF_PENDING)
+			return defer(why, n, what);
+		if (rc == REF_OK || e.name != NULL)
+			(*out)[(*nout)++] = e;
 	}
-	if (db_exec(c->db, ST_ACC_HOSTING_CLIENT_INSERT, "ussssss", c->user_id, email, first, last,
-	        company, status, created) < 0)
-		return IMP_DB;
-	*id = db_insert_id(c->db);
 	return IMP_OK;
 }
 
-/* The client of a billing record: its local id (0 = none). */
 static enum imp_result
-record_client(struct imp_ctx *c, json_object *norm, uint64_t *client, char *why, size_t n)
+w_status_page(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
 {
-	int rc = client_ref(c, norm, client);
+	int64_t public_ = json_object_object_get_ex(norm, "public", NULL) ? flag(norm, "public") : 1;
+	struct entry *items = NULL;
+	size_t nitems = 0;
+	enum imp_result r = entries(c, b, norm, "items", &items, &nitems, why, n, "the status page's monitors");
 
-	if (rc < 0)
-		return IMP_DB;
-	if (rc == REF_PENDING)
-		return defer(why, n, "the record's client");
-	if (rc != REF_OK)
-		*client = 0;
-	return IMP_OK;
+	if (r == IMP_OK)
+		r = save(c, k, target, id, "ssis", txt(b, norm, "name", 255), txt(b, norm, "url", 2048), public_,
+		    txt(b, norm, "timezone", 64));
+	if (r == IMP_OK && db_exec(c->db, ST_ACC_STATUS_PAGE_ITEMS_CLEAR, "u", *id) < 0)
+		r = IMP_DB;
+	for (size_t i = 0; r == IMP_OK && i < nitems; i++)
+		if (db_exec(c->db, ST_ACC_STATUS_PAGE_ITEM_ADD, "uiUUss", *id, (int64_t)i, items[i].monitor,
+		        items[i].heartbeat, items[i].name, items[i].section) < 0)
+			r = IMP_DB;
+	free(items);
+	return r;
 }
 
 static enum imp_result
-w_hosting_service(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id,
-    char *why, size_t n)
+w_window(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
+{
+	struct entry *mons = NULL;
+	size_t nmons = 0;
+	enum imp_result r = entries(c, b, norm, "monitor_ids", &mons, &nmons, why, n,
+	    "the maintenance window's monitors");
+
+	if (r == IMP_OK)
+		r = entries(c, b, norm, "heartbeat_ids", &mons, &nmons, why, n, "the maintenance window's heartbeats");
+
+	if (r == IMP_OK)
+		r = save(c, k, target, id, "ssssIssi", txt(b, norm, "name", 255),
+		    enum_or_other(raw_str(norm, "recurrence"), recurrences), txt(b, norm, "start", 32),
+		    txt(b, norm, "end", 32), num(norm, "duration", -1, 100000000, -1), json_col(b, norm, "days"),
+		    txt(b, norm, "timezone", 64), (int64_t)flag(norm, "paused"));
+	if (r == IMP_OK && db_exec(c->db, ST_ACC_WINDOW_MONITORS_CLEAR, "u", *id) < 0)
+		r = IMP_DB;
+	for (size_t i = 0; r == IMP_OK && i < nmons; i++)
+		if (db_exec(c->db, ST_ACC_WINDOW_MONITOR_ADD, "uiUU", *id, (int64_t)i, mons[i].monitor,
+		        mons[i].heartbeat) < 0)
+			r = IMP_DB;
+	free(mons);
+	return r;
+}
+
+static enum imp_result
+w_subscriber(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
+{
+	uint64_t page;
+	enum imp_result r = ref_or_defer(c, norm, "status_page_id", "status_page", &page, why, n,
+	    "the subscriber's status page");
+
+	if (r != IMP_OK)
+		return r;
+	if (page == 0) {
+		snprintf(why, n, "Its status page was not imported.");
+		return IMP_INVALID;
+	}
+	return save(c, k, target, id, "usssss", page, enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
+	    txt(b, norm, "address", 1024), txt(b, norm, "state", 16), json_col(b, norm, "components"),
+	    date(b, norm, "created"));
+}
+
+static enum imp_result
+w_hosting_client(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
+{
+	(void)why;
+	(void)n;
+	return save(c, k, target, id, "sssssssssssssss", txt(b, norm, "email", 255), txt(b, norm, "first_name", 255),
+	    txt(b, norm, "last_name", 255), txt(b, norm, "company", 255), txt(b, norm, "status", 32),
+	    date(b, norm, "created"), txt(b, norm, "address1", 255), txt(b, norm, "address2", 255),
+	    txt(b, norm, "city", 255), txt(b, norm, "state", 255), txt(b, norm, "postcode", 32),
+	    txt(b, norm, "country", 64), txt(b, norm, "phone", 64), currency(norm, "currency"),
+	    decimal(b, norm, "credit"));
+}
+
+static enum imp_result
+w_hosting_contact(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
+{
+	uint64_t client;
+	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
+	    "the contact's client");
+
+	if (r != IMP_OK)
+		return r;
+	return save(c, k, target, id, "Usssssssssss", client, txt(b, norm, "first_name", 255),
+	    txt(b, norm, "last_name", 255), txt(b, norm, "company", 255), txt(b, norm, "email", 255),
+	    txt(b, norm, "phone", 64), txt(b, norm, "address1", 255), txt(b, norm, "address2", 255),
+	    txt(b, norm, "city", 255), txt(b, norm, "state", 255), txt(b, norm, "postcode", 32),
+	    txt(b, norm, "country", 64));
+}
+
+static enum imp_result
+w_hosting_service(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
 {
 	const char *product = txt(b, norm, "product", 255), *domain = txt(b, norm, "domain", 255);
-	const char *status = txt(b, norm, "status", 32), *cycle = txt(b, norm, "billing_cycle", 32);
-	const char *amount = decimal(b, norm, "amount"), *due = date(b, norm, "next_due");
 	uint64_t client;
-	enum imp_result r;
+	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
+	    "the record's client");
 
-	if ((r = record_client(c, norm, &client, why, n)) != IMP_OK)
+	if (r != IMP_OK)
 		return r;
-	if (product == NULL)
-		product = "";
-	if (domain == NULL)
-		domain = "";
-	*id = 0;
-	if (target != 0) {
-		int u = updated(db_exec(c->db, ST_ACC_HOSTING_SERVICE_UPDATE, "Ussssssuu", client, product,
-		    domain, status, cycle, amount, due, target, c->user_id));
-		if (u < 0)
-			return IMP_DB;
-		if (u > 0)
-			*id = target;
-	}
-	if (*id == 0) {
-		int64_t x = db_exec(c->db, ST_ACC_HOSTING_SERVICE_INSERT, "uUssssss", c->user_id, client,
-		    product, domain, status, cycle, amount, due);
+	return save(c, k, target, id, "Ussssssss" "s", client, product ? product : "", domain ? domain : "",
+	    txt(b, norm, "status", 32), txt(b, norm, "billing_cycle", 32), decimal(b, norm, "amount"),
+	    date(b, norm, "next_due"), decimal(b, norm, "first_amount"), date(b, norm, "registered"),
+	    currency(norm, "currency"));
+}
+
+static enum imp_result
+w_hosting_addon(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
+{
+	uint64_t client, service;
+	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
+	    "the addon's client");
+
+	if (r == IMP_OK)
+		r = ref_or_defer(c, norm, "service_id", "hosting_service", &service, why, n, "the addon's service");
+	if (r != IMP_OK)
+		return r;
+	return save(c, k, target, id, "UUssssssss", client, service, txt(b, norm, "name", 255),
+	    txt(b, norm, "status", 32), txt(b, norm, "billing_cycle", 32), decimal(b, norm, "amount"),
+	    decimal(b, norm, "setup_fee"), date(b, norm, "next_due"), date(b, norm, "registered"),
+	    currency(norm, "currency"));
+}
+
+static enum imp_result
+w_hosting_domain(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
+{
+	uint64_t client;
+	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
+	    "the record's client");
+
+	if (r != IMP_OK)
+		return r;
+	return save(c, k, target, id, "UssssssssII", client, txt(b, norm, "domain", 255),
+	    txt(b, norm, "registrar", 255), txt(b, norm, "status", 32), date(b, norm, "expiry"),
+	    date(b, norm, "next_due"), decimal(b, norm, "amount"), date(b, norm, "registered"),
+	    currency(norm, "currency"), num(norm, "period", -1, 100, -1), tri(norm, "auto_renew"));
+}
+
+/* The invoice's lines, replaced as a whole. */
+static enum imp_result
+invoice_lines(struct imp_ctx *c, json_object *norm, uint64_t invoice)
+{
+	json_object *arr = id_list(norm, "lines");
+	size_t total = arr ? json_object_array_length(arr) : 0;
+
+	if (db_exec(c->db, ST_ACC_INVOICE_ITEMS_CLEAR, "u", invoice) < 0)
+		return IMP_DB;
+	for (size_t i = 0; i < total && i < MAX_LIST; i++) {
+		json_object *line = json_object_array_get_idx(arr, i);
+		struct bag b = { .n = 0 };
+		int64_t x;
+
+		if (!json_object_is_type(line, json_type_object))
+			continue;
+		x = db_exec(c->db, ST_ACC_INVOICE_ITEM_ADD, "uissssi", invoice, (int64_t)i,
+		    txt(&b, line, "description", 65535), decimal(&b, line, "amount"), txt(&b, line, "type", 32),
+		    txt(&b, line, "relid", 64), (int64_t)flag(line, "taxed"));
+		bag_free(&b);
 		if (x < 0)
 			return IMP_DB;
-		*id = db_insert_id(c->db);
 	}
 	return IMP_OK;
 }
 
 static enum imp_result
-w_hosting_domain(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id,
-    char *why, size_t n)
+w_invoice(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
 {
-	const char *domain = txt(b, norm, "domain", 255), *registrar = txt(b, norm, "registrar", 255);
-	const char *status = txt(b, norm, "status", 32), *expiry = date(b, norm, "expiry");
-	const char *due = date(b, norm, "next_due"), *amount = decimal(b, norm, "amount");
 	uint64_t client;
-	enum imp_result r;
+	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
+	    "the record's client");
 
-	if ((r = record_client(c, norm, &client, why, n)) != IMP_OK)
+	if (r != IMP_OK)
 		return r;
-	*id = 0;
-	if (target != 0) {
-		int u = updated(db_exec(c->db, ST_ACC_HOSTING_DOMAIN_UPDATE, "Ussssssuu", client, domain,
-		    registrar, status, expiry, due, amount, target, c->user_id));
-		if (u < 0)
-			return IMP_DB;
-		if (u > 0)
-			*id = target;
-	}
-	if (*id == 0) {
-		int64_t x = db_exec(c->db, ST_ACC_HOSTING_DOMAIN_INSERT, "uUssssss", c->user_id, client,
-		    domain, registrar, status, expiry, due, amount);
-		if (x < 0)
-			return IMP_DB;
-		*id = db_insert_id(c->db);
-	}
-	return IMP_OK;
+	r = save(c, k, target, id, "Ussssssssssss" "s", client, txt(b, norm, "number", 64), date(b, norm, "date"),
+	    date(b, norm, "due"), date(b, norm, "paid_at"), decimal(b, norm, "total"), currency(norm, "currency"),
+	    txt(b, norm, "status", 32), decimal(b, norm, "subtotal"), decimal(b, norm, "tax"),
+	    decimal(b, norm, "tax2"), decimal(b, norm, "credit"), decimal(b, norm, "balance"),
+	    txt(b, norm, "payment_method", 64));
+	return r != IMP_OK ? r : invoice_lines(c, norm, *id);
 }
 
 static enum imp_result
-w_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id,
-    char *why, size_t n)
+w_payment(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
+    uint64_t *id, char *why, size_t n)
 {
-	const char *number = txt(b, norm, "number", 64), *idate = date(b, norm, "date");
-	const char *due = date(b, norm, "due"), *paid = date(b, norm, "paid_at");
-	const char *total = decimal(b, norm, "total"), *currency = txt(b, norm, "currency", 8);
-	const char *status = txt(b, norm, "status", 32);
-	uint64_t client;
-	enum imp_result r;
+	uint64_t client, invoice;
+	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
+	    "the payment's client");
 
-	if ((r = record_client(c, norm, &client, why, n)) != IMP_OK)
+	if (r == IMP_OK)
+		r = ref_or_defer(c, norm, "invoice_id", "invoice", &invoice, why, n, "the payment's invoice");
+	if (r != IMP_OK)
 		return r;
-	*id = 0;
-	if (target != 0) {
-		int u = updated(db_exec(c->db, ST_ACC_INVOICE_UPDATE, "Usssssssuu", client, number, idate,
-		    due, paid, total, currency, status, target, c->user_id));
-		if (u < 0)
-			return IMP_DB;
-		if (u > 0)
-			*id = target;
-	}
-	if (*id == 0) {
-		int64_t x = db_exec(c->db, ST_ACC_INVOICE_INSERT, "uUsssssss", c->user_id, client, number,
-		    idate, due, paid, total, currency, status);
-		if (x < 0)
-			return IMP_DB;
-		*id = db_insert_id(c->db);
-	}
-	return IMP_OK;
+	return save(c, k, target, id, "UUssssssss", client, invoice, date(b, norm, "date"),
+	    txt(b, norm, "gateway", 64), txt(b, norm, "transaction_id", 191), txt(b, norm, "description", 1024),
+	    decimal(b, norm, "amount_in"), decimal(b, norm, "fees"), decimal(b, norm, "amount_out"),
+	    currency(norm, "currency"));
 }
 
 enum imp_result
 importer_write(struct imp_ctx *c, const char *type, const char *external_id, json_object *norm,
     uint64_t target, uint64_t *target_id, char *why, size_t n)
 {
+	const struct kind *k = kind_of(type);
 	struct bag b = { .n = 0 };
 	enum imp_result r;
-	int i = type_index(type);
 
 	*target_id = 0;
 	if (why != NULL && n > 0)
 		why[0] = '\0';
-	if (i < 0 || importer_validate(type, norm, why, n) != 0) {
-		if (i < 0)
-			snprintf(why, n, "This resource type is not supported by the importer.");
+	if (importer_validate(type, norm, why, n) != 0)
 		return IMP_INVALID;
-	}
-	if (strcmp(type, "contact") == 0)
-		r = w_contact(c, &b, norm, target, target_id);
-	else if (strcmp(type, "monitor") == 0)
-		r = w_monitor(c, &b, norm, target, target_id, why, n);
-	else if (strcmp(type, "heartbeat") == 0)
-		r = w_heartbeat(c, &b, norm, target, target_id, why, n);
-	else if (strcmp(type, "status_page") == 0)
-		r = w_status_page(c, &b, norm, target, target_id, why, n);
-	else if (strcmp(type, "hosting_client") == 0)
-		r = w_hosting_client(c, &b, norm, target, target_id);
-	else if (strcmp(type, "hosting_service") == 0)
-		r = w_hosting_service(c, &b, norm, target, target_id, why, n);
-	else if (strcmp(type, "hosting_domain") == 0)
-		r = w_hosting_domain(c, &b, norm, target, target_id, why, n);
-	else
-		r = w_invoice(c, &b, norm, target, target_id, why, n);
+	r = k->write(c, k, &b, norm, target, target_id, why, n);
 	bag_free(&b);
 	if (r != IMP_OK)
 		return r;
 	if (db_exec(c->db, ST_RN_LINK_UPSERT, "ussssus", c->user_id, c->provider, type, external_id,
-	        types[i].model, *target_id, c->run_id) < 0)
+	        k->model, *target_id, c->run_id) < 0)
 		return IMP_DB;
 	return IMP_OK;
+}
+
+/* The resource kinds, in import order: each after the kinds it refers to
+ * (contacts before monitors, monitors before status pages and windows,
+ * clients before their records, services before addons, invoices before
+ * payments). resource_type names are documented in docs/resources.md. */
+#define KIND_FNS(f) .validate = v_##f, .match = m_##f, .write = w_##f
+#define KIND_STMTS(L, A) .link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE
+static const struct kind kinds[] = {
+	{ .type = "contact", .model = "contacts", .noun = "contact",
+	  .key_words = "type and address", .label = { "name", "value" },
+	  KIND_STMTS(CONTACT, CONTACT), KIND_FNS(contact) },
+	{ .type = "hosting_client", .model = "hosting_clients", .noun = "hosting client",
+	  .key_words = "email address", .label = { "company", "email" },
+	  KIND_STMTS(HOSTING_CLIENT, HOSTING_CLIENT), KIND_FNS(hosting_client) },
+	{ .type = "hosting_contact", .model = "hosting_contacts", .noun = "client contact",
+	  .key_words = "client and email address", .label = { "email", "last_name" },
+	  KIND_STMTS(HOSTING_CONTACT, HOSTING_CONTACT), KIND_FNS(hosting_contact) },
+	{ .type = "monitor", .model = "monitors", .noun = "monitor",
+	  .key_words = "type and URL", .label = { "name", "url" }, .pausable = true,
+	  KIND_STMTS(MONITOR, MONITOR), KIND_FNS(monitor) },
+	{ .type = "heartbeat", .model = "heartbeats", .noun = "heartbeat",
+	  .key_words = "name and ping URL", .label = { "name" }, .pausable = true,
+	  KIND_STMTS(HEARTBEAT, HEARTBEAT), KIND_FNS(heartbeat) },
+	{ .type = "maintenance_window", .model = "maintenance_windows", .noun = "maintenance window",
+	  .key_words = "name, recurrence and start", .label = { "name" },
+	  KIND_STMTS(MAINTENANCE_WINDOW, WINDOW), KIND_FNS(window) },
+	{ .type = "status_page", .model = "status_pages", .noun = "status page",
+	  .key_words = "name", .label = { "name", "url" },
+	  KIND_STMTS(STATUS_PAGE, STATUS_PAGE), KIND_FNS(status_page) },
+	{ .type = "status_page_subscriber", .model = "status_page_subscribers", .noun = "status page subscriber",
+	  .key_words = "status page, kind and address", .label = { "address" },
+	  KIND_STMTS(SUBSCRIBER, SUBSCRIBER), KIND_FNS(subscriber) },
+	{ .type = "hosting_service", .model = "hosting_services", .noun = "hosting service",
+	  .key_words = "client, product and domain", .label = { "product", "domain" },
+	  KIND_STMTS(HOSTING_SERVICE, HOSTING_SERVICE), KIND_FNS(hosting_service) },
+	{ .type = "hosting_addon", .model = "hosting_addons", .noun = "addon",
+	  .key_words = "client, service and name", .label = { "name" },
+	  KIND_STMTS(HOSTING_ADDON, HOSTING_ADDON), KIND_FNS(hosting_addon) },
+	{ .type = "hosting_domain", .model = "hosting_domains", .noun = "domain",
+	  .key_words = "domain name", .label = { "domain" },
+	  KIND_STMTS(HOSTING_DOMAIN, HOSTING_DOMAIN), KIND_FNS(hosting_domain) },
+	{ .type = "invoice", .model = "invoices", .noun = "invoice",
+	  .key_words = "number", .label = { "number" },
+	  KIND_STMTS(INVOICE, INVOICE), KIND_FNS(invoice) },
+	{ .type = "payment", .model = "payments", .noun = "payment",
+	  .key_words = "gateway and transaction id", .label = { "transaction_id", "description" },
+	  KIND_STMTS(PAYMENT, PAYMENT), KIND_FNS(payment) },
+};
+static const size_t nkinds = sizeof kinds / sizeof kinds[0];
+
+static const struct kind *
+kind_of(const char *type)
+{
+	for (size_t i = 0; type != NULL && i < nkinds; i++)
+		if (strcmp(kinds[i].type, type) == 0)
+			return &kinds[i];
+	return NULL;
+}
+
+const char *
+importer_type_at(size_t i)
+{
+	return i < nkinds ? kinds[i].type : NULL;
+}
+
+int
+importer_rank(const char *type)
+{
+	const struct kind *k = kind_of(type);
+
+	return k == NULL ? -1 : (int)(k - kinds);
+}
+
+const char *
+importer_model(const char *type)
+{
+	const struct kind *k = kind_of(type);
+
+	return k == NULL ? NULL : k->model;
+}
+
+bool
+importer_pausable(const char *type)
+{
+	const struct kind *k = kind_of(type);
+
+	return k != NULL && k->pausable;
 }

@@ -1,12 +1,16 @@
 /* Importers: writing normalized resources (providers/provider.h) into the
- * account's own tables (sql/002_account.sql), natural keys and conflicts, and
- * the durable linkage import_links(user, provider, type, external id) ->
- * (target_model, target_id) that makes a re-import update instead of copy.
+ * account's own tables (sql/002_account.sql, sql/004_fidelity.sql), natural
+ * keys and conflicts, and the durable linkage import_links(user, provider,
+ * type, external id) -> (target_model, target_id) that makes a re-import
+ * update instead of copy.
  *
- * Import order: a type is imported after the types it refers to (rank), and a
- * reference to a resource of the same run that is not final yet defers the
- * import (IMP_DEFER), so status pages list the imported monitors whatever
- * order the jobs run in.
+ * One table of resource kinds (importer.c, `kinds`) holds every fact of a
+ * type: its name, import order, target table, natural key and its validate,
+ * match and write functions. No other file names a kind.
+ *
+ * Import order: a type is imported after the types it refers to (its rank),
+ * and a reference to a resource of the same run that is not final yet
+ * defers the import (IMP_DEFER), whatever order the jobs run in.
  *
  * These functions run inside the runner's transactions; they never begin or
  * commit. */
@@ -19,8 +23,6 @@
 #include <json-c/json.h>
 
 #include "db/db.h"
-
-#define IMPORTER_TYPES 8
 
 /* Results of importer_write. */
 enum imp_result {
@@ -36,14 +38,17 @@ struct imp_ctx {
 	const char *provider;
 	const char *run_id;
 	bool planning;  /* references to pending resources resolve to what they would update */
+	bool import_paused; /* the run's option: monitors and heartbeats arrive paused */
 };
 
-/* The resource types in import order (NULL-terminated). */
-extern const char *const importer_order[];
-
+/* The type at position i of the import order, or NULL past the last. */
+const char *importer_type_at(size_t i);
 /* The rank of type in the import order (0 first), or -1 when no importer
  * handles it. */
 int importer_rank(const char *type);
+/* True when type checks something and is imported paused with the run option
+ * import_paused (monitors, heartbeats). */
+bool importer_pausable(const char *type);
 /* The target table of type ("monitors", ...), or NULL. */
 const char *importer_model(const char *type);
 
@@ -55,23 +60,36 @@ int importer_validate(const char *type, json_object *norm, char *why, size_t n);
  * (import_links, target row still there). 1 with *id, 0 none, -1 DB error. */
 int importer_find_link(struct imp_ctx *, const char *type, const char *external_id, uint64_t *id);
 
-/* An account object with the same natural key that no import created.
- * 1 with *id, 0 none, -1 DB error. */
+/* An account object with the same natural key, whoever created it (another
+ * provider's import, or the user). 1 with *id, 0 none, -1 DB error. */
 int importer_find_conflict(struct imp_ctx *, const char *type, json_object *norm, uint64_t *id);
 
+/* Why a resource conflicts with the account object id found by
+ * importer_find_conflict, in words: which object, what is the same, where it
+ * came from. 0, or -1 on a DB error. */
+int importer_conflict_reason(struct imp_ctx *, const char *type, uint64_t id, char *out, size_t n);
+
+/* A short human name of a resource from its normalized data (its name at the
+ * provider, or its URL or address), at most 255 characters cut on a character
+ * boundary; "" when it has none. */
+void importer_label(const char *type, json_object *norm, char *out, size_t n);
+
+/* Why the plan chose action ("create", "update" or "conflict") for a resource
+ * of type, in words; id is the object it updates or conflicts with. 0, or -1
+ * on a DB error. */
+int importer_plan_reason(struct imp_ctx *, const char *type, const char *action, uint64_t id, char *out,
+    size_t n);
+
 /* Write one resource: create a new account object (target 0) or update target,
- * with its lists (contacts of monitors and heartbeats, monitors of status
- * pages), then point the link at it. An update whose target is gone creates
- * instead. Returns an enum imp_result; why gets a human text for IMP_INVALID
- * and IMP_DEFER. */
+ * with its lists (contacts of monitors and heartbeats, entries of status pages
+ * and maintenance windows, invoice lines), then point the link at it. An
+ * update whose target is gone creates instead. Returns an enum imp_result; why
+ * gets a human text for IMP_INVALID and IMP_DEFER. */
 enum imp_result importer_write(struct imp_ctx *, const char *type, const char *external_id,
     json_object *norm, uint64_t target, uint64_t *target_id, char *why, size_t n);
 
 /* ---- pure helpers (exported for the unit tests) ---- */
 
-/* Byte length of the longest prefix of s with at most max_chars characters
- * (UTF-8), cut on a character boundary. */
-size_t imp_utf8_prefix(const char *s, size_t max_chars);
 /* A valid calendar date "YYYY-MM-DD" (a longer ISO text is cut to its date). 0 with out, or -1. */
 int imp_date(const char *s, char out[11]);
 /* A decimal amount as DECIMAL(14,2) text ("12", "-3.5", "1234.567" cut to

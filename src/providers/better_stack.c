@@ -1,39 +1,161 @@
-/* Better Stack Uptime, API v2 (providers.md §4; docs/providers/better_stack.md).
+/* Better Stack Uptime, API v2/v3 (providers.md §4, §12; docs/providers/better_stack.md).
  *
  * GET with "Authorization: Bearer <api_token>" (and team_name in the query
  * when given, for global tokens). JSON:API lists paged by page (from 1) and
- * per_page (250, the maximum); a non-null pagination.next means another page.
- * The next URL itself is not followed: the cursor keeps the page number and
- * the request is rebuilt on the configured base URL, so a provider-supplied
- * URL can never send the token elsewhere.
- * Cursor: "monitors:<page>" → "heartbeats:<page>" → "status-pages:<page>" →
- * "email-integrations:<page>" → "slack-integrations:<page>" →
- * "outgoing-webhooks:<page>" → end. */
+ * per_page; a non-null pagination.next means another page. The next URL
+ * itself is never followed: the cursor keeps the page number and every
+ * request is rebuilt on the configured base URL, so a provider-supplied URL
+ * can never send the token elsewhere.
+ *
+ * Better Stack has no per-monitor contacts: an incident alerts the current
+ * on-call users of the default calendar by the monitor's email/sms/call/push
+ * flags, or, with policy_id, the escalation policy's members. So a monitors or
+ * heartbeats step also reads the on-call calendars and the policies (the
+ * "context") to link the users; the contacts step reads the same context and
+ * emits one contact per user and channel, under the same external ids.
+ *
+ * Cursor: "monitors:<page>" → "heartbeats:<page>" → "contacts:0" →
+ * "status-pages:<page>" (10 pages a step: each also reads its sections and
+ * resources) → end. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sodium.h>
 
+#include "core/jsonx.h"
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
 
 #define BS "Better Stack"
-#define BS_PER_PAGE 250
+#define BS_PER_PAGE 250    /* the documented maximum */
+#define BS_SP_PER_PAGE 10  /* status pages per step: each costs two more lists */
+#define BS_CTX_PAGES 20    /* pages read of a list loaded inside a step */
 
-enum { PH_MONITORS, PH_HEARTBEATS, PH_STATUS_PAGES, PH_EMAIL, PH_SLACK, PH_WEBHOOKS };
-static const char *const phases[] = { "monitors", "heartbeats", "status-pages",
-	"email-integrations", "slack-integrations", "outgoing-webhooks", NULL };
+enum { PH_MONITORS, PH_HEARTBEATS, PH_CONTACTS, PH_STATUS_PAGES };
+static const char *const phases[] = { "monitors", "heartbeats", "contacts", "status-pages", NULL };
+static const char *const kind_names[] = { "monitors", "heartbeats", "contacts", "status pages" };
+
+/* What a step read besides its own list. A NULL member was not read: not
+ * needed, or refused (then *_refused holds the HTTP status). */
+struct bs_ctx {
+	json_object *oncall;    /* the default calendar's on-call users: {key,name,email,phone} */
+	long oncall_refused;    /* HTTP status when the key may not read them */
+	json_object *policies;  /* policy id -> attributes */
+	long policies_refused;
+	json_object *sp;        /* status page id -> {"sections":[…],"resources":[…]} or {"refused":N} */
+};
 
 static const struct {
-	const char *bs, *norm;
+	const char *bs, *norm, *up_when;
+	bool ms_timeout;        /* request_timeout is in milliseconds (server and port checks) */
 } monitor_types[] = {
-	{ "status", "http" }, { "expected_status_code", "http" }, { "keyword", "keyword" },
-	{ "keyword_absence", "keyword" }, { "ping", "ping" }, { "tcp", "tcp" }, { "udp", "udp" },
-	{ "smtp", "smtp" }, { "pop", "pop3" }, { "imap", "imap" }, { "dns", "dns" },
-	{ "playwright", "other" }, { NULL, NULL }
+	{ "status", "http", NULL, false }, { "expected_status_code", "http", NULL, false },
+	{ "keyword", "keyword", "present", false }, { "keyword_absence", "keyword", "absent", false },
+	{ "ping", "ping", NULL, true }, { "tcp", "tcp", NULL, true }, { "udp", "udp", "present", true },
+	{ "smtp", "smtp", NULL, true }, { "pop", "pop3", NULL, true }, { "imap", "imap", NULL, true },
+	{ "dns", "dns", NULL, true }, { "playwright", "other", NULL, false }, { NULL, NULL, NULL, false }
 };
+
+/* Rails time zone names (ActiveSupport::TimeZone::MAPPING), which Better
+ * Stack uses for maintenance_timezone and status page timezone, as IANA names. */
+static const char *const rails_zones[][2] = {
+	{ "International Date Line West", "Pacific/Midway" }, { "Midway Island", "Pacific/Midway" },
+	{ "American Samoa", "Pacific/Pago_Pago" }, { "Hawaii", "Pacific/Honolulu" },
+	{ "Alaska", "America/Juneau" }, { "Pacific Time (US & Canada)", "America/Los_Angeles" },
+	{ "Tijuana", "America/Tijuana" }, { "Mountain Time (US & Canada)", "America/Denver" },
+	{ "Arizona", "America/Phoenix" }, { "Chihuahua", "America/Chihuahua" },
+	{ "Mazatlan", "America/Mazatlan" }, { "Central Time (US & Canada)", "America/Chicago" },
+	{ "Saskatchewan", "America/Regina" }, { "Guadalajara", "America/Mexico_City" },
+	{ "Mexico City", "America/Mexico_City" }, { "Monterrey", "America/Monterrey" },
+	{ "Central America", "America/Guatemala" }, { "Eastern Time (US & Canada)", "America/New_York" },
+	{ "Indiana (East)", "America/Indiana/Indianapolis" }, { "Bogota", "America/Bogota" },
+	{ "Lima", "America/Lima" }, { "Quito", "America/Lima" }, { "Atlantic Time (Canada)", "America/Halifax" },
+	{ "Caracas", "America/Caracas" }, { "La Paz", "America/La_Paz" }, { "Santiago", "America/Santiago" },
+	{ "Newfoundland", "America/St_Johns" }, { "Brasilia", "America/Sao_Paulo" },
+	{ "Buenos Aires", "America/Argentina/Buenos_Aires" }, { "Montevideo", "America/Montevideo" },
+	{ "Georgetown", "America/Guyana" }, { "Puerto Rico", "America/Puerto_Rico" },
+	{ "Greenland", "America/Nuuk" }, { "Mid-Atlantic", "Atlantic/South_Georgia" },
+	{ "Azores", "Atlantic/Azores" }, { "Cape Verde Is.", "Atlantic/Cape_Verde" },
+	{ "Dublin", "Europe/Dublin" }, { "Edinburgh", "Europe/London" }, { "Lisbon", "Europe/Lisbon" },
+	{ "London", "Europe/London" }, { "Casablanca", "Africa/Casablanca" }, { "Monrovia", "Africa/Monrovia" },
+	{ "UTC", "Etc/UTC" }, { "Belgrade", "Europe/Belgrade" }, { "Bratislava", "Europe/Bratislava" },
+	{ "Budapest", "Europe/Budapest" }, { "Ljubljana", "Europe/Ljubljana" }, { "Prague", "Europe/Prague" },
+	{ "Sarajevo", "Europe/Sarajevo" }, { "Skopje", "Europe/Skopje" }, { "Warsaw", "Europe/Warsaw" },
+	{ "Zagreb", "Europe/Zagreb" }, { "Brussels", "Europe/Brussels" }, { "Copenhagen", "Europe/Copenhagen" },
+	{ "Madrid", "Europe/Madrid" }, { "Paris", "Europe/Paris" }, { "Amsterdam", "Europe/Amsterdam" },
+	{ "Berlin", "Europe/Berlin" }, { "Bern", "Europe/Zurich" }, { "Zurich", "Europe/Zurich" },
+	{ "Rome", "Europe/Rome" }, { "Stockholm", "Europe/Stockholm" }, { "Vienna", "Europe/Vienna" },
+	{ "West Central Africa", "Africa/Algiers" }, { "Bucharest", "Europe/Bucharest" },
+	{ "Cairo", "Africa/Cairo" }, { "Helsinki", "Europe/Helsinki" }, { "Kyiv", "Europe/Kyiv" },
+	{ "Kyev", "Europe/Kyiv" }, { "Riga", "Europe/Riga" }, { "Sofia", "Europe/Sofia" },
+	{ "Tallinn", "Europe/Tallinn" }, { "Vilnius", "Europe/Vilnius" }, { "Athens", "Europe/Athens" },
+	{ "Istanbul", "Europe/Istanbul" }, { "Minsk", "Europe/Minsk" }, { "Jerusalem", "Asia/Jerusalem" },
+	{ "Harare", "Africa/Harare" }, { "Pretoria", "Africa/Johannesburg" },
+	{ "Kaliningrad", "Europe/Kaliningrad" }, { "Moscow", "Europe/Moscow" },
+	{ "St. Petersburg", "Europe/Moscow" }, { "Volgograd", "Europe/Volgograd" },
+	{ "Samara", "Europe/Samara" }, { "Kuwait", "Asia/Kuwait" }, { "Riyadh", "Asia/Riyadh" },
+	{ "Nairobi", "Africa/Nairobi" }, { "Baghdad", "Asia/Baghdad" }, { "Tehran", "Asia/Tehran" },
+	{ "Abu Dhabi", "Asia/Muscat" }, { "Muscat", "Asia/Muscat" }, { "Baku", "Asia/Baku" },
+	{ "Tbilisi", "Asia/Tbilisi" }, { "Yerevan", "Asia/Yerevan" }, { "Kabul", "Asia/Kabul" },
+	{ "Ekaterinburg", "Asia/Yekaterinburg" }, { "Islamabad", "Asia/Karachi" },
+	{ "Karachi", "Asia/Karachi" }, { "Tashkent", "Asia/Tashkent" }, { "Chennai", "Asia/Kolkata" },
+	{ "Kolkata", "Asia/Kolkata" }, { "Mumbai", "Asia/Kolkata" }, { "New Delhi", "Asia/Kolkata" },
+	{ "Kathmandu", "Asia/Kathmandu" }, { "Astana", "Asia/Dhaka" }, { "Dhaka", "Asia/Dhaka" },
+	{ "Sri Jayawardenepura", "Asia/Colombo" }, { "Almaty", "Asia/Almaty" },
+	{ "Novosibirsk", "Asia/Novosibirsk" }, { "Rangoon", "Asia/Yangon" }, { "Bangkok", "Asia/Bangkok" },
+	{ "Hanoi", "Asia/Bangkok" }, { "Jakarta", "Asia/Jakarta" }, { "Krasnoyarsk", "Asia/Krasnoyarsk" },
+	{ "Beijing", "Asia/Shanghai" }, { "Chongqing", "Asia/Chongqing" }, { "Hong Kong", "Asia/Hong_Kong" },
+	{ "Urumqi", "Asia/Urumqi" }, { "Kuala Lumpur", "Asia/Kuala_Lumpur" },
+	{ "Singapore", "Asia/Singapore" }, { "Taipei", "Asia/Taipei" }, { "Perth", "Australia/Perth" },
+	{ "Irkutsk", "Asia/Irkutsk" }, { "Ulaanbaatar", "Asia/Ulaanbaatar" }, { "Seoul", "Asia/Seoul" },
+	{ "Osaka", "Asia/Tokyo" }, { "Sapporo", "Asia/Tokyo" }, { "Tokyo", "Asia/Tokyo" },
+	{ "Yakutsk", "Asia/Yakutsk" }, { "Darwin", "Australia/Darwin" }, { "Adelaide", "Australia/Adelaide" },
+	{ "Canberra", "Australia/Melbourne" }, { "Melbourne", "Australia/Melbourne" },
+	{ "Sydney", "Australia/Sydney" }, { "Brisbane", "Australia/Brisbane" }, { "Hobart", "Australia/Hobart" },
+	{ "Vladivostok", "Asia/Vladivostok" }, { "Guam", "Pacific/Guam" },
+	{ "Port Moresby", "Pacific/Port_Moresby" }, { "Magadan", "Asia/Magadan" },
+	{ "Srednekolymsk", "Asia/Srednekolymsk" }, { "Solomon Is.", "Pacific/Guadalcanal" },
+	{ "New Caledonia", "Pacific/Noumea" }, { "Fiji", "Pacific/Fiji" }, { "Kamchatka", "Asia/Kamchatka" },
+	{ "Marshall Is.", "Pacific/Majuro" }, { "Auckland", "Pacific/Auckland" },
+	{ "Wellington", "Pacific/Auckland" }, { "Nuku'alofa", "Pacific/Tongatapu" },
+	{ "Tokelau Is.", "Pacific/Fakaofo" }, { "Chatham Is.", "Pacific/Chatham" }, { "Samoa", "Pacific/Apia" },
+};
+
+static const char *const iana_areas[] = { "Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic",
+	"Australia", "Etc", "Europe", "Indian", "Pacific", NULL };
+
+static const char *const known_resource_types[] = { "Monitor", "Heartbeat", "MonitorGroup",
+	"HeartbeatGroup", "ManuallyTrackedItem", "WebhookIntegration", "EmailIntegration", "IncomingWebhook",
+	"ResourceGroup", "LogsChart", "CatalogReference", NULL };
+
+/* ---- small readers ---- */
+
+/* The IANA name of a Rails or IANA time zone name, else NULL with a warning. */
+static const char *
+zone_iana(const char *zone, const char *what, struct prov_page *page)
+{
+	char zb[80];
+
+	if (zone == NULL)
+		return NULL;
+	for (size_t i = 0; i < sizeof rails_zones / sizeof rails_zones[0]; i++)
+		if (strcmp(zone, rails_zones[i][0]) == 0)
+			return rails_zones[i][1];
+	for (size_t i = 0; iana_areas[i] != NULL; i++) {
+		size_t n = strlen(iana_areas[i]);
+
+		if (strncmp(zone, iana_areas[i], n) == 0 && zone[n] == '/' && strchr(zone, ' ') == NULL)
+			return zone; /* already an IANA name */
+	}
+	prov_copy_text(zb, sizeof zb, zone);
+	prov_page_warn(page, BS " %s has an unknown time zone %s; left empty", what, zb);
+	return NULL;
+}
 
 static bool
 is_paused(json_object *a)
@@ -44,40 +166,658 @@ is_paused(json_object *a)
 	    (status != NULL && strcmp(status, "paused") == 0);
 }
 
+/* A bool the provider may leave out. */
+static enum prov_tri
+get_tri(json_object *a, const char *key)
+{
+	if (prov_get(a, key) == NULL)
+		return PROV_UNSET;
+	return prov_get_bool(a, key, false) ? PROV_YES : PROV_NO;
+}
+
+/* "HH:MM[:SS]" as minutes after midnight, or -1. */
+static int
+clock_minutes(const char *s)
+{
+	int h, m;
+	char tail;
+
+	if (s == NULL || sscanf(s, "%2d:%2d%c", &h, &m, &tail) < 2 || h < 0 || h > 23 || m < 0 || m > 59)
+		return -1;
+	return h * 60 + m;
+}
+
+/* ---- the context: on-call users and policies ---- */
+
+/* The user of the on-calls answer included[] with this id. */
+static json_object *
+included_user(json_object *root, const char *id)
+{
+	json_object *inc = prov_get_array(root, "included");
+	char iid[64];
+
+	for (size_t i = 0; inc != NULL && i < json_object_array_length(inc); i++) {
+		json_object *u = json_object_array_get_idx(inc, i);
+
+		if (prov_get_id(u, "id", iid, sizeof iid) == 0 && strcmp(iid, id) == 0)
+			return prov_get_object(u, "attributes");
+	}
+	return NULL;
+}
+
+/* One on-call user as {key,name,email,phone}: the relationship entry (id,
+ * meta.email) completed from included[] (names, email, first phone number). */
+static json_object *
+oncall_user(json_object *root, json_object *rel)
+{
+	json_object *u, *at, *phones;
+	const char *email, *first, *last, *phone = NULL;
+	char id[64], *name;
+
+	if (prov_get_id(rel, "id", id, sizeof id) != 0)
+		return NULL;
+	at = included_user(root, id);
+	email = prov_get_text(at, "email", 254);
+	if (email == NULL)
+		email = prov_get_text(prov_get_object(rel, "meta"), "email", 254);
+	first = prov_get_text(at, "first_name", 200);
+	last = prov_get_text(at, "last_name", 200);
+	phones = prov_get_array(at, "phone_numbers");
+	for (size_t i = 0; phones != NULL && phone == NULL && i < json_object_array_length(phones); i++) {
+		json_object *p = json_object_array_get_idx(phones, i);
+
+		if (json_object_is_type(p, json_type_string) && json_object_get_string_len(p) > 0 &&
+		    json_object_get_string_len(p) <= 64)
+			phone = json_object_get_string(p);
+	}
+	name = xasprintf("%s%s%s", first ? first : "", first && last ? " " : "", last ? last : "");
+	u = json_object_new_object();
+	jx_add_str(u, "key", id);
+	jx_add_str(u, "name", name[0] ? name : email ? email : id);
+	jx_add_str(u, "email", email);
+	jx_add_str(u, "phone", phone);
+	free(name);
+	return u;
+}
+
+/* The on-call users of the default calendar in this on-calls page into
+ * ctx->oncall. True when the page holds the default calendar. */
+static bool
+oncall_take(struct bs_ctx *ctx, json_object *root)
+{
+	json_object *list = prov_get_array(root, "data");
+
+	for (size_t i = 0; list != NULL && i < json_object_array_length(list); i++) {
+		json_object *cal = json_object_array_get_idx(list, i), *rels;
+
+		if (!prov_get_bool(prov_get_object(cal, "attributes"), "default_calendar", false))
+			continue;
+		rels = prov_get_array(prov_get_object(prov_get_object(cal, "relationships"), "on_call_users"),
+		    "data");
+		for (size_t k = 0; rels != NULL && k < json_object_array_length(rels); k++) {
+			json_object *u = oncall_user(root, json_object_array_get_idx(rels, k));
+
+			if (u != NULL)
+				json_object_array_add(ctx->oncall, u);
+		}
+		return true;
+	}
+	return false;
+}
+
+static char *
+list_url(const struct prov_session *s, const char *path, int64_t pg, int per_page)
+{
+	const char *team = prov_cred(s, "team_name");
+	char *q = NULL, *url;
+
+	if (team != NULL)
+		httpc_form_add(&q, "team_name", team);
+	url = prov_url(s, "%s?page=%lld&per_page=%d%s%s", path, (long long)pg, per_page, q ? "&" : "",
+	    q ? q : "");
+	free(q);
+	return url;
+}
+
+/* GET one page of a list read inside a step. PROV_OK with *root (its "data"
+ * is an array), or PROV_OK with *root NULL and *refused set when the key may
+ * not read it (401, 403, 404), or an error status. */
+static enum prov_status
+ctx_get(const struct prov_session *s, const char *auth, const char *path, int64_t pg, json_object **root,
+    long *refused, struct prov_error *err)
+{
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp = { 0 };
+	const char *headers[2] = { auth, NULL };
+	enum prov_status st;
+
+	*root = NULL;
+	*refused = 0;
+	req.url = list_url(s, path, pg, BS_PER_PAGE);
+	req.headers = headers;
+	st = prov_http(s, &req, &resp, err);
+	if (st == PROV_OK && (resp.status == 401 || resp.status == 403 || resp.status == 404))
+		*refused = resp.status;
+	else if (st == PROV_OK && (st = httpc_classify(&resp, BS, "API token", err)) == PROV_OK) {
+		if ((*root = prov_parse_json(&resp, BS, err)) == NULL)
+			st = err->status;
+		else if (prov_get_array(*root, "data") == NULL) {
+			json_object_put(*root);
+			*root = NULL;
+			st = prov_fail(err, PROV_TRANSIENT, BS " sent an answer without a \"data\" list");
+		}
+	}
+	httpc_resp_free(&resp);
+	free((char *)req.url);
+	return st;
+}
+
+static bool
+has_next(json_object *root)
+{
+	json_object *next = prov_get(prov_get_object(root, "pagination"), "next");
+
+	return json_object_is_type(next, json_type_string) && json_object_get_string_len(next) > 0 &&
+	    json_object_array_length(prov_get_array(root, "data")) > 0;
+}
+
+/* Read the default calendar's current on-call users into ctx. */
+static enum prov_status
+ctx_load_oncall(const struct prov_session *s, const char *auth, struct bs_ctx *ctx, struct prov_error *err)
+{
+	json_object *root;
+	long refused;
+	enum prov_status st;
+	bool more = true;
+
+	ctx->oncall = json_object_new_array();
+	for (int64_t pg = 1; more && pg <= BS_CTX_PAGES; pg++) {
+		if ((st = ctx_get(s, auth, "/api/v2/on-calls", pg, &root, &refused, err)) != PROV_OK)
+			return st;
+		if (root == NULL) {
+			json_object_put(ctx->oncall);
+			ctx->oncall = NULL;
+			ctx->oncall_refused = refused;
+			return PROV_OK;
+		}
+		more = !oncall_take(ctx, root) && has_next(root);
+		json_object_put(root);
+	}
+	return PROV_OK;
+}
+
+/* Read every escalation policy (id -> attributes) into ctx. */
+static enum prov_status
+ctx_load_policies(const struct prov_session *s, const char *auth, struct bs_ctx *ctx, struct prov_error *err)
+{
+	json_object *root, *list;
+	long refused;
+	enum prov_status st;
+	bool more = true;
+	char id[64];
+
+	ctx->policies = json_object_new_object();
+	for (int64_t pg = 1; more && pg <= BS_CTX_PAGES; pg++) {
+		if ((st = ctx_get(s, auth, "/api/v3/policies", pg, &root, &refused, err)) != PROV_OK)
+			return st;
+		if (root == NULL) {
+			json_object_put(ctx->policies);
+			ctx->policies = NULL;
+			ctx->policies_refused = refused;
+			return PROV_OK;
+		}
+		list = prov_get_array(root, "data");
+		for (size_t i = 0; i < json_object_array_length(list); i++) {
+			json_object *p = json_object_array_get_idx(list, i);
+			json_object *a = prov_get_object(p, "attributes");
+
+			if (a != NULL && prov_get_id(p, "id", id, sizeof id) == 0)
+				json_object_object_add(ctx->policies, id, json_object_get(a));
+		}
+		more = has_next(root);
+		json_object_put(root);
+	}
+	return PROV_OK;
+}
+
 static void
-add_monitor(json_object *item, json_object *a, const char *id, struct prov_page *page)
+ctx_free(struct bs_ctx *ctx)
+{
+	json_object_put(ctx->oncall);
+	json_object_put(ctx->policies);
+	json_object_put(ctx->sp);
+	memset(ctx, 0, sizeof *ctx);
+}
+
+/* ---- users and their contacts ---- */
+
+/* The on-call user with this key or e-mail address, or NULL. */
+static json_object *
+oncall_find(const struct bs_ctx *ctx, const char *key, const char *email)
+{
+	for (size_t i = 0; ctx->oncall != NULL && i < json_object_array_length(ctx->oncall); i++) {
+		json_object *u = json_object_array_get_idx(ctx->oncall, i);
+		const char *e = prov_get_str(u, "email", 254);
+
+		if ((key != NULL && strcmp(prov_get_str(u, "key", 64), key) == 0) ||
+		    (email != NULL && e != NULL && strcasecmp(e, email) == 0))
+			return u;
+	}
+	return NULL;
+}
+
+/* The user key of a policy "user" member: its id, else the id of the on-call
+ * user with its e-mail, else "email=<address>" (lower case). */
+static bool
+member_key(const struct bs_ctx *ctx, json_object *m, char *buf, size_t size)
+{
+	const char *email = prov_get_text(m, "email", 254);
+	json_object *u;
+	size_t n;
+
+	if (prov_get_id(m, "id", buf, size) == 0)
+		return true;
+	if (email == NULL)
+		return false;
+	if ((u = oncall_find(ctx, NULL, email)) != NULL)
+		return snprintf(buf, size, "%s", prov_get_str(u, "key", 64)) < (int)size;
+	if ((n = (size_t)snprintf(buf, size, "email=%s", email)) >= size)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = (char)tolower((unsigned char)buf[i]);
+	return true;
+}
+
+/* The external id of a user's contact on channel (email, sms, voice, push). */
+static void
+contact_xid(char *buf, size_t size, const char *key, const char *channel)
+{
+	snprintf(buf, size, "user:%s:%s", key, channel);
+}
+
+static void
+id_add(json_object *ids, const char *key, const char *channel)
+{
+	char xid[192];
+
+	contact_xid(xid, sizeof xid, key, channel);
+	for (size_t i = 0; i < json_object_array_length(ids); i++)
+		if (strcmp(json_object_get_string(json_object_array_get_idx(ids, i)), xid) == 0)
+			return;
+	json_object_array_add(ids, json_object_new_string(xid));
+}
+
+/* One contact of a user on a channel; name gets a channel suffix but e-mail. */
+static void
+contact_add(struct prov_page *page, const char *key, const char *channel, const char *type,
+    const char *name, const char *value, json_object *raw)
+{
+	static const char *const suffix[][2] = { { "sms", " (SMS)" }, { "voice", " (call)" },
+		{ "push", " (push)" }, { "email", "" } };
+	struct prov_contact ct = { 0 };
+	char xid[192], *label;
+	const char *sfx = "";
+
+	for (size_t i = 0; i < sizeof suffix / sizeof suffix[0]; i++)
+		if (strcmp(channel, suffix[i][0]) == 0)
+			sfx = suffix[i][1];
+	label = xasprintf("%s%s", name, sfx);
+	contact_xid(xid, sizeof xid, key, channel);
+	ct.name = label;
+	ct.type = type;
+	ct.value = value;
+	ct.needs_address = value == NULL;
+	prov_page_add(page, "contact", xid, json_object_get(raw), prov_norm_contact(&ct));
+	free(label);
+}
+
+/* ---- alert links ---- */
+
+/* The alert flags of a monitor or heartbeat without a policy: the on-call
+ * users get a message on each set flag's channel. */
+static const struct {
+	const char *flag, *channel, *label;
+	bool phone;
+} alert_flags[] = {
+	{ "email", "email", "e-mail", false }, { "sms", "sms", "SMS", true },
+	{ "call", "voice", "phone call", true }, { "push", "push", "push notification", false },
+	{ "critical_alert", "push", "critical alert", false },
+};
+
+/* Link the default calendar's on-call users by the set flags. */
+static void
+links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const char *name,
+    json_object *ids, struct prov_page *page)
+{
+	size_t nusers = ctx->oncall != NULL ? json_object_array_length(ctx->oncall) : 0;
+	bool any = false;
+
+	for (size_t f = 0; f < sizeof alert_flags / sizeof alert_flags[0]; f++)
+		any |= prov_get_bool(a, alert_flags[f].flag, false);
+	if (!any)
+		return;
+	if (ctx->oncall == NULL) {
+		prov_page_warn(page, BS " %s \"%s\" alerts the on-call person, but the on-call calendars could "
+		    "not be read (HTTP %ld): not linked", what, name, ctx->oncall_refused);
+		return;
+	}
+	if (nusers == 0) {
+		prov_page_warn(page, BS " %s \"%s\" alerts the on-call person, but nobody is on call now: "
+		    "not linked", what, name);
+		return;
+	}
+	for (size_t f = 0; f < sizeof alert_flags / sizeof alert_flags[0]; f++) {
+		if (!prov_get_bool(a, alert_flags[f].flag, false))
+			continue;
+		for (size_t i = 0; i < nusers; i++) {
+			json_object *u = json_object_array_get_idx(ctx->oncall, i);
+			const char *addr = prov_get_str(u, alert_flags[f].phone ? "phone" : "email", 254);
+
+			if (addr != NULL)
+				id_add(ids, prov_get_str(u, "key", 64), alert_flags[f].channel);
+			else
+				prov_page_warn(page, BS " %s \"%s\": on-call user %s has no %s for the %s alert: "
+				    "not linked", what, name, prov_get_str(u, "name", PROV_MAX_STR),
+				    alert_flags[f].phone ? "phone number" : "e-mail address", alert_flags[f].label);
+		}
+	}
+}
+
+/* Link the "user" step members of the escalation policy pid (their e-mail
+ * contact); other member types only get a warning. */
+static void
+links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const char *name,
+    json_object *ids, struct prov_page *page)
+{
+	json_object *pol, *steps;
+	const char *other = NULL;
+	size_t nother = 0;
+	char key[160];
+
+	if (ctx->policies == NULL) {
+		prov_page_warn(page, BS " %s \"%s\" alerts escalation policy %s, but the policies could not "
+		    "be read (HTTP %ld): not linked", what, name, pid, ctx->policies_refused);
+		return;
+	}
+	if (!json_object_object_get_ex(ctx->policies, pid, &pol)) {
+		prov_page_warn(page, BS " %s \"%s\" alerts escalation policy %s, which is not in the policy "
+		    "list: not linked", what, name, pid);
+		return;
+	}
+	steps = prov_get_array(pol, "steps");
+	for (size_t i = 0; steps != NULL && i < json_object_array_length(steps); i++) {
+		json_object *mem = prov_get_array(json_object_array_get_idx(steps, i), "step_members");
+
+		for (size_t k = 0; mem != NULL && k < json_object_array_length(mem); k++) {
+			json_object *m = json_object_array_get_idx(mem, k);
+			const char *type = prov_get_str(m, "type", 64);
+
+			if (type != NULL && strcmp(type, "user") == 0 && member_key(ctx, m, key, sizeof key))
+				id_add(ids, key, "email");
+			else if (nother++ == 0)
+				other = type != NULL ? type : "(none)";
+		}
+	}
+	if (nother > 0) {
+		char tb[64];
+
+		prov_copy_text(tb, sizeof tb, other);
+		prov_page_warn(page, BS " %s \"%s\": escalation policy \"%s\" also notifies %zu member(s) "
+		    "that are not users (e.g. %s): not linked", what, name,
+		    prov_get_str(pol, "name", PROV_MAX_STR) ? prov_get_str(pol, "name", PROV_MAX_STR) : pid,
+		    nother, tb);
+	}
+}
+
+/* The contact ids a monitor or heartbeat alerts; [] without a context. */
+static json_object *
+alert_links(const struct bs_ctx *ctx, json_object *a, const char *what, const char *name,
+    struct prov_page *page)
+{
+	json_object *ids = json_object_new_array();
+	char pid[64];
+
+	if (ctx == NULL)
+		return ids;
+	if (prov_get_id(a, "policy_id", pid, sizeof pid) == 0)
+		links_policy(ctx, pid, what, name, ids, page);
+	else
+		links_oncall(ctx, a, what, name, ids, page);
+	return ids;
+}
+
+/* ---- maintenance windows ---- */
+
+static json_object *
+window_days(json_object *a, const char *what, const char *name, struct prov_page *page)
+{
+	static const char *const names[] = { "mon", "tue", "wed", "thu", "fri", "sat", "sun" };
+	json_object *v = prov_get(a, "maintenance_days"), *days = json_object_new_array();
+	json_object *list = json_object_is_type(v, json_type_array) ? json_object_get(v) : prov_str_list(v, ',');
+
+	for (size_t i = 0; list != NULL && i < json_object_array_length(list); i++) {
+		const char *d = json_object_get_string(json_object_array_get_idx(list, i));
+		size_t k = 0;
+
+		while (k < 7 && (d == NULL || strncasecmp(d, names[k], 3) != 0))
+			k++;
+		if (k < 7)
+			json_object_array_add(days, json_object_new_int((int)k + 1));
+		else {
+			char db[32];
+
+			prov_copy_text(db, sizeof db, d ? d : "(none)");
+			prov_page_warn(page, BS " %s \"%s\" has an unknown maintenance day %s; ignored", what,
+			    name, db);
+		}
+	}
+	json_object_put(list);
+	return days;
+}
+
+/* The daily maintenance window of a monitor or heartbeat as its own item
+ * ("monitor-<id>" / "heartbeat-<id>"), when it has one. */
+static void
+add_window(json_object *a, const char *what, const char *id, const char *name, struct prov_page *page)
+{
+	static const char *const keys[] = { "maintenance_from", "maintenance_to", "maintenance_timezone",
+		"maintenance_days" };
+	struct prov_maintenance_window w = { 0 };
+	const char *from = prov_get_text(a, "maintenance_from", 16), *to = prov_get_text(a, "maintenance_to", 16);
+	int fm = clock_minutes(from), tm = clock_minutes(to);
+	json_object *raw;
+	char start[16], xid[192], *label;
+
+	if (from == NULL && to == NULL)
+		return;
+	if (fm < 0 || tm < 0) {
+		prov_page_warn(page, BS " %s \"%s\" has an incomplete maintenance window; skipped", what, name);
+		return;
+	}
+	snprintf(start, sizeof start, "%02d:%02d", fm / 60, fm % 60);
+	w.days = window_days(a, what, name, page);
+	if (json_object_array_length(w.days) == 0 || json_object_array_length(w.days) == 7) {
+		json_object_put(w.days);
+		w.days = NULL;
+	}
+	/* Window names are the account's key: a heartbeat may share its monitor's name. */
+	label = xasprintf(strcmp(what, "heartbeat") == 0 ? "%s heartbeat maintenance" : "%s maintenance", name);
+	w.name = label;
+	w.recurrence = w.days != NULL ? "weekly" : "daily";
+	w.start = start;
+	w.duration = fm == tm ? 1440 : (tm - fm + 1440) % 1440; /* overnight windows wrap */
+	w.timezone = prov_get_text(a, "maintenance_timezone", 80) != NULL ?
+	    zone_iana(prov_get_text(a, "maintenance_timezone", 80), "maintenance window", page) : "Etc/UTC";
+	/* monitors and heartbeats are numbered apart: say which one it is */
+	if (strcmp(what, "heartbeat") == 0)
+		w.heartbeat_ids = json_object_new_array();
+	else
+		w.monitor_ids = json_object_new_array();
+	json_object_array_add(w.heartbeat_ids ? w.heartbeat_ids : w.monitor_ids, json_object_new_string(id));
+	raw = json_object_new_object();
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		json_object_object_add(raw, keys[i], json_object_get(prov_get(a, keys[i])));
+	snprintf(xid, sizeof xid, "%s-%s", what, id);
+	prov_page_add(page, "maintenance_window", xid, raw, prov_norm_maintenance_window(&w));
+	free(label);
+}
+
+/* ---- monitors and heartbeats ---- */
+
+/* request_headers [{name, value}] as an object name -> value. */
+static json_object *
+headers_object(json_object *arr)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t i = 0; arr != NULL && i < json_object_array_length(arr); i++) {
+		json_object *h = json_object_array_get_idx(arr, i), *v = prov_get(h, "value");
+		const char *name = prov_get_text(h, "name", 256);
+
+		if (name != NULL && (json_object_is_type(v, json_type_string) || json_object_is_type(v,
+		        json_type_int)))
+			jx_add_str(o, name, json_object_get_string(v));
+		else if (name != NULL && v == NULL)
+			jx_add_str(o, name, "");
+	}
+	return o;
+}
+
+/* expected_status_codes (numbers or strings) as strings. */
+static json_object *
+codes_list(json_object *arr)
+{
+	json_object *out = json_object_new_array();
+	int64_t code;
+	char buf[24];
+
+	for (size_t i = 0; arr != NULL && i < json_object_array_length(arr); i++)
+		if (prov_json_int(json_object_array_get_idx(arr, i), &code) && code >= 100 && code <= 999) {
+			snprintf(buf, sizeof buf, "%lld", (long long)code);
+			json_object_array_add(out, json_object_new_string(buf));
+		}
+	return out;
+}
+
+/* port: a number, or a string of comma-separated ports ("25,465,587"): the
+ * first one is kept (with a warning when there are more). -1 when none. */
+static int64_t
+first_port(json_object *a, const char *name, struct prov_page *page)
+{
+	json_object *v = prov_get(a, "port");
+	const char *s;
+	int64_t port = -1;
+	char pb[64];
+
+	if (prov_json_int(v, &port))
+		return port > 0 && port <= 65535 ? port : -1;
+	if (!json_object_is_type(v, json_type_string))
+		return -1;
+	s = json_object_get_string(v);
+	while (*s == ' ')
+		s++;
+	for (port = 0; isdigit((unsigned char)*s) && port <= 65535; s++)
+		port = port * 10 + (*s - '0');
+	if (port <= 0 || port > 65535)
+		return -1;
+	if (strchr(s, ',') != NULL) {
+		prov_copy_text(pb, sizeof pb, json_object_get_string(v));
+		prov_page_warn(page, BS " monitor \"%s\" checks ports %s; only the first (%lld) was imported",
+		    name, pb, (long long)port);
+	}
+	return port;
+}
+
+/* The HTTP method in upper case when it is one the model knows. */
+static const char *
+http_method(json_object *a, char *buf, size_t size, const char *name, struct prov_page *page)
+{
+	static const char *const known[] = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", NULL };
+	const char *m = prov_get_text(a, "http_method", 16);
+	size_t i;
+
+	if (m == NULL)
+		return NULL;
+	for (i = 0; m[i] && i + 1 < size; i++)
+		buf[i] = (char)toupper((unsigned char)m[i]);
+	buf[i] = '\0';
+	if (str_in_list(known, buf))
+		return buf;
+	prov_copy_text(buf, size, m);
+	prov_page_warn(page, BS " monitor \"%s\" has an unknown HTTP method %s; left empty", name, buf);
+	return NULL;
+}
+
+/* The monitor_types entry of a monitor, or NULL (unknown: a warning). */
+static int
+monitor_type(json_object *a, const char *name, struct prov_page *page)
+{
+	const char *type = prov_get_str(a, "monitor_type", 64);
+	char tb[64];
+
+	for (int i = 0; type != NULL && monitor_types[i].bs != NULL; i++)
+		if (strcmp(type, monitor_types[i].bs) == 0) {
+			if (strcmp(type, "playwright") == 0)
+				prov_page_warn(page, BS " monitor \"%s\" runs a Playwright scenario, which has no "
+				    "equivalent here; imported as other without its script", name);
+			return i;
+		}
+	prov_copy_text(tb, sizeof tb, type ? type : "(none)");
+	prov_page_warn(page, BS " monitor \"%s\" has an unknown type %s; kept as other", name, tb);
+	return -1;
+}
+
+/* Basic-auth passwords stay out of the stored provider copy. */
+static void
+redact_secret(json_object *a)
+{
+	if (prov_get_text(a, "auth_password", PROV_MAX_STR) != NULL)
+		json_object_object_add(a, "auth_password", json_object_new_string("[redacted]"));
+}
+
+static void
+add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const char *id,
+    struct prov_page *page)
 {
 	struct prov_monitor m = { 0 };
 	const char *name = prov_get_text(a, "pronounceable_name", PROV_MAX_STR);
 	const char *url = prov_get_text(a, "url", PROV_MAX_STR);
-	const char *type = prov_get_str(a, "monitor_type", 64);
-	int64_t port = -1;
+	char method[20];
+	int t;
+	int64_t timeout;
 
 	m.name = name ? name : url ? url : id;
+	t = monitor_type(a, m.name, page);
+	m.type = t >= 0 ? monitor_types[t].norm : "other";
 	m.url = url;
 	m.interval = prov_int_or(a, "check_frequency", 180);
 	m.paused = is_paused(a);
-	m.port = prov_get_int(a, "port", &port) && port > 0 && port <= 65535 ? port : -1;
-	m.keyword = prov_get_text(a, "required_keyword", PROV_MAX_STR);
-	for (size_t i = 0; type != NULL && monitor_types[i].bs != NULL; i++)
-		if (strcmp(type, monitor_types[i].bs) == 0)
-			m.type = monitor_types[i].norm;
-	if (m.type == NULL) {
-		char tb[64];
-
-		prov_copy_text(tb, sizeof tb, type ? type : "(none)");
-		m.type = "other";
-		prov_page_warn(page, BS " monitor \"%s\" has an unknown type %s; kept as other", m.name, tb);
-	} else if (strcmp(type, "keyword_absence") == 0)
-		prov_page_warn(page, BS " monitor \"%s\" alerts when the keyword is present; it was "
-		    "imported as a keyword check: review it", m.name);
-	if (strcmp(m.type, "keyword") != 0)
-		m.keyword = NULL;
+	m.port = first_port(a, m.name, page);
+	if (t >= 0 && monitor_types[t].up_when != NULL) {
+		m.keyword = prov_get_str(a, "required_keyword", PROV_MAX_STR);
+		m.keyword_up_when = monitor_types[t].up_when;
+	}
+	m.http_method = http_method(a, method, sizeof method, m.name, page);
+	m.request_body = prov_get_str(a, "request_body", PROV_MAX_STR);
+	if (m.request_body != NULL && m.request_body[0] == '\0')
+		m.request_body = NULL;
+	m.request_headers = headers_object(prov_get_array(a, "request_headers"));
+	m.expected_status_codes = codes_list(prov_get_array(a, "expected_status_codes"));
+	timeout = prov_int_or(a, "request_timeout", 0);
+	m.timeout = t >= 0 && monitor_types[t].ms_timeout ? (timeout + 999) / 1000 : timeout;
+	m.follow_redirects = get_tri(a, "follow_redirects");
+	m.verify_ssl = get_tri(a, "verify_ssl");
+	m.ssl_expiry_days = prov_int_or(a, "ssl_expiration", 0);
+	m.regions = prov_str_list(prov_get(a, "regions"), ',');
+	m.contact_ids = alert_links(ctx, a, "monitor", m.name, page);
+	add_window(a, "monitor", id, m.name, page);
+	redact_secret(a);
 	prov_page_add(page, "monitor", id, json_object_get(item), prov_norm_monitor(&m));
 }
 
 static void
-add_heartbeat(json_object *item, json_object *a, const char *id, struct prov_page *page)
+add_heartbeat(const struct bs_ctx *ctx, json_object *item, json_object *a, const char *id,
+    struct prov_page *page)
 {
 	struct prov_heartbeat h = { 0 };
 	const char *name = prov_get_text(a, "name", PROV_MAX_STR);
@@ -87,84 +827,265 @@ add_heartbeat(json_object *item, json_object *a, const char *id, struct prov_pag
 	h.grace = prov_int_or(a, "grace", 0);
 	h.paused = is_paused(a);
 	h.ping_url = prov_get_text(a, "url", PROV_MAX_STR);
+	h.contact_ids = alert_links(ctx, a, "heartbeat", h.name, page);
+	add_window(a, "heartbeat", id, h.name, page);
 	prov_page_add(page, "heartbeat", id, json_object_get(item), prov_norm_heartbeat(&h));
 }
 
+/* ---- status pages ---- */
+
+struct sp_entry {
+	int64_t section_pos, pos;
+	size_t idx;
+	json_object *a;         /* resource attributes */
+	const char *section;    /* section name or NULL */
+};
+
+static int
+sp_entry_cmp(const void *x, const void *y)
+{
+	const struct sp_entry *p = x, *q = y;
+
+	if (p->section_pos != q->section_pos)
+		return p->section_pos < q->section_pos ? -1 : 1;
+	if (p->pos != q->pos)
+		return p->pos < q->pos ? -1 : 1;
+	return p->idx < q->idx ? -1 : p->idx > q->idx;
+}
+
+/* The section of a resource: its name and position (sections without a
+ * position, and resources without a known section, go last). */
 static void
-add_status_page(json_object *item, json_object *a, const char *id, struct prov_page *page)
+sp_section(json_object *sections, json_object *a, struct sp_entry *e)
+{
+	char want[64], sid[64];
+
+	e->section_pos = INT32_MAX;
+	if (prov_get_id(a, "status_page_section_id", want, sizeof want) != 0)
+		return;
+	for (size_t i = 0; sections != NULL && i < json_object_array_length(sections); i++) {
+		json_object *sec = json_object_array_get_idx(sections, i);
+		json_object *sa = prov_get_object(sec, "attributes");
+
+		if (prov_get_id(sec, "id", sid, sizeof sid) == 0 && strcmp(sid, want) == 0) {
+			e->section = prov_get_text(sa, "name", PROV_MAX_STR);
+			e->section_pos = prov_int_or(sa, "position", INT32_MAX - 1);
+			return;
+		}
+	}
+}
+
+/* One entry: a Monitor or Heartbeat resource names it; other resource types
+ * are entries without a monitor, named by their public name. */
+static void
+sp_item_add(json_object *items, const struct sp_entry *e, const char *spname, struct prov_page *page)
+{
+	const char *type = prov_get_str(e->a, "resource_type", 64);
+	const char *pub = prov_get_text(e->a, "public_name", PROV_MAX_STR);
+	bool linked = type != NULL && (strcmp(type, "Monitor") == 0 || strcmp(type, "Heartbeat") == 0);
+	char rid[64], tb[64];
+
+	if (!linked && (type == NULL || !str_in_list(known_resource_types, type))) {
+		prov_copy_text(tb, sizeof tb, type ? type : "(none)");
+		prov_page_warn(page, BS " status page \"%s\" shows a resource of unknown type %s; imported "
+		    "without a monitor", spname, tb);
+	}
+	if (linked && prov_get_id(e->a, "resource_id", rid, sizeof rid) == 0) {
+		if (strcmp(type, "Heartbeat") == 0)
+			prov_sp_heartbeat(items, rid, pub, e->section);
+		else
+			prov_sp_item(items, rid, pub, e->section);
+	} else
+		prov_sp_item(items, NULL, pub ? pub : type ? type : "Resource", e->section);
+}
+
+/* The page's entries from its sections and resources, in the page's order. */
+static json_object *
+sp_items(const struct bs_ctx *ctx, const char *spid, const char *spname, struct prov_page *page)
+{
+	json_object *items = json_object_new_array(), *d, *sections, *res;
+	struct sp_entry *es;
+	size_t n;
+
+	if (ctx == NULL || ctx->sp == NULL || !json_object_object_get_ex(ctx->sp, spid, &d))
+		return items;
+	if (prov_get(d, "refused") != NULL) {
+		prov_page_warn(page, BS " refused the sections and resources of status page \"%s\" (HTTP "
+		    "%lld): it was imported empty", spname, (long long)prov_int_or(d, "refused", 0));
+		return items;
+	}
+	sections = prov_get_array(d, "sections");
+	res = prov_get_array(d, "resources");
+	n = res != NULL ? json_object_array_length(res) : 0;
+	es = xcalloc(n + 1, sizeof *es);
+	for (size_t i = 0; i < n; i++) {
+		es[i].a = prov_get_object(json_object_array_get_idx(res, i), "attributes");
+		es[i].idx = i;
+		es[i].pos = prov_int_or(es[i].a, "position", INT32_MAX);
+		sp_section(sections, es[i].a, &es[i]);
+	}
+	qsort(es, n, sizeof *es, sp_entry_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (es[i].a != NULL)
+			sp_item_add(items, &es[i], spname, page);
+	free(es);
+	return items;
+}
+
+static void
+add_status_page(const struct bs_ctx *ctx, json_object *item, json_object *a, const char *id,
+    struct prov_page *page)
 {
 	struct prov_status_page sp = { 0 };
 	const char *name = prov_get_text(a, "company_name", PROV_MAX_STR);
 	const char *domain = prov_get_text(a, "custom_domain", 253);
 	const char *sub = prov_get_text(a, "subdomain", 253);
-	char url[300];
+	char *url = NULL;
 
 	sp.name = name ? name : sub ? sub : id;
 	if (domain != NULL)
-		snprintf(url, sizeof url, "https://%s", domain);
+		url = xasprintf("https://%s", domain);
 	else if (sub != NULL)
-		snprintf(url, sizeof url, "https://%s.betteruptime.com", sub);
-	sp.url = domain != NULL || sub != NULL ? url : NULL;
+		url = xasprintf("https://%s.betteruptime.com", sub);
+	sp.url = url;
+	sp.timezone = zone_iana(prov_get_text(a, "timezone", 80), "status page", page);
 	sp.public_ = !prov_get_bool(a, "password_enabled", false) && prov_get_bool(a, "published", true);
+	sp.items = sp_items(ctx, id, sp.name, page);
 	prov_page_add(page, "status_page", id, json_object_get(item), prov_norm_status_page(&sp));
+	free(url);
 }
 
+/* ---- contacts: on-call users and policy user members ---- */
+
+/* One contact per channel an on-call user can be alerted on: e-mail and push
+ * (the address names the user), SMS and call (the first phone number). */
 static void
-add_contact(size_t ph, json_object *item, json_object *a, const char *id, struct prov_page *page)
+contacts_oncall(const struct bs_ctx *ctx, json_object *done, struct prov_page *page)
 {
-	struct prov_contact ct = { 0 };
-	const char *name = prov_get_text(a, "name", PROV_MAX_STR);
-	char xid[192], label[300];
+	for (size_t i = 0; ctx->oncall != NULL && i < json_object_array_length(ctx->oncall); i++) {
+		json_object *u = json_object_array_get_idx(ctx->oncall, i);
+		const char *key = prov_get_str(u, "key", 64), *name = prov_get_str(u, "name", PROV_MAX_STR);
+		const char *email = prov_get_str(u, "email", 254), *phone = prov_get_str(u, "phone", 64);
 
-	if (ph == PH_EMAIL) {
-		ct.type = "email";
-		ct.value = prov_get_text(a, "email_address", PROV_MAX_STR);
-		snprintf(xid, sizeof xid, "email:%s", id);
-	} else if (ph == PH_SLACK) {
-		const char *chan = prov_get_text(a, "slack_channel_name", 200);
-		const char *team = prov_get_text(a, "slack_team_name", 80);
-
-		ct.type = "slack";
-		ct.value = chan;
-		if (name == NULL && chan != NULL) {
-			snprintf(label, sizeof label, "%s%s%s", team ? team : "", team ? " " : "", chan);
-			name = label;
+		if (email != NULL) {
+			contact_add(page, key, "email", "email", name, email, u);
+			contact_add(page, key, "push", "push", name, email, u);
 		}
-		snprintf(xid, sizeof xid, "slack:%s", id);
-	} else {
-		ct.type = "webhook";
-		ct.value = prov_get_text(a, "url", PROV_MAX_STR);
-		snprintf(xid, sizeof xid, "webhook:%s", id);
+		if (phone != NULL) {
+			contact_add(page, key, "sms", "sms", name, phone, u);
+			contact_add(page, key, "voice", "voice", name, phone, u);
+		}
+		json_object_object_add(done, key, json_object_new_boolean(1));
 	}
-	ct.name = name ? name : ct.value ? ct.value : xid;
-	prov_page_add(page, "contact", xid, json_object_get(item), prov_norm_contact(&ct));
 }
 
-enum prov_status
-better_stack_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+/* The e-mail contact of every policy "user" member not on call now (without
+ * an address when the member names only an id). */
+static void
+contacts_policies(const struct bs_ctx *ctx, json_object *done, struct prov_page *page)
+{
+	char key[160];
+
+	if (ctx->policies == NULL)
+		return;
+	json_object_object_foreach(ctx->policies, pid, pol) {
+		json_object *steps = prov_get_array(pol, "steps");
+
+		(void)pid;
+		for (size_t i = 0; steps != NULL && i < json_object_array_length(steps); i++) {
+			json_object *mem = prov_get_array(json_object_array_get_idx(steps, i), "step_members");
+
+			for (size_t k = 0; mem != NULL && k < json_object_array_length(mem); k++) {
+				json_object *m = json_object_array_get_idx(mem, k);
+				const char *type = prov_get_str(m, "type", 64);
+				const char *email = prov_get_text(m, "email", 254);
+				char *label;
+
+				if (type == NULL || strcmp(type, "user") != 0 || !member_key(ctx, m, key, sizeof key) ||
+				    json_object_object_get_ex(done, key, NULL))
+					continue;
+				label = email ? xstrdup(email) : xasprintf("Better Stack user %s", key);
+				contact_add(page, key, "email", "email", label, email, m);
+				json_object_object_add(done, key, json_object_new_boolean(1));
+				free(label);
+			}
+		}
+	}
+}
+
+static enum prov_status
+step_contacts(const struct prov_session *s, const char *auth, struct prov_page *page,
     struct prov_error *err)
 {
-	json_object *root, *list, *next;
-	size_t ph, n;
-	int64_t pg;
-	enum prov_status st;
-	char id[160];
+	struct bs_ctx ctx = { 0 };
+	json_object *done = json_object_new_object();
+	enum prov_status st = ctx_load_oncall(s, auth, &ctx, err);
 
-	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
-		return prov_fail(err, PROV_FATAL, "cannot resume " BS " discovery: bad checkpoint");
+	if (st == PROV_OK)
+		st = ctx_load_policies(s, auth, &ctx, err);
+	if (st == PROV_OK) {
+		if (ctx.oncall == NULL)
+			prov_skip_kind(page, BS, "on-call calendars", ctx.oncall_refused);
+		if (ctx.policies == NULL)
+			prov_skip_kind(page, BS, "escalation policies", ctx.policies_refused);
+		contacts_oncall(&ctx, done, page);
+		contacts_policies(&ctx, done, page);
+		page->next_cursor = prov_cursor_make(phases[PH_STATUS_PAGES], 1);
+	}
+	json_object_put(done);
+	ctx_free(&ctx);
+	return st;
+}
+
+/* ---- the list steps ---- */
+
+static char *
+next_phase(size_t ph)
+{
+	if (phases[ph + 1] == NULL)
+		return NULL;
+	return prov_cursor_make(phases[ph + 1], ph + 1 == PH_CONTACTS ? 0 : 1);
+}
+
+/* The answer to a step's list request: PROV_OK with *root, or with *root NULL
+ * when a later list was refused (the page then holds the warning and the next
+ * phase's cursor), or an error. Only the monitors list is the bad-key test. */
+static enum prov_status
+list_answer(size_t ph, const struct httpc_resp *resp, json_object **root, struct prov_page *page,
+    struct prov_error *err)
+{
+	enum prov_status st;
+
+	*root = NULL;
+	if (ph != PH_MONITORS && (resp->status == 401 || resp->status == 403)) {
+		prov_skip_kind(page, BS, kind_names[ph], resp->status);
+		page->next_cursor = next_phase(ph);
+		return PROV_OK;
+	}
 	if ((st = httpc_classify(resp, BS, "API token", err)) != PROV_OK) {
 		if (st == PROV_AUTH)
 			prov_fail(err, PROV_AUTH, BS " rejected the API token (HTTP %ld); use a Team API "
 			    "token, or give team_name with a global token", resp->status);
 		return st;
 	}
-	if ((root = prov_parse_json(resp, BS, err)) == NULL)
+	if ((*root = prov_parse_json(resp, BS, err)) == NULL)
 		return err->status;
-	if ((list = prov_get_array(root, "data")) == NULL) {
-		json_object_put(root);
+	if (prov_get_array(*root, "data") == NULL) {
+		json_object_put(*root);
+		*root = NULL;
 		return prov_fail(err, PROV_TRANSIENT, BS " sent an answer without a \"data\" list");
 	}
-	n = json_object_array_length(list);
+	return PROV_OK;
+}
+
+/* The items of a list page and the cursor after it. */
+static void
+build_page(const struct bs_ctx *ctx, size_t ph, int64_t pg, json_object *root, struct prov_page *page)
+{
+	json_object *list = prov_get_array(root, "data");
+	size_t n = json_object_array_length(list);
+	char id[160];
+
 	if (n > PROV_MAX_ITEMS) {
 		prov_page_warn(page, BS " sent %zu entries in one page; only the first %d were kept", n,
 		    PROV_MAX_ITEMS);
@@ -174,67 +1095,185 @@ better_stack_parse(const char *cursor, const struct httpc_resp *resp, struct pro
 		json_object *it = json_object_array_get_idx(list, i);
 		json_object *a = prov_get_object(it, "attributes");
 
-		if (a == NULL || prov_get_id(it, "id", id, sizeof id) != 0) {
+		if (a == NULL || prov_get_id(it, "id", id, sizeof id) != 0)
 			prov_page_warn(page, BS " sent an entry of %s without id or attributes; skipped",
-			    phases[ph]);
-			continue;
-		}
-		switch (ph) {
-		case PH_MONITORS:
-			add_monitor(it, a, id, page);
-			break;
-		case PH_HEARTBEATS:
-			add_heartbeat(it, a, id, page);
-			break;
-		case PH_STATUS_PAGES:
-			add_status_page(it, a, id, page);
-			break;
-		default:
-			add_contact(ph, it, a, id, page);
-			break;
-		}
+			    kind_names[ph]);
+		else if (ph == PH_MONITORS)
+			add_monitor(ctx, it, a, id, page);
+		else if (ph == PH_HEARTBEATS)
+			add_heartbeat(ctx, it, a, id, page);
+		else
+			add_status_page(ctx, it, a, id, page);
 	}
-	if (ph == PH_STATUS_PAGES && n > 0)
-		prov_page_warn(page, BS " status page sections and resources are not imported: add the "
-		    "monitors to the imported status pages");
-
-	next = prov_get(prov_get_object(root, "pagination"), "next");
-	if (n > 0 && json_object_is_type(next, json_type_string) && json_object_get_string_len(next) > 0) {
-		if (pg >= PROV_MAX_PAGES)
-			prov_page_warn(page, BS " %s: stopped after %d pages", phases[ph], PROV_MAX_PAGES);
-		else {
+	if (n > 0 && has_next(root)) {
+		if (pg < PROV_MAX_PAGES) {
 			page->next_cursor = prov_cursor_make(phases[ph], pg + 1);
-			json_object_put(root);
-			return PROV_OK;
+			return;
 		}
+		prov_page_warn(page, BS " %s: stopped after %d pages", kind_names[ph], PROV_MAX_PAGES);
 	}
-	if (phases[ph + 1] != NULL)
-		page->next_cursor = prov_cursor_make(phases[ph + 1], 1);
+	page->next_cursor = next_phase(ph);
+}
+
+enum prov_status
+better_stack_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err)
+{
+	json_object *root;
+	size_t ph;
+	int64_t pg;
+	enum prov_status st;
+
+	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || ph == PH_CONTACTS || pg < 1)
+		return prov_fail(err, PROV_FATAL, "cannot resume " BS " discovery: bad checkpoint");
+	if ((st = list_answer(ph, resp, &root, page, err)) != PROV_OK || root == NULL)
+		return st;
+	build_page(NULL, ph, pg, root, page);
 	json_object_put(root);
 	return PROV_OK;
+}
+
+/* Which context a monitors or heartbeats page needs: the on-call users for
+ * items without a policy that set a flag; the policies (and the on-call users,
+ * to match members named by e-mail) for items with one. */
+static void
+ctx_needs(json_object *list, bool *oncall, bool *policies)
+{
+	char pid[64];
+
+	*oncall = *policies = false;
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		json_object *a = prov_get_object(json_object_array_get_idx(list, i), "attributes");
+
+		if (prov_get_id(a, "policy_id", pid, sizeof pid) == 0)
+			*policies = *oncall = true;
+		for (size_t f = 0; f < sizeof alert_flags / sizeof alert_flags[0]; f++)
+			*oncall |= prov_get_bool(a, alert_flags[f].flag, false);
+	}
+}
+
+/* All pages of /api/v2/status-pages/{id}/{which} appended to out. */
+static enum prov_status
+sp_load_list(const struct prov_session *s, const char *auth, const char *enc_id, const char *which,
+    json_object *out, long *refused, struct prov_error *err)
+{
+	char *path = xasprintf("/api/v2/status-pages/%s/%s", enc_id, which);
+	enum prov_status st = PROV_OK;
+	bool more = true;
+
+	for (int64_t pg = 1; more && st == PROV_OK && pg <= BS_CTX_PAGES; pg++) {
+		json_object *root, *list;
+
+		if ((st = ctx_get(s, auth, path, pg, &root, refused, err)) != PROV_OK || root == NULL)
+			break;
+		list = prov_get_array(root, "data");
+		for (size_t i = 0; i < json_object_array_length(list); i++)
+			json_object_array_add(out, json_object_get(json_object_array_get_idx(list, i)));
+		more = has_next(root);
+		json_object_put(root);
+	}
+	free(path);
+	return st;
+}
+
+/* The sections and resources of every status page of this list page. */
+static enum prov_status
+ctx_load_sp(const struct prov_session *s, const char *auth, json_object *list, struct bs_ctx *ctx,
+    struct prov_error *err)
+{
+	enum prov_status st = PROV_OK;
+	char id[160];
+
+	ctx->sp = json_object_new_object();
+	for (size_t i = 0; st == PROV_OK && i < json_object_array_length(list); i++) {
+		json_object *d, *sec, *res;
+		long refused = 0;
+		char *enc = NULL;
+
+		if (prov_get_id(json_object_array_get_idx(list, i), "id", id, sizeof id) != 0)
+			continue;
+		d = json_object_new_object();
+		sec = json_object_new_array();
+		res = json_object_new_array();
+		httpc_urlencode_append(&enc, id);
+		st = sp_load_list(s, auth, enc, "sections", sec, &refused, err);
+		if (st == PROV_OK && refused == 0)
+			st = sp_load_list(s, auth, enc, "resources", res, &refused, err);
+		json_object_object_add(d, "sections", sec);
+		json_object_object_add(d, "resources", res);
+		if (refused != 0)
+			jx_add_int(d, "refused", refused);
+		json_object_object_add(ctx->sp, id, d);
+		free(enc);
+	}
+	return st;
+}
+
+static enum prov_status
+step_list(const struct prov_session *s, const char *auth, size_t ph, int64_t pg,
+    const struct httpc_resp *resp, struct prov_page *page, struct prov_error *err)
+{
+	struct bs_ctx ctx = { 0 };
+	json_object *root, *list;
+	bool oncall, policies;
+	enum prov_status st = list_answer(ph, resp, &root, page, err);
+
+	if (st != PROV_OK || root == NULL)
+		return st;
+	list = prov_get_array(root, "data");
+	if (ph == PH_STATUS_PAGES)
+		st = ctx_load_sp(s, auth, list, &ctx, err);
+	else {
+		ctx_needs(list, &oncall, &policies);
+		if (oncall)
+			st = ctx_load_oncall(s, auth, &ctx, err);
+		if (st == PROV_OK && policies)
+			st = ctx_load_policies(s, auth, &ctx, err);
+	}
+	if (st == PROV_OK)
+		build_page(&ctx, ph, pg, root, page);
+	ctx_free(&ctx);
+	json_object_put(root);
+	return st;
 }
 
 static enum prov_status
 better_stack_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
+	static const char *const paths[] = { "/api/v2/monitors", "/api/v2/heartbeats", NULL,
+		"/api/v2/status-pages" };
 	const char *token = prov_cred(s, "api_token");
-	const char *team = prov_cred(s, "team_name");
-	char *auth, *url, *q = NULL;
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp = { 0 };
+	const char *headers[2] = { NULL, NULL };
+	char *auth;
 	size_t ph;
 	int64_t pg;
+	enum prov_status st;
 
-	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
+	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || (ph != PH_CONTACTS && pg < 1))
 		return prov_fail(err, PROV_FATAL, "cannot resume " BS " discovery: bad checkpoint");
 	if (token == NULL)
 		return prov_fail(err, PROV_AUTH, "the " BS " credentials have no usable api_token");
-	if (team != NULL)
-		httpc_form_add(&q, "team_name", team);
-	url = prov_url(s, "/api/v2/%s?page=%lld&per_page=%d%s%s", phases[ph], (long long)pg,
-	    BS_PER_PAGE, q ? "&" : "", q ? q : "");
-	free(q);
 	auth = xasprintf("Authorization: Bearer %s", token);
-	return prov_fetch_get(s, cursor, url, auth, better_stack_parse, page, err);
+	if (ph == PH_CONTACTS) {
+		st = step_contacts(s, auth, page, err);
+		st = prov_finish(s, st, NULL, page, err);
+	} else {
+		headers[0] = auth;
+		req.url = list_url(s, paths[ph], pg, ph == PH_STATUS_PAGES ? BS_SP_PER_PAGE : BS_PER_PAGE);
+		req.headers = headers;
+		st = prov_http(s, &req, &resp, err);
+		if (st == PROV_OK)
+			st = step_list(s, auth, ph, pg, &resp, page, err);
+		st = prov_finish(s, st, &resp, page, err);
+		httpc_resp_free(&resp);
+		free((char *)req.url);
+	}
+	sodium_memzero(auth, strlen(auth));
+	free(auth);
+	return st;
 }
 
 const struct provider_ops better_stack_ops = { better_stack_fetch };

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "core/jsonx.h"
+#include "core/scrub.h"
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
@@ -412,15 +413,27 @@ prov_norm_contact(const struct prov_contact *c)
 	return o;
 }
 
-void
-prov_sp_item(json_object *items, const char *monitor_id, const char *name, const char *section)
+static void
+sp_entry(json_object *items, const char *key, const char *id, const char *name, const char *section)
 {
 	json_object *it = json_object_new_object();
 
-	jx_add_str(it, "monitor_id", monitor_id);
+	jx_add_str(it, key, id);
 	jx_add_str(it, "name", name);
 	jx_add_str(it, "section", section);
 	json_object_array_add(items, it);
+}
+
+void
+prov_sp_item(json_object *items, const char *monitor_id, const char *name, const char *section)
+{
+	sp_entry(items, "monitor_id", monitor_id, name, section);
+}
+
+void
+prov_sp_heartbeat(json_object *items, const char *heartbeat_id, const char *name, const char *section)
+{
+	sp_entry(items, "heartbeat_id", heartbeat_id, name, section);
 }
 
 json_object *
@@ -457,6 +470,7 @@ prov_norm_maintenance_window(const struct prov_maintenance_window *w)
 	jx_add_str(o, "timezone", w->timezone);
 	jx_add_bool(o, "paused", w->paused);
 	json_object_object_add(o, "monitor_ids", ids_or_empty(w->monitor_ids));
+	json_object_object_add(o, "heartbeat_ids", ids_or_empty(w->heartbeat_ids));
 	return o;
 }
 
@@ -737,112 +751,45 @@ prov_cursor_make(const char *phase, int64_t pos)
 void
 prov_copy_text(char *dst, size_t size, const char *src)
 {
-	size_t o = 0;
-	bool space = false;
+	utf8_clean(dst, size, src, SIZE_MAX);
+}
 
-	if (size == 0)
-		return;
-	for (const unsigned char *p = (const unsigned char *)(src ? src : ""); *p && o + 1 < size; p++) {
-		if (isspace(*p)) {
-			space = o > 0;
+/* The secrets of a session: every credential value but the user's URL and
+ * the plain fields. */
+static struct scrub *
+session_scrub(const struct prov_session *s)
+{
+	struct scrub *sc = scrub_new();
+
+	if (s == NULL || !json_object_is_type(s->creds, json_type_object))
+		return sc;
+	json_object_object_foreach(s->creds, key, val) {
+		if (s->def != NULL && ((s->def->url_field != NULL && strcmp(key, s->def->url_field) == 0) ||
+		        (s->def->plain != NULL && str_in_list(s->def->plain, key))))
 			continue;
-		}
-		if (space && o + 2 < size)
-			dst[o++] = ' ';
-		space = false;
-		dst[o++] = (*p >= 0x20 && *p < 0x7f) ? (char)*p : '?';
+		if (json_object_is_type(val, json_type_string))
+			scrub_add(sc, json_object_get_string(val));
 	}
-	dst[o] = '\0';
-}
-
-/* A new copy of text with every needle replaced by the marker. */
-static char *
-replace_dup(const char *text, const char *needle)
-{
-	static const char red[] = "[redacted]";
-	size_t nl = strlen(needle), rl = sizeof red - 1, count = 0, o = 0;
-	const char *p, *q;
-	char *out;
-
-	for (p = text; (q = strstr(p, needle)) != NULL; p = q + nl)
-		count++;
-	out = xmalloc(strlen(text) + count * rl + 1);
-	for (p = text; (q = strstr(p, needle)) != NULL; p = q + nl) {
-		memcpy(out + o, p, (size_t)(q - p));
-		o += (size_t)(q - p);
-		memcpy(out + o, red, rl);
-		o += rl;
-	}
-	strcpy(out + o, p);
-	return out;
-}
-
-static char *
-scrub_dup(const char *text, const char *secret)
-{
-	char *enc = NULL, *a, *b;
-
-	a = replace_dup(text, secret);
-	httpc_urlencode_append(&enc, secret);
-	if (strcmp(enc, secret) == 0) {
-		free(enc);
-		return a;
-	}
-	b = replace_dup(a, enc);
-	free(a);
-	free(enc);
-	return b;
+	return sc;
 }
 
 void
 prov_scrub_secret(char *text, size_t size, const char *secret)
 {
-	char *out;
+	struct scrub *sc = scrub_new();
 
-	if (text == NULL || size == 0 || secret == NULL || strlen(secret) < 4)
-		return;
-	/* Replace in a copy first, so that cutting to size never leaves part
-	 * of a secret behind. */
-	out = scrub_dup(text, secret);
-	snprintf(text, size, "%s", out);
-	free(out);
-}
-
-/* A new scrubbed copy of text. */
-static char *
-scrub_all_dup(const struct prov_session *s, const char *text)
-{
-	char *cur = xstrdup(text), *next;
-
-	if (s == NULL || s->creds == NULL || !json_object_is_type(s->creds, json_type_object))
-		return cur;
-	json_object_object_foreach(s->creds, key, val) {
-		const char *secret;
-
-		if (s->def != NULL && s->def->url_field != NULL && strcmp(key, s->def->url_field) == 0)
-			continue;
-		if (!json_object_is_type(val, json_type_string))
-			continue;
-		secret = json_object_get_string(val);
-		if (strlen(secret) < 4)
-			continue;
-		next = scrub_dup(cur, secret);
-		free(cur);
-		cur = next;
-	}
-	return cur;
+	scrub_add(sc, secret);
+	scrub_buf(sc, text, size);
+	scrub_free(sc);
 }
 
 void
 prov_scrub(const struct prov_session *s, char *text, size_t size)
 {
-	char *out;
+	struct scrub *sc = session_scrub(s);
 
-	if (text == NULL || size == 0)
-		return;
-	out = scrub_all_dup(s, text);
-	snprintf(text, size, "%s", out);
-	free(out);
+	scrub_buf(sc, text, size);
+	scrub_free(sc);
 }
 
 json_object *
@@ -939,6 +886,7 @@ prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp
 	struct urlguard g;
 
 	req->timeout_s = s->timeout_s;
+	req->max_redirects = HTTPC_MAX_REDIRECTS; /* providers.md §12 */
 	req->guard = NULL;
 	if (s->base_url_untrusted) {
 		g.allow_http = s->cfg != NULL && s->cfg->allow_http_urls;
@@ -947,9 +895,23 @@ prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp
 	}
 	if (httpc_do(req, resp, err) != 0) {
 		req->guard = NULL;
+		prov_scrub(s, err->message, sizeof err->message);
 		return err->status != PROV_OK ? err->status : PROV_TRANSIENT;
 	}
 	req->guard = NULL;
+	/* A provider may echo a credential anywhere in its answer: take it out
+	 * of the whole body before anything reads, cuts or stores a part of it. */
+	{
+		struct scrub *sc = session_scrub(s);
+		size_t n;
+		char *clean = scrub_text(sc, resp->body, resp->len, &n);
+
+		scrub_free(sc);
+		sodium_memzero(resp->body, resp->len);
+		free(resp->body);
+		resp->body = clean;
+		resp->len = n;
+	}
 	return PROV_OK;
 }
 
@@ -972,11 +934,15 @@ prov_finish(const struct prov_session *s, enum prov_status st, const struct http
 		page->nwarnings = nw;
 		prov_scrub(s, err->message, sizeof err->message);
 	}
-	for (size_t i = 0; i < page->nwarnings; i++) {
-		char *w = scrub_all_dup(s, page->warnings[i]);
-
-		free(page->warnings[i]);
-		page->warnings[i] = w;
+	if (page->nwarnings > 0) {
+		struct scrub *sc = session_scrub(s);
+		for (size_t i = 0; i < page->nwarnings; i++) {
+			size_t n;
+			char *w = scrub_text(sc, page->warnings[i], strlen(page->warnings[i]), &n);
+			free(page->warnings[i]);
+			page->warnings[i] = w;
+		}
+		scrub_free(sc);
 	}
 	return st;
 }

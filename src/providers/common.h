@@ -106,7 +106,9 @@ struct prov_maintenance_window {
 	json_object *days;              /* array of integers: weekdays 1 = Monday .. 7, or days of the month */
 	const char *timezone;           /* IANA name; NULL: null (UTC or the account's zone) */
 	bool paused;
-	json_object *monitor_ids;       /* external ids of the run's monitors or heartbeats it silences */
+	json_object *monitor_ids;       /* external ids of the run's monitors (or heartbeats, where the
+	                                 * provider numbers both alike) it silences */
+	json_object *heartbeat_ids;     /* external ids of the run's heartbeats it silences */
 };
 struct prov_subscriber {
 	const char *status_page_id;     /* external id of the status page of the same run */
@@ -165,10 +167,13 @@ json_object *prov_norm_hosting_domain(const struct prov_hosting_domain *);
 json_object *prov_norm_invoice(const struct prov_invoice *);
 json_object *prov_norm_payment(const struct prov_payment *);
 
-/* Append a status page entry to items: the external id of a monitor or
- * heartbeat of the same run (NULL for an entry without one, e.g. a manually
- * tracked component), the name it shows on the page, and its section. */
+/* Append a status page entry to items: the external id of a monitor of the
+ * same run (or of a heartbeat, where the provider numbers both alike; NULL
+ * for an entry without one, e.g. a manually tracked component), the name it
+ * shows on the page, and its section. */
 void prov_sp_item(json_object *items, const char *monitor_id, const char *name, const char *section);
+/* The same for an entry that shows a heartbeat of the same run. */
+void prov_sp_heartbeat(json_object *items, const char *heartbeat_id, const char *name, const char *section);
 /* A new invoice line. */
 json_object *prov_invoice_line(const char *description, const char *amount, const char *type,
     const char *relid, bool taxed);
@@ -199,11 +204,15 @@ char *prov_cursor_make(const char *phase, int64_t pos);
 /* Fill err (printf-style) and return st. */
 enum prov_status prov_fail(struct prov_error *err, enum prov_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Copy a provider's text into dst: printable ASCII kept, other bytes as '?',
- * runs of white space folded, cut to size. */
+/* Copy a provider's text into dst: valid UTF-8 characters kept, control
+ * characters and stray bytes as '?', runs of white space folded, cut to size
+ * on a character boundary. (Credentials were already taken out of the whole
+ * answer by prov_http.) */
 void prov_copy_text(char *dst, size_t size, const char *src);
-/* Replace every occurrence of secret (and of its percent-encoded form) in
- * text by "[redacted]". Secrets shorter than 4 bytes are left alone. */
+/* Replace every form of secret in text (core/scrub.h: verbatim, percent- or
+ * JSON-escaped, split by white space, base64, any 12-character run of it) by
+ * "[redacted]", then cut to size on a character boundary. Secrets shorter
+ * than 4 bytes are left alone. */
 void prov_scrub_secret(char *text, size_t size, const char *secret);
 /* Scrub every credential value of s (all but the URL field) from text. */
 void prov_scrub(const struct prov_session *s, char *text, size_t size);
@@ -224,9 +233,10 @@ const char *prov_cred(const struct prov_session *s, const char *field);
 /* A new URL: the session's base URL followed by the formatted path. */
 char *prov_url(const struct prov_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Perform req for s: sets the timeout and, for a user-supplied base URL, the
- * URL guard from the config. Returns PROV_OK with resp filled (any HTTP
- * status), or an error status with err set. */
+/* Perform req for s: sets the timeout, redirect following (providers.md §12)
+ * and, for a user-supplied base URL, the URL guard from the config. Returns
+ * PROV_OK with resp filled (any HTTP status) and every credential of s taken
+ * out of its body (prov_scrub_secret), or an error status with err set. */
 enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req,
     struct httpc_resp *resp, struct prov_error *err);
 /* Last step of every fetch: on success set page->pause_s from resp's quota

@@ -1,13 +1,27 @@
-/* Cronitor REST API (providers.md §7; docs/providers/cronitor.md).
+/* Cronitor REST API (providers.md §7 and §12; docs/providers/cronitor.md).
  *
  * GET with HTTP Basic auth (the API key as user name, an empty password) and
- * "Cronitor-Version: 2020-10-01". Lists are paged by page (from 1) with the
- * provider's page size (50); a phase ends on an empty page, when
- * page * page_size reaches the total, or, without a total, on a short page.
- * "page" may come back as a string; an answer for another page than the one
- * asked for ends the phase (the API ignored the parameter).
- * Cursor: "monitors:<page>" → "notifications:<page>" → "statuspages:<page>" → end. */
+ * "Cronitor-Version: 2020-10-01". Lists are paged by page (from 1); a phase
+ * ends on an empty page, when page * page_size reaches the total, without a
+ * total on a page shorter than the page size, or when the answer is for
+ * another page than the one asked for ("page" may be a string). Cursors:
+ *
+ *   "monitors:<page>"       GET /api/monitors?page=<page>; then, in the same
+ *                           fetch, GET /api/notifications?page=1.. (at most
+ *                           CR_LIST_PAGES) when a monitor notifies a list, so
+ *                           that a list key links every target of the list.
+ *   "notifications:<page>"  GET /api/notifications: one contact per target.
+ *   "statuspages:<page>"    GET /api/statuspages?withComponents=true
+ *   "maintenance:<page>"    GET /api/maintenance_windows (shape unconfirmed:
+ *                           read tolerantly, skipped with a warning if not).
+ *
+ * A contact's external id is what it reaches, "<kind>:<address>" (hashed when
+ * long), so a list target, the same address in another list and a direct
+ * "email:…" destination in a monitor's notify are one contact. Keys carry
+ * per-resource scopes: 401/403 on the monitors list is a bad key, on a later
+ * list it skips that kind with a warning and the run goes on. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,21 +36,234 @@
 #define CR "Cronitor"
 #define CR_PAGE_SIZE 50
 #define CR_MAX_TARGETS 100  /* targets of one kind taken from one notification list */
+#define CR_LIST_PAGES 20    /* notification list pages read to resolve a page of monitors */
+#define CR_MAX_NOTIFY 100   /* notify entries read from one monitor */
+#define CR_MAX_ID 160       /* longest "<kind>:<address>" kept as written; longer is hashed */
 
-enum { PH_MONITORS, PH_NOTIFICATIONS, PH_STATUSPAGES };
-static const char *const phases[] = { "monitors", "notifications", "statuspages", NULL };
-static const char *const list_keys[] = { "monitors", "templates", "data" };
+enum { PH_MONITORS, PH_NOTIFICATIONS, PH_STATUSPAGES, PH_MAINT };
+static const char *const phases[] = { "monitors", "notifications", "statuspages", "maintenance", NULL };
+static const char *const list_keys[] = { "monitors", "templates", "data", "data" };
+/* The kind names of prov_skip_kind, per phase. */
+static const char *const kind_names[] = { "monitors", "notifications", "status pages",
+	"maintenance windows" };
 
-/* Notification list target kinds. norm NULL: known, no equivalent. */
-static const struct {
-	const char *cr, *norm, *label;
-} target_kinds[] = {
-	{ "emails", "email", "e-mail" }, { "phones", "sms", "SMS" }, { "slack", "slack", "Slack" },
-	{ "webhooks", "webhook", "webhook" }, { "pagerduty", "pagerduty", "PagerDuty" },
-	{ "opsgenie", "opsgenie", "Opsgenie" }, { "microsoft-teams", "teams", "Microsoft Teams" },
-	{ "telegram", "telegram", "Telegram" }, { "discord", "discord", "Discord" },
-	{ "victorops", NULL, "Splunk On-Call (VictorOps)" }, { NULL, NULL, NULL }
+/* Notification targets: the key under a list's "notifications", the tag of
+ * the contact id (also the prefix of a direct notify destination), the
+ * normalized type ("other": no equivalent, warned) and a label. */
+static const struct cr_kind {
+	const char *list, *tag, *norm, *label;
+} kinds[] = {
+	{ "emails", "email", "email", "e-mail" }, { "phones", "sms", "sms", "SMS" },
+	{ "slack", "slack", "slack", "Slack" }, { "webhooks", "webhook", "webhook", "webhook" },
+	{ "pagerduty", "pagerduty", "pagerduty", "PagerDuty" },
+	{ "opsgenie", "opsgenie", "opsgenie", "Opsgenie" },
+	{ "microsoft-teams", "microsoft-teams", "teams", "Microsoft Teams" },
+	{ "telegram", "telegram", "telegram", "Telegram" }, { "discord", "discord", "discord", "Discord" },
+	{ "victorops", "victorops", "other", "Splunk On-Call (VictorOps)" },
+	{ "gchat", "gchat", "other", "Google Chat" }, { "larksuite", "larksuite", "other", "Lark" },
+	{ NULL, NULL, NULL, NULL }
 };
+
+/* The notification lists a page of monitors resolves its list keys with. */
+struct cr_links {
+	json_object *map; /* list key -> array of contact ids; NULL: not read */
+	long refused;     /* HTTP status when the key may not read them, else 0 */
+};
+
+/* ------------------------------------------------------------- helpers */
+
+/* The target kind whose list key or tag is s[0..n), or NULL. */
+static const struct cr_kind *
+kind_find(const char *s, size_t n)
+{
+	for (size_t i = 0; kinds[i].list != NULL; i++)
+		if ((strlen(kinds[i].list) == n && strncmp(s, kinds[i].list, n) == 0) ||
+		    (strlen(kinds[i].tag) == n && strncmp(s, kinds[i].tag, n) == 0))
+			return &kinds[i];
+	if (n == 5 && strncmp(s, "phone", 5) == 0)
+		return &kinds[1];
+	if (n == 5 && strncmp(s, "teams", 5) == 0)
+		return &kinds[6];
+	return NULL;
+}
+
+/* The contact id of a target: "<tag>:<value>", or "<tag>:#<hash>" when that
+ * is long or holds control characters. */
+static void
+contact_xid(const char *tag, const char *value, char *out, size_t size)
+{
+	size_t n = strlen(value);
+	bool plain = strlen(tag) + 1 + n <= CR_MAX_ID && size > CR_MAX_ID;
+
+	for (size_t i = 0; plain && i < n; i++)
+		plain = (unsigned char)value[i] >= 0x20 && value[i] != 0x7f;
+	if (plain) {
+		snprintf(out, size, "%s:%s", tag, value);
+		return;
+	}
+	{
+		unsigned char h[16];
+		char hex[sizeof h * 2 + 1];
+
+		crypto_generichash(h, sizeof h, (const unsigned char *)value, n, NULL, 0);
+		sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+		snprintf(out, size, "%s:#%s", tag, hex);
+	}
+}
+
+/* Append id to the array of ids unless it is there. */
+static void
+ids_add(json_object *ids, const char *id)
+{
+	for (size_t i = 0; i < json_object_array_length(ids); i++)
+		if (strcmp(json_object_get_string(json_object_array_get_idx(ids, i)), id) == 0)
+			return;
+	if (json_object_array_length(ids) < PROV_MAX_ITEMS)
+		json_object_array_add(ids, json_object_new_string(id));
+}
+
+static bool
+page_has(const struct prov_page *page, const char *type, const char *id)
+{
+	for (size_t i = 0; i < page->n; i++)
+		if (strcmp(page->items[i].resource_type, type) == 0 &&
+		    strcmp(page->items[i].external_id, id) == 0)
+			return true;
+	return false;
+}
+
+/* A contact for one target, once a page (a later page refreshes it). */
+static void
+add_contact(struct prov_page *page, const char *xid, const char *name, const struct cr_kind *k,
+    const char *value, json_object *raw)
+{
+	struct prov_contact ct = { .name = name, .type = k != NULL ? k->norm : "other", .value = value };
+
+	if (page_has(page, "contact", xid)) {
+		json_object_put(raw);
+		return;
+	}
+	prov_page_add(page, "contact", xid, raw, prov_norm_contact(&ct));
+}
+
+/* A readable target string, or NULL. */
+static const char *
+target_text(json_object *e)
+{
+	const char *s;
+
+	if (!json_object_is_type(e, json_type_string) || json_object_get_string_len(e) > PROV_MAX_STR)
+		return NULL;
+	s = json_object_get_string(e);
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s != '\0' ? s : NULL;
+}
+
+/* --------------------------------------------------- notification lists */
+
+typedef void (*target_fn)(const struct cr_kind *k, const char *tag, const char *value, void *ctx);
+
+/* Call fn for every target of notification list t; the number of targets.
+ * An unknown kind has k NULL and its own name as tag. */
+static size_t
+list_targets(json_object *t, target_fn fn, void *ctx)
+{
+	json_object *notes = prov_get_object(t, "notifications");
+	size_t n = 0;
+
+	if (notes == NULL)
+		return 0;
+	json_object_object_foreach(notes, kind, list) {
+		const struct cr_kind *k = kind_find(kind, strlen(kind));
+		char tag[48];
+
+		if (!json_object_is_type(list, json_type_array))
+			continue;
+		prov_copy_text(tag, sizeof tag, k != NULL ? k->tag : kind);
+		for (size_t i = 0; i < json_object_array_length(list) && i < CR_MAX_TARGETS; i++) {
+			const char *v = target_text(json_object_array_get_idx(list, i));
+
+			if (v != NULL) {
+				fn(k, tag, v, ctx);
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+struct emit_ctx {
+	json_object *t;
+	const char *name;
+	struct prov_page *page;
+	char warned[8][48]; /* kinds without an equivalent already warned about */
+	size_t nwarned;
+};
+
+static void
+emit_target(const struct cr_kind *k, const char *tag, const char *value, void *arg)
+{
+	struct emit_ctx *c = arg;
+	char xid[192];
+
+	if (k == NULL || strcmp(k->norm, "other") == 0) {
+		bool seen = false;
+
+		for (size_t i = 0; i < c->nwarned; i++)
+			seen |= strcmp(c->warned[i], tag) == 0;
+		if (!seen && c->nwarned < 8) {
+			snprintf(c->warned[c->nwarned++], sizeof c->warned[0], "%s", tag);
+			prov_page_warn(c->page, CR " notification list \"%s\" has %s targets, which have no "
+			    "equivalent; kept as contacts of type other", c->name, k != NULL ? k->label : tag);
+		}
+	}
+	contact_xid(tag, value, xid, sizeof xid);
+	add_contact(c->page, xid, c->name, k, value, json_object_get(c->t));
+}
+
+/* A notification list: one contact per target (email, SMS, Slack, webhook, ...). */
+static void
+add_template(json_object *t, const char *id, struct prov_page *page)
+{
+	struct emit_ctx c = { .t = t, .page = page, .nwarned = 0 };
+
+	c.name = prov_get_text(t, "name", PROV_MAX_STR);
+	if (c.name == NULL)
+		c.name = id;
+	if (list_targets(t, emit_target, &c) == 0)
+		prov_page_warn(page, CR " notification list \"%s\" has no targets; nothing to import",
+		    c.name);
+}
+
+static void
+collect_target(const struct cr_kind *k, const char *tag, const char *value, void *arg)
+{
+	char xid[192];
+
+	(void)k;
+	contact_xid(tag, value, xid, sizeof xid);
+	ids_add(arg, xid);
+}
+
+/* Add the lists of one answer of /api/notifications to map. */
+static void
+map_templates(json_object *list, json_object *map)
+{
+	char key[160];
+
+	for (size_t i = 0; i < json_object_array_length(list) && i < PROV_MAX_ITEMS; i++) {
+		json_object *t = json_object_array_get_idx(list, i), *ids;
+
+		if (prov_get_id(t, "key", key, sizeof key) != 0)
+			continue;
+		ids = json_object_new_array();
+		list_targets(t, collect_target, ids);
+		json_object_object_add(map, key, ids);
+	}
+}
+
+/* ------------------------------------------------------------- monitors */
 
 /* Seconds of a schedule written "every <n> <unit>" ("every hour" = 1 hour),
  * or -1 when s is not of that form. */
@@ -106,52 +333,100 @@ is_cron(const char *s)
 	return fields >= 5 && fields <= 7;
 }
 
-/* The keyword of an assertion 'response.body contains "text"', malloc'd, or NULL. */
-static char *
-body_keyword(json_object *m)
+/* The schedule: "schedule", else the first of "schedules" (more warned). */
+static const char *
+schedule_of(json_object *m, const char *name, struct prov_page *page)
 {
-	static const char pre[] = "response.body contains ";
-	json_object *as = prov_get_array(m, "assertions");
+	const char *s = prov_get_text(m, "schedule", 255);
+	json_object *all = prov_get_array(m, "schedules");
 
-	for (size_t i = 0; as != NULL && i < json_object_array_length(as) && i < 100; i++) {
-		json_object *a = json_object_array_get_idx(as, i);
-		const char *s;
-		size_t n;
-
-		if (!json_object_is_type(a, json_type_string))
-			continue;
-		s = json_object_get_string(a);
-		if (strncasecmp(s, pre, sizeof pre - 1) != 0)
-			continue;
-		s += sizeof pre - 1;
-		n = strlen(s);
-		if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0]) {
-			s++;
-			n -= 2;
-		}
-		if (n == 0 || n > PROV_MAX_STR)
-			continue;
-		return xstrndup(s, n);
-	}
-	return NULL;
+	if (s == NULL && all != NULL && json_object_array_length(all) > 0 &&
+	    json_object_is_type(json_object_array_get_idx(all, 0), json_type_string) &&
+	    json_object_get_string_len(json_object_array_get_idx(all, 0)) <= 255)
+		s = json_object_get_string(json_object_array_get_idx(all, 0));
+	if (all != NULL && json_object_array_length(all) > 1)
+		prov_page_warn(page, CR " monitor \"%s\" has %zu schedules; only the first was kept", name,
+		    json_object_array_length(all));
+	return s != NULL && *s != '\0' ? s : NULL;
 }
 
+/* Link one notify entry: a direct destination ("email:…", "slack:#…") is its
+ * own contact; anything else names a list, which links all its targets. */
 static void
-add_heartbeat(json_object *m, const char *id, const char *name, struct prov_page *page)
+link_entry(const char *e, const char *name, const struct cr_links *l, json_object *ids,
+    struct prov_page *page)
+{
+	const char *colon = strchr(e, ':');
+	const struct cr_kind *k = colon != NULL ? kind_find(e, (size_t)(colon - e)) : NULL;
+	json_object *targets;
+	char xid[192], eb[80];
+
+	if (k != NULL && colon[1] != '\0') {
+		contact_xid(k->tag, colon + 1, xid, sizeof xid);
+		add_contact(page, xid, colon + 1, k, colon + 1, json_object_new_string(e));
+		ids_add(ids, xid);
+		return;
+	}
+	if (l == NULL || l->map == NULL)
+		return; /* lists not read: the caller warned */
+	if (!json_object_object_get_ex(l->map, e, &targets)) {
+		prov_copy_text(eb, sizeof eb, e);
+		prov_page_warn(page, CR " monitor \"%s\" notifies \"%s\", which is neither a notification "
+		    "list nor a known destination; not linked", name, eb);
+		return;
+	}
+	for (size_t i = 0; i < json_object_array_length(targets); i++)
+		ids_add(ids, json_object_get_string(json_object_array_get_idx(targets, i)));
+}
+
+/* contact_ids of monitor m from notify: a list of list keys and direct
+ * destinations, or the map form {"alerts":[…],"events":{…}}; omitted: the
+ * "default" list. */
+static json_object *
+notify_links(json_object *m, const char *name, const struct cr_links *l, struct prov_page *page)
+{
+	json_object *ids = json_object_new_array(), *notify = prov_get(m, "notify"), *list = NULL;
+
+	if (notify == NULL) {
+		link_entry("default", name, l, ids, page);
+		return ids;
+	}
+	if (json_object_is_type(notify, json_type_object))
+		list = prov_get_array(notify, "alerts");
+	else if (json_object_is_type(notify, json_type_array))
+		list = notify;
+	else if (target_text(notify) != NULL)
+		link_entry(target_text(notify), name, l, ids, page);
+	for (size_t i = 0; list != NULL && i < json_object_array_length(list) && i < CR_MAX_NOTIFY; i++) {
+		const char *e = target_text(json_object_array_get_idx(list, i));
+
+		if (e != NULL)
+			link_entry(e, name, l, ids, page);
+	}
+	return ids;
+}
+
+static void assertions_warn(json_object *m, const char *name, struct prov_page *page);
+
+static void
+add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_links *l,
+    struct prov_page *page)
 {
 	struct prov_heartbeat h = { 0 };
-	const char *schedule = prov_get_text(m, "schedule", 255);
+	const char *schedule = schedule_of(m, name, page);
 	int64_t every = every_seconds(schedule), grace = 0;
 
 	h.name = name;
 	h.paused = prov_get_bool(m, "paused", false) || prov_get_bool(m, "disabled", false);
-	h.contact_ids = prov_id_list(prov_get_array(m, "notify"), NULL);
+	h.timezone = prov_get_text(m, "timezone", 64);
+	h.tags = prov_str_list(prov_get(m, "tags"), ',');
+	h.contact_ids = notify_links(m, name, l, page);
+	assertions_warn(m, name, page); /* metric.duration and the like have no equivalent */
 	if (prov_get_int(m, "grace_seconds", &grace) && grace >= 0)
 		h.grace = grace;
 	if (every > 0)
 		h.interval = every;
 	else if (schedule != NULL) {
-		h.interval = 0;
 		h.schedule = schedule;
 		if (!is_cron(schedule)) {
 			char sb[80];
@@ -164,152 +439,333 @@ add_heartbeat(json_object *m, const char *id, const char *name, struct prov_page
 	prov_page_add(page, "heartbeat", id, json_object_get(m), prov_norm_heartbeat(&h));
 }
 
+/* The host of URL u into host and its explicit port (-1 without). The
+ * scheme length, or 0 when u has no "<scheme>://". */
+static size_t
+url_host(const char *u, char *host, size_t size, int64_t *port)
+{
+	const char *p = strstr(u, "://"), *a, *end, *colon;
+	size_t scheme;
+
+	*port = -1;
+	host[0] = '\0';
+	if (p == NULL || p == u ||
+	    strspn(u, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-") != (size_t)(p - u))
+		return 0;
+	scheme = (size_t)(p - u);
+	a = p + 3;
+	end = a + strcspn(a, "/?#");
+	for (const char *at = a; at < end; at++)
+		if (*at == '@')
+			a = at + 1;
+	colon = NULL;
+	for (const char *c = *a == '[' ? strchr(a, ']') : a; c != NULL && c < end; c++)
+		if (*c == ':')
+			colon = c;
+	if (colon != NULL && colon + 1 < end && end - colon - 1 <= 5 &&
+	    strspn(colon + 1, "0123456789") == (size_t)(end - colon - 1))
+		*port = strtol(colon + 1, NULL, 10);
+	snprintf(host, size, "%.*s", (int)((*port >= 0 ? colon : end) - a), a);
+	return scheme;
+}
+
+/* What a check's assertions say (the rest is warned). */
+struct cr_assert {
+	char *keyword;          /* malloc'd */
+	const char *up_when;    /* "present" | "absent" */
+	json_object *codes;     /* expected status codes */
+	int64_t ssl_days;
+	size_t other;           /* assertions without an equivalent */
+	const char *example;    /* the first of them */
+};
+
+/* The value of an assertion after its operator: unquoted, malloc'd, or NULL. */
+static char *
+assert_value(const char *s)
+{
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0]) {
+		s++;
+		n -= 2;
+	}
+	return n > 0 && n <= PROV_MAX_STR ? xstrndup(s, n) : NULL;
+}
+
+/* One assertion "<subject> <operator> <value>" into r; false: no equivalent. */
+static bool
+read_assertion(const char *s, struct cr_assert *r)
+{
+	static const char body[] = "response.body ", code[] = "response.code ",
+	    cert[] = "ssl_certificate.expires_in ";
+	char *v = NULL;
+	long long n;
+	int used = 0;
+
+	if (strncmp(s, body, sizeof body - 1) == 0 && r->keyword == NULL) {
+		s += sizeof body - 1;
+		s += strspn(s, " ");
+		if (strncmp(s, "contains ", 9) == 0 || strncmp(s, "!contains ", 10) == 0) {
+			r->up_when = s[0] == '!' ? "absent" : "present";
+			r->keyword = assert_value(s + (s[0] == '!' ? 10 : 9));
+			return r->keyword != NULL;
+		}
+		return false;
+	}
+	if (strncmp(s, code, sizeof code - 1) == 0) {
+		s += sizeof code - 1;
+		s += strspn(s, " ");
+		if (s[0] != '=' || (v = assert_value(s + (s[1] == '=' ? 2 : 1))) == NULL)
+			return false;
+		if (strspn(v, "0123456789") == strlen(v) && strlen(v) == 3)
+			ids_add(r->codes, v);
+		used = strlen(v) == 3 && strspn(v, "0123456789") == 3;
+		free(v);
+		return used;
+	}
+	if (strncmp(s, cert, sizeof cert - 1) == 0) {
+		s += sizeof cert - 1;
+		s += strspn(s, " <>=!");
+		if (sscanf(s, "%lld %n", &n, &used) == 1 && n > 0 && n < 100000 &&
+		    strncasecmp(s + used, "day", 3) == 0) {
+			r->ssl_days = n;
+			return true;
+		}
+	}
+	return false;
+}
+
 static void
-add_check(json_object *m, const char *id, const char *name, const char *type, struct prov_page *page)
+read_assertions(json_object *m, const char *name, struct cr_assert *r, struct prov_page *page)
+{
+	json_object *as = prov_get_array(m, "assertions");
+	char eb[80];
+
+	for (size_t i = 0; as != NULL && i < json_object_array_length(as) && i < 100; i++) {
+		json_object *a = json_object_array_get_idx(as, i);
+		const char *s = target_text(a);
+
+		if (s == NULL || read_assertion(s, r))
+			continue;
+		if (r->other++ == 0)
+			r->example = s;
+	}
+	if (r->other > 0) {
+		prov_copy_text(eb, sizeof eb, r->example);
+		prov_page_warn(page, CR " monitor \"%s\" has %zu assertion%s without an equivalent (e.g. "
+		    "\"%s\"); not imported", name, r->other, r->other == 1 ? "" : "s", eb);
+	}
+}
+
+/* A heartbeat's assertions: none has an equivalent (warned). */
+static void
+assertions_warn(json_object *m, const char *name, struct prov_page *page)
+{
+	json_object *all = prov_get_array(m, "assertions");
+	const char *first = NULL;
+	size_t n = 0;
+	char eb[80];
+
+	for (size_t i = 0; all != NULL && i < json_object_array_length(all) && i < 100; i++) {
+		const char *s = target_text(json_object_array_get_idx(all, i));
+
+		if (s != NULL && n++ == 0)
+			first = s;
+	}
+	if (n == 0)
+		return;
+	prov_copy_text(eb, sizeof eb, first);
+	prov_page_warn(page, CR " monitor \"%s\" has %zu assertion%s without an equivalent (e.g. "
+	    "\"%s\"); not imported", name, n, n == 1 ? "" : "s", eb);
+}
+
+static enum prov_tri
+tri(json_object *o, const char *key)
+{
+	if (prov_get(o, key) == NULL)
+		return PROV_UNSET;
+	return prov_get_bool(o, key, false) ? PROV_YES : PROV_NO;
+}
+
+/* Method, body, headers, timeout, redirects and TLS of a check's request. */
+static void
+read_request(json_object *rq, const char *name, struct prov_monitor *mon, char *method,
+    struct prov_page *page)
+{
+	static const char *const methods[] = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
+		NULL };
+	const char *mt = prov_get_text(rq, "method", 15);
+	json_object *hdrs = prov_get_object(rq, "headers");
+	int64_t timeout;
+
+	if (mt != NULL) {
+		size_t i;
+
+		for (i = 0; mt[i] != '\0'; i++)
+			method[i] = (char)toupper((unsigned char)mt[i]);
+		method[i] = '\0';
+		for (i = 0; methods[i] != NULL && strcmp(methods[i], method) != 0; i++)
+			;
+		if (methods[i] != NULL)
+			mon->http_method = method;
+		else
+			prov_page_warn(page, CR " monitor \"%s\" uses an unknown request method; left unset",
+			    name);
+	}
+	mon->request_body = prov_get_text(rq, "body", PROV_MAX_STR);
+	if (hdrs != NULL) {
+		size_t n = 0;
+
+		mon->request_headers = json_object_new_object();
+		json_object_object_foreach(hdrs, hk, hv) {
+			bool text = json_object_is_type(hv, json_type_string) ||
+			    json_object_is_type(hv, json_type_int);
+
+			if (n < 100 && strlen(hk) <= 256 && text &&
+			    strlen(json_object_get_string(hv)) <= PROV_MAX_STR) {
+				json_object_object_add(mon->request_headers, hk,
+				    json_object_new_string(json_object_get_string(hv)));
+				n++;
+			}
+		}
+	}
+	if (prov_get_int(rq, "timeout_seconds", &timeout) && timeout > 0 && timeout < 3600)
+		mon->timeout = timeout;
+	mon->follow_redirects = tri(rq, "follow_redirects");
+	mon->verify_ssl = tri(rq, "verify_ssl");
+}
+
+/* A check's address: http(s) keeps the whole URL; tcp/udp the host and port. */
+static void
+check_address(const char *url, const char *name, struct prov_monitor *mon, char *host, size_t size,
+    struct prov_page *page)
+{
+	size_t scheme = url != NULL ? url_host(url, host, size, &mon->port) : 0;
+
+	if (scheme > 0 && ((scheme == 4 && strncasecmp(url, "http", 4) == 0) ||
+	    (scheme == 5 && strncasecmp(url, "https", 5) == 0))) {
+		mon->url = url;
+		mon->type = "http";
+	} else if (scheme == 3 && (strncasecmp(url, "tcp", 3) == 0 || strncasecmp(url, "udp", 3) == 0) &&
+	    host[0] != '\0') {
+		mon->url = host;
+		mon->type = tolower((unsigned char)url[0]) == 't' ? "tcp" : "udp";
+	} else {
+		mon->url = url;
+		mon->type = "other";
+		prov_page_warn(page, CR " check \"%s\" has no web or TCP/UDP address to check; kept as other",
+		    name);
+	}
+}
+
+static void
+add_check(json_object *m, const char *id, const char *name, bool known, const struct cr_links *l,
+    struct prov_page *page)
 {
 	struct prov_monitor mon = { 0 };
-	const char *schedule = prov_get_text(m, "schedule", 255);
-	const char *url = prov_get_text(prov_get_object(m, "request"), "url", PROV_MAX_STR);
+	struct cr_assert as = { .codes = json_object_new_array() };
+	json_object *rq = prov_get_object(m, "request");
+	const char *url = prov_get_text(rq, "url", PROV_MAX_STR), *schedule = schedule_of(m, name, page);
 	int64_t every = every_seconds(schedule);
-	char *keyword = NULL;
+	char host[256], method[16], sb[80];
 
+	if (url == NULL)
+		url = prov_get_text(m, "url", PROV_MAX_STR);
 	mon.name = name;
-	mon.url = url;
 	mon.paused = prov_get_bool(m, "paused", false) || prov_get_bool(m, "disabled", false);
-	mon.port = -1;
-	mon.contact_ids = prov_id_list(prov_get_array(m, "notify"), NULL);
 	mon.interval = every > 0 ? every : 60;
 	if (every <= 0 && schedule != NULL) {
-		char sb[80];
-
 		prov_copy_text(sb, sizeof sb, schedule);
 		prov_page_warn(page, CR " monitor \"%s\" runs on the schedule \"%s\", which is not an "
 		    "interval; it was imported with a 60-second interval", name, sb);
 	}
-	if (type == NULL)
+	check_address(url, name, &mon, host, sizeof host, page);
+	if (!known)
 		mon.type = "other"; /* warned by the caller */
-	else if (url != NULL &&
-	    (strncasecmp(url, "http://", 7) == 0 || strncasecmp(url, "https://", 8) == 0)) {
-		keyword = body_keyword(m);
-		mon.keyword = keyword;
-		mon.type = keyword != NULL ? "keyword" : "http";
-	} else {
-		mon.type = "other";
-		prov_page_warn(page, CR " %s monitor \"%s\" has no web address to check; kept as other",
-		    type, name);
-	}
+	read_request(rq != NULL ? rq : m, name, &mon, method, page);
+	read_assertions(m, name, &as, page);
+	if (as.keyword != NULL && strcmp(mon.type, "http") == 0)
+		mon.type = "keyword";
+	mon.keyword = as.keyword;
+	mon.keyword_up_when = as.up_when;
+	mon.expected_status_codes = as.codes;
+	mon.ssl_expiry_days = as.ssl_days;
+	mon.regions = prov_str_list(prov_get(m, "regions") != NULL ? prov_get(m, "regions") :
+	    prov_get(rq, "regions"), ',');
+	mon.tags = prov_str_list(prov_get(m, "tags"), ',');
+	mon.contact_ids = notify_links(m, name, l, page);
 	prov_page_add(page, "monitor", id, json_object_get(m), prov_norm_monitor(&mon));
-	free(keyword);
+	free(as.keyword);
 }
 
 static void
-add_monitor(json_object *m, const char *id, struct prov_page *page)
+add_monitor(json_object *m, const char *id, const struct cr_links *l, struct prov_page *page)
 {
 	const char *name = prov_get_text(m, "name", PROV_MAX_STR);
 	const char *type = prov_get_str(m, "type", 32);
+	char tb[40];
 
 	if (name == NULL)
 		name = id;
-	if (type != NULL && (strcmp(type, "job") == 0 || strcmp(type, "heartbeat") == 0))
-		add_heartbeat(m, id, name, page);
-	else if (type != NULL && (strcmp(type, "check") == 0 || strcmp(type, "site") == 0))
-		add_check(m, id, name, type, page);
-	else {
-		char tb[40];
-
-		prov_copy_text(tb, sizeof tb, type ? type : "(none)");
-		prov_page_warn(page, CR " monitor \"%s\" is of type %s, which is unknown; imported as a "
-		    "monitor of type other", name, tb);
-		add_check(m, id, name, NULL, page);
+	if (type != NULL && (strcmp(type, "job") == 0 || strcmp(type, "heartbeat") == 0)) {
+		add_heartbeat(m, id, name, l, page);
+		return;
 	}
+	if (type != NULL && strcmp(type, "check") == 0) {
+		add_check(m, id, name, true, l, page);
+		return;
+	}
+	if (type != NULL && strcmp(type, "site") == 0) {
+		prov_page_warn(page, CR " monitor \"%s\" is a site (real-user monitoring of a website, no "
+		    "probe or schedule); it has no equivalent and was not imported", name);
+		return;
+	}
+	prov_copy_text(tb, sizeof tb, type ? type : "(none)");
+	prov_page_warn(page, CR " monitor \"%s\" is of type %s, which is unknown; imported as a "
+	    "monitor of type other", name, tb);
+	add_check(m, id, name, false, l, page);
 }
 
-/* A notification list becomes one contact per target. The first keeps the
- * list's key, so that the monitors' notify lists (list keys) find it; the
- * others get "<key>:<kind>:<index>". A list without targets is one contact
- * of type other. */
-static void
-add_template(json_object *t, const char *id, struct prov_page *page)
-{
-	const char *name = prov_get_text(t, "name", PROV_MAX_STR);
-	json_object *notes = prov_get_object(t, "notifications");
-	char xid[192];
-	size_t added = 0;
-
-	if (name == NULL)
-		name = id;
-	if (notes == NULL)
-		notes = json_object_new_object(); /* an empty list of targets */
-	else
-		json_object_get(notes);
-	json_object_object_foreach(notes, kind, list) {
-		size_t k;
-
-		for (k = 0; target_kinds[k].cr != NULL; k++)
-			if (strcmp(kind, target_kinds[k].cr) == 0)
-				break;
-		if (!json_object_is_type(list, json_type_array) || json_object_array_length(list) == 0)
-			continue;
-		if (target_kinds[k].cr == NULL || target_kinds[k].norm == NULL) {
-			char kb[48];
-
-			prov_copy_text(kb, sizeof kb, target_kinds[k].cr ? target_kinds[k].label : kind);
-			prov_page_warn(page, CR " notification list \"%s\" has %s targets, which have no "
-			    "equivalent; kept as contacts of type other", name, kb);
-		}
-		for (size_t i = 0; i < json_object_array_length(list) && i < CR_MAX_TARGETS; i++) {
-			json_object *e = json_object_array_get_idx(list, i);
-			struct prov_contact ct = { .name = name, .type = NULL, .value = NULL };
-
-			if (!json_object_is_type(e, json_type_string) || json_object_get_string_len(e) == 0 ||
-			    json_object_get_string_len(e) > PROV_MAX_STR) {
-				prov_page_warn(page, CR " notification list \"%s\" has an unreadable target; "
-				    "skipped", name);
-				continue;
-			}
-			ct.type = target_kinds[k].norm != NULL ? target_kinds[k].norm : "other";
-			ct.value = json_object_get_string(e);
-			if (added == 0)
-				snprintf(xid, sizeof xid, "%s", id);
-			else if (snprintf(xid, sizeof xid, "%s:%.40s:%zu", id, kind, i) >= (int)sizeof xid)
-				continue;
-			prov_page_add(page, "contact", xid, json_object_get(t), prov_norm_contact(&ct));
-			added++;
-		}
-	}
-	json_object_put(notes);
-	if (added == 0) {
-		struct prov_contact ct = { .name = name, .type = "other", .value = NULL };
-
-		prov_page_warn(page, CR " notification list \"%s\" has no targets; imported as a "
-		    "contact of type other", name);
-		prov_page_add(page, "contact", id, json_object_get(t), prov_norm_contact(&ct));
-	} else if (added > 1)
-		prov_page_warn(page, CR " notification list \"%s\" has %zu targets: each became a contact, "
-		    "and the monitors that use the list were linked to its first target only", name, added);
-}
+/* --------------------------------------------------------- status pages */
 
 static void
 add_statuspage(json_object *p, const char *id, struct prov_page *page)
 {
 	struct prov_status_page sp = { 0 };
-	const char *name = prov_get_text(p, "name", PROV_MAX_STR);
 	const char *url = prov_get_text(p, "url", PROV_MAX_STR);
 	const char *domain = prov_get_text(p, "custom_domain", 253);
 	const char *sub = prov_get_text(p, "hosted_subdomain", 63);
 	const char *access = prov_get_str(p, "access", 32);
+	json_object *comps = prov_get_array(p, "components");
 	char *built = NULL;
 
-	sp.name = name ? name : id;
+	sp.name = prov_get_text(p, "name", PROV_MAX_STR);
+	if (sp.name == NULL)
+		sp.name = id;
 	if (url == NULL && domain != NULL)
 		url = built = xasprintf("https://%s", domain);
 	else if (url == NULL && sub != NULL)
 		url = built = xasprintf("https://%s.cronitorstatus.com", sub);
 	sp.url = url;
-	sp.monitor_ids = prov_id_list(prov_get_array(p, "components"), "monitor");
-	if (access == NULL || strcmp(access, "public") == 0)
-		sp.public_ = true;
-	else if (strcmp(access, "private") != 0 && strcmp(access, "protected") != 0) {
+	sp.timezone = prov_get_text(p, "timezone", 64);
+	sp.items = json_object_new_array();
+	for (size_t i = 0; comps != NULL && i < json_object_array_length(comps) && i < PROV_MAX_ITEMS; i++) {
+		json_object *c = json_object_array_get_idx(comps, i);
+		char mid[160];
+		bool has = prov_get_id(c, "monitor", mid, sizeof mid) == 0;
+
+		/* A group (or other) component shows by its name alone. */
+		if (has || prov_get_text(c, "name", 255) != NULL)
+			prov_sp_item(sp.items, has ? mid : NULL, prov_get_text(c, "name", 255), NULL);
+	}
+	sp.public_ = access == NULL || strcmp(access, "public") == 0;
+	if (access != NULL && !sp.public_ && strcmp(access, "private") != 0 &&
+	    strcmp(access, "protected") != 0) {
 		char ab[40];
 
 		prov_copy_text(ab, sizeof ab, access);
@@ -320,6 +776,96 @@ add_statuspage(json_object *p, const char *id, struct prov_page *page)
 	free(built);
 }
 
+/* -------------------------------------------------- maintenance windows */
+
+/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+/* Seconds since the epoch of an ISO 8601 date-time ("2023-12-01T02:00:00Z",
+ * "+01:00" offsets), or -1. */
+static int64_t
+iso_seconds(const char *s)
+{
+	int y, mo, d, h, mi, sec = 0, n = 0, oh = 0, om = 0;
+	int64_t off = 0;
+
+	if (s == NULL || sscanf(s, "%4d-%2d-%2d%*1[T ]%2d:%2d%n", &y, &mo, &d, &h, &mi, &n) != 5 || n == 0)
+		return -1;
+	s += n;
+	if (*s == ':' && sscanf(s, ":%2d%n", &sec, &n) == 1)
+		s += n;
+	if (*s == '.')
+		s += 1 + strspn(s + 1, "0123456789");
+	if ((*s == '+' || *s == '-') && sscanf(s + 1, "%2d:%2d", &oh, &om) == 2)
+		off = (*s == '-' ? -1 : 1) * (oh * 3600 + om * 60);
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+		return -1;
+	return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off;
+}
+
+/* The number of entries of array key of w. */
+static size_t
+count_of(json_object *w, const char *key)
+{
+	json_object *a = prov_get_array(w, key);
+
+	return a != NULL ? json_object_array_length(a) : 0;
+}
+
+/* A maintenance window (shape unconfirmed, read tolerantly): one occurrence
+ * from start to end, silencing the monitors it names (monitors and
+ * heartbeats share Cronitor's key space). Groups and status pages warned. */
+static void
+add_window(json_object *w, const char *id, struct prov_page *page)
+{
+	struct prov_maintenance_window mw = { 0 };
+	int64_t a, b, dur;
+	json_object *mons = prov_get_array(w, "monitors");
+
+	mw.name = prov_get_text(w, "name", PROV_MAX_STR);
+	if (mw.name == NULL)
+		mw.name = id;
+	mw.recurrence = "once";
+	mw.start = prov_get_text(w, "start", 32);
+	mw.end = prov_get_text(w, "end", 32);
+	mw.timezone = prov_get_text(w, "timezone", 64);
+	a = iso_seconds(mw.start);
+	b = iso_seconds(mw.end);
+	if (a >= 0 && b > a)
+		mw.duration = (b - a + 59) / 60;
+	else if (prov_get_int(w, "duration", &dur) && dur > 0)
+		mw.duration = dur;
+	if (mw.start == NULL)
+		prov_page_warn(page, CR " maintenance window \"%s\" has no readable start", mw.name);
+	if (mons == NULL)
+		mons = prov_get_array(w, "affected_monitors");
+	mw.monitor_ids = prov_id_list(mons, "key");
+	if (count_of(w, "groups") > 0 && prov_get_array(w, "affected_monitors") == NULL)
+		prov_page_warn(page, CR " maintenance window \"%s\" silences %zu monitor group%s, whose "
+		    "monitors are not listed; not linked", mw.name, count_of(w, "groups"),
+		    count_of(w, "groups") == 1 ? "" : "s");
+	if (count_of(w, "statuspages") > 0)
+		prov_page_warn(page, CR " maintenance window \"%s\" is shown on %zu status page%s; that "
+		    "announcement has no equivalent", mw.name, count_of(w, "statuspages"),
+		    count_of(w, "statuspages") == 1 ? "" : "s");
+	if (prov_get_bool(w, "all_monitors", false))
+		prov_page_warn(page, CR " maintenance window \"%s\" silences every monitor; imported "
+		    "without monitors: add them", mw.name);
+	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
+}
+
+/* ---------------------------------------------------------------- parse */
+
 /* A paging number from the top level or from page_info (CLI fixtures). */
 static bool
 page_num(json_object *root, const char *key, const char *info_key, int64_t *out)
@@ -328,58 +874,15 @@ page_num(json_object *root, const char *key, const char *info_key, int64_t *out)
 	    (info_key != NULL && prov_get_int(prov_get_object(root, "page_info"), info_key, out));
 }
 
-enum prov_status
-cronitor_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
-    struct prov_error *err)
+/* Whether page pg (n entries) of phase ph has a next page; page NULL: no warnings. */
+static bool
+has_more(json_object *root, size_t ph, int64_t pg, size_t n, struct prov_page *page)
 {
-	json_object *root, *list;
-	size_t ph, n;
-	int64_t pg, size = CR_PAGE_SIZE, total = -1, echoed;
-	enum prov_status st;
-	char id[160], text[160];
+	int64_t size = CR_PAGE_SIZE, total = -1, echoed;
 	bool more;
 
-	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
-		return prov_fail(err, PROV_FATAL, "cannot resume " CR " discovery: bad checkpoint");
-	if ((st = httpc_classify(resp, CR, "API key", err)) != PROV_OK) {
-		prov_body_message(resp, text, sizeof text);
-		if (st == PROV_AUTH)
-			prov_fail(err, PROV_AUTH, CR " rejected the API key%s%s%s", text[0] ? " (" : "",
-			    text, text[0] ? ")" : "");
-		return st;
-	}
-	if ((root = prov_parse_json(resp, CR, err)) == NULL)
-		return err->status;
-	list = prov_get_array(root, list_keys[ph]);
-	if (list == NULL) {
-		prov_body_message(resp, text, sizeof text);
-		json_object_put(root);
-		return prov_fail(err, PROV_TRANSIENT, CR " sent an answer without a \"%s\" list%s%s",
-		    list_keys[ph], text[0] ? ": " : "", text);
-	}
-	n = json_object_array_length(list);
-	if (n > PROV_MAX_ITEMS) {
-		prov_page_warn(page, CR " sent %zu %s in one page; only the first %d were kept", n,
-		    phases[ph], PROV_MAX_ITEMS);
-		n = PROV_MAX_ITEMS;
-	}
-	for (size_t i = 0; i < n; i++) {
-		json_object *it = json_object_array_get_idx(list, i);
-
-		if (!json_object_is_type(it, json_type_object) ||
-		    prov_get_id(it, "key", id, sizeof id) != 0) {
-			prov_page_warn(page, CR " sent an entry of %s without a usable key; skipped",
-			    phases[ph]);
-			continue;
-		}
-		if (ph == PH_MONITORS)
-			add_monitor(it, id, page);
-		else if (ph == PH_NOTIFICATIONS)
-			add_template(it, id, page);
-		else
-			add_statuspage(it, id, page);
-	}
-
+	if (!json_object_is_type(root, json_type_object))
+		return false; /* a bare array: the whole list */
 	if (!page_num(root, "page_size", "pageSize", &size) || size < 1)
 		size = CR_PAGE_SIZE;
 	if (!page_num(root, ph == PH_MONITORS ? "total_monitor_count" : "total_count",
@@ -387,31 +890,269 @@ cronitor_parse(const char *cursor, const struct httpc_resp *resp, struct prov_pa
 		total = -1;
 	more = n > 0 && (total >= 0 ? pg * size < total : (int64_t)n >= size);
 	if (more && page_num(root, "page", "page", &echoed) && echoed != pg) {
-		prov_page_warn(page, CR " answered page %lld when asked for page %lld of %s; the rest "
-		    "of the list was not read", (long long)echoed, (long long)pg, phases[ph]);
+		if (page != NULL)
+			prov_page_warn(page, CR " answered page %lld when asked for page %lld of %s; the rest "
+			    "of the list was not read", (long long)echoed, (long long)pg, kind_names[ph]);
 		more = false;
 	}
 	if (more && pg >= PROV_MAX_PAGES) {
-		prov_page_warn(page, CR " %s: stopped after %d pages", phases[ph], PROV_MAX_PAGES);
+		if (page != NULL)
+			prov_page_warn(page, CR " %s: stopped after %d pages", kind_names[ph], PROV_MAX_PAGES);
 		more = false;
 	}
-	if (more)
-		page->next_cursor = prov_cursor_make(phases[ph], pg + 1);
-	else if (phases[ph + 1] != NULL)
+	return more;
+}
+
+/* The list of an answer of phase ph: its list key; maintenance windows also
+ * under "maintenance_windows" or as a bare array (shape unconfirmed). */
+static json_object *
+list_of(json_object *root, size_t ph)
+{
+	json_object *l = prov_get_array(root, list_keys[ph]);
+
+	if (l == NULL && ph == PH_MAINT) {
+		l = prov_get_array(root, "maintenance_windows");
+		if (l == NULL && json_object_is_type(root, json_type_array))
+			l = root;
+	}
+	return l;
+}
+
+/* The end of a list after a refusal or an unreadable maintenance answer. */
+static enum prov_status
+next_phase(size_t ph, struct prov_page *page)
+{
+	if (phases[ph + 1] != NULL)
 		page->next_cursor = prov_cursor_make(phases[ph + 1], 1);
+	return PROV_OK;
+}
+
+/* An error answer: a refused later list is skipped (PROV_OK, *done). */
+static enum prov_status
+answer_error(size_t ph, const struct httpc_resp *resp, struct prov_page *page, struct prov_error *err,
+    bool *done)
+{
+	enum prov_status st;
+	char text[160];
+
+	*done = false;
+	if (ph != PH_MONITORS && (resp->status == 401 || resp->status == 403 ||
+	    (ph == PH_MAINT && resp->status == 404))) {
+		*done = true;
+		prov_skip_kind(page, CR, kind_names[ph], resp->status);
+		return next_phase(ph, page);
+	}
+	if ((st = httpc_classify(resp, CR, "API key", err)) == PROV_AUTH) {
+		prov_body_message(resp, text, sizeof text);
+		prov_fail(err, PROV_AUTH, CR " rejected the API key%s%s%s", text[0] ? " (" : "", text,
+		    text[0] ? ")" : "");
+	}
+	return st;
+}
+
+/* One page of phase ph; links resolve the monitors' list keys (NULL: not read). */
+static enum prov_status
+parse_page(const char *cursor, const struct httpc_resp *resp, const struct cr_links *l,
+    struct prov_page *page, struct prov_error *err)
+{
+	json_object *root, *list;
+	size_t ph, n;
+	int64_t pg;
+	enum prov_status st;
+	char id[160], text[160];
+	bool done;
+
+	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
+		return prov_fail(err, PROV_FATAL, "cannot resume " CR " discovery: bad checkpoint");
+	if ((st = answer_error(ph, resp, page, err, &done)) != PROV_OK || done)
+		return st;
+	if ((root = prov_parse_json(resp, CR, err)) == NULL)
+		return err->status;
+	if ((list = list_of(root, ph)) == NULL) {
+		json_object_put(root);
+		if (ph == PH_MAINT) {
+			prov_page_warn(page, CR " sent maintenance windows in a form that could not be read; "
+			    "maintenance windows skipped");
+			return next_phase(ph, page);
+		}
+		prov_body_message(resp, text, sizeof text);
+		return prov_fail(err, PROV_TRANSIENT, CR " sent an answer without a \"%s\" list%s%s",
+		    list_keys[ph], text[0] ? ": " : "", text);
+	}
+	n = json_object_array_length(list);
+	if (n > PROV_MAX_ITEMS) {
+		prov_page_warn(page, CR " sent %zu %s in one page; only the first %d were kept", n,
+		    kind_names[ph], PROV_MAX_ITEMS);
+		n = PROV_MAX_ITEMS;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *it = json_object_array_get_idx(list, i);
+
+		if (!json_object_is_type(it, json_type_object) || (prov_get_id(it, "key", id, sizeof id) != 0 &&
+		    (ph != PH_MAINT || prov_get_id(it, "id", id, sizeof id) != 0))) {
+			prov_page_warn(page, CR " sent an entry of %s without a usable key; skipped",
+			    kind_names[ph]);
+			continue;
+		}
+		if (ph == PH_MONITORS)
+			add_monitor(it, id, l, page);
+		else if (ph == PH_NOTIFICATIONS)
+			add_template(it, id, page);
+		else if (ph == PH_STATUSPAGES)
+			add_statuspage(it, id, page);
+		else
+			add_window(it, id, page);
+	}
+	if (has_more(root, ph, pg, n, page))
+		page->next_cursor = prov_cursor_make(phases[ph], pg + 1);
+	else
+		next_phase(ph, page);
 	json_object_put(root);
 	return PROV_OK;
+}
+
+/* The pure parse of one answer; monitors' list keys stay unresolved (the
+ * fetch reads the lists, see the top of the file). */
+enum prov_status
+cronitor_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err)
+{
+	return parse_page(cursor, resp, NULL, page, err);
+}
+
+/* ---------------------------------------------------------------- fetch */
+
+struct cr_fetch {
+	struct prov_session *s;
+	const char *userpwd;
+	struct httpc_resp resp; /* the last answer */
+};
+
+static enum prov_status
+cr_get(struct cr_fetch *f, struct prov_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum prov_status
+cr_get(struct cr_fetch *f, struct prov_error *err, const char *fmt, ...)
+{
+	static const char *const headers[] = { "Cronitor-Version: 2020-10-01", NULL };
+	struct httpc_req req = { 0 };
+	char path[256];
+	char *url;
+	va_list ap;
+	enum prov_status st;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof path, fmt, ap);
+	va_end(ap);
+	httpc_resp_free(&f->resp);
+	url = prov_url(f->s, "%s", path);
+	req.url = url;
+	req.headers = headers;
+	req.userpwd = f->userpwd;
+	st = prov_http(f->s, &req, &f->resp, err);
+	free(url);
+	return st;
+}
+
+/* Whether a page of monitors names a notification list (notify omitted
+ * means the "default" list). */
+static bool
+needs_lists(const struct httpc_resp *resp)
+{
+	struct prov_error e;
+	json_object *root = resp->status == 200 ? prov_parse_json(resp, CR, &e) : NULL;
+	json_object *list = prov_get_array(root, "monitors");
+	bool need = false;
+
+	for (size_t i = 0; list != NULL && i < json_object_array_length(list) && !need; i++) {
+		json_object *m = json_object_array_get_idx(list, i), *nf = prov_get(m, "notify");
+
+		if (json_object_is_type(nf, json_type_object))
+			nf = prov_get_array(nf, "alerts");
+		need = prov_get(m, "notify") == NULL || json_object_is_type(nf, json_type_string);
+		for (size_t k = 0; !need && json_object_is_type(nf, json_type_array) &&
+		     k < json_object_array_length(nf) && k < CR_MAX_NOTIFY; k++) {
+			const char *s = target_text(json_object_array_get_idx(nf, k)), *c;
+
+			/* Not a direct destination: a list key. */
+			need = s != NULL &&
+			    ((c = strchr(s, ':')) == NULL || kind_find(s, (size_t)(c - s)) == NULL);
+		}
+	}
+	json_object_put(root);
+	return need;
+}
+
+/* Read the notification lists into l (l->refused when the key may not). */
+static enum prov_status
+lookup_lists(struct cr_fetch *f, struct cr_links *l, struct prov_error *err)
+{
+	enum prov_status st = PROV_OK;
+	bool more = true, done;
+	struct prov_page scratch = { 0 };
+
+	l->map = json_object_new_object();
+	for (int64_t pg = 1; more && st == PROV_OK && pg <= CR_LIST_PAGES; pg++) {
+		json_object *root, *list;
+
+		if ((st = cr_get(f, err, "/api/notifications?page=%lld", (long long)pg)) != PROV_OK)
+			break;
+		if (f->resp.status == 401 || f->resp.status == 403 || f->resp.status == 404) {
+			l->refused = f->resp.status;
+			break;
+		}
+		if ((st = answer_error(PH_NOTIFICATIONS, &f->resp, &scratch, err, &done)) != PROV_OK)
+			break;
+		if ((root = prov_parse_json(&f->resp, CR, err)) == NULL)
+			return err->status;
+		if ((list = prov_get_array(root, "templates")) == NULL) {
+			json_object_put(root);
+			return prov_fail(err, PROV_TRANSIENT, CR " sent notification lists without a "
+			    "\"templates\" list");
+		}
+		map_templates(list, l->map);
+		more = has_more(root, PH_NOTIFICATIONS, pg, json_object_array_length(list), NULL);
+		json_object_put(root);
+	}
+	prov_page_free(&scratch);
+	return st;
+}
+
+/* A page of monitors with the notification lists its list keys name. */
+static enum prov_status
+fetch_monitors(struct cr_fetch *f, const char *cursor, int64_t pg, struct prov_page *page,
+    struct prov_error *err)
+{
+	struct cr_links l = { NULL, 0 };
+	struct httpc_resp mresp;
+	enum prov_status st = cr_get(f, err, "/api/monitors?page=%lld", (long long)pg);
+
+	if (st != PROV_OK || !needs_lists(&f->resp))
+		return st == PROV_OK ? parse_page(cursor, &f->resp, NULL, page, err) : st;
+	mresp = f->resp;
+	memset(&f->resp, 0, sizeof f->resp);
+	st = lookup_lists(f, &l, err);
+	if (st == PROV_OK && l.refused != 0) {
+		json_object_put(l.map);
+		l.map = NULL;
+		prov_page_warn(page, CR " refused the notification lists for this key (HTTP %ld): monitors "
+		    "that notify a list are not linked to its targets", l.refused);
+	}
+	if (st == PROV_OK)
+		st = parse_page(cursor, &mresp, &l, page, err);
+	json_object_put(l.map);
+	httpc_resp_free(&mresp);
+	return st;
 }
 
 static enum prov_status
 cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	static const char *const headers[] = { "Cronitor-Version: 2020-10-01", NULL };
-	struct httpc_req req = { 0 };
-	struct httpc_resp resp = { 0 };
 	const char *key = prov_cred(s, "api_key");
-	char *userpwd, *url;
+	struct cr_fetch f = { .s = s };
+	char *userpwd;
 	size_t ph;
 	int64_t pg;
 	enum prov_status st;
@@ -420,18 +1161,23 @@ cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *pag
 		return prov_fail(err, PROV_FATAL, "cannot resume " CR " discovery: bad checkpoint");
 	if (key == NULL)
 		return prov_fail(err, PROV_AUTH, "the " CR " credentials have no usable api_key");
-	url = prov_url(s, "/api/%s?page=%lld%s", phases[ph], (long long)pg,
-	    ph == PH_STATUSPAGES ? "&withComponents=true" : "");
 	userpwd = xasprintf("%s:", key);
-	req.url = url;
-	req.headers = headers;
-	req.userpwd = userpwd;
-	st = prov_http(s, &req, &resp, err);
-	if (st == PROV_OK)
-		st = cronitor_parse(cursor, &resp, page, err);
-	st = prov_finish(s, st, &resp, page, err);
-	httpc_resp_free(&resp);
-	free(url);
+	f.userpwd = userpwd;
+	if (ph == PH_MONITORS)
+		st = fetch_monitors(&f, cursor, pg, page, err);
+	else {
+		if (ph == PH_NOTIFICATIONS)
+			st = cr_get(&f, err, "/api/notifications?page=%lld", (long long)pg);
+		else if (ph == PH_STATUSPAGES)
+			st = cr_get(&f, err, "/api/statuspages?page=%lld&withComponents=true", (long long)pg);
+		else
+			st = cr_get(&f, err, "/api/maintenance_windows?page=%lld", (long long)pg);
+		if (st == PROV_OK)
+			st = parse_page(cursor, &f.resp, NULL, page, err);
+	}
+	/* The last answer's quota headers give the pause, if any. */
+	st = prov_finish(s, st, &f.resp, page, err);
+	httpc_resp_free(&f.resp);
 	sodium_memzero(userpwd, strlen(userpwd));
 	free(userpwd);
 	return st;

@@ -4,9 +4,11 @@
  * GET with "X-Api-Key: <api_key>" on the base URL (https://healthchecks.io,
  * or the user's own instance from the base_url credential, which the URL
  * guard checks). The lists are not paged: each phase is one request.
- * Cursor: "checks:0" → "channels:0" → end. A read-only key cannot list the
- * integrations: when the checks show such a key, the channels phase is
- * skipped with a warning instead of failing the run. */
+ * Cursor: "checks:0" → "channels:0" → end. Checks become heartbeats (with a
+ * cron schedule and its tz), integrations contacts by name and kind (the API
+ * never shows their address). A read-only key lists checks without ping URLs
+ * and alert links, and gets 401 on the integrations: that list is skipped
+ * with a warning (providers.md §12), the run goes on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,64 +47,47 @@ static const struct {
 	{ NULL, NULL, NULL }
 };
 
-/* The comma-separated channel UUIDs of a check as a JSON array of ids. */
-static json_object *
-channel_ids(json_object *check)
+/* Check statuses (hc/api/models.py get_status). */
+static const char *const statuses[] = { "new", "up", "grace", "down", "paused", "started", NULL };
+
+static void
+check_status(json_object *c, struct prov_heartbeat *h, struct prov_page *page)
 {
-	json_object *out = json_object_new_array();
-	const char *s = prov_get_str(check, "channels", PROV_MAX_STR);
-	json_object *arr = prov_get_array(check, "channels");
-	char id[192];
+	const char *status = prov_get_str(c, "status", 32);
+	size_t i = 0;
+	char sb[40];
 
-	if (arr != NULL) {
-		json_object_put(out);
-		return prov_id_list(arr, "id");
-	}
-	while (s != NULL && *s != '\0') {
-		size_t n;
-
-		s += strspn(s, ", ");
-		n = strcspn(s, ",");
-		while (n > 0 && s[n - 1] == ' ')
-			n--;
-		if (n > 0 && n < sizeof id) {
-			memcpy(id, s, n);
-			id[n] = '\0';
-			json_object_array_add(out, json_object_new_string(id));
-		}
-		s += strcspn(s, ",");
-	}
-	return out;
+	h->paused = status != NULL && strcmp(status, "paused") == 0;
+	while (status != NULL && statuses[i] != NULL && strcmp(status, statuses[i]) != 0)
+		i++;
+	if (status == NULL || statuses[i] != NULL)
+		return;
+	prov_copy_text(sb, sizeof sb, status);
+	prov_page_warn(page, HC " check \"%s\" has an unknown status %s; imported as not paused", h->name, sb);
 }
 
 static void
-add_check(json_object *c, const char *id, struct prov_page *page)
+add_check(json_object *c, const char *id, bool readonly, struct prov_page *page)
 {
 	struct prov_heartbeat h = { 0 };
 	const char *name = prov_get_text(c, "name", PROV_MAX_STR);
 	const char *slug = prov_get_text(c, "slug", PROV_MAX_STR);
-	const char *status = prov_get_str(c, "status", 32);
 	const char *schedule = prov_get_text(c, "schedule", 255);
-	const char *tz = prov_get_text(c, "tz", 64);
 	int64_t timeout = -1, grace = 0;
 
 	h.name = name ? name : slug ? slug : id;
-	h.paused = status != NULL && strcmp(status, "paused") == 0;
+	check_status(c, &h, page);
 	h.ping_url = prov_get_text(c, "ping_url", PROV_MAX_STR);
-	h.contact_ids = channel_ids(c);
+	/* channels: comma-separated UUIDs (absent with a read-only key). */
+	h.contact_ids = prov_str_list(prov_get(c, "channels"), ',');
+	h.tags = prov_str_list(prov_get(c, "tags"), ' ');
 	if (prov_get_int(c, "grace", &grace) && grace >= 0)
 		h.grace = grace;
 	if (schedule != NULL) {
-		/* A cron (or OnCalendar) check: no fixed period. */
+		/* A cron or OnCalendar check: no fixed period; tz reads the schedule. */
 		h.interval = 0;
 		h.schedule = schedule;
-		if (tz != NULL && strcmp(tz, "UTC") != 0 && strcmp(tz, "Etc/UTC") != 0) {
-			char tb[64];
-
-			prov_copy_text(tb, sizeof tb, tz);
-			prov_page_warn(page, HC " check \"%s\" runs on its schedule in time zone %s; the "
-			    "schedule was imported without the time zone: review it", h.name, tb);
-		}
+		h.timezone = prov_get_text(c, "tz", 64);
 	} else if (prov_get_int(c, "timeout", &timeout) && timeout > 0)
 		h.interval = timeout;
 	else {
@@ -110,6 +95,9 @@ add_check(json_object *c, const char *id, struct prov_page *page)
 		prov_page_warn(page, HC " check \"%s\" has neither a period nor a schedule; imported "
 		    "with a period of one day", h.name);
 	}
+	if (!readonly && h.ping_url == NULL)
+		prov_page_warn(page, HC " check \"%s\" has no ping URL; the job must be changed to call the "
+		    "new heartbeat's ping URL", h.name);
 	prov_page_add(page, "heartbeat", id, json_object_get(c), prov_norm_heartbeat(&h));
 }
 
@@ -121,7 +109,9 @@ add_channel(json_object *ch, const char *id, struct prov_page *page)
 	const char *kind = prov_get_str(ch, "kind", 32);
 	size_t i;
 
-	ct.value = NULL; /* the API does not show an integration's target */
+	/* The API never shows an integration's target (providers.md §6). */
+	ct.value = NULL;
+	ct.needs_address = true;
 	for (i = 0; kind != NULL && channel_kinds[i].hc != NULL; i++)
 		if (strcmp(kind, channel_kinds[i].hc) == 0)
 			break;
@@ -143,39 +133,40 @@ add_channel(json_object *ch, const char *id, struct prov_page *page)
 	prov_page_add(page, "contact", id, json_object_get(ch), prov_norm_contact(&ct));
 }
 
-enum prov_status
-healthchecks_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+/* The HTTP outcome of a page: PROV_OK to parse the body; a refused
+ * integrations list is skipped (*skipped, providers.md §12); else the error. */
+static enum prov_status
+classify(size_t ph, const struct httpc_resp *resp, struct prov_page *page, bool *skipped,
     struct prov_error *err)
 {
-	json_object *root, *list;
-	size_t ph, n, readonly = 0;
-	int64_t pos;
 	enum prov_status st;
-	char id[192], text[160];
+	char text[160];
 
-	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " HC " discovery: bad checkpoint");
+	*skipped = false;
+	if (ph == PH_CHANNELS && (resp->status == 401 || resp->status == 403)) {
+		prov_skip_kind(page, HC, "integrations", resp->status);
+		prov_page_warn(page, "A read-only " HC " API key cannot list the integrations: use the "
+		    "project's read-write API key to import them as contacts");
+		*skipped = true;
+		return PROV_OK;
+	}
 	if ((st = httpc_classify(resp, HC, "API key", err)) != PROV_OK) {
 		prov_body_message(resp, text, sizeof text);
-		if (st == PROV_AUTH && ph == PH_CHANNELS)
-			prov_fail(err, PROV_AUTH, HC " rejected the API key for the integrations list%s%s%s; "
-			    "a read-only key cannot list them: use the project's read-write API key",
-			    text[0] ? " (" : "", text, text[0] ? ")" : "");
-		else if (st == PROV_AUTH)
+		if (st == PROV_AUTH)
 			prov_fail(err, PROV_AUTH, HC " rejected the API key%s%s%s", text[0] ? " (" : "",
 			    text, text[0] ? ")" : "");
-		return st;
 	}
-	if ((root = prov_parse_json(resp, HC, err)) == NULL)
-		return err->status;
-	list = prov_get_array(root, phases[ph]);
-	if (list == NULL) {
-		prov_body_message(resp, text, sizeof text);
-		json_object_put(root);
-		return prov_fail(err, PROV_TRANSIENT, HC " sent an answer without a \"%s\" list%s%s",
-		    phases[ph], text[0] ? ": " : "", text);
-	}
-	n = json_object_array_length(list);
+	return st;
+}
+
+/* The items of list (checks or channels) into page; the number of checks
+ * shown to a read-only key (unique_key instead of uuid). */
+static size_t
+add_items(size_t ph, json_object *list, struct prov_page *page)
+{
+	size_t n = json_object_array_length(list), readonly = 0;
+	char id[192];
+
 	if (n > PROV_MAX_ITEMS) {
 		prov_page_warn(page, HC " sent %zu %s; only the first %d were kept", n, phases[ph],
 		    PROV_MAX_ITEMS);
@@ -183,35 +174,63 @@ healthchecks_parse(const char *cursor, const struct httpc_resp *resp, struct pro
 	}
 	for (size_t i = 0; i < n; i++) {
 		json_object *it = json_object_array_get_idx(list, i);
+		bool ok = json_object_is_type(it, json_type_object), ro = false;
 
-		if (ph == PH_CHECKS) {
-			bool ok = json_object_is_type(it, json_type_object);
-
-			/* A read-only key shows unique_key instead of uuid. */
-			if (ok && prov_get_id(it, "uuid", id, sizeof id) != 0) {
-				ok = prov_get_id(it, "unique_key", id, sizeof id) == 0;
-				readonly += ok;
-			}
-			if (!ok) {
-				prov_page_warn(page, HC " sent a check without a usable uuid; skipped");
-				continue;
-			}
-			add_check(it, id, page);
-		} else {
-			if (!json_object_is_type(it, json_type_object) ||
-			    prov_get_id(it, "id", id, sizeof id) != 0) {
-				prov_page_warn(page, HC " sent an integration without a usable id; skipped");
-				continue;
-			}
-			add_channel(it, id, page);
+		if (ph == PH_CHANNELS && (!ok || prov_get_id(it, "id", id, sizeof id) != 0)) {
+			prov_page_warn(page, HC " sent an integration without a usable id; skipped");
+			continue;
 		}
+		if (ph == PH_CHANNELS) {
+			add_channel(it, id, page);
+			continue;
+		}
+		if (ok && prov_get_id(it, "uuid", id, sizeof id) != 0)
+			ok = ro = prov_get_id(it, "unique_key", id, sizeof id) == 0;
+		if (!ok) {
+			prov_page_warn(page, HC " sent a check without a usable uuid; skipped");
+			continue;
+		}
+		readonly += ro;
+		add_check(it, id, ro, page);
 	}
-	if (ph == PH_CHECKS && readonly > 0)
-		prov_page_warn(page, "The " HC " API key is read-only: the checks were imported without "
-		    "their ping URLs and integrations, and no contacts were imported (use the project's "
-		    "read-write API key to import them too)");
-	else if (phases[ph + 1] != NULL)
+	return readonly;
+}
+
+enum prov_status
+healthchecks_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err)
+{
+	json_object *root, *list;
+	size_t ph, readonly;
+	int64_t pos;
+	bool skipped;
+	enum prov_status st;
+	char text[160];
+
+	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
+		return prov_fail(err, PROV_FATAL, "cannot resume " HC " discovery: bad checkpoint");
+	if ((st = classify(ph, resp, page, &skipped, err)) != PROV_OK)
+		return st;
+	if (phases[ph + 1] != NULL)
 		page->next_cursor = prov_cursor_make(phases[ph + 1], 0);
+	if (skipped)
+		return PROV_OK;
+	if ((root = prov_parse_json(resp, HC, err)) == NULL)
+		return err->status;
+	if ((list = prov_get_array(root, phases[ph])) == NULL) {
+		prov_body_message(resp, text, sizeof text);
+		json_object_put(root);
+		return prov_fail(err, PROV_TRANSIENT, HC " sent an answer without a \"%s\" list%s%s",
+		    phases[ph], text[0] ? ": " : "", text);
+	}
+	readonly = add_items(ph, list, page);
+	if (readonly > 0)
+		prov_page_warn(page, "The " HC " API key is read-only: the checks were imported without "
+		    "their ping URLs and their integrations (alert links); use the project's read-write "
+		    "API key to import them too");
+	if (ph == PH_CHANNELS && page->n > 0)
+		prov_page_warn(page, HC " never shows where an integration sends: %zu contacts were imported "
+		    "by name and kind only; add each one's address", page->n);
 	json_object_put(root);
 	return PROV_OK;
 }
@@ -229,6 +248,8 @@ healthchecks_fetch(struct prov_session *s, const char *cursor, struct prov_page 
 		return prov_fail(err, PROV_FATAL, "cannot resume " HC " discovery: bad checkpoint");
 	if (key == NULL)
 		return prov_fail(err, PROV_AUTH, "the " HC " credentials have no usable api_key");
+	/* Trailing slashes as documented (Django's APPEND_SLASH would answer 301);
+	 * prov_http follows same-host redirects (http→https, a moved SITE_ROOT). */
 	url = prov_url(s, "/api/v3/%s/", phases[ph]);
 	hdr = xasprintf("X-Api-Key: %s", key);
 	return prov_fetch_get(s, cursor, url, hdr, healthchecks_parse, page, err);

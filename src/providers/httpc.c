@@ -188,8 +188,6 @@ map_curl_error(CURLcode rc, const struct xfer *x, const struct httpc_req *req, c
 		return prov_err(err, PROV_FATAL, "the provider URL's scheme is not allowed");
 	case CURLE_URL_MALFORMAT:
 		return prov_err(err, PROV_FATAL, "the provider URL is malformed");
-	case CURLE_TOO_MANY_REDIRECTS:
-		return prov_err(err, PROV_FATAL, "the provider redirected too many times");
 	case CURLE_PEER_FAILED_VERIFICATION:
 		return prov_err(err, PROV_FATAL, "the provider's TLS certificate does not verify");
 	case CURLE_PARTIAL_FILE:
@@ -203,8 +201,9 @@ map_curl_error(CURLcode rc, const struct xfer *x, const struct httpc_req *req, c
 	}
 }
 
-int
-httpc_do(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err)
+/* One request, no redirect followed. */
+static int
+perform(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err)
 {
 	struct curl_slist *hl = NULL;
 	struct xfer x;
@@ -246,11 +245,6 @@ httpc_do(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS, strcmp(protos, "https") == 0 ?
 	    (long)CURLPROTO_HTTPS : (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
-	if (req->max_redirects > 0) {
-		curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-		curl_easy_setopt(c, CURLOPT_MAXREDIRS, (long)(req->max_redirects < HTTPC_MAX_REDIRECTS ?
-		    req->max_redirects : HTTPC_MAX_REDIRECTS));
-	}
 	if (req->guard != NULL) {
 		curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, on_opensocket);
 		curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &x);
@@ -291,6 +285,107 @@ httpc_do(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error
 	if (resp->body == NULL)
 		resp->body = xstrdup("");
 	return 0;
+}
+
+static bool
+is_redirect(long status)
+{
+	return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+/* The scheme and the lower-cased host of url, or -1. */
+static int
+url_parts(const char *url, char *scheme, size_t ns, char *host, size_t nh)
+{
+	CURLU *u = curl_url();
+	char *sc = NULL, *h = NULL;
+	int rc = -1;
+
+	if (u != NULL && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_SCHEME, &sc, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK) {
+		for (char *p = h; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		rc = snprintf(scheme, ns, "%s", sc) < (int)ns && snprintf(host, nh, "%s", h) < (int)nh ? 0 : -1;
+	}
+	curl_free(sc);
+	curl_free(h);
+	curl_url_cleanup(u);
+	return rc;
+}
+
+/* The absolute URL of location (maybe relative) against base; malloc'd or NULL. */
+static char *
+resolve_location(const char *base, const char *location)
+{
+	CURLU *u = curl_url();
+	char *abs = NULL, *out = NULL;
+
+	if (u != NULL && curl_url_set(u, CURLUPART_URL, base, 0) == CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_URL, location, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_URL, &abs, 0) == CURLUE_OK)
+		out = xstrdup(abs);
+	curl_free(abs);
+	curl_url_cleanup(u);
+	return out;
+}
+
+/* Where a redirect of req to next may go (providers.md §12): the same host
+ * only (the credentials travel with the request; a scheme upgrade and another
+ * path are fine), never from https to http, a POST only on 301/302/307/308.
+ * 0, or -1 with err. The message names the new host, never its path. */
+static int
+hop_allowed(const struct httpc_req *req, long status, const char *next, struct prov_error *err)
+{
+	char s1[16], h1[256], s2[16], h2[256];
+
+	if (next == NULL || url_parts(req->url, s1, sizeof s1, h1, sizeof h1) != 0 ||
+	    url_parts(next, s2, sizeof s2, h2, sizeof h2) != 0)
+		return prov_err(err, PROV_FATAL, "the provider redirected to an address that is not a URL");
+	if (strcmp(s1, "https") == 0 && strcmp(s2, "https") != 0)
+		return prov_err(err, PROV_FATAL, "the provider redirected from https to http (%s); refused", h2);
+	if (strcmp(h1, h2) != 0)
+		return prov_err(err, PROV_FATAL, "the provider redirected to another host (%s://%s); set the "
+		    "base URL to that address if it is right", s2, h2);
+	if (status == 303 && req->body != NULL)
+		return prov_err(err, PROV_FATAL, "the provider answered with a redirect (HTTP 303) to "
+		    "%s://%s; set the base URL to the address it names", s2, h2);
+	return 0;
+}
+
+int
+httpc_do(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err)
+{
+	struct httpc_req hop = *req;
+	int max = req->max_redirects < HTTPC_MAX_REDIRECTS ? req->max_redirects : HTTPC_MAX_REDIRECTS;
+	char *url = NULL, *next;
+
+	for (int hops = 0;; hops++) {
+		if (perform(&hop, resp, err) != 0)
+			break;
+		if (max <= 0 || !is_redirect(resp->status) || httpc_header(resp, "location") == NULL) {
+			free(url);
+			return 0;
+		}
+		if (hops == max) {
+			prov_err(err, PROV_FATAL, "the provider redirected more than %d times", max);
+			httpc_resp_free(resp);
+			break;
+		}
+		next = resolve_location(hop.url, httpc_header(resp, "location"));
+		if (hop_allowed(&hop, resp->status, next, err) != 0) {
+			free(next);
+			httpc_resp_free(resp);
+			break;
+		}
+		if (resp->status == 303)
+			hop.method = NULL; /* a GET stays a GET */
+		httpc_resp_free(resp);
+		free(url);
+		hop.url = url = next;
+	}
+	free(url);
+	return -1;
 }
 
 void

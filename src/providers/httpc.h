@@ -1,6 +1,8 @@
 /* The one HTTP client of the provider layer, on libcurl.
  *
- * One call is one request (plus redirect hops, only when asked for). The
+ * One call is one request, plus redirect hops when asked for (max_redirects):
+ * 301/302/303/307/308 to the same host only, https never to http, a POST
+ * re-sent with its body except on 303; every hop's connection is guarded. The
  * response body is held in memory up to a cap; a selected set of response
  * headers is kept (rate-limit and retry headers). When a request carries a
  * URL guard, the address of every connection curl opens is checked first,
@@ -34,7 +36,7 @@ struct httpc_req {
 	const char *userpwd;              /* HTTP Basic "user:password", or NULL */
 	long timeout_s;                   /* whole request; 0: 20 s */
 	size_t max_body;                  /* response cap; 0: HTTPC_MAX_BODY */
-	int max_redirects;                /* 0: never follow (a 3xx is returned as is) */
+	int max_redirects;                /* hops to follow, at most HTTPC_MAX_REDIRECTS; 0: a 3xx is returned as is */
 	const struct urlguard *guard;     /* NULL: trusted URL, no address checks */
 };
 

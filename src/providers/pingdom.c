@@ -1,12 +1,28 @@
-/* Pingdom, API 3.1 (providers.md §2; docs/providers/pingdom.md).
+/* Pingdom, API 3.1 (providers.md §2 and §12; docs/providers/pingdom.md).
  *
- * GET with "Authorization: Bearer <api_token>". Checks are paged by
- * offset/limit (we ask 1000 a page, the API allows 25000, to keep each answer
- * far below the body cap); contacts come in one list.
- * Cursor: "checks:<offset>" → "contacts:0" → end. */
+ * GET with "Authorization: Bearer <api_token>". Cursors:
+ *
+ *   "checks:<offset>"       GET /checks?limit=25&offset=<offset>&include_tags=true,
+ *                           then, in the same fetch, /alerting/contacts and
+ *                           /alerting/teams (who the alert links name) and one
+ *                           GET /checks/{id}?include_teams=true per check: the
+ *                           list carries the host name only; scheme, port, path,
+ *                           keyword, headers, body and recipients are in the detail.
+ *   "contacts:0"            GET /alerting/contacts: one contact per notification target.
+ *   "maintenance:<offset>"  GET /maintenance?limit=100&offset=<offset>; then the end.
+ *
+ * A fetch of checks is bounded: 3 + PD_LIMIT requests. When the quota runs out
+ * part way, the page ends at the last check read and the cursor resumes at
+ * the next one. A failed detail keeps the list data with a warning; two in a
+ * row without any answer (timeouts) make the page a retry. A refused
+ * (401/403) contacts, teams or maintenance list after the first call skips
+ * that kind with a warning; only the check list's refusal is a bad key. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include <sodium.h>
 
@@ -15,10 +31,13 @@
 #include "providers/common.h"
 
 #define PD "Pingdom"
-#define PD_LIMIT 1000
+#define PD_LIMIT 25       /* checks a page: each costs one detail request */
+#define PD_MW_LIMIT 100   /* maintenance windows a page */
+#define PD_MAX_LINKS 1000 /* contact item ids one check may name */
+#define PD_MAX_SILENT 2   /* details in a row without an answer that make the page a retry */
 
-enum { PH_CHECKS, PH_CONTACTS };
-static const char *const phases[] = { "checks", "contacts", NULL };
+enum { PH_CHECKS, PH_CONTACTS, PH_MAINT };
+static const char *const phases[] = { "checks", "contacts", "maintenance", NULL };
 
 static const struct {
 	const char *pingdom, *norm;
@@ -28,147 +47,604 @@ static const struct {
 	{ "imap", "imap" }, { NULL, NULL }
 };
 
+static const struct {
+	const char *pingdom, *norm;
+} recurrences[] = {
+	{ "none", "once" }, { "day", "daily" }, { "week", "weekly" }, { "month", "monthly" }, { NULL, NULL }
+};
+
+/* The contact and team lists a page of checks resolves its alert links with. */
+struct pd_links {
+	json_object *contacts;  /* the "contacts" array, NULL when it could not be read */
+	json_object *teams;     /* the "teams" array, NULL when it could not be read */
+};
+
+/* ------------------------------------------------------------- contacts */
+
+typedef void (*target_fn)(void *ctx, const char *xid, const char *type, json_object *target);
+
+/* The contact type of a notification target kind, NULL when unknown. */
+static const char *
+target_type(const char *kind)
+{
+	if (strcmp(kind, "email") == 0 || strcmp(kind, "sms") == 0)
+		return kind;
+	if (strcmp(kind, "apns") == 0 || strcmp(kind, "agcm") == 0)
+		return "push";
+	return NULL;
+}
+
+/* Call fn for every contact item contact c becomes: one per notification
+ * target, external id "<id>:<kind>:<index>", or "<id>" (target NULL) when it
+ * has none. The contacts phase adds these items and alert links name the
+ * same ids, so both go through here. Warnings only when page is given. */
+static void
+contact_targets(json_object *c, const char *id, struct prov_page *page, target_fn fn, void *ctx)
+{
+	json_object *targets = prov_get_object(c, "notification_targets");
+	char xid[192];
+	size_t added = 0;
+
+	if (targets != NULL) {
+		json_object_object_foreach(targets, kind, list) {
+			const char *type = target_type(kind);
+			char kb[48];
+
+			prov_copy_text(kb, sizeof kb, kind);
+			if (type == NULL) {
+				if (page != NULL)
+					prov_page_warn(page, PD " contact %s has targets of unknown kind %s; "
+					    "kept as other", id, kb);
+				type = "other";
+			}
+			if (!json_object_is_type(list, json_type_array))
+				continue;
+			for (size_t i = 0; i < json_object_array_length(list) && i < 100; i++) {
+				if (snprintf(xid, sizeof xid, "%s:%s:%zu", id, kb, i) >= (int)sizeof xid)
+					continue;
+				fn(ctx, xid, type, json_object_array_get_idx(list, i));
+				added++;
+			}
+		}
+	}
+	if (added == 0)
+		fn(ctx, id, "other", NULL);
+}
+
+struct contact_add {
+	json_object *c;
+	const char *name;
+	struct prov_page *page;
+};
+
+static void
+contact_add_one(void *ctx, const char *xid, const char *type, json_object *t)
+{
+	struct contact_add *a = ctx;
+	struct prov_contact ct = { .name = a->name, .type = type };
+	char value[160];
+
+	if (strcmp(type, "email") == 0)
+		ct.value = prov_get_text(t, "address", PROV_MAX_STR);
+	else if (strcmp(type, "sms") == 0) {
+		const char *cc = prov_get_text(t, "country_code", 8);
+		const char *num = prov_get_text(t, "number", 64);
+
+		if (num != NULL) {
+			while (cc != NULL && *cc == '0')
+				cc++;
+			snprintf(value, sizeof value, "%s%s%s", cc && *cc ? "+" : "", cc && *cc ? cc : "", num);
+			ct.value = value;
+		}
+	} else if (strcmp(type, "push") == 0) {
+		/* A phone of the Pingdom app: the device name, if any, tells which. */
+		ct.value = prov_get_text(t, "device_name", PROV_MAX_STR);
+		if (ct.value == NULL)
+			ct.value = prov_get_text(t, "name", PROV_MAX_STR);
+		ct.needs_address = true;
+	}
+	prov_page_add(a->page, "contact", xid, json_object_get(a->c), prov_norm_contact(&ct));
+}
+
+static void
+add_contact(json_object *c, const char *id, struct prov_page *page)
+{
+	struct contact_add a = { c, prov_get_text(c, "name", PROV_MAX_STR), page };
+
+	if (a.name == NULL)
+		a.name = id;
+	contact_targets(c, id, page, contact_add_one, &a);
+}
+
+/* ---------------------------------------------------------- alert links */
+
+static void
+link_one(void *ctx, const char *xid, const char *type, json_object *t)
+{
+	json_object *ids = ctx;
+	size_t n = json_object_array_length(ids);
+
+	(void)type;
+	(void)t;
+	if (n >= PD_MAX_LINKS)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(json_object_get_string(json_object_array_get_idx(ids, i)), xid) == 0)
+			return;
+	json_object_array_add(ids, json_object_new_string(xid));
+}
+
+/* The entry of list whose "id" is id, or NULL. */
+static json_object *
+find_by_id(json_object *list, const char *id)
+{
+	char buf[64];
+
+	for (size_t i = 0; list != NULL && i < json_object_array_length(list); i++) {
+		json_object *e = json_object_array_get_idx(list, i);
+
+		if (prov_get_id(e, "id", buf, sizeof buf) == 0 && strcmp(buf, id) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+/* Add the contact items of contact cid to ids; false when it is unknown. */
+static bool
+link_contact(const struct pd_links *l, json_object *cid, json_object *ids)
+{
+	json_object *c;
+	char id[64];
+
+	if (prov_json_id(cid, id, sizeof id) != 0 || (c = find_by_id(l->contacts, id)) == NULL)
+		return false;
+	contact_targets(c, id, NULL, link_one, ids);
+	return true;
+}
+
+/* Add the members of team tid; -1 team unknown, else the unknown members. */
+static int
+link_team(const struct pd_links *l, json_object *tid, json_object *ids)
+{
+	json_object *t, *members;
+	char id[64];
+	int missing = 0;
+
+	if (prov_json_id(tid, id, sizeof id) != 0 || (t = find_by_id(l->teams, id)) == NULL)
+		return -1;
+	members = prov_get_array(t, "members");
+	for (size_t i = 0; members != NULL && i < json_object_array_length(members); i++)
+		if (!link_contact(l, prov_get(json_object_array_get_idx(members, i), "id"), ids))
+			missing++;
+	return missing;
+}
+
+/* contact_ids of a check: its userids and every member of its teams. */
+static json_object *
+check_links(json_object *d, const struct pd_links *l, const char *name, struct prov_page *page)
+{
+	json_object *ids = json_object_new_array();
+	json_object *users = prov_get_array(d, "userids"), *teams = prov_get_array(d, "teams");
+	json_object *integ = prov_get_array(d, "integrationids");
+	size_t nu = users ? json_object_array_length(users) : 0;
+	size_t nt = teams ? json_object_array_length(teams) : 0;
+	size_t unknown = 0, lost_teams = 0;
+
+	for (size_t i = 0; i < nu; i++)
+		if (l->contacts == NULL || !link_contact(l, json_object_array_get_idx(users, i), ids))
+			unknown++;
+	for (size_t i = 0; i < nt; i++) {
+		json_object *t = json_object_array_get_idx(teams, i);
+		int r = l->contacts == NULL || l->teams == NULL ? -1 :
+		    link_team(l, json_object_is_type(t, json_type_object) ? prov_get(t, "id") : t, ids);
+
+		if (r < 0)
+			lost_teams++;
+		else
+			unknown += (size_t)r;
+	}
+	if (unknown > 0)
+		prov_page_warn(page, PD " check \"%s\" alerts %zu contact%s that could not be read; "
+		    "not linked", name, unknown, unknown == 1 ? "" : "s");
+	if (lost_teams > 0)
+		prov_page_warn(page, PD " check \"%s\" alerts %zu team%s whose members could not be "
+		    "read; not linked", name, lost_teams, lost_teams == 1 ? "" : "s");
+	if (integ != NULL && json_object_array_length(integ) > 0)
+		prov_page_warn(page, PD " check \"%s\" alerts %zu integration%s (webhooks); the API "
+		    "cannot list integrations, so they were not imported", name,
+		    json_object_array_length(integ), json_object_array_length(integ) == 1 ? "" : "s");
+	return ids;
+}
+
+/* --------------------------------------------------------------- checks */
+
 /* The check type: a string in the list, an object keyed by type in details. */
 static const char *
-check_type_name(json_object *c)
+check_type_name(json_object *c, json_object **settings)
 {
 	json_object *t = prov_get(c, "type");
 
+	*settings = NULL;
 	if (json_object_is_type(t, json_type_string))
 		return json_object_get_string(t);
 	if (json_object_is_type(t, json_type_object)) {
 		json_object_object_foreach(t, key, val) {
-			(void)val;
+			*settings = json_object_is_type(val, json_type_object) ? val : NULL;
 			return key;
 		}
 	}
 	return NULL;
 }
 
-static void
-add_check(json_object *c, const char *id, struct prov_page *page)
+/* Tag names of [{"name":…,"type":"a"|"u","count":n}] (or plain strings). */
+static json_object *
+tag_names(json_object *tags)
 {
-	struct prov_monitor m = { 0 };
-	const char *name = prov_get_text(c, "name", PROV_MAX_STR);
-	const char *host = prov_get_text(c, "hostname", PROV_MAX_STR);
-	const char *type = check_type_name(c);
-	const char *status = prov_get_str(c, "status", 64);
+	json_object *out = json_object_new_array();
 
-	m.name = name ? name : host ? host : id;
-	m.url = host;
-	m.interval = prov_int_or(c, "resolution", 5) * 60;
-	m.paused = status != NULL && strcmp(status, "paused") == 0;
-	m.port = -1;
-	m.type = NULL;
+	for (size_t i = 0; tags != NULL && i < json_object_array_length(tags) && i < 100; i++) {
+		json_object *t = json_object_array_get_idx(tags, i);
+		const char *name = json_object_is_type(t, json_type_string) ? json_object_get_string(t) :
+		    prov_get_text(t, "name", 255);
+
+		if (name != NULL && *name != '\0' && strlen(name) <= 255)
+			json_object_array_add(out, json_object_new_string(name));
+	}
+	return out;
+}
+
+/* probe_filters ["region: EU", …] as region names. */
+static json_object *
+regions_of(json_object *filters, const char *name, struct prov_page *page)
+{
+	json_object *out = json_object_new_array();
+
+	for (size_t i = 0; filters != NULL && i < json_object_array_length(filters) && i < 20; i++) {
+		json_object *f = json_object_array_get_idx(filters, i);
+		const char *s = json_object_is_type(f, json_type_string) ? json_object_get_string(f) : "";
+		char buf[64];
+
+		if (strncasecmp(s, "region:", 7) != 0) {
+			prov_copy_text(buf, sizeof buf, s);
+			prov_page_warn(page, PD " check \"%s\" has a probe filter \"%s\" that is not a "
+			    "region; dropped", name, buf);
+			continue;
+		}
+		for (s += 7; *s == ' '; s++)
+			;
+		prov_copy_text(buf, sizeof buf, s);
+		if (buf[0] != '\0')
+			json_object_array_add(out, json_object_new_string(buf));
+	}
+	return out;
+}
+
+/* One request header into h, unless it is Pingdom's own User-Agent. */
+static void
+header_add(json_object *h, const char *name, size_t nlen, const char *value)
+{
+	char *n;
+
+	if (nlen == 0 || nlen > 255 || strlen(value) > PROV_MAX_STR)
+		return;
+	if (nlen == 10 && strncasecmp(name, "User-Agent", 10) == 0 && strncmp(value, "Pingdom.com_bot", 15) == 0)
+		return;
+	n = xstrndup(name, nlen);
+	json_object_object_add(h, n, json_object_new_string(value));
+	free(n);
+}
+
+/* requestheaders: a name → value object in answers ("Name:Value" strings
+ * are the write form; both are read). */
+static json_object *
+headers_of(json_object *rh)
+{
+	json_object *h = json_object_new_object();
+
+	if (json_object_is_type(rh, json_type_object)) {
+		json_object_object_foreach(rh, key, val) {
+			if (json_object_is_type(val, json_type_string))
+				header_add(h, key, strlen(key), json_object_get_string(val));
+		}
+	} else if (json_object_is_type(rh, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(rh) && i < 100; i++) {
+			json_object *e = json_object_array_get_idx(rh, i);
+			const char *s = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : "";
+			const char *colon = strchr(s, ':');
+
+			if (colon != NULL)
+				header_add(h, s, (size_t)(colon - s), colon + 1 + (colon[1] == ' '));
+		}
+	}
+	return h;
+}
+
+/* The URL of an http/httpcustom check (§2.2): https when encryption, the
+ * port unless the scheme's default, then the path and query. malloc'd. */
+static char *
+http_url(const char *host, json_object *t)
+{
+	bool tls = prov_get_bool(t, "encryption", false);
+	int64_t port = prov_int_or(t, "port", 0);
+	const char *path = prov_get_text(t, "url", PROV_MAX_STR);
+	char pb[16] = "";
+
+	if (port > 0 && port <= 65535 && port != (tls ? 443 : 80))
+		snprintf(pb, sizeof pb, ":%lld", (long long)port);
+	if (path == NULL)
+		path = "/";
+	return xasprintf("%s://%s%s%s%s", tls ? "https" : "http", host, pb, path[0] == '/' ? "" : "/", path);
+}
+
+/* The settings of an http/httpcustom check. *url is malloc'd. */
+static void
+fill_http(struct prov_monitor *m, json_object *t, const char *host, char **url)
+{
+	const char *yes = prov_get_text(t, "shouldcontain", PROV_MAX_STR);
+	const char *no = prov_get_text(t, "shouldnotcontain", PROV_MAX_STR);
+	const char *post = prov_get_str(t, "postdata", PROV_MAX_STR);
+
+	if (host != NULL)
+		m->url = *url = http_url(host, t);
+	m->port = prov_int_or(t, "port", -1);
+	if (yes != NULL || no != NULL) {
+		m->type = "keyword";
+		m->keyword = yes != NULL ? yes : no;
+		m->keyword_up_when = yes != NULL ? "present" : "absent";
+	}
+	m->http_method = post != NULL && *post != '\0' ? "POST" : "GET";
+	m->request_body = post != NULL && *post != '\0' ? post : NULL;
+	m->request_headers = headers_of(prov_get(t, "requestheaders"));
+	m->verify_ssl = prov_get(t, "verify_certificate") == NULL ? PROV_UNSET :
+	    prov_get_bool(t, "verify_certificate", true) ? PROV_YES : PROV_NO;
+	m->ssl_expiry_days = prov_int_or(t, "ssl_down_days_before", 0);
+}
+
+/* The settings of a tcp, udp, smtp, pop3 or imap check: the port, what to
+ * send and the answer that means up. */
+static void
+fill_port(struct prov_monitor *m, json_object *t)
+{
+	const char *expect = prov_get_text(t, "stringtoexpect", PROV_MAX_STR);
+
+	m->port = prov_int_or(t, "port", -1);
+	m->request_body = prov_get_text(t, "stringtosend", PROV_MAX_STR);
+	if (expect != NULL) {
+		m->keyword = expect;
+		m->keyword_up_when = "present";
+	}
+}
+
+/* The normalized type of a Pingdom type, or "other" with a warning. */
+static const char *
+norm_type(const char *type, const char *name, struct prov_page *page)
+{
+	char t[64];
+
 	for (size_t i = 0; type != NULL && check_types[i].pingdom != NULL; i++)
 		if (strcmp(type, check_types[i].pingdom) == 0)
-			m.type = check_types[i].norm;
-	if (m.type == NULL) {
-		char t[64];
-
-		prov_copy_text(t, sizeof t, type ? type : "(none)");
-		m.type = "other";
-		prov_page_warn(page, PD " check \"%s\" has an unknown type %s; kept as other", m.name, t);
-	}
-	prov_page_add(page, "monitor", id, json_object_get(c), prov_norm_monitor(&m));
+			return check_types[i].norm;
+	prov_copy_text(t, sizeof t, type ? type : "(none)");
+	prov_page_warn(page, PD " check \"%s\" has an unknown type %s; kept as other", name, t);
+	return "other";
 }
 
-/* One contact item per notification target; a contact without targets
- * becomes one item of type other. External ids: "<id>:<kind>:<index>". */
+/* The settings only the detail has (d: its "check" object). */
 static void
-add_contact(json_object *c, const char *id, struct prov_page *page)
+fill_detail(struct prov_monitor *m, json_object *d, const char *type, json_object *t,
+    const struct pd_links *l, char **url, struct prov_page *page)
 {
-	json_object *targets = prov_get_object(c, "notification_targets");
-	const char *name = prov_get_text(c, "name", PROV_MAX_STR);
-	char xid[192];
-	size_t added = 0;
+	int64_t ms = prov_int_or(d, "responsetime_threshold", 0);
 
-	if (name == NULL)
-		name = id;
-	if (targets != NULL) {
-		json_object_object_foreach(targets, kind, list) {
-			const char *type;
-			char kb[48];
-
-			prov_copy_text(kb, sizeof kb, kind);
-			if (strcmp(kind, "email") == 0)
-				type = "email";
-			else if (strcmp(kind, "sms") == 0)
-				type = "sms";
-			else if (strcmp(kind, "apns") == 0 || strcmp(kind, "agcm") == 0)
-				type = "push";
-			else {
-				prov_page_warn(page, PD " contact \"%s\" has targets of unknown kind %s; "
-				    "kept as other", name, kb);
-				type = "other";
-			}
-			if (!json_object_is_type(list, json_type_array))
-				continue;
-			for (size_t i = 0; i < json_object_array_length(list) && i < 100; i++) {
-				json_object *t = json_object_array_get_idx(list, i);
-				struct prov_contact ct = { .name = name, .type = type };
-				char value[160];
-
-				if (strcmp(type, "email") == 0)
-					ct.value = prov_get_text(t, "address", PROV_MAX_STR);
-				else if (strcmp(type, "sms") == 0) {
-					const char *cc = prov_get_text(t, "country_code", 8);
-					const char *num = prov_get_text(t, "number", 64);
-
-					if (num != NULL) {
-						while (cc != NULL && *cc == '0')
-							cc++;
-						snprintf(value, sizeof value, "%s%s%s", cc && *cc ? "+" : "",
-						    cc && *cc ? cc : "", num);
-						ct.value = value;
-					}
-				} else if (strcmp(type, "push") == 0)
-					ct.value = prov_get_text(t, "name", PROV_MAX_STR);
-				if (snprintf(xid, sizeof xid, "%s:%s:%zu", id, kb, i) >= (int)sizeof xid)
-					continue;
-				prov_page_add(page, "contact", xid, json_object_get(c), prov_norm_contact(&ct));
-				added++;
-			}
-		}
-	}
-	if (added == 0) {
-		struct prov_contact ct = { .name = name, .type = "other" };
-
-		prov_page_add(page, "contact", id, json_object_get(c), prov_norm_contact(&ct));
-	}
+	if (type != NULL && (strcmp(type, "http") == 0 || strcmp(type, "httpcustom") == 0))
+		fill_http(m, t, m->url, url);
+	else if (type != NULL && strcmp(type, "dns") != 0 && strcmp(type, "ping") != 0)
+		fill_port(m, t);
+	if (prov_get_text(t, "username", PROV_MAX_STR) != NULL)
+		prov_page_warn(page, PD " check \"%s\" logs in to its target; the user name and "
+		    "password were not imported", m->name);
+	m->timeout = ms > 0 ? (ms + 999) / 1000 : 0;
+	m->regions = regions_of(prov_get_array(d, "probe_filters"), m->name, page);
+	m->contact_ids = check_links(d, l, m->name, page);
 }
 
-enum prov_status
-pingdom_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
-    struct prov_error *err)
+/* Member key of the detail d, else of the list entry c. */
+static json_object *
+pick(json_object *d, json_object *c, const char *key)
 {
-	json_object *root, *list;
-	size_t ph, n;
-	int64_t off, total = -1;
-	enum prov_status st;
-	char id[192], text[160];
+	return prov_get(d, key) != NULL ? d : c;
+}
 
-	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " PD " discovery: bad checkpoint");
-	if ((st = httpc_classify(resp, PD, "API token", err)) != PROV_OK) {
-		prov_body_message(resp, text, sizeof text);
-		if (st == PROV_AUTH)
-			prov_fail(err, PROV_AUTH, PD " rejected the API token%s%s%s", text[0] ? " (" : "",
-			    text, text[0] ? ")" : "");
-		else if (text[0] != '\0' && st != PROV_RATE_LIMITED) {
-			size_t l = strlen(err->message);
-			snprintf(err->message + l, sizeof err->message - l, ": %s", text);
-		}
+/* The stored copy of a check: src, without the target's login password. */
+static json_object *
+check_raw(json_object *src)
+{
+	json_object *raw = NULL, *t;
+
+	check_type_name(src, &t);
+	if (t == NULL || prov_get(t, "password") == NULL)
+		return json_object_get(src);
+	if (json_object_deep_copy(src, &raw, NULL) != 0)
+		return json_object_new_object();
+	check_type_name(raw, &t);
+	json_object_object_del(t, "password");
+	return raw;
+}
+
+/* Add check c (list entry) as a monitor; d is its detail ("check" object),
+ * or NULL when only the list could be read. */
+static void
+add_check(json_object *c, json_object *d, const char *id, const struct pd_links *l,
+    struct prov_page *page)
+{
+	struct prov_monitor m = { 0 };
+	json_object *t;
+	const char *status = prov_get_str(pick(d, c, "status"), "status", 64), *type;
+	char *url = NULL;
+
+	m.name = prov_get_text(pick(d, c, "name"), "name", PROV_MAX_STR);
+	m.url = prov_get_text(pick(d, c, "hostname"), "hostname", PROV_MAX_STR);
+	if (m.name == NULL)
+		m.name = m.url != NULL ? m.url : id;
+	type = check_type_name(pick(d, c, "type"), &t);
+	m.type = norm_type(type, m.name, page);
+	m.interval = prov_int_or(pick(d, c, "resolution"), "resolution", 5) * 60;
+	m.paused = status != NULL && strcmp(status, "paused") == 0;
+	m.port = -1;
+	m.tags = tag_names(prov_get_array(pick(d, c, "tags"), "tags"));
+	if (d != NULL)
+		fill_detail(&m, d, type, t, l, &url, page);
+	prov_page_add(page, "monitor", id, check_raw(d != NULL ? d : c), prov_norm_monitor(&m));
+	free(url);
+}
+
+/* ---------------------------------------------------- maintenance windows */
+
+static void
+iso_time(char *buf, size_t size, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t <= 0 || gmtime_r(&tt, &tm) == NULL || strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		buf[0] = '\0';
+}
+
+/* The weekday (1 = Monday) or day of the month of t, in UTC. */
+static int
+day_of(int64_t t, bool weekday)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&tt, &tm) == NULL)
+		return 0;
+	return weekday ? (tm.tm_wday == 0 ? 7 : tm.tm_wday) : tm.tm_mday;
+}
+
+static const char *
+norm_recurrence(const char *rt, const char *name, struct prov_page *page)
+{
+	char buf[32];
+
+	for (size_t i = 0; rt != NULL && recurrences[i].pingdom != NULL; i++)
+		if (strcmp(rt, recurrences[i].pingdom) == 0)
+			return recurrences[i].norm;
+	prov_copy_text(buf, sizeof buf, rt ? rt : "(none)");
+	prov_page_warn(page, PD " maintenance window \"%s\" has an unknown recurrence %s; kept as other",
+	    name, buf);
+	return "other";
+}
+
+static void
+add_window(json_object *w, const char *id, struct prov_page *page)
+{
+	struct prov_maintenance_window mw = { 0 };
+	json_object *checks = prov_get_object(w, "checks"), *tms = prov_get_array(checks, "tms");
+	int64_t from = prov_int_or(w, "from", 0), to = prov_int_or(w, "to", 0);
+	int64_t until = prov_int_or(w, "effectiveto", 0), every = prov_int_or(w, "repeatevery", 0);
+	char start[32], end[32];
+
+	mw.name = prov_get_text(w, "description", PROV_MAX_STR);
+	if (mw.name == NULL)
+		mw.name = id;
+	mw.recurrence = norm_recurrence(prov_get_str(w, "recurrencetype", 32), mw.name, page);
+	iso_time(start, sizeof start, from);
+	/* Once: the window's end; recurring: when the repetition ends. */
+	iso_time(end, sizeof end, strcmp(mw.recurrence, "once") == 0 ? to : until);
+	mw.start = start[0] ? start : NULL;
+	mw.end = end[0] ? end : NULL;
+	mw.duration = from > 0 && to > from ? (to - from + 59) / 60 : 0;
+	mw.days = json_object_new_array();
+	if (from > 0 && (strcmp(mw.recurrence, "weekly") == 0 || strcmp(mw.recurrence, "monthly") == 0))
+		json_object_array_add(mw.days, json_object_new_int(day_of(from, mw.recurrence[0] == 'w')));
+	mw.timezone = "UTC";
+	mw.monitor_ids = prov_id_list(prov_get_array(checks, "uptime"), NULL);
+	if (every > 1 && strcmp(mw.recurrence, "once") != 0)
+		prov_page_warn(page, PD " maintenance window \"%s\" repeats only every %lld %s; imported "
+		    "as %s", mw.name, (long long)every, mw.recurrence, mw.recurrence);
+	if (tms != NULL && json_object_array_length(tms) > 0)
+		prov_page_warn(page, PD " maintenance window \"%s\" also covers %zu transaction check%s, "
+		    "which are not imported", mw.name, json_object_array_length(tms),
+		    json_object_array_length(tms) == 1 ? "" : "s");
+	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
+}
+
+/* ---------------------------------------------------------------- pages */
+
+/* The error of a non-2xx answer, with Pingdom's own text when it sent one. */
+static enum prov_status
+answer_error(const struct httpc_resp *resp, struct prov_error *err)
+{
+	enum prov_status st = httpc_classify(resp, PD, "API token", err);
+	char text[160];
+
+	if (st == PROV_OK)
 		return st;
+	prov_body_message(resp, text, sizeof text);
+	if (st == PROV_AUTH)
+		prov_fail(err, PROV_AUTH, PD " rejected the API token%s%s%s", text[0] ? " (" : "", text,
+		    text[0] ? ")" : "");
+	else if (text[0] != '\0' && st != PROV_RATE_LIMITED) {
+		size_t l = strlen(err->message);
+		snprintf(err->message + l, sizeof err->message - l, ": %s", text);
 	}
-	if ((root = prov_parse_json(resp, PD, err)) == NULL)
-		return err->status;
-	list = prov_get_array(root, ph == PH_CHECKS ? "checks" : "contacts");
-	if (list == NULL && prov_get(root, ph == PH_CHECKS ? "checks" : "contacts") != NULL) {
+	return st;
+}
+
+/* The answer's JSON and its list under key (*list NULL when absent). */
+static json_object *
+answer_list(const struct httpc_resp *resp, const char *key, json_object **list, struct prov_error *err)
+{
+	json_object *root = prov_parse_json(resp, PD, err);
+
+	*list = NULL;
+	if (root == NULL)
+		return NULL;
+	*list = prov_get_array(root, key);
+	if (*list == NULL && prov_get(root, key) != NULL) {
 		json_object_put(root);
-		return prov_fail(err, PROV_TRANSIENT, PD " sent a list that is not an array");
+		prov_fail(err, PROV_TRANSIENT, PD " sent a %s list that is not an array", key);
+		return NULL;
 	}
-	n = list ? json_object_array_length(list) : 0;
+	return root;
+}
+
+/* An entry's id into id; false (with a warning) when it has none. */
+static bool
+entry_id(json_object *it, char *id, size_t size, struct prov_page *page)
+{
+	if (json_object_is_type(it, json_type_object) && prov_get_id(it, "id", id, size) == 0)
+		return true;
+	prov_page_warn(page, PD " sent an entry without a usable id; skipped");
+	return false;
+}
+
+/* The cursor after n checks read at off: the next page, or the contacts. */
+static void
+checks_next(json_object *root, int64_t off, size_t n, size_t listed, struct prov_page *page)
+{
+	int64_t total = -1;
+
+	prov_get_int(prov_get_object(root, "counts"), "total", &total);
+	if (n > 0 && (n < listed || (total >= 0 ? off + (int64_t)n < total : n >= PD_LIMIT))) {
+		if ((off + (int64_t)n) / PD_LIMIT >= PROV_MAX_PAGES)
+			prov_page_warn(page, PD " checks: stopped after %d pages", PROV_MAX_PAGES);
+		else {
+			page->next_cursor = prov_cursor_make("checks", off + (int64_t)n);
+			return;
+		}
+	}
+	page->next_cursor = prov_cursor_make("contacts", 0);
+}
+
+/* The contacts or maintenance list: items and the next cursor. */
+static void
+parse_other(size_t ph, int64_t off, json_object *list, struct prov_page *page)
+{
+	size_t n = list ? json_object_array_length(list) : 0;
+	char id[192];
+
 	if (n > PROV_MAX_ITEMS) {
 		prov_page_warn(page, PD " sent %zu entries in one page; only the first %d were kept", n,
 		    PROV_MAX_ITEMS);
@@ -177,30 +653,229 @@ pingdom_parse(const char *cursor, const struct httpc_resp *resp, struct prov_pag
 	for (size_t i = 0; i < n; i++) {
 		json_object *it = json_object_array_get_idx(list, i);
 
-		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "id", id, 160) != 0) {
-			prov_page_warn(page, PD " sent an entry without a usable id; skipped");
+		if (!entry_id(it, id, 160, page))
 			continue;
-		}
-		if (ph == PH_CHECKS)
-			add_check(it, id, page);
-		else
+		if (ph == PH_CONTACTS)
 			add_contact(it, id, page);
+		else
+			add_window(it, id, page);
 	}
-	if (ph == PH_CHECKS) {
-		prov_get_int(prov_get_object(root, "counts"), "total", &total);
-		if (n > 0 && (total >= 0 ? off + (int64_t)n < total : n >= PD_LIMIT)) {
-			if ((off + (int64_t)n) / PD_LIMIT >= PROV_MAX_PAGES)
-				prov_page_warn(page, PD " checks: stopped after %d pages", PROV_MAX_PAGES);
-			else {
-				page->next_cursor = prov_cursor_make("checks", off + (int64_t)n);
-				json_object_put(root);
-				return PROV_OK;
-			}
-		}
-		page->next_cursor = prov_cursor_make("contacts", 0);
+	if (ph == PH_CONTACTS)
+		page->next_cursor = prov_cursor_make("maintenance", 0);
+	else if (n >= PD_MW_LIMIT && (off + (int64_t)n) / PD_MW_LIMIT < PROV_MAX_PAGES)
+		page->next_cursor = prov_cursor_make("maintenance", off + (int64_t)n);
+}
+
+/* A refused contacts or maintenance list (providers.md §12): skip the kind. */
+static bool
+refused_kind(size_t ph, const struct httpc_resp *resp, struct prov_page *page)
+{
+	if (ph == PH_CHECKS || (resp->status != 401 && resp->status != 403))
+		return false;
+	prov_skip_kind(page, PD, ph == PH_CONTACTS ? "contacts" : "maintenance windows", resp->status);
+	if (ph == PH_CONTACTS)
+		page->next_cursor = prov_cursor_make("maintenance", 0);
+	return true;
+}
+
+/* The checks list alone (no details: the fetch adds them, see the top). */
+enum prov_status
+pingdom_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err)
+{
+	static const char *const keys[] = { "checks", "contacts", "maintenance" };
+	json_object *root, *list;
+	size_t ph, n, listed;
+	int64_t off;
+	enum prov_status st;
+	char id[192];
+
+	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
+		return prov_fail(err, PROV_FATAL, "cannot resume " PD " discovery: bad checkpoint");
+	if (refused_kind(ph, resp, page))
+		return PROV_OK;
+	if ((st = answer_error(resp, err)) != PROV_OK)
+		return st;
+	if ((root = answer_list(resp, keys[ph], &list, err)) == NULL)
+		return err->status;
+	if (ph != PH_CHECKS) {
+		parse_other(ph, off, list, page);
+		json_object_put(root);
+		return PROV_OK;
 	}
+	listed = n = list ? json_object_array_length(list) : 0;
+	if (n > PD_LIMIT)
+		n = PD_LIMIT; /* more than asked for: the rest on the next page */
+	for (size_t i = 0; i < n; i++) {
+		json_object *it = json_object_array_get_idx(list, i);
+
+		if (entry_id(it, id, 160, page))
+			add_check(it, NULL, id, NULL, page);
+	}
+	checks_next(root, off, n, listed, page);
 	json_object_put(root);
 	return PROV_OK;
+}
+
+/* ---------------------------------------------------------------- fetch */
+
+struct pd_fetch {
+	struct prov_session *s;
+	const char *auth;
+	struct httpc_resp resp; /* the last answer */
+	int silent;             /* details in a row that got no answer (timeout, connection) */
+	struct prov_error last; /* why the last of them failed */
+};
+
+/* GET path (formatted) into f->resp. */
+static enum prov_status
+pd_get(struct pd_fetch *f, struct prov_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static enum prov_status
+pd_get(struct pd_fetch *f, struct prov_error *err, const char *fmt, ...)
+{
+	const char *headers[2] = { f->auth, NULL };
+	struct httpc_req req = { 0 };
+	char path[256];
+	char *url;
+	va_list ap;
+	enum prov_status st;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof path, fmt, ap);
+	va_end(ap);
+	httpc_resp_free(&f->resp);
+	url = prov_url(f->s, "/api/3.1%s", path);
+	req.url = url;
+	req.headers = headers;
+	st = prov_http(f->s, &req, &f->resp, err);
+	free(url);
+	return st;
+}
+
+/* GET one of the alerting lists for the links. *root NULL when refused or
+ * not there (401, 403, 404; the caller warns); an error status when it must
+ * be retried (rate limit, server error, bad answer). */
+static enum prov_status
+lookup_list(struct pd_fetch *f, const char *what, json_object **root, json_object **list,
+    struct prov_error *err)
+{
+	enum prov_status st = pd_get(f, err, "/alerting/%s", what);
+
+	*root = *list = NULL;
+	if (st != PROV_OK)
+		return st;
+	if (f->resp.status == 401 || f->resp.status == 403 || f->resp.status == 404)
+		return PROV_OK;
+	if ((st = answer_error(&f->resp, err)) != PROV_OK)
+		return st;
+	*root = answer_list(&f->resp, what, list, err);
+	return *root != NULL ? PROV_OK : err->status;
+}
+
+/* The contacts and teams that a page of checks links to. */
+static enum prov_status
+lookup_links(struct pd_fetch *f, int64_t off, json_object *roots[2], struct pd_links *l,
+    struct prov_page *page, struct prov_error *err)
+{
+	enum prov_status st = lookup_list(f, "contacts", &roots[0], &l->contacts, err);
+	long status = f->resp.status;
+
+	if (st != PROV_OK)
+		return st;
+	if (roots[0] == NULL)
+		prov_page_warn(page, PD " refused the contacts list for this key (HTTP %ld): the checks' "
+		    "alert recipients are not linked", status);
+	st = lookup_list(f, "teams", &roots[1], &l->teams, err);
+	if (st == PROV_OK && roots[1] == NULL && off == 0)
+		prov_skip_kind(page, PD, "teams", f->resp.status);
+	return st;
+}
+
+/* The detail of check id: its "check" object (a new reference), or NULL
+ * with a warning; *stop when the quota is used up after this answer. */
+static json_object *
+detail_of(struct pd_fetch *f, const char *id, const char *name, bool *stop, struct prov_page *page)
+{
+	struct prov_error e = { 0 };
+	json_object *root, *d = NULL;
+	enum prov_status st = pd_get(f, &e, "/checks/%s?include_teams=true", id);
+
+	f->silent = st == PROV_OK ? 0 : f->silent + 1;
+	if (st != PROV_OK)
+		f->last = e;
+	*stop = st == PROV_OK && (f->resp.status == 429 || f->resp.status == 420 ||
+	    httpc_quota_exhausted(&f->resp));
+	if (st == PROV_OK && f->resp.status != 429 && f->resp.status != 420 &&
+	    (st = answer_error(&f->resp, &e)) == PROV_OK &&
+	    (root = prov_parse_json(&f->resp, PD, &e)) != NULL) {
+		d = json_object_get(prov_get_object(root, "check"));
+		json_object_put(root);
+		if (d == NULL)
+			snprintf(e.message, sizeof e.message, "the answer has no check");
+	}
+	if (d == NULL && !(*stop && f->resp.status >= 420))
+		prov_page_warn(page, PD " check \"%s\": its details could not be read (%s); imported "
+		    "from the list only (host name, no path, keyword or recipients)", name,
+		    e.message[0] ? e.message : "no answer");
+	return d;
+}
+
+/* A page of checks with their details (see the top of the file). */
+static enum prov_status
+fetch_checks(struct pd_fetch *f, int64_t off, struct prov_page *page, struct prov_error *err)
+{
+	json_object *root, *list, *roots[2] = { NULL, NULL };
+	struct pd_links l = { NULL, NULL };
+	size_t n, listed, done = 0;
+	enum prov_status st;
+	bool stop = false;
+	char id[192];
+
+	st = pd_get(f, err, "/checks?limit=%d&offset=%lld&include_tags=true", PD_LIMIT, (long long)off);
+	if (st != PROV_OK || (st = answer_error(&f->resp, err)) != PROV_OK)
+		return st;
+	if ((root = answer_list(&f->resp, "checks", &list, err)) == NULL)
+		return err->status;
+	listed = n = list ? json_object_array_length(list) : 0;
+	if (n > PD_LIMIT)
+		n = PD_LIMIT; /* more than asked for: the rest on the next page */
+	if (n > 0)
+		st = lookup_links(f, off, roots, &l, page, err);
+	for (; st == PROV_OK && done < n && !stop; done++) {
+		json_object *it = json_object_array_get_idx(list, done), *d;
+		const char *name;
+
+		if (!entry_id(it, id, 160, page))
+			continue;
+		name = prov_get_text(it, "name", PROV_MAX_STR);
+		d = detail_of(f, id, name != NULL ? name : id, &stop, page);
+		if (f->silent >= PD_MAX_SILENT) {
+			/* Pingdom is not answering: retry the page later. */
+			st = prov_fail(err, PROV_TRANSIENT, PD " did not answer %d check detail requests in a "
+			    "row (%s)", f->silent, f->last.message);
+			break;
+		}
+		if (d == NULL && stop && f->resp.status >= 420) {
+			/* Rate limited: this check starts the next page. */
+			if (done == 0)
+				st = answer_error(&f->resp, err);
+			break;
+		}
+		add_check(it, d, id, &l, page);
+		json_object_put(d);
+	}
+	if (st == PROV_OK) {
+		checks_next(root, off, done, listed, page);
+		if (stop && page->pause_s <= 0)
+			page->pause_s = httpc_wait_hint(&f->resp, time(NULL)) > 0 ?
+			    httpc_wait_hint(&f->resp, time(NULL)) : 1;
+	}
+	json_object_put(roots[0]);
+	json_object_put(roots[1]);
+	json_object_put(root);
+	return st;
 }
 
 static enum prov_status
@@ -208,20 +883,33 @@ pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page
     struct prov_error *err)
 {
 	const char *token = prov_cred(s, "api_token");
+	struct pd_fetch f = { .s = s };
 	char *auth, *url;
 	size_t ph;
 	int64_t off;
+	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " PD " discovery: bad checkpoint");
 	if (token == NULL)
 		return prov_fail(err, PROV_AUTH, "the " PD " credentials have no usable api_token");
-	if (ph == PH_CHECKS)
-		url = prov_url(s, "/api/3.1/checks?limit=%d&offset=%lld", PD_LIMIT, (long long)off);
-	else
-		url = prov_url(s, "/api/3.1/alerting/contacts");
 	auth = xasprintf("Authorization: Bearer %s", token);
-	return prov_fetch_get(s, cursor, url, auth, pingdom_parse, page, err);
+	if (ph != PH_CHECKS) {
+		if (ph == PH_CONTACTS)
+			url = prov_url(s, "/api/3.1/alerting/contacts");
+		else
+			url = prov_url(s, "/api/3.1/maintenance?limit=%d&offset=%lld", PD_MW_LIMIT,
+			    (long long)off);
+		return prov_fetch_get(s, cursor, url, auth, pingdom_parse, page, err);
+	}
+	f.auth = auth;
+	st = fetch_checks(&f, off, page, err);
+	/* The last answer's quota headers give the pause, if any. */
+	st = prov_finish(s, st, &f.resp, page, err);
+	httpc_resp_free(&f.resp);
+	sodium_memzero(auth, strlen(auth));
+	free(auth);
+	return st;
 }
 
 const struct provider_ops pingdom_ops = { pingdom_fetch };

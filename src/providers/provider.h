@@ -39,8 +39,9 @@ struct provider_def {
 	const char *const *required;    /* credential fields, NULL-terminated */
 	const char *const *optional;
 	const char *url_field;          /* credential field holding an untrusted URL, or NULL */
+	const char *const *plain;       /* credential fields that name, not unlock: not secrets */
 	const char *const *imports;     /* resource types it imports */
-	const struct provider_ops *ops; /* discovery; NULL when not implemented */
+	const struct provider_ops *ops; /* discovery */
 };
 
 /* The nine providers, in the order the interface lists them; NULL-terminated. */

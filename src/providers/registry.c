@@ -6,36 +6,45 @@
 #define FIELDS(...) (const char *const[]){ __VA_ARGS__, NULL }
 #define NOFIELDS (const char *const[]){ NULL }
 
-/* Discovery implementations (ops) are wired in as each adapter lands
- * (src/providers/README.md); NULL ops: not implemented yet. */
-
+/* The nine providers (providers.md §12): credential fields, the field that
+ * holds a user's URL, the fields that name rather than unlock (never treated
+ * as secrets when answers are scrubbed), what each imports, its adapter. */
 static const struct provider_def p_uptimerobot = {
-	"uptimerobot", "https://api.uptimerobot.com", FIELDS("api_key"), NOFIELDS, NULL,
-	FIELDS("monitor", "heartbeat", "contact", "status_page"), &uptimerobot_ops };
+	.id = "uptimerobot", .default_base_url = "https://api.uptimerobot.com", .required = FIELDS("api_key"),
+	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact", "status_page"),
+	.ops = &uptimerobot_ops };
 static const struct provider_def p_pingdom = {
-	"pingdom", "https://api.pingdom.com", FIELDS("api_token"), NOFIELDS, NULL,
-	FIELDS("monitor", "contact"), &pingdom_ops };
+	.id = "pingdom", .default_base_url = "https://api.pingdom.com", .required = FIELDS("api_token"),
+	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "contact", "maintenance_window"),
+	.ops = &pingdom_ops };
 static const struct provider_def p_statuscake = {
-	"statuscake", "https://api.statuscake.com", FIELDS("api_token"), NOFIELDS, NULL,
-	FIELDS("monitor", "heartbeat", "contact"), &statuscake_ops };
+	.id = "statuscake", .default_base_url = "https://api.statuscake.com", .required = FIELDS("api_token"),
+	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact"),
+	.ops = &statuscake_ops };
 static const struct provider_def p_better_stack = {
-	"better_stack", "https://uptime.betterstack.com", FIELDS("api_token"), FIELDS("team_name"), NULL,
-	FIELDS("monitor", "heartbeat", "status_page", "contact"), &better_stack_ops };
+	.id = "better_stack", .default_base_url = "https://uptime.betterstack.com", .required = FIELDS("api_token"),
+	.optional = FIELDS("team_name"), .plain = FIELDS("team_name"),
+	.imports = FIELDS("monitor", "heartbeat", "status_page", "contact", "maintenance_window"),
+	.ops = &better_stack_ops };
 static const struct provider_def p_updown = {
-	"updown", "https://updown.io", FIELDS("api_key"), NOFIELDS, NULL,
-	FIELDS("monitor", "contact", "status_page"), &updown_ops };
+	.id = "updown", .default_base_url = "https://updown.io", .required = FIELDS("api_key"), .optional = NOFIELDS,
+	.plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact", "status_page"), .ops = &updown_ops };
 static const struct provider_def p_healthchecks = {
-	"healthchecks", "https://healthchecks.io", FIELDS("api_key"), FIELDS("base_url"), "base_url",
-	FIELDS("heartbeat", "contact"), &healthchecks_ops };
+	.id = "healthchecks", .default_base_url = "https://healthchecks.io", .required = FIELDS("api_key"),
+	.optional = FIELDS("base_url"), .url_field = "base_url", .plain = NOFIELDS,
+	.imports = FIELDS("heartbeat", "contact"), .ops = &healthchecks_ops };
 static const struct provider_def p_cronitor = {
-	"cronitor", "https://cronitor.io", FIELDS("api_key"), NOFIELDS, NULL,
-	FIELDS("heartbeat", "monitor", "contact", "status_page"), &cronitor_ops };
+	.id = "cronitor", .default_base_url = "https://cronitor.io", .required = FIELDS("api_key"),
+	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("heartbeat", "monitor", "contact", "status_page"),
+	.ops = &cronitor_ops };
 static const struct provider_def p_statuspage = {
-	"statuspage", "https://api.statuspage.io", FIELDS("api_key"), FIELDS("page_id"), NULL,
-	FIELDS("status_page", "monitor", "contact"), &statuspage_ops };
+	.id = "statuspage", .default_base_url = "https://api.statuspage.io", .required = FIELDS("api_key"),
+	.optional = FIELDS("page_id"), .plain = FIELDS("page_id"),
+	.imports = FIELDS("status_page", "monitor", "contact"), .ops = &statuspage_ops };
 static const struct provider_def p_whmcs = {
-	"whmcs", NULL, FIELDS("url", "api_identifier", "api_secret"), FIELDS("access_key"), "url",
-	FIELDS("hosting_client", "hosting_service", "hosting_domain", "invoice"), &whmcs_ops };
+	.id = "whmcs", .required = FIELDS("url", "api_identifier", "api_secret"), .optional = FIELDS("access_key"),
+	.url_field = "url", .plain = NOFIELDS,
+	.imports = FIELDS("hosting_client", "hosting_service", "hosting_domain", "invoice"), .ops = &whmcs_ops };
 
 const struct provider_def *const provider_list[] = {
 	&p_uptimerobot, &p_pingdom, &p_statuscake, &p_better_stack, &p_updown,

@@ -1,8 +1,12 @@
 /* updown.io (providers.md §5; docs/providers/updown.md).
  *
  * GET with "X-API-KEY: <api_key>"; the lists are not paged (one answer holds
- * them all), so each phase is one page.
- * Cursor: "checks:0" → "recipients:0" → "status_pages:0" → end. */
+ * them all), so each phase is one page. The check list carries every
+ * setting, so there are no detail calls.
+ * Cursor: "checks:0" → "recipients:0" → "status_pages:0" → end.
+ * Checks of type pulse are push (cron) checks: they become heartbeats, whose
+ * ping URL updown never shows again after creation. A later list refused
+ * with 401/403 is skipped with a warning (providers.md §12). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,39 +23,57 @@
 enum { PH_CHECKS, PH_RECIPIENTS, PH_STATUS_PAGES };
 static const char *const phases[] = { "checks", "recipients", "status_pages", NULL };
 
+/* Recipient types: the API's own (email, sms, webhook, slack_compatible,
+ * msteams) and the UI-only integrations that have an equivalent. */
 static const struct {
 	const char *ud, *norm;
 } recipient_types[] = {
-	{ "email", "email" }, { "sms", "sms" }, { "slack", "slack" }, { "telegram", "telegram" },
-	{ "webhook", "webhook" }, { "msteams", "teams" }, { "discord", "discord" },
-	{ "pushover", "pushover" }, { "zapier", "other" }, { NULL, NULL }
+	{ "email", "email" }, { "sms", "sms" }, { "webhook", "webhook" },
+	{ "slack_compatible", "slack" }, { "msteams", "teams" }, { "slack", "slack" },
+	{ "telegram", "telegram" }, { NULL, NULL }
 };
 
-/* The port of "scheme://host:port[/…]", or -1. */
-static int64_t
-url_port(const char *url)
-{
-	const char *h, *end, *colon;
-	int64_t port = 0;
+/* The probe locations disabled_locations names (updown.io/api "Can be any
+ * of these"). */
+static const char *const locations[] = { "lan", "mia", "bhs", "gra", "fra", "sin", "tok", "syd", NULL };
 
+/* http_verb values (updown.io/api): "GET/HEAD" is updown's default. */
+static const char *const verbs[] = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", NULL };
+
+/* The authority of "scheme://[user@]host[:port][/…]": *host, *hlen (without
+ * IPv6 brackets) and the port (-1 when none or malformed). -1 when url has
+ * no "://" or no host. */
+static int
+url_split(const char *url, const char **host, size_t *hlen, int64_t *port)
+{
+	const char *h, *end, *at, *colon;
+
+	*port = -1;
 	if (url == NULL || (h = strstr(url, "://")) == NULL)
 		return -1;
 	h += 3;
 	end = h + strcspn(h, "/?#");
+	if ((at = memchr(h, '@', (size_t)(end - h))) != NULL)
+		h = at + 1;
 	if (*h == '[') {
 		const char *close = memchr(h, ']', (size_t)(end - h));
 		if (close == NULL)
 			return -1;
-		h = close;
+		*host = h + 1;
+		*hlen = (size_t)(close - h - 1);
+		colon = close + 1 < end && close[1] == ':' ? close + 1 : NULL;
+	} else {
+		colon = memchr(h, ':', (size_t)(end - h));
+		*host = h;
+		*hlen = (size_t)((colon ? colon : end) - h);
 	}
-	if ((colon = memchr(h, ':', (size_t)(end - h))) == NULL || colon + 1 == end || end - colon > 6)
-		return -1;
-	for (const char *p = colon + 1; p < end; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		port = port * 10 + (*p - '0');
+	if (colon != NULL && end - colon > 1 && end - colon <= 6) {
+		int64_t p = 0;
+		for (const char *c = colon + 1; c < end && p >= 0; c++)
+			p = *c >= '0' && *c <= '9' ? p * 10 + (*c - '0') : -1;
+		*port = p > 0 && p <= 65535 ? p : -1;
 	}
-	return port > 0 && port <= 65535 ? port : -1;
+	return *hlen > 0 ? 0 : -1;
 }
 
 /* The check kind: the "type" field when present, else the URL's scheme. */
@@ -70,30 +92,136 @@ check_kind(json_object *c, const char *url, char *buf, size_t size)
 	return buf;
 }
 
+/* custom_headers as a name → string object (numbers kept as their text). */
+static json_object *
+headers_of(json_object *h)
+{
+	json_object *out = json_object_new_object();
+
+	if (!json_object_is_type(h, json_type_object))
+		return out;
+	json_object_object_foreach(h, k, v) {
+		const char *s;
+
+		if (v == NULL || json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
+			continue;
+		s = json_object_get_string(v);
+		if (*k != '\0' && strlen(k) <= 255 && strlen(s) <= PROV_MAX_STR)
+			json_object_object_add(out, k, json_object_new_string(s));
+	}
+	return out;
+}
+
+/* The enabled probe locations: every location but disabled_locations; []
+ * (all, updown's default) when none is disabled. */
+static json_object *
+regions_of(json_object *c, const char *name, struct prov_page *page)
+{
+	json_object *dis = prov_str_list(prov_get(c, "disabled_locations"), ',');
+	json_object *out = json_object_new_array();
+	size_t nd = dis != NULL ? json_object_array_length(dis) : 0;
+
+	for (size_t i = 0; i < nd; i++) {
+		const char *d = json_object_get_string(json_object_array_get_idx(dis, i));
+		size_t k = 0;
+		char db[40];
+
+		while (locations[k] != NULL && strcasecmp(locations[k], d) != 0)
+			k++;
+		if (locations[k] != NULL)
+			continue;
+		prov_copy_text(db, sizeof db, d);
+		prov_page_warn(page, UD " check \"%s\" disables an unknown location %s; ignored", name, db);
+	}
+	for (size_t k = 0; nd > 0 && locations[k] != NULL; k++) {
+		bool off = false;
+		for (size_t i = 0; i < nd; i++)
+			off |= strcasecmp(locations[k], json_object_get_string(json_object_array_get_idx(dis, i))) == 0;
+		if (!off)
+			json_object_array_add(out, json_object_new_string(locations[k]));
+	}
+	json_object_put(dis);
+	return out;
+}
+
+/* http_verb → method: "GET/HEAD" → GET; unknown → NULL with a warning. */
+static const char *
+method_of(json_object *c, const char *name, struct prov_page *page)
+{
+	const char *v = prov_get_text(c, "http_verb", 32);
+	char vb[40];
+
+	if (v == NULL || strcasecmp(v, "GET/HEAD") == 0)
+		return v == NULL ? NULL : "GET";
+	for (size_t i = 0; verbs[i] != NULL; i++)
+		if (strcasecmp(v, verbs[i]) == 0)
+			return verbs[i];
+	prov_copy_text(vb, sizeof vb, v);
+	prov_page_warn(page, UD " check \"%s\" uses an unknown HTTP verb %s; imported without a method", name,
+	    vb);
+	return NULL;
+}
+
+/* A pulse (push) check: a heartbeat without its ping URL. */
+static void
+add_pulse(json_object *c, const char *id, const char *name, struct prov_page *page)
+{
+	struct prov_heartbeat h = { 0 };
+
+	h.name = name;
+	h.interval = prov_int_or(c, "period", 3600);
+	h.grace = 0;
+	h.paused = !prov_get_bool(c, "enabled", true);
+	h.ping_url = NULL; /* redacted in every answer after creation (providers.md §5) */
+	h.contact_ids = prov_id_list(prov_get_array(c, "recipients"), "id");
+	prov_page_warn(page, UD " pulse check \"%s\" was imported as a heartbeat without its ping URL (updown "
+	    "never shows it after creation): change the job to call the new heartbeat's ping URL", name);
+	prov_page_add(page, "heartbeat", id, json_object_get(c), prov_norm_heartbeat(&h));
+}
+
 static void
 add_check(json_object *c, const char *id, struct prov_page *page)
 {
 	struct prov_monitor m = { 0 };
 	const char *alias = prov_get_text(c, "alias", PROV_MAX_STR);
 	const char *url = prov_get_text(c, "url", PROV_MAX_STR);
-	const char *kind;
-	char scheme[32];
+	const char *kind, *host = NULL;
+	char scheme[32], hbuf[256];
+	size_t hlen = 0;
+	int64_t port = -1;
 
 	kind = check_kind(c, url, scheme, sizeof scheme);
+	if (kind != NULL && strcasecmp(kind, "pulse") == 0) {
+		add_pulse(c, id, alias ? alias : id, page);
+		return;
+	}
 	m.name = alias ? alias : url ? url : id;
 	m.url = url;
 	m.interval = prov_int_or(c, "period", 60);
 	m.paused = !prov_get_bool(c, "enabled", true);
 	m.port = -1;
 	m.contact_ids = prov_id_list(prov_get_array(c, "recipients"), "id");
+	m.regions = regions_of(c, m.name, page);
+	if (url_split(url, &host, &hlen, &port) == 0 && hlen < sizeof hbuf) {
+		memcpy(hbuf, host, hlen);
+		hbuf[hlen] = '\0';
+		host = hbuf;
+	} else
+		host = NULL;
 	if (kind != NULL && (strcasecmp(kind, "http") == 0 || strcasecmp(kind, "https") == 0)) {
 		m.keyword = prov_get_text(c, "string_match", PROV_MAX_STR);
+		m.keyword_up_when = m.keyword != NULL ? "present" : NULL;
 		m.type = m.keyword != NULL ? "keyword" : "http";
-	} else if (kind != NULL && strcasecmp(kind, "icmp") == 0)
+		m.http_method = method_of(c, m.name, page);
+		m.request_body = prov_get_text(c, "http_body", PROV_MAX_STR);
+		m.request_headers = headers_of(prov_get(c, "custom_headers"));
+	} else if (kind != NULL && strcasecmp(kind, "icmp") == 0) {
 		m.type = "ping";
-	else if (kind != NULL && (strcasecmp(kind, "tcp") == 0 || strcasecmp(kind, "tcps") == 0)) {
+		m.url = host != NULL ? host : url;
+	} else if (kind != NULL && (strcasecmp(kind, "tcp") == 0 || strcasecmp(kind, "tcps") == 0)) {
 		m.type = "tcp";
-		m.port = url_port(url);
+		m.url = host != NULL ? host : url;
+		m.port = port;
 	} else {
 		char kb[40];
 
@@ -105,12 +233,27 @@ add_check(json_object *c, const char *id, struct prov_page *page)
 	prov_page_add(page, "monitor", id, json_object_get(c), prov_norm_monitor(&m));
 }
 
+/* The address of an e-mail value "Name <addr>" (else the value) into buf. */
+static const char *
+email_address(const char *v, char *buf, size_t size)
+{
+	const char *lt = v != NULL ? strrchr(v, '<') : NULL;
+	const char *gt = lt != NULL ? strchr(lt, '>') : NULL;
+
+	if (gt == NULL || gt - lt - 1 <= 0 || (size_t)(gt - lt - 1) >= size)
+		return v;
+	memcpy(buf, lt + 1, (size_t)(gt - lt - 1));
+	buf[gt - lt - 1] = '\0';
+	return buf;
+}
+
 static void
 add_recipient(json_object *r, const char *id, struct prov_page *page)
 {
 	struct prov_contact ct = { 0 };
 	const char *name = prov_get_text(r, "name", PROV_MAX_STR);
 	const char *type = prov_get_text(r, "type", 32);
+	char addr[512];
 
 	ct.value = prov_get_text(r, "value", PROV_MAX_STR);
 	ct.name = name ? name : ct.value ? ct.value : id;
@@ -125,6 +268,10 @@ add_recipient(json_object *r, const char *id, struct prov_page *page)
 		prov_page_warn(page, UD " recipient \"%s\" has an unknown type %s; kept as other",
 		    ct.name, tb);
 	}
+	if (strcmp(ct.type, "email") == 0)
+		ct.value = email_address(ct.value, addr, sizeof addr);
+	/* UI-only integrations show no value: the user must add the address. */
+	ct.needs_address = ct.value == NULL;
 	prov_page_add(page, "contact", id, json_object_get(r), prov_norm_contact(&ct));
 }
 
@@ -137,40 +284,68 @@ add_status_page(json_object *p, const char *id, struct prov_page *page)
 
 	sp.name = name ? name : id;
 	sp.url = prov_get_text(p, "url", PROV_MAX_STR);
+	/* Tokens of checks or pulses: one id space, the importer finds either. */
 	sp.monitor_ids = prov_id_list(prov_get_array(p, "checks"), "token");
 	sp.public_ = vis == NULL || strcmp(vis, "public") == 0;
+	if (vis != NULL && strcmp(vis, "public") != 0 && strcmp(vis, "protected") != 0 &&
+	    strcmp(vis, "private") != 0) {
+		char vb[40];
+
+		prov_copy_text(vb, sizeof vb, vis);
+		prov_page_warn(page, UD " status page \"%s\" has an unknown visibility %s; imported as not "
+		    "public", sp.name, vb);
+	}
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
+}
+
+/* The HTTP outcome of a page: PROV_OK to parse the body; a refused later
+ * list is skipped (*skipped); else the error. */
+static enum prov_status
+classify(size_t ph, const struct httpc_resp *resp, struct prov_page *page, bool *skipped,
+    struct prov_error *err)
+{
+	enum prov_status st;
+	char text[160];
+
+	*skipped = false;
+	if (ph != PH_CHECKS && (resp->status == 401 || resp->status == 403)) {
+		prov_skip_kind(page, UD, ph == PH_RECIPIENTS ? "recipients" : "status pages", resp->status);
+		*skipped = true;
+		return PROV_OK;
+	}
+	if ((st = httpc_classify(resp, UD, "API key", err)) != PROV_OK) {
+		prov_body_message(resp, text, sizeof text);
+		if (st == PROV_AUTH)
+			prov_fail(err, PROV_AUTH, UD " rejected the API key%s%s%s", text[0] ? " (" : "",
+			    text, text[0] ? ")" : "");
+	}
+	return st;
 }
 
 enum prov_status
 updown_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
     struct prov_error *err)
 {
-	json_object *root;
-	size_t ph, n;
+	json_object *root = NULL;
+	size_t ph, n = 0;
 	int64_t pos;
+	bool skipped;
 	enum prov_status st;
 	char id[160], text[160];
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " UD " discovery: bad checkpoint");
-	if ((st = httpc_classify(resp, UD, "API key", err)) != PROV_OK) {
-		prov_body_message(resp, text, sizeof text);
-		if (st == PROV_AUTH)
-			prov_fail(err, PROV_AUTH, UD " rejected the API key%s%s%s", text[0] ? " (" : "",
-			    text, text[0] ? ")" : "");
+	if ((st = classify(ph, resp, page, &skipped, err)) != PROV_OK)
 		return st;
-	}
-	if ((root = prov_parse_json(resp, UD, err)) == NULL)
+	if (!skipped && (root = prov_parse_json(resp, UD, err)) == NULL)
 		return err->status;
-	if (!json_object_is_type(root, json_type_array)) {
+	if (!skipped && !json_object_is_type(root, json_type_array)) {
 		prov_body_message(resp, text, sizeof text);
 		json_object_put(root);
 		return prov_fail(err, PROV_TRANSIENT, UD " sent an answer that is not a list%s%s",
 		    text[0] ? ": " : "", text);
 	}
-	n = json_object_array_length(root);
-	if (n > PROV_MAX_ITEMS) {
+	if (!skipped && (n = json_object_array_length(root)) > PROV_MAX_ITEMS) {
 		prov_page_warn(page, UD " sent %zu %s; only the first %d were kept", n, phases[ph],
 		    PROV_MAX_ITEMS);
 		n = PROV_MAX_ITEMS;

@@ -1,18 +1,47 @@
-/* WHMCS External API, self-hosted (providers.md §9; docs/providers/whmcs.md).
+/* WHMCS External API, self-hosted (providers.md §9 and §12; docs/providers/whmcs.md).
  *
  * Every call is a POST of a form to <url>/includes/api.php with action,
  * responsetype=json, identifier and secret (the api_identifier/api_secret
  * credentials) and, when given, accesskey (access_key). The URL is the
- * user's: the session applies the URL guard to it. Lists are paged by
- * limitstart/limitnum; limitstart advances by numreturned until numreturned
- * is 0 or limitstart reaches totalresults (some versions cap limitnum, so
- * the requested size is never assumed). Items are wrapped twice
+ * user's: the session applies the URL guard to it and to every redirect hop
+ * (prov_http follows them, re-posting the same form to the same host). Lists
+ * are paged by limitstart/limitnum; limitstart advances by numreturned until
+ * numreturned is 0 or limitstart reaches totalresults (some versions cap
+ * limitnum, so the requested size is never assumed). Items are wrapped twice
  * ("clients":{"client":[…]}); an empty list is a missing key, "" or [].
  * Errors come as {"result":"error","message":…}, with HTTP 403 for bad
- * credentials and usually HTTP 200 otherwise.
- * Cursor: "clients:<limitstart>" → "services:<…>" → "domains:<…>" →
- * "invoices:<…>" → end. */
+ * credentials and for actions the API role may not call.
+ *
+ * Cursors "<phase>:<limitstart>", in this order:
+ *
+ *   clients:<n>    GetClients (25) + GetClientsDetails per client: address,
+ *                  phone, credit, currency (currency_code, else GetCurrencies
+ *                  by the currency id).
+ *   contacts:<n>   GetContacts (100), every client's contacts.
+ *   services:<n>   GetClientsProducts (100).
+ *   addons:<n>     GetClientsProducts (100) again, then one GetClientsAddons
+ *                  for the page's service ids (serviceid=a,b,c).
+ *   domains:<n>    GetClientsDomains (100).
+ *   invoices:<n>   GetInvoices (25) + GetInvoice per invoice: lines, subtotal,
+ *                  taxes, credit, balance, payment method.
+ *   payments:<n>   GetClients (25) + GetTransactions per client; then the end.
+ *
+ * Services, addons, domains and payments carry the owning client's currency,
+ * invoices their own currencycode, else the client's. Each page asks
+ * GetCurrencies once (when it needs a currency); with a single currency
+ * configured that is every client's, otherwise GetClientsDetails is asked
+ * once per distinct client of the page. So a page costs at most 2 + its
+ * entries requests (docs/providers/whmcs.md has the budget).
+ *
+ * The first call (GetClients) answering 401/403 is a bad key. A later list
+ * refused ("Invalid Permissions: API action … is not allowed", or a 401/403
+ * without a known message) skips its kind with a warning; a refused
+ * GetClientsDetails or GetInvoice keeps the list data with one warning and
+ * continues in the phase variant "clients-plain" / "invoices-plain" that no
+ * longer asks for them. A failed per-entry call keeps the list data with a
+ * warning; two in a row without an answer make the page a retry. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,18 +49,36 @@
 
 #include <sodium.h>
 
+#include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
 
 #define WH "WHMCS"
-#define WH_LIMIT 100
+#define WH_LIST 100       /* entries a page of a plain list */
+#define WH_EACH 25        /* entries a page when each costs one more request */
+#define WH_MAX_SILENT 2   /* calls in a row without an answer that make the page a retry */
+#define WH_CACHE 128      /* client currencies remembered within a page */
 
-enum { PH_CLIENTS, PH_SERVICES, PH_DOMAINS, PH_INVOICES };
-static const char *const phases[] = { "clients", "services", "domains", "invoices", NULL };
-static const char *const actions[] = { "GetClients", "GetClientsProducts", "GetClientsDomains",
-	"GetInvoices" };
-static const char *const plurals[] = { "clients", "products", "domains", "invoices" };
-static const char *const singulars[] = { "client", "product", "domain", "invoice" };
+enum { PH_CLIENTS, PH_CONTACTS, PH_SERVICES, PH_ADDONS, PH_DOMAINS, PH_INVOICES, PH_PAYMENTS,
+	PH_CLIENTS_PLAIN, PH_INVOICES_PLAIN, PH_END };
+static const char *const phases[] = { "clients", "contacts", "services", "addons", "domains",
+	"invoices", "payments", "clients-plain", "invoices-plain", NULL };
+
+/* What each phase lists, what it is called when refused, and what follows. */
+static const struct phase {
+	const char *action, *plural, *singular, *kind;
+	int limit, next, base;
+} ph_info[] = {
+	{ "GetClients", "clients", "client", "clients", WH_EACH, PH_CONTACTS, PH_CLIENTS },
+	{ "GetContacts", "contacts", "contact", "client contacts", WH_LIST, PH_SERVICES, PH_CONTACTS },
+	{ "GetClientsProducts", "products", "product", "services", WH_LIST, PH_ADDONS, PH_SERVICES },
+	{ "GetClientsProducts", "products", "product", "service addons", WH_LIST, PH_DOMAINS, PH_ADDONS },
+	{ "GetClientsDomains", "domains", "domain", "domains", WH_LIST, PH_INVOICES, PH_DOMAINS },
+	{ "GetInvoices", "invoices", "invoice", "invoices", WH_EACH, PH_PAYMENTS, PH_INVOICES },
+	{ "GetClients", "clients", "client", "transactions", WH_EACH, PH_END, PH_PAYMENTS },
+	{ "GetClients", "clients", "client", "clients", WH_EACH, PH_CONTACTS, PH_CLIENTS },
+	{ "GetInvoices", "invoices", "invoice", "invoices", WH_EACH, PH_PAYMENTS, PH_INVOICES },
+};
 
 /* WHMCS values (as shown in its admin area) and their normalized forms. */
 struct map {
@@ -64,6 +111,8 @@ static const struct map cycles[] = {
 	{ "Biennially", "biennially" }, { "Triennially", "triennially" }, { NULL, NULL }
 };
 
+/* ---------------------------------------------------------------- values */
+
 /* The normalized form of member key of o by table m: NULL when absent or "",
  * "other" (with a warning) when unknown. */
 static const char *
@@ -71,7 +120,7 @@ map_value(json_object *o, const char *key, const struct map *m, const char *what
     const char *name, struct prov_page *page)
 {
 	const char *v = prov_get_text(o, key, 64);
-	char vb[48];
+	char vb[48], nb[96];
 
 	if (v == NULL)
 		return NULL;
@@ -79,7 +128,8 @@ map_value(json_object *o, const char *key, const struct map *m, const char *what
 		if (strcasecmp(v, m[i].wh) == 0)
 			return m[i].norm;
 	prov_copy_text(vb, sizeof vb, v);
-	prov_page_warn(page, WH " %s \"%s\" has an unknown %s \"%s\"; kept as other", what, name,
+	prov_copy_text(nb, sizeof nb, name);
+	prov_page_warn(page, WH " %s \"%s\" has an unknown %s \"%s\"; kept as other", what, nb,
 	    strcmp(key, "billingcycle") == 0 ? "billing cycle" : "status", vb);
 	return "other";
 }
@@ -103,45 +153,73 @@ date_of(json_object *o, const char *key, char buf[11])
 	return buf;
 }
 
-/* An amount ("12.95", 12.95, "-1.00") as a decimal string in buf, or NULL. */
+/* An amount ("12.95", 12.95, "-1.00") as a decimal string in buf, or NULL.
+ * A JSON number is taken as it was written (json-c keeps the text of a
+ * parsed number), never through a double. */
 static const char *
 amount_of(json_object *o, const char *key, char buf[32])
 {
 	json_object *v = prov_get(o, key);
 	const char *s;
-	size_t i = 0, digits = 0;
+	size_t i = 0, digits = 0, frac = 0;
 
-	if (json_object_is_type(v, json_type_int)) {
-		snprintf(buf, 32, "%lld", (long long)json_object_get_int64(v));
-		return buf;
-	}
-	if (json_object_is_type(v, json_type_double)) {
-		snprintf(buf, 32, "%.2f", json_object_get_double(v));
-		return strchr(buf, 'n') == NULL && strchr(buf, 'i') == NULL ? buf : NULL;
-	}
-	if ((s = prov_get_text(o, key, 30)) == NULL)
+	if (json_object_is_type(v, json_type_string))
+		s = json_object_get_string(v);
+	else if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double))
+		s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+	else
 		return NULL;
+	while (s[i] == ' ')
+		i++;
 	if (s[i] == '-')
 		i++;
 	for (; isdigit((unsigned char)s[i]); i++)
 		digits++;
 	if (s[i] == '.')
 		for (i++; isdigit((unsigned char)s[i]); i++)
-			;
-	if (digits == 0 || s[i] != '\0')
+			frac++;
+	if (digits == 0 || s[i] != '\0' || i >= 32 || (s[i - 1] == '.' && frac == 0))
 		return NULL;
+	while (*s == ' ')
+		s++;
 	snprintf(buf, 32, "%s", s);
 	return buf;
 }
 
-/* The client id member key of o as text in buf, or NULL (absent, 0). */
+/* An id member of o as text in buf, or NULL (absent, malformed, 0). */
 static const char *
-client_of(json_object *o, const char *key, char *buf, size_t size)
+ref_of(json_object *o, const char *key, char *buf, size_t size)
 {
 	if (prov_get_id(o, key, buf, size) != 0 || strcmp(buf, "0") == 0)
 		return NULL;
 	return buf;
 }
+
+/* Set norm[key] to the string v, or to null. */
+static void
+norm_set(json_object *norm, const char *key, const char *v)
+{
+	json_object_object_add(norm, key, v != NULL ? json_object_new_string(v) : NULL);
+}
+
+/* A copy of o without the members that hold secrets (password hashes,
+ * reset keys, security answers, card details). */
+static json_object *
+raw_clean(json_object *o)
+{
+	static const char *const secret[] = { "password", "pwresetkey", "pwresetexpiry", "securityqid",
+		"securityqans", "cctype", "cclastfour", "gatewayid", "ccexpirydate", "bankacct",
+		"bankcode", "authdata", NULL };
+	json_object *c = NULL;
+
+	if (json_object_deep_copy(o, &c, NULL) != 0)
+		return json_object_new_object();
+	for (size_t i = 0; secret[i] != NULL; i++)
+		json_object_object_del(c, secret[i]);
+	return c;
+}
+
+/* -------------------------------------------------------- items from lists */
 
 static void
 add_client(json_object *c, const char *id, struct prov_page *page)
@@ -156,7 +234,28 @@ add_client(json_object *c, const char *id, struct prov_page *page)
 	hc.company = prov_get_text(c, "companyname", 255);
 	hc.status = map_value(c, "status", client_statuses, "client", email ? email : id, page);
 	hc.created = date_of(c, "datecreated", created);
-	prov_page_add(page, "hosting_client", id, json_object_get(c), prov_norm_hosting_client(&hc));
+	prov_page_add(page, "hosting_client", id, raw_clean(c), prov_norm_hosting_client(&hc));
+}
+
+static void
+add_contact(json_object *c, const char *id, struct prov_page *page)
+{
+	struct prov_hosting_contact hc = { 0 };
+	char client[64];
+
+	hc.client_id = ref_of(c, "userid", client, sizeof client);
+	hc.first_name = prov_get_text(c, "firstname", 255);
+	hc.last_name = prov_get_text(c, "lastname", 255);
+	hc.company = prov_get_text(c, "companyname", 255);
+	hc.email = prov_get_text(c, "email", 255);
+	hc.phone = prov_get_text(c, "phonenumber", 64);
+	hc.address1 = prov_get_text(c, "address1", 255);
+	hc.address2 = prov_get_text(c, "address2", 255);
+	hc.city = prov_get_text(c, "city", 255);
+	hc.state = prov_get_text(c, "state", 255);
+	hc.postcode = prov_get_text(c, "postcode", 32);
+	hc.country = prov_get_text(c, "country", 64);
+	prov_page_add(page, "hosting_contact", id, raw_clean(c), prov_norm_hosting_contact(&hc));
 }
 
 static void
@@ -164,33 +263,59 @@ add_service(json_object *v, const char *id, struct prov_page *page)
 {
 	struct prov_hosting_service hs = { 0 };
 	const char *name = prov_get_text(v, "name", 255);
-	char client[64], due[11], amount[32];
+	char client[64], due[11], reg[11], amount[32], first[32];
 
-	hs.client_id = client_of(v, "clientid", client, sizeof client);
+	hs.client_id = ref_of(v, "clientid", client, sizeof client);
 	hs.product = name ? name : prov_get_text(v, "groupname", 255);
 	hs.domain = prov_get_text(v, "domain", 255);
 	hs.status = map_value(v, "status", service_statuses, "service", hs.product ? hs.product : id, page);
 	hs.billing_cycle = map_value(v, "billingcycle", cycles, "service", hs.product ? hs.product : id,
 	    page);
 	hs.amount = amount_of(v, "recurringamount", amount);
+	hs.first_amount = amount_of(v, "firstpaymentamount", first);
 	hs.next_due = date_of(v, "nextduedate", due);
-	prov_page_add(page, "hosting_service", id, json_object_get(v), prov_norm_hosting_service(&hs));
+	hs.registered = date_of(v, "regdate", reg);
+	prov_page_add(page, "hosting_service", id, raw_clean(v), prov_norm_hosting_service(&hs));
 }
 
 static void
 add_domain(json_object *d, const char *id, struct prov_page *page)
 {
 	struct prov_hosting_domain hd = { 0 };
-	char client[64], expiry[11], due[11], amount[32];
+	char client[64], expiry[11], due[11], reg[11], amount[32];
+	json_object *dnr = prov_get(d, "donotrenew");
 
-	hd.client_id = client_of(d, "userid", client, sizeof client);
+	hd.client_id = ref_of(d, "userid", client, sizeof client);
 	hd.domain = prov_get_text(d, "domainname", 255);
 	hd.registrar = prov_get_text(d, "registrar", 255);
 	hd.status = map_value(d, "status", domain_statuses, "domain", hd.domain ? hd.domain : id, page);
 	hd.expiry = date_of(d, "expirydate", expiry);
 	hd.next_due = date_of(d, "nextduedate", due);
+	hd.registered = date_of(d, "regdate", reg);
 	hd.amount = amount_of(d, "recurringamount", amount);
-	prov_page_add(page, "hosting_domain", id, json_object_get(d), prov_norm_hosting_domain(&hd));
+	hd.period = prov_int_or(d, "regperiod", 0);
+	/* donotrenew set: the domain does not renew by itself */
+	if (dnr != NULL && !(json_object_is_type(dnr, json_type_string) &&
+	        json_object_get_string_len(dnr) == 0))
+		hd.auto_renew = prov_get_bool(d, "donotrenew", false) ? PROV_NO : PROV_YES;
+	prov_page_add(page, "hosting_domain", id, raw_clean(d), prov_norm_hosting_domain(&hd));
+}
+
+/* A currency code as the admin typed it, checked: the code or NULL with a
+ * warning naming whose it is. */
+static const char *
+currency_checked(const char *code, char out[4], const char *whose, struct prov_page *page)
+{
+	char cb[24], wb[96];
+
+	if (code == NULL)
+		return NULL;
+	if (prov_currency(code, out) != NULL)
+		return out;
+	prov_copy_text(cb, sizeof cb, code);
+	prov_copy_text(wb, sizeof wb, whose);
+	prov_page_warn(page, WH " %s: currency code \"%s\" is not an ISO 4217 code; left empty", wb, cb);
+	return NULL;
 }
 
 static void
@@ -198,60 +323,129 @@ add_invoice(json_object *v, const char *id, struct prov_page *page)
 {
 	struct prov_invoice in = { 0 };
 	const char *num = prov_get_text(v, "invoicenum", 64);
-	char client[64], date[11], due[11], paid[11], total[32];
+	char client[64], date[11], due[11], paid[11], cur[4], whose[96];
+	char total[32], sub[32], tax[32], tax2[32], credit[32];
 
 	/* Without sequential numbering WHMCS shows the invoice id as its number. */
 	in.number = num ? num : id;
-	in.client_id = client_of(v, "userid", client, sizeof client);
+	in.client_id = ref_of(v, "userid", client, sizeof client);
 	in.date = date_of(v, "date", date);
 	in.due = date_of(v, "duedate", due);
 	in.paid_at = date_of(v, "datepaid", paid);
 	in.total = amount_of(v, "total", total);
-	in.currency = prov_get_text(v, "currencycode", 8);
+	in.subtotal = amount_of(v, "subtotal", sub);
+	in.tax = amount_of(v, "tax", tax);
+	in.tax2 = amount_of(v, "tax2", tax2);
+	in.credit = amount_of(v, "credit", credit);
+	in.payment_method = prov_get_text(v, "paymentmethod", 64);
+	snprintf(whose, sizeof whose, "invoice %s", in.number);
+	in.currency = currency_checked(prov_get_text(v, "currencycode", 16), cur, whose, page);
 	in.status = map_value(v, "status", invoice_statuses, "invoice", in.number, page);
-	prov_page_add(page, "invoice", id, json_object_get(v), prov_norm_invoice(&in));
+	prov_page_add(page, "invoice", id, raw_clean(v), prov_norm_invoice(&in));
 }
 
-/* An error answer ({"result":"error","message":…}, any HTTP status). */
-static enum prov_status
-error_answer(const char *msg, long http, size_t ph, struct prov_error *err)
+/* ------------------------------------------------------------- answers */
+
+static bool
+starts_with(const char *s, const char *prefix)
+{
+	return s != NULL && strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* True for WHMCS's texts of bad credentials (not of a missing permission). */
+static bool
+bad_key_text(const char *msg)
 {
 	static const char *const auth[] = { "Authentication Failed", "Invalid or missing credentials",
-		"Invalid IP", "Invalid Access Key", "IP Banned", "Access Denied", "Invalid Permissions",
-		NULL };
+		"Invalid IP", "Invalid Access Key", "IP Banned", "Access Denied", NULL };
+
+	for (size_t i = 0; auth[i] != NULL; i++)
+		if (starts_with(msg, auth[i]))
+			return true;
+	return false;
+}
+
+/* The error of a refused or failed call of action: PROV_AUTH for bad
+ * credentials (and for any refusal of the first list), else PROV_FATAL. */
+static enum prov_status
+error_answer(const char *msg, long http, const char *action, struct prov_error *err)
+{
 	char text[160];
-	bool is_auth = http == 401 || http == 403;
+	bool is_auth = http == 401 || http == 403 || bad_key_text(msg) ||
+	    starts_with(msg, "Invalid Permissions");
 
 	if (msg != NULL && *msg != '\0')
 		prov_copy_text(text, sizeof text, msg);
 	else
 		snprintf(text, sizeof text, "HTTP %ld, no details", http);
-	for (size_t i = 0; !is_auth && msg != NULL && auth[i] != NULL; i++)
-		if (strncasecmp(msg, auth[i], strlen(auth[i])) == 0)
-			is_auth = true;
 	if (!is_auth)
-		return prov_fail(err, PROV_FATAL, WH " answered %s with an error: %s", actions[ph], text);
-	if (strncasecmp(text, "Invalid IP", 10) == 0 || strncasecmp(text, "IP Banned", 9) == 0)
+		return prov_fail(err, PROV_FATAL, WH " answered %s with an error: %s", action, text);
+	if (starts_with(text, "Invalid IP") || starts_with(text, "IP Banned"))
 		return prov_fail(err, PROV_AUTH, WH " refused this server's address (%s): add it to the "
 		    "API IP access list in WHMCS, or give the access_key credential", text);
-	if (strncasecmp(text, "Invalid Access Key", 18) == 0)
+	if (starts_with(text, "Invalid Access Key"))
 		return prov_fail(err, PROV_AUTH, WH " rejected the access_key (%s)", text);
-	if (strncasecmp(text, "Invalid Permissions", 19) == 0)
+	if (starts_with(text, "Invalid Permissions"))
 		return prov_fail(err, PROV_AUTH, WH " does not allow these API credentials to call %s "
-		    "(%s): give their API role GetClients, GetClientsProducts, GetClientsDomains and "
-		    "GetInvoices", actions[ph], text);
+		    "(%s): give their API role at least GetClients", action, text);
 	return prov_fail(err, PROV_AUTH, WH " rejected the API credentials (%s)", text);
 }
 
-/* The items of a doubly wrapped list: root.<plural>.<singular>[]. Returns a
- * new array (empty for a missing key, "", [] or {}), or NULL when the shape
- * is something else. */
-static json_object *
-list_items(json_object *root, size_t ph)
-{
-	json_object *outer = prov_get(root, plurals[ph]), *inner, *out;
+enum wh_answer { WA_OK, WA_REFUSED, WA_FAILED };
 
-	out = json_object_new_array();
+/* Read the answer to action. WA_OK with *root (caller puts it); WA_REFUSED
+ * when the API role may not call it (only when !first: the first call's
+ * refusal is a bad key); WA_FAILED with err set. */
+static enum wh_answer
+answer_of(const struct httpc_resp *resp, const char *action, bool first, json_object **root,
+    struct prov_error *err)
+{
+	const char *result, *msg;
+	enum prov_status st;
+	char text[200];
+
+	*root = NULL;
+	if ((st = httpc_classify(resp, WH, "API credentials", err)) != PROV_OK) {
+		if (st != PROV_AUTH)
+			return WA_FAILED;
+		prov_body_message(resp, text, sizeof text);
+		if (!first && !bad_key_text(text)) {
+			memset(err, 0, sizeof *err);
+			return WA_REFUSED;
+		}
+		error_answer(text, resp->status, action, err);
+		return WA_FAILED;
+	}
+	if ((*root = prov_parse_json(resp, WH, err)) == NULL)
+		return WA_FAILED;
+	result = prov_get_str(*root, "result", 16);
+	if (result != NULL && strcasecmp(result, "success") == 0)
+		return WA_OK;
+	msg = prov_get_str(*root, "message", 1024);
+	if (result != NULL && strcasecmp(result, "error") == 0 && !first &&
+	    starts_with(msg, "Invalid Permissions")) {
+		json_object_put(*root);
+		*root = NULL;
+		return WA_REFUSED;
+	}
+	if (result != NULL && strcasecmp(result, "error") == 0)
+		error_answer(msg, resp->status, action, err);
+	else
+		prov_fail(err, PROV_TRANSIENT, WH " sent an answer to %s without \"result\":\"success\"",
+		    action);
+	json_object_put(*root);
+	*root = NULL;
+	return WA_FAILED;
+}
+
+/* The entries of a doubly wrapped list: root.<plural>.<singular>[]. Returns
+ * a new array (empty for a missing key, "", [] or {}), or NULL when the
+ * shape is something else. */
+static json_object *
+list_items(json_object *root, const char *plural, const char *singular)
+{
+	json_object *outer = prov_get(root, plural), *inner = NULL, *out = json_object_new_array();
+
 	if (outer == NULL)
 		return out;
 	switch (json_object_get_type(outer)) {
@@ -260,145 +454,785 @@ list_items(json_object *root, size_t ph)
 			return out;
 		break;
 	case json_type_array:
-		/* [] when empty; tolerate a list given without the inner wrapper */
-		for (size_t i = 0; i < json_object_array_length(outer); i++)
-			json_object_array_add(out, json_object_get(json_object_array_get_idx(outer, i)));
-		return out;
+		inner = outer; /* [] when empty; a list without the inner wrapper */
+		break;
 	case json_type_object:
-		inner = prov_get(outer, singulars[ph]);
+		inner = prov_get(outer, singular);
 		if (inner == NULL)
 			return out; /* {} */
-		if (json_object_is_type(inner, json_type_array)) {
-			for (size_t i = 0; i < json_object_array_length(inner); i++) {
-				json_object *e = json_object_array_get_idx(inner, i);
-
-				json_object_array_add(out, json_object_get(e));
-			}
-			return out;
-		}
 		if (json_object_is_type(inner, json_type_object)) {
-			json_object_array_add(out, json_object_get(inner)); /* one item, unwrapped */
+			json_object_array_add(out, json_object_get(inner)); /* one entry, unwrapped */
 			return out;
 		}
 		break;
 	default:
 		break;
 	}
-	json_object_put(out);
-	return NULL;
+	if (!json_object_is_type(inner, json_type_array)) {
+		json_object_put(out);
+		return NULL;
+	}
+	for (size_t i = 0; i < json_object_array_length(inner); i++)
+		json_object_array_add(out, json_object_get(json_object_array_get_idx(inner, i)));
+	return out;
 }
 
-enum prov_status
-whmcs_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+/* The entries of root's list, at most PROV_MAX_ITEMS (warning), or NULL
+ * with err set. */
+static json_object *
+entries_of(json_object *root, const char *plural, const char *singular, struct prov_page *page,
     struct prov_error *err)
 {
-	json_object *root, *items;
-	const char *result;
-	size_t ph, n;
-	int64_t start, total = -1, returned = -1;
-	enum prov_status st;
-	char id[160], text[200];
+	json_object *items = list_items(root, plural, singular);
+	size_t n;
 
-	if (prov_cursor_parse(cursor, phases, 0, &ph, &start) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " WH " discovery: bad checkpoint");
-	if ((st = httpc_classify(resp, WH, "API credentials", err)) != PROV_OK) {
-		if (st == PROV_AUTH) {
-			prov_body_message(resp, text, sizeof text);
-			return error_answer(text, resp->status, ph, err);
-		}
-		return st;
-	}
-	if ((root = prov_parse_json(resp, WH, err)) == NULL)
-		return err->status;
-	result = prov_get_str(root, "result", 16);
-	if (result != NULL && strcasecmp(result, "error") == 0) {
-		st = error_answer(prov_get_str(root, "message", 1024), resp->status, ph, err);
-		json_object_put(root);
-		return st;
-	}
-	if (result == NULL || strcasecmp(result, "success") != 0) {
-		json_object_put(root);
-		return prov_fail(err, PROV_TRANSIENT, WH " sent an answer without \"result\":\"success\"");
-	}
-	if ((items = list_items(root, ph)) == NULL) {
-		json_object_put(root);
-		return prov_fail(err, PROV_TRANSIENT, WH " sent \"%s\" in a shape it does not use",
-		    plurals[ph]);
+	if (items == NULL) {
+		prov_fail(err, PROV_TRANSIENT, WH " sent \"%s\" in a shape it does not use", plural);
+		return NULL;
 	}
 	n = json_object_array_length(items);
 	if (n > PROV_MAX_ITEMS) {
-		prov_page_warn(page, WH " sent %zu %s in one page; only the first %d were kept", n,
-		    plurals[ph], PROV_MAX_ITEMS);
-		n = PROV_MAX_ITEMS;
+		prov_page_warn(page, WH " sent %zu %s in one answer; only the first %d were kept", n,
+		    plural, PROV_MAX_ITEMS);
+		json_object_array_del_idx(items, PROV_MAX_ITEMS, n - PROV_MAX_ITEMS);
 	}
+	return items;
+}
+
+/* The id of entry it in id, or false with a warning. */
+static bool
+entry_id(json_object *it, const char *plural, char *id, size_t size, struct prov_page *page)
+{
+	if (json_object_is_type(it, json_type_object) && prov_get_id(it, "id", id, size) == 0)
+		return true;
+	prov_page_warn(page, WH " sent an entry of %s without a usable id; skipped", plural);
+	return false;
+}
+
+/* The cursor after a list page of n entries at start. */
+static char *
+next_cursor(size_t ph, int64_t start, size_t n, json_object *root, size_t listed)
+{
+	int64_t total = -1, returned = -1;
+	const struct phase *p = &ph_info[ph];
+
+	/* numbers may be strings; numreturned defaults to what came */
+	if (!prov_get_int(root, "numreturned", &returned) || returned < 0)
+		returned = (int64_t)listed;
+	if (!prov_get_int(root, "totalresults", &total))
+		total = -1;
+	if (n > 0 && returned > 0 && (total < 0 || start + returned < total) &&
+	    start + returned < (int64_t)PROV_MAX_PAGES * p->limit)
+		return prov_cursor_make(phases[ph], start + returned);
+	return p->next != PH_END ? prov_cursor_make(phases[p->next], 0) : NULL;
+}
+
+/* One list answer for the phase of cursor: the entries become items (the
+ * addons and payments phases only walk the list: their items come from the
+ * calls the fetch makes for it); next_cursor set. *entries (when not NULL)
+ * gets the list's entries (NULL when the list was refused). */
+static enum prov_status
+parse_list(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err, json_object **entries)
+{
+	json_object *root, *items;
+	size_t ph, n;
+	int64_t start;
+	char id[160];
+
+	if (entries != NULL)
+		*entries = NULL;
+	if (prov_cursor_parse(cursor, phases, 0, &ph, &start) != 0)
+		return prov_fail(err, PROV_FATAL, "cannot resume " WH " discovery: bad checkpoint");
+	switch (answer_of(resp, ph_info[ph].action, ph_info[ph].base == PH_CLIENTS, &root, err)) {
+	case WA_FAILED:
+		return err->status;
+	case WA_REFUSED:
+		prov_skip_kind(page, WH, ph_info[ph].kind, resp->status);
+		if (ph_info[ph].next != PH_END)
+			page->next_cursor = prov_cursor_make(phases[ph_info[ph].next], 0);
+		return PROV_OK;
+	case WA_OK:
+		break;
+	}
+	if ((items = entries_of(root, ph_info[ph].plural, ph_info[ph].singular, page, err)) == NULL) {
+		json_object_put(root);
+		return err->status;
+	}
+	n = json_object_array_length(items);
 	for (size_t i = 0; i < n; i++) {
 		json_object *it = json_object_array_get_idx(items, i);
+		int base = ph_info[ph].base;
 
-		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "id", id, sizeof id) != 0) {
-			prov_page_warn(page, WH " sent an entry of %s without a usable id; skipped",
-			    plurals[ph]);
+		if (base == PH_ADDONS || base == PH_PAYMENTS ||
+		    !entry_id(it, ph_info[ph].plural, id, sizeof id, page))
 			continue;
-		}
-		if (ph == PH_CLIENTS)
+		if (base == PH_CLIENTS)
 			add_client(it, id, page);
-		else if (ph == PH_SERVICES)
+		else if (base == PH_CONTACTS)
+			add_contact(it, id, page);
+		else if (base == PH_SERVICES)
 			add_service(it, id, page);
-		else if (ph == PH_DOMAINS)
+		else if (base == PH_DOMAINS)
 			add_domain(it, id, page);
 		else
 			add_invoice(it, id, page);
 	}
-
-	/* numbers may be strings; numreturned defaults to what came */
-	if (!prov_get_int(root, "numreturned", &returned) || returned < 0)
-		returned = (int64_t)json_object_array_length(items);
-	if (!prov_get_int(root, "totalresults", &total))
-		total = -1;
+	page->next_cursor = next_cursor(ph, start, n, root, n);
+	if (entries != NULL)
+		*entries = json_object_get(items);
 	json_object_put(items);
 	json_object_put(root);
-	if (n > 0 && returned > 0 && (total < 0 || start + returned < total)) {
-		if (start + returned >= (int64_t)PROV_MAX_PAGES * WH_LIMIT)
-			prov_page_warn(page, WH " %s: stopped after %lld records", plurals[ph],
-			    (long long)(start + returned));
-		else {
-			page->next_cursor = prov_cursor_make(phases[ph], start + returned);
+	return PROV_OK;
+}
+
+/* The list step alone (pure: no further calls; see the top). */
+enum prov_status
+whmcs_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err)
+{
+	return parse_list(cursor, resp, page, err, NULL);
+}
+
+/* ---------------------------------------------------------------- calls */
+
+struct wh {
+	struct prov_session *s;
+	const char *ident, *secret, *access;
+	struct httpc_resp resp;         /* the last answer */
+	int silent;                     /* calls in a row without an answer */
+	struct prov_error last;         /* why the last of them failed */
+	/* currencies (asked once a page, when needed) */
+	bool cur_asked;
+	json_object *cur_root, *cur_list;
+	const char *single;             /* the only currency configured ("" when unusable) */
+	char single_buf[4];
+	bool details_refused;
+	struct {
+		char client[24];
+		char code[4];           /* "" when unknown */
+	} cache[WH_CACHE];
+	size_t ncache;
+};
+
+/* POST action with the credentials and the NULL-terminated name/value
+ * pairs that follow into w->resp. */
+static enum prov_status
+wh_call(struct wh *w, struct prov_error *err, const char *action, ...)
+{
+	struct httpc_req req = { 0 };
+	char *form = NULL, *url;
+	const char *k, *v;
+	va_list ap;
+	enum prov_status st;
+
+	httpc_form_add(&form, "action", action);
+	httpc_form_add(&form, "responsetype", "json");
+	httpc_form_add(&form, "identifier", w->ident);
+	httpc_form_add(&form, "secret", w->secret);
+	if (w->access != NULL)
+		httpc_form_add(&form, "accesskey", w->access);
+	va_start(ap, action);
+	while ((k = va_arg(ap, const char *)) != NULL && (v = va_arg(ap, const char *)) != NULL)
+		httpc_form_add(&form, k, v);
+	va_end(ap);
+	httpc_resp_free(&w->resp);
+	url = prov_url(w->s, "/includes/api.php");
+	req.method = "POST";
+	req.url = url;
+	req.body = form;
+	req.body_len = strlen(form);
+	req.content_type = "application/x-www-form-urlencoded";
+	st = prov_http(w->s, &req, &w->resp, err);
+	free(url);
+	sodium_memzero(form, strlen(form));
+	free(form);
+	return st;
+}
+
+/* A call made for one entry (details, currencies, invoice, addons,
+ * transactions): WA_OK with *root, WA_REFUSED, or WA_FAILED with e set.
+ * Counts the calls in a row that got no answer. */
+static enum wh_answer
+entry_call(struct wh *w, const char *action, const char *key, const char *value,
+    json_object **root, struct prov_error *e)
+{
+	enum prov_status st = wh_call(w, e, action, key, value, NULL);
+
+	*root = NULL;
+	if (st != PROV_OK) {
+		w->silent++;
+		w->last = *e;
+		return WA_FAILED;
+	}
+	w->silent = 0;
+	return answer_of(&w->resp, action, false, root, e);
+}
+
+/* Whether a failed entry call ends the page (returned status): rate
+ * limited, credentials now rejected, or too many calls without an answer.
+ * PROV_OK: keep the list data (the caller warns). */
+static enum prov_status
+entry_failure(struct wh *w, const struct prov_error *e, struct prov_error *err)
+{
+	if (e->status == PROV_RATE_LIMITED || e->status == PROV_AUTH) {
+		*err = *e;
+		return e->status;
+	}
+	if (w->silent >= WH_MAX_SILENT)
+		return prov_fail(err, PROV_TRANSIENT, WH " did not answer %d calls in a row (%s)", w->silent,
+		    w->last.message);
+	return PROV_OK;
+}
+
+/* ----------------------------------------------------------- currencies */
+
+/* GetCurrencies, once a page. Unavailable: the clients' details name theirs. */
+static enum prov_status
+currencies_load(struct wh *w, struct prov_page *page, struct prov_error *err)
+{
+	struct prov_error e = { 0 };
+	enum wh_answer a;
+	char code[4];
+
+	if (w->cur_asked)
+		return PROV_OK;
+	w->cur_asked = true;
+	a = entry_call(w, "GetCurrencies", NULL, NULL, &w->cur_root, &e);
+	if (a == WA_FAILED && entry_failure(w, &e, err) != PROV_OK)
+		return err->status;
+	if (a != WA_OK) {
+		prov_page_warn(page, WH " did not list its currencies (%s); each client's currency is "
+		    "read from its details", a == WA_REFUSED ? "GetCurrencies is not allowed for these "
+		    "API credentials" : e.message);
+		return PROV_OK;
+	}
+	w->cur_list = list_items(w->cur_root, "currencies", "currency");
+	if (w->cur_list != NULL && json_object_array_length(w->cur_list) == 1) {
+		/* one currency configured: every client has it */
+		json_object *c = json_object_array_get_idx(w->cur_list, 0);
+		const char *s = currency_checked(prov_get_text(c, "code", 16), code, "the only currency",
+		    page);
+
+		snprintf(w->single_buf, sizeof w->single_buf, "%s", s != NULL ? s : "");
+		w->single = w->single_buf;
+	}
+	return PROV_OK;
+}
+
+/* The code of currency id as GetCurrencies lists it (unchecked), or NULL. */
+static const char *
+code_of_id(struct wh *w, json_object *idv)
+{
+	char id[24], cid[24];
+	size_t n = w->cur_list != NULL ? json_object_array_length(w->cur_list) : 0;
+
+	if (prov_json_id(idv, id, sizeof id) != 0)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		json_object *c = json_object_array_get_idx(w->cur_list, i);
+
+		if (prov_get_id(c, "id", cid, sizeof cid) == 0 && strcmp(cid, id) == 0)
+			return prov_get_text(c, "code", 16);
+	}
+	return NULL;
+}
+
+/* The currency of a client's details in out ("" when unknown or not a
+ * code, with a warning): currency_code, else its currency id through
+ * GetCurrencies. */
+static enum prov_status
+details_currency(struct wh *w, json_object *d, const char *client, char out[4],
+    struct prov_page *page, struct prov_error *err)
+{
+	const char *code = prov_get_text(d, "currency_code", 16);
+	char whose[192];
+
+	out[0] = '\0';
+	snprintf(whose, sizeof whose, "client %s", client);
+	if (code == NULL && prov_get(d, "currency") != NULL) {
+		if (currencies_load(w, page, err) != PROV_OK)
+			return err->status;
+		code = code_of_id(w, prov_get(d, "currency"));
+	}
+	if (code == NULL)
+		prov_page_warn(page, WH " %s: its currency is unknown; imported without one", whose);
+	else if (currency_checked(code, out, whose, page) == NULL)
+		out[0] = '\0';
+	return PROV_OK;
+}
+
+static void
+cache_put(struct wh *w, const char *client, const char *code)
+{
+	if (w->ncache >= WH_CACHE || strlen(client) >= sizeof w->cache[0].client)
+		return;
+	snprintf(w->cache[w->ncache].client, sizeof w->cache[0].client, "%s", client);
+	snprintf(w->cache[w->ncache].code, sizeof w->cache[0].code, "%s", code);
+	w->ncache++;
+}
+
+/* GetClientsDetails of client: its "client" object (a new reference; old
+ * versions put the fields at the top), or NULL (refused: details_refused;
+ * failed: warning). */
+static enum prov_status
+details_of(struct wh *w, const char *client, json_object **out, struct prov_page *page,
+    struct prov_error *err)
+{
+	struct prov_error e = { 0 };
+	json_object *root;
+	enum wh_answer a;
+
+	*out = NULL;
+	if (w->details_refused)
+		return PROV_OK;
+	a = entry_call(w, "GetClientsDetails", "clientid", client, &root, &e);
+	if (a == WA_REFUSED) {
+		w->details_refused = true;
+		prov_page_warn(page, WH " refused GetClientsDetails for these API credentials (HTTP %ld): "
+		    "client addresses, phones, credit and currencies are not imported", w->resp.status);
+		return PROV_OK;
+	}
+	if (a == WA_FAILED) {
+		if (entry_failure(w, &e, err) != PROV_OK)
+			return err->status;
+		prov_page_warn(page, WH " client %s: its details could not be read (%s)", client,
+		    e.message);
+		return PROV_OK;
+	}
+	*out = json_object_get(prov_get_object(root, "client") ? prov_get_object(root, "client") : root);
+	json_object_put(root);
+	return PROV_OK;
+}
+
+/* The currency of client in out ("" when unknown, with one warning a page). */
+static enum prov_status
+client_currency(struct wh *w, const char *client, char out[4], struct prov_page *page,
+    struct prov_error *err)
+{
+	json_object *d;
+
+	out[0] = '\0';
+	if (client == NULL)
+		return PROV_OK;
+	if (currencies_load(w, page, err) != PROV_OK)
+		return err->status;
+	if (w->single != NULL) {
+		snprintf(out, 4, "%s", w->single);
+		return PROV_OK;
+	}
+	for (size_t i = 0; i < w->ncache; i++)
+		if (strcmp(w->cache[i].client, client) == 0) {
+			snprintf(out, 4, "%s", w->cache[i].code);
+			return PROV_OK;
+		}
+	if (details_of(w, client, &d, page, err) != PROV_OK)
+		return err->status;
+	if (d != NULL && details_currency(w, d, client, out, page, err) != PROV_OK) {
+		json_object_put(d);
+		return err->status;
+	}
+	json_object_put(d);
+	cache_put(w, client, out);
+	return PROV_OK;
+}
+
+/* Set the currency of every item of type on the page whose own is null. */
+static enum prov_status
+fill_currencies(struct wh *w, const char *type, struct prov_page *page, struct prov_error *err)
+{
+	for (size_t i = 0; i < page->n; i++) {
+		struct prov_item *it = &page->items[i];
+		json_object *cid = prov_get(it->norm, "client_id");
+		char code[4];
+
+		if (strcmp(it->resource_type, type) != 0 || prov_get(it->norm, "currency") != NULL ||
+		    !json_object_is_type(cid, json_type_string))
+			continue;
+		if (client_currency(w, json_object_get_string(cid), code, page, err) != PROV_OK)
+			return err->status;
+		norm_set(it->norm, "currency", code[0] != '\0' ? code : NULL);
+	}
+	return PROV_OK;
+}
+
+/* -------------------------------------------------------------- clients */
+
+/* Fill a client item from its details. */
+static enum prov_status
+client_fill(struct wh *w, struct prov_item *it, json_object *d, struct prov_page *page,
+    struct prov_error *err)
+{
+	const char *country = prov_get_text(d, "countrycode", 64), *phone;
+	char cur[4], credit[32];
+
+	phone = prov_get_text(d, "phonenumberformatted", 64);
+	norm_set(it->norm, "address1", prov_get_text(d, "address1", 255));
+	norm_set(it->norm, "address2", prov_get_text(d, "address2", 255));
+	norm_set(it->norm, "city", prov_get_text(d, "city", 255));
+	norm_set(it->norm, "state", prov_get_text(d, "state", 255));
+	norm_set(it->norm, "postcode", prov_get_text(d, "postcode", 32));
+	norm_set(it->norm, "country", country ? country : prov_get_text(d, "country", 64));
+	norm_set(it->norm, "phone", phone ? phone : prov_get_text(d, "phonenumber", 64));
+	norm_set(it->norm, "credit", amount_of(d, "credit", credit));
+	if (details_currency(w, d, it->external_id, cur, page, err) != PROV_OK)
+		return err->status;
+	norm_set(it->norm, "currency", cur[0] != '\0' ? cur : NULL);
+	json_object_object_add(it->raw, "details", raw_clean(d));
+	return PROV_OK;
+}
+
+/* GetClientsDetails for every client of the page. */
+static enum prov_status
+clients_details(struct wh *w, size_t ph, struct prov_page *page, struct prov_error *err)
+{
+	for (size_t i = 0; ph == PH_CLIENTS && i < page->n && !w->details_refused; i++) {
+		struct prov_item *it = &page->items[i];
+		json_object *d;
+		enum prov_status st;
+
+		if (details_of(w, it->external_id, &d, page, err) != PROV_OK)
+			return err->status;
+		if (d == NULL)
+			continue;
+		st = client_fill(w, it, d, page, err);
+		json_object_put(d);
+		if (st != PROV_OK)
+			return st;
+	}
+	if (w->details_refused && page->next_cursor != NULL &&
+	    strncmp(page->next_cursor, "clients:", 8) == 0) {
+		/* go on without asking again */
+		char *c = prov_cursor_make(phases[PH_CLIENTS_PLAIN], strtoll(page->next_cursor + 8, NULL, 10));
+
+		free(page->next_cursor);
+		page->next_cursor = c;
+	}
+	return PROV_OK;
+}
+
+/* --------------------------------------------------------------- addons */
+
+static void
+add_addon(json_object *a, const char *id, const char *currency, struct prov_page *page)
+{
+	struct prov_hosting_addon ha = { 0 };
+	char client[64], service[64], due[11], reg[11], amount[32], setup[32], name[192];
+
+	ha.client_id = ref_of(a, "userid", client, sizeof client);
+	ha.service_id = ref_of(a, "serviceid", service, sizeof service);
+	ha.name = prov_get_text(a, "name", 255);
+	if (ha.name == NULL) {
+		/* a predefined addon may come without its name */
+		snprintf(name, sizeof name, "Addon %s", id);
+		ha.name = name;
+		prov_page_warn(page, WH " addon %s has no name; imported as \"%s\"", id, name);
+	}
+	ha.status = map_value(a, "status", service_statuses, "addon", ha.name, page);
+	ha.billing_cycle = map_value(a, "billingcycle", cycles, "addon", ha.name, page);
+	ha.amount = amount_of(a, "recurring", amount);
+	ha.setup_fee = amount_of(a, "setupfee", setup);
+	ha.next_due = date_of(a, "nextduedate", due);
+	ha.registered = date_of(a, "regdate", reg);
+	ha.currency = currency;
+	prov_page_add(page, "hosting_addon", id, raw_clean(a), prov_norm_hosting_addon(&ha));
+}
+
+/* "a,b,c": the ids of the service entries (NULL when none). */
+static char *
+service_ids(json_object *entries)
+{
+	char *csv = NULL, id[64];
+	size_t len = 0;
+
+	for (size_t i = 0; i < json_object_array_length(entries); i++) {
+		if (prov_get_id(json_object_array_get_idx(entries, i), "id", id, sizeof id) != 0)
+			continue;
+		csv = xrealloc(csv, len + strlen(id) + 2);
+		len += (size_t)sprintf(csv + len, "%s%s", len > 0 ? "," : "", id);
+	}
+	return csv;
+}
+
+/* GetClientsAddons for the services listed on this page. */
+static enum prov_status
+addons_of(struct wh *w, json_object *entries, struct prov_page *page, struct prov_error *err)
+{
+	char *csv = service_ids(entries), id[160];
+	json_object *root, *items;
+	enum prov_status st = PROV_OK;
+	enum wh_answer a;
+
+	if (csv == NULL)
+		return PROV_OK;
+	a = entry_call(w, "GetClientsAddons", "serviceid", csv, &root, err);
+	free(csv);
+	if (a == WA_REFUSED) {
+		prov_skip_kind(page, WH, "service addons", w->resp.status);
+		free(page->next_cursor);
+		page->next_cursor = prov_cursor_make(phases[PH_DOMAINS], 0);
+		return PROV_OK;
+	}
+	if (a == WA_FAILED)
+		return err->status;
+	if ((items = entries_of(root, "addons", "addon", page, err)) == NULL) {
+		json_object_put(root);
+		return err->status;
+	}
+	for (size_t i = 0; i < json_object_array_length(items); i++) {
+		json_object *it = json_object_array_get_idx(items, i);
+		char client[64], code[4];
+
+		if (!entry_id(it, "addons", id, sizeof id, page))
+			continue;
+		st = client_currency(w, ref_of(it, "userid", client, sizeof client), code, page, err);
+		if (st != PROV_OK)
+			break;
+		add_addon(it, id, code[0] != '\0' ? code : NULL, page);
+	}
+	json_object_put(items);
+	json_object_put(root);
+	return st;
+}
+
+/* ------------------------------------------------------------- invoices */
+
+/* The lines of a GetInvoice answer ("items":{"item":[…]}, or ""). */
+static json_object *
+invoice_lines(json_object *root)
+{
+	json_object *items = list_items(root, "items", "item"), *lines = json_object_new_array();
+	size_t n = items != NULL ? json_object_array_length(items) : 0;
+
+	for (size_t i = 0; i < n && i < PROV_MAX_ITEMS; i++) {
+		json_object *l = json_object_array_get_idx(items, i);
+		char amount[32], relid[64];
+
+		if (!json_object_is_type(l, json_type_object))
+			continue;
+		json_object_array_add(lines, prov_invoice_line(prov_get_text(l, "description", 65535),
+		    amount_of(l, "amount", amount), prov_get_text(l, "type", 32),
+		    ref_of(l, "relid", relid, sizeof relid), prov_get_bool(l, "taxed", false)));
+	}
+	json_object_put(items);
+	return lines;
+}
+
+/* Fill an invoice item from its GetInvoice answer. */
+static void
+invoice_fill(struct prov_item *it, json_object *d)
+{
+	static const char *const amounts[][2] = { { "subtotal", "subtotal" }, { "tax", "tax" },
+		{ "tax2", "tax2" }, { "credit", "credit" }, { "balance", "balance" }, { "total", "total" } };
+	const char *pm = prov_get_text(d, "paymentmethod", 64);
+	json_object *keep;
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof amounts / sizeof amounts[0]; i++)
+		if (amount_of(d, amounts[i][0], buf) != NULL)
+			norm_set(it->norm, amounts[i][1], buf);
+	if (pm != NULL)
+		norm_set(it->norm, "payment_method", pm);
+	json_object_object_add(it->norm, "lines", invoice_lines(d));
+	keep = raw_clean(d);
+	json_object_object_del(keep, "result");
+	json_object_object_add(it->raw, "detail", keep);
+}
+
+/* GetInvoice for every invoice of the page (unless refused before). */
+static enum prov_status
+invoices_detail(struct wh *w, size_t ph, struct prov_page *page, struct prov_error *err)
+{
+	bool refused = ph != PH_INVOICES;
+
+	for (size_t i = 0; i < page->n && !refused; i++) {
+		struct prov_item *it = &page->items[i];
+		struct prov_error e = { 0 };
+		json_object *root;
+		enum wh_answer a = entry_call(w, "GetInvoice", "invoiceid", it->external_id, &root, &e);
+
+		if (a == WA_OK) {
+			invoice_fill(it, root);
+			json_object_put(root);
+		} else if (a == WA_REFUSED) {
+			refused = true;
+			prov_page_warn(page, WH " refused GetInvoice for these API credentials (HTTP %ld): "
+			    "invoices are imported without their lines and balance", w->resp.status);
+			if (page->next_cursor != NULL && strncmp(page->next_cursor, "invoices:", 9) == 0) {
+				char *c = prov_cursor_make(phases[PH_INVOICES_PLAIN],
+				    strtoll(page->next_cursor + 9, NULL, 10));
+
+				free(page->next_cursor);
+				page->next_cursor = c;
+			}
+		} else if (entry_failure(w, &e, err) != PROV_OK) {
+			return err->status;
+		} else {
+			prov_page_warn(page, WH " invoice %s: its lines could not be read (%s); imported "
+			    "from the list only", it->external_id, e.message);
+		}
+	}
+	return fill_currencies(w, "invoice", page, err);
+}
+
+/* ------------------------------------------------------------- payments */
+
+static void
+add_payment(json_object *t, const char *id, const char *client, const char *currency,
+    struct prov_page *page)
+{
+	struct prov_payment pm = { 0 };
+	char cbuf[64], inv[64], date[11], in[32], fees[32], out[32];
+
+	pm.client_id = ref_of(t, "userid", cbuf, sizeof cbuf);
+	if (pm.client_id == NULL)
+		pm.client_id = client;
+	pm.invoice_id = ref_of(t, "invoiceid", inv, sizeof inv);
+	pm.date = date_of(t, "date", date);
+	pm.gateway = prov_get_text(t, "gateway", 64);
+	pm.transaction_id = prov_get_text(t, "transid", 191);
+	pm.description = prov_get_text(t, "description", 1024);
+	pm.amount_in = amount_of(t, "amountin", in);
+	pm.fees = amount_of(t, "fees", fees);
+	pm.amount_out = amount_of(t, "amountout", out);
+	pm.currency = currency;
+	prov_page_add(page, "payment", id, raw_clean(t), prov_norm_payment(&pm));
+}
+
+/* The transactions of one client. *refused when the role may not ask. */
+static enum prov_status
+payments_of(struct wh *w, const char *client, bool *refused, struct prov_page *page,
+    struct prov_error *err)
+{
+	struct prov_error e = { 0 };
+	json_object *root, *items;
+	char id[160], cur[4], whose[192];
+	enum prov_status st = PROV_OK;
+	enum wh_answer a = entry_call(w, "GetTransactions", "clientid", client, &root, &e);
+
+	*refused = a == WA_REFUSED;
+	if (a == WA_FAILED && entry_failure(w, &e, err) != PROV_OK)
+		return err->status;
+	if (a == WA_FAILED)
+		prov_page_warn(page, WH " client %s: its transactions could not be read (%s)", client,
+		    e.message);
+	if (a != WA_OK)
+		return PROV_OK;
+	if ((items = entries_of(root, "transactions", "transaction", page, err)) == NULL) {
+		json_object_put(root);
+		return err->status;
+	}
+	snprintf(whose, sizeof whose, "client %s", client);
+	for (size_t i = 0; i < json_object_array_length(items) && st == PROV_OK; i++) {
+		json_object *t = json_object_array_get_idx(items, i);
+		json_object *cv = prov_get(t, "currency");
+		int64_t cid = 0;
+
+		if (!entry_id(t, "transactions", id, sizeof id, page))
+			continue;
+		/* currency 0: the client's; another id: that currency */
+		if (cv == NULL || (prov_json_int(cv, &cid) && cid == 0)) {
+			if ((st = client_currency(w, client, cur, page, err)) == PROV_OK)
+				add_payment(t, id, client, cur[0] != '\0' ? cur : NULL, page);
+		} else if ((st = currencies_load(w, page, err)) == PROV_OK) {
+			add_payment(t, id, client, currency_checked(code_of_id(w, cv), cur, whose, page),
+			    page);
+		}
+	}
+	json_object_put(items);
+	json_object_put(root);
+	return st;
+}
+
+/* GetTransactions for every client of the page. */
+static enum prov_status
+payments_page(struct wh *w, json_object *entries, int64_t start, struct prov_page *page,
+    struct prov_error *err)
+{
+	size_t n = json_object_array_length(entries);
+	char id[64];
+
+	for (size_t i = 0; i < n; i++) {
+		bool refused = false;
+
+		if (prov_get_id(json_object_array_get_idx(entries, i), "id", id, sizeof id) != 0)
+			continue;
+		if (payments_of(w, id, &refused, page, err) != PROV_OK)
+			return err->status;
+		if (refused) {
+			prov_skip_kind(page, WH, "transactions", w->resp.status);
+			free(page->next_cursor);
+			page->next_cursor = NULL;
+			return PROV_OK;
+		}
+		if (page->n >= PROV_MAX_ITEMS / 2 && i + 1 < n) {
+			/* a full page: the next client starts the next one */
+			free(page->next_cursor);
+			page->next_cursor = prov_cursor_make(phases[PH_PAYMENTS], start + (int64_t)i + 1);
 			return PROV_OK;
 		}
 	}
-	if (phases[ph + 1] != NULL)
-		page->next_cursor = prov_cursor_make(phases[ph + 1], 0);
 	return PROV_OK;
+}
+
+/* ---------------------------------------------------------------- fetch */
+
+/* What a page needs beyond its list (see the top). */
+static enum prov_status
+page_more(struct wh *w, size_t ph, int64_t start, json_object *entries, struct prov_page *page,
+    struct prov_error *err)
+{
+	switch (ph) {
+	case PH_CLIENTS:
+		return clients_details(w, ph, page, err);
+	case PH_SERVICES:
+		return fill_currencies(w, "hosting_service", page, err);
+	case PH_ADDONS:
+		return addons_of(w, entries, page, err);
+	case PH_DOMAINS:
+		return fill_currencies(w, "hosting_domain", page, err);
+	case PH_INVOICES:
+	case PH_INVOICES_PLAIN:
+		return invoices_detail(w, ph, page, err);
+	case PH_PAYMENTS:
+		return payments_page(w, entries, start, page, err);
+	default:
+		return PROV_OK;
+	}
 }
 
 static enum prov_status
 whmcs_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	const char *ident = prov_cred(s, "api_identifier");
-	const char *secret = prov_cred(s, "api_secret");
-	const char *access = prov_cred(s, "access_key");
-	char *form = NULL, *url, num[24];
+	struct wh w = { .s = s };
+	json_object *entries = NULL;
+	char ls[24], ln[24];
 	size_t ph;
 	int64_t start;
+	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &start) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " WH " discovery: bad checkpoint");
-	if (ident == NULL || secret == NULL)
+	w.ident = prov_cred(s, "api_identifier");
+	w.secret = prov_cred(s, "api_secret");
+	w.access = prov_cred(s, "access_key");
+	if (w.ident == NULL || w.secret == NULL)
 		return prov_fail(err, PROV_AUTH, "the " WH " credentials have no usable api_identifier "
 		    "and api_secret");
-	httpc_form_add(&form, "action", actions[ph]);
-	httpc_form_add(&form, "responsetype", "json");
-	httpc_form_add(&form, "identifier", ident);
-	httpc_form_add(&form, "secret", secret);
-	if (access != NULL)
-		httpc_form_add(&form, "accesskey", access);
-	snprintf(num, sizeof num, "%lld", (long long)start);
-	httpc_form_add(&form, "limitstart", num);
-	snprintf(num, sizeof num, "%d", WH_LIMIT);
-	httpc_form_add(&form, "limitnum", num);
-
-	url = prov_url(s, "/includes/api.php");
-	return prov_fetch_form(s, cursor, url, form, whmcs_parse, page, err);
+	snprintf(ls, sizeof ls, "%lld", (long long)start);
+	snprintf(ln, sizeof ln, "%d", ph_info[ph].limit);
+	st = wh_call(&w, err, ph_info[ph].action, "limitstart", ls, "limitnum", ln, NULL);
+	if (st == PROV_OK)
+		st = parse_list(cursor, &w.resp, page, err, &entries);
+	if (st == PROV_OK && entries != NULL)
+		st = page_more(&w, ph, start, entries, page, err);
+	st = prov_finish(s, st, &w.resp, page, err);
+	json_object_put(entries);
+	json_object_put(w.cur_list);
+	json_object_put(w.cur_root);
+	httpc_resp_free(&w.resp);
+	return st;
 }
 
 const struct provider_ops whmcs_ops = { whmcs_fetch };

@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "importers/importer.h"
 #include "providers/common.h"
 #include "providers/provider.h"
 #include "runner/rules.h"
@@ -28,7 +29,8 @@ struct disc {
 	struct prov_page *page;
 	bool moved_on;             /* the run is no longer discovering (cancelled, …) */
 	bool finished;             /* discovery ended with this page */
-	int64_t resources;         /* total at the end */
+	bool over_limit;           /* the run holds more than [limits] max_resources */
+	int64_t resources;         /* total so far (exact at the end) */
 	const char *error_message; /* to fail the run with */
 	const char *reason;        /* auth|fatal|rate_limited|transient|… for the log */
 	int attempts;
@@ -68,6 +70,42 @@ describe_discovered(const char *stats_text, char *out, size_t n, int64_t *total)
 	json_object_put(stats);
 }
 
+/* The run's stats with the page's resources added to "discovered", so a
+ * reader sees discovery advance (the last page recounts them exactly); *total
+ * gets their sum. */
+static char *
+stats_count_page(const char *old_text, const struct prov_page *p, int64_t *total)
+{
+	json_object *old = NULL, *disc = json_object_new_object(), *prev, *stats;
+	char *text;
+	int ok;
+
+	if (old_text != NULL)
+		old = jx_parse(old_text, strlen(old_text), &ok);
+	if (json_object_object_get_ex(old, "discovered", &prev) && json_object_is_type(prev, json_type_object)) {
+		json_object_object_foreach(prev, k, v)
+			jx_add_int(disc, k, json_object_get_int64(v));
+	}
+	json_object_put(old);
+	for (size_t i = 0; i < p->n; i++) {
+		json_object *v;
+		int64_t n = json_object_object_get_ex(disc, p->items[i].resource_type, &v) ?
+		    json_object_get_int64(v) : 0;
+		jx_add_int(disc, p->items[i].resource_type, n + 1);
+	}
+	*total = 0;
+	{
+		json_object_object_foreach(disc, k, v) {
+			(void)k;
+			*total += json_object_get_int64(v);
+		}
+	}
+	stats = stats_compose(old_text, disc, NULL, 0, 0, 0, 0.0);
+	text = xstrdup(jx_text(stats));
+	json_object_put(stats);
+	return text;
+}
+
 static enum tx_result
 save_page(struct runner *r, void *arg)
 {
@@ -94,8 +132,10 @@ save_page(struct runner *r, void *arg)
 	t = TX_ERROR;
 	for (size_t i = 0; i < p->n; i++) {
 		struct prov_item *it = &p->items[i];
-		if (db_exec(r->db, ST_RN_RES_UPSERT, "sssss", d->job->run_id, it->resource_type,
-		        it->external_id, it->raw ? jx_text(it->raw) : NULL,
+		char name[256];
+		importer_label(it->resource_type, it->norm, name, sizeof name);
+		if (db_exec(r->db, ST_RN_RES_UPSERT, "ssssss", d->job->run_id, it->resource_type,
+		        it->external_id, name[0] ? name : NULL, it->raw ? jx_text(it->raw) : NULL,
 		        it->norm ? jx_text(it->norm) : "{}") < 0)
 			goto out;
 	}
@@ -108,11 +148,18 @@ save_page(struct runner *r, void *arg)
 	if (p->nwarnings > WARNINGS_PER_PAGE)
 		runner_log(r, d->job->run_id, "warning", NULL, "%zu more warnings on this page not shown.",
 		    p->nwarnings - WARNINGS_PER_PAGE);
-	if (p->next_cursor != NULL) {
-		if (db_exec(r->db, ST_RN_CHECKPOINT, "ss", p->next_cursor, d->job->run_id) < 0)
+	{
+		char *stats = stats_count_page(old_stats, p, &d->resources);
+		int64_t n = db_exec(r->db, ST_RN_CHECKPOINT, "sss", p->next_cursor, stats, d->job->run_id);
+		free(stats);
+		if (n < 0)
 			goto out;
-		t = TX_COMMIT;
-		goto out;
+		/* Past the limit the run stops here, without reading the rest. */
+		d->over_limit = d->resources > r->cfg->max_resources;
+		if (d->over_limit || p->next_cursor != NULL) {
+			t = TX_COMMIT;
+			goto out;
+		}
 	}
 	/* The last page: discovering -> awaiting_review. */
 	{
@@ -407,6 +454,13 @@ discovery_step(struct runner *r, struct job *j)
 		t = runner_tx(r, save_page, &d);
 		d.page = NULL;
 		pages++;
+		if (t == TX_COMMIT && d.over_limit) {
+			prov_page_free(&page);
+			fail(r, &d, "limit", "The provider listed more than %d resources, the most one run may hold "
+			    "([limits] max_resources); discovery stopped there. Raise the limit, or import the "
+			    "account in parts.", r->cfg->max_resources);
+			break;
+		}
 		if (t != TX_COMMIT) {
 			prov_page_free(&page);
 			if (d.moved_on)

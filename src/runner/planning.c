@@ -33,32 +33,6 @@ struct plan {
 	int64_t conflicts;
 };
 
-/* What the natural key of a type is, for messages. */
-static const char *
-natural_key_words(const char *type)
-{
-	static const struct {
-		const char *type, *noun, *key;
-	} k[] = {
-		{ "monitor", "monitor", "type and URL" },
-		{ "heartbeat", "heartbeat", "name" },
-		{ "contact", "contact", "type and value" },
-		{ "status_page", "status page", "name" },
-		{ "hosting_client", "hosting client", "email address" },
-		{ "hosting_service", "hosting service", "client, product and domain" },
-		{ "hosting_domain", "domain", "domain name" },
-		{ "invoice", "invoice", "number" },
-	};
-	static char buf[96];
-
-	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
-		if (strcmp(k[i].type, type) == 0) {
-			snprintf(buf, sizeof buf, "%s with the same %s", k[i].noun, k[i].key);
-			return buf;
-		}
-	return "object with the same key";
-}
-
 /* Decide one resource and store the decision. 0 or -1 (DB error). */
 static int
 plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row *w)
@@ -96,12 +70,15 @@ plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row 
 	if (strcmp(d.action, "skip") == 0) {
 		snprintf(msg, sizeof msg, "Skipped: %s", why);
 		message = msg;
-	} else if (strcmp(d.action, "conflict") == 0) {
-		snprintf(msg, sizeof msg, "Your account already has a %s (id %llu) that no import created. "
-		    "Resolve with skip, overwrite or duplicate.", natural_key_words(w->type),
-		    (unsigned long long)id);
+	} else {
+		if (importer_plan_reason(ic, w->type, d.action, id, why, sizeof why) < 0)
+			goto fail;
+		if (strcmp(d.action, "conflict") == 0) {
+			snprintf(msg, sizeof msg, "%s Resolve with skip, overwrite or duplicate.", why);
+			p->conflicts++;
+		} else
+			snprintf(msg, sizeof msg, "%s", why);
 		message = msg;
-		p->conflicts++;
 	}
 	json_object_put(norm);
 	return db_exec(r->db, ST_RN_PLAN_SET, "sssu", d.action, d.status, message, w->id) < 0 ? -1 : 0;
@@ -123,7 +100,8 @@ static enum tx_result
 plan_batch(struct runner *r, void *arg)
 {
 	struct plan *p = arg;
-	struct imp_ctx ic = { r->db, p->user_id, p->provider, p->job->run_id, true };
+	struct imp_ctx ic = { .db = r->db, .user_id = p->user_id, .provider = p->provider,
+		.run_id = p->job->run_id, .planning = true };
 	struct row *rows = xcalloc(RUNNER_PLAN_BATCH, sizeof *rows);
 	enum tx_result t;
 	struct db_res *res;

@@ -28,6 +28,7 @@ enum outcome {
 struct run_info {
 	uint64_t user_id;
 	char provider[33];
+	bool import_paused;  /* the run's option */
 };
 
 struct one {
@@ -45,23 +46,6 @@ struct one {
 	int attempts;      /* consecutive transient failures, this one included */
 };
 
-/* A short human name from normalized data: name, email, number or domain. */
-static void
-label_of(json_object *norm, char *out, size_t n)
-{
-	static const char *const keys[] = { "name", "email", "number", "domain", "product", "url", NULL };
-
-	out[0] = '\0';
-	for (size_t i = 0; keys[i] != NULL; i++) {
-		const char *s = jx_str(norm, keys[i]);
-		if (s != NULL && *s) {
-			size_t len = imp_utf8_prefix(s, 80);
-			snprintf(out, n, "%.*s", (int)len, s);
-			return;
-		}
-	}
-}
-
 static void
 failure_context(struct one *o, json_object *ctx)
 {
@@ -74,7 +58,8 @@ static enum tx_result
 import_body(struct runner *r, void *arg)
 {
 	struct one *o = arg;
-	struct imp_ctx ic = { r->db, o->run->user_id, o->run->provider, o->job->run_id, false };
+	struct imp_ctx ic = { .db = r->db, .user_id = o->run->user_id, .provider = o->run->provider,
+		.run_id = o->job->run_id, .import_paused = o->run->import_paused };
 	char status[32], action[16] = "", resolution[16] = "", res_status[16] = "";
 	json_object *norm = NULL;
 	struct db_res *res;
@@ -111,7 +96,7 @@ import_body(struct runner *r, void *arg)
 		json_object_put(norm);
 		return TX_COMMIT; /* gone, or already done by someone else */
 	}
-	label_of(norm, o->label, sizeof o->label);
+	importer_label(o->type, norm, o->label, sizeof o->label);
 	if (strcmp(action, "update") == 0) {
 		/* The earlier import's target; with "overwrite", the object it conflicted
 		 * with. A target deleted meanwhile is created again. */
@@ -191,16 +176,16 @@ error_body(struct runner *r, void *arg)
 	jx_add_int(ctx, "max_attempts", r->max_attempts);
 	jx_add_str(ctx, "database_error", o->dberr);
 	if (!a->transient || o->attempts >= r->max_attempts) {
+		char why[200];
 		if (a->transient)
-			snprintf(msg, sizeof msg, "Import failed after %d attempts: the database was busy or "
-			    "unreachable.", o->attempts);
+			snprintf(why, sizeof why, "the database was busy or unreachable (%d attempts)", o->attempts);
 		else
-			snprintf(msg, sizeof msg, "Import failed: the %s could not be saved in your account.",
-			    o->type);
+			snprintf(why, sizeof why, "the %s could not be saved in your account", o->type);
+		snprintf(msg, sizeof msg, "Import failed: %s.", why);
 		n = db_exec(r->db, ST_RN_RES_FAILED, "isu", (int64_t)1, msg, o->id);
 		if (n > 0)
-			runner_log(r, o->job->run_id, "error", ctx, "Import of %s (external id %s) failed: %s",
-			    o->type, o->ext, msg);
+			runner_log(r, o->job->run_id, "error", ctx, "Import of %s (external id %s) failed: %s.",
+			    o->type, o->ext, why);
 		o->failed_now = n > 0;
 	} else {
 		n = db_exec(r->db, ST_RN_RES_ATTEMPT, "u", o->id);
@@ -253,8 +238,38 @@ import_one(struct runner *r, struct job *j, const struct run_info *run, uint64_t
 
 struct finish {
 	struct job *job;
+	const struct run_info *run;
 	bool moved_on, completed, delete_job;
 };
+
+/* The run option import_paused: say which targets were left paused. 0 or -1. */
+static int
+log_left_paused(struct runner *r, const char *run_id)
+{
+	struct db_res *res = db_query(r->db, ST_RN_COUNT_IMPORTED_TYPE, "s", run_id);
+	json_object *ctx = json_object_new_object(), *types = json_object_new_object();
+	int64_t total = 0;
+	int rc;
+
+	if (res == NULL) {
+		json_object_put(ctx);
+		json_object_put(types);
+		return -1;
+	}
+	while ((rc = db_next(res)) == 1)
+		if (importer_pausable(db_str(res, 0))) {
+			jx_add_int(types, db_str(res, 0), db_i64(res, 1));
+			total += db_i64(res, 1);
+		}
+	db_free(res);
+	json_object_object_add(ctx, "left_paused", types);
+	if (rc == 0)
+		runner_log(r, run_id, "info", ctx, "%lld imported monitor%s and heartbeat%s were left paused "
+		    "(option import_paused): resume them when you switch over.", (long long)total,
+		    total == 1 ? "" : "s", total == 1 ? "" : "s");
+	json_object_put(ctx);
+	return rc < 0 ? -1 : 0;
+}
 
 /* Refresh the stats; complete the run when nothing is left to import; delete the job if asked. */
 static enum tx_result
@@ -291,6 +306,8 @@ finish_body(struct runner *r, void *arg)
 			    "resources again" : "completed");
 			json_object_put(ctx);
 			f->completed = true;
+			if (f->run->import_paused && log_left_paused(r, f->job->run_id) != 0)
+				goto out;
 		}
 		if (queue_done(r->db, f->job) < 0)
 			goto out;
@@ -304,7 +321,7 @@ out:
 	return t;
 }
 
-/* Position of the import chain: a type index into importer_order and the last id done. */
+/* Position of the import chain: a rank in the import order and the last id done. */
 struct chain_pos {
 	int type;
 	uint64_t after;
@@ -331,14 +348,14 @@ static char *
 pos_text(const struct chain_pos *p)
 {
 	return xasprintf("{\"type\":\"%s\",\"after\":%llu}",
-	    importer_order[p->type] ? importer_order[p->type] : "", (unsigned long long)p->after);
+	    importer_type_at((size_t)p->type) ? importer_type_at((size_t)p->type) : "", (unsigned long long)p->after);
 }
 
 /* The next batch of pending ids at p. Returns the count, or -1. */
 static int
 next_ids(struct runner *r, const char *run_id, const struct chain_pos *p, uint64_t *ids)
 {
-	struct db_res *res = db_query(r->db, ST_RN_IMPORT_NEXT, "ssui", run_id, importer_order[p->type],
+	struct db_res *res = db_query(r->db, ST_RN_IMPORT_NEXT, "ssui", run_id, importer_type_at((size_t)p->type),
 	    p->after, (int64_t)RUNNER_IMPORT_BATCH);
 	int n = 0, rc;
 
@@ -351,9 +368,9 @@ next_ids(struct runner *r, const char *run_id, const struct chain_pos *p, uint64
 }
 
 static void
-finish(struct runner *r, struct job *j, bool delete_job)
+finish(struct runner *r, struct job *j, const struct run_info *run, bool delete_job)
 {
-	struct finish f = { .job = j, .delete_job = delete_job };
+	struct finish f = { .job = j, .run = run, .delete_job = delete_job };
 
 	if (runner_tx(r, finish_body, &f) != TX_COMMIT && f.moved_on)
 		runner_drop(r, j, "run no longer executing");
@@ -364,12 +381,12 @@ chain_step(struct runner *r, struct job *j, const struct run_info *run)
 {
 	struct chain_pos p;
 	uint64_t ids[RUNNER_IMPORT_BATCH];
-	int64_t step_end = runner_step_end(r), delay = 0;
+	int64_t step_end = runner_step_end(r), delay = 0, next_stats = mono_ms() + RUNNER_STATS_MS;
 	int attempts = j->attempts;
 	char *payload;
 
 	pos_parse(j->payload, &p);
-	while (importer_order[p.type] != NULL) {
+	while (importer_type_at((size_t)p.type) != NULL) {
 		int n = next_ids(r, j->run_id, &p, ids);
 
 		if (n < 0) {
@@ -402,15 +419,34 @@ chain_step(struct runner *r, struct job *j, const struct run_info *run)
 				delay = 0;
 				goto release;
 			}
+			if (mono_ms() >= next_stats) {
+				finish(r, j, run, false); /* progress shows while the import goes on */
+				next_stats = mono_ms() + RUNNER_STATS_MS;
+			}
 		}
 	}
-	finish(r, j, true); /* every type walked */
+	finish(r, j, run, true); /* every type walked */
 	return;
 release:
-	finish(r, j, false); /* progress */
+	finish(r, j, run, false); /* progress */
 	payload = pos_text(&p);
 	queue_release(r->db, j, delay, attempts, payload);
 	free(payload);
+}
+
+/* A boolean option of the run's stored options text. */
+static bool
+run_option(const char *text, const char *name)
+{
+	json_object *o, *v;
+	bool on;
+	int ok;
+
+	if (text == NULL || (o = jx_parse(text, strlen(text), &ok)) == NULL)
+		return false;
+	on = json_object_object_get_ex(o, name, &v) && json_object_get_boolean(v);
+	json_object_put(o);
+	return on;
 }
 
 void
@@ -429,6 +465,7 @@ resources_step(struct runner *r, struct job *j)
 		run.user_id = (uint64_t)db_i64(res, 0);
 		snprintf(run.provider, sizeof run.provider, "%s", db_str(res, 1) ? db_str(res, 1) : "");
 		snprintf(status, sizeof status, "%s", db_str(res, 2) ? db_str(res, 2) : "");
+		run.import_paused = run_option(db_str(res, 6), "import_paused");
 	}
 	db_free(res);
 	if (rc <= 0)
@@ -448,7 +485,7 @@ resources_step(struct runner *r, struct job *j)
 
 		switch (out) {
 		case ONE_DONE:
-			finish(r, j, true);
+			finish(r, j, &run, true);
 			break;
 		case ONE_DEFER:
 		case ONE_TRANSIENT:

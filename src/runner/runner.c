@@ -44,7 +44,7 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 		enum db_class cls;
 
 		if (db_begin(r->db) != 0) {
-			log_error("begin: %s", db_error(r->db));
+			log_error("run %s: begin: %s", r->run_id ? r->run_id : "-", db_error(r->db));
 			return TX_ERROR;
 		}
 		res = body(r, arg);
@@ -59,10 +59,10 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 		cls = db_error_class(r->db);
 		if (cls != DB_RETRY && !(cls == DB_LOST && attempt == 0))
 			break;
-		log_warn("transaction retried (%s)", db_error(r->db));
+		log_warn("run %s: transaction retried (%s)", r->run_id ? r->run_id : "-", db_error(r->db));
 		db_rollback(r->db);
 	}
-	log_error("transaction failed: %s", db_error(r->db));
+	log_error("run %s: transaction failed: %s", r->run_id ? r->run_id : "-", db_error(r->db));
 	return TX_ERROR;
 }
 
@@ -105,16 +105,21 @@ void
 runner_log(struct runner *r, const char *run_id, const char *level, json_object *context,
     const char *fmt, ...)
 {
-	char msg[1024];
+	char *msg;
 	struct err e;
 	va_list ap;
 
+	/* whole, so that runlog_add cuts it on a character boundary */
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
+	if (msg == NULL)
+		return;
 	err_clear(&e);
 	if (runlog_add(r->db, run_id, level, msg, context, &e) != 0)
 		log_warn("run %s: log entry not written: %s", run_id, e.detail);
+	free(msg);
 }
 
 struct drop_arg {
@@ -197,6 +202,7 @@ runner_stats(struct runner *r, const char *run_id, const char *old, bool discove
 	imported = member_int(st, "imported");
 	skipped = member_int(st, "skipped");
 	failed = member_int(st, "failed");
+	total -= member_int(st, "excluded"); /* left out by the user: not part of the work */
 	json_object_put(st);
 	if (failed_out != NULL)
 		*failed_out = failed;
@@ -243,12 +249,16 @@ runner_housekeeping(struct runner *r)
 void
 runner_step(struct runner *r, struct job *j)
 {
+	r->run_id = j->run_id;
 	if (strcmp(j->queue, QUEUE_DISCOVERY) == 0)
 		discovery_step(r, j);
 	else if (strcmp(j->queue, QUEUE_PLANNING) == 0)
 		planning_step(r, j);
+	else if (strcmp(j->queue, QUEUE_CLEANUP) == 0)
+		cleanup_step(r, j);
 	else
 		resources_step(r, j);
+	r->run_id = NULL;
 }
 
 static void
@@ -266,8 +276,8 @@ sleep_ms(int64_t ms)
 long
 runner_run(struct runner *r, const struct runner_opts *o)
 {
-	/* Planning first (a user is waiting on execute), imports, then discovery. */
-	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_DISCOVERY };
+	/* Planning first (a user is waiting on execute), imports, discovery, then cleanups. */
+	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_DISCOVERY, QUEUE_CLEANUP };
 	long steps = 0;
 	bool db_down = false;
 

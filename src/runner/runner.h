@@ -32,6 +32,7 @@
 #define RUNNER_PLAN_BATCH 200         /* resources per planning transaction */
 #define RUNNER_IMPORT_BATCH 100       /* resource ids fetched at a time by the chain */
 #define RUNNER_DEFER_MS 2000          /* wait for a referenced resource of the same run */
+#define RUNNER_STATS_MS 1000          /* an import step refreshes the run's progress this often */
 #define RUNNER_NOKEY_DELAY_MS 60000   /* discovery without a credentials key: try later */
 #define RUNNER_HOUSEKEEPING_MS 30000  /* purges at most this often */
 #define RUNNER_IDLE_POLL_MS 1000      /* without --once: look for new jobs this often */
@@ -46,6 +47,7 @@ struct runner {
 	int64_t deadline;             /* mono_ms() after which no step starts or continues */
 	volatile sig_atomic_t *stop;  /* set by SIGTERM/SIGINT: finish the step, then exit */
 	int64_t last_housekeeping;
+	const char *run_id;           /* of the job being worked on, for log lines; NULL between jobs */
 };
 
 struct runner_opts {
@@ -116,5 +118,6 @@ uint32_t runner_random(void);
 void discovery_step(struct runner *, struct job *);
 void planning_step(struct runner *, struct job *);
 void resources_step(struct runner *, struct job *);
+void cleanup_step(struct runner *, struct job *);
 
 #endif

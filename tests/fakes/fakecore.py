@@ -252,7 +252,7 @@ class Account:
         opts = spec.get("options", {})
         if not isinstance(opts, dict):
             raise ValueError("options must be an object")
-        for key in ("rate_limit", "rate_window", "limitnum_cap", "rate_limit_status", "team_name"):
+        for key in ("rate_limit", "rate_window", "limitnum_cap", "rate_limit_status", "team_name", "refuse"):
             if key in spec:
                 opts = {**opts, key: spec[key]}
         for key, v in opts.items():

@@ -54,7 +54,29 @@ PROVIDERS = {p.id: p for p in (UptimeRobot(), Pingdom(), StatusCake(), BetterSta
 # Shared state: accounts, faults, rate counters, request log
 
 FAULT_KINDS = {"429", "420", "500", "502", "503", "504", "slow", "truncated", "bad_json", "bad_key",
-               "empty", "reset"}
+               "empty", "reset", "echo"}
+
+
+def echo_reply(acct, fault):
+    """A hostile answer that repeats a credential in the forms a server might
+    (docs/security.md): the fault's "body" with {secret}, {pct} (lower-case
+    %xx of every byte), {b64} (base64 of "user:<secret>"), {json} (every byte
+    as \\u00xx), {split} (a space in the middle) and {tail} (its last 13
+    characters) filled in from the account's credential "field"."""
+    secret = (acct.credentials if acct else {}).get(fault.get("field", "api_key"), "")
+    forms = {
+        "secret": secret,
+        "pct": "".join("%%%02x" % b for b in secret.encode()),
+        "b64": base64.b64encode(("user:" + secret).encode()).decode(),
+        "json": "".join("\\u%04x" % ord(c) for c in secret),
+        "split": secret[:len(secret) // 2] + " " + secret[len(secret) // 2:],
+        "tail": secret[-13:],
+    }
+    body = fault.get("body", "{secret}")
+    for k, v in forms.items():
+        body = body.replace("{" + k + "}", v)
+    return Reply(to_int(fault.get("status")) or 200, body=body.encode("utf-8"),
+                 ctype=fault.get("content_type", "application/json"))
 
 
 class State:
@@ -136,8 +158,7 @@ class State:
                 if m:
                     if action and m.lower() == action.lower():
                         pass
-                    elif action and m.lower() in {"getclients", "getclientsproducts", "getclientsdomains",
-                                                  "getinvoices"}:
+                    elif action and m.lower() in PROVIDERS[pid].routes():
                         continue        # an action name matches only that action
                     elif m not in text:
                         continue
@@ -377,6 +398,8 @@ class Handler(BaseHTTPRequestHandler):
             return r
         if kind == "reset":
             return RESET
+        if kind == "echo":
+            return echo_reply(acct, fault)
         if kind == "bad_key":
             return prov.bad_key(req)
         if kind == "empty":

@@ -1,44 +1,52 @@
-"""Fake Better Stack Uptime v2 (JSON:API) for fakeprov.py: its real wire format (providers.md; sources cited per shape)."""
+"""Fake Better Stack Uptime (JSON:API) for fakeprov.py: its real wire format (providers.md §4; sources cited per shape).
+
+Sources: betterstack.com/docs/uptime/api (pagination, monitors, heartbeats, status pages and their
+sections/resources, on-call-calendar-api-response-params, policies) and the official Terraform provider
+BetterStackHQ/terraform-provider-better-uptime internal/provider/*.go (the structs named below).
+
+Generated data is rich and deterministic from the index (see the attrs_* functions):
+monitor i has type MTYPES[i % 12], alert flags, a policy for i % 4 == 3, a maintenance window for
+i % 3 == 0; users j are the people (on call: the first `on_call` of them, default 2); policy p notifies
+a user by id, a user by e-mail and a Slack integration; status page k has two sections with monitors,
+a heartbeat and a manually tracked item. Account option "refuse": list of endpoint kinds ("heartbeats",
+"on-calls", "policies", "status-pages", "sections", "resources") answered with 403.
+"""
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
 
 
 class BetterStack(Provider):
     id = "better_stack"
-    kinds = {"monitors": 12, "heartbeats": 2, "status_pages": 1,
-             "email_integrations": 1, "slack_integrations": 1, "outgoing_webhooks": 1}
+    kinds = {"monitors": 12, "heartbeats": 2, "status_pages": 1, "users": 3, "policies": 1}
+    aliases = {"contacts": "users"}
     required = ("api_token",)
     optional = ("team_name",)
     rl_default = 1000
-    MTYPES = ("status", "expected_status_code", "keyword", "ping", "tcp", "keyword_absence", "dns")
+    # shape: monitor_type values, TF resource_monitor.go monitorTypes
+    MTYPES = ("status", "expected_status_code", "keyword", "keyword_absence", "ping", "tcp", "udp", "smtp",
+              "pop", "imap", "dns", "playwright")
+    # port strings per type, TF resource_monitor.go "port" description ("25,465,587" for smtp)
+    PORTS = {"tcp": "5432", "udp": "53", "smtp": "25,465,587", "pop": "110,995", "imap": "993"}
+    METHODS = ("get", "head", "post", "put", "patch")
+    ZONES = ("Amsterdam", "Eastern Time (US & Canada)", "UTC", "Prague")   # Rails TimeZone names
+    FIRST = ("Ann", "Bob", "Cleo", "Dan", "Eva", "Finn")
+    LAST = ("Lee", "Novak", "Ortiz", "Berg", "Kim", "Haas")
+    REFUSABLE = ("heartbeats", "on-calls", "policies", "status-pages", "sections", "resources")
     # path segment -> (kind, JSON:API type, id base lo)
     LISTS = {"monitors": ("monitors", "monitor", 100_000),
              "heartbeats": ("heartbeats", "heartbeat", 200_000),
-             "status-pages": ("status_pages", "status_page", 300_000),
-             "email-integrations": ("email_integrations", "email_integration", 400_000),
-             "slack-integrations": ("slack_integrations", "slack_integration", 500_000),
-             "outgoing-webhooks": ("outgoing_webhooks", "outgoing_webhook", 600_000)}
+             "status-pages": ("status_pages", "status_page", 300_000)}
+    BASES = {"monitors": 100_000, "heartbeats": 200_000, "status_pages": 300_000, "users": 400_000,
+             "policies": 500_000, "calendars": 600_000}
     INVALID = ("Invalid Team API token. How to find your Team API token: https://betterstack.com/docs/"
                "uptime/api/getting-started-with-uptime-api#obtaining-an-uptime-api-token")
 
     def demo_credentials(self):
         return {"api_token": DEMO_KEY}
 
-    def expand_counts(self, counts):
-        counts = dict(counts) if isinstance(counts, dict) else counts
-        if isinstance(counts, dict) and "contacts" in counts:
-            n = to_int(counts.pop("contacts"))
-            if n is None or n < 0 or n > MAX_COUNT:
-                raise ValueError("counts.contacts must be an integer 0..%d" % MAX_COUNT)
-            for kind, share in (("email_integrations", (n + 2) // 3), ("slack_integrations", (n + 1) // 3),
-                                ("outgoing_webhooks", n // 3)):
-                counts.setdefault(kind, share)
-        return Provider.expand_counts(self, counts)
-
     def kbase(self, a, kind):
         # one disjoint range of 10^8 per kind, so ids never collide across kinds
-        lo = {k: lo for k, _, lo in self.LISTS.values()}[kind]
-        return self.base(a, kind, lo * 1000, 90, 1_000_000)
+        return self.base(a, kind, self.BASES[kind] * 1000, 90, 1_000_000)
 
     def ext_id(self, a, kind, i):
         return str(self.kbase(a, kind) + i)
@@ -46,8 +54,22 @@ class BetterStack(Provider):
     def team(self, a):
         return a.options.get("team_name") or a.credentials.get("team_name") or "Demo team"
 
+    def on_call(self, a):
+        n = to_int(a.options.get("on_call"), 2)
+        return max(0, min(n if n is not None else 2, a.n("users")))
+
+    def refused(self, a, kind):
+        r = a.options.get("refuse") or []
+        return kind in r if isinstance(r, list) else False
+
+    # shape: 401 body, providers.md §4.3 (errors is a string)
     def bad_key(self, req):
         return jreply(401, {"errors": self.INVALID})
+
+    # shape: 403 for a list the key may not read; unconfirmed in the docs (providers.md §11): the same
+    # "errors" string form as the 401
+    def forbidden(self, req):
+        return jreply(403, {"errors": "You are not allowed to access this resource with this API token."})
 
     def rate_limited(self, req, status, retry_hdr):
         headers = [("Retry-After", retry_hdr)] if retry_hdr is not None else []
@@ -65,9 +87,18 @@ class BetterStack(Provider):
         tok = bearer(req)
         if a is None or not tok or tok != a.credentials["api_token"]:
             return self.bad_key(req)
+        if req.rel == "/api/v2/on-calls":
+            return self.forbidden(req) if self.refused(a, "on-calls") else self.on_calls(req, a)
+        if req.rel == "/api/v3/policies":
+            if self.refused(a, "policies"):
+                return self.forbidden(req)
+            n, b = a.n("policies"), self.kbase(a, "policies")
+            return self.paged(req, n, lambda p: self.policy(a, p, b))
         m = re.fullmatch(r"/api/v2/([a-z-]+)(?:/(\d+)(?:/(sections|resources))?)?", req.rel)
         if not m or m.group(1) not in self.LISTS:
             return self.not_found(req)
+        if self.refused(a, m.group(3) or m.group(1)):
+            return self.forbidden(req)
         kind, jtype, _ = self.LISTS[m.group(1)]
         n, b = a.n(kind), self.kbase(a, kind)
         if m.group(2) is None:
@@ -81,13 +112,14 @@ class BetterStack(Provider):
         if kind != "status_pages":
             return self.not_found(req)
         if m.group(3) == "sections":
-            sec = {"id": str(b * 10 + i), "type": "status_page_section",
-                   "attributes": {"name": "Services", "position": 0}}
-            return self.paged(req, 1, lambda k: sec)
+            secs = self.sections(b, i)
+            return self.paged(req, len(secs), lambda k: secs[k])
         refs = self.page_resources(a, i)
         return self.paged(req, len(refs), lambda k: self.resource(a, b * 10 + i, refs[k], k))
 
-    def paged(self, req, n, build):
+    # shape: pagination {first,last,prev,next} absolute URLs, per_page default 50 max 250
+    # (betterstack.com/docs/uptime/api/pagination)
+    def paged(self, req, n, build, extra=None):
         page, per_page = page_params(req.q("page"), req.q("per_page"), 50, 250)
         last = max(1, (n + per_page - 1) // per_page)
         base = "http://%s/%s%s" % (req.host, self.id, req.rel)
@@ -97,30 +129,88 @@ class BetterStack(Provider):
             return base + "?" + urlencode([("page", p)] + keep)
 
         data = [build(i) for i in range((page - 1) * per_page, min(n, page * per_page))]
-        return jreply(200, {"data": data, "pagination": {
+        body = {"data": data}
+        if extra is not None:
+            body["included"] = extra(data)
+        body["pagination"] = {
             "first": link(1), "last": link(last),
             "prev": link(min(page - 1, last)) if page > 1 else None,
-            "next": link(page + 1) if page < last else None}})
+            "next": link(page + 1) if page < last else None}
+        return jreply(200, body)
 
-    def page_resources(self, a, j):
-        refs = []
-        nm, nh = a.n("monitors"), a.n("heartbeats")
-        for k in range(min(5, nm)):
-            refs.append(("Monitor", (j * 5 + k) % nm))
-        if nh:
-            refs.append(("Heartbeat", j % nh))
-        return refs
+    # ---- people: users, on-call calendars, policies
 
-    def resource(self, a, section_id, ref, pos):
-        rtype, i = ref
-        kind = "monitors" if rtype == "Monitor" else "heartbeats"
-        label = "Monitor" if rtype == "Monitor" else "Heartbeat"
-        rid = self.kbase(a, kind) + i
-        return {"id": str(section_id * 100 + pos), "type": "status_page_resource",
-                "attributes": {"status_page_section_id": section_id, "resource_id": rid,
-                               "resource_type": rtype, "public_name": "%s %s %d" % (a.prefix(i), label, i + 1),
-                               "explanation": "", "history": True, "widget_type": "history",
-                               "position": pos, "availability": 1.0}}
+    def user(self, a, j):
+        return {"id": str(self.kbase(a, "users") + j), "first_name": self.FIRST[j % 6],
+                "last_name": "%s%s" % (self.LAST[j % 6], "" if j < 6 else " %d" % (j + 1)),
+                "email": "user%d@example.com" % (j + 1),
+                "phone_numbers": ["+4206%08d" % (j + 1)] if j % 2 == 0 else []}
+
+    # shape: on-call calendar list, docs on-call-calendar-api-response-params (included type on_call_user,
+    # relationships.on_call_users.data[] {id, type user, meta.email}); TF data_on_call_calendar.go
+    # onCallCalendarsPageHTTPResponse
+    def on_calls(self, req, a):
+        cb, nu = self.kbase(a, "calendars"), a.n("users")
+        oncall = [self.user(a, j) for j in range(self.on_call(a))]
+        other = [self.user(a, nu - 1)] if nu > self.on_call(a) else []
+        cals = [("Secondary", False, other, cb + 1), ("Primary", True, oncall, cb)]
+
+        def cal(k):
+            name, default, users, cid = cals[k]
+            return {"id": str(cid), "type": "on_call_calendar",
+                    "attributes": {"name": name, "default_calendar": default, "team_name": self.team(a)},
+                    "relationships": {"on_call_users": {"data": [
+                        {"id": u["id"], "type": "user", "meta": {"email": u["email"]}} for u in users]}}}
+
+        def included(data):
+            seen, out = set(), []
+            for c in data:
+                for r in c["relationships"]["on_call_users"]["data"]:
+                    if r["id"] not in seen:
+                        seen.add(r["id"])
+                        u = next(x for x in oncall + other if x["id"] == r["id"])
+                        out.append({"id": u["id"], "type": "on_call_user", "attributes": {
+                            k: u[k] for k in ("first_name", "last_name", "email", "phone_numbers")}})
+            return out
+
+        return self.paged(req, len(cals), cal, included)
+
+    # shape: escalation policy, docs create-escalation-policy / policies; TF resource_policy.go policy,
+    # policyStep, policyStepMember (type, id or email)
+    def policy(self, a, p, b):
+        nu = max(1, a.n("users"))
+        u1, u2 = self.user(a, p % nu), self.user(a, (p + 1) % nu)
+        return {"id": str(b + p), "type": "policy", "attributes": {
+            "name": "%s Policy %d" % (a.prefix(p), p + 1), "repeat_count": 3, "repeat_delay": 1800,
+            "incident_token": hid(12, self.id, a.seed, "pol", p), "policy_group_id": None,
+            "team_name": self.team(a),
+            "steps": [
+                {"type": "escalation", "wait_before": 0, "urgency_id": 123456,
+                 "step_members": [{"type": "user", "id": int(u1["id"])}]},
+                {"type": "escalation", "wait_before": 600, "urgency_id": 123456,
+                 "step_members": [{"type": "user", "email": u2["email"]},
+                                  {"type": "slack_integration", "id": 7700 + p}]},
+                {"type": "time_branching", "wait_before": 0, "timezone": "Prague", "days": ["sat", "sun"],
+                 "time_from": "18:00", "time_to": "08:00", "policy_id": None}]}}
+
+    # ---- monitors, heartbeats
+
+    def alerting(self, a, i, with_policy):
+        pol = None
+        if with_policy and a.n("policies"):
+            pol = str(self.kbase(a, "policies") + (i // 4) % a.n("policies"))
+        return {"call": i % 3 == 0, "sms": i % 2 == 0, "email": True, "push": i % 2 == 1,
+                "critical_alert": i % 5 == 0, "team_wait": (None, 180, 300)[i % 3], "policy_id": pol}
+
+    def maintenance(self, i, on):
+        if not on:
+            return {"maintenance_from": None, "maintenance_to": None, "maintenance_timezone": "UTC",
+                    "maintenance_days": []}
+        overnight = (i // 3) % 2 == 1
+        return {"maintenance_from": "23:00:00" if overnight else "01:00:00",
+                "maintenance_to": "02:30:00" if overnight else "03:00:00",
+                "maintenance_timezone": self.ZONES[i % 4],
+                "maintenance_days": [] if overnight else ["sat", "sun"]}
 
     def item(self, a, kind, jtype, i, b, req):
         fn = getattr(self, "attrs_" + kind)
@@ -130,44 +220,72 @@ class BetterStack(Provider):
         return {"paused_at": iso_ms(a.updated(i)) if paused else None,
                 "created_at": iso_ms(a.created(i)), "updated_at": iso_ms(a.updated(i))}
 
+    def monitor_url(self, t, i):
+        host = "m%d.example.com" % (i + 1)
+        if t in ("ping", "tcp", "udp", "smtp", "pop", "imap"):
+            return host
+        if t == "dns":
+            return "ns%d.example.com" % (i + 1)
+        port = ":8443" if i % 3 == 1 else ""
+        return "https://%s%s/health/%d?probe=migrator&n=%d" % (host, port, i + 1, i)
+
+    # shape: monitor attributes, docs monitors API + TF resource_monitor.go monitor struct
     def attrs_monitors(self, a, i, req):
         t = self.MTYPES[i % len(self.MTYPES)]
-        host = "m%d.example.com" % (i + 1)
-        url = host if t in ("ping", "tcp", "dns") else "https://%s/" % host
+        http = t in ("status", "expected_status_code", "keyword", "keyword_absence")
+        method = self.METHODS[i % 5] if http else "get"
         paused = a.paused(i)
-        d = {"url": url, "pronounceable_name": "%s Monitor %d" % (a.prefix(i), i + 1), "auth_username": "",
-             "auth_password": "", "monitor_type": t, "monitor_group_id": None,
-             "last_checked_at": iso_ms(a.updated(i)),
-             "status": "paused" if paused else ("down" if i % 7 == 6 else "up"), "policy_id": None,
+        d = {"url": self.monitor_url(t, i), "pronounceable_name": "%s Monitor %d" % (a.prefix(i), i + 1),
+             "auth_username": "probe" if i % 7 == 5 else "", "auth_password": "s3cret-%d" % i if i % 7 == 5 else "",
+             "monitor_type": t, "monitor_group_id": None, "last_checked_at": iso_ms(a.updated(i)),
+             "status": "paused" if paused else ("down" if i % 7 == 6 else "up"),
              "expiration_policy_id": None, "team_name": self.team(a),
-             "required_keyword": "OK" if t.startswith("keyword") else None, "verify_ssl": True,
-             "check_frequency": (180, 60, 30, 300)[i % 4], "call": False, "sms": False, "email": True,
-             "push": True, "critical_alert": False, "team_wait": None, "http_method": "get",
-             "request_timeout": 30, "recovery_period": 180, "request_headers": [], "request_body": "",
-             "follow_redirects": True, "remember_cookies": True, "confirmation_period": 0,
-             "regions": ["us", "eu", "as", "au"], "port": "443" if t == "tcp" else None,
-             "maintenance_from": None, "maintenance_to": None, "maintenance_timezone": "UTC",
-             "maintenance_days": [], "expected_status_codes": [200] if t == "expected_status_code" else []}
+             "required_keyword": {"keyword": "All systems go %d" % (i + 1), "keyword_absence": "Error %d" % (i + 1),
+                                  "udp": "pong"}.get(t),
+             "verify_ssl": i % 3 != 2, "check_frequency": (30, 60, 180, 300)[i % 4],
+             "http_method": method,
+             # request_timeout: seconds for HTTP checks, milliseconds for server/port checks (TF description)
+             "request_timeout": (2, 3, 5, 10, 15, 30, 45, 60)[i % 8] if http or t == "playwright"
+             else (500, 1000, 2000, 3000, 5000)[i % 5],
+             "recovery_period": 180,
+             "request_headers": [{"id": str(900 + i), "name": "X-Probe", "value": "m%d" % (i + 1)},
+                                 {"id": str(1900 + i), "name": "Accept", "value": "application/json"}] if http else [],
+             "request_body": ('{"probe":%d}' % i if method in ("post", "put", "patch") else "") if http
+             else ("example.com" if t == "dns" else ""),
+             "follow_redirects": i % 2 == 0, "remember_cookies": True, "confirmation_period": 0,
+             "regions": (["us", "eu"], ["eu", "as", "au"], ["us", "eu", "as", "au"])[i % 3],
+             "port": self.PORTS.get(t),
+             "ssl_expiration": (7, 14, 30)[i % 3] if http else None, "domain_expiration": None,
+             # numbers as strings: the odd expected_status_code monitors send them as text
+             "expected_status_codes": ([200, 204] if i % 2 == 0 else ["200", "301"]) if t == "expected_status_code" else [],
+             "ip_version": None}
+        d.update(self.alerting(a, i, i % 4 == 3))
+        d.update(self.maintenance(i, i % 3 == 0))
         d.update(self.common_times(a, i, paused))
         return d
 
+    # shape: heartbeat attributes, docs heartbeats API + TF resource_heartbeat.go heartbeat struct
     def attrs_heartbeats(self, a, i, req):
         paused = a.paused(i)
         d = {"url": "https://uptime.betterstack.com/api/v1/heartbeat/%s" % hid(12, self.id, a.seed, "hb", i),
              "name": "%s Heartbeat %d" % (a.prefix(i), i + 1), "period": (300, 3600, 86400)[i % 3],
-             "grace": (60, 300, 3600)[i % 3], "call": False, "sms": False, "email": True, "push": True,
-             "critical_alert": False, "team_wait": None, "heartbeat_group_id": None,
-             "team_name": self.team(a), "sort_index": None, "maintenance_from": None,
-             "maintenance_to": None, "maintenance_timezone": "UTC", "maintenance_days": [],
-             "policy_id": None, "status": "paused" if paused else ("down" if i % 7 == 6 else "up")}
+             "grace": (60, 300, 3600)[i % 3], "heartbeat_group_id": None, "team_name": self.team(a),
+             "sort_index": None, "status": "paused" if paused else ("down" if i % 7 == 6 else "up")}
+        d.update(self.alerting(a, i + 1, i % 3 == 2))
+        d.update(self.maintenance(i, i % 2 == 1))
         d.update(self.common_times(a, i, paused))
         return d
 
+    # ---- status pages
+
+    # shape: status page attributes, docs status pages API + TF resource_status_page.go statusPage struct
     def attrs_status_pages(self, a, i, req):
         return {"company_name": "%s Status Page %d" % (a.prefix(i), i + 1),
                 "company_url": "https://www.example.com", "contact_url": "mailto:support@example.com",
-                "logo_url": None, "timezone": "UTC", "subdomain": "demo-status-%d-%s" % (i + 1, hid(4, self.id, a.seed, i)),
-                "custom_domain": None, "custom_css": None, "google_analytics_id": None,
+                "logo_url": None, "timezone": ("Prague", "Eastern Time (US & Canada)")[i % 2],
+                "subdomain": "demo-status-%d-%s" % (i + 1, hid(4, self.id, a.seed, i)),
+                "custom_domain": "status%d.example.com" % (i + 1) if i % 2 == 1 else None,
+                "custom_css": None, "google_analytics_id": None,
                 "min_incident_length": 0, "announcement": None, "announcement_embed_visible": False,
                 "announcement_embed_link": None, "subscribable": i % 2 == 0,
                 "hide_from_search_engines": False, "password_enabled": i % 3 == 2, "history": 90,
@@ -175,28 +293,38 @@ class BetterStack(Provider):
                 "status_page_group_id": None, "team_name": self.team(a),
                 "created_at": iso_ms(a.created(i)), "updated_at": iso_ms(a.updated(i))}
 
-    def attrs_email_integrations(self, a, i, req):
-        return {"name": "%s Email %d" % (a.prefix(i), i + 1),
-                "email_address": "contact%d.%s@betteruptime.com" % (i + 1, hid(6, self.id, a.seed, "em", i)),
-                "policy_id": None, "call": False, "sms": False, "email": True, "push": True,
-                "critical_alert": False, "team_wait": None, "recovery_period": 0, "paused": a.paused(i),
-                "started_rule_type": "unused", "acknowledged_rule_type": "unused",
-                "resolved_rule_type": "unused", "started_rules": [], "acknowledged_rules": [],
-                "resolved_rules": [], "team_name": self.team(a),
-                "created_at": iso_ms(a.created(i)), "updated_at": iso_ms(a.updated(i))}
+    # shape: status page section, docs status-page-sections + TF resource_status_page_section.go
+    # (type string "status_page_section" unconfirmed, providers.md §4.2 L); listed newest first
+    def sections(self, b, j):
+        return [{"id": str(b * 10 + j * 2 + k), "type": "status_page_section",
+                 "attributes": {"name": name, "position": k}}
+                for k, name in ((1, "Background jobs"), (0, "Services"))]
 
-    def attrs_slack_integrations(self, a, i, req):
-        return {"slack_team_id": "T0DEMO%04d" % a.seed, "slack_team_name": "%s Workspace" % a.prefix(i),
-                "slack_channel_id": "C%s" % hid(8, self.id, a.seed, "ch", i).upper(),
-                "slack_channel_name": "#%s-alerts-%d" % (a.prefix(i).lower().replace(" ", "-"), i + 1),
-                "slack_status": "active", "integration_type": "verbose", "on_call_notifications": False,
-                "notify_on_pause": True, "notify_on_resolve": True}
+    def page_resources(self, a, j):
+        refs = []
+        nm, nh = a.n("monitors"), a.n("heartbeats")
+        for k in range(min(5, nm)):
+            refs.append(("Monitor", (j * 5 + k) % nm, 0))
+        if nh:
+            refs.append(("Heartbeat", j % nh, 1))
+        refs.append(("ManuallyTrackedItem", None, 1))
+        return refs
 
-    def attrs_outgoing_webhooks(self, a, i, req):
-        return {"name": "%s Webhook %d" % (a.prefix(i), i + 1),
-                "url": "https://hooks.example.com/bs/%d" % (i + 1),
-                "trigger_type": ("incident_change", "monitor_change", "on_call_change")[i % 3],
-                "on_incident_started": i % 3 == 0, "on_incident_acknowledged": False,
-                "on_incident_resolved": i % 3 == 0, "on_incident_reopened": False,
-                "on_incident_comment": False, "notify_alongside_primary_responder": True,
-                "custom_webhook_template_attributes": None, "team_name": self.team(a)}
+    # shape: status page resource, docs status-page-resources + TF resource_status_page_resource.go
+    # (resource_type Monitor/Heartbeat/ManuallyTrackedItem, status_page_section_id, public_name, position);
+    # listed in reverse position order so clients must sort
+    def resource(self, a, section_base, ref, pos):
+        rtype, i, sec = ref
+        j = section_base - self.kbase(a, "status_pages") * 10
+        sid = self.kbase(a, "status_pages") * 10 + j * 2 + sec
+        if rtype == "ManuallyTrackedItem":
+            rid, public = 10_000 + j, "Office network"
+        else:
+            kind = "monitors" if rtype == "Monitor" else "heartbeats"
+            rid = self.kbase(a, kind) + i
+            public = "%s %s %d" % (a.prefix(i), "Monitor" if rtype == "Monitor" else "Heartbeat", i + 1)
+        return {"id": str(section_base * 100 + pos), "type": "status_page_resource",
+                "attributes": {"status_page_section_id": sid, "resource_id": rid,
+                               "resource_type": rtype, "public_name": public,
+                               "explanation": "", "history": True, "widget_type": "history",
+                               "position": 10 - pos, "availability": 1.0}}

@@ -1,15 +1,35 @@
-"""Fake Healthchecks.io v3 for fakeprov.py: its real wire format (providers.md; sources cited per shape)."""
+"""Fake Healthchecks.io v3 for fakeprov.py: its real wire format (providers.md §6; sources cited per shape).
+
+Sources: healthchecks/healthchecks hc/api/models.py (Check.to_dict, Channel.to_dict, CHANNEL_KINDS),
+hc/api/decorators.py (the 401 answers), templates/docs/api.md (the documented examples), and Django's
+CommonMiddleware APPEND_SLASH (hc/settings.py keeps the default).
+
+Generated data (every value from the item's index, so tests can predict it; see README.md):
+check i has tags TAGS[i % 4]; every 3rd check (i % 3 == 2) is a cron check with schedule
+SCHEDULES[(i // 3) % 3] and tz TZS[(i // 3) % 3], the others simple checks with timeout
+(3600, 86400)[i % 2]; grace (300, 60, 3600)[i % 3]; it alerts channel i % contacts and, when i % 3 == 0,
+also (i + 1) % contacts. Channel j has kind KINDS[j % 8].
+Account options: "refuse": ["channels"] answers /channels/ with the read-only key's 401
+{"error":"wrong api key"}; "append_slash": true answers a path without its trailing slash with a 301 to
+the same path with it (Django's APPEND_SLASH); "moved_from": "/old" answers every path under
+/healthchecks/old/... with a 301 to the same path without /old (a self-hosted instance that moved).
+"""
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
 
 
 class Healthchecks(Provider):
     id = "healthchecks"
-    kinds = {"heartbeats": 2, "contacts": 3}
+    kinds = {"heartbeats": 3, "contacts": 3}
     aliases = {"checks": "heartbeats", "channels": "contacts"}
     required = ("api_key",)
     optional = ("base_url", "api_key_readonly")
-    KINDS = ("email", "slack", "webhook", "sms", "telegram", "pd")
+    # shape: CHANNEL_KINDS of hc/api/models.py ("signal" has no equivalent in migrator)
+    KINDS = ("email", "slack", "webhook", "sms", "telegram", "pd", "msteams", "signal")
+    TAGS = ("prod backup", "prod", "batch  nightly ops", "")
+    # shape: Check.schedule (cron, or OnCalendar on newer versions) + Check.tz (IANA)
+    SCHEDULES = ("*/5 * * * *", "15 3 * * 1-5", "Mon..Fri *-*-* 09:00:00")
+    TZS = ("Europe/Riga", "America/New_York", "UTC")
 
     def demo_credentials(self):
         return {"api_key": DEMO_HC_KEY}
@@ -29,7 +49,26 @@ class Healthchecks(Provider):
     def bad_key(self, req, missing=False):
         return jreply(401, {"error": "missing api key" if missing else "wrong api key"})
 
+    def refused(self, a, kind):
+        r = a.options.get("refuse") or []
+        return kind in (r if isinstance(r, list) else [r])
+
+    def redirect(self, req, a):
+        """The 301 of a moved instance or of Django's APPEND_SLASH, else None."""
+        moved = a.options.get("moved_from") if a else None
+        if moved and (req.rel + "/").startswith(moved.rstrip("/") + "/"):
+            rel = req.rel[len(moved.rstrip("/")):] or "/"
+            return Reply(301, body=b"", headers=[("Location", "/%s%s" % (self.id, rel))], ctype="text/html")
+        if a and a.options.get("append_slash") and re.fullmatch(r"/api/v[123]/(checks|channels)(/[0-9a-f-]{36})?",
+                                                                  req.rel):
+            # shape: Django CommonMiddleware: HttpResponsePermanentRedirect to the path + "/"
+            return Reply(301, body=b"", headers=[("Location", req.raw_path + "/")], ctype="text/html")
+        return None
+
     def handle(self, req, a):
+        r = self.redirect(req, a)
+        if r is not None:
+            return r
         if req.method not in ("GET", "POST"):
             return self.method_not_allowed(req)
         key = req.header("X-Api-Key")
@@ -48,8 +87,12 @@ class Healthchecks(Provider):
         if not m or req.method != "GET":
             return self.not_found(req)
         if m.group(1) == "channels":
-            if readonly or m.group(2):
-                return self.bad_key(req) if readonly else self.not_found(req)
+            # shape: hc/api/views.py channels() is @authorize (read-write keys only): a read-only
+            # key gets decorators.py's 401 {"error":"wrong api key"}
+            if readonly or self.refused(a, "channels"):
+                return self.bad_key(req)
+            if m.group(2):
+                return self.not_found(req)
             return jreply(200, {"channels": [self.channel(a, j) for j in range(a.n("contacts"))]})
         n = a.n("heartbeats")
         if m.group(2):
@@ -60,6 +103,7 @@ class Healthchecks(Provider):
         return jreply(200, {"checks": [self.check(a, i, req, readonly) for i in range(n)]})
 
     def check(self, a, i, req, readonly):
+        # shape: Check.to_dict(readonly) of hc/api/models.py; the example of templates/docs/api.md
         cid = self.ext_id(a, "heartbeats", i)
         root = "http://%s/%s" % (req.host, self.id)
         name = "%s Heartbeat %d" % (a.prefix(i), i + 1)
@@ -74,7 +118,7 @@ class Healthchecks(Provider):
         last = None if status == "new" else tsfmt(a.updated(i), "%Y-%m-%dT%H:%M:%S+00:00")
         nc = a.n("contacts")
         d = {"name": name, "slug": re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-"),
-             "tags": "demo prod" if i % 2 == 0 else "demo", "desc": "", "grace": (300, 60, 3600)[i % 3],
+             "tags": self.TAGS[i % 4], "desc": "", "grace": (300, 60, 3600)[i % 3],
              "n_pings": 0 if status == "new" else 10 + i, "status": status, "started": False,
              "last_ping": last, "next_ping": None if last is None or status == "paused"
              else tsfmt(a.updated(i) + 3600, "%Y-%m-%dT%H:%M:%S+00:00"),
@@ -85,11 +129,11 @@ class Healthchecks(Provider):
         if i % 4 == 1:
             d["last_duration"] = 12
         if i % 3 == 2:
-            d["schedule"], d["tz"] = "*/5 * * * *", "UTC"
+            d["schedule"], d["tz"] = self.SCHEDULES[(i // 3) % 3], self.TZS[(i // 3) % 3]
         else:
             d["timeout"] = (3600, 86400)[i % 2]
         if readonly:
-            d["unique_key"] = hashlib.sha1(cid.encode()).hexdigest()
+            d["unique_key"] = hashlib.sha1(uuid.UUID(cid).hex[:16].encode()).hexdigest()  # Check.unique_key
         else:
             d.update({"uuid": cid, "ping_url": "https://hc-ping.com/%s" % cid,
                       "update_url": "%s/api/v3/checks/%s" % (root, cid),
@@ -101,5 +145,6 @@ class Healthchecks(Provider):
         return d
 
     def channel(self, a, j):
+        # shape: Channel.to_dict of hc/api/models.py: id, name, kind only (never the target)
         return {"id": self.ext_id(a, "contacts", j), "name": "%s Contact %d" % (a.prefix(j), j + 1),
                 "kind": self.KINDS[j % len(self.KINDS)]}

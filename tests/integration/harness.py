@@ -46,15 +46,16 @@ CREDENTIAL_FIELDS = {
     "statuspage": (["api_key"], ["page_id"]),
     "whmcs": (["url", "api_identifier", "api_secret"], ["access_key"]),
 }
+USER_URL_PROVIDERS = ("whmcs", "healthchecks")  # their address is a credential field
 RUN_STATES = ["pending", "discovering", "awaiting_review", "executing", "paused_conflicts",
               "completed", "completed_with_errors", "failed", "cancelled"]
-RESOURCE_STATES = ["pending", "running", "imported", "skipped", "conflict", "failed"]
+RESOURCE_STATES = ["pending", "running", "imported", "skipped", "conflict", "failed", "excluded"]
 ACCOUNT_SCOPES = ["%s:%s" % (g, t) for g in ("monitoring", "alerting", "infra", "account")
                   for t in ("read", "write", "delete")]
 ALL_SCOPES = ACCOUNT_SCOPES + ["mcp:use"]
 RUN_FIELDS = ["id", "provider", "status", "stats", "total_resources", "failed_resources",
-              "error_message", "started_at", "finished_at", "created_at", "updated_at"]
-RESOURCE_FIELDS = ["id", "resource_type", "external_id", "action", "status", "attempts",
+              "error_message", "started_at", "finished_at", "created_at", "updated_at", "options"]
+RESOURCE_FIELDS = ["id", "resource_type", "external_id", "name", "action", "status", "reason", "attempts",
                    "error_message"]
 LOG_FIELDS = ["id", "level", "message", "context", "logged_at"]
 HIDDEN_KEYS = ["credentials", "checkpoint", "plan", "discovery_summary", "credentials_purge_at",
@@ -310,6 +311,16 @@ class WebServer:
             self.kind, self.label, timeout, last, self.log_tail()))
 
 
+def shipped_csp():
+    """The review page's Content-Security-Policy as the shipped lighttpd snippet sets it."""
+    import re
+    with open(os.path.join(SRCDIR, "apache", "lighttpd-migrator.conf.in")) as f:
+        m = re.search(r'"Content-Security-Policy" => "([^"]+)"', f.read())
+    if not m:
+        raise HarnessError("apache/lighttpd-migrator.conf.in sets no Content-Security-Policy")
+    return m.group(1)
+
+
 class Lighttpd(WebServer):
     kind = "lighttpd"
 
@@ -329,10 +340,18 @@ class Lighttpd(WebServer):
             f.write('server.document-root = "%s"\n' % self.dir)
             f.write('server.errorlog = "%s"\n' % self.errorlog)
             f.write('server.pid-file = "%s"\n' % os.path.join(self.dir, "lighttpd.pid"))
-            f.write('server.modules = ( "mod_fastcgi" )\n')
+            f.write('server.modules = ( "mod_fastcgi", "mod_alias", "mod_setenv", "mod_indexfile" )\n')
             f.write('fastcgi.server = (\n  "/api/v1" => %s,\n  "/mcp" => %s\n)\n' % (
                 backend(os.path.join(self.dir, "fcgi.sock"), 2),
                 backend(os.path.join(self.dir, "fcgi-mcp.sock"), 1)))
+            # the review page, served as the shipped snippet serves it
+            f.write('mimetype.assign = ( ".html" => "text/html; charset=utf-8", '
+                    '".js" => "text/javascript; charset=utf-8", ".css" => "text/css; charset=utf-8" )\n')
+            f.write('alias.url = ( "/migrator/" => "%s/" )\n' % os.path.join(SRCDIR, "web", "migrator"))
+            f.write('$HTTP["url"] =~ "^/migrator/" {\n  index-file.names = ( "index.html" )\n'
+                    '  setenv.add-response-header = ( "Content-Security-Policy" => "%s", '
+                    '"X-Content-Type-Options" => "nosniff", "Referrer-Policy" => "no-referrer" )\n}\n'
+                    % shipped_csp())
         env_vars = dict(os.environ, TZ=self.stack.tz, MIGRATOR_CONFIG=self.config_path)
         self.proc = Proc("lighttpd-" + self.label, ["lighttpd", "-D", "-f", conf],
                          os.path.join(self.dir, "stdout.log"), env=env_vars)
@@ -369,7 +388,7 @@ class Apache(WebServer):
 
     kind = "apache"
     site_conf = "migrator-fcgid.conf"
-    modules = ["mpm_event", "authz_core", "alias", "mime", "setenvif", "env", "fcgid"]
+    modules = ["mpm_event", "authz_core", "alias", "mime", "setenvif", "env", "fcgid", "headers", "dir"]
 
     def shipped_conf(self):
         path = os.path.join(BUILDDIR, "apache", self.site_conf)
@@ -385,13 +404,24 @@ class Apache(WebServer):
             shutil.copytree(os.path.join(SRCDIR, "apache", "errors"), dst)
         return dst
 
+    def web_dir(self):
+        # a copy of the review page that www-data can read
+        dst = os.path.join(self.dir, "web")
+        if not os.path.isdir(dst):
+            shutil.copytree(os.path.join(SRCDIR, "web", "migrator"), dst)
+        return dst
+
     def fill_in(self, text):
-        """Replace the shipped install paths (config, program, error pages)."""
+        """Replace the shipped install paths (config, program, error pages, review page)."""
         import re
         m = re.search(r'^Alias /migrator-errors "([^"]+)"', text, re.M)
         if not m:
             raise HarnessError("%s: no 'Alias /migrator-errors' line" % self.site_conf)
         text = text.replace(m.group(1), self.errors_dir())
+        m = re.search(r'^Alias /migrator/ "([^"]+)/"', text, re.M)
+        if not m:
+            raise HarnessError("%s: no 'Alias /migrator/' line" % self.site_conf)
+        text = text.replace(m.group(1), self.web_dir())
         m = re.search(r'^FcgidInitialEnv MIGRATOR_CONFIG (\S+)', text, re.M)
         if m:
             text = text.replace(m.group(1), self.config_path)
@@ -455,7 +485,7 @@ class ApacheProxy(Apache):
 
     kind = "apache-proxy"
     site_conf = "migrator-proxy-fcgi.conf"
-    modules = ["mpm_event", "authz_core", "alias", "mime", "setenvif", "env", "proxy", "proxy_fcgi"]
+    modules = ["mpm_event", "authz_core", "alias", "mime", "setenvif", "env", "proxy", "proxy_fcgi", "headers", "dir"]
     backend_procs = 2
 
     def fill_in(self, text):
@@ -656,7 +686,7 @@ class Stack:
     def write_config(self, label, **overrides):
         """Write a config file for this stack. overrides: keys of [limits],
         [runner] etc. as name=value (None leaves the key out, i.e. default)."""
-        limits = {"requests_per_minute": None, "starts_per_minute": None, "max_body": None}
+        limits = {"requests_per_minute": None, "starts_per_minute": None, "max_body": None, "max_resources": None}
         runner = {"max_attempts": 3, "lease_seconds": 30}
         security = {"credentials_retention": 3600}
         for k, v in overrides.items():
@@ -677,8 +707,11 @@ class Stack:
         lines += ["%s = %s" % (k, v) for k, v in runner.items() if v is not None]
         lines += ["", "[features]", "migrator = off", ""]
         for p in PROVIDERS:
-            lines += ["[provider.%s]" % p, "base_url = http://127.0.0.1:%d/%s" % (prov_port, p),
-                      "timeout = 5", ""]
+            # whmcs and healthchecks take the address from the user's credentials (url, base_url):
+            # an administrator's base_url would refuse those fields
+            lines += ["[provider.%s]" % p] + ([] if p in USER_URL_PROVIDERS else
+                                              ["base_url = http://127.0.0.1:%d/%s" % (prov_port, p)])
+            lines += ["timeout = 5", ""]
         with open(path, "w") as f:
             f.write("\n".join(lines))
         return path
@@ -1036,15 +1069,24 @@ def spawn_runner(stack, config, *args, name=None):
                         env=stack._mariadb_env())
 
 
-def restart_mariadb(stack, down_seconds=0.0, timeout=60):
+def restart_mariadb(stack, down_seconds=0.0, timeout=60, while_down=None):
     """Stop the stack's MariaDB (SIGTERM: a clean shutdown that rolls back open
-    transactions), wait down_seconds, and start it again on the same data
-    folder and socket. Blocks until it accepts connections."""
+    transactions), wait down_seconds (and call while_down(), if given), and start
+    it again on the same data folder and socket. Blocks until it accepts
+    connections; it is started again even when while_down raises."""
     old = stack.mysqld
     old.stop(timeout=60)
     if old in stack.procs:
         stack.procs.remove(old)
     time.sleep(down_seconds)
+    try:
+        if while_down is not None:
+            while_down()
+    finally:
+        _start_mariadb_again(stack, old, timeout)
+
+
+def _start_mariadb_again(stack, old, timeout):
     stack.mysqld = stack._spawn("mysqld", old.argv, env=stack._mariadb_env())
     deadline = time.time() + timeout
     while True:

@@ -88,6 +88,9 @@ class Install(harness.ApiTestCase):
                 problems.append("%s: %s" % (path, e))
         self.check(problems, os.path.isfile(self.d("/usr/share/migrator/examples/cron.d/migrator")),
                    "/usr/share/migrator/examples/cron.d/migrator missing")
+        for name in ("index.html", "app.js", "app.css"):
+            self.check(problems, os.path.isfile(self.d("/usr/share/migrator/web/migrator/" + name)),
+                       "/usr/share/migrator/web/migrator/%s missing (the review page)" % name)
         self.assertNoProblems(problems)
 
     def test_installed_examples_name_the_install_paths(self):

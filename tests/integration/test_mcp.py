@@ -32,6 +32,9 @@ TOOLS = {
     "migration-resolve-conflicts": ("account:write", False, False, False, False),
     "migration-cancel": ("account:write", False, False, True, False),
     "migration-delete": ("account:delete", False, True, True, False),
+    "migration-resources": ("account:read", True, False, True, False),
+    "migration-resources-exclude": ("account:write", False, False, True, False),
+    "migration-resources-include": ("account:write", False, False, True, False),
 }
 MCP_SCOPES = ["mcp:use"] + ACCOUNT_SCOPES
 
@@ -494,7 +497,8 @@ class McpToolsList(McpCase):
             self.assertEqual(s["properties"]["id"]["type"], "string")
             self.assertEqual(s["required"], ["id"], name)
         cr = tools["migration-create"]["inputSchema"]
-        self.assertEqual(set(cr["properties"]), {"provider", "credentials"})
+        self.assertEqual(set(cr["properties"]), {"provider", "credentials", "options"})
+        self.assertEqual(cr["properties"]["options"]["properties"], {"import_paused": {"type": "boolean"}})
         self.assertEqual(cr["required"], ["provider"])
         self.assertEqual(cr["properties"]["provider"]["enum"], PROVIDERS)
         creds = cr["properties"]["credentials"]
@@ -517,11 +521,13 @@ class McpToolsList(McpCase):
     def test_scope_filtering(self):
         cases = {
             (): [],
-            ("account:read",): ["migrations-list", "migration-get"],
+            ("account:read",): ["migrations-list", "migration-get", "migration-resources"],
             ("account:write",): ["migration-create", "migration-execute", "migration-retry-failed",
-                                 "migration-resolve-conflicts", "migration-cancel"],
+                                 "migration-resolve-conflicts", "migration-cancel", "migration-resources-exclude",
+                                 "migration-resources-include"],
             ("account:delete",): ["migration-delete"],
-            ("account:read", "account:delete"): ["migrations-list", "migration-get", "migration-delete"],
+            ("account:read", "account:delete"): ["migrations-list", "migration-get", "migration-resources",
+                                                 "migration-delete"],
             tuple(s for s in ACCOUNT_SCOPES if not s.startswith("account:")): [],
         }
         for scopes, want in cases.items():

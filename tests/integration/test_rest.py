@@ -18,7 +18,7 @@ import uuid
 
 from harness import (ACCOUNT_SCOPES, ALL_SCOPES, CREDENTIAL_FIELDS, HIDDEN_KEYS, LOG_FIELDS,
                      PROVIDERS, RESOURCE_FIELDS, RESOURCE_STATES, RUN_FIELDS, RUN_STATES,
-                     ApiTestCase, q, wait_for_window)
+                     ApiTestCase, q, shipped_csp, wait_for_window)
 
 API = "/api/v1"
 MIG = API + "/migrations"
@@ -1046,7 +1046,8 @@ class Endpoints_RunDetail(Base):
         self.assertIsInstance(f["external_id"], str, f)
         self.assertEqual(byid[conflict[0]]["action"], "conflict")
         self.assertEqual(r.json.get("meta", {}).get("resource_counts"),
-                         {"pending": 0, "running": 0, "imported": 2, "skipped": 0, "conflict": 3, "failed": 1},
+                         {"pending": 0, "running": 0, "imported": 2, "skipped": 0, "conflict": 3, "failed": 1,
+                          "excluded": 0},
                          r.describe())
         self.assertNoHiddenKeys(r)
 
@@ -1745,8 +1746,17 @@ class Endpoints_ResolveConflicts(Base):
         rid, done, c = self._paused(u, conflicts=1)
         mine2, _, c2 = self._paused(u, conflicts=1)
         foreign, _, fc = self._paused(other, conflicts=1)
+        # ids that are not this run's: a 422 on resource_ids, and nothing is touched
+        for bad in (fc[0], c2[0], 999999999):
+            r = u.request("POST", self.run_path(rid, "/resolve-conflicts"),
+                          body={"strategy": "skip", "resource_ids": [c[0], bad]})
+            self.assertError(r, 422, "validation_failed")
+            self.assertIn("resource_ids", r.json["errors"])
+            self.assertIn("%d is not a resource of this run" % bad, r.json["errors"]["resource_ids"][0])
+        self.assertEqual(self._resolutions(rid)[c[0]], ("conflict", None))
+        # this run's resources that are not in conflict are left alone
         r = u.request("POST", self.run_path(rid, "/resolve-conflicts"),
-                      body={"strategy": "skip", "resource_ids": [fc[0], c2[0], done[0], 999999999]})
+                      body={"strategy": "skip", "resource_ids": [done[0]]})
         self.assertStatus(r, 200)
         self.assertEqual(r.json.get("resolved"), 0, r.describe())
         self.assertEqual(self._resolutions(foreign)[fc[0]], ("conflict", None), "another user's resource resolved")
@@ -1836,6 +1846,21 @@ class Endpoints_Me(Base):
         self.assertError(r, 401, "unauthenticated")
         r = self.req("GET", API + "/me", token="x|y")
         self.assertError(r, 401, "unauthenticated")
+
+
+class ReviewPage(Base):
+    """The review page beside the API (web/migrator/), as the web server serves it."""
+
+    def test_the_page_is_served_with_a_strict_content_security_policy(self):
+        for path in ("/migrator/", "/migrator/app.js", "/migrator/app.css"):
+            r = self.req("GET", path)
+            self.assertStatus(r, 200, path)
+            self.assertEqual(r.header("Content-Security-Policy"), shipped_csp(), path)
+            self.assertEqual(r.header("X-Content-Type-Options"), "nosniff", path)
+        r = self.req("GET", "/migrator/")
+        self.assertTrue(r.header("Content-Type").startswith("text/html"), r.header("Content-Type"))
+        self.assertIn('<script src="app.js" defer></script>', r.text)
+        self.assertNotIn("<script>", r.text, "no inline script (the CSP forbids it)")
 
 
 # ============================================================== hidden data

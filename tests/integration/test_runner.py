@@ -25,6 +25,22 @@ class RunnerTestCase(harness.ApiTestCase):
         cls.cfg = harness.runner_config(cls.stack, "runner", lease_seconds=5, max_attempts=3,
                                         credentials_retention=3600)
 
+    # -- runs written straight into the database
+
+    def synthetic_run(self, user, provider, items):
+        """items: list of (resource_type, external_id, normalized dict). Returns the run id,
+        awaiting review."""
+        self.stack.sql("DELETE FROM jobs")
+        rid = self.stack.insert_run(user.id, status="awaiting_review", provider=provider,
+                                    stats={"discovered": {}, "planned": {}, "imported": 0, "skipped": 0,
+                                           "failed": 0, "progress": 0})
+        for start in range(0, len(items), 200):
+            rows = ["(%s, %s, %s, 'pending', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
+                q(rid), q(t), q(ext), q(json.dumps(norm))) for t, ext, norm in items[start:start + 200]]
+            self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
+                           "normalized_data, created_at, updated_at) VALUES " + ", ".join(rows))
+        return rid
+
     # -- the fake account
 
     def account(self, monitors=12, heartbeats=2, contacts=3, status_pages=2, paused_every=5,
@@ -114,8 +130,8 @@ class RunnerTestCase(harness.ApiTestCase):
         return self.stack.count(table, "user_id=%d" % user.id)
 
     def resources(self, rid, where="1"):
-        return self.stack.sql_dicts("SELECT id, resource_type, external_id, action, status, attempts, error_message, "
-                                    "target_model, target_id FROM migration_run_resources WHERE run_id=%s AND %s "
+        return self.stack.sql_dicts("SELECT id, resource_type, external_id, name, action, status, reason, attempts, "
+                                    "error_message, target_model, target_id FROM migration_run_resources WHERE run_id=%s AND %s "
                                     "ORDER BY id" % (q(rid), where))
 
     def assertNoDuplicates(self, user):
@@ -192,7 +208,7 @@ class TestRunnerLifecycle(RunnerTestCase):
             "AND r.resource_type='status_page' ORDER BY r.id" % q(rid))
         for page in sp:
             want = []
-            for ext in json.loads(page["normalized_data"])["monitor_ids"]:
+            for ext in [it["monitor_id"] for it in json.loads(page["normalized_data"])["items"]]:
                 t = self.stack.sql_value("SELECT target_id FROM migration_run_resources WHERE run_id=%s AND "
                                          "resource_type IN ('monitor','heartbeat') AND external_id=%s" % (q(rid), q(ext)))
                 if t:
@@ -491,7 +507,7 @@ class TestRunnerPlanning(RunnerTestCase):
         self.assertEqual(len(conflicts), 3)
         for c in conflicts:
             self.assertEqual(c["action"], "conflict")
-            self.assertTrue(c["error_message"])
+            self.assertTrue(c["reason"].startswith("Exists: monitor "), c["reason"])
         self.assertEqual(self.count("monitors", user), 3, "nothing imported while paused")
         self.assertTrue(any(l["level"] == "warning" and "conflict" in l["message"] for l in self.logs(user, rid)))
         # the runner leaves a paused run alone
@@ -728,20 +744,6 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
     would), for what no fake account covers yet: hosting records, and runs
     large enough to be planned and imported over several steps."""
 
-    def synthetic_run(self, user, provider, items):
-        """items: list of (resource_type, external_id, normalized dict). Returns the run id,
-        awaiting review."""
-        self.stack.sql("DELETE FROM jobs")
-        rid = self.stack.insert_run(user.id, status="awaiting_review", provider=provider,
-                                    stats={"discovered": {}, "planned": {}, "imported": 0, "skipped": 0,
-                                           "failed": 0, "progress": 0})
-        for start in range(0, len(items), 200):
-            rows = ["(%s, %s, %s, 'pending', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
-                q(rid), q(t), q(ext), q(json.dumps(norm))) for t, ext, norm in items[start:start + 200]]
-            self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
-                           "normalized_data, created_at, updated_at) VALUES " + ", ".join(rows))
-        return rid
-
     def hosting_items(self, clients=3):
         items = []
         for i in range(1, clients + 1):
@@ -827,7 +829,7 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
         self.assertEqual((res["m1"]["action"], res["m1"]["status"]), ("create", "imported"))
         for ext in ("m2", "w1"):
             self.assertEqual((res[ext]["action"], res[ext]["status"]), ("skip", "skipped"))
-            self.assertTrue(res[ext]["error_message"].startswith("Skipped: "), res[ext])
+            self.assertTrue(res[ext]["reason"].startswith("Skipped: "), res[ext])
         stats = self.get(user, rid)["data"]["stats"]
         self.assertEqual(stats["planned"], {"create": 1, "skip": 2})
         self.assertEqual((stats["imported"], stats["skipped"], stats["failed"], stats["progress"]), (1, 2, 0, 1))
@@ -842,7 +844,7 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
             "paused": i % 10 == 0, "port": None, "keyword": None, "contact_ids": ["ct%d" % (i % 20)]})
             for i in range(n)]
         items += [("status_page", "sp1", {"name": "Big page", "url": None, "public": True,
-                                          "monitor_ids": ["m%05d" % i for i in range(0, 50)]})]
+                                          "items": [{"monitor_id": "m%05d" % i} for i in range(0, 50)]})]
         rid = self.synthetic_run(user, "uptimerobot", items)
         self.execute(user, rid)
         payloads = set()
@@ -884,11 +886,11 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
         # position before the runner died
         self.stack.sql("UPDATE jobs SET payload=%s WHERE run_id=%s AND queue='planning'"
                        % (q(json.dumps({"after": mid})), q(rid)))
-        self.stack.sql("UPDATE migration_run_resources SET action='skip', status='skipped', error_message='marker' "
+        self.stack.sql("UPDATE migration_run_resources SET action='skip', status='skipped', reason='marker' "
                        "WHERE run_id=%s AND id <= %d" % (q(rid), mid))
         self.runner("--once", "--max-jobs", "1")
         self.assertEqual(self.stack.count("migration_run_resources",
-                                          "run_id=%s AND error_message='marker' AND action='skip'" % q(rid)), 350,
+                                          "run_id=%s AND reason='marker' AND action='skip'" % q(rid)), 350,
                          "what was planned before the saved position is not planned again")
         self.assertEqual(self.stack.count("migration_run_resources",
                                           "run_id=%s AND id > %d AND action='create'" % (q(rid), mid)), 250)
@@ -923,6 +925,8 @@ class TestRunnerEveryProvider(RunnerTestCase):
                 creds = dict(self.DEMO_CREDENTIALS[provider])
                 if provider == "whmcs":
                     creds["url"] = self.stack.fake_base + "/whmcs"
+                if provider == "healthchecks":
+                    creds["base_url"] = self.stack.fake_base + "/healthchecks"
                 user = self.user()
                 r = user.request("POST", "/api/v1/migrations", body={"provider": provider, "credentials": creds})
                 self.assertStatus(r, 201)

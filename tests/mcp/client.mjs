@@ -7,10 +7,11 @@
 // The SDK is loaded from $MCP_NODE_DIR/node_modules, else
 // $MIGRATOR_BUILDDIR/mcp-node/node_modules (tests/mcp/setup.sh installs it).
 //
-// Steps: connect, tools/list (all eight tools), migration-create, then poll
+// Steps: connect, tools/list (all eleven tools), migration-create, then poll
 // migration-get until the run is awaiting_review (a runner, or the test
 // through SQL, moves it there; "CREATED <id>" on stdout says which run),
-// migration-get, migration-execute, migrations-list, migration-retry-failed
+// migration-get, migration-resources, migration-resources-exclude and -include
+// (one resource out and back in), migration-execute, migrations-list, migration-retry-failed
 // (no failed resources: isError), migration-resolve-conflicts (not paused:
 // isError), migration-cancel, migration-delete without confirm (isError,
 // nothing deleted), migration-delete with confirm, migration-get (not found),
@@ -51,7 +52,8 @@ if (!token) {
 const waitSeconds = Number(process.env.MCP_WAIT_SECONDS ?? 60);
 const secret = `sdk-secret-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const EXPECTED_TOOLS = ['migrations-list', 'migration-get', 'migration-create', 'migration-execute',
-  'migration-retry-failed', 'migration-delete', 'migration-resolve-conflicts', 'migration-cancel'];
+  'migration-retry-failed', 'migration-delete', 'migration-resolve-conflicts', 'migration-cancel',
+  'migration-resources', 'migration-resources-exclude', 'migration-resources-include'];
 
 const transport = new StreamableHTTPClientTransport(url, {
   requestInit: { headers: { Authorization: `Bearer ${token}` } },
@@ -129,6 +131,15 @@ try {
   expect(Array.isArray(got.structuredContent?.data?.resources), 'migration-get: no resources array');
   expect(Array.isArray(got.structuredContent?.data?.logs), 'migration-get: no logs array');
   expect(typeof got.structuredContent?.meta?.resource_counts === 'object', 'migration-get: no resource_counts');
+
+  // The review step: list every resource, leave one out and take it back.
+  const listed = await call('migration-resources', { id, per_page: 50 }, 'ok');
+  expect(Array.isArray(listed.structuredContent?.data), 'migration-resources: no data array');
+  const some = listed.structuredContent.data.slice(0, 1).map((r) => r.id);
+  const exc = await call('migration-resources-exclude', { id, ids: some }, 'ok');
+  expect(exc.structuredContent?.changed === some.length, 'migration-resources-exclude: changed');
+  const inc = await call('migration-resources-include', { id, ids: some }, 'ok');
+  expect(inc.structuredContent?.changed === some.length, 'migration-resources-include: changed');
 
   const ex = await call('migration-execute', { id }, 'ok');
   expect(ex.structuredContent?.data?.status === 'executing', 'migration-execute: status not executing');

@@ -138,13 +138,19 @@ nids(const struct prov_item *it, const char *key)
 	for (size_t i = 0; i < json_object_array_length(v); i++) {
 		json_object *e = json_object_array_get_idx(v, i), *id = NULL;
 
-		/* status page items: their monitor_id ("-" for an entry without one) */
+		/* status page items: their monitor_id, "heartbeat:<id>", or "-" without either */
+		if (i > 0)
+			strcat(buf, ",");
+		if (json_object_is_type(e, json_type_object) && json_object_object_get_ex(e, "heartbeat_id", &id) &&
+		    id != NULL) {
+			strcat(buf, "heartbeat:");
+			strcat(buf, json_object_get_string(id));
+			continue;
+		}
 		if (json_object_is_type(e, json_type_object)) {
 			json_object_object_get_ex(e, "monitor_id", &id);
 			e = id;
 		}
-		if (i > 0)
-			strcat(buf, ",");
 		if (e == NULL && id == NULL && json_object_is_type(json_object_array_get_idx(v, i), json_type_object)) {
 			strcat(buf, "-");
 			continue;

@@ -29,7 +29,8 @@ int64_t nint(const struct prov_item *it, const char *key);
 bool nbool(const struct prov_item *it, const char *key);
 bool nnull(const struct prov_item *it, const char *key);
 /* The id list under key as "a,b,c" (static buffer), and its length. For a
- * list of objects (status page items) each one's monitor_id, "-" when null. */
+ * list of objects (status page items) each one's monitor_id,
+ * "heartbeat:<heartbeat_id>", or "-" without either. */
 const char *nids(const struct prov_item *it, const char *key);
 size_t nids_len(const struct prov_item *it, const char *key);
 bool has_warning(const struct prov_page *p, const char *needle);

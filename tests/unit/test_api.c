@@ -27,11 +27,13 @@ test_table_shape(void **state)
 		assert_int_equal(strncmp(a->path, "/api/v1/", 8), 0);
 		/* Every migration operation is behind the flag and needs an account scope. */
 		if (a->id != OP_ME) {
-			assert_true(a->module);
+			assert_true(a->flags & OPF_MODULE);
 			assert_true(a->scope == SC_ACCOUNT_READ || a->scope == SC_ACCOUNT_WRITE ||
 			    a->scope == SC_ACCOUNT_DELETE);
 		}
-		assert_true(a->writes == (strcmp(a->method, "GET") != 0));
+		assert_true(((a->flags & OPF_WRITES) != 0) == (strcmp(a->method, "GET") != 0));
+		/* a tool that writes is never read-only */
+		assert_false((a->flags & OPF_WRITES) && (a->flags & OPF_READ_ONLY));
 		for (int j = i + 1; j < OP__COUNT; j++) {
 			const struct op *b = &op_table[j];
 			assert_false(strcmp(a->method, b->method) == 0 && strcmp(a->path, b->path) == 0);
@@ -54,7 +56,8 @@ test_table_shape(void **state)
 				assert_non_null(p->description);
 		}
 	}
-	assert_int_equal(tools, 8); /* the spec's six plus resolve-conflicts and cancel */
+	/* the spec's six, resolve-conflicts, cancel, and the review step's resources, exclude, include */
+	assert_int_equal(tools, 11);
 	assert_null(op_by_tool("no-such-tool"));
 	/* The spec's scope per operation. */
 	assert_int_equal(op_table[OP_LIST].scope, SC_ACCOUNT_READ);
@@ -62,9 +65,13 @@ test_table_shape(void **state)
 	assert_int_equal(op_table[OP_CREATE].scope, SC_ACCOUNT_WRITE);
 	assert_int_equal(op_table[OP_RETRY].scope, SC_ACCOUNT_WRITE);
 	assert_int_equal(op_table[OP_DELETE].scope, SC_ACCOUNT_DELETE);
-	assert_true(op_table[OP_DELETE].destructive);
-	assert_true(op_table[OP_LIST].read_only);
-	assert_false(op_table[OP_CREATE].idempotent);
+	assert_int_equal(op_table[OP_RESOURCES].scope, SC_ACCOUNT_READ);
+	assert_int_equal(op_table[OP_EXCLUDE].scope, SC_ACCOUNT_WRITE);
+	assert_int_equal(op_table[OP_INCLUDE].scope, SC_ACCOUNT_WRITE);
+	assert_true(op_table[OP_DELETE].flags & OPF_DESTRUCTIVE);
+	assert_true(op_table[OP_LIST].flags & OPF_READ_ONLY);
+	assert_false(op_table[OP_CREATE].flags & OPF_IDEMPOTENT);
+	assert_true(op_table[OP_CREATE].flags & OPF_OPEN_WORLD);
 }
 
 static json_object *
@@ -181,8 +188,11 @@ test_id_and_flags(void **state)
 	snprintf(buf, sizeof buf, "{%s,\"confirm\":\"true\"}", id);
 	assert_int_equal(args_for(OP_DELETE, buf, TRANSPORT_TOOL, &a, &e), -1);
 	snprintf(buf, sizeof buf, "{%s}", id);
-	assert_int_equal(args_for(OP_DELETE, buf, TRANSPORT_REST, &a, &e), 0);
+	assert_int_equal(args_for(OP_DELETE, buf, TRANSPORT_TOOL, &a, &e), 0);
 	assert_false(a.confirm);
+	/* over REST the DELETE itself confirms */
+	assert_int_equal(args_for(OP_DELETE, buf, TRANSPORT_REST, &a, &e), 0);
+	assert_true(a.confirm);
 	/* resolve-conflicts */
 	snprintf(buf, sizeof buf, "{%s,\"strategy\":\"merge\"}", id);
 	assert_int_equal(args_for(OP_RESOLVE, buf, TRANSPORT_REST, &a, &e), -1);
@@ -192,6 +202,67 @@ test_id_and_flags(void **state)
 	assert_true(has_field(&e, "resource_ids"));
 	snprintf(buf, sizeof buf, "{%s,\"strategy\":\"skip\",\"resource_ids\":[1,2]}", id);
 	assert_int_equal(args_for(OP_RESOLVE, buf, TRANSPORT_REST, &a, &e), 0);
+	args_done();
+}
+
+/* The resource list's filters name the allowed values; q is bounded text. */
+static void
+test_resource_filters(void **state)
+{
+	const char *id = "\"id\":\"0192b8e4-5c1a-7c3e-9f00-aabbccddeeff\"";
+	struct args a;
+	struct err e;
+	char buf[400];
+
+	(void)state;
+	snprintf(buf, sizeof buf, "{%s,\"status\":\"excluded\",\"resource_type\":\"maintenance_window\","
+	    "\"action\":\"conflict\",\"q\":\"Shop\",\"per_page\":\"100\"}", id);
+	assert_int_equal(args_for(OP_RESOURCES, buf, TRANSPORT_REST, &a, &e), 0);
+	assert_string_equal(a.status, "excluded");
+	assert_string_equal(a.resource_type, "maintenance_window");
+	assert_string_equal(a.action, "conflict");
+	assert_string_equal(a.q, "Shop");
+	assert_int_equal(a.per_page, 100);
+	snprintf(buf, sizeof buf, "{%s,\"status\":\"done\",\"resource_type\":\"widget\",\"action\":\"x\"}", id);
+	assert_int_equal(args_for(OP_RESOURCES, buf, TRANSPORT_REST, &a, &e), -1);
+	assert_int_equal(e.nfields, 3);
+	for (int i = 0; i < e.nfields; i++)
+		assert_non_null(strstr(e.fields[i].msg, "must be one of: "));
+	assert_non_null(strstr(e.fields[0].msg, "pending, running, imported, skipped, conflict, failed, excluded"));
+	assert_non_null(strstr(e.fields[1].msg, "monitor"));
+	/* tools: per_page at most 50 */
+	snprintf(buf, sizeof buf, "{%s,\"per_page\":60}", id);
+	assert_int_equal(args_for(OP_RESOURCES, buf, TRANSPORT_TOOL, &a, &e), -1);
+	assert_true(has_field(&e, "per_page"));
+	snprintf(buf, sizeof buf, "{%s,\"q\":\"%0101d\"}", id, 0);
+	assert_int_equal(args_for(OP_RESOURCES, buf, TRANSPORT_REST, &a, &e), -1);
+	assert_true(has_field(&e, "q"));
+	/* exclude/include: ids required */
+	snprintf(buf, sizeof buf, "{%s}", id);
+	assert_int_equal(args_for(OP_EXCLUDE, buf, TRANSPORT_REST, &a, &e), -1);
+	assert_true(has_field(&e, "ids"));
+	snprintf(buf, sizeof buf, "{%s,\"ids\":[3,4]}", id);
+	assert_int_equal(args_for(OP_INCLUDE, buf, TRANSPORT_TOOL, &a, &e), 0);
+	args_done();
+}
+
+/* Start options: import_paused only, a boolean. */
+static void
+test_start_options(void **state)
+{
+	struct args a;
+	struct err e;
+
+	(void)state;
+	assert_int_equal(args_for(OP_CREATE, "{\"provider\":\"updown\",\"options\":{\"import_paused\":true}}",
+	    TRANSPORT_REST, &a, &e), 0);
+	assert_true(a.options.import_paused);
+	assert_int_equal(args_for(OP_CREATE, "{\"provider\":\"updown\"}", TRANSPORT_REST, &a, &e), 0);
+	assert_false(a.options.import_paused);
+	assert_int_equal(args_for(OP_CREATE, "{\"provider\":\"updown\",\"options\":{\"import_paused\":1,"
+	    "\"dry_run\":true}}", TRANSPORT_REST, &a, &e), -1);
+	assert_true(has_field(&e, "options"));
+	assert_true(has_field(&e, "options.import_paused"));
 	args_done();
 }
 
@@ -257,6 +328,8 @@ main(void)
 		cmocka_unit_test(test_table_shape),
 		cmocka_unit_test(test_list_args),
 		cmocka_unit_test(test_id_and_flags),
+		cmocka_unit_test(test_resource_filters),
+		cmocka_unit_test(test_start_options),
 		cmocka_unit_test(test_create_args),
 		cmocka_unit_test(test_providers_registry),
 		cmocka_unit_test(test_query),

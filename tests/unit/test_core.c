@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -16,6 +17,7 @@
 #include "core/config.h"
 #include "core/err.h"
 #include "core/jsonx.h"
+#include "core/scrub.h"
 #include "core/util.h"
 #include "crypto/seal.h"
 #include "crypto/token.h"
@@ -186,6 +188,28 @@ test_config(void **state)
 	assert_non_null(strstr(e.msg, "unknown setting database.sokcet"));
 	config_free(&c);
 	unlink(p);
+
+	/* Inline comments as in every INI dialect; quotes keep ';' and '#'. */
+	p = write_tmp("[database]\nsocket = /run/my.sock   ; the socket\npassword = \"p;a#ss \\\"q\\\"\" # quoted\n"
+	              "name = mig#1\n[limits]\nmax_body = 65536 ; bytes\n[http]\npublic_url =  ; none\n");
+	assert_int_equal(config_load(&c, p, &e), 0);
+	assert_string_equal(c.db_socket, "/run/my.sock");
+	assert_string_equal(c.db_password, "p;a#ss \"q\"");
+	assert_string_equal(c.db_name, "mig#1"); /* no white space before '#': part of the value */
+	assert_int_equal(c.max_body, 65536);
+	assert_string_equal(c.public_url, "");
+	config_free(&c);
+	unlink(p);
+	p = write_tmp("[database]\npassword = \"open\n");
+	assert_int_equal(config_load(&c, p, &e), -1);
+	assert_non_null(strstr(e.msg, "quoted value"));
+	config_free(&c);
+	unlink(p);
+	/* The shipped example loads as it is. */
+	assert_int_equal(config_load(&c, TEST_SRCDIR "/migrator.conf.example.in", &e), 0);
+	assert_int_equal(c.max_resources, 200000);
+	assert_int_equal(c.lease_seconds, 120);
+	config_free(&c);
 }
 
 static void
@@ -205,6 +229,13 @@ test_seal(void **state)
 	unlink(path);
 	assert_int_equal(seal_key_generate(path, &e), 0);
 	assert_int_equal(seal_key_generate(path, &e), -1); /* never overwrites */
+	/* A key others could read, or its group change, is refused; 0640 is fine. */
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_null(seal_key_load(path, &e));
+	assert_non_null(strstr(e.msg, "only its owner and group can read"));
+	assert_int_equal(chmod(path, 0660), 0);
+	assert_null(seal_key_load(path, &e));
+	assert_int_equal(chmod(path, 0640), 0);
 	assert_non_null(k = seal_key_load(path, &e));
 	assert_int_equal(strlen(seal_key_id(k)), SEAL_KEY_ID_LEN);
 	assert_int_equal(seal(k, run, secret, strlen(secret), &blob, &blen), 0);
@@ -305,6 +336,82 @@ test_err_table(void **state)
 	assert_int_equal(e.code, ERR_VALIDATION);
 }
 
+/* No SCRUB_RUN-long run of needle is left in text. */
+static void
+assert_no_run(const char *text, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (size_t i = 0; i + SCRUB_RUN <= n; i++) {
+		char run[SCRUB_RUN + 1];
+		memcpy(run, needle + i, SCRUB_RUN);
+		run[SCRUB_RUN] = '\0';
+		if (strstr(text, run) != NULL)
+			fail_msg("\"%s\" left in: %s", run, text);
+	}
+}
+
+static void
+test_scrub_every_form(void **state)
+{
+	const char *secret = "sk_live/4eC39HqLyjWDarjtT1zdp7dc";
+	struct scrub *sc = scrub_new();
+	char b64[128], userpass[80], text[1024];
+	size_t n;
+	char *out;
+
+	(void)state;
+	scrub_add(sc, secret);
+	scrub_add(sc, "abc"); /* too short to be a secret */
+	snprintf(userpass, sizeof userpass, "user:%s", secret);
+	sodium_bin2base64(b64, sizeof b64, (const unsigned char *)userpass, strlen(userpass),
+	    sodium_base64_VARIANT_ORIGINAL);
+	snprintf(text, sizeof text,
+	    "verbatim=%s; lower=sk_live%%2f4eC39HqLyjWDarjtT1zdp7dc; upper=sk_live%%2F4eC39HqLyjWDarjtT1zdp7dc; "
+	    "json={\"k\":\"sk_live\\/4eC39HqLyjWDarjtT1zdp7dc\"}; split=sk_live/4eC3 9HqLyjW\nDarjtT1zdp7dc; "
+	    "basic=Basic %s; tail=...yjWDarjtT1zd; short=HqLyjWDarjt abc",
+	    secret, b64);
+	out = scrub_text(sc, text, strlen(text), &n);
+	assert_int_equal(strlen(out), n);
+	assert_no_run(out, secret);
+	assert_no_run(out, b64 + 8);
+	assert_null(strstr(out, "yjWDarjtT1zd")); /* a 12-character run, cut off the end of a page */
+	assert_non_null(strstr(out, "verbatim=[redacted]; lower=[redacted]; upper=[redacted]; "));
+	assert_non_null(strstr(out, "json={\"k\":\"[redacted]\"}; split=[redacted]; "));
+	assert_non_null(strstr(out, "short=HqLyjWDarjt abc")); /* 11 characters give nothing away */
+	free(out);
+	/* found by fuzzing: a run hidden in an escape ("\u004e" ends in "4e") */
+	strcpy(text, "a \\u004eC39HqLyjWD73k b");
+	out = scrub_text(sc, text, strlen(text), &n);
+	assert_null(strstr(out, "4eC39HqLyjWD"));
+	free(out);
+
+	/* in a buffer: scrubbed whole, then cut on a character boundary */
+	strcpy(text, secret);
+	strcat(text, " ééééééééé");
+	scrub_buf(sc, text, 20);
+	assert_string_equal(text, "[redacted] éééé");
+	scrub_free(sc);
+}
+
+static void
+test_utf8_cut(void **state)
+{
+	const char *s = "aé€😀b"; /* 1, 2, 3, 4, 1 bytes */
+	char buf[8];
+
+	(void)state;
+	assert_int_equal(utf8_cut(s, strlen(s), SIZE_MAX, SIZE_MAX), strlen(s));
+	assert_int_equal(utf8_cut(s, strlen(s), 2, SIZE_MAX), 3);
+	assert_int_equal(utf8_cut(s, strlen(s), SIZE_MAX, 5), 3);  /* never half of the euro sign */
+	assert_int_equal(utf8_cut(s, strlen(s), SIZE_MAX, 6), 6);
+	assert_int_equal(utf8_cut(s, strlen(s), SIZE_MAX, 9), 6);  /* nor of the emoji */
+	utf8_copy(buf, sizeof buf, s);
+	assert_string_equal(buf, "aé€");
+	utf8_copy(buf, 1, s);
+	assert_string_equal(buf, "");
+}
+
 int
 main(void)
 {
@@ -312,6 +419,8 @@ main(void)
 		cmocka_unit_test(test_parse_i64),
 		cmocka_unit_test(test_parse_bool),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_utf8_cut),
+		cmocka_unit_test(test_scrub_every_form),
 		cmocka_unit_test(test_uuid),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_json_parse),

@@ -1,6 +1,6 @@
 /* Unit tests of the Cronitor adapter (src/providers/cronitor.c): its parse function on
- * recorded-shape fixtures (tests/unit/fixtures/cronitor/, each citing the published
- * reference it was taken from) and whole fetches against a local server. */
+ * recorded-shape fixtures (tests/unit/fixtures/cronitor/, the source of each named where
+ * it is loaded) and whole fetches against a local server of canned answers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,72 +20,91 @@
 
 #include "provtest.h"
 
+/* The normalized member key of it (a borrowed JSON value). */
+static json_object *
+njson(const struct prov_item *it, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(it->norm, key, &v))
+		fail_msg("normalized %s: no %s", it->external_id, key);
+	return v;
+}
+
+/* A JSON member of the normalized object as compact text. */
+static const char *
+ntext(const struct prov_item *it, const char *key)
+{
+	return json_object_to_json_string_ext(njson(it, key), JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+/* A session against a local server of canned answers (base ".../cr"). */
 static void
-test_cronitor_monitors(void **state)
+cr_session(struct prov_session *s, struct config *cfg, struct mini *m, char *base, size_t size,
+    json_object *creds)
+{
+	struct prov_error e = { 0 };
+
+	snprintf(base, size, "http://127.0.0.1:%d/cr", m->port);
+	cfg_init(cfg, "cronitor", base);
+	assert_int_equal(prov_session_init(s, provider_find("cronitor"), cfg, creds, &e), 0);
+}
+
+static void
+free_answers(char **a)
+{
+	for (size_t i = 0; a[i] != NULL; i++)
+		free(a[i]);
+}
+
+/* Jobs and heartbeats: schedule, timezone, grace, tags, paused; direct
+ * destinations become their own contacts (the pure parse reads no lists). */
+static void
+test_cronitor_heartbeats(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
 	const struct prov_item *it;
 
 	(void)state;
+	/* shape: gonace/Cronitor fixture (providers.md §7.2) with the monitors-api attributes of
+	 * cronitorio/agent-skills cronitor/references/monitor-yaml.md (timezone, tags, notify forms,
+	 * request, regions); "page" as a string as the official CLI sees it */
 	assert_int_equal(run_parse(cronitor_parse, NULL, 200, "cronitor/monitors_page1.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 4);
-	/* page "1" (a string) * page_size 4 < 8 monitors: another page */
-	assert_string_equal(p.next_cursor, "monitors:2");
+	assert_string_equal(p.next_cursor, "monitors:2"); /* page "1" * 4 < 9 */
 
-	/* A cron job: a heartbeat with the schedule and no period. */
+	/* A cron job: the schedule and its time zone, no period. */
 	it = page_find(&p, "heartbeat", "key1");
 	assert_string_equal(nstr(it, "name"), "Nightly restore");
 	assert_int_equal(nint(it, "interval"), 0);
 	assert_string_equal(nstr(it, "schedule"), "0 3 * * *");
+	assert_string_equal(nstr(it, "timezone"), "Europe/Stockholm");
 	assert_int_equal(nint(it, "grace"), 3600);
 	assert_false(nbool(it, "paused"));
 	assert_true(nnull(it, "ping_url"));
-	assert_string_equal(nids(it, "contact_ids"), "default");
+	assert_string_equal(ntext(it, "tags"), "[\"database\",\"nightly\"]");
+	assert_string_equal(nids(it, "contact_ids"), "email:dba@example.com");
+	it = page_find(&p, "contact", "email:dba@example.com");
+	assert_string_equal(nstr(it, "type"), "email");
+	assert_string_equal(nstr(it, "value"), "dba@example.com");
+	assert_false(nbool(it, "needs_address"));
+	assert_true(has_warning(&p, "\"Nightly restore\" has 1 assertion without an equivalent (e.g. "
+	    "\"metric.duration < 15min\")"));
 
-	/* A heartbeat "every 1 hour": a period, no schedule; disabled = paused. */
+	/* "every 1 hour": a period; "" time zone is null; grace "300"; disabled = paused. */
 	it = page_find(&p, "heartbeat", "hb2");
 	assert_int_equal(nint(it, "interval"), 3600);
 	assert_true(nnull(it, "schedule"));
-	assert_int_equal(nint(it, "grace"), 300);            /* "300" */
+	assert_true(nnull(it, "timezone"));
+	assert_int_equal(nint(it, "grace"), 300);
 	assert_true(nbool(it, "paused"));
-	assert_string_equal(nids(it, "contact_ids"), "default,contacts-2");
-
-	/* A check with a body assertion: a keyword monitor. */
-	it = page_find(&p, "monitor", "chk3");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "keyword"), "Add to cart");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com/");
-	assert_int_equal(nint(it, "interval"), 300);
-	assert_true(nbool(it, "paused"));
-	assert_true(nnull(it, "port"));
+	assert_string_equal(ntext(it, "tags"), "[]");
+	assert_string_equal(nids(it, "contact_ids"), ""); /* list keys only: resolved by the fetch */
 
 	it = page_find(&p, "heartbeat", "hb4");
 	assert_int_equal(nint(it, "interval"), 0);
 	assert_true(nnull(it, "schedule"));
-	assert_int_equal(p.nwarnings, 0);
-	prov_page_free(&p);
-
-	assert_int_equal(run_parse(cronitor_parse, "monitors:2", 200, "cronitor/monitors_page2.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 3);
-	assert_string_equal(p.next_cursor, "notifications:1"); /* 2 * 4 >= 8 */
-	it = page_find(&p, "monitor", "site4");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_string_equal(nstr(it, "url"), "http://www.example.com/");
-	assert_int_equal(nint(it, "interval"), 60);
-	assert_true(nnull(it, "keyword"));
-	/* Unknown type: a monitor of type other, warned. */
-	it = page_find(&p, "monitor", "syn5");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(has_warning(&p, "\"Login flow\" is of type synthetic, which is unknown"));
-	assert_true(has_warning(&p, "\"Login flow\" runs on the schedule \"hourly on weekdays\""));
-	/* Not a web address: other, warned; a cron-run check gets 60 s. */
-	it = page_find(&p, "monitor", "tcp6");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_int_equal(nint(it, "interval"), 60);
-	assert_true(has_warning(&p, "check monitor \"Mail port\" has no web address"));
-	assert_true(has_warning(&p, "without a usable key; skipped"));
+	assert_int_equal(page_count(&p, "heartbeat"), 3);
 	prov_page_free(&p);
 
 	/* The CLI's page_info shape; "@weekly" is cron, free text is kept but warned. */
@@ -98,7 +117,94 @@ test_cronitor_monitors(void **state)
 	assert_true(has_warning(&p, "\"Odd schedule\" has the schedule \"at 10:00 on weekdays\", which is "
 	    "neither a cron expression nor an interval"));
 	prov_page_free(&p);
+}
 
+/* Checks: request URL with port, path and query; method, body, headers,
+ * timeout, redirects, TLS, regions, tags; assertions to keyword, expected
+ * codes and certificate days. */
+static void
+test_cronitor_checks(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	/* shape: as above (monitor-yaml.md "request" and "regions"; monitors-api assertions) */
+	assert_int_equal(run_parse(cronitor_parse, NULL, 200, "cronitor/monitors_page1.json", &p, &e), PROV_OK);
+	it = page_find(&p, "monitor", "chk3");
+	assert_string_equal(nstr(it, "type"), "keyword");
+	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/cart?probe=1&v=2");
+	assert_int_equal(nint(it, "port"), 8443);
+	assert_string_equal(nstr(it, "keyword"), "Add to cart");
+	assert_string_equal(nstr(it, "keyword_up_when"), "present");
+	assert_true(nnull(it, "keyword_case_sensitive"));
+	assert_string_equal(nstr(it, "http_method"), "POST");
+	assert_string_equal(nstr(it, "request_body"), "{\"q\":1}");
+	assert_string_equal(ntext(it, "request_headers"), "{\"X-Env\":\"prod\",\"Accept\":\"text/html\"}");
+	assert_string_equal(ntext(it, "expected_status_codes"), "[\"200\",\"201\"]");
+	assert_string_equal(ntext(it, "alert_status_codes"), "[]");
+	assert_int_equal(nint(it, "timeout"), 10); /* "10" */
+	assert_false(nbool(it, "follow_redirects"));
+	assert_true(nbool(it, "verify_ssl"));
+	assert_int_equal(nint(it, "ssl_expiry_days"), 14);
+	assert_string_equal(ntext(it, "regions"), "[\"us-east-1\",\"eu-central-1\"]");
+	assert_string_equal(ntext(it, "tags"), "[\"shop\",\"prod\"]");
+	assert_int_equal(nint(it, "interval"), 300);
+	assert_true(nbool(it, "paused"));
+	/* Direct destinations: their own contacts, once a page. */
+	assert_string_equal(nids(it, "contact_ids"), "slack:#ops,email:dba@example.com");
+	assert_string_equal(nstr(page_find(&p, "contact", "slack:#ops"), "type"), "slack");
+	assert_string_equal(nstr(page_find(&p, "contact", "slack:#ops"), "value"), "#ops");
+	assert_int_equal(page_count(&p, "contact"), 2);
+	assert_true(has_warning(&p, "\"Shop front\" has 1 assertion without an equivalent (e.g. \"response.time < 2s\")"));
+	prov_page_free(&p);
+
+	assert_int_equal(run_parse(cronitor_parse, "monitors:2", 200, "cronitor/monitors_page2.json", &p, &e),
+	    PROV_OK);
+	assert_string_equal(p.next_cursor, "monitors:3"); /* 2 * 4 < 9 */
+	/* A site is real-user monitoring: not imported, said so. */
+	assert_int_equal(page_count(&p, "monitor"), 3);
+	assert_true(has_warning(&p, "\"Marketing site\" is a site (real-user monitoring"));
+	/* Unknown type: other, warned. */
+	it = page_find(&p, "monitor", "syn5");
+	assert_string_equal(nstr(it, "type"), "other");
+	assert_true(has_warning(&p, "\"Login flow\" is of type synthetic, which is unknown"));
+	assert_true(has_warning(&p, "\"Login flow\" runs on the schedule \"hourly on weekdays\""));
+	/* TCP: the host and the port; a cron-run check gets 60 s. */
+	it = page_find(&p, "monitor", "tcp6");
+	assert_string_equal(nstr(it, "type"), "tcp");
+	assert_string_equal(nstr(it, "url"), "mail.example.com");
+	assert_int_equal(nint(it, "port"), 25);
+	assert_int_equal(nint(it, "timeout"), 5);
+	assert_int_equal(nint(it, "interval"), 60);
+	/* !contains: keyword absent; default port; unknown method warned; "" body null. */
+	it = page_find(&p, "monitor", "neg7");
+	assert_string_equal(nstr(it, "type"), "keyword");
+	assert_string_equal(nstr(it, "url"), "http://www.example.com/");
+	assert_true(nnull(it, "port"));
+	assert_string_equal(nstr(it, "keyword"), "Internal Error");
+	assert_string_equal(nstr(it, "keyword_up_when"), "absent");
+	assert_true(nnull(it, "http_method"));
+	assert_true(nnull(it, "request_body"));
+	assert_true(nnull(it, "follow_redirects"));
+	assert_int_equal(nint(it, "interval"), 30);
+	assert_string_equal(ntext(it, "expected_status_codes"), "[]");
+	assert_string_equal(ntext(it, "tags"), "[]");
+	assert_string_equal(nids(it, "contact_ids"), ""); /* notify []: nobody */
+	assert_true(has_warning(&p, "\"Status absent\" uses an unknown request method"));
+	assert_true(has_warning(&p, "\"Status absent\" has 1 assertion without an equivalent (e.g. \"response.code < 400\")"));
+	assert_true(has_warning(&p, "without a usable key; skipped"));
+	prov_page_free(&p);
+}
+
+static void
+test_cronitor_paging(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
 	/* The API ignored the page asked for: stop rather than loop. */
 	assert_int_equal(run_parse(cronitor_parse, "monitors:3", 200, "cronitor/monitors_wrong_page.json", &p,
 	    &e), PROV_OK);
@@ -113,49 +219,12 @@ test_cronitor_monitors(void **state)
 	assert_string_equal(p.next_cursor, "notifications:1");
 	assert_true(has_warning(&p, "stopped after 10000 pages"));
 	prov_page_free(&p);
-}
 
-static void
-test_cronitor_notification_lists(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	assert_int_equal(run_parse(cronitor_parse, "notifications:1", 200, "cronitor/notifications.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "statuspages:1");
-	/* One contact per target; the first keeps the list's key. */
-	it = page_find(&p, "contact", "default");
-	assert_string_equal(nstr(it, "name"), "Default");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "value"), "ops@example.com");
-	it = page_find(&p, "contact", "default:emails:1");
-	assert_string_equal(nstr(it, "value"), "cto@example.com");
-	it = page_find(&p, "contact", "default:slack:0");
-	assert_string_equal(nstr(it, "type"), "slack");
-	assert_string_equal(nstr(it, "value"), "https://hooks.slack.com/services/T0/B0/abc");
-	assert_true(has_warning(&p, "\"Default\" has 3 targets: each became a contact"));
-
-	it = page_find(&p, "contact", "contacts-2");
-	assert_string_equal(nstr(it, "type"), "sms");
-	assert_string_equal(nstr(it, "value"), "+15555550100");
-	assert_string_equal(nstr(page_find(&p, "contact", "contacts-2:pagerduty:0"), "type"), "pagerduty");
-	assert_string_equal(nstr(page_find(&p, "contact", "contacts-2:microsoft-teams:0"), "type"), "teams");
-	assert_string_equal(nstr(page_find(&p, "contact", "contacts-2:victorops:0"), "type"), "other");
-	assert_true(has_warning(&p, "has Splunk On-Call (VictorOps) targets, which have no equivalent"));
-	it = page_find(&p, "contact", "contacts-2:carrier-pigeon:0");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_string_equal(nstr(it, "value"), "loft 7");
-	assert_true(has_warning(&p, "has carrier-pigeon targets, which have no equivalent"));
-
-	/* A list without targets: one contact of type other. */
-	it = page_find(&p, "contact", "empty");
-	assert_string_equal(nstr(it, "type"), "other");
-	assert_true(nnull(it, "value"));
-	assert_true(has_warning(&p, "\"Nobody\" has no targets"));
-	assert_int_equal(p.n, 9);
+	/* An empty account. */
+	assert_int_equal(run_parse_text(cronitor_parse, NULL, 200, "{\"monitors\":[],\"page\":\"1\","
+	    "\"page_size\":50,\"total_monitor_count\":\"0\"}", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "notifications:1");
 	prov_page_free(&p);
 
 	/* An empty page ends the phase even when the total says more. */
@@ -166,6 +235,67 @@ test_cronitor_notification_lists(void **state)
 	prov_page_free(&p);
 }
 
+/* Notification lists: one contact per target, named by what it reaches. */
+static void
+test_cronitor_notification_lists(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	/* shape: providers.md §7.2 notification list ("templates", "notifications" by kind, "monitors"),
+	 * the struct of cronitorio/cronitor-cli cmd/notification.go and its channel list (discord, ...) */
+	assert_int_equal(run_parse(cronitor_parse, "notifications:1", 200, "cronitor/notifications.json", &p, &e),
+	    PROV_OK);
+	assert_string_equal(p.next_cursor, "statuspages:1");
+	it = page_find(&p, "contact", "email:ops@example.com");
+	assert_string_equal(nstr(it, "name"), "Default");
+	assert_string_equal(nstr(it, "type"), "email");
+	assert_string_equal(nstr(it, "value"), "ops@example.com");
+	assert_string_equal(nstr(page_find(&p, "contact", "email:cto@example.com"), "value"), "cto@example.com");
+	assert_string_equal(nstr(page_find(&p, "contact", "slack:#alerts"), "type"), "slack");
+	assert_string_equal(nstr(page_find(&p, "contact", "webhook:https://hooks.example.com/cronitor"), "type"),
+	    "webhook");
+	it = page_find(&p, "contact", "sms:+15555550100");
+	assert_string_equal(nstr(it, "type"), "sms");
+	assert_string_equal(nstr(it, "name"), "On call");
+	assert_string_equal(nstr(page_find(&p, "contact", "pagerduty:e93facc04764012d7bfb002500d5d1a6"), "type"),
+	    "pagerduty");
+	assert_string_equal(nstr(page_find(&p, "contact", "opsgenie:og-key-1"), "type"), "opsgenie");
+	assert_string_equal(nstr(page_find(&p, "contact",
+	    "microsoft-teams:https://example.webhook.office.com/webhookb2/x"), "type"), "teams");
+	assert_string_equal(nstr(page_find(&p, "contact", "telegram:-100123"), "type"), "telegram");
+	assert_string_equal(nstr(page_find(&p, "contact", "discord:https://discord.com/api/webhooks/1/x"), "type"),
+	    "discord");
+	/* No equivalent: other, warned. */
+	assert_string_equal(nstr(page_find(&p, "contact", "victorops:routing-key-1"), "type"), "other");
+	assert_true(has_warning(&p, "has Splunk On-Call (VictorOps) targets, which have no equivalent"));
+	it = page_find(&p, "contact", "carrier-pigeon:loft 7");
+	assert_string_equal(nstr(it, "type"), "other");
+	assert_string_equal(nstr(it, "value"), "loft 7");
+	assert_true(has_warning(&p, "has carrier-pigeon targets, which have no equivalent"));
+	/* ops@ is in two lists: one contact. A list without targets: nothing. */
+	assert_int_equal(p.n, 12);
+	assert_true(has_warning(&p, "\"Nobody\" has no targets; nothing to import"));
+	prov_page_free(&p);
+
+	/* A long target is hashed into a stable id. */
+	{
+		char body[700], id1[200];
+
+		snprintf(body, sizeof body, "{\"templates\":[{\"key\":\"l\",\"name\":\"L\",\"notifications\":"
+		    "{\"webhooks\":[\"https://hooks.example.com/%0300d\"]}}],\"page\":1,\"page_size\":50,"
+		    "\"total_count\":1}", 7);
+		assert_int_equal(run_parse_text(cronitor_parse, "notifications:1", 200, body, &p, &e), PROV_OK);
+		assert_int_equal(p.n, 1);
+		snprintf(id1, sizeof id1, "%s", p.items[0].external_id);
+		assert_int_equal(strncmp(id1, "webhook:#", 9), 0);
+		assert_int_equal(strlen(id1), 9 + 32);
+		prov_page_free(&p);
+	}
+}
+
 static void
 test_cronitor_status_pages(void **state)
 {
@@ -174,21 +304,76 @@ test_cronitor_status_pages(void **state)
 	const struct prov_item *it;
 
 	(void)state;
+	/* shape: cronitor.io/docs/statuspages-api "List Status Pages" response; components as
+	 * cronitorio/cronitor-cli cmd/statuspage.go lists them (key, name, type, statuspage,
+	 * autopublish; monitor or group), their withComponents form unconfirmed (providers.md §7.2) */
 	assert_int_equal(run_parse(cronitor_parse, "statuspages:1", 200, "cronitor/statuspages.json", &p, &e),
 	    PROV_OK);
-	assert_int_equal(p.n, 2);
-	assert_null(p.next_cursor);
+	assert_int_equal(p.n, 3);
+	assert_string_equal(p.next_cursor, "maintenance:1");
 	it = page_find(&p, "status_page", "sp_public1");
 	assert_string_equal(nstr(it, "name"), "Acme Status");
 	assert_string_equal(nstr(it, "url"), "https://acme.cronitorstatus.com");
-	assert_string_equal(nids(it, "items"), "chk3,hb2"); /* the components' monitors */
+	/* Monitor components by key; a group component by its name alone. */
+	assert_string_equal(nids(it, "items"), "chk3,hb2,-,site4");
 	assert_true(nbool(it, "public"));
 	it = page_find(&p, "status_page", "sp_internal");
 	assert_false(nbool(it, "public"));
+	assert_string_equal(nstr(it, "url"), "https://status.acme.example");
 	assert_string_equal(nids(it, "items"), "");
+	assert_false(nbool(page_find(&p, "status_page", "sp_odd"), "public"));
+	assert_true(has_warning(&p, "\"Odd\" has an unknown access setting members-only"));
 	prov_page_free(&p);
 }
 
+static void
+test_cronitor_maintenance_windows(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	/* shape (unconfirmed, providers.md §7.2): the list as cronitorio/cronitor-cli
+	 * cmd/maintenance.go reads it ("data" of key, name, start, end, state) with the fields
+	 * of cronitor.io/docs/maintenance-windows-api (monitors, groups, statuspages) */
+	assert_int_equal(run_parse(cronitor_parse, "maintenance:1", 200, "cronitor/maintenance.json", &p, &e),
+	    PROV_OK);
+	assert_null(p.next_cursor);
+	it = page_find(&p, "maintenance_window", "mw_abc123def456");
+	assert_string_equal(nstr(it, "name"), "Database Maintenance");
+	assert_string_equal(nstr(it, "recurrence"), "once");
+	assert_string_equal(nstr(it, "start"), "2023-12-01T02:00:00Z");
+	assert_string_equal(nstr(it, "end"), "2023-12-01T04:00:00Z");
+	assert_int_equal(nint(it, "duration"), 120);
+	assert_string_equal(nids(it, "monitor_ids"), "key1,chk3");
+	assert_true(has_warning(&p, "\"Database Maintenance\" is shown on 1 status page"));
+	it = page_find(&p, "maintenance_window", "mw_group");
+	assert_int_equal(nint(it, "duration"), 90); /* across midnight, with an offset */
+	assert_string_equal(nids(it, "monitor_ids"), "hb2");
+	assert_true(has_warning(&p, "\"Group window\" silences 1 monitor group"));
+	prov_page_free(&p);
+
+	/* A bare array, "id" for the key, a duration, no monitors list. */
+	assert_int_equal(run_parse(cronitor_parse, "maintenance:1", 200, "cronitor/maintenance_bare.json", &p, &e),
+	    PROV_OK);
+	assert_null(p.next_cursor);
+	it = page_find(&p, "maintenance_window", "mw_bare");
+	assert_int_equal(nint(it, "duration"), 45);
+	assert_true(nnull(it, "end"));
+	assert_string_equal(nids(it, "monitor_ids"), "");
+	prov_page_free(&p);
+
+	/* A shape we cannot read: skipped with a warning, the run goes on. */
+	assert_int_equal(run_parse(cronitor_parse, "maintenance:1", 200, "cronitor/maintenance_unreadable.json",
+	    &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_null(p.next_cursor);
+	assert_true(has_warning(&p, "maintenance windows in a form that could not be read"));
+	prov_page_free(&p);
+}
+
+/* A bad key on the first call fails the run; a refused later list skips its kind. */
 static void
 test_cronitor_errors(void **state)
 {
@@ -198,12 +383,30 @@ test_cronitor_errors(void **state)
 	const char *msg;
 
 	(void)state;
+	/* shape: the official CLI's fixture 403 {"error":"Invalid API key"} (providers.md §7.3) */
 	msg = parse_fails(cronitor_parse, NULL, 403, "cronitor/invalid_key.json", PROV_AUTH);
 	assert_string_equal(msg, "Cronitor rejected the API key (Invalid API key)");
-	msg = parse_fails(cronitor_parse, "statuspages:1", 401, "cronitor/invalid_key.json", PROV_AUTH);
+	msg = parse_fails(cronitor_parse, "monitors:2", 401, "cronitor/invalid_key.json", PROV_AUTH);
 	assert_string_equal(msg, "Cronitor rejected the API key (Invalid API key)");
+
+	/* shape: a scope refusal, 403 with one of the error forms of providers.md §7.3 (body unconfirmed) */
+	assert_int_equal(run_parse(cronitor_parse, "notifications:1", 403, "cronitor/forbidden.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "statuspages:1");
+	assert_true(has_warning(&p, "Cronitor refused the notifications list for this key (HTTP 403): "
+	    "notifications skipped"));
+	prov_page_free(&p);
+	assert_int_equal(run_parse(cronitor_parse, "statuspages:2", 401, "cronitor/forbidden.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "maintenance:1");
+	assert_true(has_warning(&p, "refused the status pages list for this key (HTTP 401)"));
+	prov_page_free(&p);
+	assert_int_equal(run_parse(cronitor_parse, "maintenance:1", 403, "cronitor/forbidden.json", &p, &e), PROV_OK);
+	assert_null(p.next_cursor);
+	assert_true(has_warning(&p, "refused the maintenance windows list for this key (HTTP 403)"));
+	prov_page_free(&p);
+
 	parse_fails(cronitor_parse, NULL, 200, "cronitor/truncated.json", PROV_TRANSIENT);
 	parse_fails(cronitor_parse, NULL, 502, "cronitor/invalid_key.json", PROV_TRANSIENT);
+	parse_fails(cronitor_parse, "statuspages:1", 404, "cronitor/invalid_key.json", PROV_FATAL);
 	parse_fails(cronitor_parse, "monitors:0", 200, "cronitor/monitors_page1.json", PROV_FATAL);
 	parse_fails(cronitor_parse, "templates:1", 200, "cronitor/notifications.json", PROV_FATAL);
 	/* The monitors list where the templates were expected. */
@@ -218,46 +421,155 @@ test_cronitor_errors(void **state)
 	prov_page_free(&p);
 }
 
-/* -------------------------------------------------------------- Statuspage */
+/* ------------------------------------------------------------- whole fetches */
 
+/* A page of monitors reads the notification lists: a list key links every
+ * target of the list; notify omitted links the default list. */
 static void
-test_fetch_cronitor_request_and_scrubbed_error(void **state)
+test_fetch_cronitor_links_every_list_target(void **state)
 {
-	const struct provider_def *def = provider_find("cronitor");
 	struct config cfg;
 	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
 	struct mini m;
 	char base[96];
-	char *a[3] = { answer_fixture("200 OK", "cronitor/statuspages.json"),
+	char *a[] = { answer_fixture("200 OK", "cronitor/monitors_page1.json"),
+		answer_fixture("200 OK", "cronitor/notifications.json"), NULL };
+	const char *seen;
+	json_object *creds = json_tokener_parse("{\"api_key\":\"cr-key-123456\"}");
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	seen = mini_finish(&m);
+	assert_non_null(strstr(seen, "GET /cr/api/monitors?page=1 HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /cr/api/notifications?page=1 HTTP/1.1\r\n"));
+	/* HTTP Basic: the key as user, an empty password ("cr-key-123456:"). */
+	assert_non_null(strstr(seen, "Authorization: Basic Y3Ita2V5LTEyMzQ1Njo=\r\n"));
+	assert_non_null(strstr(seen, "Cronitor-Version: 2020-10-01\r\n"));
+	assert_string_equal(p.next_cursor, "monitors:2");
+	/* key1: the default list (two e-mails, Slack, webhook) and its direct e-mail. */
+	assert_string_equal(nids(page_find(&p, "heartbeat", "key1"), "contact_ids"),
+	    "email:ops@example.com,email:cto@example.com,slack:#alerts,webhook:https://hooks.example.com/cronitor,"
+	    "email:dba@example.com");
+	/* hb2, map form {"alerts":[...]}: default and contacts-2, ops@ once. */
+	assert_int_equal(nids_len(page_find(&p, "heartbeat", "hb2"), "contact_ids"), 4 + 8);
+	assert_non_null(strstr(nids(page_find(&p, "heartbeat", "hb2"), "contact_ids"),
+	    "webhook:https://hooks.example.com/cronitor,sms:+15555550100,pagerduty:"));
+	/* notify omitted: the default list. */
+	assert_string_equal(nids(page_find(&p, "heartbeat", "hb4"), "contact_ids"),
+	    "email:ops@example.com,email:cto@example.com,slack:#alerts,webhook:https://hooks.example.com/cronitor");
+	assert_string_equal(nids(page_find(&p, "monitor", "chk3"), "contact_ids"), "slack:#ops,email:dba@example.com");
+	prov_page_free(&p);
+	free_answers(a);
+	json_object_put(creds);
+}
+
+/* The key may not read the lists: the monitors still import, linked to
+ * their direct destinations; the notifications phase skips its kind. */
+static void
+test_fetch_cronitor_lists_refused(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96];
+	char *a[] = { answer_fixture("200 OK", "cronitor/monitors_page1.json"),
+		answer_fixture("403 Forbidden", "cronitor/forbidden.json"),
+		answer_fixture("403 Forbidden", "cronitor/forbidden.json"),
+		answer("200 OK", "", "{\"data\":[],\"page\":1,\"page_size\":50,\"total_count\":0}"),
+		answer_fixture("200 OK", "cronitor/maintenance.json"), NULL };
+	json_object *creds = json_tokener_parse("{\"api_key\":\"cr-key-123456\"}");
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(s.def->ops->fetch(&s, "monitors:1", &p, &e), PROV_OK);
+	assert_int_equal(page_count(&p, "heartbeat"), 3);
+	assert_string_equal(nids(page_find(&p, "heartbeat", "key1"), "contact_ids"), "email:dba@example.com");
+	assert_true(has_warning(&p, "Cronitor refused the notification lists for this key (HTTP 403): monitors "
+	    "that notify a list are not linked"));
+	prov_page_free(&p);
+	memset(&p, 0, sizeof p);
+	assert_int_equal(s.def->ops->fetch(&s, "notifications:1", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "statuspages:1");
+	assert_true(has_warning(&p, "Cronitor refused the notifications list for this key (HTTP 403)"));
+	prov_page_free(&p);
+	memset(&p, 0, sizeof p);
+	assert_int_equal(s.def->ops->fetch(&s, "statuspages:1", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "maintenance:1");
+	prov_page_free(&p);
+	memset(&p, 0, sizeof p);
+	assert_int_equal(s.def->ops->fetch(&s, "maintenance:1", &p, &e), PROV_OK);
+	assert_int_equal(page_count(&p, "maintenance_window"), 2);
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	assert_non_null(strstr(mini_finish(&m), "GET /cr/api/maintenance_windows?page=1 HTTP/1.1\r\n"));
+	free_answers(a);
+	json_object_put(creds);
+}
+
+/* A server error on the lists makes the monitors page a retry. */
+static void
+test_fetch_cronitor_lists_fail(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96];
+	char *a[] = { answer_fixture("200 OK", "cronitor/monitors_page1.json"),
+		answer("503 Service Unavailable", "", "{\"error\":\"down\"}"), NULL };
+	json_object *creds = json_tokener_parse("{\"api_key\":\"cr-key-123456\"}");
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_TRANSIENT);
+	assert_int_equal(p.n, 0);
+	prov_page_free(&p);
+	mini_finish(&m);
+	free_answers(a);
+	json_object_put(creds);
+}
+
+static void
+test_fetch_cronitor_request_and_scrubbed_error(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96];
+	char *a[] = { answer_fixture("200 OK", "cronitor/statuspages.json"),
 		answer("403 Forbidden", "", "{\"error\":\"Invalid API key: cr-key-123456\"}"), NULL };
 	const char *seen;
 	json_object *creds = json_tokener_parse("{\"api_key\":\"cr-key-123456\"}");
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/cr", m.port);
-	cfg_init(&cfg, "cronitor", base);
-	assert_int_equal(prov_session_init(&s, def, &cfg, creds, &e), 0);
-	assert_int_equal(def->ops->fetch(&s, "statuspages:1", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 2);
-	assert_null(p.next_cursor);
+	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(s.def->ops->fetch(&s, "statuspages:1", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 3);
+	assert_string_equal(p.next_cursor, "maintenance:1");
 	prov_page_free(&p);
-	/* A bad key: fatal, and the key the provider echoed is not repeated. */
-	assert_int_equal(def->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
+	/* A bad key on the first call: fatal, and the key the provider echoed is not repeated. */
+	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /cr/api/statuspages?page=1&withComponents=true HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "GET /cr/api/monitors?page=1 HTTP/1.1\r\n"));
-	/* HTTP Basic: the key as user, an empty password ("cr-key-123456:"). */
-	assert_non_null(strstr(seen, "Authorization: Basic Y3Ita2V5LTEyMzQ1Njo=\r\n"));
-	assert_non_null(strstr(seen, "Cronitor-Version: 2020-10-01\r\n"));
 	assert_non_null(strstr(e.message, "Cronitor rejected the API key"));
 	assert_null(strstr(e.message, "cr-key-123456"));
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
-	free(a[0]);
-	free(a[1]);
+	free_answers(a);
 	json_object_put(creds);
 }
 
@@ -265,10 +577,16 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cronitor_monitors),
+		cmocka_unit_test(test_cronitor_heartbeats),
+		cmocka_unit_test(test_cronitor_checks),
+		cmocka_unit_test(test_cronitor_paging),
 		cmocka_unit_test(test_cronitor_notification_lists),
 		cmocka_unit_test(test_cronitor_status_pages),
+		cmocka_unit_test(test_cronitor_maintenance_windows),
 		cmocka_unit_test(test_cronitor_errors),
+		cmocka_unit_test(test_fetch_cronitor_links_every_list_target),
+		cmocka_unit_test(test_fetch_cronitor_lists_refused),
+		cmocka_unit_test(test_fetch_cronitor_lists_fail),
 		cmocka_unit_test(test_fetch_cronitor_request_and_scrubbed_error),
 	};
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <sodium.h>
@@ -20,6 +21,50 @@
 
 #include "provtest.h"
 
+/* The normalized member key of it (a borrowed JSON value). */
+static json_object *
+njson(const struct prov_item *it, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(it->norm, key, &v))
+		fail_msg("normalized %s: no %s", it->external_id, key);
+	return v;
+}
+
+/* The request header name of a normalized monitor, or NULL. */
+static const char *
+nheader(const struct prov_item *it, const char *name)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(njson(it, "request_headers"), name, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* A session against a local server of canned answers (base ".../pd"). */
+static void
+pd_session(struct prov_session *s, struct config *cfg, struct mini *m, char *base, size_t size,
+    json_object *creds)
+{
+	struct prov_error e = { 0 };
+
+	snprintf(base, size, "http://127.0.0.1:%d/pd", m->port);
+	cfg_init(cfg, "pingdom", base);
+	assert_int_equal(prov_session_init(s, provider_find("pingdom"), cfg, creds, &e), 0);
+}
+
+static void
+free_answers(char **a)
+{
+	for (size_t i = 0; a[i] != NULL; i++)
+		free(a[i]);
+}
+
+/* The check list alone (shape: Pingdom API 3.1 OpenAPI "Checks" /
+ * CheckWithStringType, hack/API_3.1.yaml of karlderkaefer/pingdom-golang-client;
+ * providers.md §2.2 list item): host names only. */
 static void
 test_pingdom_checks(void **state)
 {
@@ -28,6 +73,7 @@ test_pingdom_checks(void **state)
 	const struct prov_item *it;
 
 	(void)state;
+	/* pingdom/checks.json: the spec's list example plus a string id and resolution */
 	assert_int_equal(run_parse(pingdom_parse, NULL, 200, "pingdom/checks.json", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 3);
 	assert_string_equal(p.next_cursor, "checks:3");
@@ -37,6 +83,8 @@ test_pingdom_checks(void **state)
 	assert_string_equal(nstr(it, "type"), "http");
 	assert_int_equal(nint(it, "interval"), 60);         /* resolution 1 minute */
 	assert_false(nbool(it, "paused"));
+	assert_string_equal(nids(it, "tags"), "apache");
+	assert_true(nnull(it, "http_method"));               /* unknown without the detail */
 	it = page_find(&p, "monitor", "161748");
 	assert_string_equal(nstr(it, "type"), "tcp");
 	assert_int_equal(nint(it, "interval"), 300);        /* "resolution":"5" */
@@ -53,6 +101,8 @@ test_pingdom_checks(void **state)
 	prov_page_free(&p);
 }
 
+/* Shape: spec "Contacts" example (hack/API_3.1.yaml, GET /alerting/contacts),
+ * providers.md §2.2. */
 static void
 test_pingdom_contacts(void **state)
 {
@@ -62,7 +112,7 @@ test_pingdom_contacts(void **state)
 
 	(void)state;
 	assert_int_equal(run_parse(pingdom_parse, "contacts:0", 200, "pingdom/contacts.json", &p, &e), PROV_OK);
-	assert_null(p.next_cursor);
+	assert_string_equal(p.next_cursor, "maintenance:0");
 	it = page_find(&p, "contact", "1:email:0");
 	assert_string_equal(nstr(it, "type"), "email");
 	assert_string_equal(nstr(it, "name"), "John Doe");
@@ -80,6 +130,158 @@ test_pingdom_contacts(void **state)
 	assert_true(has_warning(&p, "unknown kind carrier_pigeon"));
 	assert_int_equal(p.n, 5);
 	prov_page_free(&p);
+
+	/* An empty list: on to the maintenance windows. */
+	assert_int_equal(run_parse_text(pingdom_parse, "contacts:0", 200, "{\"contacts\":[]}", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "maintenance:0");
+	prov_page_free(&p);
+}
+
+/* Shape: spec maintenance_resp_attrs (hack/API_3.1.yaml, GET /maintenance; the
+ * first entry is its example) and go-pingdom MaintenanceResponse
+ * (russellcardullo/go-pingdom pingdom/api_responses.go); the second entry sends
+ * numbers as strings. */
+static void
+test_pingdom_maintenance(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(run_parse(pingdom_parse, "maintenance:0", 200, "pingdom/maintenance.json", &p, &e),
+	    PROV_OK);
+	assert_null(p.next_cursor);          /* fewer than asked for: the end */
+	assert_int_equal(page_count(&p, "maintenance_window"), 5);
+	it = page_find(&p, "maintenance_window", "1");
+	assert_string_equal(nstr(it, "name"), "Maintenance window from DB");
+	assert_string_equal(nstr(it, "recurrence"), "weekly");
+	assert_string_equal(nstr(it, "start"), "2017-06-15T10:00:00Z");
+	assert_string_equal(nstr(it, "end"), "2017-07-14T02:40:00Z");     /* effectiveto */
+	assert_int_equal(nint(it, "duration"), 900);                     /* 15 hours */
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(njson(it, "days"), 0)), 4);
+	assert_string_equal(nstr(it, "timezone"), "UTC");
+	assert_false(nbool(it, "paused"));
+	assert_string_equal(nids(it, "monitor_ids"), "85975,85976");
+	it = page_find(&p, "maintenance_window", "2");
+	assert_string_equal(nstr(it, "recurrence"), "once");
+	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
+	assert_string_equal(nstr(it, "end"), "2023-11-14T23:13:20Z");     /* to */
+	assert_int_equal(nint(it, "duration"), 60);
+	assert_int_equal(nids_len(it, "days"), 0);
+	assert_string_equal(nids(it, "monitor_ids"), "161749");
+	it = page_find(&p, "maintenance_window", "3");
+	assert_string_equal(nstr(it, "recurrence"), "monthly");
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(njson(it, "days"), 0)), 26);
+	assert_true(nnull(it, "end"));                                  /* effectiveto 0: open */
+	assert_true(has_warning(&p, "\"Patch Sunday\" repeats only every 2 monthly"));
+	assert_true(has_warning(&p, "\"Patch Sunday\" also covers 1 transaction check,"));
+	it = page_find(&p, "maintenance_window", "4");
+	assert_string_equal(nstr(it, "name"), "4");                      /* description "" */
+	assert_string_equal(nstr(it, "recurrence"), "daily");
+	assert_int_equal(nids_len(it, "monitor_ids"), 0);
+	it = page_find(&p, "maintenance_window", "5");
+	assert_string_equal(nstr(it, "recurrence"), "other");
+	assert_true(has_warning(&p, "\"Yearly audit\" has an unknown recurrence year; kept as other"));
+	assert_int_equal(nids_len(it, "monitor_ids"), 0);                /* no "checks" at all */
+	prov_page_free(&p);
+}
+
+/* Paging of the checks and maintenance lists, and empty lists. */
+static void
+test_pingdom_paging_and_empty(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	char *body = xstrdup("{\"maintenance\":["), *list = xstrdup("{\"checks\":[");
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		char *n = xasprintf("%s%s{\"id\":%d,\"description\":\"w%d\",\"from\":1700000000,\"to\":1700003600,"
+		    "\"recurrencetype\":\"none\"}", body, i ? "," : "", i + 1, i);
+		free(body);
+		body = n;
+	}
+	for (int i = 0; i < 30; i++) {
+		char *n = xasprintf("%s%s{\"id\":%d,\"name\":\"c%d\",\"type\":\"ping\",\"hostname\":\"h%d\"}", list,
+		    i ? "," : "", 500 + i, i, i);
+		free(list);
+		list = n;
+	}
+	{
+		char *n = xasprintf("%s]}", body), *l = xasprintf("%s],\"counts\":{\"total\":60}}", list);
+		free(body);
+		free(list);
+		body = n;
+		list = l;
+	}
+	assert_int_equal(run_parse_text(pingdom_parse, "maintenance:100", 200, body, &p, &e), PROV_OK);
+	assert_int_equal(p.n, 100);
+	assert_string_equal(p.next_cursor, "maintenance:200");
+	prov_page_free(&p);
+	/* More checks than asked for: 25 now, the rest from the next offset. */
+	assert_int_equal(run_parse_text(pingdom_parse, "checks:0", 200, list, &p, &e), PROV_OK);
+	assert_int_equal(p.n, 25);
+	assert_string_equal(p.next_cursor, "checks:25");
+	prov_page_free(&p);
+	free(body);
+	free(list);
+
+	assert_int_equal(run_parse_text(pingdom_parse, NULL, 200,
+	    "{\"checks\":[],\"counts\":{\"total\":0,\"limited\":0,\"filtered\":0}}", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "contacts:0");
+	prov_page_free(&p);
+	/* A page that is empty although the total says more: stop. */
+	assert_int_equal(run_parse_text(pingdom_parse, "checks:25", 200,
+	    "{\"checks\":[],\"counts\":{\"total\":90}}", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "contacts:0");
+	prov_page_free(&p);
+	assert_int_equal(run_parse_text(pingdom_parse, "maintenance:0", 200, "{\"maintenance\":[]}", &p, &e),
+	    PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	/* A missing list is an empty one; a list that is not an array is an error. */
+	assert_int_equal(run_parse_text(pingdom_parse, "maintenance:0", 200, "{}", &p, &e), PROV_OK);
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	assert_int_equal(run_parse_text(pingdom_parse, "contacts:0", 200, "{\"contacts\":{}}", &p, &e),
+	    PROV_TRANSIENT);
+	prov_page_free(&p);
+}
+
+/* A later list refused with 401/403 skips its kind (providers.md §12); the
+ * first call's refusal is a bad key. Bodies: the §2.3 error envelope. */
+static void
+test_pingdom_refused_kinds(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
+	assert_int_equal(run_parse(pingdom_parse, "contacts:0", 403, "pingdom/forbidden.json", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_true(has_warning(&p, "Pingdom refused the contacts list for this key (HTTP 403): contacts skipped"));
+	assert_string_equal(p.next_cursor, "maintenance:0");
+	prov_page_free(&p);
+	assert_int_equal(run_parse(pingdom_parse, "maintenance:200", 403, "pingdom/forbidden.json", &p, &e),
+	    PROV_OK);
+	assert_true(has_warning(&p, "Pingdom refused the maintenance windows list for this key (HTTP 403): "
+	    "maintenance windows skipped"));
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	assert_int_equal(run_parse(pingdom_parse, "maintenance:0", 401, "pingdom/unauthorized.json", &p, &e),
+	    PROV_OK);
+	assert_true(has_warning(&p, "(HTTP 401)"));
+	prov_page_free(&p);
+	assert_string_equal(parse_fails(pingdom_parse, "checks:0", 403, "pingdom/forbidden.json", PROV_AUTH),
+	    "Pingdom rejected the API token (Access to this resource is not allowed for this token)");
+	/* A server error on a later list is retried, not skipped. */
+	assert_int_equal(run_parse(pingdom_parse, "maintenance:0", 500, "pingdom/server_error.json", &p, &e),
+	    PROV_TRANSIENT);
+	prov_page_free(&p);
 }
 
 static void
@@ -90,6 +292,8 @@ test_pingdom_errors(void **state)
 	struct httpc_resp r;
 
 	(void)state;
+	/* unauthorized.json, rate_limited.json: the error envelope of providers.md §2.3 (spec "Error"
+	 * responses {"error":{statuscode,statusdesc,errormessage}}; the exact 401 text is unverified, §11) */
 	assert_int_equal(run_parse(pingdom_parse, NULL, 401, "pingdom/unauthorized.json", &p, &e), PROV_AUTH);
 	assert_string_equal(e.message, "Pingdom rejected the API token (Invalid token)");
 	prov_page_free(&p);
@@ -106,9 +310,309 @@ test_pingdom_errors(void **state)
 	assert_int_equal(run_parse_text(pingdom_parse, NULL, 200, "{\"checks\":[{\"id\":1,", &p, &e),
 	    PROV_TRANSIENT);
 	prov_page_free(&p);
+	assert_int_equal(run_parse_text(pingdom_parse, "teams:0", 200, "{}", &p, &e), PROV_FATAL);
+	prov_page_free(&p);
 }
 
-/* -------------------------------------------------------------- StatusCake */
+/* A whole page of checks: the list, the contacts and teams for the links,
+ * and one detail per check. Shapes: list as above; details from the spec's
+ * DetailedCheck (hack/API_3.1.yaml: HttpAttributesGet, TcpAttributes,
+ * DnsAttributes, DetailedCheckAttributes) and go-pingdom CheckResponse
+ * (pingdom/api_responses.go: userids, teams); teams from the spec's
+ * AlertingTeams example (GET /alerting/teams). detail_absent.json sends
+ * numbers as strings. */
+static void
+test_fetch_pingdom_details(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96];
+	char *a[] = { answer_fixture("200 OK", "pingdom/checks_fetch.json"),
+		answer_fixture("200 OK", "pingdom/contacts.json"),
+		answer_fixture("200 OK", "pingdom/teams.json"),
+		answer_fixture("200 OK", "pingdom/detail_http.json"),
+		answer_fixture("200 OK", "pingdom/detail_absent.json"),
+		answer_fixture("500 Internal Server Error", "pingdom/server_error.json"),
+		answer_fixture("200 OK", "pingdom/detail_tcp.json"),
+		answer_fixture("200 OK", "pingdom/detail_dns.json"), NULL };
+	json_object *creds = json_tokener_parse("{\"api_token\":\"pd-token-abcdef\"}");
+	const struct prov_item *it;
+	const char *seen;
+	json_object *raw;
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	seen = mini_finish(&m);
+	assert_non_null(strstr(seen, "GET /pd/api/3.1/checks?limit=25&offset=0&include_tags=true HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /pd/api/3.1/alerting/contacts HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /pd/api/3.1/alerting/teams HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /pd/api/3.1/checks/85975?include_teams=true HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /pd/api/3.1/checks/208656?include_teams=true HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "Authorization: Bearer pd-token-abcdef\r\n"));
+	assert_int_equal(p.n, 5);
+	assert_string_equal(p.next_cursor, "contacts:0");
+
+	/* shouldcontain, https on a non-default port, path and query, headers. */
+	it = page_find(&p, "monitor", "85975");
+	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?x=1");
+	assert_string_equal(nstr(it, "type"), "keyword");
+	assert_string_equal(nstr(it, "keyword"), "OK");
+	assert_string_equal(nstr(it, "keyword_up_when"), "present");
+	assert_string_equal(nstr(it, "http_method"), "GET");
+	assert_true(nnull(it, "request_body"));
+	assert_null(nheader(it, "User-Agent"));             /* Pingdom's own: dropped */
+	assert_string_equal(nheader(it, "X-Env"), "prod");
+	assert_int_equal(nint(it, "port"), 8443);
+	assert_true(nbool(it, "verify_ssl"));
+	assert_int_equal(nint(it, "ssl_expiry_days"), 7);
+	assert_int_equal(nint(it, "timeout"), 30);
+	assert_int_equal(nint(it, "interval"), 60);
+	assert_string_equal(nids(it, "regions"), "EU");
+	assert_string_equal(nids(it, "tags"), "prod");
+	/* userids [1] and team Oncall (members 1 and 3): every item of those contacts. */
+	assert_string_equal(nids(it, "contact_ids"), "1:email:0,1:sms:0,1:sms:1,3:carrier_pigeon:0");
+	assert_true(has_warning(&p, "\"Shop\" alerts 1 integration (webhooks)"));
+	assert_true(nnull(it, "follow_redirects"));
+	assert_int_equal(nids_len(it, "expected_status_codes"), 0);
+
+	/* shouldnotcontain, POST data, own User-Agent kept, numbers as strings. */
+	it = page_find(&p, "monitor", "85976");
+	assert_string_equal(nstr(it, "url"), "http://api.example.com:8080/api/login");
+	assert_string_equal(nstr(it, "keyword"), "Error");
+	assert_string_equal(nstr(it, "keyword_up_when"), "absent");
+	assert_string_equal(nstr(it, "http_method"), "POST");
+	assert_string_equal(nstr(it, "request_body"), "user=demo&remember=1");
+	assert_string_equal(nheader(it, "User-Agent"), "ShopProbe/2.0");
+	assert_string_equal(nheader(it, "Content-Type"), "application/x-www-form-urlencoded");
+	assert_false(nbool(it, "verify_ssl"));
+	assert_true(nnull(it, "ssl_expiry_days"));
+	assert_int_equal(nint(it, "timeout"), 3);            /* 2500 ms, rounded up */
+	assert_int_equal(nint(it, "interval"), 300);
+	assert_true(nbool(it, "paused"));
+	assert_string_equal(nids(it, "regions"), "NA,APAC");
+	assert_true(has_warning(&p, "probe filter \"probes: 12\" that is not a region"));
+	assert_string_equal(nids(it, "tags"), "api,login");
+	/* userids ["2"], team 7: members 2 (again) and 99, who is not a contact. */
+	assert_string_equal(nids(it, "contact_ids"), "2");
+	assert_true(has_warning(&p, "\"Login API\" alerts 1 contact that could not be read"));
+	assert_true(has_warning(&p, "\"Login API\" logs in to its target"));
+	raw = it->raw;
+	assert_null(strstr(json_object_to_json_string(raw), "s3cret-pw"));
+	assert_non_null(strstr(json_object_to_json_string(raw), "shouldnotcontain"));
+
+	/* A detail that failed: the list data stays, with a warning. */
+	it = page_find(&p, "monitor", "161748");
+	assert_string_equal(nstr(it, "url"), "mail.example.com");
+	assert_string_equal(nstr(it, "type"), "tcp");
+	assert_true(nnull(it, "port"));
+	assert_true(has_warning(&p, "check \"Mail port\": its details could not be read"));
+
+	it = page_find(&p, "monitor", "161749");
+	assert_string_equal(nstr(it, "url"), "relay.example.com");
+	assert_int_equal(nint(it, "port"), 2525);
+	assert_string_equal(nstr(it, "request_body"), "EHLO migrator");
+	assert_string_equal(nstr(it, "keyword"), "250");
+	assert_string_equal(nstr(it, "keyword_up_when"), "present");
+	assert_true(nnull(it, "http_method"));
+	assert_int_equal(nids_len(it, "contact_ids"), 0);
+
+	it = page_find(&p, "monitor", "208656");
+	assert_string_equal(nstr(it, "type"), "dns");
+	assert_string_equal(nstr(it, "url"), "example.com");
+	assert_true(nnull(it, "port"));
+	assert_string_equal(nids(it, "contact_ids"), "1:email:0,1:sms:0,1:sms:1");
+	assert_int_equal(nint(it, "interval"), 900);
+	prov_page_free(&p);
+	free_answers(a);
+	json_object_put(creds);
+}
+
+/* go-pingdom's recorded detail (pingdom/check_test.go TestCheckServiceRead):
+ * plain http on port 80, path "/", only Pingdom's User-Agent. */
+static void
+test_fetch_pingdom_gopingdom_detail(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96];
+	char *a[] = { answer("200 OK", "", "{\"checks\":[{\"id\":85975,\"name\":\"My check 7\",\"type\":\"http\","
+		    "\"hostname\":\"s7.mydomain.com\",\"status\":\"up\",\"resolution\":1}],\"counts\":{\"total\":1}}"),
+		answer_fixture("200 OK", "pingdom/contacts.json"),
+		answer_fixture("200 OK", "pingdom/teams.json"),
+		answer_fixture("200 OK", "pingdom/detail_gopingdom.json"), NULL };
+	json_object *creds = json_tokener_parse("{\"api_token\":\"pd-token-abcdef\"}");
+	const struct prov_item *it;
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	mini_finish(&m);
+	it = page_find(&p, "monitor", "85975");
+	assert_string_equal(nstr(it, "url"), "http://s7.mydomain.com/");
+	assert_string_equal(nstr(it, "type"), "http");
+	assert_true(nnull(it, "keyword"));
+	assert_true(nnull(it, "keyword_up_when"));
+	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0);
+	assert_int_equal(nint(it, "timeout"), 3);            /* 2300 ms */
+	assert_true(nnull(it, "verify_ssl"));
+	assert_string_equal(nids(it, "contact_ids"), "1:email:0,1:sms:0,1:sms:1,3:carrier_pigeon:0");
+	assert_true(has_warning(&p, "\"My check 7\" alerts 2 integrations"));
+	prov_page_free(&p);
+	free_answers(a);
+	json_object_put(creds);
+}
+
+/* The quota runs out part way: the page ends at the last check read and
+ * the cursor resumes at the next; out at the first detail: a rate limit. */
+static void
+test_fetch_pingdom_rate_limit(void **state)
+{
+	static const char limited[] = "Req-Limit-Short: Remaining: 0 Time until reset: 42\r\n"
+	    "Req-Limit-Long: Remaining: 100 Time until reset: 3000\r\n";
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96], *body = fixture_text("pingdom/rate_limited.json", NULL);
+	char *a[] = { answer_fixture("200 OK", "pingdom/checks_fetch.json"),
+		answer_fixture("200 OK", "pingdom/contacts.json"),
+		answer_fixture("200 OK", "pingdom/teams.json"),
+		answer_fixture("200 OK", "pingdom/detail_http.json"),
+		answer("429 Too Many Requests", limited, body),
+		answer_fixture("200 OK", "pingdom/checks_fetch.json"),
+		answer_fixture("200 OK", "pingdom/contacts.json"),
+		answer_fixture("200 OK", "pingdom/teams.json"),
+		answer("429 Too Many Requests", limited, body), NULL };
+	json_object *creds = json_tokener_parse("{\"api_token\":\"pd-token-abcdef\"}");
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	assert_int_equal(p.n, 1);
+	assert_string_equal(nstr(page_find(&p, "monitor", "85975"), "url"), "https://shop.example.com:8443/health?x=1");
+	assert_string_equal(p.next_cursor, "checks:1");
+	assert_int_equal(p.pause_s, 42);
+	assert_false(has_warning(&p, "could not be read"));
+	prov_page_free(&p);
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, "checks:1", &p, &e), PROV_RATE_LIMITED);
+	assert_int_equal(e.retry_after, 42);
+	assert_int_equal(p.n, 0);
+	prov_page_free(&p);
+	assert_non_null(strstr(mini_finish(&m), "GET /pd/api/3.1/checks?limit=25&offset=1&include_tags=true "));
+	free_answers(a);
+	free(body);
+	json_object_put(creds);
+}
+
+/* Contacts and teams refused while the checks are read: no links, warnings,
+ * and the run goes on. An empty check list makes no further request. */
+static void
+test_fetch_pingdom_refused_links(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96];
+	char *a[] = { answer("200 OK", "", "{\"checks\":[{\"id\":85975,\"name\":\"Shop\",\"type\":\"http\","
+		    "\"hostname\":\"shop.example.com\"}],\"counts\":{\"total\":1}}"),
+		answer_fixture("403 Forbidden", "pingdom/forbidden.json"),
+		answer_fixture("403 Forbidden", "pingdom/forbidden.json"),
+		answer_fixture("200 OK", "pingdom/detail_http.json"),
+		answer("200 OK", "", "{\"checks\":[],\"counts\":{\"total\":0}}"),
+		answer_fixture("401 Unauthorized", "pingdom/unauthorized.json"), NULL };
+	json_object *creds = json_tokener_parse("{\"api_token\":\"pd-token-abcdef\"}");
+	const struct prov_item *it;
+	const char *seen;
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	it = page_find(&p, "monitor", "85975");
+	assert_string_equal(nstr(it, "keyword"), "OK");
+	assert_int_equal(nids_len(it, "contact_ids"), 0);
+	assert_true(has_warning(&p, "Pingdom refused the contacts list for this key (HTTP 403)"));
+	assert_true(has_warning(&p, "Pingdom refused the teams list for this key (HTTP 403): teams skipped"));
+	assert_true(has_warning(&p, "\"Shop\" alerts 1 contact that could not be read"));
+	assert_true(has_warning(&p, "\"Shop\" alerts 1 team whose members could not be read"));
+	prov_page_free(&p);
+	/* Empty list: straight to the contacts, one request. */
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "contacts:0");
+	prov_page_free(&p);
+	/* The first call refused: a bad key, and the token is never repeated. */
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
+	assert_string_equal(e.message, "Pingdom rejected the API token (Invalid token)");
+	prov_page_free(&p);
+	seen = mini_finish(&m);
+	{
+		size_t requests = 0;
+
+		for (const char *q = seen; (q = strstr(q, "\n=====\n")) != NULL; q++)
+			requests++;
+		assert_int_equal(requests, 4 + 1 + 1);
+	}
+	free_answers(a);
+	json_object_put(creds);
+}
+
+/* A detail without an answer (timeout) keeps the list data; two in a row
+ * make the page a retry: Pingdom is not answering. */
+static void
+test_fetch_pingdom_silent_details(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96], *detail = fixture_text("pingdom/detail_http.json", NULL);
+	char *slow = answer("200 OK", "", detail);
+	char *a[] = { answer("200 OK", "", "{\"checks\":[{\"id\":85975,\"name\":\"Shop\",\"type\":\"http\","
+		    "\"hostname\":\"shop.example.com\"}],\"counts\":{\"total\":1}}"),
+		answer_fixture("200 OK", "pingdom/contacts.json"), answer_fixture("200 OK", "pingdom/teams.json"),
+		xasprintf("%s%s", MINI_SLOW, slow),
+		answer_fixture("200 OK", "pingdom/checks_fetch.json"),
+		answer_fixture("200 OK", "pingdom/contacts.json"), answer_fixture("200 OK", "pingdom/teams.json"),
+		xasprintf("%s%s", MINI_SLOW, slow), xasprintf("%s%s", MINI_SLOW, slow), NULL };
+	json_object *creds = json_tokener_parse("{\"api_token\":\"pd-token-abcdef\"}");
+	const struct prov_item *it;
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	s.timeout_s = 1;
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	it = page_find(&p, "monitor", "85975");
+	assert_string_equal(nstr(it, "url"), "shop.example.com");
+	assert_true(has_warning(&p, "check \"Shop\": its details could not be read"));
+	assert_string_equal(p.next_cursor, "contacts:0");
+	prov_page_free(&p);
+	sleep(2); /* the server is still sending the late answer */
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_TRANSIENT);
+	assert_non_null(strstr(e.message, "Pingdom did not answer 2 check detail requests in a row"));
+	assert_int_equal(p.n, 0);
+	prov_page_free(&p);
+	mini_finish(&m);
+	free_answers(a);
+	free(slow);
+	free(detail);
+	json_object_put(creds);
+}
 
 int
 main(void)
@@ -116,7 +620,15 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pingdom_checks),
 		cmocka_unit_test(test_pingdom_contacts),
+		cmocka_unit_test(test_pingdom_maintenance),
+		cmocka_unit_test(test_pingdom_paging_and_empty),
+		cmocka_unit_test(test_pingdom_refused_kinds),
 		cmocka_unit_test(test_pingdom_errors),
+		cmocka_unit_test(test_fetch_pingdom_details),
+		cmocka_unit_test(test_fetch_pingdom_gopingdom_detail),
+		cmocka_unit_test(test_fetch_pingdom_rate_limit),
+		cmocka_unit_test(test_fetch_pingdom_refused_links),
+		cmocka_unit_test(test_fetch_pingdom_silent_details),
 	};
 
 	return PROVTEST_RUN(tests);

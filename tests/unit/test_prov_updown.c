@@ -20,8 +20,39 @@
 
 #include "provtest.h"
 
+#define UD_KEY "ud-test-key-0123456789"
+
+/* The normalized member key of it (a borrowed JSON value). */
+static json_object *
+njson(const struct prov_item *it, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(it->norm, key, &v))
+		fail_msg("normalized %s: no %s", it->external_id, key);
+	return v;
+}
+
+/* The request header name of a normalized monitor, or NULL. */
+static const char *
+nheader(const struct prov_item *it, const char *name)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(njson(it, "request_headers"), name, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* Checks of every kind. Shapes: updown.io/api "GET /api/checks" example
+ * (the first entry verbatim), fields and types from the official-docs
+ * mirrors essentialkaos/updown updown.go (Check: http_verb, http_body,
+ * custom_headers, disabled_locations, recipients) and
+ * Nastaliss/terraform-provider-updown internal/updown/checks.go ("type":
+ * https, http, icmp, pulse, tcp, tcps); the pulse entry follows providers.md
+ * §5 (its url redacted). */
 static void
-test_updown_lists(void **state)
+test_updown_checks(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
@@ -30,51 +61,141 @@ test_updown_lists(void **state)
 	(void)state;
 	assert_int_equal(run_parse(updown_parse, NULL, 200, "updown/checks.json", &p, &e), PROV_OK);
 	assert_string_equal(p.next_cursor, "recipients:0");
-	assert_int_equal(p.n, 5);
+	assert_int_equal(page_count(&p, "monitor"), 6);
+	assert_int_equal(page_count(&p, "heartbeat"), 1);
+	assert_true(has_warning(&p, "entry of checks without a usable token; skipped"));
+
+	/* The docs' example: alias "", string_match "", "GET/HEAD". */
 	it = page_find(&p, "monitor", "ngg8");
-	assert_string_equal(nstr(it, "name"), "https://updown.io");   /* alias "" */
-	assert_string_equal(nstr(it, "type"), "http");                /* string_match "" */
+	assert_string_equal(nstr(it, "name"), "https://updown.io");
+	assert_string_equal(nstr(it, "url"), "https://updown.io");
+	assert_string_equal(nstr(it, "type"), "http");
+	assert_true(nnull(it, "keyword"));
+	assert_true(nnull(it, "keyword_up_when"));
+	assert_string_equal(nstr(it, "http_method"), "GET");
+	assert_true(nnull(it, "request_body"));
+	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0);
 	assert_int_equal(nint(it, "interval"), 15);
 	assert_false(nbool(it, "paused"));
+	assert_string_equal(nids(it, "regions"), "");         /* nothing disabled: every location */
 	assert_string_equal(nids(it, "contact_ids"), "email:1246848337,sms:231178295");
+
+	/* Keyword, port, path and query, POST with a body and headers, regions. */
 	it = page_find(&p, "monitor", "dmbe");
 	assert_string_equal(nstr(it, "name"), "Shop");
+	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/api/health?deep=1");
 	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "keyword"), "Add to cart");
-	assert_true(nbool(it, "paused"));                             /* enabled false */
-	assert_int_equal(nint(it, "interval"), 60);                   /* "period":"60" */
+	assert_string_equal(nstr(it, "keyword"), "All systems go");
+	assert_string_equal(nstr(it, "keyword_up_when"), "present");
+	assert_true(nnull(it, "keyword_case_sensitive"));
+	assert_string_equal(nstr(it, "http_method"), "POST");
+	assert_string_equal(nstr(it, "request_body"), "{\"probe\":true}");
+	assert_string_equal(nheader(it, "X-Env"), "prod");
+	assert_string_equal(nheader(it, "Authorization"), "Bearer abc");
+	assert_true(nbool(it, "paused"));                     /* enabled false */
+	assert_int_equal(nint(it, "interval"), 60);           /* "period":"60" */
+	assert_string_equal(nids(it, "regions"), "lan,mia,bhs,gra,fra,syd");
+	assert_string_equal(nids(it, "contact_ids"), "email:1246848337,slack_compatible:42");
+
+	/* tcps: host and port; icmp: the host of a bracketed IPv6 URL. */
 	it = page_find(&p, "monitor", "tc01");
 	assert_string_equal(nstr(it, "type"), "tcp");
+	assert_string_equal(nstr(it, "url"), "db.example.com");
 	assert_int_equal(nint(it, "port"), 5432);
-	assert_string_equal(nstr(page_find(&p, "monitor", "ic01"), "type"), "ping");
-	assert_string_equal(nstr(page_find(&p, "monitor", "pu01"), "type"), "other");
-	assert_true(has_warning(&p, "kind pulse"));
-	prov_page_free(&p);
+	assert_true(nnull(it, "http_method"));
+	assert_string_equal(nids(it, "contact_ids"), "msteams:7");
+	it = page_find(&p, "monitor", "ic01");
+	assert_string_equal(nstr(it, "type"), "ping");
+	assert_string_equal(nstr(it, "url"), "2001:db8::1");
+	assert_true(nnull(it, "port"));
 
+	/* pulse: a heartbeat, interval = period, grace 0, no ping URL. */
+	it = page_find(&p, "heartbeat", "p3rl");
+	assert_string_equal(nstr(it, "name"), "Nightly backup");
+	assert_int_equal(nint(it, "interval"), 90000);
+	assert_int_equal(nint(it, "grace"), 0);
+	assert_true(nnull(it, "ping_url"));
+	assert_false(nbool(it, "paused"));
+	assert_string_equal(nids(it, "contact_ids"), "email:1246848337");
+	assert_true(has_warning(&p, "pulse check \"Nightly backup\" was imported as a heartbeat without its "
+	    "ping URL"));
+
+	/* Unknown kind, verb and location: other / no method / ignored, each warned. */
+	assert_string_equal(nstr(page_find(&p, "monitor", "wd01"), "type"), "other");
+	assert_true(has_warning(&p, "\"Socket\" is of kind websocket"));
+	it = page_find(&p, "monitor", "vb01");
+	assert_true(nnull(it, "http_method"));
+	assert_true(has_warning(&p, "\"Verb\" uses an unknown HTTP verb BREW"));
+	assert_string_equal(nids(it, "regions"), "mia,bhs,gra,fra,sin,tok,syd");
+	assert_true(has_warning(&p, "\"Verb\" disables an unknown location xyz"));
+	prov_page_free(&p);
+}
+
+/* Recipients: updown.io/api "GET /api/recipients" example (the e-mail
+ * entry), types from Nastaliss/terraform-provider-updown
+ * internal/updown/recipients.go (email, sms, webhook, slack_compatible,
+ * msteams); "slack" is a UI-only integration without value (providers.md §5). */
+static void
+test_updown_recipients(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
 	assert_int_equal(run_parse(updown_parse, "recipients:0", 200, "updown/recipients.json", &p, &e), PROV_OK);
 	assert_string_equal(p.next_cursor, "status_pages:0");
+	assert_int_equal(p.n, 7);
 	it = page_find(&p, "contact", "email:3719031852");
 	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "value"), "Company <tech@example.com>");
+	assert_string_equal(nstr(it, "name"), "tech@example.com");
+	assert_string_equal(nstr(it, "value"), "tech@example.com");  /* from "Company <…>" */
+	assert_false(nbool(it, "needs_address"));
+	assert_string_equal(nstr(page_find(&p, "contact", "sms:231178295"), "value"), "+33612345678");
+	assert_string_equal(nstr(page_find(&p, "contact", "webhook:55"), "type"), "webhook");
+	it = page_find(&p, "contact", "slack_compatible:42");
+	assert_string_equal(nstr(it, "type"), "slack");
+	assert_string_equal(nstr(it, "value"), "https://hooks.slack.com/services/T0/B0/x");
+	it = page_find(&p, "contact", "msteams:7");
+	assert_string_equal(nstr(it, "type"), "teams");
+	assert_false(nbool(it, "needs_address"));
 	it = page_find(&p, "contact", "slack:1");
 	assert_string_equal(nstr(it, "type"), "slack");
 	assert_true(nnull(it, "value"));
-	assert_string_equal(nstr(page_find(&p, "contact", "msteams:2"), "type"), "teams");
+	assert_true(nbool(it, "needs_address"));
 	assert_string_equal(nstr(page_find(&p, "contact", "carrier:3"), "type"), "other");
-	assert_true(has_warning(&p, "unknown type carrier_pigeon"));
+	assert_true(has_warning(&p, "\"Bob\" has an unknown type carrier_pigeon; kept as other"));
 	prov_page_free(&p);
+}
 
+/* Status pages: updown.io/api "GET /api/status_pages" example; fields of
+ * essentialkaos/updown updown.go StatusPage (visibility, access_key, checks). */
+static void
+test_updown_status_pages(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
 	assert_int_equal(run_parse(updown_parse, "status_pages:0", 200, "updown/status_pages.json", &p, &e),
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "status_page", "3ji4k");
-	assert_string_equal(nids(it, "items"), "ngg8,dmbe");
+	assert_string_equal(nstr(it, "name"), "Public page");
+	assert_string_equal(nids(it, "items"), "ngg8,dmbe,p3rl"); /* a pulse too: same id space */
 	assert_true(nbool(it, "public"));
 	assert_string_equal(nstr(it, "url"), "https://updown.io/p/3ji4k");
 	assert_false(nbool(page_find(&p, "status_page", "9xk2p"), "public"));
+	it = page_find(&p, "status_page", "zz01");
+	assert_false(nbool(it, "public"));
+	assert_string_equal(nids(it, "items"), "");
+	assert_true(has_warning(&p, "\"Odd page\" has an unknown visibility friends-only"));
 	prov_page_free(&p);
 }
 
+/* Empty lists, refused later lists, the bad key on the first call. The
+ * error body is the {"error":"…"} of updown.io/api (providers.md §5.3, L). */
 static void
 test_updown_errors(void **state)
 {
@@ -82,24 +203,103 @@ test_updown_errors(void **state)
 	struct prov_error e;
 
 	(void)state;
+	assert_int_equal(run_parse(updown_parse, "checks:0", 200, "updown/empty.json", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "recipients:0");
+	prov_page_free(&p);
+	assert_int_equal(run_parse(updown_parse, "status_pages:0", 200, "updown/empty.json", &p, &e), PROV_OK);
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+
+	/* A later list refused: skipped with a warning, the run goes on. */
+	assert_int_equal(run_parse(updown_parse, "recipients:0", 403, "updown/forbidden.json", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "status_pages:0");
+	assert_true(has_warning(&p, "updown.io refused the recipients list for this key (HTTP 403): "
+	    "recipients skipped"));
+	prov_page_free(&p);
+	assert_int_equal(run_parse(updown_parse, "status_pages:0", 401, "updown/unauthorized.json", &p, &e),
+	    PROV_OK);
+	assert_null(p.next_cursor);
+	assert_true(has_warning(&p, "refused the status pages list for this key (HTTP 401)"));
+	prov_page_free(&p);
+
+	/* The first call refused: a bad key. */
 	assert_int_equal(run_parse(updown_parse, NULL, 401, "updown/unauthorized.json", &p, &e), PROV_AUTH);
 	assert_string_equal(e.message, "updown.io rejected the API key (Invalid API key)");
+	prov_page_free(&p);
+	assert_int_equal(run_parse(updown_parse, NULL, 403, "updown/forbidden.json", &p, &e), PROV_AUTH);
 	prov_page_free(&p);
 	assert_int_equal(run_parse(updown_parse, NULL, 200, "updown/unauthorized.json", &p, &e), PROV_TRANSIENT);
 	prov_page_free(&p);
 	assert_int_equal(run_parse_text(updown_parse, "checks:0", 200, "[{\"token\":\"a\"", &p, &e),
 	    PROV_TRANSIENT);
 	prov_page_free(&p);
+	assert_int_equal(run_parse(updown_parse, "recipients:0", 500, "updown/forbidden.json", &p, &e),
+	    PROV_TRANSIENT);
+	prov_page_free(&p);
+	assert_int_equal(run_parse(updown_parse, "checks:x", 200, "updown/empty.json", &p, &e), PROV_FATAL);
+	prov_page_free(&p);
 }
 
 /* -------------------------------------------- whole fetches against a local server */
+
+/* The three phases in a row: the key only in the X-API-KEY header, a
+ * refused recipients list skipped, discovery ends after the status pages. */
+static void
+test_updown_fetch(void **state)
+{
+	const struct provider_def *def = provider_find("updown");
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96];
+	char *a[4] = { answer_fixture("200 OK", "updown/checks.json"),
+		answer_fixture("403 Forbidden", "updown/forbidden.json"),
+		answer_fixture("200 OK", "updown/status_pages.json"), NULL };
+	const char *seen;
+	json_object *creds = json_tokener_parse("{\"api_key\":\"" UD_KEY "\"}");
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	snprintf(base, sizeof base, "http://127.0.0.1:%d/ud", m.port);
+	cfg_init(&cfg, "updown", base);
+	assert_int_equal(prov_session_init(&s, def, &cfg, creds, &e), 0);
+	assert_int_equal(def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	assert_int_equal(p.n, 7);
+	assert_string_equal(p.next_cursor, "recipients:0");
+	prov_page_free(&p);
+	assert_int_equal(def->ops->fetch(&s, "recipients:0", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "status_pages:0");
+	assert_true(has_warning(&p, "recipients skipped"));
+	prov_page_free(&p);
+	assert_int_equal(def->ops->fetch(&s, "status_pages:0", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 3);
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	seen = mini_finish(&m);
+	assert_non_null(strstr(seen, "GET /ud/api/checks HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /ud/api/recipients HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /ud/api/status_pages HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "X-API-KEY: " UD_KEY "\r\n"));
+	assert_null(strstr(seen, "api-key="));
+	for (size_t i = 0; a[i] != NULL; i++)
+		free(a[i]);
+	json_object_put(creds);
+}
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_updown_lists),
+		cmocka_unit_test(test_updown_checks),
+		cmocka_unit_test(test_updown_recipients),
+		cmocka_unit_test(test_updown_status_pages),
 		cmocka_unit_test(test_updown_errors),
+		cmocka_unit_test(test_updown_fetch),
 	};
 
 	return PROVTEST_RUN(tests);

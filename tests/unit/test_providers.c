@@ -408,6 +408,126 @@ test_httpc_redirect_not_followed(void **state)
 	httpc_resp_free(&resp);
 }
 
+#define REDIRECT_TO(code, loc) "HTTP/1.1 " code "\r\nLocation: " loc "\r\nContent-Length: 0\r\n\r\n"
+#define OK_EMPTY "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+
+/* providers.md §12: a POST follows 301/302/307/308 on the same host with the same body. */
+static void
+test_httpc_redirect_same_host_keeps_post_body(void **state)
+{
+	static const char *const codes[] = { "301 Moved Permanently", "302 Found", "307 Temporary Redirect",
+		"308 Permanent Redirect" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+		char first[160], url[128];
+		struct mini m;
+		struct httpc_req req = { 0 };
+		struct httpc_resp resp;
+		struct prov_error err = { 0 };
+		const char *seen, *second;
+
+		snprintf(first, sizeof first, "HTTP/1.1 %s\r\nLocation: /v2/includes/api.php\r\nContent-Length: 0\r\n\r\n",
+		    codes[i]);
+		mini_start(&m, (const char *const[]){ first, OK_EMPTY, NULL });
+		snprintf(url, sizeof url, "http://127.0.0.1:%d/includes/api.php", m.port);
+		req.url = url;
+		req.method = "POST";
+		req.body = "action=GetClients&secret=s3";
+		req.body_len = strlen(req.body);
+		req.content_type = "application/x-www-form-urlencoded";
+		req.max_redirects = HTTPC_MAX_REDIRECTS;
+		assert_int_equal(httpc_do(&req, &resp, &err), 0);
+		seen = mini_finish(&m);
+		assert_int_equal(resp.status, 200);
+		second = strstr(seen, "=====");
+		assert_non_null(second);
+		assert_non_null(strstr(second, "POST /v2/includes/api.php HTTP/1.1"));
+		assert_non_null(strstr(second, "action=GetClients&secret=s3"));
+		httpc_resp_free(&resp);
+	}
+}
+
+/* Another host, https to http, a 303 for a POST and a sixth hop all end the call. */
+static void
+test_httpc_redirect_refusals(void **state)
+{
+	static const struct {
+		const char *answer, *method, *needle;
+	} cases[] = {
+		{ REDIRECT_TO("301 Moved Permanently", "http://localhost:1/x"), NULL, "another host (http://localhost)" },
+		{ REDIRECT_TO("302 Found", "http://169.254.169.254/latest/meta-data/"), NULL, "another host" },
+		{ REDIRECT_TO("303 See Other", "/elsewhere"), "POST", "HTTP 303" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct mini m;
+		struct httpc_req req = { 0 };
+		struct httpc_resp resp;
+		struct prov_error err = { 0 };
+		char url[128];
+
+		mini_start(&m, (const char *const[]){ cases[i].answer, NULL });
+		snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
+		req.url = url;
+		req.max_redirects = HTTPC_MAX_REDIRECTS;
+		if (cases[i].method != NULL) {
+			req.method = cases[i].method;
+			req.body = "a=1";
+			req.body_len = 3;
+		}
+		assert_int_equal(httpc_do(&req, &resp, &err), -1);
+		mini_finish(&m);
+		assert_int_equal(err.status, PROV_FATAL);
+		if (strstr(err.message, cases[i].needle) == NULL)
+			fail_msg("case %zu: %s", i, err.message);
+		assert_null(resp.body);
+	}
+	{
+		const char *hop = REDIRECT_TO("302 Found", "/again");
+		struct mini m;
+		struct httpc_req req = { 0 };
+		struct httpc_resp resp;
+		struct prov_error err = { 0 };
+		char url[128];
+
+		mini_start(&m, (const char *const[]){ hop, hop, hop, hop, hop, hop, OK_EMPTY, NULL });
+		snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
+		req.url = url;
+		req.max_redirects = HTTPC_MAX_REDIRECTS;
+		assert_int_equal(httpc_do(&req, &resp, &err), -1);
+		mini_finish(&m);
+		assert_non_null(strstr(err.message, "redirected more than 5 times"));
+	}
+}
+
+/* A GET follows a 303 and five hops in all. */
+static void
+test_httpc_redirect_get_follows_303_and_five_hops(void **state)
+{
+	const char *hop = REDIRECT_TO("302 Found", "/api/v3/checks/");
+	struct mini m;
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp;
+	struct prov_error err = { 0 };
+	char url[128];
+	const char *seen;
+
+	(void)state;
+	mini_start(&m, (const char *const[]){ REDIRECT_TO("303 See Other", "/api/v3/checks/"), hop, hop, hop, hop,
+	    OK_EMPTY, NULL });
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/api/v3/checks", m.port);
+	req.url = url;
+	req.max_redirects = HTTPC_MAX_REDIRECTS;
+	assert_int_equal(httpc_do(&req, &resp, &err), 0);
+	seen = mini_finish(&m);
+	assert_int_equal(resp.status, 200);
+	assert_non_null(strstr(seen, "GET /api/v3/checks HTTP/1.1"));
+	assert_non_null(strstr(seen, "GET /api/v3/checks/ HTTP/1.1"));
+	httpc_resp_free(&resp);
+}
+
 static void
 test_httpc_guard_refuses_resolved_loopback(void **state)
 {
@@ -535,7 +655,7 @@ test_cursor_parse_and_make(void **state)
 static void
 test_scrub_removes_credentials(void **state)
 {
-	static const struct provider_def def = { "x", NULL, NULL, NULL, "url", NULL, NULL };
+	static const struct provider_def def = { .id = "x", .url_field = "url" };
 	struct prov_session s = { 0 };
 	char text[256], small[40];
 
@@ -572,7 +692,7 @@ test_copy_text_and_body_message(void **state)
 
 	(void)state;
 	prov_copy_text(buf, sizeof buf, "  api_key\n\tnot\x01 found.\xc3\xa9 ");
-	assert_string_equal(buf, "api_key not? found.??");
+	assert_string_equal(buf, "api_key not? found.é"); /* UTF-8 kept, control characters not */
 	resp_text(&r, 401, "{\"error\":{\"statuscode\":401,\"errormessage\":\"Invalid token\"}}");
 	prov_body_message(&r, buf, sizeof buf);
 	assert_string_equal(buf, "Invalid token");
@@ -605,11 +725,12 @@ cfg_testprov(struct config *c, const char *base_url, const char *timeout)
 }
 
 static const struct provider_def testprov_url = {
-	"testprov", NULL, (const char *const[]){ "api_key", NULL }, (const char *const[]){ NULL },
-	"base_url", (const char *const[]){ "monitor", NULL }, &updown_ops };
+	.id = "testprov", .required = (const char *const[]){ "api_key", NULL }, .optional = (const char *const[]){ NULL },
+	.url_field = "base_url", .imports = (const char *const[]){ "monitor", NULL }, .ops = &updown_ops };
 static const struct provider_def testprov_default = {
-	"testprov", "https://api.example.com/", (const char *const[]){ "api_key", NULL },
-	(const char *const[]){ NULL }, NULL, (const char *const[]){ "monitor", NULL }, &updown_ops };
+	.id = "testprov", .default_base_url = "https://api.example.com/",
+	.required = (const char *const[]){ "api_key", NULL }, .optional = (const char *const[]){ NULL },
+	.imports = (const char *const[]){ "monitor", NULL }, .ops = &updown_ops };
 
 static void
 test_session_init_sources(void **state)
@@ -887,6 +1008,9 @@ main(void)
 		cmocka_unit_test(test_httpc_body_cap_is_fatal),
 		cmocka_unit_test(test_httpc_timeout_is_transient),
 		cmocka_unit_test(test_httpc_redirect_not_followed),
+		cmocka_unit_test(test_httpc_redirect_same_host_keeps_post_body),
+		cmocka_unit_test(test_httpc_redirect_refusals),
+		cmocka_unit_test(test_httpc_redirect_get_follows_303_and_five_hops),
 		cmocka_unit_test(test_httpc_guard_refuses_resolved_loopback),
 		cmocka_unit_test(test_httpc_guard_https_only),
 		cmocka_unit_test(test_json_readers_tolerate_provider_quirks),

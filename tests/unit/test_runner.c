@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "core/jsonx.h"
+#include "core/util.h"
 #include "importers/importer.h"
 #include "queue/queue.h"
 #include "runner/rules.h"
@@ -225,10 +226,19 @@ test_import_order(void **state)
 	assert_true(importer_rank("hosting_client") < importer_rank("invoice"));
 	assert_int_equal(importer_rank("widget"), -1);
 	assert_int_equal(importer_rank(NULL), -1);
+	assert_true(importer_rank("monitor") < importer_rank("maintenance_window"));
+	assert_true(importer_rank("heartbeat") < importer_rank("maintenance_window"));
+	assert_true(importer_rank("status_page") < importer_rank("status_page_subscriber"));
+	assert_true(importer_rank("hosting_client") < importer_rank("hosting_contact"));
+	assert_true(importer_rank("hosting_service") < importer_rank("hosting_addon"));
+	assert_true(importer_rank("invoice") < importer_rank("payment"));
+	/* every type of the order has a rank equal to its position and a table */
 	size_t n = 0;
-	for (; importer_order[n]; n++)
-		assert_non_null(importer_model(importer_order[n]));
-	assert_int_equal(n, IMPORTER_TYPES);
+	for (; importer_type_at(n); n++) {
+		assert_int_equal(importer_rank(importer_type_at(n)), (int)n);
+		assert_non_null(importer_model(importer_type_at(n)));
+	}
+	assert_int_equal(n, 13);
 	assert_string_equal(importer_model("status_page"), "status_pages");
 	assert_string_equal(importer_model("hosting_client"), "hosting_clients");
 	assert_null(importer_model("widget"));
@@ -266,11 +276,11 @@ test_value_checks(void **state)
 		assert_int_equal(imp_decimal(bad[i], dec), -1);
 	assert_int_equal(imp_decimal(NULL, dec), -1);
 
-	assert_int_equal(imp_utf8_prefix("hello", 3), 3);
-	assert_int_equal(imp_utf8_prefix("hello", 10), 5);
-	assert_int_equal(imp_utf8_prefix("h\xc3\xa9llo", 2), 3);   /* "hé" */
-	assert_int_equal(imp_utf8_prefix("\xe2\x82\xac\xe2\x82\xac", 1), 3); /* one euro sign */
-	assert_int_equal(imp_utf8_prefix("", 4), 0);
+	assert_int_equal(utf8_cut("hello", 5, 3, SIZE_MAX), 3);
+	assert_int_equal(utf8_cut("hello", 5, 10, SIZE_MAX), 5);
+	assert_int_equal(utf8_cut("h\xc3\xa9llo", 6, 2, SIZE_MAX), 3);   /* "hé" */
+	assert_int_equal(utf8_cut("\xe2\x82\xac\xe2\x82\xac", 6, 1, SIZE_MAX), 3); /* one euro sign */
+	assert_int_equal(utf8_cut("", 0, 4, SIZE_MAX), 0);
 }
 
 static json_object *
@@ -298,7 +308,7 @@ test_validate(void **state)
 		{ "heartbeat", "{\"name\":null}", -1 },
 		{ "contact", "{\"name\":null,\"type\":\"email\",\"value\":\"a@b.c\"}", 0 },
 		{ "contact", "{\"name\":null,\"type\":\"email\",\"value\":null}", -1 },
-		{ "status_page", "{\"name\":\"S\",\"monitor_ids\":[]}", 0 },
+		{ "status_page", "{\"name\":\"S\",\"items\":[]}", 0 },
 		{ "status_page", "{\"url\":\"https://s/\"}", -1 },
 		{ "hosting_client", "{\"email\":\"c@example.com\"}", 0 },
 		{ "hosting_client", "{\"email\":\"\"}", -1 },
@@ -308,6 +318,16 @@ test_validate(void **state)
 		{ "hosting_domain", "{}", -1 },
 		{ "invoice", "{\"number\":\"INV-1\"}", 0 },
 		{ "invoice", "{\"number\":\"12345678901234567890123456789012345678901234567890123456789012345\"}", -1 },
+		{ "maintenance_window", "{\"name\":\"Nightly\",\"start\":\"03:30\"}", 0 },
+		{ "maintenance_window", "{\"name\":null}", -1 },
+		{ "status_page_subscriber", "{\"status_page_id\":\"p1\",\"kind\":\"email\"}", 0 },
+		{ "status_page_subscriber", "{\"kind\":\"email\",\"address\":\"a@b.c\"}", -1 },
+		{ "hosting_contact", "{\"email\":\"c@example.com\"}", 0 },
+		{ "hosting_contact", "{\"phone\":\"123\"}", -1 },
+		{ "hosting_addon", "{\"name\":\"Backups\"}", 0 },
+		{ "hosting_addon", "{\"name\":\"\"}", -1 },
+		{ "payment", "{\"transaction_id\":\"TX-1\"}", 0 },
+		{ "payment", "{\"gateway\":\"paypal\"}", -1 },
 		{ "widget", "{\"name\":\"x\"}", -1 },
 	};
 	char why[200];

@@ -1,0 +1,60 @@
+/* Cleanup jobs: a deleted run too large to delete in its request (api:
+ * h_delete) is removed here, its resources and log a batch per transaction,
+ * then the run row. A crash repeats at most one batch; the job finishes when
+ * the run is gone. */
+#include "core/log.h"
+#include "runner/runner.h"
+
+#define CLEANUP_BATCH 5000
+
+struct clean {
+	struct job *job;
+	enum stmt_id what;
+	int64_t deleted;
+};
+
+static enum tx_result
+clean_batch(struct runner *r, void *arg)
+{
+	struct clean *c = arg;
+
+	if (queue_hold(r->db, c->job) <= 0)
+		return TX_ABORT; /* the lease was lost: the job is someone else's */
+	if (c->what == ST_RN_CLEAN_RUN) {
+		/* the job goes first: deleting the run would take its row along */
+		if (queue_done(r->db, c->job) < 0)
+			return TX_ERROR;
+		c->deleted = db_exec(r->db, c->what, "s", c->job->run_id);
+	} else
+		c->deleted = db_exec(r->db, c->what, "si", c->job->run_id, (int64_t)CLEANUP_BATCH);
+	return c->deleted < 0 ? TX_ERROR : TX_COMMIT;
+}
+
+void
+cleanup_step(struct runner *r, struct job *j)
+{
+	static const enum stmt_id order[] = { ST_RN_CLEAN_RESOURCES, ST_RN_CLEAN_LOGS };
+	int64_t step_end = runner_step_end(r);
+	struct clean c = { .job = j };
+
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+		c.what = order[i];
+		do {
+			enum tx_result t = runner_tx(r, clean_batch, &c);
+			if (t == TX_ABORT)
+				return;
+			if (t == TX_ERROR) {
+				log_error("run %s: cleanup: %s", j->run_id, db_error(r->db));
+				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), 0, NULL);
+				return;
+			}
+			if (runner_out_of_time(r, step_end) && c.deleted > 0) {
+				queue_release(r->db, j, 0, 0, NULL); /* the continuation */
+				return;
+			}
+		} while (c.deleted > 0);
+	}
+	c.what = ST_RN_CLEAN_RUN;
+	if (runner_tx(r, clean_batch, &c) == TX_ERROR)
+		queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), 0, NULL);
+}

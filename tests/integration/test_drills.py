@@ -1,0 +1,136 @@
+"""Drills (issue 12): the runner killed again and again in the middle of a
+large import, and a provider that answers 429s, 5xx, garbage, slowly or not
+at all. Each prints its figures (docs/reliability.md keeps the latest).
+"""
+
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import harness
+from harness import q
+from test_runner import RunnerTestCase
+
+
+def figures(name, **values):
+    sys.stdout.write("DRILL %s: %s\n" % (name, ", ".join("%s=%s" % kv for kv in values.items())))
+    sys.stdout.flush()
+
+
+class TestDrills(RunnerTestCase):
+
+    def test_twenty_kill_9_during_a_10000_resource_import(self):
+        user = self.user()
+        n = 10000
+        items = [("contact", "c%d" % i, {"name": "C%d" % i, "type": "email", "value": "c%d@example.com" % i})
+                 for i in range(20)]
+        items += [("monitor", "m%05d" % i, {"name": "M%d" % i, "url": "https://m%d.example.com/" % i,
+                                            "type": "http", "interval": 60, "paused": False, "port": None,
+                                            "keyword": None, "contact_ids": ["c%d" % (i % 20)]})
+                  for i in range(n)]
+        rid = self.synthetic_run(user, "uptimerobot", items)
+        self.execute(user, rid)
+        rng = random.Random(12)
+        t0 = time.time()
+        kills = 0
+        imported_sql = "run_id=%s AND status='imported'" % q(rid)
+        while kills < 20 and self.stack.run_status(rid) == "executing":
+            before = self.stack.count("migration_run_resources", imported_sql)
+            p = subprocess.Popen([self.stack.runner_path, "--config", self.cfg, "--once", "--max-seconds", "60"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.stack._mariadb_env())
+            # kill it while it imports: once it has imported something, at a random moment after
+            deadline = time.time() + 15
+            while time.time() < deadline and p.poll() is None and \
+                    self.stack.count("migration_run_resources", imported_sql) == before:
+                time.sleep(0.05)
+            time.sleep(rng.uniform(0.0, 0.4))
+            if p.poll() is not None:
+                break  # it finished the run before the kill
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+            kills += 1
+            time.sleep(5.2)  # the killed runner's lease (5 s) runs out; its job can be claimed again
+        done_at_kills = self.stack.count("migration_run_resources", "run_id=%s AND status='imported'" % q(rid))
+        # the leases of the killed runners run out (5 s), then one runner finishes the run
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors"), timeout=300), "completed")
+        took = time.time() - t0
+        imported = self.stack.count("migration_run_resources", "run_id=%s AND status='imported'" % q(rid))
+        self.assertEqual(imported, n + 20)
+        self.assertEqual(self.count("monitors", user), n, "no monitor lost or written twice")
+        self.assertEqual(self.count("contacts", user), 20)
+        self.assertEqual(int(self.stack.sql_value("SELECT COUNT(DISTINCT url) FROM monitors WHERE user_id=%d"
+                                                  % user.id)), n)
+        self.assertEqual(self.stack.count("monitor_contacts mc JOIN monitors m ON m.id = mc.monitor_id",
+                                          "m.user_id=%d" % user.id), n)
+        self.assertEqual(self.stack.count("import_links", "user_id=%d" % user.id), n + 20)
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["imported"], n + 20)
+        figures("kill-9", kills=kills, resources=n + 20, imported_before_the_last_runner=done_at_kills,
+                seconds=round(took, 1), lost=0, duplicated=0)
+
+    def test_a_provider_that_misbehaves_in_every_way_still_gets_read(self):
+        key = self.account(monitors=120, heartbeats=0, contacts=2, status_pages=0)
+        self.faults({"kind": "429", "retry_after": 1, "times": 1, "match": "getMonitors"},
+                    {"kind": "503", "times": 1, "match": "getMonitors", "after": 1},
+                    {"kind": "bad_json", "times": 1, "match": "getMonitors", "after": 1},
+                    {"kind": "truncated", "times": 1, "match": "getMonitors", "after": 1},
+                    {"kind": "reset", "times": 1, "match": "getMonitors", "after": 2},
+                    {"kind": "slow", "seconds": 8, "times": 1, "match": "getAlertContacts"})
+        user = self.user()
+        rid = self.start(user, key)
+        # the test config gives each provider request 5 seconds; the slow answer takes 8
+        cfg = harness.runner_config(self.stack, "patient", lease_seconds=5, max_attempts=6)
+        t0 = time.time()
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed"), timeout=240, cfg=cfg), "awaiting_review")
+        took = time.time() - t0
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["discovered"]["monitor"], 120)
+        warnings = [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
+        for what in ("rate limit", "HTTP 503", "malformed", "did not answer in time"):
+            self.assertTrue(any(what in w for w in warnings), (what, warnings))
+        figures("provider-faults", faults=6, retries=len(warnings), seconds=round(took, 1),
+                discovered=120, outcome="awaiting_review")
+
+
+class TestDatabaseDown(RunnerTestCase):
+    """MariaDB stopped under a running service: every request, REST or tool
+    interface, gets a clear JSON 503 at once, and the same FastCGI processes
+    serve normally again when it is back."""
+
+    def test_requests_while_the_database_is_down_and_after(self):
+        user = self.user()
+        secret = user.token.split("|")[1]
+        self.assertStatus(user.request("GET", "/api/v1/me"), 200)
+        mcp = {"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+               "params": {"name": "migrations-list", "arguments": {}}}
+        seen = {}
+
+        def while_down():
+            t0 = time.time()
+            for path in ("/api/v1/me", "/api/v1/migrations"):
+                r = user.request("GET", path)
+                self.assertError(r, 503, "unavailable")
+                self.assertNotIn(secret, r.body.decode("utf-8", "replace"))
+            r = user.request("POST", "/api/v1/migrations",
+                             body={"provider": "uptimerobot", "credentials": {"api_key": "down-key"}})
+            self.assertError(r, 503, "unavailable")
+            r = self.stack.request("POST", "/mcp", token=user.token, body=mcp)
+            seen["mcp"] = (r.status, r.json)
+            seen["seconds"] = time.time() - t0
+
+        harness.restart_mariadb(self.stack, while_down=while_down)
+        status, body = seen["mcp"]
+        # an HTTP-level refusal (clients do not read it as a JSON-RPC answer), as for 401 and 429
+        self.assertEqual(status, 503, body)
+        self.assertEqual(body["jsonrpc"], "2.0", body)
+        self.assertNotIn("result", body)
+        self.assertEqual(body["error"]["data"]["code"], "unavailable", body)
+        self.assertIn("temporarily unavailable", body["error"]["message"])
+        self.assertLess(seen["seconds"], 10)
+        figures("database-down", answers_in_seconds="%.2f" % seen["seconds"])
+        # the same processes reconnect
+        for _ in range(4):
+            self.assertStatus(user.request("GET", "/api/v1/me"), 200)
+        r = user.request("GET", "/api/v1/migrations")
+        self.assertStatus(r, 200)
+        self.assertEqual(r.json["data"], [])

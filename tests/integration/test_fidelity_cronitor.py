@@ -1,0 +1,261 @@
+"""Cronitor end to end (issue 10): a rich account on the fake provider (tests/fakes/prov_cronitor.py) is
+discovered and imported by the real runner over HTTP, then the account tables are read back and
+compared with what the provider holds: checks with their request URL (scheme, port, path, query),
+method, body, headers, timeout, redirects, TLS, regions, tags and assertions (keyword present and
+absent, expected code, certificate days); TCP checks by host and port; sites (real-user monitoring)
+not imported; jobs and heartbeats with schedule, time zone, grace and tags; every target of a
+notification list linked (list keys, direct email:/slack: destinations, the map form of notify, notify
+omitted = the default list); status pages with their components; maintenance windows with the
+monitors and heartbeats they silence. A second run with the notification lists and maintenance
+windows refused (403, a key without those scopes) completes with a warning naming each kind; a bad
+key fails the run on the first call.
+
+The expected values follow the fake's formulas (tests/fakes/README.md, cronitor quirks).
+"""
+
+import json
+
+import harness
+from harness import q
+from test_runner import RunnerTestCase
+
+P = "cronitor"
+BASE_TS = 1700000000
+N_MON, N_HB, N_LISTS, N_SP, N_MW = 12, 4, 5, 2, 3
+REGIONS = ("us-east-1", "eu-central-1", "ap-southeast-2", "us-west-2")
+METHODS = ("GET", "POST", "HEAD", "PUT")
+INTERVALS = (60, 300, 30, 3600)
+TIMEZONES = ("Europe/Stockholm", "America/New_York", "UTC", "Asia/Tokyo")
+
+
+def iso(ts):
+    import datetime
+    return datetime.datetime.fromtimestamp(ts, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def is_site(i):
+    return i % 6 == 5
+
+
+def list_targets(t):
+    """(type, value) of every target of notification list t."""
+    out = [("email", "contact%d@example.com" % (t + 1))]
+    if t % 2 == 0:
+        out.append(("email", "ops@example.com"))
+    if t % 2 == 1:
+        out += [("slack", "#alerts-%d" % (t + 1)), ("sms", "+1555%07d" % t)]
+    if t % 3 == 2:
+        out.append(("webhook", "https://hooks.example.com/cr/%d" % (t + 1)))
+    if t % 4 == 3:
+        out.append(("pagerduty", "pd%030d" % t))
+    if t % 5 == 4:
+        out += [("teams", "https://example.webhook.office.com/webhookb2/%d" % t), ("telegram", "-100%d" % (1000 + t))]
+    return out
+
+
+def check_recipients(i):
+    """What check i alerts: its list (notify omitted: the default list) and its direct destination."""
+    form = i % 4
+    out = list_targets(0 if form == 3 else i % N_LISTS)
+    if form == 1:
+        out.append(("email", "oncall%d@example.com" % (i + 1)))
+    if form == 2:
+        out.append(("slack", "#mon-%d" % (i + 1)))
+    return sorted(set(out))
+
+
+def heartbeat_recipients(j):
+    if j % 3 == 0:
+        return sorted(set(list_targets(j % N_LISTS)))
+    if j % 3 == 1:
+        return [("email", "jobs%d@example.com" % (j + 1))]
+    return sorted(set(list_targets(0)))
+
+
+class TestCronitorFidelity(RunnerTestCase):
+
+    def rows(self, sql):
+        """The rows of a query, with whole-number text as int (the client returns text)."""
+        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
+                for r in self.stack.sql_dicts(sql)]
+
+    def setup_account(self, key=None, **options):
+        self.stack.sql("DELETE FROM jobs")
+        key = key or self.stack.unique("cr-")
+        harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
+            "credentials": {"api_key": key}, "name_prefix": "Fid", "paused_every": 5,
+            "counts": {"monitors": N_MON, "heartbeats": N_HB, "contacts": N_LISTS, "status_pages": N_SP,
+                       "maintenance": N_MW},
+            "options": options})
+        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
+        return key
+
+    def run_import(self, user, key):
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": key}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        st = self.drive(rid, ("awaiting_review", "failed"))
+        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
+        self.execute(user, rid)
+        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
+        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
+                                           if x["status"] != "imported"])
+        return rid
+
+    def one(self, user, table, name):
+        rows = self.rows("SELECT * FROM %s WHERE user_id=%d AND name=%s" % (table, user.id, q(name)))
+        self.assertEqual(len(rows), 1, name)
+        return rows[0]
+
+    def recipients(self, link_table, key, oid):
+        return sorted((r["type"], r["value"]) for r in self.rows(
+            "SELECT c.type, c.value FROM %s l JOIN contacts c ON c.id = l.contact_id WHERE l.%s = %d"
+            % (link_table, key, int(oid))))
+
+    def warnings(self, user, rid):
+        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
+
+    def assert_check(self, user, i):
+        m = self.one(user, "monitors", "Fid Monitor %d" % (i + 1))
+        host = "m%d.example.com" % (i + 1)
+        self.assertEqual(json.loads(m["regions"]), [REGIONS[i % 4], REGIONS[(i + 1) % 4]])
+        self.assertEqual(json.loads(m["tags"]), ["demo", "tier-%d" % (i % 3)])
+        self.assertEqual((m["interval_s"], m["paused"], m["timeout_s"]),
+                         (INTERVALS[i % 4], int((i + 1) % 5 == 0), 5 + i % 10), i)
+        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), check_recipients(i), i)
+        if i % 6 == 4:
+            self.assertEqual((m["type"], m["url"], m["port"], m["keyword"]), ("tcp", host, 5432 + i, None))
+            return
+        https = i % 2 == 0
+        port = (8443 if https else 8080) if i % 3 == 0 else None
+        url = "%s://%s%s/health/%d?probe=cronitor&v=%d" % ("https" if https else "http", host,
+                                                          ":%d" % port if port else "", i + 1, i % 3)
+        kw = {0: ("keyword", "OK-%d" % (i + 1), "present"), 1: ("keyword", "Error %d" % (i + 1), "absent"),
+              2: ("http", None, None)}[i % 3]
+        self.assertEqual((m["type"], m["url"], m["port"]), (kw[0], url, port))
+        self.assertEqual((m["keyword"], m["keyword_up_when"]), kw[1:])
+        method = METHODS[i % 4]
+        self.assertEqual((m["http_method"], m["request_body"]),
+                         (method, '{"check":%d}' % (i + 1) if method in ("POST", "PUT") else None))
+        headers = {"X-Check": "c%d" % (i + 1)}
+        if i % 2 == 1:
+            headers["Accept"] = "application/json"
+        self.assertEqual(json.loads(m["request_headers"]), headers)
+        self.assertEqual(json.loads(m["expected_status_codes"]), ["200"])
+        self.assertEqual((m["follow_redirects"], m["verify_ssl"]), (int(i % 3 != 1), int(i % 5 != 4)))
+        self.assertEqual(m["ssl_expiry_days"], 7 * (1 + i % 3) if https else None)
+
+    def test_rich_account_arrives_as_it_was(self):
+        user = self.user()
+        key = self.setup_account()
+        rid = self.run_import(user, key)
+        checks = [i for i in range(N_MON) if not is_site(i)]
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), len(checks))
+        for i in checks:
+            with self.subTest(check=i):
+                self.assert_check(user, i)
+        warnings = self.warnings(user, rid)
+        for i in range(N_MON):
+            if is_site(i):
+                self.assertTrue(any('"Fid Monitor %d" is a site (real-user monitoring' % (i + 1) in w
+                                    for w in warnings), warnings)
+        self.assertTrue(any('"Fid Monitor 1" has 1 assertion without an equivalent (e.g. "response.time < 2s")' in w
+                            for w in warnings), warnings)
+
+        # jobs and heartbeats: schedule (cron) or interval, time zone, grace, tags, recipients
+        self.assertEqual(self.stack.count("heartbeats", "user_id=%d" % user.id), N_HB)
+        for j in range(N_HB):
+            h = self.one(user, "heartbeats", "Fid Heartbeat %d" % (j + 1))
+            job = j % 2 == 0
+            self.assertEqual((h["schedule"], h["interval_s"]),
+                             ("%d %d * * *" % (j % 60, 2 + j % 20), 0) if job else (None, 300 * (1 + j % 4)), j)
+            self.assertEqual((h["timezone"], h["grace_s"], h["paused"]),
+                             (TIMEZONES[j % 4], (300, 600, 3600)[j % 3], int((j + 1) % 5 == 0)), j)
+            self.assertEqual(json.loads(h["tags"]), ["demo", "batch-%d" % (j % 2)])
+            self.assertIsNone(h["ping_url"])
+            self.assertEqual(self.recipients("heartbeat_contacts", "heartbeat_id", h["id"]), heartbeat_recipients(j), j)
+
+        # contacts: every target of every list once (ops@ is in several lists), plus direct destinations
+        want = set(sum((list_targets(t) for t in range(N_LISTS)), []))
+        want |= {("email", "oncall%d@example.com" % (i + 1)) for i in checks if i % 4 == 1}
+        want |= {("slack", "#mon-%d" % (i + 1)) for i in checks if i % 4 == 2}
+        want |= {("email", "jobs%d@example.com" % (j + 1)) for j in range(N_HB) if j % 3 == 1}
+        rows = self.rows("SELECT name, type, value FROM contacts WHERE user_id=%d" % user.id)
+        self.assertEqual(sorted((r["type"], r["value"]) for r in rows), sorted(want))
+        self.assertEqual([r["name"] for r in rows if r["value"] == "contact1@example.com"], ["Default"])
+        self.assertEqual([r["name"] for r in rows if r["value"] == "#mon-3"], ["#mon-3"])
+
+        # status pages: 5 monitor components (a site shows by name only), then the group "Production"
+        total = N_MON + N_HB
+        for s in range(N_SP):
+            sp = self.one(user, "status_pages", "Fid Status Page %d" % (s + 1))
+            self.assertEqual(sp["public"], 1)
+            if s % 2 == 1:
+                self.assertEqual(sp["url"], "https://status%d.example.com" % (s + 1))
+            else:
+                self.assertTrue(sp["url"].startswith("https://demo-1-") and sp["url"].endswith(".cronitorstatus.com"))
+            entries = self.rows(
+                "SELECT e.name, m.name AS mon, h.name AS hb FROM status_page_monitors e "
+                "LEFT JOIN monitors m ON m.id = e.monitor_id LEFT JOIN heartbeats h ON h.id = e.heartbeat_id "
+                "WHERE e.status_page_id = %d ORDER BY e.position" % sp["id"])
+            want_entries = []
+            for k in range(5):
+                g = (s * 5 + k) % total
+                name = "Fid Monitor %d" % (g + 1) if g < N_MON else "Fid Heartbeat %d" % (g - N_MON + 1)
+                mon = name if g < N_MON and not is_site(g) else None
+                want_entries.append((name, mon, name if g >= N_MON else None))
+            want_entries.append(("Production", None, None))
+            self.assertEqual([(e["name"], e["mon"], e["hb"]) for e in entries], want_entries, s)
+
+        # maintenance windows: one occurrence, start/end/duration; checks 2k, 2k+1 and heartbeat k
+        wins = self.rows("SELECT * FROM maintenance_windows WHERE user_id=%d ORDER BY name" % user.id)
+        self.assertEqual([w["name"] for w in wins], ["Fid Maintenance %d" % (k + 1) for k in range(N_MW)])
+        for k, w in enumerate(wins):
+            start = BASE_TS + 86400 * (k + 1) + 7200
+            self.assertEqual((w["recurrence"], w["starts"], w["ends"], w["duration_min"]),
+                             ("once", iso(start), iso(start + 3600 * (1 + k % 3)), 60 * (1 + k % 3)), w)
+            got = self.rows("SELECT m.name AS mon, h.name AS hb FROM maintenance_window_monitors l "
+                            "LEFT JOIN monitors m ON m.id = l.monitor_id LEFT JOIN heartbeats h ON h.id = l.heartbeat_id "
+                            "WHERE l.window_id = %d ORDER BY l.position" % w["id"])
+            want_mw = [("Fid Monitor %d" % (c + 1), None) for c in (2 * k, 2 * k + 1) if not is_site(c)]
+            want_mw.append((None, "Fid Heartbeat %d" % (k + 1)))
+            self.assertEqual([(r["mon"], r["hb"]) for r in got], want_mw, k)
+        self.assertTrue(any('"Fid Maintenance 2" silences 1 monitor group' in w for w in warnings), warnings)
+
+        # the lists are read with the page of monitors (to link their targets) and as their own phase
+        reqs = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
+        paths = [r["path"] for r in reqs]
+        self.assertGreaterEqual(sum(p.endswith("/api/notifications") for p in paths), 2, paths)
+        for path in ("/api/monitors", "/api/statuspages", "/api/maintenance_windows"):
+            self.assertTrue(any(p.endswith(path) for p in paths), (path, paths))
+
+    def test_refused_lists_skip_their_kind_and_the_run_completes(self):
+        user = self.user()
+        key = self.setup_account(refuse=["notifications", "maintenance"])
+        rid = self.run_import(user, key)
+        warnings = self.warnings(user, rid)
+        for kind in ("notifications", "maintenance windows"):
+            self.assertTrue(any("Cronitor refused the %s list for this key (HTTP 403): %s skipped" % (kind, kind)
+                                in w for w in warnings), (kind, warnings))
+        self.assertTrue(any("refused the notification lists for this key (HTTP 403): monitors that notify a list"
+                            in w for w in warnings), warnings)
+        self.assertEqual(self.stack.count("maintenance_windows", "user_id=%d" % user.id), 0)
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), N_MON - 2)
+        self.assertEqual(self.stack.count("heartbeats", "user_id=%d" % user.id), N_HB)
+        self.assertEqual(self.stack.count("status_pages", "user_id=%d" % user.id), N_SP)
+        # direct destinations still link; list targets do not
+        m = self.one(user, "monitors", "Fid Monitor 2")
+        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), [("email", "oncall2@example.com")])
+        m = self.one(user, "monitors", "Fid Monitor 1")
+        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), [])
+
+    def test_bad_key_fails_the_run_on_the_first_call(self):
+        user = self.user()
+        self.setup_account()
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": "nope-12345"}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
+        msg = self.get(user, rid)["data"]["error_message"]
+        self.assertIn("Cronitor rejected the API key", msg)
+        self.assertNotIn("nope-12345", msg)

@@ -1,0 +1,172 @@
+"""updown.io end to end (issue 10): a rich account on the fake provider (tests/fakes/prov_updown.py) is
+discovered and imported by the real runner over HTTP, then the account tables are read back and
+compared with what the provider holds: full URLs (scheme, port, path, query) of HTTP checks and the
+host (and port) of TCP/ICMP ones, the keyword (always 'present'), method, body and headers, regions
+(every location but the disabled ones), paused checks, alert recipients of every type linked to
+their checks, pulse checks as heartbeats without a ping URL (with the warning that the job must call
+the new one), and status pages with their checks and pulses in order. A second run with the
+recipients list refused (401) completes with a warning naming the kind; a bad key fails the run on
+the first call.
+
+The expected values follow the fake's formulas for check i (tests/fakes/README.md, updown quirks).
+"""
+
+import json
+
+import harness
+from harness import q
+from test_runner import RunnerTestCase
+
+P = "updown"
+ALL = ["lan", "mia", "bhs", "gra", "fra", "sin", "tok", "syd"]
+
+
+class TestUpdownFidelity(RunnerTestCase):
+
+    def rows(self, sql):
+        """The rows of a query, with whole-number text as int (the client returns text)."""
+        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
+                for r in self.stack.sql_dicts(sql)]
+
+    def setup_account(self, **options):
+        self.stack.sql("DELETE FROM jobs")
+        key = self.stack.unique("ud-")
+        harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
+            "credentials": {"api_key": key}, "name_prefix": "Fid", "paused_every": 5,
+            "counts": {"monitors": 12, "heartbeats": 3, "contacts": 7, "status_pages": 2},
+            "options": options})
+        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
+        return key
+
+    def run_import(self, user, key):
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": key}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        st = self.drive(rid, ("awaiting_review", "failed"))
+        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
+        self.execute(user, rid)
+        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
+        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
+                                           if x["status"] != "imported"])
+        return rid
+
+    def one(self, table, user, name):
+        rows = self.rows("SELECT * FROM %s WHERE user_id=%d AND name=%s" % (table, user.id, q(name)))
+        self.assertEqual(len(rows), 1, name)
+        return rows[0]
+
+    def linked(self, link_table, col, oid):
+        return sorted(r["name"] for r in self.rows(
+            "SELECT c.name FROM %s l JOIN contacts c ON c.id = l.contact_id WHERE l.%s = %d"
+            % (link_table, col, int(oid))))
+
+    def warnings(self, user, rid):
+        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
+
+    @staticmethod
+    def alerted(i):
+        """Names of the recipients of check i (7 recipients)."""
+        out = ["Fid Contact %d" % (i % 7 + 1)]
+        if i % 3 == 0:
+            out.append("Fid Contact %d" % ((i + 1) % 7 + 1))
+        return sorted(out)
+
+    @staticmethod
+    def regions(i):
+        off = {1: ["sin", "tok"], 3: ["lan"]}.get(i % 4)
+        return None if off is None else [x for x in ALL if x not in off]
+
+    def test_rich_account_arrives_as_it_was(self):
+        user = self.user()
+        key = self.setup_account()
+        rid = self.run_import(user, key)
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 12)
+        self.assertEqual(self.stack.count("heartbeats", "user_id=%d" % user.id), 3)
+
+        for i in range(12):
+            m = self.one("monitors", user, "Fid Monitor %d" % (i + 1))
+            n, form = i + 1, i % 6
+            self.assertEqual(m["paused"], 1 if i in (4, 9) else 0, i)
+            self.assertEqual(m["interval_s"], (60, 300, 30, 600, 3600, 15, 120, 1800)[i % 8], i)
+            self.assertEqual(json.loads(m["regions"]) if m["regions"] else None, self.regions(i), i)
+            self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), self.alerted(i), i)
+            if form == 0:    # https, updown's default GET/HEAD
+                self.assertEqual((m["type"], m["url"], m["http_method"], m["keyword"]),
+                                 ("http", "https://m%d.example.com/" % n, "GET", None))
+                self.assertIsNone(m["request_headers"])
+                self.assertIsNone(m["keyword_up_when"])
+            elif form == 1:  # keyword, POST with a body and headers, path and query
+                self.assertEqual((m["type"], m["url"]), ("keyword", "https://m%d.example.com/api/health?deep=1" % n))
+                self.assertEqual((m["keyword"], m["keyword_up_when"]), ("All systems go", "present"))
+                self.assertEqual((m["http_method"], m["request_body"]), ("POST", '{"probe":%d}' % n))
+                self.assertEqual(json.loads(m["request_headers"]), {"X-Env": "prod", "X-Check": str(n)})
+            elif form == 2:  # a non-default port in the URL
+                self.assertEqual((m["type"], m["url"]), ("http", "http://m%d.example.com:8080/status?full=true" % n))
+                self.assertEqual(json.loads(m["request_headers"]), {"Accept-Language": "en"})
+            elif form == 3:
+                self.assertEqual((m["type"], m["url"], m["port"]), ("tcp", "db%d.example.com" % n, 5432))
+                self.assertIsNone(m["http_method"])
+            elif form == 4:
+                self.assertEqual((m["type"], m["url"], m["port"]), ("ping", "router%d.example.com" % n, None))
+            else:            # tcps
+                self.assertEqual((m["type"], m["url"], m["port"]), ("tcp", "mail%d.example.com" % n, 993))
+
+        # pulse checks: heartbeats, interval = period, grace 0, no ping URL; the warning says so
+        warnings = self.warnings(user, rid)
+        for j in range(3):
+            h = self.one("heartbeats", user, "Fid Heartbeat %d" % (j + 1))
+            self.assertEqual((h["interval_s"], h["grace_s"], h["paused"]), ((300, 86400, 90000)[j], 0, 0))
+            self.assertIsNone(h["ping_url"])
+            self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", h["id"]),
+                             ["Fid Contact %d" % (j + 1)])
+            self.assertTrue(any('pulse check "Fid Heartbeat %d" was imported as a heartbeat without its ping URL'
+                                % (j + 1) in w and "call the new heartbeat's ping URL" in w for w in warnings),
+                            warnings)
+
+        # recipients: every type, the e-mail address out of "Name <address>", UI-only without address
+        rows = self.rows("SELECT name, type, value, needs_address FROM contacts WHERE user_id=%d ORDER BY name"
+                         % user.id)
+        self.assertEqual([(r["name"], r["type"], r["value"], r["needs_address"]) for r in rows], [
+            ("Fid Contact 1", "email", "contact1@example.com", 0),
+            ("Fid Contact 2", "sms", "+15550000001", 0),
+            ("Fid Contact 3", "webhook", "https://hooks.example.com/ud/3", 0),
+            ("Fid Contact 4", "slack", "https://hooks.slack.com/services/T000/B004/xyz", 0),
+            ("Fid Contact 5", "teams", "https://example.webhook.office.com/webhookb2/5", 0),
+            ("Fid Contact 6", "slack", None, 1),
+            ("Fid Contact 7", "telegram", None, 1)])
+
+        # status pages: visibility -> public; checks then the pulse, in the page's order
+        for j, public in ((0, 1), (1, 0)):
+            sp = self.one("status_pages", user, "Fid Status Page %d" % (j + 1))
+            self.assertEqual(sp["public"], public)
+            self.assertTrue(sp["url"].startswith("https://updown.io/p/"), sp["url"])
+            entries = self.rows(
+                "SELECT m.name AS m, h.name AS h FROM status_page_monitors e LEFT JOIN monitors m ON m.id = "
+                "e.monitor_id LEFT JOIN heartbeats h ON h.id = e.heartbeat_id WHERE e.status_page_id = %d "
+                "ORDER BY e.position" % sp["id"])
+            self.assertEqual([e["m"] or e["h"] for e in entries],
+                             ["Fid Monitor %d" % ((5 * j + k) % 12 + 1) for k in range(5)]
+                             + ["Fid Heartbeat %d" % (j + 1)])
+            self.assertIsNone(entries[-1]["m"])
+
+    def test_refused_recipients_skip_their_kind_and_the_run_completes(self):
+        user = self.user()
+        key = self.setup_account(refuse=["recipients"])
+        rid = self.run_import(user, key)
+        warnings = self.warnings(user, rid)
+        self.assertTrue(any("updown.io refused the recipients list for this key (HTTP 401): recipients skipped"
+                            in w for w in warnings), warnings)
+        self.assertEqual(self.stack.count("contacts", "user_id=%d" % user.id), 0)
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 12)
+        self.assertEqual(self.stack.count("status_pages", "user_id=%d" % user.id), 2)
+
+    def test_bad_key_fails_the_run_on_the_first_call(self):
+        user = self.user()
+        self.setup_account()
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": "nope-123"}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
+        msg = self.get(user, rid)["data"]["error_message"]
+        self.assertIn("updown.io rejected the API key", msg)
+        self.assertNotIn("nope-123", msg)

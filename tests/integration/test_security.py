@@ -1,0 +1,216 @@
+"""Hostile input (issue 12) over real HTTP with the real runner: a provider
+that echoes a credential in every form leaves no fragment of it in any
+answer, run log or database row; requests that cannot be read faithfully are
+refused with a JSON error instead of being cut; credential values with
+control characters are a 422, never a 500; a JSON-RPC id that is not a finite
+number is refused; a run larger than [limits] max_resources stops.
+"""
+
+import base64
+import json
+import secrets
+
+import harness
+from harness import q
+from test_runner import RunnerTestCase, PROVIDER
+
+
+def runs_of(text, secret, n=12):
+    """The n-character runs of secret found in text."""
+    return sorted({secret[i:i + n] for i in range(len(secret) - n + 1) if secret[i:i + n] in text})
+
+
+class TestEchoedSecrets(RunnerTestCase):
+
+    def test_a_provider_echoing_the_key_in_every_form_leaves_no_fragment(self):
+        key = "ur-" + secrets.token_urlsafe(30)
+        self.account(monitors=3, heartbeats=0, contacts=1, status_pages=0, key=key)
+        # UptimeRobot's own bad-key shape (providers.md §1.4), its message stuffed with the key's forms;
+        # the key sits at the very end too, where a cut at 160 characters would once have left a part
+        message = ("api_key {secret} not found; form {pct}; header Basic {b64}; json {json}; "
+                   "split {split}; " + "x" * 120 + " {tail}")
+        self.faults({"kind": "echo", "times": 0, "match": "getMonitors",
+                     "body": json.dumps({"stat": "fail", "error": {"type": "invalid_parameter",
+                                                                   "parameter_name": "api_key",
+                                                                   "message": message}})})
+        user = self.user()
+        rid = self.start(user, key)
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
+        run = self.get(user, rid)["data"]
+        self.assertIn("UptimeRobot rejected the API key", run["error_message"])
+        b64 = base64.b64encode(("user:" + key).encode()).decode()
+        everything = [json.dumps(run), json.dumps(self.logs(user, rid)),
+                      self.stack.dump_db().decode("utf-8", "replace")]
+        with open(self.stack.web.errorlog, errors="replace") as f:
+            everything.append(f.read())
+        for text in everything:
+            self.assertEqual(runs_of(text, key), [], "a part of the key is left")
+            self.assertEqual(runs_of(text, b64[8:]), [], "a part of its base64 is left")
+        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % PROVIDER)
+
+    def test_a_key_in_a_successful_answer_is_not_stored(self):
+        key = "ur-" + secrets.token_urlsafe(30)
+        self.account(monitors=2, heartbeats=0, contacts=1, status_pages=0, key=key)
+        # a monitor whose name carries the key (a provider bug, or a user's own paste)
+        body = ('{"stat":"ok","pagination":{"offset":0,"limit":50,"total":1},"monitors":[{"id":7,'
+                '"friendly_name":"mon {secret}","url":"https://a.example.com/?k={pct}","type":1,"interval":300,'
+                '"status":2}]}')
+        self.faults({"kind": "echo", "times": 1, "match": "getMonitors", "body": body})
+        user = self.user()
+        rid = self.start(user, key)
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        self.execute(user, rid)
+        self.drive(rid, ("completed", "completed_with_errors"))
+        dump = self.stack.dump_db().decode("utf-8", "replace")
+        self.assertEqual(runs_of(dump, key), [])
+        self.assertIn("mon [redacted]", dump)
+
+
+class TestRefusedNotCut(RunnerTestCase):
+
+    def test_a_path_too_long_is_414_and_a_header_too_long_is_431(self):
+        user = self.user()
+        r = user.request("GET", "/api/v1/migrations/" + "a" * 1100)
+        self.assertError(r, 414, "uri_too_long")
+        r = self.stack.request("GET", "/api/v1/me", token="1|" + "x" * 5000)
+        self.assertError(r, 431, "headers_too_large")
+        r = user.request("POST", "/mcp", body={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                         headers={"Accept": "application/json, text/event-stream",
+                                  "MCP-Protocol-Version": "2025-06-18" + "9" * 5000})
+        self.assertError(r, 431, "headers_too_large")
+
+    def test_credentials_with_control_characters_are_422_at_any_length(self):
+        user = self.user()
+        for value in ("\x01" * 2048, "abc\ndef", "k\x7f"):
+            r = user.request("POST", "/api/v1/migrations",
+                             body={"provider": "whmcs", "credentials": {"url": "https://billing.example.com",
+                                                                        "api_identifier": value,
+                                                                        "api_secret": value}})
+            self.assertError(r, 422, "validation_failed")
+            self.assertIn("credentials.api_secret", r.json["errors"])
+            self.assertNotIn(value, r.text)
+        # every field at its longest, with characters JSON escapes: accepted (never a 500)
+        long = "/\"\\" * 682 + "ab"
+        r = user.request("POST", "/api/v1/migrations",
+                         body={"provider": "whmcs", "credentials": {"url": "https://billing.example.com/" + "p" * 400,
+                                                                    "api_identifier": long, "api_secret": long,
+                                                                    "access_key": long}})
+        self.assertStatus(r, 201)
+
+    def test_an_rpc_id_that_is_not_a_finite_number_is_refused(self):
+        user = self.user(scopes=["account:read", "mcp:use"])
+        for raw in ('{"jsonrpc":"2.0","id":NaN,"method":"ping"}', '{"jsonrpc":"2.0","id":Infinity,"method":"ping"}',
+                    '{"jsonrpc":"2.0","id":-Infinity,"method":"ping"}'):
+            r = user.request("POST", "/mcp", raw_body=raw,
+                             headers={"Accept": "application/json, text/event-stream",
+                                      "MCP-Protocol-Version": "2025-06-18"})
+            self.assertIn(r.status, (200, 400), r.describe())
+            self.assertIn("error", r.json, r.describe())
+            self.assertNotIn("NaN", r.text)
+            self.assertNotIn("Infinity", r.text)
+
+
+class TestPrivateAddresses(RunnerTestCase):
+    """A user's provider URL (WHMCS here) that leads to this machine, in any
+    spelling, is refused by the runner before a connection is made."""
+
+    FORMS = ["http://127.0.0.1:%d/whmcs", "http://0177.0.0.1:%d/whmcs", "http://2130706433:%d/whmcs",
+             "http://0x7f.1:%d/whmcs", "http://127.1:%d/whmcs", "http://[::ffff:127.0.0.1]:%d/whmcs",
+             "http://[::1]:%d/whmcs", "http://localhost:%d/whmcs", "http://[0:0:0:0:0:ffff:7f00:1]:%d/whmcs"]
+
+    def test_every_spelling_of_a_loopback_address_is_refused_before_connecting(self):
+        cfg = harness.runner_config(self.stack, "no-private", lease_seconds=5, max_attempts=1)
+        with open(cfg) as f:
+            text = f.read()
+        self.assertIn("allow_private_urls = true", text)
+        strict = cfg + ".strict"
+        with open(strict, "w") as f:
+            f.write(text.replace("allow_private_urls = true", "allow_private_urls = false"))
+        web = self.stack.add_web("no-private", strict)
+        self.stack.sql("DELETE FROM jobs")
+        harness.fake_call(self.stack, "DELETE", "/_control/requests")
+        for form in self.FORMS:
+            url = form % self.stack.fake_port
+            user = self.user()  # a user may start 5 runs a minute
+            with self.subTest(url=url):
+                creds = {"url": url, "api_identifier": "id-x", "api_secret": "secret-x"}
+                r = self.stack.request("POST", "/api/v1/migrations", token=user.token, web=web,
+                                       body={"provider": "whmcs", "credentials": creds})
+                self.assertStatus(r, 201)
+                rid = r.json["data"]["id"]
+                self.assertEqual(self.drive(rid, ("failed", "awaiting_review"), cfg=strict), "failed")
+                msg = self.get(user, rid)["data"]["error_message"]
+                self.assertRegex(msg, r"leads to a (loopback|reserved) address, which is not allowed")
+        seen = harness.fake_call(self.stack, "GET", "/_control/requests?provider=whmcs")
+        if isinstance(seen, dict):
+            seen = seen.get("requests") or seen.get("data") or []
+        self.assertEqual(seen or [], [])
+
+
+class TestRunSizeLimit(RunnerTestCase):
+
+    def test_a_run_over_max_resources_fails_naming_the_limit(self):
+        cfg = harness.runner_config(self.stack, "small-runs", lease_seconds=5, max_attempts=3, max_resources=120)
+        key = self.account(monitors=400, heartbeats=0, contacts=1, status_pages=0)
+        user = self.user()
+        rid = self.start(user, key)
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review"), cfg=cfg), "failed")
+        run = self.get(user, rid)["data"]
+        self.assertIn("more than 120 resources", run["error_message"])
+        self.assertIn("[limits] max_resources", run["error_message"])
+        # it stopped reading at the limit: at most one page (50) over it was fetched
+        n = self.stack.count("migration_run_resources", "run_id=%s" % q(rid))
+        self.assertLessEqual(n, 120 + 50)
+        pages = [x for x in self.fake_requests() if x["path"].endswith("getMonitors")]
+        self.assertLess(len(pages), 8)
+
+
+class TestDeletingALargeRun(RunnerTestCase):
+
+    def test_a_large_run_is_gone_at_once_and_removed_in_batches(self):
+        user = self.user()
+        rid = self.stack.insert_run(user.id, status="awaiting_review", provider="uptimerobot")
+        self.stack.insert_resources(rid, 12000, status="pending")
+        self.stack.insert_logs(rid, [("info", "log %d" % i, None, "2024-01-01 00:00:00") for i in range(3)])
+        r = user.request("DELETE", "/api/v1/migrations/" + rid)
+        self.assertStatus(r, 204)
+        # gone for the API at once
+        self.assertStatus(user.request("GET", "/api/v1/migrations/" + rid), 404)
+        self.assertStatus(user.request("DELETE", "/api/v1/migrations/" + rid), 404)
+        self.assertNotIn(rid, [x["id"] for x in user.request("GET", "/api/v1/migrations").json["data"]])
+        self.assertEqual(self.stack.count("jobs", "run_id=%s AND queue='cleanup'" % q(rid)), 1)
+        # the runner removes it in batches of 5000
+        self.runner("--once")
+        self.assertEqual(self.stack.count("migration_runs", "id=%s" % q(rid)), 0)
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 0)
+        self.assertEqual(self.stack.count("migration_run_logs", "run_id=%s" % q(rid)), 0)
+        self.assertEqual(self.stack.count("jobs", "run_id=%s" % q(rid)), 0)
+        # a small run is still deleted in the request
+        small = self.stack.insert_run(user.id, status="completed", provider="uptimerobot")
+        self.stack.insert_resources(small, 10, status="imported")
+        self.assertStatus(user.request("DELETE", "/api/v1/migrations/" + small), 204)
+        self.assertEqual(self.stack.count("migration_runs", "id=%s" % q(small)), 0)
+
+
+class TestAdministratorsBaseUrl(RunnerTestCase):
+
+    def test_an_administrators_base_url_replaces_the_users_url_field(self):
+        with open(self.stack.config) as f:
+            text = f.read()
+        path = self.stack.config + ".admin-url"
+        with open(path, "w") as f:
+            f.write(text + "\n[provider.whmcs]\nbase_url = https://billing.example.com\n")
+        web = self.stack.add_web("admin-url", path)
+        user = self.user()
+        creds = {"api_identifier": "id-1", "api_secret": "secret-1"}
+        r = self.stack.request("POST", "/api/v1/migrations", token=user.token, web=web,
+                               body={"provider": "whmcs", "credentials": creds})
+        self.assertStatus(r, 201)
+        r = self.stack.request("POST", "/api/v1/migrations", token=user.token, web=web,
+                               body={"provider": "whmcs", "credentials": dict(creds, url="https://other.example")})
+        self.assertError(r, 422, "validation_failed")
+        self.assertIn("The administrator has set the whmcs address", r.json["errors"]["credentials.url"][0])
+        # without it, the url is the user's and required
+        r = user.request("POST", "/api/v1/migrations", body={"provider": "whmcs", "credentials": creds})
+        self.assertError(r, 422, "validation_failed")
+        self.assertIn("credentials.url", r.json["errors"])
