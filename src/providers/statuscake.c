@@ -552,7 +552,8 @@ sc_epoch(const char *s, time_t *out)
 	s += n;
 	if (*s == '.')
 		s += 1 + strspn(s + 1, "0123456789");
-	if ((*s == '+' || *s == '-') && sscanf(s + 1, "%2d:%2d", &oh, &om) == 2)
+	if ((*s == '+' || *s == '-') && (sscanf(s + 1, "%2d:%2d", &oh, &om) == 2 ||
+	    sscanf(s + 1, "%2d%2d", &oh, &om) == 2))
 		off = (*s == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
 	else if (*s != 'Z' && *s != 'z' && *s != '\0')
 		return false;

@@ -231,6 +231,10 @@ test_maintenance_windows(void **state)
 	assert_string_equal(nstr(it, "recurrence"), "other");
 	assert_true(has_warning(&p, "\"Odd\" repeats by an unknown interval 3d; kept as other"));
 	assert_true(has_warning(&p, "\"Odd\" has an unknown state"));
+	it = page_find(&p, "maintenance_window", "14");     /* offsets, fractions, numeric ids */
+	assert_int_equal(nint(it, "duration"), 45);
+	assert_string_equal(njson(it, "days"), "[1]");
+	assert_string_equal(nids(it, "monitor_ids"), "1234");
 	prov_page_free(&p);
 }
 
