@@ -46,8 +46,8 @@ struct sc_ctx {
 	const char *auth;     /* "Authorization: Bearer ..." */
 	json_object *groups;  /* group id -> group, once read; NULL: unread or unreadable */
 	bool groups_tried;
-	bool exhausted;       /* a call said the quota is used up: end the page after this entry */
-	int wait_s;           /* how long that call asked us to wait */
+	bool exhausted;       /* the quota is used up: end the page, pause wait_s */
+	int wait_s;           /* how long the provider asked us to wait */
 };
 
 static const struct {
@@ -800,6 +800,7 @@ sc_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *pa
 				return PROV_RATE_LIMITED;
 			}
 			next = here;
+			c->exhausted = true; /* come back when the limit resets */
 		} else if (c != NULL && c->exhausted && i + 1 < n)
 			next = here + 1;
 	}

@@ -72,7 +72,7 @@ class TestStatusCakeFidelity(RunnerTestCase):
     def setup_account(self, **options):
         self.stack.sql("DELETE FROM jobs")
         key = self.stack.unique("sc-")
-        harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
+        self.summary = harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
             "credentials": {"api_token": key}, "name_prefix": "Fid", "paused_every": 5,
             "counts": {"monitors": NM, "heartbeats": NH, "contacts": NC, "ssl": NS, "maintenance": NW},
             "options": options})
@@ -203,6 +203,28 @@ class TestStatusCakeFidelity(RunnerTestCase):
             self.check_window(user, w)
         self.assertTrue(any('maintenance window "Fid Window 4" repeats every two weeks' in w for w in warnings),
                         warnings)
+
+    def test_a_tight_rate_limit_pauses_and_resumes_inside_the_check_list(self):
+        user = self.user()
+        key = self.setup_account(rate_limit=7, rate_window=2)
+        fifth = self.summary["ids"]["monitors"]["first"][4]
+        harness.fake_call(self.stack, "POST", "/_control/%s/faults" % P, {"faults": [
+            {"kind": "429", "retry_after": 1, "match": "/v1/uptime/%s" % fifth}]})
+        harness.fake_call(self.stack, "DELETE", "/_control/requests")
+        rid = self.run_import(user, key)
+        log = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
+        log = log.get("requests", log) if isinstance(log, dict) else log
+        details = [e for e in log if e["path"].startswith("/%s/v1/uptime/" % P) and e["status"] == 200]
+        self.assertEqual(len({e["path"] for e in details}), NM)
+        # a detail was refused for the rate limit, and the check list was asked for again to resume
+        # inside it (also after each page that used the quota up)
+        self.assertIn("/%s/v1/uptime/%s" % (P, fifth), [e["path"] for e in log if e["status"] == 429])
+        lists = [e for e in log if e["path"] == "/%s/v1/uptime" % P and e["query"].get("limit") == "25"]
+        self.assertGreater(len(lists), 1, lists)
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), NM + NS)
+        for i in range(NM):
+            self.check_monitor(user, i)
+        self.assertFalse([w for w in self.warnings(user, rid) if "could not be read" in w])
 
     def test_refused_maintenance_windows_skip_their_kind_and_the_run_completes(self):
         user = self.user()

@@ -466,6 +466,7 @@ test_fetch_detail_failures(void **state)
 	env_finish(&v);
 	assert_int_equal(p.n, 1);
 	assert_string_equal(p.next_cursor, "uptime:1");
+	assert_int_equal(p.pause_s, 9);
 	prov_page_free(&p);
 	free_answers(a);
 
