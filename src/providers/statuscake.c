@@ -149,6 +149,9 @@ sc_groups_load(struct sc_ctx *c, struct prov_page *page)
 		}
 		json_object_put(root);
 	}
+	if (more)
+		prov_page_warn(page, SC " has more than %d contact groups: alerts to the others link to "
+		    "the first address of each group only", SC_GROUP_PAGES * SC_LIMIT);
 	return SCR_GOT;
 }
 
