@@ -1,12 +1,18 @@
-/* StatusCake, API v1 (providers.md §3; docs/providers/statuscake.md).
+/* StatusCake, API v1 (providers.md §3, §12; docs/providers/statuscake.md).
  *
- * GET with "Authorization: Bearer <api_token>", lists paged by page (from 1)
- * and limit (100, the maximum); stop at metadata.page_count.
- * Cursor: "uptime:<page>" → "heartbeat:<page>" → "contact-groups:<page>" → end. */
+ * GET with "Authorization: Bearer <api_token>"; lists paged by page (from 1)
+ * and limit, until metadata.page_count. Phases: uptime checks (each with its
+ * GET /uptime/{id}), heartbeats, SSL checks, contact groups, maintenance
+ * windows. Alert links name every contact made from a group, so the phases
+ * that link read the contact groups too (once per fetch).
+ * Cursor "<phase>:<offset>": the index of the next entry of the phase's list,
+ * so a fetch that the rate limit cut short resumes at the entry it did not
+ * finish. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <sodium.h>
 
@@ -15,10 +21,34 @@
 #include "providers/common.h"
 
 #define SC "StatusCake"
-#define SC_LIMIT 100
+#define SC_LIMIT         100 /* list page size, the API's maximum */
+#define SC_DETAIL_LIMIT  25  /* pages whose entries each need one more call */
+#define SC_GROUP_PAGES   10  /* contact group pages read to resolve alert links */
+#define SC_TAG_PAGES     5   /* pages of checks read per maintenance window tag query */
+#define SC_CONSTANT_RATE 30  /* check_rate 0 ("constant"): the smallest listed rate */
+#define SC_SSL_ALERT_DAYS 7  /* enable_ssl_alert states no day count; SSL checks' smallest default */
+#define SC_MAX_HEADERS   50
+#define SC_WHY sizeof(((struct prov_error *)0)->message) /* why an extra call failed */
 
-enum { PH_UPTIME, PH_HEARTBEAT, PH_GROUPS };
-static const char *const phases[] = { "uptime", "heartbeat", "contact-groups", NULL };
+enum { PH_UPTIME, PH_HEARTBEAT, PH_SSL, PH_GROUPS, PH_WINDOWS };
+static const char *const phases[] = { "uptime", "heartbeat", "ssl", "contact-groups",
+	"maintenance-windows", NULL };
+static const char *const kinds[] = { "uptime checks", "heartbeats", "SSL checks", "contact groups",
+	"maintenance windows" };
+
+/* What one extra call (detail, groups, tag query) gave. */
+enum sc_res { SCR_GOT, SCR_FAIL, SCR_LIMIT };
+
+/* One fetch's extra calls. NULL in the pure parse: no calls, alert links name
+ * the groups' ids (the first address of each). */
+struct sc_ctx {
+	const struct prov_session *s;
+	const char *auth;     /* "Authorization: Bearer ..." */
+	json_object *groups;  /* group id -> group, once read; NULL: unread or unreadable */
+	bool groups_tried;
+	bool exhausted;       /* the quota is used up: end the page, pause wait_s */
+	int wait_s;           /* how long the provider asked us to wait */
+};
 
 static const struct {
 	const char *sc, *norm;
@@ -27,171 +57,775 @@ static const struct {
 	{ "SMTP", "smtp" }, { "SSH", "ssh" }, { "TCP", "tcp" }, { NULL, NULL }
 };
 
-static void
-add_uptime(json_object *t, const char *id, struct prov_page *page)
+/* ---- extra calls ---- */
+
+/* GET url (owned) for c. SCR_GOT with *out the parsed body; SCR_LIMIT on
+ * 429/420; SCR_FAIL with why ("HTTP 404", a transport error) otherwise. */
+static enum sc_res
+sc_get(struct sc_ctx *c, char *url, json_object **out, char *why, size_t whysize)
 {
-	struct prov_monitor m = { 0 };
-	const char *name = prov_get_text(t, "name", PROV_MAX_STR);
-	const char *url = prov_get_text(t, "website_url", PROV_MAX_STR);
-	const char *type = prov_get_str(t, "test_type", 64);
-	int64_t port = -1;
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp = { 0 };
+	struct prov_error e = { 0 };
+	const char *headers[2] = { c->auth, NULL };
+	enum sc_res r = SCR_FAIL;
 
-	m.name = name ? name : url ? url : id;
-	m.url = url;
-	m.interval = prov_int_or(t, "check_rate", 300);
-	m.paused = prov_get_bool(t, "paused", false);
-	m.port = prov_get_int(t, "port", &port) && port > 0 && port <= 65535 ? port : -1;
-	m.keyword = prov_get_text(t, "find_string", PROV_MAX_STR);
-	m.contact_ids = prov_id_list(prov_get_array(t, "contact_groups"), "id");
-	for (size_t i = 0; type != NULL && test_types[i].sc != NULL; i++)
-		if (strcasecmp(type, test_types[i].sc) == 0)
-			m.type = test_types[i].norm;
-	if (m.type == NULL) {
-		char tb[64];
+	*out = NULL;
+	req.url = url;
+	req.headers = headers;
+	if (prov_http(c->s, &req, &resp, &e) != PROV_OK)
+		snprintf(why, whysize, "%s", e.message);
+	else if (resp.status == 429 || resp.status == 420) {
+		int w = httpc_wait_hint(&resp, time(NULL));
 
-		prov_copy_text(tb, sizeof tb, type ? type : "(none)");
-		m.type = "other";
-		prov_page_warn(page, SC " uptime test \"%s\" has an unknown type %s; kept as other",
-		    m.name, tb);
-	} else if (strcmp(m.type, "http") == 0 && m.keyword != NULL)
-		m.type = "keyword";
-	prov_page_add(page, "monitor", id, json_object_get(t), prov_norm_monitor(&m));
+		c->wait_s = w > 0 ? w : 60;
+		r = SCR_LIMIT;
+	} else if (resp.status < 200 || resp.status > 299)
+		snprintf(why, whysize, "HTTP %ld", resp.status);
+	else if ((*out = prov_parse_json(&resp, SC, &e)) == NULL)
+		snprintf(why, whysize, "%s", e.message);
+	else
+		r = SCR_GOT;
+	if (r != SCR_LIMIT && httpc_quota_exhausted(&resp)) {
+		int w = httpc_wait_hint(&resp, time(NULL));
+
+		c->exhausted = true;
+		if (w > c->wait_s)
+			c->wait_s = w;
+	}
+	httpc_resp_free(&resp);
+	free(url);
+	return r;
 }
 
-static void
-add_heartbeat(json_object *t, const char *id, struct prov_page *page)
+/* The "data" member of a list answer, and whether more pages follow page. */
+static json_object *
+sc_list_data(json_object *root, int64_t page, size_t limit, bool *more)
 {
-	struct prov_heartbeat h = { 0 };
-	const char *name = prov_get_text(t, "name", PROV_MAX_STR);
-	const char *url = prov_get_text(t, "url", PROV_MAX_STR);
+	json_object *list = prov_get_array(root, "data");
+	int64_t count = -1;
+	size_t n = list ? json_object_array_length(list) : 0;
 
-	h.name = name ? name : id;
-	h.interval = prov_int_or(t, "period", 0);
-	h.grace = 0;
-	h.paused = prov_get_bool(t, "paused", false);
-	h.ping_url = url;
-	h.contact_ids = prov_id_list(prov_get_array(t, "contact_groups"), "id");
-	prov_page_add(page, "heartbeat", id, json_object_get(t), prov_norm_heartbeat(&h));
+	prov_get_int(prov_get_object(root, "metadata"), "page_count", &count);
+	*more = n > 0 && (count >= 0 ? page < count : n >= limit);
+	return list;
 }
 
-/* A contact group becomes one contact per address. The first keeps the
- * group's id, so that the monitors' contact_ids (group ids) find it; the
- * others get "<group>:<kind>:<index>". */
-static void
-add_group(json_object *g, const char *id, struct prov_page *page)
+/* Read every contact group into c->groups (at most SC_GROUP_PAGES pages). */
+static enum sc_res
+sc_groups_load(struct sc_ctx *c, struct prov_page *page)
+{
+	char why[SC_WHY];
+	bool more = true;
+
+	c->groups = json_object_new_object();
+	for (int64_t pg = 1; more && pg <= SC_GROUP_PAGES; pg++) {
+		json_object *root, *list;
+		enum sc_res r = sc_get(c, prov_url(c->s, "/v1/contact-groups?page=%lld&limit=%d",
+		    (long long)pg, SC_LIMIT), &root, why, sizeof why);
+		char id[160];
+
+		if (r == SCR_LIMIT) {
+			json_object_put(c->groups);
+			c->groups = NULL;
+			return r;
+		}
+		c->groups_tried = true;
+		if (r == SCR_FAIL) {
+			prov_page_warn(page, SC " contact groups could not be read (%s): alerts link to the "
+			    "first address of each group only", why);
+			if (pg == 1) {
+				json_object_put(c->groups);
+				c->groups = NULL;
+			}
+			return SCR_GOT;
+		}
+		list = sc_list_data(root, pg, SC_LIMIT, &more);
+		for (size_t i = 0; list != NULL && i < json_object_array_length(list); i++) {
+			json_object *g = json_object_array_get_idx(list, i);
+
+			if (prov_get_id(g, "id", id, sizeof id) == 0)
+				json_object_object_add(c->groups, id, json_object_get(g));
+		}
+		json_object_put(root);
+	}
+	if (more)
+		prov_page_warn(page, SC " has more than %d contact groups: alerts to the others link to "
+		    "the first address of each group only", SC_GROUP_PAGES * SC_LIMIT);
+	return SCR_GOT;
+}
+
+/* ---- contact groups: one contact per address ---- */
+
+/* Each address of group g as (external id, type, value): the first keeps the
+ * group's id, so a link to the group id alone still reaches it; the others
+ * are "<group>:<kind>:<index>". Adds contact items to page and/or appends
+ * the ids to ids (either may be NULL). Returns how many there were. */
+static size_t
+sc_members(json_object *g, const char *gid, const char *name, struct prov_page *page,
+    json_object *ids)
 {
 	static const struct {
 		const char *key, *type;
-	} kinds[] = { { "email_addresses", "email" }, { "mobile_numbers", "sms" }, { NULL, NULL } };
-	const char *name = prov_get_text(g, "name", PROV_MAX_STR);
-	const char *ping = prov_get_text(g, "ping_url", PROV_MAX_STR);
-	json_object *integ = prov_get_array(g, "integrations");
-	char xid[192];
+	} lists[] = { { "email_addresses", "email" }, { "mobile_numbers", "sms" }, { "ping_url", "webhook" },
+		{ NULL, NULL } };
 	size_t added = 0;
+	char xid[192];
 
-	if (name == NULL)
-		name = id;
-	for (size_t k = 0; kinds[k].key != NULL; k++) {
-		json_object *list = prov_get_array(g, kinds[k].key);
+	for (size_t k = 0; lists[k].key != NULL; k++) {
+		json_object *v = prov_get(g, lists[k].key);
+		size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 1;
 
-		for (size_t i = 0; list != NULL && i < json_object_array_length(list) && i < 100; i++) {
-			json_object *e = json_object_array_get_idx(list, i);
-			struct prov_contact ct = { .name = name, .type = kinds[k].type, .value = NULL };
+		for (size_t i = 0; i < n && i < 100; i++) {
+			json_object *e = json_object_is_type(v, json_type_array) ?
+			    json_object_array_get_idx(v, i) : v;
+			struct prov_contact ct = { .name = name, .type = lists[k].type };
 
-			if (!json_object_is_type(e, json_type_string) || json_object_get_string_len(e) == 0)
+			if (!json_object_is_type(e, json_type_string) || json_object_get_string_len(e) == 0 ||
+			    json_object_get_string_len(e) > PROV_MAX_STR)
 				continue;
 			ct.value = json_object_get_string(e);
 			if (added == 0)
-				snprintf(xid, sizeof xid, "%s", id);
-			else if (snprintf(xid, sizeof xid, "%s:%s:%zu", id, kinds[k].type, i) >= (int)sizeof xid)
+				snprintf(xid, sizeof xid, "%s", gid);
+			else if (snprintf(xid, sizeof xid, "%s:%s:%zu", gid, lists[k].type, i) >= (int)sizeof xid)
 				continue;
-			prov_page_add(page, "contact", xid, json_object_get(g), prov_norm_contact(&ct));
+			if (page != NULL)
+				prov_page_add(page, "contact", xid, json_object_get(g), prov_norm_contact(&ct));
+			if (ids != NULL)
+				json_object_array_add(ids, json_object_new_string(xid));
 			added++;
 		}
 	}
-	if (ping != NULL) {
-		struct prov_contact ct = { .name = name, .type = "webhook", .value = ping };
+	return added;
+}
 
-		if (added == 0)
-			snprintf(xid, sizeof xid, "%s", id);
-		else if (snprintf(xid, sizeof xid, "%s:webhook:0", id) >= (int)sizeof xid)
-			xid[0] = '\0';
-		if (xid[0] != '\0') {
-			prov_page_add(page, "contact", xid, json_object_get(g), prov_norm_contact(&ct));
-			added++;
-		}
-	}
-	if (integ != NULL && json_object_array_length(integ) > 0)
-		prov_page_warn(page, SC " contact group \"%s\" uses %zu integration(s), which are not "
-		    "imported", name, json_object_array_length(integ));
-	if (added == 0) {
-		struct prov_contact ct = { .name = name, .type = "other", .value = NULL };
+static void
+sc_group(json_object *g, const char *id, struct prov_page *page)
+{
+	const char *name = prov_get_text(g, "name", PROV_MAX_STR);
+	json_object *integ = prov_get_array(g, "integrations");
+	size_t ni = integ ? json_object_array_length(integ) : 0;
+
+	if (name == NULL)
+		name = id;
+	if (ni > 0)
+		prov_page_warn(page, SC " contact group \"%s\" uses %zu integration(s), which the API "
+		    "does not describe: not imported", name, ni);
+	if (sc_members(g, id, name, page, NULL) == 0) {
+		/* Nothing to send to: kept so links to the group still land. */
+		struct prov_contact ct = { .name = name, .type = "other", .needs_address = true };
 
 		prov_page_add(page, "contact", id, json_object_get(g), prov_norm_contact(&ct));
 	}
+}
+
+/* The contact ids for a list of group ids: every address of each group when
+ * the groups could be read, else the group id (its first address). */
+static enum sc_res
+sc_links(struct sc_ctx *c, json_object *groups, const char *what, struct prov_page *page,
+    json_object **out)
+{
+	json_object *gids = prov_id_list(groups, "id");
+	size_t n = json_object_array_length(gids);
+
+	*out = gids;
+	if (c == NULL || n == 0)
+		return SCR_GOT;
+	if (!c->groups_tried && sc_groups_load(c, page) == SCR_LIMIT) {
+		json_object_put(gids);
+		*out = NULL;
+		return SCR_LIMIT;
+	}
+	if (c->groups == NULL)
+		return SCR_GOT;
+	*out = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		const char *gid = json_object_get_string(json_object_array_get_idx(gids, i));
+		json_object *g = NULL;
+
+		if (json_object_object_get_ex(c->groups, gid, &g) &&
+		    sc_members(g, gid, NULL, NULL, *out) > 0)
+			continue;
+		if (g == NULL)
+			prov_page_warn(page, SC " %s names contact group %s, which the group list does "
+			    "not hold", what, gid);
+		json_object_array_add(*out, json_object_new_string(gid));
+	}
+	json_object_put(gids);
+	return SCR_GOT;
+}
+
+/* ---- uptime checks ---- */
+
+/* "scheme://host[:port]/..." with port put in when url has none and port is
+ * not the scheme's default; NULL to keep url as it is. */
+static char *
+sc_url_port(const char *url, int64_t port)
+{
+	const char *host = strstr(url, "://"), *end;
+	bool https;
+
+	if (host == NULL || port <= 0)
+		return NULL;
+	https = strncasecmp(url, "https:", 6) == 0;
+	if ((https && port == 443) || (!https && port == 80))
+		return NULL;
+	host += 3;
+	end = host + strcspn(host, "/?#");
+	if (memchr(host, ':', (size_t)(end - host)) != NULL || memchr(host, '@', (size_t)(end - host)))
+		return NULL; /* a port already, or credentials we leave alone */
+	return xasprintf("%.*s:%lld%s", (int)(end - url), url, (long long)port, end);
+}
+
+/* custom_header (a string holding a JSON object; an object tolerated) and
+ * user_agent as one object of name -> string. */
+static json_object *
+sc_headers(json_object *t, const char *name, struct prov_page *page)
+{
+	json_object *v = prov_get(t, "custom_header"), *parsed = NULL, *out = json_object_new_object();
+	const char *ua = prov_get_text(t, "user_agent", PROV_MAX_STR);
+	bool have_ua = false;
+	size_t n = 0;
+
+	if (json_object_is_type(v, json_type_string) && json_object_get_string_len(v) > 0) {
+		parsed = json_tokener_parse(json_object_get_string(v));
+		if (!json_object_is_type(parsed, json_type_object))
+			prov_page_warn(page, SC " uptime check \"%s\" has custom headers that are not a "
+			    "JSON object: not imported", name);
+		v = parsed;
+	}
+	if (json_object_is_type(v, json_type_object)) {
+		json_object_object_foreach(v, key, val) {
+			bool scalar = json_object_is_type(val, json_type_string) ||
+			    json_object_is_type(val, json_type_int) || json_object_is_type(val, json_type_double) ||
+			    json_object_is_type(val, json_type_boolean);
+			const char *s = scalar ? json_object_get_string(val) : NULL;
+
+			if (s == NULL || *key == '\0' || strlen(key) > 256 || strlen(s) > PROV_MAX_STR ||
+			    n++ >= SC_MAX_HEADERS)
+				continue;
+			have_ua |= strcasecmp(key, "User-Agent") == 0;
+			json_object_object_add(out, key, json_object_new_string(s));
+		}
+	}
+	if (ua != NULL && !have_ua)
+		json_object_object_add(out, "User-Agent", json_object_new_string(ua));
+	json_object_put(parsed);
+	return out;
+}
+
+/* servers[] -> region codes (else region names, descriptions). */
+static json_object *
+sc_regions(json_object *t)
+{
+	static const char *const keys[] = { "region_code", "region", "description", NULL };
+	json_object *servers = prov_get_array(t, "servers"), *out = json_object_new_array();
+
+	for (size_t i = 0; servers != NULL && i < json_object_array_length(servers) && i < 100; i++) {
+		json_object *e = json_object_array_get_idx(servers, i);
+		const char *s = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : NULL;
+
+		for (size_t k = 0; s == NULL && keys[k] != NULL; k++)
+			s = prov_get_text(e, keys[k], 256);
+		if (s != NULL && *s != '\0')
+			json_object_array_add(out, json_object_new_string(s));
+	}
+	return out;
+}
+
+/* Type, method and body from test_type, post_body/post_raw. false when the
+ * type is an HTTP one. */
+static bool
+sc_type(json_object *t, struct prov_monitor *m, struct prov_page *page)
+{
+	const char *type = prov_get_str(t, "test_type", 64);
+	const char *raw = prov_get_str(t, "post_raw", PROV_MAX_STR);
+	const char *body = prov_get_str(t, "post_body", PROV_MAX_STR);
+
+	for (size_t i = 0; type != NULL && test_types[i].sc != NULL; i++)
+		if (strcasecmp(type, test_types[i].sc) == 0)
+			m->type = test_types[i].norm;
+	if (m->type == NULL) {
+		char tb[64];
+
+		prov_copy_text(tb, sizeof tb, type ? type : "(none)");
+		m->type = "other";
+		prov_page_warn(page, SC " uptime check \"%s\" has an unknown type %s; kept as other",
+		    m->name, tb);
+		return false;
+	}
+	if (strcmp(m->type, "http") != 0)
+		return false;
+	m->request_body = raw != NULL && *raw != '\0' ? raw : body != NULL && *body != '\0' ? body : NULL;
+	if (strcasecmp(type, "HEAD") == 0) {
+		m->http_method = "HEAD";
+		m->request_body = NULL;
+	} else
+		m->http_method = m->request_body != NULL ? "POST" : "GET";
+	return true;
+}
+
+/* check_rate in seconds; 0 ("constant") becomes SC_CONSTANT_RATE. */
+static int64_t
+sc_interval(json_object *t, const char *what, const char *name, int64_t dflt, struct prov_page *page)
+{
+	int64_t rate = prov_int_or(t, "check_rate", dflt);
+
+	if (rate == 0) {
+		prov_page_warn(page, SC " %s \"%s\" checks constantly (check_rate 0); imported with a "
+		    "%d s interval", what, name, SC_CONSTANT_RATE);
+		return SC_CONSTANT_RATE;
+	}
+	return rate > 0 ? rate : dflt;
+}
+
+static enum prov_tri
+sc_tri(json_object *t, const char *key)
+{
+	if (prov_get(t, key) == NULL)
+		return PROV_UNSET;
+	return prov_get_bool(t, key, false) ? PROV_YES : PROV_NO;
+}
+
+/* Every monitor field of uptime check t but its links; *url_out is a URL
+ * built here (caller frees). */
+static void
+sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_out,
+    struct prov_page *page)
+{
+	const char *name = prov_get_text(t, "name", PROV_MAX_STR);
+	const char *url = prov_get_text(t, "website_url", PROV_MAX_STR);
+	json_object *codes = prov_get(t, "status_codes"), *dns;
+	int64_t port = -1;
+	bool http;
+
+	m->name = name ? name : url ? url : id;
+	m->url = url;
+	m->interval = sc_interval(t, "uptime check", m->name, 300, page);
+	m->paused = prov_get_bool(t, "paused", false);
+	m->port = prov_get_int(t, "port", &port) && port > 0 && port <= 65535 ? port : -1;
+	http = sc_type(t, m, page);
+	m->tags = prov_str_list(prov_get(t, "tags"), ',');
+	m->regions = sc_regions(t);
+	m->timeout = prov_int_or(t, "timeout", 0);
+	if (!http)
+		return;
+	if (url != NULL && (*url_out = sc_url_port(url, m->port)) != NULL)
+		m->url = *url_out;
+	m->keyword = prov_get_text(t, "find_string", PROV_MAX_STR);
+	if (m->keyword != NULL) {
+		m->type = "keyword";
+		m->keyword_up_when = prov_get_bool(t, "do_not_find", false) ? "absent" : "present";
+	}
+	m->request_headers = sc_headers(t, m->name, page);
+	m->alert_status_codes = json_object_is_type(codes, json_type_array) ? prov_id_list(codes, NULL) :
+	    prov_str_list(codes, ',');
+	m->follow_redirects = sc_tri(t, "follow_redirects");
+	if (prov_get_bool(t, "enable_ssl_alert", false))
+		m->ssl_expiry_days = SC_SSL_ALERT_DAYS;
+	dns = prov_get_array(t, "dns_ips");
+	if (dns != NULL && json_object_array_length(dns) > 0)
+		prov_page_warn(page, SC " uptime check \"%s\": its expected DNS answers are not imported",
+		    m->name);
+}
+
+/* GET /uptime/{id}: *detail is the parsed answer (caller puts) or NULL when
+ * it failed (warned: the list entry is used). */
+static enum sc_res
+sc_detail(struct sc_ctx *c, const char *id, json_object *it, struct prov_page *page,
+    json_object **detail)
+{
+	char why[SC_WHY], *path = NULL, *url;
+	enum sc_res r;
+
+	httpc_urlencode_append(&path, id);
+	url = prov_url(c->s, "/v1/uptime/%s", path);
+	free(path);
+	r = sc_get(c, url, detail, why, sizeof why);
+	if (r == SCR_GOT && prov_get_object(*detail, "data") == NULL) {
+		snprintf(why, sizeof why, "no \"data\" object");
+		r = SCR_FAIL;
+	}
+	if (r == SCR_FAIL) {
+		const char *name = prov_get_text(it, "name", PROV_MAX_STR);
+
+		prov_page_warn(page, SC " uptime check \"%s\" (%s): its details could not be read (%s); "
+		    "imported from the list without its request settings", name ? name : id, id, why);
+	}
+	if (r != SCR_GOT) {
+		json_object_put(*detail);
+		*detail = NULL;
+	}
+	return r;
+}
+
+static enum sc_res
+sc_uptime(json_object *it, const char *id, struct prov_page *page, struct sc_ctx *c)
+{
+	struct prov_monitor m = { 0 };
+	json_object *detail = NULL, *t = it, *links;
+	char *url = NULL;
+	enum sc_res r;
+
+	if (c != NULL) {
+		if ((r = sc_detail(c, id, it, page, &detail)) == SCR_LIMIT)
+			return r;
+		if (detail != NULL)
+			t = prov_get_object(detail, "data");
+	}
+	if ((r = sc_links(c, prov_get(t, "contact_groups"), "uptime check", page, &links)) == SCR_LIMIT) {
+		json_object_put(detail);
+		return r;
+	}
+	sc_monitor(t, id, &m, &url, page);
+	m.contact_ids = links;
+	prov_page_add(page, "monitor", id, json_object_get(t), prov_norm_monitor(&m));
+	free(url);
+	json_object_put(detail);
+	return SCR_GOT;
+}
+
+/* ---- heartbeats and SSL checks ---- */
+
+static enum sc_res
+sc_heartbeat(json_object *t, const char *id, struct prov_page *page, struct sc_ctx *c)
+{
+	struct prov_heartbeat h = { 0 };
+	const char *name = prov_get_text(t, "name", PROV_MAX_STR);
+
+	if (sc_links(c, prov_get(t, "contact_groups"), "heartbeat", page, &h.contact_ids) == SCR_LIMIT)
+		return SCR_LIMIT;
+	h.name = name ? name : id;
+	h.interval = prov_int_or(t, "period", 0);
+	h.paused = prov_get_bool(t, "paused", false);
+	h.ping_url = prov_get_text(t, "url", PROV_MAX_STR);
+	h.tags = prov_str_list(prov_get(t, "tags"), ',');
+	prov_page_add(page, "heartbeat", id, json_object_get(t), prov_norm_heartbeat(&h));
+	return SCR_GOT;
+}
+
+/* An SSL check becomes an HTTP monitor of its URL that alerts before the
+ * certificate expires (external id "ssl:<id>": its own id space). */
+static enum sc_res
+sc_ssl(json_object *t, const char *id, struct prov_page *page, struct sc_ctx *c)
+{
+	struct prov_monitor m = { .port = -1 };
+	const char *url = prov_get_text(t, "website_url", PROV_MAX_STR);
+	json_object *at = prov_get_array(t, "alert_at");
+	char xid[192], *name;
+
+	if (sc_links(c, prov_get(t, "contact_groups"), "SSL check", page, &m.contact_ids) == SCR_LIMIT)
+		return SCR_LIMIT;
+	name = xasprintf("SSL %s", url ? url : id);
+	m.name = name;
+	m.url = url;
+	m.type = "http";
+	m.interval = sc_interval(t, "SSL check", name, 86400, page);
+	m.paused = prov_get_bool(t, "paused", false);
+	m.follow_redirects = sc_tri(t, "follow_redirects");
+	m.verify_ssl = sc_tri(t, "alert_broken");
+	m.request_headers = sc_headers(t, name, page);
+	/* The first alert: the largest alert_at day count. */
+	for (size_t i = 0; prov_get_bool(t, "alert_expiry", true) && at != NULL &&
+	    i < json_object_array_length(at); i++) {
+		int64_t d;
+
+		if (prov_json_int(json_object_array_get_idx(at, i), &d) && d > m.ssl_expiry_days && d < 10000)
+			m.ssl_expiry_days = d;
+	}
+	snprintf(xid, sizeof xid, "ssl:%s", id);
+	prov_page_add(page, "monitor", xid, json_object_get(t), prov_norm_monitor(&m));
+	free(name);
+	return SCR_GOT;
+}
+
+/* ---- maintenance windows ---- */
+
+/* An RFC 3339 time ("2026-12-01T01:00:00Z", "...+01:00", fractions) as epoch. */
+static bool
+sc_epoch(const char *s, time_t *out)
+{
+	struct tm tm = { 0 };
+	int n = 0, oh = 0, om = 0;
+	long off = 0;
+
+	if (s == NULL || sscanf(s, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
+	    &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6)
+		return false;
+	s += n;
+	if (*s == '.')
+		s += 1 + strspn(s + 1, "0123456789");
+	if ((*s == '+' || *s == '-') && (sscanf(s + 1, "%2d:%2d", &oh, &om) == 2 ||
+	    sscanf(s + 1, "%2d%2d", &oh, &om) == 2))
+		off = (*s == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
+	else if (*s != 'Z' && *s != 'z' && *s != '\0')
+		return false;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*out = timegm(&tm) - off;
+	return *out != (time_t)-1;
+}
+
+/* t as wall-clock time in the IANA zone tz (UTC when tz is NULL or not a
+ * plain zone name). The process is single-threaded: TZ is set and put back. */
+static void
+sc_local_tm(time_t t, const char *tz, struct tm *out)
+{
+	const char *old = getenv("TZ");
+	char *keep = old ? xstrdup(old) : NULL;
+
+	if (tz == NULL || tz[0] == '/' || strstr(tz, "..") != NULL ||
+	    tz[strspn(tz, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/_+-")] != '\0') {
+		gmtime_r(&t, out);
+		free(keep);
+		return;
+	}
+	setenv("TZ", tz, 1);
+	tzset();
+	localtime_r(&t, out);
+	if (keep != NULL)
+		setenv("TZ", keep, 1);
+	else
+		unsetenv("TZ");
+	tzset();
+	free(keep);
+}
+
+/* Add to ids the checks that carry any of tags (GET /uptime?tags=&matchany=true). */
+static enum sc_res
+sc_tagged(struct sc_ctx *c, json_object *tags, json_object *ids, const char *name,
+    struct prov_page *page)
+{
+	char *q = NULL, why[SC_WHY];
+	bool more = true;
+	enum sc_res r = SCR_GOT;
+
+	for (size_t i = 0; i < json_object_array_length(tags); i++) {
+		if (i > 0)
+			httpc_urlencode_append(&q, ",");
+		httpc_urlencode_append(&q, json_object_get_string(json_object_array_get_idx(tags, i)));
+	}
+	for (int64_t pg = 1; more && pg <= SC_TAG_PAGES && r == SCR_GOT; pg++) {
+		json_object *root, *list;
+
+		r = sc_get(c, prov_url(c->s, "/v1/uptime?tags=%s&matchany=true&page=%lld&limit=%d", q,
+		    (long long)pg, SC_LIMIT), &root, why, sizeof why);
+		if (r == SCR_FAIL)
+			prov_page_warn(page, SC " maintenance window \"%s\": the checks with its tags could "
+			    "not be listed (%s); only the checks it names are linked", name, why);
+		if (r != SCR_GOT)
+			break;
+		list = sc_list_data(root, pg, SC_LIMIT, &more);
+		for (size_t i = 0; list != NULL && i < json_object_array_length(list); i++) {
+			char id[192];
+
+			if (prov_get_id(json_object_array_get_idx(list, i), "id", id, sizeof id) == 0) {
+				bool dup = false;
+
+				for (size_t k = 0; k < json_object_array_length(ids); k++)
+					dup |= strcmp(json_object_get_string(json_object_array_get_idx(ids, k)), id) == 0;
+				if (!dup)
+					json_object_array_add(ids, json_object_new_string(id));
+			}
+		}
+		json_object_put(root);
+	}
+	free(q);
+	return r == SCR_FAIL ? SCR_GOT : r;
+}
+
+/* recurrence, duration and days of window w. */
+static void
+sc_window_times(json_object *w, struct prov_maintenance_window *mw, struct prov_page *page)
+{
+	static const struct {
+		const char *sc, *norm;
+	} reps[] = { { "never", "once" }, { "1d", "daily" }, { "1w", "weekly" }, { "2w", "other" },
+		{ "1m", "monthly" }, { NULL, NULL } };
+	const char *rep = prov_get_str(w, "repeat_interval", 64);
+	time_t a, b;
+	struct tm tm;
+
+	for (size_t i = 0; rep != NULL && reps[i].sc != NULL; i++)
+		if (strcasecmp(rep, reps[i].sc) == 0)
+			mw->recurrence = reps[i].norm;
+	if (mw->recurrence == NULL) {
+		char rb[64];
+
+		prov_copy_text(rb, sizeof rb, rep ? rep : "(none)");
+		mw->recurrence = "other";
+		prov_page_warn(page, SC " maintenance window \"%s\" repeats by an unknown interval %s; "
+		    "kept as other", mw->name, rb);
+	} else if (strcasecmp(rep, "2w") == 0)
+		prov_page_warn(page, SC " maintenance window \"%s\" repeats every two weeks; imported as "
+		    "recurrence other on its weekday", mw->name);
+	if (!sc_epoch(mw->start, &a))
+		return;
+	if (sc_epoch(mw->end, &b) && b > a)
+		mw->duration = (int64_t)(b - a) / 60;
+	sc_local_tm(a, mw->timezone, &tm);
+	if (strcmp(mw->recurrence, "weekly") == 0 || strcmp(mw->recurrence, "other") == 0) {
+		mw->days = json_object_new_array();
+		json_object_array_add(mw->days, json_object_new_int(tm.tm_wday == 0 ? 7 : tm.tm_wday));
+	} else if (strcmp(mw->recurrence, "monthly") == 0) {
+		mw->days = json_object_new_array();
+		json_object_array_add(mw->days, json_object_new_int(tm.tm_mday));
+	}
+}
+
+static enum sc_res
+sc_window(json_object *w, const char *id, struct prov_page *page, struct sc_ctx *c)
+{
+	struct prov_maintenance_window mw = { 0 };
+	const char *name = prov_get_text(w, "name", PROV_MAX_STR);
+	const char *state = prov_get_str(w, "state", 64);
+	json_object *tags = prov_str_list(prov_get(w, "tags"), ',');
+
+	mw.name = name ? name : id;
+	mw.start = prov_get_text(w, "start_at", 64);
+	mw.end = prov_get_text(w, "end_at", 64);
+	mw.timezone = prov_get_text(w, "timezone", 64);
+	mw.monitor_ids = prov_id_list(prov_get_array(w, "tests"), NULL);
+	if (tags != NULL && json_object_array_length(tags) > 0) {
+		if (c == NULL)
+			prov_page_warn(page, SC " maintenance window \"%s\": the checks with its tags are not "
+			    "resolved here", mw.name);
+		else if (sc_tagged(c, tags, mw.monitor_ids, mw.name, page) == SCR_LIMIT) {
+			json_object_put(tags);
+			json_object_put(mw.monitor_ids);
+			return SCR_LIMIT;
+		}
+	}
+	json_object_put(tags);
+	if (state != NULL && strcasecmp(state, "paused") == 0)
+		mw.paused = true;
+	else if (state != NULL && strcasecmp(state, "active") != 0 && strcasecmp(state, "pending") != 0)
+		prov_page_warn(page, SC " maintenance window \"%s\" has an unknown state; imported as not "
+		    "paused", mw.name);
+	sc_window_times(w, &mw, page);
+	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
+	return SCR_GOT;
+}
+
+/* ---- pages ---- */
+
+static size_t
+sc_limit(size_t ph)
+{
+	return ph == PH_UPTIME || ph == PH_WINDOWS ? SC_DETAIL_LIMIT : SC_LIMIT;
+}
+
+static enum sc_res
+sc_item(size_t ph, json_object *it, const char *id, struct prov_page *page, struct sc_ctx *c)
+{
+	switch (ph) {
+	case PH_UPTIME:
+		return sc_uptime(it, id, page, c);
+	case PH_HEARTBEAT:
+		return sc_heartbeat(it, id, page, c);
+	case PH_SSL:
+		return sc_ssl(it, id, page, c);
+	case PH_WINDOWS:
+		return sc_window(it, id, page, c);
+	default:
+		sc_group(it, id, page);
+		return SCR_GOT;
+	}
+}
+
+/* A list that was not answered with 2xx. The uptime list is the run's main
+ * list: refused there, the token is bad. Any other list refused (401/403;
+ * any 4xx for maintenance windows, an optional feature) skips its kind. */
+static enum prov_status
+sc_refused(size_t ph, const struct httpc_resp *resp, enum prov_status st, struct prov_page *page,
+    struct prov_error *err)
+{
+	char text[160];
+	bool client = resp->status >= 400 && resp->status < 500 && resp->status != 408 &&
+	    resp->status != 429 && resp->status != 420;
+
+	if (ph != PH_UPTIME && (st == PROV_AUTH || (ph == PH_WINDOWS && client))) {
+		prov_skip_kind(page, SC, kinds[ph], resp->status);
+		if (phases[ph + 1] != NULL)
+			page->next_cursor = prov_cursor_make(phases[ph + 1], 0);
+		return PROV_OK;
+	}
+	prov_body_message(resp, text, sizeof text);
+	if (st == PROV_AUTH)
+		prov_fail(err, PROV_AUTH, SC " rejected the API token%s%s%s", text[0] ? " (" : "", text,
+		    text[0] ? ")" : "");
+	return st;
+}
+
+/* The entries of one list page from offset pos on, with the extra calls of c. */
+static enum prov_status
+sc_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err, struct sc_ctx *c)
+{
+	json_object *root, *list;
+	size_t ph, n, limit;
+	int64_t pos, pg, next = -1;
+	enum prov_status st;
+	bool more;
+	char id[160];
+
+	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
+		return prov_fail(err, PROV_FATAL, "cannot resume " SC " discovery: bad checkpoint");
+	if ((st = httpc_classify(resp, SC, "API token", err)) != PROV_OK)
+		return sc_refused(ph, resp, st, page, err);
+	if ((root = prov_parse_json(resp, SC, err)) == NULL)
+		return err->status;
+	limit = sc_limit(ph);
+	pg = pos / (int64_t)limit + 1;
+	if ((list = sc_list_data(root, pg, limit, &more)) == NULL) {
+		json_object_put(root);
+		return prov_fail(err, PROV_TRANSIENT, SC " sent an answer without a \"data\" list");
+	}
+	n = json_object_array_length(list);
+	if (n > PROV_MAX_ITEMS) {
+		prov_page_warn(page, SC " sent %zu entries in one page; only the first %d were kept", n,
+		    PROV_MAX_ITEMS);
+		n = PROV_MAX_ITEMS;
+	}
+	for (size_t i = (size_t)(pos % (int64_t)limit); i < n && next < 0; i++) {
+		json_object *it = json_object_array_get_idx(list, i);
+		int64_t here = (pg - 1) * (int64_t)limit + (int64_t)i;
+
+		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "id", id, sizeof id) != 0) {
+			prov_page_warn(page, SC " sent an entry without a usable id; skipped");
+			continue;
+		}
+		if (sc_item(ph, it, id, page, c) == SCR_LIMIT) {
+			if (here == pos) {
+				json_object_put(root);
+				prov_fail(err, PROV_RATE_LIMITED, SC " rate limit reached");
+				err->retry_after = c->wait_s;
+				return PROV_RATE_LIMITED;
+			}
+			next = here;
+			c->exhausted = true; /* come back when the limit resets */
+		} else if (c != NULL && c->exhausted && i + 1 < n)
+			next = here + 1;
+	}
+	json_object_put(root);
+	if (next >= 0)
+		page->next_cursor = prov_cursor_make(phases[ph], next);
+	else if (more && pg < PROV_MAX_PAGES)
+		page->next_cursor = prov_cursor_make(phases[ph], pg * (int64_t)limit);
+	else {
+		if (more)
+			prov_page_warn(page, SC " %s: stopped after %d pages", kinds[ph], PROV_MAX_PAGES);
+		if (phases[ph + 1] != NULL)
+			page->next_cursor = prov_cursor_make(phases[ph + 1], 0);
+	}
+	return PROV_OK;
 }
 
 enum prov_status
 statuscake_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
     struct prov_error *err)
 {
-	json_object *root, *list, *meta;
-	size_t ph, n;
-	int64_t pg, count = -1;
-	enum prov_status st;
-	char id[192], text[160];
-
-	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
-		return prov_fail(err, PROV_FATAL, "cannot resume " SC " discovery: bad checkpoint");
-	if ((st = httpc_classify(resp, SC, "API token", err)) != PROV_OK) {
-		prov_body_message(resp, text, sizeof text);
-		if (st == PROV_AUTH)
-			prov_fail(err, PROV_AUTH, SC " rejected the API token%s%s%s", text[0] ? " (" : "",
-			    text, text[0] ? ")" : "");
-		return st;
-	}
-	if ((root = prov_parse_json(resp, SC, err)) == NULL)
-		return err->status;
-	list = prov_get_array(root, "data");
-	if (list == NULL) {
-		json_object_put(root);
-		return prov_fail(err, PROV_TRANSIENT, SC " sent an answer without a \"data\" list");
-	}
-	n = list ? json_object_array_length(list) : 0;
-	if (n > PROV_MAX_ITEMS) {
-		prov_page_warn(page, SC " sent %zu entries in one page; only the first %d were kept", n,
-		    PROV_MAX_ITEMS);
-		n = PROV_MAX_ITEMS;
-	}
-	for (size_t i = 0; i < n; i++) {
-		json_object *it = json_object_array_get_idx(list, i);
-
-		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "id", id, 160) != 0) {
-			prov_page_warn(page, SC " sent an entry without a usable id; skipped");
-			continue;
-		}
-		if (ph == PH_UPTIME)
-			add_uptime(it, id, page);
-		else if (ph == PH_HEARTBEAT)
-			add_heartbeat(it, id, page);
-		else
-			add_group(it, id, page);
-	}
-	meta = prov_get_object(root, "metadata");
-	prov_get_int(meta, "page_count", &count);
-	if (n > 0 && (count >= 0 ? pg < count : n >= SC_LIMIT)) {
-		if (pg >= PROV_MAX_PAGES)
-			prov_page_warn(page, SC " %s: stopped after %d pages", phases[ph], PROV_MAX_PAGES);
-		else {
-			page->next_cursor = prov_cursor_make(phases[ph], pg + 1);
-			json_object_put(root);
-			return PROV_OK;
-		}
-	}
-	if (phases[ph + 1] != NULL)
-		page->next_cursor = prov_cursor_make(phases[ph + 1], 1);
-	json_object_put(root);
-	return PROV_OK;
+	return sc_parse(cursor, resp, page, err, NULL);
 }
 
 static enum prov_status
@@ -199,17 +833,39 @@ statuscake_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
     struct prov_error *err)
 {
 	const char *token = prov_cred(s, "api_token");
+	struct sc_ctx c = { .s = s };
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp = { 0 };
+	const char *headers[2] = { NULL, NULL };
 	char *auth, *url;
 	size_t ph;
-	int64_t pg;
+	int64_t pos, limit;
+	enum prov_status st;
 
-	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
+	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " SC " discovery: bad checkpoint");
 	if (token == NULL)
 		return prov_fail(err, PROV_AUTH, "the " SC " credentials have no usable api_token");
-	url = prov_url(s, "/v1/%s?page=%lld&limit=%d", phases[ph], (long long)pg, SC_LIMIT);
+	limit = (int64_t)sc_limit(ph);
+	url = prov_url(s, "/v1/%s?page=%lld&limit=%lld", phases[ph], (long long)(pos / limit + 1),
+	    (long long)limit);
 	auth = xasprintf("Authorization: Bearer %s", token);
-	return prov_fetch_get(s, cursor, url, auth, statuscake_parse, page, err);
+	headers[0] = auth;
+	c.auth = auth;
+	req.url = url;
+	req.headers = headers;
+	st = prov_http(s, &req, &resp, err);
+	if (st == PROV_OK)
+		st = sc_parse(cursor, &resp, page, err, &c);
+	st = prov_finish(s, st, &resp, page, err);
+	if (st == PROV_OK && c.exhausted && c.wait_s > page->pause_s)
+		page->pause_s = c.wait_s;
+	httpc_resp_free(&resp);
+	json_object_put(c.groups);
+	free(url);
+	sodium_memzero(auth, strlen(auth));
+	free(auth);
+	return st;
 }
 
 const struct provider_ops statuscake_ops = { statuscake_fetch };

@@ -235,15 +235,40 @@ def t_statuscake():
         page += 1
     R.check("sc paged to 12 string ids", len(set(seen)) == 12 and all(isinstance(i, str) for i in seen), seen)
     R.check("sc x-ratelimit headers", r.h("x-ratelimit-remaining") is not None and r.h("x-ratelimit-limit"))
-    for path, n in (("heartbeat", 2), ("contact-groups", 3)):
+    R.check("sc list entries are overviews", "find_string" not in j["data"][0] and "tags" in j["data"][0])
+    for path, n in (("heartbeat", 2), ("contact-groups", 3), ("ssl", 2), ("maintenance-windows", 2)):
         r = call("GET", "/statuscake/v1/" + path, headers=bearer("demo-key"))
-        R.check("sc " + path, r.status == 200 and r.json()["metadata"]["total_count"] == n)
-    r = call("GET", "/statuscake/v1/uptime/" + seen[0], headers=bearer("demo-key"))
-    R.check("sc single item", r.status == 200 and r.json()["data"]["id"] == seen[0])
+        R.check("sc " + path, r.status == 200 and r.json()["metadata"]["total_count"] == n, r.body)
+    dets = [call("GET", "/statuscake/v1/uptime/" + i, headers=bearer("demo-key")).json()["data"] for i in seen]
+    R.check("sc single item", dets[0]["id"] == seen[0])
+    R.check("sc detail carries request settings", all(k in dets[0] for k in (
+        "find_string", "do_not_find", "custom_header", "status_codes", "timeout", "follow_redirects", "servers",
+        "trigger_rate", "confirmation", "enable_ssl_alert", "user_agent", "port", "post_body", "post_raw")))
+    R.check("sc keyword both ways", dets[0]["find_string"] and not dets[0]["do_not_find"]
+            and dets[2]["find_string"] and dets[2]["do_not_find"] and dets[2]["test_type"] == "HEAD")
+    R.check("sc custom_header is a JSON string", json.loads(dets[0]["custom_header"])["X-Env"] == "prod")
+    R.check("sc post body, constant rate, tcp port", dets[1]["post_body"] and dets[2]["check_rate"] == 0
+            and dets[4]["test_type"] == "TCP" and dets[4]["port"] == 8004)
+    R.check("sc url with port, path and query", dets[1]["website_url"] == "https://m2.example.com:8443/health/2?probe=1&env=prod",
+            dets[1]["website_url"])
+    g = call("GET", "/statuscake/v1/contact-groups", headers=bearer("demo-key")).json()["data"]
+    R.check("sc groups: several addresses, ping_url", len(g[0]["email_addresses"]) == 2 and g[0]["mobile_numbers"]
+            and g[0]["ping_url"].startswith("https://") and "ping_url" not in g[1] and g[2]["integrations"])
+    r = call("GET", "/statuscake/v1/uptime?tags=prod&matchany=true&limit=100", headers=bearer("demo-key"))
+    R.check("sc tags filter", r.json()["metadata"]["total_count"] == 6 and all("prod" in d["tags"] for d in r.json()["data"]))
+    w = call("GET", "/statuscake/v1/maintenance-windows", headers=bearer("demo-key")).json()["data"]
+    R.check("sc windows name checks", all(t in seen for t in w[0]["tests"]) and w[1]["tags"] == ["team-1"], w)
     r = call("GET", "/statuscake/v1/uptime?limit=101", headers=bearer("demo-key"))
     R.check("sc limit > 100 is 400", r.status == 400)
     r = call("GET", "/statuscake/v1/uptime", headers=bearer("wrong-key-123"))
     R.check("sc bad token 401", r.status == 401)
+    ctl("POST", "statuscake/account", {"credentials": {"api_token": "refuse-key"},
+                                       "options": {"refuse": ["maintenance", "ssl"]}})
+    r1 = call("GET", "/statuscake/v1/maintenance-windows", headers=bearer("refuse-key"))
+    r2 = call("GET", "/statuscake/v1/uptime", headers=bearer("refuse-key"))
+    R.check("sc refused kind 403, others served", r1.status == 403 and r1.json()["message"] and r2.status == 200,
+            (r1.status, r2.status))
+    ctl("POST", "demo?provider=statuscake")
 
 
 def t_better_stack():

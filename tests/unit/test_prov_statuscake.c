@@ -1,6 +1,14 @@
 /* Unit tests of the StatusCake adapter (src/providers/statuscake.c): its parse function on
- * recorded-shape fixtures (tests/unit/fixtures/statuscake/, each citing the published
- * reference it was taken from) and whole fetches against a local server. */
+ * recorded-shape fixtures (tests/unit/fixtures/statuscake/) and whole fetches (list, one
+ * GET /uptime/{id} per check, contact groups, tag queries) against a local server.
+ *
+ * Fixture sources: every shape follows the official client StatusCakeDev/statuscake-go, which
+ * is generated from StatusCake's OpenAPI document: model_uptime_test_overview.go (list
+ * entries), model_uptime_test_.go (GET /uptime/{id}), model_heartbeat_test_.go,
+ * model_ssl_test_.go (+ model_ssl_test_flags.go), model_contact_group.go,
+ * model_maintenance_window.go (+ _repeat_interval.go, _state.go), model_metadata.go /
+ * model_pagination.go (the "metadata" block), error.go (the {"message","errors"} error body);
+ * the example values are those of providers.md §3. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,65 +28,150 @@
 
 #include "provtest.h"
 
+#define TOKEN "sc-token-0123456789"
+
+/* A StatusCake session on a local server. */
+struct sc_env {
+	struct config cfg;
+	struct prov_session s;
+	struct mini m;
+	json_object *creds;
+	char base[96];
+};
+
 static void
-test_statuscake_uptime_and_heartbeats(void **state)
+env_start(struct sc_env *v, const char *const *answers)
+{
+	struct prov_error e = { 0 };
+
+	mini_start(&v->m, answers);
+	snprintf(v->base, sizeof v->base, "http://127.0.0.1:%d", v->m.port);
+	cfg_init(&v->cfg, "statuscake", v->base);
+	v->creds = json_tokener_parse("{\"api_token\":\"" TOKEN "\"}");
+	assert_int_equal(prov_session_init(&v->s, provider_find("statuscake"), &v->cfg, v->creds, &e), 0);
+}
+
+/* Stop the server; the requests it saw. */
+static const char *
+env_finish(struct sc_env *v)
+{
+	json_object_put(v->creds);
+	return mini_finish(&v->m);
+}
+
+static void
+free_answers(char **a)
+{
+	for (size_t i = 0; a[i] != NULL; i++)
+		free(a[i]);
+}
+
+/* The JSON array under key as text, e.g. ["500","502"]. */
+static const char *
+njson(const struct prov_item *it, const char *key)
+{
+	json_object *v = NULL;
+
+	assert_true(json_object_object_get_ex(it->norm, key, &v));
+	return json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+}
+
+/* ------------------------------------------------------------- list pages */
+
+static void
+test_uptime_list_pages(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
 	const struct prov_item *it;
 
 	(void)state;
+	/* statuscake-go UptimeTestOverview entries; the pure parse makes no detail call. */
 	assert_int_equal(run_parse(statuscake_parse, NULL, 200, "statuscake/uptime_page1.json", &p, &e), PROV_OK);
-	assert_string_equal(p.next_cursor, "uptime:2");
+	assert_string_equal(p.next_cursor, "uptime:25"); /* offset of page 2 (limit 25) */
 	assert_int_equal(p.n, 3);
 	it = page_find(&p, "monitor", "1234");
 	assert_string_equal(nstr(it, "type"), "http");
 	assert_string_equal(nstr(it, "url"), "https://example.com");
 	assert_int_equal(nint(it, "interval"), 300);
-	assert_string_equal(nids(it, "contact_ids"), "77");
+	assert_string_equal(nids(it, "contact_ids"), "77"); /* no groups read: the group's first address */
+	assert_string_equal(nids(it, "tags"), "prod");
 	it = page_find(&p, "monitor", "1235");
 	assert_string_equal(nstr(it, "type"), "ping");
 	assert_int_equal(nint(it, "interval"), 60);          /* "check_rate":"60" */
 	assert_true(nbool(it, "paused"));
+	assert_true(nnull(it, "http_method"));
 	it = page_find(&p, "monitor", "1236");               /* numeric id */
 	assert_string_equal(nstr(it, "type"), "other");
 	assert_string_equal(nids(it, "contact_ids"), "77,78");
-	assert_true(has_warning(&p, "unknown type GOPHER"));
+	assert_true(has_warning(&p, "unknown type GOPHER; kept as other"));
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse(statuscake_parse, "uptime:2", 200, "statuscake/uptime_page2.json", &p, &e),
+	assert_int_equal(run_parse(statuscake_parse, "uptime:25", 200, "statuscake/uptime_page2.json", &p, &e),
 	    PROV_OK);
-	assert_string_equal(p.next_cursor, "heartbeat:1");
-	assert_string_equal(nstr(page_find(&p, "monitor", "2001"), "type"), "http"); /* HEAD */
+	assert_string_equal(p.next_cursor, "heartbeat:0");
+	it = page_find(&p, "monitor", "2001");
+	assert_string_equal(nstr(it, "type"), "http");
+	assert_string_equal(nstr(it, "http_method"), "HEAD");
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse(statuscake_parse, "heartbeat:1", 200, "statuscake/heartbeat.json", &p, &e),
+	/* Resumed inside a page: the entries before the offset are not added again. */
+	assert_int_equal(run_parse(statuscake_parse, "uptime:2", 200, "statuscake/uptime_page1.json", &p, &e),
 	    PROV_OK);
-	assert_string_equal(p.next_cursor, "contact-groups:1");
+	assert_int_equal(p.n, 1);
+	assert_string_equal(p.items[0].external_id, "1236");
+	assert_string_equal(p.next_cursor, "uptime:25");
+	prov_page_free(&p);
+
+	assert_int_equal(run_parse(statuscake_parse, "uptime:0", 200, "statuscake/empty.json", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "heartbeat:0");
+	prov_page_free(&p);
+}
+
+static void
+test_heartbeats_ssl_groups(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	/* statuscake-go HeartbeatTest list. */
+	assert_int_equal(run_parse(statuscake_parse, "heartbeat:0", 200, "statuscake/heartbeat.json", &p, &e),
+	    PROV_OK);
+	assert_string_equal(p.next_cursor, "ssl:0");
 	it = page_find(&p, "heartbeat", "5001");
 	assert_int_equal(nint(it, "interval"), 1800);
 	assert_string_equal(nstr(it, "ping_url"), "https://push.statuscake.com/?PK=abc&TestID=5001&time=0");
 	assert_string_equal(nids(it, "contact_ids"), "77");
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse(statuscake_parse, "uptime:1", 200, "statuscake/empty.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "heartbeat:1");
+	/* statuscake-go SSLTest list (providers.md §3 example). */
+	assert_int_equal(run_parse(statuscake_parse, "ssl:0", 200, "statuscake/ssl.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "contact-groups:0");
+	it = page_find(&p, "monitor", "ssl:42");
+	assert_string_equal(nstr(it, "name"), "SSL https://shop.example.com");
+	assert_string_equal(nstr(it, "type"), "http");
+	assert_string_equal(nstr(it, "url"), "https://shop.example.com");
+	assert_int_equal(nint(it, "interval"), 86400);
+	assert_int_equal(nint(it, "ssl_expiry_days"), 30);   /* alert_at [7,14,30]: the first alert */
+	assert_true(nbool(it, "verify_ssl"));                /* alert_broken */
+	assert_false(nbool(it, "follow_redirects"));
+	assert_string_equal(njson(it, "request_headers"), "{\"User-Agent\":\"CertBot\\/2\"}");
+	assert_string_equal(nids(it, "contact_ids"), "77");
+	it = page_find(&p, "monitor", "ssl:43");
+	assert_true(nnull(it, "ssl_expiry_days"));           /* alert_expiry false */
+	assert_false(nbool(it, "verify_ssl"));
+	assert_true(nbool(it, "paused"));
+	assert_int_equal(nint(it, "interval"), 3600);        /* "3600" */
 	prov_page_free(&p);
-}
 
-static void
-test_statuscake_contact_groups(void **state)
-{
-	struct prov_page p;
-	struct prov_error e;
-	const struct prov_item *it;
-
-	(void)state;
-	assert_int_equal(run_parse(statuscake_parse, "contact-groups:1", 200, "statuscake/contact_groups.json",
+	/* statuscake-go ContactGroup list. */
+	assert_int_equal(run_parse(statuscake_parse, "contact-groups:0", 200, "statuscake/contact_groups.json",
 	    &p, &e), PROV_OK);
-	assert_null(p.next_cursor);
-	/* The group's id goes to its first address, so monitors' contact_ids resolve. */
+	assert_string_equal(p.next_cursor, "maintenance-windows:0");
+	/* Every address is a contact; the first keeps the group's id. */
 	it = page_find(&p, "contact", "77");
 	assert_string_equal(nstr(it, "type"), "email");
 	assert_string_equal(nstr(it, "name"), "Ops");
@@ -99,41 +192,377 @@ test_statuscake_contact_groups(void **state)
 }
 
 static void
-test_statuscake_errors(void **state)
+test_maintenance_windows(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	/* statuscake-go MaintenanceWindow list. */
+	assert_int_equal(run_parse(statuscake_parse, "maintenance-windows:0", 200,
+	    "statuscake/maintenance_windows.json", &p, &e), PROV_OK);
+	assert_null(p.next_cursor);
+	it = page_find(&p, "maintenance_window", "9");
+	assert_string_equal(nstr(it, "name"), "Nightly");
+	assert_string_equal(nstr(it, "recurrence"), "weekly");
+	assert_string_equal(nstr(it, "start"), "2026-12-01T01:00:00Z");
+	assert_string_equal(nstr(it, "end"), "2026-12-01T03:00:00Z");
+	assert_int_equal(nint(it, "duration"), 120);
+	assert_string_equal(njson(it, "days"), "[2]");       /* a Tuesday in London */
+	assert_string_equal(nstr(it, "timezone"), "Europe/London");
+	assert_false(nbool(it, "paused"));
+	assert_string_equal(nids(it, "monitor_ids"), "1234,1235");
+	it = page_find(&p, "maintenance_window", "10");
+	assert_string_equal(nstr(it, "recurrence"), "monthly");
+	assert_string_equal(njson(it, "days"), "[5]");       /* 03:30Z on the 6th is the 5th in New York */
+	assert_int_equal(nint(it, "duration"), 45);
+	assert_true(nbool(it, "paused"));                    /* state paused */
+	it = page_find(&p, "maintenance_window", "11");
+	assert_string_equal(nstr(it, "recurrence"), "once");
+	assert_string_equal(njson(it, "days"), "[]");
+	assert_int_equal(nids_len(it, "monitor_ids"), 0);
+	assert_true(has_warning(&p, "\"Release\": the checks with its tags are not resolved here"));
+	it = page_find(&p, "maintenance_window", "12");
+	assert_string_equal(nstr(it, "recurrence"), "other");
+	assert_string_equal(njson(it, "days"), "[1]");
+	assert_true(has_warning(&p, "\"Fortnightly\" repeats every two weeks"));
+	it = page_find(&p, "maintenance_window", "13");
+	assert_string_equal(nstr(it, "recurrence"), "other");
+	assert_true(has_warning(&p, "\"Odd\" repeats by an unknown interval 3d; kept as other"));
+	assert_true(has_warning(&p, "\"Odd\" has an unknown state"));
+	it = page_find(&p, "maintenance_window", "14");     /* offsets, fractions, numeric ids */
+	assert_int_equal(nint(it, "duration"), 45);
+	assert_string_equal(njson(it, "days"), "[1]");
+	assert_string_equal(nids(it, "monitor_ids"), "1234");
+	prov_page_free(&p);
+}
+
+/* ------------------------------------------------ refused kinds and errors */
+
+static void
+test_refused_kinds_and_errors(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
 	struct httpc_resp r;
 
 	(void)state;
+	/* The first call (the uptime list) refused: a bad token, never repeated in the message. */
 	assert_int_equal(run_parse(statuscake_parse, NULL, 401, "statuscake/unauthorized.json", &p, &e),
 	    PROV_AUTH);
 	assert_string_equal(e.message, "StatusCake rejected the API token (Unauthorised)");
 	prov_page_free(&p);
+	assert_int_equal(run_parse(statuscake_parse, "uptime:25", 403, "statuscake/forbidden.json", &p, &e),
+	    PROV_AUTH);
+	prov_page_free(&p);
+	/* A later list refused: that kind is skipped with a warning, the run goes on. */
+	assert_int_equal(run_parse(statuscake_parse, "heartbeat:0", 401, "statuscake/unauthorized.json", &p, &e),
+	    PROV_OK);
+	assert_true(has_warning(&p, "StatusCake refused the heartbeats list for this key (HTTP 401): "
+	    "heartbeats skipped"));
+	assert_string_equal(p.next_cursor, "ssl:0");
+	assert_int_equal(p.n, 0);
+	prov_page_free(&p);
+	assert_int_equal(run_parse(statuscake_parse, "ssl:100", 403, "statuscake/forbidden.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "contact-groups:0");
+	prov_page_free(&p);
+	assert_int_equal(run_parse(statuscake_parse, "maintenance-windows:0", 403, "statuscake/forbidden.json",
+	    &p, &e), PROV_OK);
+	assert_true(has_warning(&p, "refused the maintenance windows list for this key (HTTP 403)"));
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	/* Maintenance windows are an optional feature: any 4xx skips them. */
+	assert_int_equal(run_parse_text(statuscake_parse, "maintenance-windows:0", 404,
+	    "{\"message\":\"No results found\",\"errors\":{}}", &p, &e), PROV_OK);
+	assert_true(has_warning(&p, "(HTTP 404): maintenance windows skipped"));
+	prov_page_free(&p);
+	/* ... but a 404 elsewhere is an error. */
+	assert_int_equal(run_parse_text(statuscake_parse, "heartbeat:0", 404, "{\"message\":\"x\"}", &p, &e),
+	    PROV_FATAL);
+	prov_page_free(&p);
+
 	memset(&p, 0, sizeof p);
 	resp_text(&r, 429, "{\"message\":\"Too many requests\"}");
 	httpc_resp_set_header(&r, "x-ratelimit-limit", "5, 60;w=60, 5;w=1");
 	httpc_resp_set_header(&r, "x-ratelimit-remaining", "0");
 	httpc_resp_set_header(&r, "x-ratelimit-reset", "7");
-	assert_int_equal(statuscake_parse("uptime:3", &r, &p, &e), PROV_RATE_LIMITED);
+	assert_int_equal(statuscake_parse("uptime:50", &r, &p, &e), PROV_RATE_LIMITED);
 	assert_int_equal(e.retry_after, 7);
 	httpc_resp_free(&r);
 	prov_page_free(&p);
 	assert_int_equal(run_parse_text(statuscake_parse, NULL, 200, "{\"metadata\":{}}", &p, &e), PROV_TRANSIENT);
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(statuscake_parse, "uptime:0", 200, "{\"data\":[]}", &p, &e), PROV_FATAL);
+	assert_int_equal(run_parse_text(statuscake_parse, NULL, 200, "{\"data\":[", &p, &e), PROV_TRANSIENT);
+	prov_page_free(&p);
+	assert_int_equal(run_parse_text(statuscake_parse, "uptime:x", 200, "{\"data\":[]}", &p, &e), PROV_FATAL);
+	prov_page_free(&p);
+	assert_int_equal(run_parse_text(statuscake_parse, "uptime:3", 200,
+	    "{\"data\":[{\"name\":\"no id\"}],\"metadata\":{\"page_count\":1}}", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
 }
 
-/* ------------------------------------------------------------ Better Stack */
+/* ------------------------------------------------------------ whole fetches */
+
+static void
+test_fetch_uptime_with_details_and_groups(void **state)
+{
+	struct sc_env v;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	const struct prov_item *it;
+	const char *seen;
+	char *a[] = {
+		answer_fixture("200 OK", "statuscake/uptime_list_detail.json"),
+		answer_fixture("200 OK", "statuscake/uptime_detail_http.json"),
+		answer_fixture("200 OK", "statuscake/contact_groups.json"),
+		answer_fixture("200 OK", "statuscake/uptime_detail_tcp.json"),
+		NULL
+	};
+
+	(void)state;
+	env_start(&v, (const char *const *)a);
+	assert_int_equal(statuscake_ops.fetch(&v.s, NULL, &p, &e), PROV_OK);
+	seen = env_finish(&v);
+	assert_non_null(strstr(seen, "GET /v1/uptime?page=1&limit=25 "));
+	assert_non_null(strstr(seen, "GET /v1/uptime/1234 "));
+	assert_non_null(strstr(seen, "GET /v1/contact-groups?page=1&limit=100 "));
+	assert_non_null(strstr(seen, "GET /v1/uptime/1235 "));
+	assert_non_null(strstr(seen, "Authorization: Bearer " TOKEN));
+	assert_string_equal(p.next_cursor, "heartbeat:0");
+	assert_int_equal(p.n, 2);
+
+	it = page_find(&p, "monitor", "1234");
+	assert_string_equal(nstr(it, "type"), "keyword");
+	assert_string_equal(nstr(it, "url"), "https://shop.example.com/health?full=1");
+	assert_string_equal(nstr(it, "keyword"), "All systems go");
+	assert_string_equal(nstr(it, "keyword_up_when"), "present");   /* do_not_find false */
+	assert_string_equal(nstr(it, "http_method"), "POST");          /* post_body */
+	assert_string_equal(nstr(it, "request_body"), "{\"probe\":true}");
+	assert_string_equal(njson(it, "request_headers"),
+	    "{\"X-Env\":\"prod\",\"Accept\":\"application\\/json\",\"User-Agent\":\"ShopProbe\\/1.0\"}");
+	assert_string_equal(njson(it, "alert_status_codes"), "[\"500\",\"502\",\"503\",\"504\"]");
+	assert_string_equal(njson(it, "expected_status_codes"), "[]");
+	assert_int_equal(nint(it, "timeout"), 15);
+	assert_true(nbool(it, "follow_redirects"));
+	assert_int_equal(nint(it, "ssl_expiry_days"), 7);              /* enable_ssl_alert */
+	assert_string_equal(nids(it, "regions"), "london,frankfurt");
+	assert_string_equal(nids(it, "tags"), "prod,shop");
+	/* Every address of group 77: two e-mails, a number, the ping_url webhook. */
+	assert_string_equal(nids(it, "contact_ids"), "77,77:email:1,77:sms:0,77:webhook:0");
+	assert_non_null(strstr(json_object_to_json_string(it->raw), "custom_header")); /* raw = detail */
+
+	it = page_find(&p, "monitor", "1235");                         /* numbers as strings */
+	assert_string_equal(nstr(it, "type"), "tcp");
+	assert_string_equal(nstr(it, "url"), "relay.example.com");
+	assert_int_equal(nint(it, "port"), 2525);
+	assert_int_equal(nint(it, "interval"), 60);
+	assert_int_equal(nint(it, "timeout"), 30);
+	assert_true(nbool(it, "paused"));
+	assert_true(nnull(it, "keyword"));
+	assert_true(nnull(it, "keyword_up_when"));
+	assert_true(nnull(it, "http_method"));
+	assert_string_equal(nids(it, "contact_ids"), "78");            /* a group without addresses */
+	assert_int_equal(p.nwarnings, 0);   /* the integrations are reported with the groups */
+	prov_page_free(&p);
+	free_answers(a);
+}
+
+static void
+test_fetch_uptime_keyword_absent_head_constant(void **state)
+{
+	struct sc_env v;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	const struct prov_item *it;
+	char *a[3] = { NULL };
+
+	(void)state;
+	/* Resumed at the second entry, a HEAD check with do_not_find and check_rate 0. */
+	a[0] = answer("200 OK", "", "{\"data\":[{\"id\":\"1236\"},{\"id\":\"1237\",\"name\":\"Status page\","
+	    "\"website_url\":\"http://status.example.com/ping\",\"test_type\":\"HEAD\",\"check_rate\":0,"
+	    "\"contact_groups\":[],\"paused\":false,\"status\":\"up\",\"tags\":[]}],"
+	    "\"metadata\":{\"page\":1,\"per_page\":25,\"page_count\":1,\"total_count\":2}}");
+	a[1] = answer_fixture("200 OK", "statuscake/uptime_detail_head.json");
+	env_start(&v, (const char *const *)a);
+	assert_int_equal(statuscake_ops.fetch(&v.s, "uptime:1", &p, &e), PROV_OK);
+	env_finish(&v);
+	assert_int_equal(p.n, 1);
+	it = page_find(&p, "monitor", "1237");
+	assert_string_equal(nstr(it, "type"), "keyword");
+	assert_string_equal(nstr(it, "keyword"), "Maintenance");
+	assert_string_equal(nstr(it, "keyword_up_when"), "absent");    /* do_not_find true */
+	assert_string_equal(nstr(it, "http_method"), "HEAD");
+	assert_true(nnull(it, "request_body"));                        /* HEAD sends no body */
+	assert_string_equal(nstr(it, "url"), "http://status.example.com:8080/ping"); /* port put in */
+	assert_int_equal(nint(it, "port"), 8080);
+	assert_int_equal(nint(it, "interval"), 30);                    /* check_rate 0: constant */
+	assert_true(has_warning(&p, "\"Status page\" checks constantly (check_rate 0); imported with a 30 s"));
+	assert_true(has_warning(&p, "custom headers that are not a JSON object"));
+	assert_string_equal(njson(it, "request_headers"), "{}");
+	assert_string_equal(njson(it, "alert_status_codes"), "[\"404\",\"500\"]");
+	assert_string_equal(nids(it, "tags"), "edge,public");          /* a string, tolerated */
+	assert_false(nbool(it, "follow_redirects"));
+	assert_true(nnull(it, "ssl_expiry_days"));
+	assert_int_equal(nids_len(it, "contact_ids"), 0);
+	assert_string_equal(p.next_cursor, "heartbeat:0");
+	prov_page_free(&p);
+	free_answers(a);
+}
+
+static void
+test_fetch_detail_failures(void **state)
+{
+	struct sc_env v;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	const struct prov_item *it;
+	char *a[6] = { NULL };
+
+	(void)state;
+	/* A failed detail keeps the list data and warns; a failed group list links each
+	 * group's first address only. */
+	a[0] = answer_fixture("200 OK", "statuscake/uptime_list_detail.json");
+	a[1] = answer("404 Not Found", "", "{\"message\":\"No results found\",\"errors\":{}}");
+	a[2] = answer("500 Internal Server Error", "", "{\"message\":\"oops\",\"errors\":{}}");
+	a[3] = answer_fixture("200 OK", "statuscake/uptime_detail_tcp.json");
+	env_start(&v, (const char *const *)a);
+	assert_int_equal(statuscake_ops.fetch(&v.s, NULL, &p, &e), PROV_OK);
+	env_finish(&v);
+	assert_int_equal(p.n, 2);
+	it = page_find(&p, "monitor", "1234");
+	assert_string_equal(nstr(it, "type"), "http");
+	assert_string_equal(nstr(it, "url"), "https://shop.example.com/health?full=1");
+	assert_string_equal(nids(it, "tags"), "prod,shop");
+	assert_string_equal(nids(it, "contact_ids"), "77");
+	assert_true(has_warning(&p, "\"Shop\" (1234): its details could not be read (HTTP 404)"));
+	assert_true(has_warning(&p, "contact groups could not be read (HTTP 500): alerts link to the first "
+	    "address of each group only"));
+	assert_int_equal(nint(page_find(&p, "monitor", "1235"), "port"), 2525);
+	prov_page_free(&p);
+	free_answers(a);
+
+	/* Rate limited on the first detail: the fetch is retried later, nothing kept. */
+	memset(a, 0, sizeof a);
+	a[0] = answer_fixture("200 OK", "statuscake/uptime_list_detail.json");
+	a[1] = answer("429 Too Many Requests", "Retry-After: 9\r\n", "{\"message\":\"Too Many Requests\"}");
+	env_start(&v, (const char *const *)a);
+	assert_int_equal(statuscake_ops.fetch(&v.s, NULL, &p, &e), PROV_RATE_LIMITED);
+	assert_int_equal(e.retry_after, 9);
+	assert_int_equal(p.n, 0);
+	env_finish(&v);
+	prov_page_free(&p);
+	free_answers(a);
+
+	/* Rate limited on the second: the first is kept and the cursor resumes at the second. */
+	memset(a, 0, sizeof a);
+	a[0] = answer_fixture("200 OK", "statuscake/uptime_list_detail.json");
+	a[1] = answer_fixture("200 OK", "statuscake/uptime_detail_http.json");
+	a[2] = answer_fixture("200 OK", "statuscake/contact_groups.json");
+	a[3] = answer("429 Too Many Requests", "Retry-After: 9\r\n", "{\"message\":\"Too Many Requests\"}");
+	env_start(&v, (const char *const *)a);
+	assert_int_equal(statuscake_ops.fetch(&v.s, NULL, &p, &e), PROV_OK);
+	env_finish(&v);
+	assert_int_equal(p.n, 1);
+	assert_string_equal(p.next_cursor, "uptime:1");
+	assert_int_equal(p.pause_s, 9);
+	prov_page_free(&p);
+	free_answers(a);
+
+	/* A detail saying the quota is used up: the page ends after that check, with a pause. */
+	memset(a, 0, sizeof a);
+	a[0] = answer_fixture("200 OK", "statuscake/uptime_list_detail.json");
+	{
+		char *body = fixture_text("statuscake/uptime_detail_http.json", NULL);
+
+		a[1] = answer("200 OK", "x-ratelimit-remaining: 0\r\nx-ratelimit-reset: 12\r\n", body);
+		free(body);
+	}
+	a[2] = answer_fixture("200 OK", "statuscake/contact_groups.json");
+	env_start(&v, (const char *const *)a);
+	assert_int_equal(statuscake_ops.fetch(&v.s, NULL, &p, &e), PROV_OK);
+	env_finish(&v);
+	assert_int_equal(p.n, 1);
+	assert_string_equal(p.next_cursor, "uptime:1");
+	assert_int_equal(p.pause_s, 12);
+	prov_page_free(&p);
+	free_answers(a);
+}
+
+static void
+test_fetch_heartbeats_and_windows_resolve(void **state)
+{
+	struct sc_env v;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	const struct prov_item *it;
+	const char *seen;
+	char *a[4] = { NULL };
+
+	(void)state;
+	a[0] = answer_fixture("200 OK", "statuscake/heartbeat.json");
+	a[1] = answer_fixture("200 OK", "statuscake/contact_groups.json");
+	env_start(&v, (const char *const *)a);
+	assert_int_equal(statuscake_ops.fetch(&v.s, "heartbeat:0", &p, &e), PROV_OK);
+	seen = env_finish(&v);
+	assert_non_null(strstr(seen, "GET /v1/heartbeat?page=1&limit=100 "));
+	it = page_find(&p, "heartbeat", "5001");
+	assert_string_equal(nids(it, "contact_ids"), "77,77:email:1,77:sms:0,77:webhook:0");
+	assert_string_equal(p.next_cursor, "ssl:0");
+	prov_page_free(&p);
+	free_answers(a);
+
+	/* A window with tags: the checks so tagged are asked for and linked too. */
+	memset(a, 0, sizeof a);
+	a[0] = answer_fixture("200 OK", "statuscake/maintenance_windows.json");
+	a[1] = answer_fixture("200 OK", "statuscake/uptime_tagged.json");
+	env_start(&v, (const char *const *)a);
+	assert_int_equal(statuscake_ops.fetch(&v.s, "maintenance-windows:0", &p, &e), PROV_OK);
+	seen = env_finish(&v);
+	assert_non_null(strstr(seen, "GET /v1/maintenance-windows?page=1&limit=25 "));
+	assert_non_null(strstr(seen, "GET /v1/uptime?tags=prod&matchany=true&page=1&limit=100 "));
+	it = page_find(&p, "maintenance_window", "11");
+	assert_string_equal(nids(it, "monitor_ids"), "1234,1240");
+	assert_false(has_warning(&p, "not resolved"));
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	free_answers(a);
+
+	/* The maintenance window list refused over HTTP: the run ends discovery normally. */
+	memset(a, 0, sizeof a);
+	a[0] = answer_fixture("403 Forbidden", "statuscake/forbidden.json");
+	env_start(&v, (const char *const *)a);
+	assert_int_equal(statuscake_ops.fetch(&v.s, "maintenance-windows:0", &p, &e), PROV_OK);
+	env_finish(&v);
+	assert_true(has_warning(&p, "StatusCake refused the maintenance windows list for this key (HTTP 403)"));
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	free_answers(a);
+
+	/* A bad token on the first call. */
+	memset(a, 0, sizeof a);
+	a[0] = answer_fixture("401 Unauthorized", "statuscake/unauthorized.json");
+	env_start(&v, (const char *const *)a);
+	assert_int_equal(statuscake_ops.fetch(&v.s, NULL, &p, &e), PROV_AUTH);
+	assert_null(strstr(e.message, TOKEN));
+	env_finish(&v);
+	prov_page_free(&p);
+	free_answers(a);
+}
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_statuscake_uptime_and_heartbeats),
-		cmocka_unit_test(test_statuscake_contact_groups),
-		cmocka_unit_test(test_statuscake_errors),
+		cmocka_unit_test(test_uptime_list_pages),
+		cmocka_unit_test(test_heartbeats_ssl_groups),
+		cmocka_unit_test(test_maintenance_windows),
+		cmocka_unit_test(test_refused_kinds_and_errors),
+		cmocka_unit_test(test_fetch_uptime_with_details_and_groups),
+		cmocka_unit_test(test_fetch_uptime_keyword_absent_head_constant),
+		cmocka_unit_test(test_fetch_detail_failures),
+		cmocka_unit_test(test_fetch_heartbeats_and_windows_resolve),
 	};
 
 	return PROVTEST_RUN(tests);

@@ -1,0 +1,250 @@
+"""StatusCake end to end (issue 10): a rich account on the fake provider (tests/fakes/prov_statuscake.py)
+is discovered and imported by the real runner over HTTP (the list, one GET /uptime/{id} per check, the
+contact groups, SSL checks, maintenance windows and their tag queries), then the account tables are read
+back and compared with what the provider holds: full URLs (scheme, non-default port, path, query) of
+HTTP checks and the host and port of the others, keyword mode both ways, method, body, headers (with
+the user agent), alert status codes, timeout, redirects, SSL expiry alerts, regions, tags, check_rate 0
+as 30 s with a warning, every address of a contact group linked to the checks that name the group,
+heartbeats, SSL checks as monitors, and maintenance windows with their checks (named and tagged). A
+second run with the maintenance window list refused (403) completes with a warning naming the kind; a
+bad token fails the run on the first call.
+
+The expected values follow the fake's formulas for entry i (tests/fakes/prov_statuscake.py).
+"""
+
+import datetime
+import json
+from zoneinfo import ZoneInfo
+
+import harness
+from harness import q
+from test_runner import RunnerTestCase
+
+P = "statuscake"
+NM, NH, NC, NS, NW = 16, 2, 4, 3, 5
+TYPES = ("HTTP", "HTTP", "HEAD", "PING", "TCP", "DNS", "SSH", "SMTP")
+NORM = {"HTTP": "http", "HEAD": "http", "PING": "ping", "TCP": "tcp", "DNS": "dns", "SSH": "ssh", "SMTP": "smtp"}
+RATES = (300, 60, 0, 1800, 30, 3600, 900, 86400)
+REGIONS = ("london", "frankfurt", "newyork", "sydney")
+BASE_TS = 1700000000
+
+
+def url_of(i):
+    t, n = TYPES[i % 8], i + 1
+    if t not in ("HTTP", "HEAD"):
+        return "m%d.example.com" % n
+    port = (None, 8443, None, 8080)[i % 4]
+    scheme = "http" if port == 8080 else "https"
+    return "%s://m%d.example.com%s/health/%d?probe=%d&env=prod" % (scheme, n, ":%d" % port if port else "", n, i)
+
+
+def groups_of(i):
+    out = [i % NC]
+    if i % 5 == 0:
+        out.append((i + 1) % NC)
+    return out
+
+
+def members(g):
+    """(type, value) of every address of contact group g."""
+    n = g + 1
+    out = [("email", "ops%d@example.com" % n)]
+    if g % 2 == 0:
+        out.append(("email", "oncall%d@example.com" % n))
+    if g % 3 != 1:
+        out.append(("sms", "+4477009%05d" % n))
+    if g % 3 == 0:
+        out.append(("webhook", "https://hooks.example.com/sc/%d" % n))
+    return out
+
+
+def recipients(groups):
+    return sorted({m for g in groups for m in members(g)})
+
+
+class TestStatusCakeFidelity(RunnerTestCase):
+
+    def rows(self, sql):
+        """The rows of a query, with whole-number text as int (the client returns text)."""
+        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
+                for r in self.stack.sql_dicts(sql)]
+
+    def setup_account(self, **options):
+        self.stack.sql("DELETE FROM jobs")
+        key = self.stack.unique("sc-")
+        self.summary = harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
+            "credentials": {"api_token": key}, "name_prefix": "Fid", "paused_every": 5,
+            "counts": {"monitors": NM, "heartbeats": NH, "contacts": NC, "ssl": NS, "maintenance": NW},
+            "options": options})
+        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
+        return key
+
+    def run_import(self, user, key):
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_token": key}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        st = self.drive(rid, ("awaiting_review", "failed"))
+        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
+        self.execute(user, rid)
+        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
+        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
+                                           if x["status"] != "imported"])
+        return rid
+
+    def one(self, table, user, name):
+        rows = self.rows("SELECT * FROM %s WHERE user_id=%d AND name=%s" % (table, user.id, q(name)))
+        self.assertEqual(len(rows), 1, name)
+        return rows[0]
+
+    def linked(self, link_table, col, oid):
+        return sorted((r["type"], r["value"]) for r in self.rows(
+            "SELECT c.type, c.value FROM %s l JOIN contacts c ON c.id = l.contact_id WHERE l.%s = %d"
+            % (link_table, col, int(oid))))
+
+    def warnings(self, user, rid):
+        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
+
+    @staticmethod
+    def js(v):
+        return json.loads(v) if v is not None else None
+
+    def check_monitor(self, user, i):
+        m = self.one("monitors", user, "Fid Monitor %d" % (i + 1))
+        t, n = TYPES[i % 8], i + 1
+        http = t in ("HTTP", "HEAD")
+        self.assertEqual(m["url"], url_of(i), i)
+        self.assertEqual(m["interval_s"], RATES[i % 8] or 30, i)
+        self.assertEqual(m["paused"], 1 if (i + 1) % 5 == 0 else 0, i)
+        self.assertEqual(m["port"], {"TCP": 8000 + i, "SSH": 2222, "SMTP": 587}.get(t), i)
+        self.assertEqual(m["timeout_s"], 10 + i % 21, i)
+        self.assertEqual(self.js(m["regions"]), [REGIONS[(i + k) % 4] for k in range(1 + i % 3)], i)
+        self.assertEqual(self.js(m["tags"]), ["demo", "team-%d" % (i % 3)] + (["prod"] if i % 2 == 0 else []), i)
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), recipients(groups_of(i)), i)
+        if not http:
+            self.assertEqual((m["type"], m["http_method"], m["keyword"], m["request_headers"]),
+                             (NORM[t], None, None, None), i)
+            self.assertIsNone(m["follow_redirects"])
+            return
+        keyword = {0: ("Welcome %d" % n, "present"), 2: ("Maintenance", "absent"),
+                   8: ("Maintenance", "absent")}.get(i % 16, (None, None))
+        self.assertEqual((m["keyword"], m["keyword_up_when"]), keyword, i)
+        self.assertEqual(m["type"], "keyword" if keyword[0] else "http", i)
+        body = {1: '{"probe":%d,"deep":true}' % i, 9: "check=deep&probe=%d" % i}.get(i % 16)
+        method = "HEAD" if t == "HEAD" else "POST" if body else "GET"
+        self.assertEqual((m["http_method"], m["request_body"]), (method, body), i)
+        headers = {"X-Env": "prod", "X-Check": str(n)} if i % 3 != 2 else {}
+        if i % 2 == 0:
+            headers["User-Agent"] = "MigratorProbe/%d" % n
+        self.assertEqual(self.js(m["request_headers"]), headers or None, i)
+        self.assertEqual(self.js(m["alert_status_codes"]),
+                         ["500", "502", "503", "504"] + (["404"] if i % 3 == 0 else []), i)
+        self.assertIsNone(m["expected_status_codes"])
+        self.assertEqual(m["follow_redirects"], 1 if i % 2 == 0 else 0, i)
+        self.assertEqual(m["ssl_expiry_days"], 7 if i % 3 != 1 and url_of(i).startswith("https") else None, i)
+
+    def check_window(self, user, w):
+        mw = self.one("maintenance_windows", user, "Fid Window %d" % (w + 1))
+        start = BASE_TS + 86400 * (w + 1) - BASE_TS % 86400 + 3600 * (1 + w % 5)
+        minutes = 30 + 30 * (w % 4)
+        iso = lambda ts: datetime.datetime.fromtimestamp(ts, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        zone = ("Europe/London", "America/New_York", "UTC", "Asia/Tokyo")[w % 4]
+        rec = ("weekly", "once", "daily", "other", "monthly")[w % 5]
+        local = datetime.datetime.fromtimestamp(start, ZoneInfo(zone))
+        days = {"weekly": [local.isoweekday()], "other": [local.isoweekday()], "monthly": [local.day]}.get(rec)
+        self.assertEqual((mw["recurrence"], mw["starts"], mw["ends"], mw["duration_min"], mw["timezone"]),
+                         (rec, iso(start), iso(start + 60 * minutes), minutes, zone), w)
+        self.assertEqual(self.js(mw["days"]), days, w)
+        self.assertEqual(mw["paused"], 1 if w % 3 == 2 else 0, w)
+        names = {r["name"] for r in self.rows(
+            "SELECT m.name FROM maintenance_window_monitors x JOIN monitors m ON m.id = x.monitor_id "
+            "WHERE x.window_id = %d" % mw["id"])}
+        want = {"Fid Monitor %d" % (k % NM + 1) for k in (2 * w, 2 * w + 1)}
+        if w % 2 == 1:  # tags: every check tagged team-<w % 3>
+            want |= {"Fid Monitor %d" % (i + 1) for i in range(NM) if i % 3 == w % 3}
+        self.assertEqual(names, want, w)
+
+    def test_rich_account_arrives_as_it_was(self):
+        user = self.user()
+        key = self.setup_account()
+        rid = self.run_import(user, key)
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), NM + NS)
+        for i in range(NM):
+            self.check_monitor(user, i)
+        warnings = self.warnings(user, rid)
+        for i in range(NM):
+            if RATES[i % 8] == 0:
+                self.assertTrue(any('uptime check "Fid Monitor %d" checks constantly (check_rate 0); imported '
+                                    'with a 30 s interval' % (i + 1) in w for w in warnings), warnings)
+        self.assertTrue(any('contact group "Fid Contact 3" uses 1 integration(s)' in w for w in warnings), warnings)
+
+        # contact groups: every address, number and ping_url is a contact
+        rows = self.rows("SELECT type, value FROM contacts WHERE user_id=%d" % user.id)
+        self.assertEqual(sorted((r["type"], r["value"]) for r in rows), recipients(range(NC)))
+
+        for j in range(NH):
+            h = self.one("heartbeats", user, "Fid Heartbeat %d" % (j + 1))
+            self.assertEqual((h["interval_s"], h["grace_s"], h["paused"]), ((1800, 300)[j], 0, 0))
+            self.assertIn("https://push.statuscake.com/?PK=", h["ping_url"])
+            self.assertEqual(self.js(h["tags"]), ["demo", "cron"] + (["nightly"] if j % 2 == 0 else []))
+            self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", h["id"]), recipients(groups_of(j + 1)))
+
+        for k in range(NS):
+            n = k + 1
+            m = self.one("monitors", user, "SSL https://secure%d.example.com" % n)
+            self.assertEqual((m["type"], m["url"], m["interval_s"]),
+                             ("http", "https://secure%d.example.com" % n, (86400, 3600, 2073600)[k % 3]))
+            self.assertEqual(m["ssl_expiry_days"], (30 if k % 2 == 0 else 60) if k % 4 != 3 else None)
+            self.assertEqual((m["verify_ssl"], m["follow_redirects"]), (1 if k % 2 == 0 else 0, k % 2))
+            self.assertEqual(self.js(m["request_headers"]), {"User-Agent": "CertProbe/%d" % n} if k % 2 == 0 else None)
+            self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), recipients(groups_of(k + 2)))
+
+        self.assertEqual(self.stack.count("maintenance_windows", "user_id=%d" % user.id), NW)
+        for w in range(NW):
+            self.check_window(user, w)
+        self.assertTrue(any('maintenance window "Fid Window 4" repeats every two weeks' in w for w in warnings),
+                        warnings)
+
+    def test_a_tight_rate_limit_pauses_and_resumes_inside_the_check_list(self):
+        user = self.user()
+        key = self.setup_account(rate_limit=7, rate_window=2)
+        fifth = self.summary["ids"]["monitors"]["first"][4]
+        harness.fake_call(self.stack, "POST", "/_control/%s/faults" % P, {"faults": [
+            {"kind": "429", "retry_after": 1, "match": "/v1/uptime/%s" % fifth}]})
+        harness.fake_call(self.stack, "DELETE", "/_control/requests")
+        rid = self.run_import(user, key)
+        log = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
+        log = log.get("requests", log) if isinstance(log, dict) else log
+        details = [e for e in log if e["path"].startswith("/%s/v1/uptime/" % P) and e["status"] == 200]
+        self.assertEqual(len({e["path"] for e in details}), NM)
+        # a detail was refused for the rate limit, and the check list was asked for again to resume
+        # inside it (also after each page that used the quota up)
+        self.assertIn("/%s/v1/uptime/%s" % (P, fifth), [e["path"] for e in log if e["status"] == 429])
+        lists = [e for e in log if e["path"] == "/%s/v1/uptime" % P and e["query"].get("limit") == "25"]
+        self.assertGreater(len(lists), 1, lists)
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), NM + NS)
+        for i in range(NM):
+            self.check_monitor(user, i)
+        self.assertFalse([w for w in self.warnings(user, rid) if "could not be read" in w])
+
+    def test_refused_maintenance_windows_skip_their_kind_and_the_run_completes(self):
+        user = self.user()
+        key = self.setup_account(refuse=["maintenance"])
+        rid = self.run_import(user, key)
+        warnings = self.warnings(user, rid)
+        self.assertTrue(any("StatusCake refused the maintenance windows list for this key (HTTP 403): "
+                            "maintenance windows skipped" in w for w in warnings), warnings)
+        self.assertEqual(self.stack.count("maintenance_windows", "user_id=%d" % user.id), 0)
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), NM + NS)
+        self.assertEqual(self.stack.count("heartbeats", "user_id=%d" % user.id), NH)
+        self.assertEqual(self.stack.count("contacts", "user_id=%d" % user.id), len(recipients(range(NC))))
+
+    def test_bad_token_fails_the_run_on_the_first_call(self):
+        user = self.user()
+        self.setup_account()
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_token": "nope-123"}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
+        msg = self.get(user, rid)["data"]["error_message"]
+        self.assertIn("StatusCake rejected the API token", msg)
+        self.assertNotIn("nope-123", msg)
