@@ -19,8 +19,8 @@ static const struct provider_def p_pingdom = {
 	.ops = &pingdom_ops };
 static const struct provider_def p_statuscake = {
 	.id = "statuscake", .default_base_url = "https://api.statuscake.com", .required = FIELDS("api_token"),
-	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact"),
-	.ops = &statuscake_ops };
+	.optional = NOFIELDS, .plain = NOFIELDS,
+	.imports = FIELDS("monitor", "heartbeat", "contact", "maintenance_window"), .ops = &statuscake_ops };
 static const struct provider_def p_better_stack = {
 	.id = "better_stack", .default_base_url = "https://uptime.betterstack.com", .required = FIELDS("api_token"),
 	.optional = FIELDS("team_name"), .plain = FIELDS("team_name"),
