@@ -160,6 +160,17 @@ windows_of(json_object *m)
 	return w != NULL ? w : prov_get_array(m, "maintenanceWindows");
 }
 
+/* Secrets a monitor may carry (the monitored site's password, a monitor's own
+ * API key): kept out of the stored raw copy. */
+static void
+drop_secrets(json_object *m)
+{
+	static const char *const keys[] = { "http_password", "httpPassword", "apiKey", "api_key" };
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		json_object_object_del(m, keys[i]);
+}
+
 /* ------------------------------------------------------------- v2 monitors */
 
 static const char *
@@ -261,6 +272,7 @@ add_v2_monitor(json_object *m, const char *id, struct prov_page *page)
 	const char *name = prov_get_text(m, "friendly_name", PROV_MAX_STR);
 	int64_t type = -1, kw;
 
+	drop_secrets(m);
 	prov_get_int(m, "type", &type);
 	mon.url = prov_get_text(m, "url", PROV_MAX_STR);
 	mon.name = name ? name : mon.url ? mon.url : id;
@@ -470,6 +482,7 @@ add_v3_monitor(json_object *m, const char *id, const struct ur_ctx *ctx, struct 
 	const char *type = prov_get_text(m, "type", 32), *status = prov_get_text(m, "status", 32);
 	int64_t kc;
 
+	drop_secrets(m);
 	mon.url = prov_get_text(m, "url", PROV_MAX_STR);
 	mon.name = name ? name : mon.url ? mon.url : id;
 	mon.interval = prov_int_or(m, "interval", 300);
@@ -1060,7 +1073,9 @@ parse_page(const char *cursor, const struct httpc_resp *resp, const struct ur_ct
 	if (root == NULL) {
 		if (!refused || first)
 			return err->status;
-		prov_skip_kind(page, UR, kinds[ph], resp->status);
+		/* v2 refuses in the body, with HTTP 200. */
+		prov_page_warn(page, UR " refused the %s list for this key (not_authorized): %s skipped",
+		    kinds[ph], kinds[ph]);
 		next_phase(ph, page);
 		return PROV_OK;
 	}

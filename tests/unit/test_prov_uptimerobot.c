@@ -129,6 +129,8 @@ test_v2_monitors(void **state)
 	assert_string_equal(nids(it, "contact_ids"), "0993765,2145");
 	assert_true(has_warning(&p, "\"Order API\" logs in with HTTP authentication"));
 	assert_null(strstr(json_object_to_json_string(it->norm), "hunter2"));
+	assert_null(strstr(json_object_to_json_string(it->raw), "hunter2"));   /* nor in the raw copy */
+	assert_non_null(strstr(json_object_to_json_string(it->raw), "probe"));
 
 	/* Port monitors: "port" wins over sub_type (1 for every port monitor). */
 	it = page_find(&p, "monitor", "777559666");
@@ -455,7 +457,7 @@ test_refused_kinds(void **state)
 	assert_int_equal(run_parse(uptimerobot_parse, "contacts:0", 200, "uptimerobot/not_authorized.json", &p,
 	    &e), PROV_OK);
 	assert_string_equal(p.next_cursor, "mwindows:0");
-	assert_true(has_warning(&p, "refused the alert contacts list"));
+	assert_true(has_warning(&p, "refused the alert contacts list for this key (not_authorized): alert contacts skipped"));
 	prov_page_free(&p);
 	assert_int_equal(run_parse(uptimerobot_parse, "mwindows:0", 200, "uptimerobot/not_authorized.json", &p,
 	    &e), PROV_OK);
