@@ -344,7 +344,7 @@ v3_method(const char *m, const char *name, struct prov_page *page)
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (strcasecmp(m, known[i]) == 0)
 			return known[i];
-	prov_page_warn(page, UR " monitor \"%s\" uses the HTTP method %.16s, which cannot be imported; "
+	prov_page_warn(page, UR " monitor \"%s\" uses the HTTP method %s, which cannot be imported; "
 	    "imported without a method", name, m);
 	return NULL;
 }
@@ -454,7 +454,7 @@ v3_request(json_object *m, struct prov_monitor *mon, struct prov_page *page)
 	mon->verify_ssl = tri_of(m, "checkSSLErrors");
 	mon->ssl_expiry_days = v3_ssl_days(m);
 	if (auth != NULL && strcasecmp(auth, "NONE") != 0)
-		prov_page_warn(page, UR " monitor \"%s\" logs in with %.16s authentication; its credentials "
+		prov_page_warn(page, UR " monitor \"%s\" logs in with %s authentication; its credentials "
 		    "are not imported: enter them again", mon->name, auth);
 }
 
@@ -494,7 +494,7 @@ add_v3_monitor(json_object *m, const char *id, const struct ur_ctx *ctx, struct 
 	}
 	if ((mon.type = v3_type(type)) == NULL) {
 		mon.type = "other";
-		prov_page_warn(page, UR " monitor \"%s\" has an unknown type %.32s; kept as other", mon.name,
+		prov_page_warn(page, UR " monitor \"%s\" has an unknown type %s; kept as other", mon.name,
 		    type ? type : "(none)");
 	}
 	mon.port = -1;
@@ -512,7 +512,7 @@ add_v3_monitor(json_object *m, const char *id, const struct ur_ctx *ctx, struct 
 		/* ALERT_EXISTS alerts when the keyword is found: up while it is absent. */
 		mon.keyword_up_when = kt != NULL && strcasecmp(kt, "ALERT_EXISTS") == 0 ? "absent" : "present";
 		if (kt == NULL || (strcasecmp(kt, "ALERT_EXISTS") != 0 && strcasecmp(kt, "ALERT_NOT_EXISTS") != 0))
-			prov_page_warn(page, UR " monitor \"%s\" has an unknown keyword type %.32s; imported as "
+			prov_page_warn(page, UR " monitor \"%s\" has an unknown keyword type %s; imported as "
 			    "alert when the keyword is missing", mon.name, kt ? kt : "(none)");
 		if (prov_get_int(m, "keywordCaseType", &kc) && (kc == 0 || kc == 1))
 			mon.keyword_case_sensitive = kc == 0 ? PROV_YES : PROV_NO;
@@ -607,7 +607,7 @@ recurrence_of(json_object *w, bool v3, const char *name, struct prov_page *page)
 		for (size_t i = 1; i < 5; i++)
 			if (strcmp(low, v2[i]) == 0)
 				return v2[i];
-		prov_page_warn(page, UR " maintenance window \"%s\" repeats in an unknown way (%.32s); kept as "
+		prov_page_warn(page, UR " maintenance window \"%s\" repeats in an unknown way (%s); kept as "
 		    "other", name, s ? s : "(none)");
 		return "other";
 	}
@@ -1325,6 +1325,9 @@ scan_links(struct ur_fetch *f, bool v3, json_object *links, struct prov_page *pa
 		if (!v3 && (n == 0 || next >= page_num(root, "total", next)))
 			next = -1;
 		json_object_put(root);
+		if (n > 0 && next > INT32_MAX)
+			prov_page_warn(page, UR " monitors: a cursor out of range ended the list; the maintenance "
+			    "windows name only the monitors read before it");
 		if (n == 0 || next <= pos || next > INT32_MAX)
 			break;
 		if (pages + 1 >= UR_SCAN_PAGES) {
@@ -1348,6 +1351,7 @@ fetch_windows(struct ur_fetch *f, const char *cursor, size_t ph, int64_t pos, st
 	struct ur_ctx ctx = { NULL, NULL };
 	struct httpc_resp wresp;
 	enum prov_status st;
+	bool scan;
 
 	st = is_v3(ph) ? v3_call(f, "maintenance-windows", pos, err) : v2_call(f, PH_MWINDOWS, pos, false, err);
 	if (st != PROV_OK)
@@ -1355,17 +1359,16 @@ fetch_windows(struct ur_fetch *f, const char *cursor, size_t ph, int64_t pos, st
 	wresp = f->resp;
 	memset(&f->resp, 0, sizeof f->resp);
 	ctx.links = window_ids(&wresp, is_v3(ph));
-	if (ctx.links != NULL && json_object_object_length(ctx.links) > 0)
+	scan = ctx.links != NULL && json_object_object_length(ctx.links) > 0;
+	if (scan)
 		st = scan_links(f, is_v3(ph), ctx.links, page, err);
 	if (st == PROV_OK)
 		st = parse_page(cursor, &wresp, &ctx, page, err);
 	json_object_put(ctx.links);
-	if (f->resp.status == 0) {
-		/* No scan: the windows' answer is the last one (quota headers). */
-		f->resp = wresp;
-		return st;
-	}
-	httpc_resp_free(&wresp);
+	if (scan)
+		httpc_resp_free(&wresp);
+	else
+		f->resp = wresp; /* the last answer (its quota headers) */
 	return st;
 }
 

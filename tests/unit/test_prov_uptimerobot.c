@@ -553,6 +553,12 @@ test_empty_account(void **state)
 	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-contacts:0", 200, "[]", &p, &e), PROV_OK);
 	assert_string_equal(p.next_cursor, "v3-integrations:0");
 	prov_page_free(&p);
+	/* A cursor the shared checkpoint cannot hold ends the list with a warning. */
+	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-psps:0", 200,
+	    "{\"data\":[{\"id\":1,\"friendlyName\":\"A\"}],\"nextCursorId\":\"3000000000\"}", &p, &e), PROV_OK);
+	assert_null(p.next_cursor);
+	assert_true(has_warning(&p, "cursor 3000000000 is out of range"));
+	prov_page_free(&p);
 	/* An empty page with a next cursor still ends the list. */
 	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-mwindows:0", 200,
 	    "{\"data\":[],\"nextCursorId\":55}", &p, &e), PROV_OK);
@@ -744,6 +750,20 @@ test_fetch_v3_windows(void **state)
 	    "800123458,800123462");
 	prov_page_free(&p);
 	free_answers(a);
+
+	/* The monitor scan fails: the whole page of windows is retried later. */
+	a[0] = answer_fixture("200 OK", "uptimerobot/v3_mwindows.json");
+	a[1] = answer("503 Service Unavailable", "", "{\"statusCode\":503,\"message\":\"busy\"}");
+	a[2] = NULL;
+	mini_start(&m, (const char *const *)a);
+	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_TRANSIENT);
+	mini_finish(&m);
+	assert_int_equal(p.n, 0);
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	free(a[0]);
+	free(a[1]);
 
 	/* Windows refused (403): skipped without paging the monitors. */
 	a[0] = answer_fixture("403 Forbidden", "uptimerobot/v3_forbidden.json");
