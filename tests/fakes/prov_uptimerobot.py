@@ -301,7 +301,7 @@ class UptimeRobot(Provider):
             if g % 3 == 1:
                 s["headers"] = {"X-Env": "prod", "X-Probe": str(g)}
             s["timeout"] = (30, 15, 45)[g % 3]
-            s["ssl_ignore"] = g % 6 == 3
+            s["ssl_ignore"] = g % 7 == 6
             s["statuses"] = ["404:1", "500:0"] if g % 4 == 1 else []
             s["auth"] = g % 10 == 7
         if kind == "keyword":
