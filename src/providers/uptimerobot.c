@@ -627,7 +627,7 @@ days_of(json_object *v)
 
 	if (json_object_is_type(v, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(v) && i < 31; i++)
-			if (prov_json_int(json_object_array_get_idx(v, i), &d) && d >= -1 && d <= 31)
+			if (prov_json_int(json_object_array_get_idx(v, i), &d) && d >= 1 && d <= 31)
 				json_object_array_add(out, json_object_new_int((int)d));
 	} else if (json_object_is_type(v, json_type_string)) {
 		const char *s = json_object_get_string(v);
