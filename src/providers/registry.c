@@ -11,7 +11,8 @@
  * as secrets when answers are scrubbed), what each imports, its adapter. */
 static const struct provider_def p_uptimerobot = {
 	.id = "uptimerobot", .default_base_url = "https://api.uptimerobot.com", .required = FIELDS("api_key"),
-	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact", "status_page"),
+	.optional = NOFIELDS, .plain = NOFIELDS,
+	.imports = FIELDS("monitor", "heartbeat", "contact", "maintenance_window", "status_page"),
 	.ops = &uptimerobot_ops };
 static const struct provider_def p_pingdom = {
 	.id = "pingdom", .default_base_url = "https://api.pingdom.com", .required = FIELDS("api_token"),

@@ -1,27 +1,532 @@
-/* UptimeRobot, API v2 (providers.md §1; docs/providers/uptimerobot.md).
+/* UptimeRobot, API v3 and v2 (providers.md §1 and §12; docs/providers/uptimerobot.md).
  *
- * Every call is a POST with a form body carrying api_key, format=json,
- * offset and limit (50, the maximum). Errors come in the body as
- * {"stat":"fail","error":{…}}, usually with HTTP 200.
- * Cursor: "monitors:<offset>" → "contacts:<offset>" → "psps:<offset>" → end. */
+ * One credential, api_key, serves both APIs, so a run starts on v3 (the
+ * current API: tags, groups, DNS/API/UDP monitors, integrations) with
+ * "Authorization: Bearer <key>" and falls back to v2 in the same fetch when
+ * v3 refuses the key (401/403) or is not there (404). The cursor names the
+ * API from then on, so a resumed run stays on it:
+ *
+ *   v3: "v3-monitors:<c>" → "v3-contacts:0" → "v3-integrations:<c>" →
+ *       "v3-mwindows:<c>" → "v3-psps:<c>" → end. GET, JSON, <c> = the cursor id
+ *       of the next page (0: the first), from nextCursorId or nextLink.
+ *   v2: "monitors:<off>" → "contacts:<off>" → "mwindows:<off>" → "psps:<off>"
+ *       → end. POST with a form (api_key, format=json, offset, limit=50);
+ *       errors come in the body as {"stat":"fail",…}, usually with HTTP 200.
+ *
+ * Maintenance windows name no monitors; the monitors name their windows. A
+ * page of windows therefore pages through the monitors again (v2 with
+ * mwindows=1 only, v3 the plain list) and keeps, for the windows of that page
+ * only, the ids of the monitors that list them: memory is bounded by one page
+ * of windows, and nothing but the position is kept in the cursor.
+ *
+ * Only the monitor list's refusal is a bad key; a later list refused for the
+ * key (v3 401/403, v2 "not_authorized") is skipped with a warning. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include <sodium.h>
 
+#include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
 
 #define UR "UptimeRobot"
-#define UR_LIMIT 50
+#define UR_LIMIT 50          /* v2 page size (default and maximum) */
+#define UR_SCAN_PAGES 400    /* monitor pages read to link one page of windows */
+#define UR_MAX_LINKS 10000   /* monitor ids kept for one window */
+#define UR_GROUP_PAGES 10    /* pages of monitor groups read for one page of monitors */
+#define UR_MAX_HEADERS 100
 
-enum { PH_MONITORS, PH_CONTACTS, PH_PSPS };
-static const char *const phases[] = { "monitors", "contacts", "psps", NULL };
-static const char *const methods[] = { "getMonitors", "getAlertContacts", "getPSPs" };
-static const char *const list_keys[] = { "monitors", "alert_contacts", "psps" };
+enum {
+	PH_MONITORS, PH_CONTACTS, PH_MWINDOWS, PH_PSPS,
+	PH3_MONITORS, PH3_CONTACTS, PH3_INTEGRATIONS, PH3_MWINDOWS, PH3_PSPS
+};
+static const char *const phases[] = {
+	"monitors", "contacts", "mwindows", "psps",
+	"v3-monitors", "v3-contacts", "v3-integrations", "v3-mwindows", "v3-psps", NULL
+};
+/* v2 method and list key per v2 phase. */
+static const char *const methods[] = { "getMonitors", "getAlertContacts", "getMWindows", "getPSPs" };
+static const char *const list_keys[] = { "monitors", "alert_contacts", "mwindows", "psps" };
+/* v3 path, list key before "data" was used, and kind (for warnings) per v3 phase. */
+static const char *const v3_paths[] = { "monitors", "user/alert-contacts", "integrations",
+	"maintenance-windows", "psps" };
+static const char *const v3_keys[] = { "monitors", "alertContacts", "integrations", "maintenanceWindows",
+	"psps" };
+static const char *const kinds[] = { "monitors", "alert contacts", "maintenance windows", "status pages",
+	"monitors", "alert contacts", "integrations", "maintenance windows", "status pages" };
 
-/* Alert contact types (official map; index = type). NULL: unknown. */
+/* What a fetch learned with extra requests (NULL members: not known). */
+struct ur_ctx {
+	json_object *groups; /* v3 monitor group id → name */
+	json_object *links;  /* window id → array of monitor ids */
+};
+
+/* ------------------------------------------------------------ small helpers */
+
+static bool
+is_v3(size_t ph)
+{
+	return ph >= PH3_MONITORS;
+}
+
+static bool
+is_http_url(const char *s)
+{
+	return s != NULL && (strncmp(s, "https://", 8) == 0 || strncmp(s, "http://", 7) == 0);
+}
+
+/* Lower-case copy of a short provider word into buf ("" when absent). */
+static const char *
+lower_word(const char *s, char *buf, size_t size)
+{
+	size_t i = 0;
+
+	for (; s != NULL && s[i] != '\0' && i + 1 < size; i++)
+		buf[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] - 'A' + 'a' : s[i]);
+	buf[i] = '\0';
+	return buf;
+}
+
+/* A JSON string, or any other value as its JSON text (post bodies may be
+ * objects); borrowed from v. NULL for null, "" and oversized text. */
+static const char *
+text_or_json(json_object *v)
+{
+	const char *s;
+
+	if (v == NULL)
+		return NULL;
+	if (json_object_is_type(v, json_type_string)) {
+		s = json_object_get_string(v);
+		return s[0] != '\0' && strlen(s) <= PROV_MAX_STR ? s : NULL;
+	}
+	if (json_object_is_type(v, json_type_object) && json_object_object_length(v) == 0)
+		return NULL;
+	s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+	return strlen(s) <= PROV_MAX_STR ? s : NULL;
+}
+
+/* The request headers of a monitor: an object of strings (numbers become
+ * strings; an empty list, as v2 sends for none, gives {}). */
+static json_object *
+headers_of(json_object *h)
+{
+	json_object *out = json_object_new_object();
+	size_t n = 0;
+	char num[32];
+
+	if (!json_object_is_type(h, json_type_object))
+		return out;
+	json_object_object_foreach(h, name, v) {
+		const char *s = NULL;
+		int64_t i;
+
+		if (n >= UR_MAX_HEADERS || name[0] == '\0' || strlen(name) > 256)
+			continue;
+		if (json_object_is_type(v, json_type_string))
+			s = json_object_get_string(v);
+		else if (prov_json_int(v, &i) && snprintf(num, sizeof num, "%lld", (long long)i) > 0)
+			s = num;
+		if (s == NULL || strlen(s) > PROV_MAX_STR)
+			continue;
+		json_object_object_add(out, name, json_object_new_string(s));
+		n++;
+	}
+	return out;
+}
+
+static bool
+has_header(json_object *headers, const char *name)
+{
+	json_object_object_foreach(headers, k, v) {
+		(void)v;
+		if (strcasecmp(k, name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The ids of the windows a monitor lists (v2 "mwindows", v3 "maintenanceWindows"). */
+static json_object *
+windows_of(json_object *m)
+{
+	json_object *w = prov_get_array(m, "mwindows");
+
+	return w != NULL ? w : prov_get_array(m, "maintenanceWindows");
+}
+
+/* Secrets a monitor may carry (the monitored site's password, a monitor's own
+ * API key): kept out of the stored raw copy. */
+static void
+drop_secrets(json_object *m)
+{
+	static const char *const keys[] = { "http_password", "httpPassword", "apiKey", "api_key" };
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		json_object_object_del(m, keys[i]);
+}
+
+/* ------------------------------------------------------------- v2 monitors */
+
+static const char *
+v2_method(json_object *m, const char *name, struct prov_page *page)
+{
+	static const char *const names[] = { NULL, "HEAD", "GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS" };
+	int64_t code;
+
+	if (!prov_get_int(m, "http_method", &code) || code == 0)
+		return NULL;
+	if (code > 0 && code < 8)
+		return names[code];
+	prov_page_warn(page, UR " monitor \"%s\" has an unknown HTTP method %lld; imported without one",
+	    name, (long long)code);
+	return NULL;
+}
+
+/* custom_http_statuses "404:1_500:0": 1 = counts as up (expected), 0 = down (alert). */
+static void
+v2_statuses(json_object *m, struct prov_monitor *mon)
+{
+	const char *s = prov_get_text(m, "custom_http_statuses", PROV_MAX_STR);
+	char code[8];
+
+	mon->expected_status_codes = json_object_new_array();
+	mon->alert_status_codes = json_object_new_array();
+	while (s != NULL && *s != '\0') {
+		size_t n = strcspn(s, ":_");
+
+		if (n > 0 && n < sizeof code && s[n] == ':' && (s[n + 1] == '0' || s[n + 1] == '1')) {
+			memcpy(code, s, n);
+			code[n] = '\0';
+			json_object_array_add(s[n + 1] == '1' ? mon->expected_status_codes : mon->alert_status_codes,
+			    json_object_new_string(code));
+		}
+		s += strcspn(s, "_");
+		if (*s == '_')
+			s++;
+	}
+}
+
+/* Method, body (with its content type), headers, status codes, TLS. */
+static void
+v2_request(json_object *m, struct prov_monitor *mon, struct prov_page *page)
+{
+	json_object *ssl = prov_get_object(m, "ssl");
+	int64_t ct = -1;
+
+	mon->http_method = v2_method(m, mon->name, page);
+	mon->request_body = text_or_json(prov_get(m, "post_value"));
+	mon->request_headers = headers_of(prov_get(m, "custom_http_headers"));
+	/* post_content_type 0 text/html, 1 application/json: what UptimeRobot sends. */
+	if (mon->request_body != NULL && prov_get_int(m, "post_content_type", &ct) && (ct == 0 || ct == 1) &&
+	    !has_header(mon->request_headers, "Content-Type"))
+		json_object_object_add(mon->request_headers, "Content-Type",
+		    json_object_new_string(ct == 1 ? "application/json" : "text/html"));
+	v2_statuses(m, mon);
+	mon->timeout = prov_int_or(m, "timeout", 0);
+	if (prov_get(ssl, "ignore_errors") != NULL)
+		mon->verify_ssl = prov_get_bool(ssl, "ignore_errors", false) ? PROV_NO : PROV_YES;
+	if (prov_get_text(m, "http_username", 256) != NULL || prov_int_or(m, "http_auth_type", 0) > 0)
+		prov_page_warn(page, UR " monitor \"%s\" logs in with HTTP authentication; its credentials "
+		    "are not imported: enter them again", mon->name);
+}
+
+/* The port of a port monitor: "port" (sub_type is 1 for every port monitor
+ * on reads), the predefined port of sub_type only when port is empty. */
+static int64_t
+v2_port(json_object *m, const char *name, struct prov_page *page)
+{
+	static const int sub_ports[] = { 0, 80, 443, 21, 25, 110, 143 };
+	int64_t port = -1, sub = -1;
+
+	if (prov_get_int(m, "port", &port) && port > 0 && port <= 65535)
+		return port;
+	if (prov_get_int(m, "sub_type", &sub) && sub >= 1 && sub <= 6)
+		return sub_ports[sub];
+	prov_page_warn(page, UR " port monitor \"%s\" has no usable port; imported without one", name);
+	return -1;
+}
+
+static void
+v2_heartbeat(json_object *m, const char *id, struct prov_monitor *mon, struct prov_page *page)
+{
+	struct prov_heartbeat hb = { 0 };
+
+	hb.name = mon->name;
+	hb.interval = mon->interval;
+	hb.paused = mon->paused;
+	hb.ping_url = is_http_url(mon->url) ? mon->url : NULL;
+	hb.contact_ids = mon->contact_ids;
+	prov_page_add(page, "heartbeat", id, json_object_get(m), prov_norm_heartbeat(&hb));
+}
+
+static void
+add_v2_monitor(json_object *m, const char *id, struct prov_page *page)
+{
+	struct prov_monitor mon = { 0 };
+	const char *name = prov_get_text(m, "friendly_name", PROV_MAX_STR);
+	int64_t type = -1, kw;
+
+	drop_secrets(m);
+	prov_get_int(m, "type", &type);
+	mon.url = prov_get_text(m, "url", PROV_MAX_STR);
+	mon.name = name ? name : mon.url ? mon.url : id;
+	mon.interval = prov_int_or(m, "interval", 300);
+	mon.paused = prov_int_or(m, "status", 1) == 0;
+	mon.port = -1;
+	mon.contact_ids = prov_id_list(prov_get_array(m, "alert_contacts"), "id");
+	if (type == 5) {
+		v2_heartbeat(m, id, &mon, page);
+		return;
+	}
+	if (type == 1 || type == 2)
+		v2_request(m, &mon, page);
+	switch (type) {
+	case 1:
+		mon.type = "http";
+		break;
+	case 2:
+		mon.type = "keyword";
+		mon.keyword = prov_get_text(m, "keyword_value", PROV_MAX_STR);
+		/* 1 "exists" alerts when the keyword is found: up while it is absent. */
+		kw = prov_int_or(m, "keyword_type", 2);
+		mon.keyword_up_when = kw == 1 ? "absent" : "present";
+		if (kw != 1 && kw != 2)
+			prov_page_warn(page, UR " monitor \"%s\" has an unknown keyword type %lld; imported as "
+			    "alert when the keyword is missing", mon.name, (long long)kw);
+		if (prov_get_int(m, "keyword_case_type", &kw) && (kw == 0 || kw == 1))
+			mon.keyword_case_sensitive = kw == 0 ? PROV_YES : PROV_NO;
+		break;
+	case 3:
+		mon.type = "ping";
+		break;
+	case 4:
+		mon.type = "port";
+		mon.port = v2_port(m, mon.name, page);
+		break;
+	default:
+		mon.type = "other";
+		prov_page_warn(page, UR " monitor \"%s\" has an unknown type %lld; kept as other",
+		    mon.name, (long long)type);
+		break;
+	}
+	prov_page_add(page, "monitor", id, json_object_get(m), prov_norm_monitor(&mon));
+}
+
+/* ------------------------------------------------------------- v3 monitors */
+
+static const char *
+v3_type(const char *t)
+{
+	static const char *const map[][2] = {
+		{ "HTTP", "http" }, { "KEYWORD", "keyword" }, { "PING", "ping" }, { "PORT", "port" },
+		{ "DNS", "dns" }, { "API", "api" }, { "UDP", "udp" }
+	};
+
+	for (size_t i = 0; t != NULL && i < sizeof map / sizeof map[0]; i++)
+		if (strcasecmp(t, map[i][0]) == 0)
+			return map[i][1];
+	return NULL;
+}
+
+static const char *
+v3_method(const char *m, const char *name, struct prov_page *page)
+{
+	static const char *const known[] = { "HEAD", "GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS" };
+
+	if (m == NULL)
+		return NULL;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (strcasecmp(m, known[i]) == 0)
+			return known[i];
+	prov_page_warn(page, UR " monitor \"%s\" uses the HTTP method %s, which cannot be imported; "
+	    "imported without a method", name, m);
+	return NULL;
+}
+
+/* A list of region names (strings), lower case, into out. */
+static void
+regions_add(json_object *out, json_object *v)
+{
+	char buf[32];
+
+	if (json_object_is_type(v, json_type_string)) {
+		if (json_object_get_string_len(v) > 0 && json_object_get_string_len(v) < (int)sizeof buf)
+			json_object_array_add(out, json_object_new_string(
+			    lower_word(json_object_get_string(v), buf, sizeof buf)));
+		return;
+	}
+	for (size_t i = 0; json_object_is_type(v, json_type_array) && i < json_object_array_length(v) &&
+	    i < 32; i++)
+		regions_add(out, json_object_array_get_idx(v, i));
+}
+
+/* regionalData "eu", {"REGION":[…]} or [{"type":"REGION","value":[…]}]; or regionData{REGION}. */
+static json_object *
+v3_regions(json_object *m)
+{
+	json_object *out = json_object_new_array(), *rd = prov_get(m, "regionalData");
+
+	if (rd == NULL)
+		rd = prov_get(m, "regionData");
+	if (json_object_is_type(rd, json_type_string))
+		regions_add(out, rd);
+	else if (json_object_is_type(rd, json_type_object))
+		regions_add(out, prov_get(rd, "REGION"));
+	else if (json_object_is_type(rd, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(rd) && i < 32; i++) {
+			json_object *e = json_object_array_get_idx(rd, i);
+			const char *t = prov_get_str(e, "type", 32);
+
+			if (t != NULL && strcasecmp(t, "REGION") == 0)
+				regions_add(out, prov_get(e, "value"));
+		}
+	return out;
+}
+
+/* Tag names, plus "group:<name>" for a monitor in a group other than the default. */
+static json_object *
+v3_tags(json_object *m, const struct ur_ctx *ctx)
+{
+	json_object *out = json_object_new_array(), *tags = prov_get_array(m, "tags"), *g;
+	char gid[32], buf[300];
+
+	for (size_t i = 0; tags != NULL && i < json_object_array_length(tags) && i < 100; i++) {
+		json_object *t = json_object_array_get_idx(tags, i);
+		const char *name = json_object_is_type(t, json_type_string) ? json_object_get_string(t) :
+		    prov_get_text(t, "name", 255);
+
+		if (name != NULL && name[0] != '\0' && strlen(name) <= 255)
+			json_object_array_add(out, json_object_new_string(name));
+	}
+	if (prov_int_or(m, "groupId", 0) > 0 && prov_get_id(m, "groupId", gid, sizeof gid) == 0 && ctx != NULL &&
+	    json_object_object_get_ex(ctx->groups, gid, &g)) {
+		snprintf(buf, sizeof buf, "group:%s", json_object_get_string(g));
+		json_object_array_add(out, json_object_new_string(buf));
+	}
+	return out;
+}
+
+/* The earliest certificate reminder, in days before expiry. */
+static int64_t
+v3_ssl_days(json_object *m)
+{
+	json_object *days = prov_get_array(prov_get_object(m, "config"), "sslExpirationPeriodDays");
+	int64_t best = -1, d;
+
+	if (prov_get(m, "sslExpirationReminder") != NULL && !prov_get_bool(m, "sslExpirationReminder", false))
+		return -1;
+	for (size_t i = 0; days != NULL && i < json_object_array_length(days); i++)
+		if (prov_json_int(json_object_array_get_idx(days, i), &d) && d > best && d <= 3650)
+			best = d;
+	return best;
+}
+
+static enum prov_tri
+tri_of(json_object *o, const char *key)
+{
+	if (prov_get(o, key) == NULL)
+		return PROV_UNSET;
+	return prov_get_bool(o, key, false) ? PROV_YES : PROV_NO;
+}
+
+/* Method, body, headers, expected codes, redirects and TLS of an HTTP-like monitor. */
+static void
+v3_request(json_object *m, struct prov_monitor *mon, struct prov_page *page)
+{
+	const char *pt = prov_get_str(m, "postValueType", 32);
+	const char *auth = prov_get_text(m, "authType", 32);
+
+	mon->http_method = v3_method(prov_get_text(m, "httpMethodType", 32), mon->name, page);
+	mon->request_body = text_or_json(prov_get(m, "postValueData"));
+	mon->request_headers = headers_of(prov_get(m, "customHttpHeaders"));
+	if (mon->request_body != NULL && pt != NULL && strcasecmp(pt, "RAW_JSON") == 0 &&
+	    !has_header(mon->request_headers, "Content-Type"))
+		json_object_object_add(mon->request_headers, "Content-Type",
+		    json_object_new_string("application/json"));
+	mon->expected_status_codes = prov_id_list(prov_get_array(m, "successHttpResponseCodes"), NULL);
+	mon->follow_redirects = tri_of(m, "followRedirections");
+	mon->verify_ssl = tri_of(m, "checkSSLErrors");
+	mon->ssl_expiry_days = v3_ssl_days(m);
+	if (auth != NULL && strcasecmp(auth, "NONE") != 0)
+		prov_page_warn(page, UR " monitor \"%s\" logs in with %s authentication; its credentials "
+		    "are not imported: enter them again", mon->name, auth);
+}
+
+static void
+v3_heartbeat(json_object *m, const char *id, struct prov_monitor *mon, const struct ur_ctx *ctx,
+    struct prov_page *page)
+{
+	struct prov_heartbeat hb = { 0 };
+
+	hb.name = mon->name;
+	hb.interval = mon->interval;
+	hb.grace = prov_int_or(m, "gracePeriod", 0);
+	hb.paused = mon->paused;
+	hb.ping_url = is_http_url(mon->url) ? mon->url : NULL;
+	hb.tags = v3_tags(m, ctx);
+	hb.contact_ids = mon->contact_ids;
+	prov_page_add(page, "heartbeat", id, json_object_get(m), prov_norm_heartbeat(&hb));
+}
+
+static void
+add_v3_monitor(json_object *m, const char *id, const struct ur_ctx *ctx, struct prov_page *page)
+{
+	struct prov_monitor mon = { 0 };
+	const char *name = prov_get_text(m, "friendlyName", PROV_MAX_STR);
+	const char *type = prov_get_text(m, "type", 32), *status = prov_get_text(m, "status", 32);
+	int64_t kc;
+
+	drop_secrets(m);
+	mon.url = prov_get_text(m, "url", PROV_MAX_STR);
+	mon.name = name ? name : mon.url ? mon.url : id;
+	mon.interval = prov_int_or(m, "interval", 300);
+	mon.paused = status != NULL && strcasecmp(status, "PAUSED") == 0;
+	mon.contact_ids = prov_id_list(prov_get_array(m, "assignedAlertContacts"), "alertContactId");
+	if (type != NULL && strcasecmp(type, "HEARTBEAT") == 0) {
+		v3_heartbeat(m, id, &mon, ctx, page);
+		return;
+	}
+	if ((mon.type = v3_type(type)) == NULL) {
+		mon.type = "other";
+		prov_page_warn(page, UR " monitor \"%s\" has an unknown type %s; kept as other", mon.name,
+		    type ? type : "(none)");
+	}
+	mon.port = -1;
+	if (strcmp(mon.type, "port") == 0 || strcmp(mon.type, "udp") == 0)
+		mon.port = prov_int_or(m, "port", -1);
+	if (strcmp(mon.type, "http") == 0 || strcmp(mon.type, "keyword") == 0 || strcmp(mon.type, "api") == 0)
+		v3_request(m, &mon, page);
+	else if (strcmp(mon.type, "udp") == 0)
+		mon.request_body = prov_get_text(prov_get_object(prov_get_object(m, "config"), "udp"), "payload",
+		    PROV_MAX_STR);
+	if (strcmp(mon.type, "keyword") == 0) {
+		const char *kt = prov_get_str(m, "keywordType", 32);
+
+		mon.keyword = prov_get_text(m, "keywordValue", PROV_MAX_STR);
+		/* ALERT_EXISTS alerts when the keyword is found: up while it is absent. */
+		mon.keyword_up_when = kt != NULL && strcasecmp(kt, "ALERT_EXISTS") == 0 ? "absent" : "present";
+		if (kt == NULL || (strcasecmp(kt, "ALERT_EXISTS") != 0 && strcasecmp(kt, "ALERT_NOT_EXISTS") != 0))
+			prov_page_warn(page, UR " monitor \"%s\" has an unknown keyword type %s; imported as "
+			    "alert when the keyword is missing", mon.name, kt ? kt : "(none)");
+		if (prov_get_int(m, "keywordCaseType", &kc) && (kc == 0 || kc == 1))
+			mon.keyword_case_sensitive = kc == 0 ? PROV_YES : PROV_NO;
+	}
+	mon.timeout = prov_int_or(m, "timeout", 0);
+	mon.regions = v3_regions(m);
+	mon.tags = v3_tags(m, ctx);
+	prov_page_add(page, "monitor", id, json_object_get(m), prov_norm_monitor(&mon));
+}
+
+/* ---------------------------------------------------------------- contacts */
+
+/* Alert contact types of v2 and of numeric v3 answers (official map; index =
+ * type). NULL: unknown. */
 static const char *const contact_types[] = {
 	NULL, "sms", "email", "other" /* Twitter */, "push" /* Boxcar */, "webhook",
 	"push" /* Pushbullet */, "other" /* Zapier */, "sms" /* Pro SMS */, "pushover",
@@ -30,102 +535,244 @@ static const char *const contact_types[] = {
 	"other" /* Google Chat */, NULL, "discord", "other" /* Mattermost */
 };
 
-/* Ports of the predefined port-monitor sub types (index = sub_type). */
-static const int sub_type_ports[] = { 0, 80, 443, 21, 25, 110, 143 };
+/* v3 type names (official TF alert_contact.go, integration.go), lower case. */
+static const char *const contact_names[][2] = {
+	{ "email", "email" }, { "emailtosms", "sms" }, { "sms", "sms" }, { "prosms", "sms" },
+	{ "voice", "voice" }, { "mobileappios", "push" }, { "mobileappandroid", "push" },
+	{ "mobileapp", "push" }, { "webhook", "webhook" }, { "slack", "slack" }, { "msteams", "teams" },
+	{ "teams", "teams" }, { "telegram", "telegram" }, { "discord", "discord" },
+	{ "pagerduty", "pagerduty" }, { "opsgenie", "opsgenie" }, { "pushover", "pushover" },
+	{ "pushbullet", "push" }, { "zapier", "other" }, { "googlechat", "other" },
+	{ "mattermost", "other" }, { "splunk", "other" }, { "twitter", "other" }, { "boxcar", "push" },
+	{ "hipchat", "other" }
+};
 
-static bool
-is_http_url(const char *s)
+/* The normalized type of a contact's "type" (number, numeric string or v3 name), or NULL. */
+static const char *
+contact_type(json_object *c, char *shown, size_t size)
 {
-	return s != NULL && (strncmp(s, "https://", 8) == 0 || strncmp(s, "http://", 7) == 0);
-}
+	const char *s = prov_get_str(c, "type", 64);
+	int64_t t;
+	char low[64];
 
-static void
-add_monitor(json_object *m, const char *id, struct prov_page *page)
-{
-	struct prov_monitor mon = { 0 };
-	const char *name = prov_get_text(m, "friendly_name", PROV_MAX_STR);
-	const char *url = prov_get_text(m, "url", PROV_MAX_STR);
-	int64_t type = -1, sub = -1, port = -1;
-	json_object *norm;
-
-	prov_get_int(m, "type", &type);
-	mon.name = name ? name : url ? url : id;
-	mon.url = url;
-	mon.interval = prov_int_or(m, "interval", 300);
-	mon.paused = prov_int_or(m, "status", 1) == 0;
-	mon.port = -1;
-	mon.contact_ids = prov_id_list(prov_get_array(m, "alert_contacts"), "id");
-
-	if (type == 5) {
-		struct prov_heartbeat hb = { 0 };
-
-		hb.name = mon.name;
-		hb.interval = mon.interval;
-		hb.grace = 0;
-		hb.paused = mon.paused;
-		hb.ping_url = is_http_url(url) ? url : NULL;
-		hb.contact_ids = mon.contact_ids;
-		norm = prov_norm_heartbeat(&hb);
-		prov_page_add(page, "heartbeat", id, json_object_get(m), norm);
-		return;
+	if (prov_get_int(c, "type", &t)) {
+		snprintf(shown, size, "%lld", (long long)t);
+		if (t >= 0 && (size_t)t < sizeof contact_types / sizeof contact_types[0])
+			return contact_types[t];
+		return NULL;
 	}
-	switch (type) {
-	case 1:
-		mon.type = "http";
-		break;
-	case 2:
-		mon.type = "keyword";
-		mon.keyword = prov_get_text(m, "keyword_value", PROV_MAX_STR);
-		if (prov_int_or(m, "keyword_type", 1) == 2)
-			prov_page_warn(page, UR " monitor \"%s\" alerts when the keyword is absent; it was "
-			    "imported as a keyword check: review it", mon.name);
-		break;
-	case 3:
-		mon.type = "ping";
-		break;
-	case 4:
-		mon.type = "port";
-		prov_get_int(m, "sub_type", &sub);
-		prov_get_int(m, "port", &port);
-		if (sub >= 1 && sub <= 6)
-			mon.port = sub_type_ports[sub];
-		else if (port > 0 && port <= 65535)
-			mon.port = port;
-		break;
-	default:
-		mon.type = "other";
-		prov_page_warn(page, UR " monitor \"%s\" has an unknown type %lld; kept as other",
-		    mon.name, (long long)type);
-		break;
-	}
-	norm = prov_norm_monitor(&mon);
-	prov_page_add(page, "monitor", id, json_object_get(m), norm);
+	prov_copy_text(shown, size, s ? s : "(none)");
+	lower_word(s, low, sizeof low);
+	for (size_t i = 0; s != NULL && i < sizeof contact_names / sizeof contact_names[0]; i++)
+		if (strcmp(low, contact_names[i][0]) == 0)
+			return contact_names[i][1];
+	return NULL;
 }
 
 static void
 add_contact(json_object *c, const char *id, struct prov_page *page)
 {
 	struct prov_contact ct = { 0 };
-	const char *value = prov_get_text(c, "value", PROV_MAX_STR);
 	const char *name = prov_get_text(c, "friendly_name", PROV_MAX_STR);
-	int64_t type = -1;
+	char shown[48];
 
-	prov_get_int(c, "type", &type);
-	ct.name = name ? name : value ? value : id;
-	ct.value = value;
-	if (type >= 0 && (size_t)type < sizeof contact_types / sizeof contact_types[0] &&
-	    contact_types[type] != NULL)
-		ct.type = contact_types[type];
-	else {
+	if (name == NULL)
+		name = prov_get_text(c, "friendlyName", PROV_MAX_STR);
+	/* v3 integrations keep the address in webhookURL. */
+	ct.value = prov_get_text(c, "webhookURL", PROV_MAX_STR);
+	if (ct.value == NULL)
+		ct.value = prov_get_text(c, "value", PROV_MAX_STR);
+	ct.name = name ? name : ct.value ? ct.value : id;
+	if ((ct.type = contact_type(c, shown, sizeof shown)) == NULL) {
 		ct.type = "other";
-		prov_page_warn(page, UR " alert contact \"%s\" has an unknown type %lld; kept as other",
-		    ct.name, (long long)type);
+		prov_page_warn(page, UR " alert contact \"%s\" has an unknown type %s; kept as other",
+		    ct.name, shown);
 	}
+	ct.needs_address = ct.value == NULL || strcmp(ct.type, "push") == 0;
 	prov_page_add(page, "contact", id, json_object_get(c), prov_norm_contact(&ct));
 }
 
+/* ----------------------------------------------------- maintenance windows */
+
+static const char *
+recurrence_of(json_object *w, bool v3, const char *name, struct prov_page *page)
+{
+	static const char *const v2[] = { NULL, "once", "daily", "weekly", "monthly" };
+	const char *s = prov_get_text(w, "interval", 32);
+	int64_t t = -1;
+	char low[32];
+
+	if (v3) {
+		lower_word(s, low, sizeof low);
+		for (size_t i = 1; i < 5; i++)
+			if (strcmp(low, v2[i]) == 0)
+				return v2[i];
+		prov_page_warn(page, UR " maintenance window \"%s\" repeats in an unknown way (%s); kept as "
+		    "other", name, s ? s : "(none)");
+		return "other";
+	}
+	if (prov_get_int(w, "type", &t) && t >= 1 && t <= 4)
+		return v2[t];
+	prov_page_warn(page, UR " maintenance window \"%s\" has an unknown type %lld; kept as other", name,
+	    (long long)t);
+	return "other";
+}
+
+/* Days: v2 "1-3" (weekdays 1 = Monday, or days of the month), v3 [1,3]. */
+static json_object *
+days_of(json_object *v)
+{
+	json_object *out = json_object_new_array();
+	int64_t d;
+
+	if (json_object_is_type(v, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(v) && i < 31; i++)
+			if (prov_json_int(json_object_array_get_idx(v, i), &d) && d >= 1 && d <= 31)
+				json_object_array_add(out, json_object_new_int((int)d));
+	} else if (json_object_is_type(v, json_type_string)) {
+		const char *s = json_object_get_string(v);
+
+		while (*s != '\0' && json_object_array_length(out) < 31) {
+			char *end;
+			long n = strtol(s, &end, 10);
+
+			if (end == s)
+				break;
+			if (n >= 1 && n <= 31)
+				json_object_array_add(out, json_object_new_int((int)n));
+			s = *end == '-' || *end == ',' ? end + 1 : end;
+		}
+	} else if (prov_json_int(v, &d) && d >= 1 && d <= 31)
+		json_object_array_add(out, json_object_new_int((int)d));
+	return out;
+}
+
+/* t (unix seconds) as "YYYY-MM-DDTHH:MM:SS", with a "Z" when zulu. */
+static const char *
+fmt_time(time_t t, bool zulu, char *buf, size_t size)
+{
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm) == NULL || strftime(buf, size, zulu ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%dT%H:%M:%S",
+	    &tm) == 0)
+		return NULL;
+	return buf;
+}
+
+/* "HH:MM" of "H:MM", "HH:MM:SS" or seconds of the day into buf, else NULL. */
+static const char *
+clock_of(json_object *v, char *buf, size_t size)
+{
+	const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	int h = -1, m = -1;
+	int64_t secs;
+
+	if (s != NULL && sscanf(s, "%2d:%2d", &h, &m) == 2 && h >= 0 && h < 24 && m >= 0 && m < 60)
+		snprintf(buf, size, "%02d:%02d", h, m);
+	else if (prov_json_int(v, &secs) && secs >= 0 && secs < 86400)
+		snprintf(buf, size, "%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60));
+	else
+		return NULL;
+	return buf;
+}
+
+/* The monitor ids a fetch found for window id (a new array). */
+static json_object *
+links_of(const struct ur_ctx *ctx, const char *id)
+{
+	json_object *a;
+
+	if (ctx != NULL && json_object_object_get_ex(ctx->links, id, &a))
+		return json_object_get(a);
+	return json_object_new_array();
+}
+
+/* v2 getMWindows: type 1 once (start_time unix seconds), 2 daily, 3 weekly,
+ * 4 monthly ("HH:mm"); value "1-3"; duration minutes; status 0 paused. */
 static void
-add_psp(json_object *p, const char *id, struct prov_page *page)
+add_v2_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct prov_page *page)
+{
+	struct prov_maintenance_window mw = { 0 };
+	const char *name = prov_get_text(w, "friendly_name", PROV_MAX_STR);
+	char start[32], end[32], hm[8];
+	int64_t t;
+
+	mw.name = name ? name : id;
+	mw.recurrence = recurrence_of(w, false, mw.name, page);
+	mw.duration = prov_int_or(w, "duration", 0);
+	mw.paused = prov_int_or(w, "status", 1) == 0;
+	if (prov_get_int(w, "start_time", &t) && t >= 86400) {
+		/* A point in time: the date of a one-off window, the clock of the others. */
+		mw.start = fmt_time((time_t)t, true, start, sizeof start);
+		if (strcmp(mw.recurrence, "once") == 0 && mw.duration > 0)
+			mw.end = fmt_time((time_t)(t + mw.duration * 60), true, end, sizeof end);
+		else if (mw.start != NULL) {
+			snprintf(hm, sizeof hm, "%.5s", start + 11);
+			mw.start = hm;
+		}
+	} else
+		mw.start = clock_of(prov_get(w, "start_time"), start, sizeof start);
+	if (strcmp(mw.recurrence, "weekly") == 0 || strcmp(mw.recurrence, "monthly") == 0)
+		mw.days = days_of(prov_get(w, "value"));
+	mw.monitor_ids = links_of(ctx, id);
+	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
+}
+
+/* The one-off window of v3: "date" + "time" (the account's zone), and its end. */
+static void
+v3_once(json_object *w, struct prov_maintenance_window *mw, char *start, char *end, size_t size)
+{
+	const char *date = prov_get_text(w, "date", 32);
+	struct tm tm = { 0 };
+	char hm[8];
+	int y, mo, d, sec = 0;
+	const char *tt = prov_get_text(w, "time", 16);
+
+	if (date == NULL || sscanf(date, "%4d-%2d-%2d", &y, &mo, &d) != 3 || clock_of(prov_get(w, "time"), hm,
+	    sizeof hm) == NULL)
+		return;
+	if (tt != NULL && strlen(tt) >= 8)
+		sec = atoi(tt + 6) % 60;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = atoi(hm);
+	tm.tm_min = atoi(hm + 3);
+	tm.tm_sec = sec;
+	mw->start = fmt_time(timegm(&tm), false, start, size);
+	if (mw->start != NULL && mw->duration > 0)
+		mw->end = fmt_time(timegm(&tm) + (time_t)mw->duration * 60, false, end, size);
+}
+
+/* v3 maintenance window: interval, date, time, duration, days, status, autoAddMonitors. */
+static void
+add_v3_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct prov_page *page)
+{
+	struct prov_maintenance_window mw = { 0 };
+	const char *name = prov_get_text(w, "name", PROV_MAX_STR), *status = prov_get_text(w, "status", 32);
+	char start[32], end[32];
+
+	mw.name = name ? name : id;
+	mw.recurrence = recurrence_of(w, true, mw.name, page);
+	mw.duration = prov_int_or(w, "duration", 0);
+	mw.paused = status != NULL && strcasecmp(status, "paused") == 0;
+	if (strcmp(mw.recurrence, "once") == 0)
+		v3_once(w, &mw, start, end, sizeof start);
+	else
+		mw.start = clock_of(prov_get(w, "time"), start, sizeof start);
+	if (strcmp(mw.recurrence, "weekly") == 0 || strcmp(mw.recurrence, "monthly") == 0)
+		mw.days = days_of(prov_get(w, "days"));
+	if (prov_get_bool(w, "autoAddMonitors", false))
+		prov_page_warn(page, UR " maintenance window \"%s\" is added to every new monitor; that is not "
+		    "imported: add new monitors to it by hand", mw.name);
+	mw.monitor_ids = links_of(ctx, id);
+	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
+}
+
+/* ------------------------------------------------------------ status pages */
+
+static void
+add_v2_psp(json_object *p, const char *id, struct prov_page *page)
 {
 	struct prov_status_page sp = { 0 };
 	const char *name = prov_get_text(p, "friendly_name", PROV_MAX_STR);
@@ -153,9 +800,36 @@ add_psp(json_object *p, const char *id, struct prov_page *page)
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 }
 
-/* The in-body error of a "stat":"fail" answer. */
+/* v3 /psps: friendlyName, customDomain or urlKey, monitorIds, status, isPasswordSet. */
+static void
+add_v3_psp(json_object *p, const char *id, struct prov_page *page)
+{
+	struct prov_status_page sp = { 0 };
+	const char *name = prov_get_text(p, "friendlyName", PROV_MAX_STR);
+	const char *domain = prov_get_text(p, "customDomain", 255), *key = prov_get_text(p, "urlKey", 255);
+	const char *status = prov_get_text(p, "status", 32);
+	char url[300];
+
+	sp.name = name ? name : id;
+	if (domain != NULL)
+		snprintf(url, sizeof url, "%s%s", is_http_url(domain) ? "" : "https://", domain);
+	else if (key != NULL)
+		snprintf(url, sizeof url, "https://stats.uptimerobot.com/%s", key);
+	sp.url = domain != NULL || key != NULL ? url : NULL;
+	sp.public_ = !(status != NULL && strcasecmp(status, "PAUSED") == 0) &&
+	    !prov_get_bool(p, "isPasswordSet", false);
+	sp.monitor_ids = prov_id_list(prov_get_array(p, "monitorIds"), NULL);
+	if (json_object_array_length(sp.monitor_ids) == 0 && prov_int_or(p, "monitorsCount", 0) > 0)
+		prov_page_warn(page, UR " status page \"%s\" shows %lld monitors that the list does not name; "
+		    "imported without them", sp.name, (long long)prov_int_or(p, "monitorsCount", 0));
+	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
+}
+
+/* ----------------------------------------------------------------- answers */
+
+/* The in-body error of a v2 "stat":"fail" answer; *refused for "not_authorized". */
 static enum prov_status
-fail_answer(json_object *root, struct prov_error *err)
+fail_answer(json_object *root, bool *refused, struct prov_error *err)
 {
 	json_object *e = prov_get_object(root, "error");
 	const char *type = prov_get_str(e, "type", 64);
@@ -167,16 +841,77 @@ fail_answer(json_object *root, struct prov_error *err)
 	if ((param != NULL && strcmp(param, "api_key") == 0) ||
 	    (msg != NULL && strstr(msg, "api_key") != NULL))
 		return prov_fail(err, PROV_AUTH, UR " rejected the API key (%s)", text);
-	if (type != NULL && strcmp(type, "not_authorized") == 0)
+	if (type != NULL && strcmp(type, "not_authorized") == 0) {
+		*refused = true;
 		return prov_fail(err, PROV_AUTH, UR " refused the API key for this request; use the "
 		    "main or read-only API key");
+	}
 	if (type != NULL && strstr(type, "rate") != NULL)
 		return prov_fail(err, PROV_RATE_LIMITED, UR " rate limit reached (%s)", text);
 	return prov_fail(err, PROV_FATAL, UR " answered with an error: %s", text);
 }
 
-/* The pagination numbers: nested "pagination" (monitors, PSPs) or top level
- * (alert contacts); accept either everywhere. */
+/* The error of a non-2xx answer, with UptimeRobot's own text when it sent one. */
+static enum prov_status
+http_error(const struct httpc_resp *resp, struct prov_error *err)
+{
+	enum prov_status st = httpc_classify(resp, UR, "API key", err);
+	char text[160];
+	size_t l;
+
+	if (st == PROV_OK || st == PROV_RATE_LIMITED)
+		return st;
+	prov_body_message(resp, text, sizeof text);
+	if (st == PROV_AUTH)
+		return prov_fail(err, PROV_AUTH, UR " rejected the API key (HTTP %ld%s%s)", resp->status,
+		    text[0] ? ": " : "", text);
+	l = strlen(err->message);
+	if (text[0] != '\0' && l + 3 < sizeof err->message)
+		snprintf(err->message + l, sizeof err->message - l, ": %s", text);
+	return st;
+}
+
+/* The answer's JSON and its list: v2 under key after "stat":"ok"; v3 the bare
+ * array, "data", or key. NULL with err set for an error or a malformed answer
+ * (*refused: v2 said not_authorized). *list is NULL when there is none. */
+static json_object *
+answer_list(const struct httpc_resp *resp, bool v3, const char *key, json_object **list, bool *refused,
+    struct prov_error *err)
+{
+	json_object *root;
+	const char *stat;
+
+	*list = NULL;
+	*refused = false;
+	if (http_error(resp, err) != PROV_OK || (root = prov_parse_json(resp, UR, err)) == NULL)
+		return NULL;
+	if (!v3) {
+		stat = prov_get_str(root, "stat", 16);
+		if (stat != NULL && strcmp(stat, "fail") == 0) {
+			fail_answer(root, refused, err);
+			json_object_put(root);
+			return NULL;
+		}
+		if (stat == NULL || strcmp(stat, "ok") != 0 || !json_object_is_type(root, json_type_object)) {
+			json_object_put(root);
+			prov_fail(err, PROV_TRANSIENT, UR " sent an answer without \"stat\":\"ok\"");
+			return NULL;
+		}
+	}
+	if (json_object_is_type(root, json_type_array))
+		*list = root;
+	else if (v3 && prov_get(root, "data") != NULL)
+		key = "data";
+	if (*list == NULL && (*list = prov_get_array(root, key)) == NULL && prov_get(root, key) != NULL) {
+		json_object_put(root);
+		prov_fail(err, PROV_TRANSIENT, UR " sent \"%s\" that is not a list", key);
+		return NULL;
+	}
+	return root;
+}
+
+/* v2 pagination numbers: nested "pagination" (monitors, windows, PSPs) or top
+ * level (alert contacts); either is accepted everywhere. */
 static int64_t
 page_num(json_object *root, const char *key, int64_t dflt)
 {
@@ -187,106 +922,497 @@ page_num(json_object *root, const char *key, int64_t dflt)
 	return dflt;
 }
 
-enum prov_status
-uptimerobot_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
-    struct prov_error *err)
+/* v3: the cursor of the next page (nextCursorId, or cursor= of nextLink), or -1. */
+static int64_t
+v3_next(json_object *root)
 {
-	json_object *root, *list;
-	const char *stat;
-	size_t ph, n;
-	int64_t off, total, limit;
-	enum prov_status st;
+	const char *link = prov_get_str(root, "nextLink", 2048), *c;
+	int64_t n;
+
+	if (prov_get_int(root, "nextCursorId", &n))
+		return n;
+	for (c = link; c != NULL && (c = strstr(c, "cursor=")) != NULL; c += 7)
+		if (c > link && (c[-1] == '?' || c[-1] == '&')) {
+			char *end;
+			long long v = strtoll(c + 7, &end, 10);
+
+			return end != c + 7 && (*end == '\0' || *end == '&') && v > 0 ? v : -1;
+		}
+	return -1;
+}
+
+/* The first page of the phase after ph, or the end. */
+static void
+next_phase(size_t ph, struct prov_page *page)
+{
+	if (ph != PH_PSPS && ph != PH3_PSPS)
+		page->next_cursor = prov_cursor_make(phases[ph + 1], 0);
+}
+
+/* ------------------------------------------------------------------- parse */
+
+/* The phase and position of cursor; NULL is the start: v3 monitors. */
+static int
+cursor_of(const char *cursor, size_t *ph, int64_t *pos)
+{
+	if (cursor == NULL) {
+		*ph = PH3_MONITORS;
+		*pos = 0;
+		return 0;
+	}
+	return prov_cursor_parse(cursor, phases, 0, ph, pos);
+}
+
+static void
+add_item(size_t ph, json_object *it, const char *id, const struct ur_ctx *ctx, struct prov_page *page)
+{
+	switch (ph) {
+	case PH_MONITORS:
+		add_v2_monitor(it, id, page);
+		break;
+	case PH3_MONITORS:
+		add_v3_monitor(it, id, ctx, page);
+		break;
+	case PH_CONTACTS:
+	case PH3_CONTACTS:
+	case PH3_INTEGRATIONS:
+		add_contact(it, id, page);
+		break;
+	case PH_MWINDOWS:
+		add_v2_window(it, id, ctx, page);
+		break;
+	case PH3_MWINDOWS:
+		add_v3_window(it, id, ctx, page);
+		break;
+	case PH_PSPS:
+		add_v2_psp(it, id, page);
+		break;
+	default:
+		add_v3_psp(it, id, page);
+		break;
+	}
+}
+
+/* The items of list; returns how many entries were read. */
+static size_t
+add_items(size_t ph, json_object *list, const struct ur_ctx *ctx, struct prov_page *page)
+{
+	size_t n = list ? json_object_array_length(list) : 0;
 	char id[192];
 
-	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " UR " discovery: bad checkpoint");
-	if (resp->status == 401 || resp->status == 403)
-		return prov_fail(err, PROV_AUTH, UR " rejected the API key (HTTP %ld)", resp->status);
-	if ((st = httpc_classify(resp, UR, "API key", err)) != PROV_OK)
-		return st;
-	if ((root = prov_parse_json(resp, UR, err)) == NULL)
-		return err->status;
-	stat = prov_get_str(root, "stat", 16);
-	if (stat != NULL && strcmp(stat, "fail") == 0) {
-		st = fail_answer(root, err);
-		json_object_put(root);
-		return st;
-	}
-	if (stat == NULL || strcmp(stat, "ok") != 0 || !json_object_is_type(root, json_type_object)) {
-		json_object_put(root);
-		return prov_fail(err, PROV_TRANSIENT, UR " sent an answer without \"stat\":\"ok\"");
-	}
-
-	total = page_num(root, "total", -1);
-	limit = page_num(root, "limit", UR_LIMIT);
-	list = prov_get_array(root, list_keys[ph]);
-	if (list == NULL && prov_get(root, list_keys[ph]) != NULL) {
-		json_object_put(root);
-		return prov_fail(err, PROV_TRANSIENT, UR " sent \"%s\" that is not a list", list_keys[ph]);
-	}
-	n = list ? json_object_array_length(list) : 0;
 	if (n > PROV_MAX_ITEMS) {
-		prov_page_warn(page, UR " sent %zu %s in one page; only the first %d were kept", n,
-		    list_keys[ph], PROV_MAX_ITEMS);
+		prov_page_warn(page, UR " sent %zu %s in one page; only the first %d were kept", n, kinds[ph],
+		    PROV_MAX_ITEMS);
 		n = PROV_MAX_ITEMS;
 	}
 	for (size_t i = 0; i < n; i++) {
 		json_object *it = json_object_array_get_idx(list, i);
 
-		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "id", id, sizeof id) != 0) {
-			prov_page_warn(page, UR " sent an entry of %s without a usable id; skipped",
-			    list_keys[ph]);
+		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "id", id, 160) != 0) {
+			prov_page_warn(page, UR " sent an entry of the %s without a usable id; skipped", kinds[ph]);
 			continue;
 		}
-		if (ph == PH_MONITORS)
-			add_monitor(it, id, page);
-		else if (ph == PH_CONTACTS)
-			add_contact(it, id, page);
-		else
-			add_psp(it, id, page);
+		add_item(ph, it, id, ctx, page);
 	}
+	return n;
+}
 
-	/* Another page of this phase when the total says so (or, without a
-	 * total, when the page was full); never past the page cap. */
-	if (n > 0 && (total >= 0 ? off + (int64_t)n < total : (int64_t)n >= limit)) {
-		if ((off + (int64_t)n) / UR_LIMIT >= PROV_MAX_PAGES)
-			prov_page_warn(page, UR " %s: stopped after %d pages", list_keys[ph], PROV_MAX_PAGES);
-		else {
-			page->next_cursor = prov_cursor_make(phases[ph], off + (int64_t)n);
-			json_object_put(root);
-			return PROV_OK;
+/* The cursor after a page of n entries read at pos. */
+static void
+set_next(size_t ph, int64_t pos, size_t n, json_object *root, struct prov_page *page)
+{
+	int64_t next, total, limit;
+
+	if (is_v3(ph)) {
+		next = ph == PH3_CONTACTS ? -1 : v3_next(root);
+		if (n > 0 && next > pos && next <= INT32_MAX) {
+			page->next_cursor = prov_cursor_make(phases[ph], next);
+			return;
 		}
+		if (n > 0 && next > INT32_MAX)
+			prov_page_warn(page, UR " %s: the next page's cursor %lld is out of range; the list "
+			    "stops here", kinds[ph], (long long)next);
+		next_phase(ph, page);
+		return;
 	}
-	if (phases[ph + 1] != NULL)
-		page->next_cursor = prov_cursor_make(phases[ph + 1], 0);
+	/* v2: another page when the total says so (or, without one, when the
+	 * page was full); never past the page cap. */
+	total = page_num(root, "total", -1);
+	limit = page_num(root, "limit", UR_LIMIT);
+	if (n > 0 && (total >= 0 ? pos + (int64_t)n < total : (int64_t)n >= limit)) {
+		if ((pos + (int64_t)n) / UR_LIMIT < PROV_MAX_PAGES) {
+			page->next_cursor = prov_cursor_make(phases[ph], pos + (int64_t)n);
+			return;
+		}
+		prov_page_warn(page, UR " %s: stopped after %d pages", kinds[ph], PROV_MAX_PAGES);
+	}
+	next_phase(ph, page);
+}
+
+/* One answer of phase ph into page; ctx holds what the fetch learned besides. */
+static enum prov_status
+parse_page(const char *cursor, const struct httpc_resp *resp, const struct ur_ctx *ctx,
+    struct prov_page *page, struct prov_error *err)
+{
+	json_object *root, *list;
+	size_t ph, n;
+	int64_t pos;
+	bool refused, first;
+
+	if (cursor_of(cursor, &ph, &pos) != 0)
+		return prov_fail(err, PROV_FATAL, "cannot resume " UR " discovery: bad checkpoint");
+	first = ph == PH_MONITORS || ph == PH3_MONITORS;
+	if (!first && (resp->status == 401 || resp->status == 403)) {
+		/* A later list refused for this key (providers.md §12): skip it. */
+		prov_skip_kind(page, UR, kinds[ph], resp->status);
+		next_phase(ph, page);
+		return PROV_OK;
+	}
+	root = answer_list(resp, is_v3(ph), is_v3(ph) ? v3_keys[ph - PH3_MONITORS] : list_keys[ph], &list,
+	    &refused, err);
+	if (root == NULL) {
+		if (!refused || first)
+			return err->status;
+		/* v2 refuses in the body, with HTTP 200. */
+		prov_page_warn(page, UR " refused the %s list for this key (not_authorized): %s skipped",
+		    kinds[ph], kinds[ph]);
+		next_phase(ph, page);
+		return PROV_OK;
+	}
+	n = add_items(ph, list, ctx, page);
+	set_next(ph, pos, n, root, page);
 	json_object_put(root);
 	return PROV_OK;
+}
+
+enum prov_status
+uptimerobot_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err)
+{
+	return parse_page(cursor, resp, NULL, page, err);
+}
+
+/* ------------------------------------------------------------------- fetch */
+
+struct ur_fetch {
+	struct prov_session *s;
+	const char *key;
+	char *auth;             /* "Authorization: Bearer <key>" (wiped) */
+	struct httpc_resp resp; /* the last answer */
+};
+
+/* POST the v2 method of phase ph at offset off; scan: monitors with only
+ * their windows (mwindows=1), for linking windows. */
+static enum prov_status
+v2_call(struct ur_fetch *f, size_t ph, int64_t off, bool scan, struct prov_error *err)
+{
+	static const char *const flags[] = { "alert_contacts", "ssl", "custom_http_headers",
+		"custom_http_statuses", "mwindows" };
+	struct httpc_req req = { 0 };
+	char *form = NULL, *url, num[24];
+	enum prov_status st;
+
+	httpc_form_add(&form, "api_key", f->key);
+	httpc_form_add(&form, "format", "json");
+	snprintf(num, sizeof num, "%lld", (long long)off);
+	httpc_form_add(&form, "offset", num);
+	snprintf(num, sizeof num, "%d", UR_LIMIT);
+	httpc_form_add(&form, "limit", num);
+	for (size_t i = scan ? 4 : 0; ph == PH_MONITORS && i < sizeof flags / sizeof flags[0]; i++)
+		httpc_form_add(&form, flags[i], "1");
+	url = prov_url(f->s, "/v2/%s", methods[ph]);
+	req.url = url;
+	req.method = "POST";
+	req.body = form;
+	req.body_len = strlen(form);
+	req.content_type = "application/x-www-form-urlencoded";
+	httpc_resp_free(&f->resp);
+	st = prov_http(f->s, &req, &f->resp, err);
+	sodium_memzero(form, strlen(form));
+	free(form);
+	free(url);
+	return st;
+}
+
+/* GET /v3/<path>, from cursor (0: the first page). */
+static enum prov_status
+v3_call(struct ur_fetch *f, const char *path, int64_t cursor, struct prov_error *err)
+{
+	const char *headers[3] = { f->auth, "Accept: application/json", NULL };
+	struct httpc_req req = { 0 };
+	char *url;
+	enum prov_status st;
+
+	url = cursor > 0 ? prov_url(f->s, "/v3/%s?cursor=%lld", path, (long long)cursor) :
+	    prov_url(f->s, "/v3/%s", path);
+	req.url = url;
+	req.headers = headers;
+	httpc_resp_free(&f->resp);
+	st = prov_http(f->s, &req, &f->resp, err);
+	free(url);
+	return st;
+}
+
+/* The monitor group names (id → name) for the group tags of a page of v3
+ * monitors. Refused or missing: a warning and no names. */
+static enum prov_status
+load_groups(struct ur_fetch *f, json_object *groups, struct prov_page *page, struct prov_error *err)
+{
+	json_object *root, *list;
+	int64_t cur = 0, next;
+	bool refused;
+	char id[32];
+
+	for (int i = 0; i < UR_GROUP_PAGES; i++, cur = next) {
+		enum prov_status st = v3_call(f, "monitor-groups", cur, err);
+
+		if (st != PROV_OK)
+			return st;
+		if (f->resp.status == 401 || f->resp.status == 403 || f->resp.status == 404) {
+			prov_page_warn(page, UR " refused the monitor groups list for this key (HTTP %ld): the "
+			    "monitors' groups are not kept as tags", f->resp.status);
+			return PROV_OK;
+		}
+		if ((root = answer_list(&f->resp, true, "monitorGroups", &list, &refused, err)) == NULL)
+			return err->status;
+		for (size_t j = 0; list != NULL && j < json_object_array_length(list) && j < PROV_MAX_ITEMS; j++) {
+			json_object *g = json_object_array_get_idx(list, j);
+			const char *name = prov_get_text(g, "name", 255);
+
+			if (name != NULL && prov_get_id(g, "id", id, sizeof id) == 0)
+				json_object_object_add(groups, id, json_object_new_string(name));
+		}
+		next = v3_next(root);
+		json_object_put(root);
+		if (next <= cur || list == NULL || json_object_array_length(list) == 0)
+			break;
+	}
+	return PROV_OK;
+}
+
+/* True when a monitor of the answer is in a group other than the default. */
+static bool
+needs_groups(const struct httpc_resp *resp)
+{
+	struct prov_error e = { 0 };
+	json_object *root, *list;
+	bool refused, any = false;
+
+	if (resp->status != 200 || (root = answer_list(resp, true, "monitors", &list, &refused, &e)) == NULL)
+		return false;
+	for (size_t i = 0; list != NULL && i < json_object_array_length(list) && !any; i++)
+		any = prov_int_or(json_object_array_get_idx(list, i), "groupId", 0) > 0;
+	json_object_put(root);
+	return any;
+}
+
+/* A page of v3 monitors, with the names of their groups. */
+static enum prov_status
+fetch_v3_monitors(struct ur_fetch *f, const char *cursor, int64_t pos, bool called, struct prov_page *page,
+    struct prov_error *err)
+{
+	struct ur_ctx ctx = { NULL, NULL };
+	struct httpc_resp mresp;
+	enum prov_status st = called ? PROV_OK : v3_call(f, "monitors", pos, err);
+
+	if (st != PROV_OK)
+		return st;
+	if (!needs_groups(&f->resp))
+		return parse_page(cursor, &f->resp, NULL, page, err);
+	mresp = f->resp;
+	memset(&f->resp, 0, sizeof f->resp);
+	ctx.groups = json_object_new_object();
+	st = load_groups(f, ctx.groups, page, err);
+	if (st == PROV_OK)
+		st = parse_page(cursor, &mresp, &ctx, page, err);
+	json_object_put(ctx.groups);
+	httpc_resp_free(&mresp);
+	return st;
+}
+
+/* The start: v3 monitors, or v2 when v3 refuses the key or is not there. */
+static enum prov_status
+fetch_start(struct ur_fetch *f, struct prov_page *page, struct prov_error *err)
+{
+	enum prov_status st = v3_call(f, "monitors", 0, err);
+	long v3_status = f->resp.status;
+
+	if (st != PROV_OK)
+		return st;
+	if (v3_status != 401 && v3_status != 403 && v3_status != 404)
+		return fetch_v3_monitors(f, NULL, 0, true, page, err);
+	st = v2_call(f, PH_MONITORS, 0, false, err);
+	if (st == PROV_OK)
+		st = parse_page("monitors:0", &f->resp, NULL, page, err);
+	if (st == PROV_AUTH) {
+		size_t l = strlen(err->message);
+
+		snprintf(err->message + l, sizeof err->message - l, "; API v3 answered HTTP %ld", v3_status);
+	} else if (st == PROV_OK)
+		prov_page_warn(page, UR " API v3 refused this key (HTTP %ld); the import uses API v2, which "
+		    "has no tags, monitor groups or integrations", v3_status);
+	return st;
+}
+
+/* The ids of the windows in a page of windows, each with an empty list; NULL
+ * when the answer is not a usable list (parse_page then says why). */
+static json_object *
+window_ids(const struct httpc_resp *resp, bool v3)
+{
+	struct prov_error e = { 0 };
+	json_object *root, *list, *ids;
+	bool refused;
+	char id[192];
+
+	if ((root = answer_list(resp, v3, v3 ? "maintenanceWindows" : "mwindows", &list, &refused, &e)) == NULL)
+		return NULL;
+	ids = json_object_new_object();
+	for (size_t i = 0; list != NULL && i < json_object_array_length(list) && i < PROV_MAX_ITEMS; i++)
+		if (prov_get_id(json_object_array_get_idx(list, i), "id", id, 160) == 0)
+			json_object_object_add(ids, id, json_object_new_array());
+	json_object_put(root);
+	return ids;
+}
+
+/* Add to links the monitors of a page of monitors that list one of its windows. */
+static void
+link_monitors(json_object *list, json_object *links, bool *full)
+{
+	char mid[192], wid[192];
+	json_object *a;
+
+	for (size_t i = 0; list != NULL && i < json_object_array_length(list) && i < PROV_MAX_ITEMS; i++) {
+		json_object *m = json_object_array_get_idx(list, i), *ws = windows_of(m);
+
+		if (ws == NULL || prov_get_id(m, "id", mid, 160) != 0)
+			continue;
+		for (size_t j = 0; j < json_object_array_length(ws) && j < 100; j++) {
+			json_object *w = json_object_array_get_idx(ws, j);
+
+			if (json_object_is_type(w, json_type_object))
+				w = prov_get(w, "id");
+			if (prov_json_id(w, wid, 160) != 0 || !json_object_object_get_ex(links, wid, &a))
+				continue;
+			if (json_object_array_length(a) >= UR_MAX_LINKS)
+				*full = true;
+			else
+				json_object_array_add(a, json_object_new_string(mid));
+		}
+	}
+}
+
+/* Page through every monitor and record which of them list the windows in links. */
+static enum prov_status
+scan_links(struct ur_fetch *f, bool v3, json_object *links, struct prov_page *page, struct prov_error *err)
+{
+	json_object *root, *list;
+	int64_t pos = 0, next;
+	bool refused, full = false;
+	size_t n;
+
+	for (int pages = 0;; pages++) {
+		enum prov_status st = v3 ? v3_call(f, "monitors", pos, err) :
+		    v2_call(f, PH_MONITORS, pos, true, err);
+
+		if (st != PROV_OK)
+			return st;
+		root = answer_list(&f->resp, v3, "monitors", &list, &refused, err);
+		if (root == NULL)
+			return err->status;
+		link_monitors(list, links, &full);
+		n = list ? json_object_array_length(list) : 0;
+		next = v3 ? v3_next(root) : pos + (int64_t)n;
+		if (!v3 && (n == 0 || next >= page_num(root, "total", next)))
+			next = -1;
+		json_object_put(root);
+		if (n > 0 && next > INT32_MAX)
+			prov_page_warn(page, UR " monitors: a cursor out of range ended the list; the maintenance "
+			    "windows name only the monitors read before it");
+		if (n == 0 || next <= pos || next > INT32_MAX)
+			break;
+		if (pages + 1 >= UR_SCAN_PAGES) {
+			prov_page_warn(page, UR " has more than %d pages of monitors; the maintenance windows name "
+			    "only the monitors of the first %d pages", UR_SCAN_PAGES, UR_SCAN_PAGES);
+			break;
+		}
+		pos = next;
+	}
+	if (full)
+		prov_page_warn(page, UR " maintenance windows: at most %d monitors kept for one window",
+		    UR_MAX_LINKS);
+	return PROV_OK;
+}
+
+/* A page of maintenance windows, each with the monitors that list it. */
+static enum prov_status
+fetch_windows(struct ur_fetch *f, const char *cursor, size_t ph, int64_t pos, struct prov_page *page,
+    struct prov_error *err)
+{
+	struct ur_ctx ctx = { NULL, NULL };
+	struct httpc_resp wresp;
+	enum prov_status st;
+	bool scan;
+
+	st = is_v3(ph) ? v3_call(f, "maintenance-windows", pos, err) : v2_call(f, PH_MWINDOWS, pos, false, err);
+	if (st != PROV_OK)
+		return st;
+	wresp = f->resp;
+	memset(&f->resp, 0, sizeof f->resp);
+	ctx.links = window_ids(&wresp, is_v3(ph));
+	scan = ctx.links != NULL && json_object_object_length(ctx.links) > 0;
+	if (scan)
+		st = scan_links(f, is_v3(ph), ctx.links, page, err);
+	if (st == PROV_OK)
+		st = parse_page(cursor, &wresp, &ctx, page, err);
+	json_object_put(ctx.links);
+	if (scan)
+		httpc_resp_free(&wresp);
+	else
+		f->resp = wresp; /* the last answer (its quota headers) */
+	return st;
+}
+
+static enum prov_status
+fetch_phase(struct ur_fetch *f, const char *cursor, struct prov_page *page, struct prov_error *err)
+{
+	size_t ph;
+	int64_t pos;
+	enum prov_status st;
+
+	if (cursor == NULL)
+		return fetch_start(f, page, err);
+	if (cursor_of(cursor, &ph, &pos) != 0)
+		return prov_fail(err, PROV_FATAL, "cannot resume " UR " discovery: bad checkpoint");
+	if (ph == PH_MWINDOWS || ph == PH3_MWINDOWS)
+		return fetch_windows(f, cursor, ph, pos, page, err);
+	if (ph == PH3_MONITORS)
+		return fetch_v3_monitors(f, cursor, pos, false, page, err);
+	st = is_v3(ph) ? v3_call(f, v3_paths[ph - PH3_MONITORS], pos, err) : v2_call(f, ph, pos, false, err);
+	if (st == PROV_OK)
+		st = parse_page(cursor, &f->resp, NULL, page, err);
+	return st;
 }
 
 static enum prov_status
 uptimerobot_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
     struct prov_error *err)
 {
-	const char *key = prov_cred(s, "api_key");
-	char *form = NULL, *url, num[24];
+	struct ur_fetch f = { .s = s, .key = prov_cred(s, "api_key") };
 	size_t ph;
-	int64_t off;
+	int64_t pos;
+	enum prov_status st;
 
-	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
+	if (cursor_of(cursor, &ph, &pos) != 0)
 		return prov_fail(err, PROV_FATAL, "cannot resume " UR " discovery: bad checkpoint");
-	if (key == NULL)
+	if (f.key == NULL)
 		return prov_fail(err, PROV_AUTH, "the " UR " credentials have no usable api_key");
-	httpc_form_add(&form, "api_key", key);
-	httpc_form_add(&form, "format", "json");
-	snprintf(num, sizeof num, "%lld", (long long)off);
-	httpc_form_add(&form, "offset", num);
-	snprintf(num, sizeof num, "%d", UR_LIMIT);
-	httpc_form_add(&form, "limit", num);
-	if (ph == PH_MONITORS)
-		httpc_form_add(&form, "alert_contacts", "1");
-
-	url = prov_url(s, "/v2/%s", methods[ph]);
-	return prov_fetch_form(s, cursor, url, form, uptimerobot_parse, page, err);
+	f.auth = xasprintf("Authorization: Bearer %s", f.key);
+	st = fetch_phase(&f, cursor, page, err);
+	st = prov_finish(s, st, &f.resp, page, err);
+	httpc_resp_free(&f.resp);
+	sodium_memzero(f.auth, strlen(f.auth));
+	free(f.auth);
+	return st;
 }
 
 const struct provider_ops uptimerobot_ops = { uptimerobot_fetch };

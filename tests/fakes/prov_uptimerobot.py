@@ -1,17 +1,47 @@
-"""Fake UptimeRobot v2 for fakeprov.py: its real wire format (providers.md; sources cited per shape)."""
+"""Fake UptimeRobot for fakeprov.py: API v2 (/v2/<method>, POST forms) and API v3
+(/v3/..., GET with a Bearer key), in their real wire formats (providers.md §1; the
+source of each shape is named beside it).
+
+One generated account answers on both APIs with the same monitors, contacts,
+maintenance windows and status pages. Account options:
+  "api": "v2" (a legacy key: v3 answers 401), "v3" (a key v2 does not know), or
+         "both". Default "v2", except for the demo key ("both").
+  "refuse": kinds the key may not list: "contacts", "integrations", "maintenance",
+         "status_pages", "monitor_groups" (v2 answers "not_authorized", v3 403).
+"""
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
+
+V3_HOST = "https://api.uptimerobot.com/v3"
+
+# v2 alert contact type numbers and their v3 names (official terraform-provider-uptimerobot
+# internal/client/alert_contact.go alertContactTypeByNumber; integration.go for integrations).
+V3_CONTACT_TYPE = {1: "EmailToSms", 2: "Email", 5: "Webhook", 7: "Zapier", 8: "ProSms", 9: "Pushover",
+                   11: "Slack", 12: "MobileAppIOS", 13: "MobileAppAndroid", 14: "Voice", 16: "Pagerduty",
+                   17: "OpsGenie", 18: "Telegram", 20: "MSTeams", 23: "Discord"}
+# Personal alert contacts (/v3/user/alert-contacts); every other type is an integration.
+PERSONAL = {1, 2, 8, 12, 13, 14}
+V2_METHODS = {"HEAD": 1, "GET": 2, "POST": 3, "PUT": 4, "PATCH": 5, "DELETE": 6, "OPTIONS": 7}
+V2_TYPES = {"http": 1, "keyword": 2, "ping": 3, "port": 4, "heartbeat": 5}
+V3_TYPES = {"http": "HTTP", "keyword": "KEYWORD", "ping": "PING", "port": "PORT", "heartbeat": "HEARTBEAT",
+            "dns": "DNS", "api": "API", "udp": "UDP"}
+WINDOW_TYPES = ("weekly", "once", "daily", "monthly")
+V2_WINDOW_TYPE = {"once": 1, "daily": 2, "weekly": 3, "monthly": 4}
+GROUPS = ((1, "Production"), (2, "Staging"))
 
 
 class UptimeRobot(Provider):
     id = "uptimerobot"
-    kinds = {"monitors": 12, "heartbeats": 2, "contacts": 3, "status_pages": 2}
-    aliases = {"alert_contacts": "contacts", "psps": "status_pages", "checks": "monitors"}
+    kinds = {"monitors": 12, "heartbeats": 2, "contacts": 3, "status_pages": 2, "maintenance": 2}
+    aliases = {"alert_contacts": "contacts", "psps": "status_pages", "checks": "monitors",
+               "mwindows": "maintenance", "maintenance_windows": "maintenance", "windows": "maintenance"}
     required = ("api_key",)
-    TYPES = (1, 1, 2, 3, 4)                 # HTTP, HTTP, keyword, ping, port
-    CONTACT_TYPES = (2, 11, 5, 1, 16, 7)    # e-mail, Slack, web-hook, SMS, PagerDuty, Zapier
+    BASE_TYPES = ("http", "http", "keyword", "ping", "port")
+    CONTACT_TYPES = (2, 11, 5, 1, 16, 7, 14, 18, 20, 23, 9, 12)
     MAX_LIMIT = 50
+    V3_PAGE = 50
 
+    # -- ids
     def mbase(self, a):
         return self.base(a, "monitors", 700_000_000, 100, 10_000_000)
 
@@ -20,6 +50,9 @@ class UptimeRobot(Provider):
 
     def pbase(self, a):
         return self.base(a, "psps", 100_000, 800, 1_000)
+
+    def wbase(self, a):
+        return self.base(a, "mwindows", 10_000, 800, 1_000)
 
     def cid(self, a, j, cb=None):
         return "0%d" % ((self.cbase(a) if cb is None else cb) + j)   # string with a leading zero
@@ -31,23 +64,58 @@ class UptimeRobot(Provider):
             return self.mbase(a) + a.n("monitors") + i
         if kind == "contacts":
             return self.cid(a, i)
+        if kind == "maintenance":
+            return self.wbase(a) + i
         return self.pbase(a) + i
+
+    # -- options
+    def api(self, a):
+        v = a.options.get("api")
+        if v in ("v2", "v3", "both"):
+            return v
+        return "both" if a.credentials.get("api_key") == DEMO_KEY else "v2"
+
+    def refused(self, a, kind):
+        r = a.options.get("refuse") or []
+        return kind in r if isinstance(r, list) else False
+
+    # -- error answers
+    @staticmethod
+    def is_v3(req):
+        return req.rel.startswith("/v3/")
 
     def fail(self, etype, **fields):
         err = {"type": etype}
         err.update(fields)
         return jreply(200, {"stat": "fail", "error": err})
 
+    def v3_error(self, status, message, **extra):
+        # shape: v3 errors carry statusCode/message (official TF internal/client/errors.go reads
+        # message/error/detail/code; monitor_get_test.go answers {"statusCode":500})
+        body = {"statusCode": status, "message": message}
+        body.update(extra)
+        return jreply(status, body)
+
     def bad_key(self, req, missing=False, key=None):
+        if self.is_v3(req):
+            return self.v3_error(401, "Unauthorized")
         if missing:
             return self.fail("invalid_parameter", parameter_name="api_key",
                              message="api_key parameter is missing.")
-        # The real API echoes the wrong key back; the migrator must scrub it.
+        # shape: providers.md §1.4 (the real v2 API echoes the wrong key; the migrator scrubs it)
         return self.fail("invalid_parameter", parameter_name="api_key",
                          passed_value=key if key is not None else self.key_of(req),
                          message="api_key not found.")
 
+    def refusal(self, req):
+        if self.is_v3(req):
+            return self.v3_error(403, "Forbidden resource", error="Forbidden")
+        # shape: providers.md §1.4 (wrong key type: {"type":"not_authorized"})
+        return self.fail("not_authorized", message="This API key cannot be used for this method.")
+
     def key_of(self, req):
+        if self.is_v3(req):
+            return bearer(req)
         key = req.f("api_key")
         if key is None and req.rel.endswith("/getMonitors"):
             key = req.q("api_key")      # the query key is only honoured on getMonitors
@@ -57,14 +125,20 @@ class UptimeRobot(Provider):
         headers = [("Retry-After", retry_hdr)] if retry_hdr is not None else []
         ra = int(retry_hdr) if retry_hdr and retry_hdr.isdigit() else 60
         headers += [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", str(int(time.time()) + ra))]
+        if self.is_v3(req):
+            return jreply(status, {"statusCode": status, "message": "Too Many Requests"}, headers)
         return jreply(status, {"stat": "fail", "error": {"type": "rate_limit",
                                                          "message": "Rate limit exceeded."}}, headers)
 
     def server_error(self, req, status):
+        if self.is_v3(req):
+            return self.v3_error(status, "Internal server error")
         return jreply(status, {"stat": "fail", "error": {"type": "internal",
                                                          "message": "Internal server error."}})
 
     def not_found(self, req):
+        if self.is_v3(req):
+            return self.v3_error(404, "Not Found")
         return jreply(404, {"stat": "fail", "error": {"type": "not_found",
                                                       "message": "Method not found."}})
 
@@ -73,24 +147,52 @@ class UptimeRobot(Provider):
                 ("X-RateLimit-Remaining", str(rl["remaining"])),
                 ("X-RateLimit-Reset", str(rl["reset_epoch"]))]
 
+    # -- routing
     def handle(self, req, a):
+        if self.is_v3(req):
+            return self.handle_v3(req, a)
         if req.method not in ("POST", "GET"):
             return self.method_not_allowed(req)
         m = re.fullmatch(r"/v2/(\w+)", req.rel)
         if not m:
             return self.not_found(req)
         method = m.group(1)
-        routes = {"getMonitors": self.get_monitors, "getAlertContacts": self.get_contacts,
-                  "getPSPs": self.get_psps, "getAccountDetails": self.get_account}
+        routes = {"getMonitors": (self.get_monitors, "monitors"),
+                  "getAlertContacts": (self.get_contacts, "contacts"),
+                  "getMWindows": (self.get_mwindows, "maintenance"),
+                  "getPSPs": (self.get_psps, "status_pages"), "getAccountDetails": (self.get_account, None)}
         if method not in routes:
             return self.not_found(req)
         key = self.key_of(req)
         if not key:
             return self.bad_key(req, missing=True)
-        if a is None or key != a.credentials["api_key"]:
+        if a is None or key != a.credentials["api_key"] or self.api(a) == "v3":
             return self.bad_key(req, key=key)
-        return routes[method](req, a)
+        fn, kind = routes[method]
+        if kind and self.refused(a, kind):
+            return self.refusal(req)
+        return fn(req, a)
 
+    def handle_v3(self, req, a):
+        if req.method != "GET":
+            return self.method_not_allowed(req)
+        routes = {"/v3/monitors": (self.v3_monitors, "monitors"),
+                  "/v3/user/alert-contacts": (self.v3_alert_contacts, "contacts"),
+                  "/v3/integrations": (self.v3_integrations, "integrations"),
+                  "/v3/maintenance-windows": (self.v3_mwindows, "maintenance"),
+                  "/v3/psps": (self.v3_psps, "status_pages"),
+                  "/v3/monitor-groups": (self.v3_groups, "monitor_groups")}
+        if req.rel not in routes:
+            return self.not_found(req)
+        key = self.key_of(req)
+        if not key or a is None or key != a.credentials["api_key"] or self.api(a) == "v2":
+            return self.bad_key(req)
+        fn, kind = routes[req.rel]
+        if self.refused(a, kind):
+            return self.refusal(req)
+        return fn(req, a)
+
+    # -- v2 paging
     def paging(self, req):
         offset = to_int(req.p("offset"), 0)
         limit = to_int(req.p("limit"), self.MAX_LIMIT)
@@ -114,10 +216,34 @@ class UptimeRobot(Provider):
                 out.append(v)
         return out
 
-    # -- monitors
-    def m_type(self, a, g):
+    # -- v3 paging: items whose id is above ?cursor=, V3_PAGE at a time
+    def v3_page(self, req, ids, render, link_path, style="link"):
+        cursor = to_int(req.q("cursor"), 0)
+        if cursor is None:
+            return self.v3_error(400, "cursor must be an integer")
+        sel = [i for i in ids if i > cursor][:self.V3_PAGE]
+        more = sel and any(i > sel[-1] for i in ids[-1:])
+        body = {"data": [render(i) for i in sel]}
+        nxt = sel[-1] if more else None
+        if style == "cursor":
+            body["nextCursorId"] = nxt
+        else:
+            body["nextLink"] = "%s/%s?cursor=%d" % (V3_HOST, link_path, nxt) if nxt else None
+        return jreply(200, body)
+
+    # -- monitors: one semantic record per index, rendered for v2 or v3
+    def m_kind(self, a, g):
         nm = a.n("monitors")
-        return 5 if g >= nm else self.TYPES[g % 5]
+        if g >= nm:
+            return "heartbeat"
+        if self.api(a) == "v3":                  # types only v3 knows, on v3-only accounts
+            extra = {5: "api", 9: "udp", 13: "dns"}.get(g % 15)
+            if extra:
+                return extra
+        return self.BASE_TYPES[g % 5]
+
+    def m_type(self, a, g):
+        return V2_TYPES.get(self.m_kind(a, g), 1)
 
     def m_status(self, a, g):
         nm = a.n("monitors")
@@ -133,50 +259,147 @@ class UptimeRobot(Provider):
         return "%s Monitor %d" % (a.prefix(g), g + 1)
 
     def m_url(self, a, g, mid):
-        nm = a.n("monitors")
-        if g >= nm:
+        kind = self.m_kind(a, g)
+        if kind == "heartbeat":
             return "https://heartbeat.uptimerobot.com/m%d-%s" % (mid, hid(12, self.id, a.seed, "hb", g))
-        t = self.TYPES[g % 5]
         host = "m%d.example.com" % (g + 1)
-        if t in (1, 2):
-            return ("https://%s/" if g % 2 == 0 else "http://%s/health") % host
+        if kind in ("http", "keyword", "api"):
+            return ("https://%s/" % host, "http://%s/health" % host,
+                    "https://%s:8443/status?probe=1" % host,
+                    "https://%s/api/v1/ping?token=public&n=%d" % (host, g))[g % 4]
         return host
 
-    def monitor(self, a, g, req, mb, cb):
+    def windows_of(self, a, g):
+        nw = a.n("maintenance")
+        if nw == 0:
+            return []
+        nm = a.n("monitors")
+        if g >= nm:
+            return [(g - nm) % nw]
+        out = [g % nw] if g % 3 == 0 else []
+        if g % 6 == 0 and nw > 1:
+            out.append((g + 1) % nw)
+        return out
+
+    def spec(self, a, g, mb, cb):
+        """What monitor g is, whatever API shows it."""
         nm, nc = a.n("monitors"), a.n("contacts")
-        hb = g >= nm
-        i = g - nm if hb else g
-        mid = mb + g
-        t = self.m_type(a, g)
-        sub_type, port, kw_type, kw_value = "", "", "", ""
-        if t == 4:
-            if (i // 5) % 2 == 0:
-                sub_type, port = 99, str(8000 + i % 1000)   # custom port sent as a string
-            else:
-                sub_type, port = 1, 80
-        if t == 2:
-            kw_type, kw_value = (1 if i % 2 == 0 else 2), "OK"
-        d = {"id": mid, "friendly_name": self.m_name(a, g), "url": self.m_url(a, g, mid), "type": t,
-             "sub_type": sub_type, "keyword_type": kw_type, "keyword_case_type": 0 if t == 2 else "",
-             "keyword_value": kw_value, "http_username": "", "http_password": "", "port": port,
-             "interval": (300, 3600)[i % 2] if hb else (300, 60, 900)[i % 3],
-             "timeout": 30, "status": self.m_status(a, g), "create_datetime": a.created(g)}
+        kind = self.m_kind(a, g)
+        i = g - nm if kind == "heartbeat" else g
+        s = {"id": mb + g, "name": self.m_name(a, g), "kind": kind, "url": self.m_url(a, g, mb + g),
+             "status": self.m_status(a, g), "created": a.created(g),
+             "interval": (300, 3600)[i % 2] if kind == "heartbeat" else (300, 60, 900)[i % 3],
+             "contacts": [], "windows": self.windows_of(a, g), "port": None, "headers": {}}
+        if nc:
+            s["contacts"].append((g % nc, 0, 0))
+            if nc > 1 and g % 4 == 0:
+                s["contacts"].append(((g + 1) % nc, 5, 30))
+        if kind in ("http", "keyword", "api"):
+            s["method"] = ("GET", "POST", "HEAD", "PUT")[(g // 5) % 4]
+            if s["method"] in ("POST", "PUT"):
+                s["body"] = {"check": g}
+            if g % 3 == 1:
+                s["headers"] = {"X-Env": "prod", "X-Probe": str(g)}
+            s["timeout"] = (30, 15, 45)[g % 3]
+            s["ssl_ignore"] = g % 7 == 6
+            s["statuses"] = ["404:1", "500:0"] if g % 4 == 1 else []
+            s["auth"] = g % 10 == 7
+        if kind == "keyword":
+            s["kw_up_when"] = "present" if (g // 5) % 2 == 0 else "absent"
+            s["kw_value"] = "All systems go" if s["kw_up_when"] == "present" else "Error"
+            s["kw_case_sensitive"] = (g // 10) % 2 == 0
+        if kind == "port":
+            s["port_form"] = (g // 5) % 3
+            s["port"] = (5432, 8000 + g % 1000, 443)[s["port_form"]]
+        if kind == "udp":
+            s["port"] = 514
+        return s
+
+    def v2_monitor(self, a, s, req, cb):
+        kind, g = s["kind"], s["id"] - self.mbase(a)
+        # shape: providers.md §1.2 getMonitors with every flag (bitfield/uptimerobot testdata,
+        # louy/terraform-provider-uptimerobot uptimerobot/api/monitor.go, Linuxfabrik/lfops
+        # plugins/module_utils/uptimerobot.py): unset fields are "", numbers sometimes strings
+        d = {"id": s["id"], "friendly_name": s["name"], "url": s["url"], "type": V2_TYPES[kind],
+             "sub_type": "", "keyword_type": "", "keyword_case_type": "", "keyword_value": "",
+             "http_username": "", "http_password": "", "port": "", "interval": s["interval"],
+             "timeout": s.get("timeout", ""), "status": s["status"], "create_datetime": s["created"],
+             "http_method": "", "post_type": "", "post_value": "", "post_content_type": ""}
+        if kind == "port":
+            # Linuxfabrik: getMonitors reports sub_type 1 for every port monitor; port is a string
+            # or a number, or "" with a preset (sub_type 2 = HTTPS) when no port was given
+            d["sub_type"], d["port"] = ((1, "5432"), (1, s["port"]), (2, ""))[s["port_form"]]
+        if kind == "keyword":
+            d["keyword_type"] = 2 if s["kw_up_when"] == "present" else 1   # 1 = alert when it exists
+            d["keyword_case_type"] = 0 if s["kw_case_sensitive"] else 1
+            d["keyword_value"] = s["kw_value"]
+        if "method" in s:
+            d["http_method"] = V2_METHODS[s["method"]] if g % 2 == 0 else str(V2_METHODS[s["method"]])
+            if "body" in s:
+                d["post_type"], d["post_content_type"] = 2, 1
+                d["post_value"] = json.dumps(s["body"], separators=(",", ":"))
+            if s["auth"]:
+                d["http_username"], d["http_password"], d["http_auth_type"] = "probe", "s3cret-probe", 1
         if truthy(req.p("alert_contacts", "0")):
-            acs = []
-            if nc:
-                acs.append({"id": self.cid(a, g % nc, cb), "threshold": 0, "recurrence": 0})
-                if nc > 1 and g % 4 == 0:
-                    acs.append({"id": self.cid(a, (g + 1) % nc, cb), "threshold": 5, "recurrence": 30})
-            d["alert_contacts"] = acs
+            d["alert_contacts"] = [{"id": self.cid(a, j, cb), "threshold": t, "recurrence": r}
+                                   for j, t, r in s["contacts"]]
         if truthy(req.p("ssl", "0")):
-            d["ssl"] = {"ignore_errors": 0, "disable_notifications": 0}
+            d["ssl"] = {"ignore_errors": 1 if s.get("ssl_ignore") else 0, "disable_notifications": 0}
         if truthy(req.p("custom_http_headers", "0")):
-            d["custom_http_headers"] = {"X-Fake": str(i)} if i % 3 == 1 else {}
+            d["custom_http_headers"] = s["headers"] or []     # PHP: an empty map comes as []
+        if truthy(req.p("custom_http_statuses", "0")):
+            d["custom_http_statuses"] = "_".join(s.get("statuses", []))
         if truthy(req.p("logs", "0")):
-            d["logs"] = [{"id": mid * 10 + 1, "type": 98, "datetime": a.created(g), "duration": 3600,
+            d["logs"] = [{"id": s["id"] * 10 + 1, "type": 98, "datetime": s["created"], "duration": 3600,
                           "reason": {"code": "", "detail": ""}}]
         if truthy(req.p("mwindows", "0")):
-            d["mwindows"] = []
+            d["mwindows"] = [{"id": self.wbase(a) + w} for w in s["windows"]]
+        return d
+
+    def v3_monitor(self, a, s, cb):
+        kind, g = s["kind"], s["id"] - self.mbase(a)
+        # shape: official uptimerobot/terraform-provider-uptimerobot internal/client/monitor.go
+        # Monitor (providers.md §1.3); regions per internal/provider/monitor/monitor_region_data.go
+        d = {"id": s["id"], "friendlyName": s["name"], "url": s["url"], "type": V3_TYPES[kind],
+             "status": "PAUSED" if s["status"] == 0 else ("DOWN" if s["status"] == 9 else "UP"),
+             "interval": s["interval"], "timeout": s.get("timeout", 30), "port": s["port"],
+             "httpMethodType": s.get("method"), "authType": "HTTP_BASIC" if s.get("auth") else "NONE",
+             "keywordType": None, "keywordCaseType": 0, "keywordValue": "",
+             "customHttpHeaders": s["headers"], "successHttpResponseCodes": ["2xx", "3xx"],
+             "postValueType": None, "postValueData": None, "gracePeriod": 0,
+             "followRedirections": g % 2 == 0, "checkSSLErrors": not s.get("ssl_ignore"),
+             "sslExpirationReminder": g % 4 == 0, "domainExpirationReminder": False,
+             "groupId": GROUPS[0][0] if g % 4 == 3 else 0,
+             "tags": [{"id": 11, "name": "prod", "color": "#22c55e"}] if g % 2 == 0 else [],
+             "createDateTime": tsfmt(s["created"], "%Y-%m-%d %H:%M:%S"),
+             "assignedAlertContacts": [{"alertContactId": str(int(self.cid(a, j, cb))) if j % 2 == 0
+                                        else int(self.cid(a, j, cb)), "threshold": t, "recurrence": r}
+                                       for j, t, r in s["contacts"]],
+             "maintenanceWindows": [self.v3_window(a, w) for w in s["windows"]]}
+        if g % 3 == 0:
+            d["tags"].append({"id": 12, "name": "web", "color": "#3b82f6"})
+        if g % 3 == 0:
+            d["regionalData"] = "eu"
+        elif g % 3 == 1:
+            d["regionData"] = {"REGION": ["na", "eu"], "MANUAL_SELECTED": True}
+        else:
+            d["regionalData"] = "na"
+        if d["sslExpirationReminder"]:
+            d["config"] = {"sslExpirationPeriodDays": [7, 14, 30]}
+        if s.get("statuses"):
+            d["successHttpResponseCodes"] = ["2xx", "3xx", "404"]
+        if kind == "keyword":
+            d["keywordType"] = "ALERT_NOT_EXISTS" if s["kw_up_when"] == "present" else "ALERT_EXISTS"
+            d["keywordCaseType"] = 0 if s["kw_case_sensitive"] else 1
+            d["keywordValue"] = s["kw_value"]
+        if "body" in s:
+            d["postValueType"], d["postValueData"] = "RAW_JSON", s["body"]
+        if kind == "udp":
+            d["config"] = {"udp": {"payload": "ping", "packetLossThreshold": 50}}
+        if kind == "dns":
+            d["config"] = {"dnsRecords": {"A": ["192.0.2.%d" % (g % 250 + 1)]}}
+        if kind == "heartbeat":
+            d["gracePeriod"], d["tags"] = (300 if g % 2 == 0 else 0), [{"id": 14, "name": "cron"}]
         return d
 
     def get_monitors(self, req, a):
@@ -209,24 +432,55 @@ class UptimeRobot(Provider):
             idx = sel[offset:offset + limit]
         return jreply(200, {"stat": "ok",
                             "pagination": {"offset": offset, "limit": limit, "total": total},
-                            "monitors": [self.monitor(a, g, req, mb, cb) for g in idx]})
+                            "monitors": [self.v2_monitor(a, self.spec(a, g, mb, cb), req, cb) for g in idx]})
 
-    # -- alert contacts (offset/limit/total are top-level here)
-    def contact(self, a, j, cb):
+    def v3_monitors(self, req, a):
+        mb, cb = self.mbase(a), self.cbase(a)
+        total = a.n("monitors") + a.n("heartbeats")
+        cursor = to_int(req.q("cursor"), 0) or 0
+        first = max(0, cursor - mb + 1) if cursor else 0      # ids are mb + g: no list needed
+        ids = [mb + g for g in range(first, min(total, first + self.V3_PAGE + 1))]
+        return self.v3_page(req, ids, lambda i: self.v3_monitor(a, self.spec(a, i - mb, mb, cb), cb),
+                            "monitors")
+
+    def v3_groups(self, req, a):
+        # shape: official TF internal/client/monitor_group.go MonitorGroupListResponse
+        return jreply(200, {"data": [{"id": i, "name": n, "createdAt": iso_ms(BASE_TS),
+                                      "updatedAt": iso_ms(BASE_TS)} for i, n in GROUPS], "nextLink": None})
+
+    # -- alert contacts: v2 one list (offset/limit/total top-level); v3 personal + integrations
+    def c_spec(self, a, j):
         t = self.CONTACT_TYPES[j % len(self.CONTACT_TYPES)]
+        value = {2: "contact%d@example.com" % (j + 1),
+                 11: "https://hooks.slack.com/services/T000/B000/%s" % hid(12, self.id, a.seed, "slack", j),
+                 5: "https://hooks.example.com/ur/%d?" % (j + 1), 1: "+1555%07d" % j,
+                 14: "+1666%07d" % j, 18: "tg-chat-%d" % (j + 1),
+                 20: "https://example.webhook.office.com/webhookb2/%s" % hid(12, self.id, a.seed, "teams", j),
+                 23: "https://discord.com/api/webhooks/%d/%s" % (j + 1, hid(12, self.id, a.seed, "dc", j)),
+                 9: "u%s" % hid(11, self.id, a.seed, "po", j), 12: "iPhone %d" % (j + 1)}.get(t)
+        return t, value
+
+    def contact(self, a, j, cb):
+        t, value = self.c_spec(a, j)
+        # shape: providers.md §1.2 getAlertContacts (bitfield fixture, louy)
         d = {"id": self.cid(a, j, cb), "friendly_name": "%s Contact %d" % (a.prefix(j), j + 1),
              "type": t, "status": 1 if a.paused(j) else 2}
-        if t == 2:
-            d["value"] = "contact%d@example.com" % (j + 1)
-        elif t == 11:
-            d["value"] = "https://hooks.slack.com/services/T000/B000/%s" % hid(12, self.id, a.seed, "slack", j)
-        elif t == 5:
-            d["value"] = "https://hooks.example.com/ur/%d?" % (j + 1)
-        elif t == 1:
-            d["value"] = "+1555%07d" % j
-        elif t == 16:
+        if t == 16:
             d["value"] = None           # value may be null...
-        return d                         # ...or absent (Zapier)
+        elif t != 7:
+            d["value"] = value          # ...or absent (Zapier)
+        return d
+
+    def v3_contact(self, a, j, cb):
+        t, value = self.c_spec(a, j)
+        # shape: official TF internal/client/alert_contact.go UserAlertContact / integration.go
+        # Integration (friendlyName, type name, status name, value, webhookURL)
+        d = {"id": int(self.cid(a, j, cb)), "friendlyName": "%s Contact %d" % (a.prefix(j), j + 1),
+             "type": V3_CONTACT_TYPE.get(t, t), "status": "Paused" if a.paused(j) else "Active",
+             "value": value or "", "enableNotificationsFor": "UpAndDown", "sslExpirationReminder": False}
+        if t in (11, 20, 23):
+            d["value"], d["webhookURL"] = "", value
+        return d
 
     def get_contacts(self, req, a):
         offset, limit, err = self.paging(req)
@@ -242,17 +496,85 @@ class UptimeRobot(Provider):
         return jreply(200, {"stat": "ok", "offset": offset, "limit": limit, "total": total,
                             "alert_contacts": [self.contact(a, j, cb) for j in idx]})
 
+    def v3_alert_contacts(self, req, a):
+        cb = self.cbase(a)
+        # shape: a bare array, no paging (official TF alert_contact.go ListAlertContacts)
+        return jreply(200, [self.v3_contact(a, j, cb) for j in range(min(a.n("contacts"), 100_000))
+                            if self.c_spec(a, j)[0] in PERSONAL])
+
+    def v3_integrations(self, req, a):
+        cb = self.cbase(a)
+        # shape: data + nextLink ?cursor= (official TF integration_test.go)
+        ids = [cb + j for j in range(min(a.n("contacts"), 100_000)) if self.c_spec(a, j)[0] not in PERSONAL]
+        return self.v3_page(req, ids, lambda i: self.v3_contact(a, i - cb, cb), "integrations")
+
+    # -- maintenance windows
+    def w_spec(self, a, j):
+        kind = WINDOW_TYPES[j % 4]
+        start = BASE_TS + 86400 * (j + 30)
+        return {"id": self.wbase(a) + j, "name": "%s Window %d" % (a.prefix(j), j + 1), "kind": kind,
+                "start": start, "clock": "%02d:%02d" % ((2 + j) % 24, (j * 15) % 60),
+                "duration": 30 * (j % 4 + 1), "paused": a.paused(j),
+                "days": {"weekly": [1 + j % 7, 1 + (j + 2) % 7], "monthly": [1, 15]}.get(kind, []),
+                "auto_add": j % 5 == 4}
+
+    def v2_window(self, a, j):
+        w = self.w_spec(a, j)
+        # shape: providers.md §1.2 getMWindows (Linuxfabrik MWINDOW_* maps, one MCP fixture):
+        # start_time unix seconds for once, "HH:mm" otherwise; value "-"-separated days
+        return {"id": w["id"], "user": 1000000 + a.seed, "type": V2_WINDOW_TYPE[w["kind"]],
+                "friendly_name": w["name"], "start_time": w["start"] if w["kind"] == "once" else w["clock"],
+                "duration": w["duration"], "value": "-".join(str(d) for d in sorted(set(w["days"]))),
+                "status": 0 if w["paused"] else 1}
+
+    def v3_window(self, a, j):
+        w = self.w_spec(a, j)
+        # shape: official TF internal/client/maintenance_window.go MaintenanceWindow
+        d = {"id": w["id"], "name": w["name"], "interval": w["kind"], "date": None,
+             "time": w["clock"] + ":00", "duration": w["duration"], "autoAddMonitors": w["auto_add"],
+             "days": sorted(set(w["days"])), "status": "paused" if w["paused"] else "active",
+             "created": iso_ms(BASE_TS)}
+        if w["kind"] == "once":
+            d["date"], d["time"] = day(w["start"]), tsfmt(w["start"], "%H:%M:%S")
+        return d
+
+    def get_mwindows(self, req, a):
+        offset, limit, err = self.paging(req)
+        if err:
+            return err
+        n = a.n("maintenance")
+        # shape: nested pagination (providers.md §1.2, M)
+        return jreply(200, {"stat": "ok", "pagination": {"offset": offset, "limit": limit, "total": n},
+                            "mwindows": [self.v2_window(a, j) for j in range(offset, min(n, offset + limit))]})
+
+    def v3_mwindows(self, req, a):
+        wb = self.wbase(a)
+        ids = [wb + j for j in range(min(a.n("maintenance"), 100_000))]
+        # shape: data + nextCursorId (official TF maintenance_window_test.go)
+        return self.v3_page(req, ids, lambda i: self.v3_window(a, i - wb), "maintenance-windows", "cursor")
+
     # -- public status pages
-    def psp(self, a, j, pb, mb):
+    def psp_monitors(self, a, j, mb):
         total = a.n("monitors") + a.n("heartbeats")
-        if j % 2 == 1:
-            monitors = 0                 # quirk: a single number, 0 = all monitors
-        else:
-            monitors = [mb + (j * 5 + k) % total for k in range(min(5, total))]
+        return [mb + (j * 5 + k) % total for k in range(min(5, total))] if total else []
+
+    def psp(self, a, j, pb, mb):
+        # shape: providers.md §1.2 getPSPs (WileESpaghetti mock, louy)
+        monitors = 0 if j % 2 == 1 else self.psp_monitors(a, j, mb)   # quirk: 0 = all monitors
         return {"id": pb + j, "friendly_name": "%s Status Page %d" % (a.prefix(j), j + 1),
                 "monitors": monitors, "sort": 1 + j % 4, "status": 0 if a.paused(j) else 1,
                 "standard_url": "https://stats.uptimerobot.com/%s" % hid(10, self.id, a.seed, "psp", j),
                 "custom_url": None if j % 2 else ""}
+
+    def v3_psp(self, a, j, pb, mb):
+        # shape: official TF internal/client/psp.go PSP, psp_test.go (status "ENABLED")
+        d = {"id": pb + j, "friendlyName": "%s Status Page %d" % (a.prefix(j), j + 1),
+             "customDomain": "status%d.example.com" % (j + 1) if j % 3 == 1 else None,
+             "isPasswordSet": j % 3 == 2, "monitorIds": self.psp_monitors(a, j, mb),
+             "status": "PAUSED" if a.paused(j) else "ENABLED",
+             "urlKey": hid(10, self.id, a.seed, "psp", j), "sort": 1 + j % 4}
+        d["monitorsCount"] = len(d["monitorIds"])
+        return d
 
     def get_psps(self, req, a):
         offset, limit, err = self.paging(req)
@@ -268,6 +590,11 @@ class UptimeRobot(Provider):
         return jreply(200, {"stat": "ok",
                             "pagination": {"offset": offset, "limit": limit, "total": total},
                             "psps": [self.psp(a, j, pb, mb) for j in idx]})
+
+    def v3_psps(self, req, a):
+        pb, mb = self.pbase(a), self.mbase(a)
+        ids = [pb + j for j in range(min(a.n("status_pages"), 100_000))]
+        return self.v3_page(req, ids, lambda i: self.v3_psp(a, i - pb, pb, mb), "psps")
 
     def get_account(self, req, a):
         total = a.n("monitors") + a.n("heartbeats")

@@ -146,6 +146,72 @@ def t_uptimerobot():
     R.check("ur types filter", r.json()["pagination"]["total"] == 2)
 
 
+def t_uptimerobot_v3():
+    bearer_demo = {"Authorization": "Bearer demo-key"}
+    r = call("GET", "/uptimerobot/v3/monitors", headers=bearer_demo)
+    j = r.json()
+    R.check("ur v3 monitors data + nextLink", r.status == 200 and j and len(j["data"]) == 14 and j["nextLink"] is None,
+            r.body[:200])
+    kw = [m for m in j["data"] if m["type"] == "KEYWORD"]
+    R.check("ur v3 keyword modes both ways", {m["keywordType"] for m in kw} == {"ALERT_EXISTS", "ALERT_NOT_EXISTS"}, kw)
+    R.check("ur v3 heartbeats", [m["type"] for m in j["data"][-2:]] == ["HEARTBEAT", "HEARTBEAT"])
+    R.check("ur v3 tags, groups, regions", any(m["tags"] for m in j["data"]) and any(m["groupId"] for m in j["data"])
+            and any("regionData" in m for m in j["data"]) and any(m.get("regionalData") == "eu" for m in j["data"]))
+    R.check("ur v3 POST body and headers", any(m["postValueData"] for m in j["data"])
+            and any(m["customHttpHeaders"] for m in j["data"]))
+    R.check("ur v3 windows on monitors", j["data"][0]["maintenanceWindows"][0]["interval"] == "weekly")
+    r = call("POST", "/uptimerobot/v2/getMonitors", form={"api_key": "demo-key", "alert_contacts": "1", "ssl": "1",
+                                                          "custom_http_headers": "1", "custom_http_statuses": "1",
+                                                          "mwindows": "1"})
+    mons = r.json()["monitors"]
+    R.check("ur v2 keyword_type both ways", {m["keyword_type"] for m in mons if m["type"] == 2} == {1, 2})
+    R.check("ur v2 method, body, statuses, headers", any(m["post_value"] for m in mons)
+            and any(m["custom_http_statuses"] for m in mons) and any(m["custom_http_headers"] for m in mons)
+            and any(m["custom_http_headers"] == [] for m in mons))
+    R.check("ur v2 port sub_type 1 with the real port", any(m["type"] == 4 and m["sub_type"] == 1 and m["port"] not in
+                                                            ("", 80) for m in mons))
+    R.check("ur v2 mwindows on monitors", mons[0]["mwindows"] and "ssl" in mons[0])
+    r = call("POST", "/uptimerobot/v2/getMWindows", form={"api_key": "demo-key"})
+    j = r.json()
+    R.check("ur v2 getMWindows", j["stat"] == "ok" and j["pagination"]["total"] == 2 and j["mwindows"][1]["type"] == 1
+            and isinstance(j["mwindows"][1]["start_time"], int) and j["mwindows"][0]["value"], j)
+    r = call("GET", "/uptimerobot/v3/user/alert-contacts", headers=bearer_demo)
+    personal = r.json()
+    r = call("GET", "/uptimerobot/v3/integrations", headers=bearer_demo)
+    integ = r.json()
+    R.check("ur v3 contacts split: bare array + integrations", isinstance(personal, list) and len(personal) == 1
+            and personal[0]["type"] == "Email" and len(integ["data"]) == 2 and integ["nextLink"] is None, (personal, integ))
+    r = call("GET", "/uptimerobot/v3/maintenance-windows", headers=bearer_demo)
+    R.check("ur v3 windows", len(r.json()["data"]) == 2 and "nextCursorId" in r.json())
+    r = call("GET", "/uptimerobot/v3/psps", headers=bearer_demo)
+    R.check("ur v3 psps", len(r.json()["data"]) == 2 and r.json()["data"][0]["monitorIds"])
+    r = call("GET", "/uptimerobot/v3/monitors", headers={"Authorization": "Bearer nope"})
+    R.check("ur v3 bad key 401", r.status == 401 and r.json()["statusCode"] == 401)
+    # a legacy key: v3 refuses it; a v3-only key: v2 does not know it; refuse option; cursor paging
+    ctl("POST", "uptimerobot/account", {"credentials": {"api_key": "old-key-1"}, "counts": {"monitors": 3}})
+    r = call("GET", "/uptimerobot/v3/monitors", headers={"Authorization": "Bearer old-key-1"})
+    r2 = call("POST", "/uptimerobot/v2/getMonitors", form={"api_key": "old-key-1"})
+    R.check("ur legacy key: v3 401, v2 ok", r.status == 401 and r2.json()["stat"] == "ok", r.status)
+    ctl("POST", "uptimerobot/account", {"credentials": {"api_key": "new-key-1"}, "options": {"api": "v3"},
+                                        "counts": {"monitors": 120, "maintenance": 3}, "refuse": ["maintenance"]})
+    r = call("POST", "/uptimerobot/v2/getMonitors", form={"api_key": "new-key-1"})
+    R.check("ur v3-only key unknown to v2", r.json()["error"]["message"] == "api_key not found.")
+    h = {"Authorization": "Bearer new-key-1"}
+    r = call("GET", "/uptimerobot/v3/monitors", headers=h)
+    j = r.json()
+    cur = j["nextLink"].rsplit("=", 1)[1] if j["nextLink"] else ""
+    R.check("ur v3 page of 50 with a cursor", len(j["data"]) == 50 and cur == str(j["data"][-1]["id"]), j["nextLink"])
+    R.check("ur v3-only types", {"DNS", "API", "UDP"} <= {m["type"] for m in j["data"]})
+    r = call("GET", "/uptimerobot/v3/monitors?cursor=" + cur, headers=h)
+    R.check("ur v3 next page", r.json()["data"][0]["id"] == int(cur) + 1)
+    r = call("GET", "/uptimerobot/v3/maintenance-windows", headers=h)
+    R.check("ur refuse option: v3 403", r.status == 403 and r.json()["statusCode"] == 403)
+    ctl("POST", "uptimerobot/account", {"credentials": {"api_key": "old-key-2"}, "refuse": ["contacts"]})
+    r = call("POST", "/uptimerobot/v2/getAlertContacts", form={"api_key": "old-key-2"})
+    R.check("ur refuse option: v2 not_authorized", r.status == 200 and r.json()["error"]["type"] == "not_authorized")
+    ctl("POST", "demo?provider=uptimerobot")
+
+
 def t_uptimerobot_big():
     t0 = time.time()
     s = ctl("POST", "uptimerobot/account", {"credentials": {"api_key": "big-key-1"},
@@ -706,7 +772,7 @@ def main():
         else:
             PORT = int(open(port_file).read().strip())
             R.check("server started", True)
-            for fn in (t_uptimerobot, t_uptimerobot_big, t_pingdom, t_statuscake, t_better_stack, t_updown,
+            for fn in (t_uptimerobot, t_uptimerobot_v3, t_uptimerobot_big, t_pingdom, t_statuscake, t_better_stack, t_updown,
                        t_healthchecks, t_cronitor, t_statuspage, t_whmcs, t_faults, t_mutate):
                 try:
                     fn()

@@ -20,64 +20,146 @@
 
 #include "provtest.h"
 
+/* A normalized member of any type. */
+static json_object *
+njson(const struct prov_item *it, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(it->norm, key, &v))
+		fail_msg("normalized %s: no %s", it->external_id, key);
+	return v;
+}
+
+/* A request header of a normalized monitor, or NULL. */
+static const char *
+nheader(const struct prov_item *it, const char *name)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(njson(it, "request_headers"), name, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* A JSON list member as its JSON text ("[1,3]"). */
+static const char *
+nlist(const struct prov_item *it, const char *key)
+{
+	return json_object_to_json_string_ext(njson(it, key), JSON_C_TO_STRING_PLAIN);
+}
+
+/* A session against a local server of canned answers (base ".../ur"). */
 static void
-test_uptimerobot_monitors_page(void **state)
+ur_session(struct prov_session *s, struct config *cfg, struct mini *m, char *base, size_t size,
+    json_object *creds)
+{
+	struct prov_error e = { 0 };
+
+	snprintf(base, size, "http://127.0.0.1:%d/ur", m->port);
+	cfg_init(cfg, "uptimerobot", base);
+	assert_int_equal(prov_session_init(s, provider_find("uptimerobot"), cfg, creds, &e), 0);
+}
+
+static void
+free_answers(char **a)
+{
+	for (size_t i = 0; a[i] != NULL; i++)
+		free(a[i]);
+}
+
+/* v2 getMonitors with every flag (shape: providers.md §1.2, from the
+ * bitfield/uptimerobot testdata, louy/terraform-provider-uptimerobot
+ * uptimerobot/api/monitor.go and Linuxfabrik/lfops plugins/module_utils/uptimerobot.py):
+ * keyword modes both ways, method codes, bodies, headers, status overrides,
+ * TLS, the port of a port monitor, heartbeats, numbers as strings. */
+static void
+test_v2_monitors(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(uptimerobot_parse, NULL, 200, "uptimerobot/monitors_page1.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 6);
-	/* 7 entries were read (one without id): the next offset is 7 of 53. */
-	assert_string_equal(p.next_cursor, "monitors:7");
+	assert_int_equal(run_parse(uptimerobot_parse, "monitors:0", 200, "uptimerobot/v2_monitors_rich.json", &p,
+	    &e), PROV_OK);
+	assert_int_equal(p.n, 8);
+	/* 9 entries were read (one without id): the next offset is 9 of 53. */
+	assert_string_equal(p.next_cursor, "monitors:9");
 
-	it = page_find(&p, "monitor", "777749809");
-	assert_string_equal(nstr(it, "name"), "Google");
-	assert_string_equal(nstr(it, "url"), "http://www.google.com");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_int_equal(nint(it, "interval"), 300);
-	assert_false(nbool(it, "paused"));
-	assert_true(nnull(it, "port"));      /* "port":"" */
-	assert_true(nnull(it, "keyword"));
-	assert_string_equal(nids(it, "contact_ids"), "0993765,2145");
-	assert_non_null(it->raw);
-	assert_non_null(json_object_object_get(it->raw, "create_datetime"));
-
+	/* keyword_type 2 "not exists" alerts when it is missing: up while present. */
 	it = page_find(&p, "monitor", "777712827");
-	assert_string_equal(nstr(it, "type"), "keyword");   /* "type":"2" */
-	assert_string_equal(nstr(it, "keyword"), "Error");
-	assert_int_equal(nint(it, "interval"), 900);        /* "interval":"900" */
-	assert_true(nbool(it, "paused"));                   /* status 0 */
-	assert_string_equal(nids(it, "contact_ids"), "");
-	assert_true(has_warning(&p, "\"Shop keyword\" alerts when the keyword is absent"));
+	assert_string_equal(nstr(it, "type"), "keyword");
+	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?x=1");
+	assert_string_equal(nstr(it, "keyword"), "All systems go");
+	assert_string_equal(nstr(it, "keyword_up_when"), "present");
+	assert_false(nbool(it, "keyword_case_sensitive"));    /* keyword_case_type 1 */
+	assert_string_equal(nstr(it, "http_method"), "GET");
+	assert_true(nnull(it, "request_body"));               /* post_value "" */
+	assert_string_equal(nheader(it, "X-Env"), "prod");
+	assert_int_equal(nint(it, "timeout"), 30);
+	assert_true(nbool(it, "verify_ssl"));                 /* ignore_errors 0 */
+	assert_true(nnull(it, "follow_redirects"));
+	assert_string_equal(nlist(it, "expected_status_codes"), "[]");
+	assert_string_equal(nids(it, "contact_ids"), "0993765");
+	assert_true(nnull(it, "port"));
 
+	/* keyword_type 1 "exists" alerts when found: up while absent; numbers as strings. */
+	it = page_find(&p, "monitor", "777712828");
+	assert_string_equal(nstr(it, "keyword_up_when"), "absent");
+	assert_true(nbool(it, "keyword_case_sensitive"));     /* "0" */
+	assert_string_equal(nstr(it, "http_method"), "HEAD");
+	assert_int_equal(nint(it, "interval"), 900);
+	assert_int_equal(nint(it, "timeout"), 45);
+	assert_true(nbool(it, "paused"));
+	assert_false(nbool(it, "verify_ssl"));                /* ignore_errors 1 */
+	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0); /* [] */
+	assert_string_equal(nlist(it, "expected_status_codes"), "[\"404\"]");
+	assert_string_equal(nlist(it, "alert_status_codes"), "[\"500\",\"503\"]");
+
+	/* POST with a JSON body, its content type, headers; HTTP auth is not copied. */
+	it = page_find(&p, "monitor", "777712829");
+	assert_string_equal(nstr(it, "type"), "http");
+	assert_string_equal(nstr(it, "url"), "https://api.example.com/v1/orders?dry=1");
+	assert_string_equal(nstr(it, "http_method"), "POST");
+	assert_string_equal(nstr(it, "request_body"), "{\"ping\":true}");
+	assert_string_equal(nheader(it, "Content-Type"), "application/json");
+	assert_string_equal(nheader(it, "Authorization-Scope"), "read");
+	assert_string_equal(nheader(it, "X-Retry"), "3");
+	assert_string_equal(nids(it, "contact_ids"), "0993765,2145");
+	assert_true(has_warning(&p, "\"Order API\" logs in with HTTP authentication"));
+	assert_null(strstr(json_object_to_json_string(it->norm), "hunter2"));
+	assert_null(strstr(json_object_to_json_string(it->raw), "hunter2"));   /* nor in the raw copy */
+	assert_non_null(strstr(json_object_to_json_string(it->raw), "probe"));
+
+	/* Port monitors: "port" wins over sub_type (1 for every port monitor). */
 	it = page_find(&p, "monitor", "777559666");
 	assert_string_equal(nstr(it, "type"), "port");
-	assert_int_equal(nint(it, "port"), 443);            /* sub_type 2 */
+	assert_string_equal(nstr(it, "url"), "db.example.com");
+	assert_int_equal(nint(it, "port"), 5432);
 	it = page_find(&p, "monitor", "777559667");
-	assert_int_equal(nint(it, "port"), 80);             /* sub_type 99, "port":"80" */
+	assert_int_equal(nint(it, "port"), 443);              /* port "", sub_type 2 */
 
 	it = page_find(&p, "heartbeat", "777559668");
 	assert_string_equal(nstr(it, "name"), "Nightly backup");
 	assert_int_equal(nint(it, "interval"), 86400);
-	assert_int_equal(nint(it, "grace"), 0);
 	assert_string_equal(nstr(it, "ping_url"), "https://heartbeat.uptimerobot.com/m777559668-abc");
-	assert_true(nnull(it, "schedule"));
 	assert_false(nbool(it, "paused"));
 	assert_string_equal(nids(it, "contact_ids"), "0993765");
 
-	it = page_find(&p, "monitor", "777559669");
-	assert_string_equal(nstr(it, "type"), "other");
+	/* Unknown values: other, or no method, with a warning. */
+	assert_string_equal(nstr(page_find(&p, "monitor", "777559669"), "type"), "other");
 	assert_true(has_warning(&p, "unknown type 7; kept as other"));
+	assert_true(nnull(page_find(&p, "monitor", "777559670"), "http_method"));
+	assert_true(has_warning(&p, "unknown HTTP method 9"));
 	assert_true(has_warning(&p, "without a usable id"));
 	prov_page_free(&p);
 }
 
+/* v2 contacts (bitfield fixture, louy), windows and status pages (louy,
+ * WileESpaghetti mock; providers.md §1.2): the phases in order. */
 static void
-test_uptimerobot_phases_and_stop(void **state)
+test_v2_phases(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
@@ -95,14 +177,16 @@ test_uptimerobot_phases_and_stop(void **state)
 	assert_int_equal(run_parse(uptimerobot_parse, "contacts:0", 200, "uptimerobot/contacts.json", &p, &e),
 	    PROV_OK);
 	assert_int_equal(p.n, 3);
-	assert_string_equal(p.next_cursor, "psps:0");
+	assert_string_equal(p.next_cursor, "mwindows:0");
 	it = page_find(&p, "contact", "0993765");
 	assert_string_equal(nstr(it, "type"), "email");
 	assert_string_equal(nstr(it, "name"), "John Doe");
 	assert_string_equal(nstr(it, "value"), "johndoe@gmail.com");
+	assert_false(nbool(it, "needs_address"));
 	it = page_find(&p, "contact", "2145");
 	assert_string_equal(nstr(it, "type"), "slack");     /* "type":"11" */
 	assert_true(nnull(it, "value"));
+	assert_true(nbool(it, "needs_address"));
 	it = page_find(&p, "contact", "2146");
 	assert_string_equal(nstr(it, "type"), "other");
 	assert_true(has_warning(&p, "unknown type 42"));
@@ -132,14 +216,270 @@ test_uptimerobot_phases_and_stop(void **state)
 	prov_page_free(&p);
 }
 
+/* v2 getMWindows (shape: providers.md §1.2, Linuxfabrik/lfops
+ * plugins/module_utils/uptimerobot.py MWINDOW_* maps): parsed alone, the
+ * windows name no monitors (the fetch adds them, see test_fetch_v2_windows). */
 static void
-test_uptimerobot_errors(void **state)
+test_v2_windows(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(run_parse(uptimerobot_parse, "mwindows:0", 200, "uptimerobot/v2_mwindows.json", &p, &e),
+	    PROV_OK);
+	assert_int_equal(p.n, 5);
+	assert_string_equal(p.next_cursor, "psps:0");
+	it = page_find(&p, "maintenance_window", "581");
+	assert_string_equal(nstr(it, "name"), "Weekly DB");
+	assert_string_equal(nstr(it, "recurrence"), "weekly");
+	assert_string_equal(nstr(it, "start"), "03:30");
+	assert_true(nnull(it, "end"));
+	assert_int_equal(nint(it, "duration"), 120);
+	assert_string_equal(nlist(it, "days"), "[1,3]");
+	assert_false(nbool(it, "paused"));
+	assert_string_equal(nids(it, "monitor_ids"), "");
+	it = page_find(&p, "maintenance_window", "582");
+	assert_string_equal(nstr(it, "recurrence"), "once");
+	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
+	assert_string_equal(nstr(it, "end"), "2023-11-14T23:43:20Z");  /* "duration":"90" */
+	assert_string_equal(nlist(it, "days"), "[]");
+	it = page_find(&p, "maintenance_window", "583");
+	assert_string_equal(nstr(it, "recurrence"), "daily");
+	assert_true(nbool(it, "paused"));
+	it = page_find(&p, "maintenance_window", "584");
+	assert_string_equal(nstr(it, "recurrence"), "monthly");
+	assert_string_equal(nlist(it, "days"), "[1,15]");
+	assert_string_equal(nstr(page_find(&p, "maintenance_window", "585"), "recurrence"), "other");
+	assert_true(has_warning(&p, "\"Strange\" has an unknown type 9"));
+	prov_page_free(&p);
+}
+
+/* v3 /monitors (shape: providers.md §1.3 from the official
+ * uptimerobot/terraform-provider-uptimerobot internal/client/monitor.go
+ * Monitor and MonitorListResponse, and internal/provider/monitor/monitor_region_data.go
+ * for the three region forms). */
+static void
+test_v3_monitors(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(run_parse(uptimerobot_parse, NULL, 200, "uptimerobot/v3_monitors.json", &p, &e), PROV_OK);
+	assert_int_equal(p.n, 9);
+	assert_string_equal(p.next_cursor, "v3-monitors:800123464");   /* cursor= of nextLink */
+
+	it = page_find(&p, "monitor", "800123456");
+	assert_string_equal(nstr(it, "type"), "keyword");
+	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?x=1");
+	assert_string_equal(nstr(it, "keyword_up_when"), "present");  /* ALERT_NOT_EXISTS */
+	assert_false(nbool(it, "keyword_case_sensitive"));
+	assert_string_equal(nstr(it, "http_method"), "GET");
+	assert_string_equal(nheader(it, "x-env"), "prod");
+	assert_string_equal(nlist(it, "expected_status_codes"), "[\"200\",\"201\"]");
+	assert_true(nbool(it, "follow_redirects"));
+	assert_true(nbool(it, "verify_ssl"));
+	assert_int_equal(nint(it, "ssl_expiry_days"), 30);
+	assert_string_equal(nlist(it, "regions"), "[\"eu\"]");
+	assert_string_equal(nlist(it, "tags"), "[\"prod\"]");
+	assert_string_equal(nids(it, "contact_ids"), "7012345,7012346");
+	assert_int_equal(nint(it, "timeout"), 30);
+
+	it = page_find(&p, "monitor", "800123457");
+	assert_string_equal(nstr(it, "keyword_up_when"), "absent");   /* ALERT_EXISTS */
+	assert_true(nbool(it, "keyword_case_sensitive"));              /* "0" */
+	assert_true(nbool(it, "paused"));
+	assert_int_equal(nint(it, "interval"), 600);
+	assert_false(nbool(it, "follow_redirects"));
+	assert_false(nbool(it, "verify_ssl"));
+	assert_true(nnull(it, "ssl_expiry_days"));
+	assert_string_equal(nlist(it, "regions"), "[\"na\",\"eu\"]");
+
+	/* API monitor: POST with a JSON body; tags; the group name needs the groups list. */
+	it = page_find(&p, "monitor", "800123458");
+	assert_string_equal(nstr(it, "type"), "api");
+	assert_string_equal(nstr(it, "http_method"), "POST");
+	assert_string_equal(nstr(it, "request_body"), "{\"ping\":true}");
+	assert_string_equal(nheader(it, "Content-Type"), "application/json");
+	assert_string_equal(nlist(it, "expected_status_codes"), "[\"2xx\"]");
+	assert_string_equal(nlist(it, "regions"), "[\"as\",\"oc\"]");
+	assert_string_equal(nlist(it, "tags"), "[\"api\",\"billing\"]");
+	assert_string_equal(nids(it, "contact_ids"), "7012399");
+	assert_true(has_warning(&p, "\"Order API\" logs in with HTTP_BASIC authentication"));
+
+	it = page_find(&p, "monitor", "800123459");
+	assert_string_equal(nstr(it, "type"), "port");
+	assert_string_equal(nstr(it, "url"), "db.example.com");
+	assert_int_equal(nint(it, "port"), 5432);
+	it = page_find(&p, "monitor", "800123460");
+	assert_string_equal(nstr(it, "type"), "dns");
+	assert_string_equal(nstr(it, "url"), "example.org");
+	it = page_find(&p, "monitor", "800123461");
+	assert_string_equal(nstr(it, "type"), "udp");
+	assert_int_equal(nint(it, "port"), 514);                       /* "514" */
+	assert_string_equal(nstr(it, "request_body"), "ping");
+
+	it = page_find(&p, "heartbeat", "800123462");
+	assert_int_equal(nint(it, "grace"), 300);
+	assert_true(nbool(it, "paused"));
+	assert_string_equal(nlist(it, "tags"), "[\"cron\"]");
+	assert_string_equal(nstr(it, "ping_url"), "https://heartbeat.uptimerobot.com/m800123462-abc");
+	assert_string_equal(nids(it, "contact_ids"), "7012345");
+
+	assert_string_equal(nstr(page_find(&p, "monitor", "800123463"), "type"), "other");
+	assert_true(has_warning(&p, "unknown type SMTP; kept as other"));
+	assert_true(nnull(page_find(&p, "monitor", "800123464"), "http_method"));
+	assert_true(has_warning(&p, "uses the HTTP method QUERY"));
+	assert_true(has_warning(&p, "without a usable id"));
+	prov_page_free(&p);
+}
+
+/* v3 contacts: /user/alert-contacts is a bare array (official TF
+ * internal/client/alert_contact.go UserAlertContact, ListAlertContacts), the
+ * integrations data + nextLink (integration.go, integration_test.go). */
+static void
+test_v3_contacts(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-contacts:0", 200, "uptimerobot/v3_alert_contacts.json",
+	    &p, &e), PROV_OK);
+	assert_int_equal(p.n, 5);
+	assert_string_equal(p.next_cursor, "v3-integrations:0");
+	it = page_find(&p, "contact", "7012345");
+	assert_string_equal(nstr(it, "type"), "email");
+	assert_string_equal(nstr(it, "value"), "johndoe@example.com");
+	assert_false(nbool(it, "needs_address"));
+	assert_string_equal(nstr(page_find(&p, "contact", "7012347"), "type"), "sms");
+	it = page_find(&p, "contact", "7012348");
+	assert_string_equal(nstr(it, "type"), "push");
+	assert_true(nbool(it, "needs_address"));
+	assert_string_equal(nstr(page_find(&p, "contact", "7012349"), "type"), "voice");   /* 14 */
+	assert_string_equal(nstr(page_find(&p, "contact", "7012350"), "type"), "other");
+	assert_true(has_warning(&p, "unknown type Pigeon"));
+	prov_page_free(&p);
+
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-integrations:0", 200, "uptimerobot/v3_integrations.json",
+	    &p, &e), PROV_OK);
+	assert_int_equal(p.n, 3);
+	assert_string_equal(p.next_cursor, "v3-integrations:7012400");
+	it = page_find(&p, "contact", "7012346");
+	assert_string_equal(nstr(it, "type"), "slack");
+	assert_string_equal(nstr(it, "value"), "https://hooks.slack.com/services/T000/B000/XXXX");
+	it = page_find(&p, "contact", "7012399");
+	assert_string_equal(nstr(it, "type"), "webhook");
+	assert_string_equal(nstr(it, "value"), "https://hooks.example.com/ur");
+	it = page_find(&p, "contact", "7012400");
+	assert_string_equal(nstr(it, "type"), "pagerduty");
+	assert_true(nbool(it, "needs_address"));
+	prov_page_free(&p);
+
+	/* The same cursor again (a provider that does not advance): next phase. */
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-integrations:7012400", 200,
+	    "uptimerobot/v3_integrations.json", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "v3-mwindows:0");
+	prov_page_free(&p);
+}
+
+/* v3 windows (official TF internal/client/maintenance_window.go and
+ * maintenance_window_test.go) and status pages (psp.go, psp_test.go). */
+static void
+test_v3_windows_and_pages(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-mwindows:0", 200, "uptimerobot/v3_mwindows.json", &p,
+	    &e), PROV_OK);
+	assert_int_equal(p.n, 4);
+	assert_string_equal(p.next_cursor, "v3-psps:0");
+	it = page_find(&p, "maintenance_window", "581");
+	assert_string_equal(nstr(it, "recurrence"), "weekly");
+	assert_string_equal(nstr(it, "start"), "03:30");
+	assert_string_equal(nlist(it, "days"), "[1,3]");
+	it = page_find(&p, "maintenance_window", "582");
+	assert_string_equal(nstr(it, "recurrence"), "once");
+	assert_string_equal(nstr(it, "start"), "2026-12-24T22:30:00");
+	assert_string_equal(nstr(it, "end"), "2026-12-25T01:00:00");
+	it = page_find(&p, "maintenance_window", "583");
+	assert_true(nbool(it, "paused"));
+	assert_true(has_warning(&p, "\"Daily backup\" is added to every new monitor"));
+	assert_string_equal(nstr(page_find(&p, "maintenance_window", "584"), "recurrence"), "other");
+	assert_true(has_warning(&p, "repeats in an unknown way (biweekly)"));
+	prov_page_free(&p);
+
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-psps:0", 200, "uptimerobot/v3_psps.json", &p, &e),
+	    PROV_OK);
+	assert_null(p.next_cursor);
+	it = page_find(&p, "status_page", "101");
+	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/AbCdEf123");
+	assert_true(nbool(it, "public"));
+	assert_string_equal(nids(it, "items"), "800123456,800123462");
+	it = page_find(&p, "status_page", "102");
+	assert_string_equal(nstr(it, "url"), "https://status.example.com");
+	assert_false(nbool(it, "public"));                             /* password set */
+	it = page_find(&p, "status_page", "103");
+	assert_false(nbool(it, "public"));                             /* paused */
+	assert_true(has_warning(&p, "\"Paused page\" shows 4 monitors that the list does not name"));
+	prov_page_free(&p);
+}
+
+/* A later list refused for the key: skipped with a warning, on to the next
+ * phase (providers.md §12). Only the monitor list's refusal is a bad key. */
+static void
+test_refused_kinds(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
 
 	(void)state;
-	assert_int_equal(run_parse(uptimerobot_parse, NULL, 200, "uptimerobot/bad_key.json", &p, &e), PROV_AUTH);
+	/* v3: 403 (official TF errors.go; body shape of the v3 error answers). */
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-integrations:0", 403, "uptimerobot/v3_forbidden.json",
+	    &p, &e), PROV_OK);
+	assert_int_equal(p.n, 0);
+	assert_string_equal(p.next_cursor, "v3-mwindows:0");
+	assert_true(has_warning(&p, "UptimeRobot refused the integrations list for this key (HTTP 403)"));
+	prov_page_free(&p);
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-psps:0", 401, "uptimerobot/v3_unauthorized.json", &p,
+	    &e), PROV_OK);
+	assert_null(p.next_cursor);
+	assert_true(has_warning(&p, "status pages"));
+	prov_page_free(&p);
+	/* v2: "not_authorized" in the body (providers.md §1.4). */
+	assert_int_equal(run_parse(uptimerobot_parse, "contacts:0", 200, "uptimerobot/not_authorized.json", &p,
+	    &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "mwindows:0");
+	assert_true(has_warning(&p, "refused the alert contacts list for this key (not_authorized): alert contacts skipped"));
+	prov_page_free(&p);
+	assert_int_equal(run_parse(uptimerobot_parse, "mwindows:0", 200, "uptimerobot/not_authorized.json", &p,
+	    &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "psps:0");
+	assert_true(has_warning(&p, "maintenance windows"));
+	prov_page_free(&p);
+	/* The monitor list refused: a bad key, on either API and at any page. */
+	assert_string_not_equal(parse_fails(uptimerobot_parse, "monitors:50", 200, "uptimerobot/not_authorized.json",
+	    PROV_AUTH), "");
+	assert_non_null(strstr(parse_fails(uptimerobot_parse, "v3-monitors:7", 401,
+	    "uptimerobot/v3_unauthorized.json", PROV_AUTH), "rejected the API key (HTTP 401: Unauthorized)"));
+}
+
+static void
+test_errors(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
+	assert_int_equal(run_parse(uptimerobot_parse, "monitors:0", 200, "uptimerobot/bad_key.json", &p, &e),
+	    PROV_AUTH);
 	assert_non_null(strstr(e.message, "UptimeRobot rejected the API key"));
 	assert_null(strstr(e.message, "u123-secretkeyvalue")); /* passed_value is never copied */
 	assert_int_equal(p.n, 0);
@@ -147,18 +487,17 @@ test_uptimerobot_errors(void **state)
 	assert_int_equal(run_parse(uptimerobot_parse, "psps:0", 200, "uptimerobot/missing_key.json", &p, &e),
 	    PROV_AUTH);
 	prov_page_free(&p);
-	assert_int_equal(run_parse(uptimerobot_parse, "contacts:0", 200, "uptimerobot/not_authorized.json", &p,
-	    &e), PROV_AUTH);
-	prov_page_free(&p);
-	assert_int_equal(run_parse(uptimerobot_parse, NULL, 200, "uptimerobot/truncated.json", &p, &e),
+	assert_int_equal(run_parse(uptimerobot_parse, "monitors:0", 200, "uptimerobot/truncated.json", &p, &e),
 	    PROV_TRANSIENT);
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200, "<html>maintenance</html>", &p, &e),
+	assert_int_equal(run_parse_text(uptimerobot_parse, "monitors:0", 200, "<html>maintenance</html>", &p, &e),
 	    PROV_TRANSIENT);
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200, "{\"stat\":\"ok\",\"monitors\":{}}", &p,
-	    &e), PROV_TRANSIENT);
+	assert_int_equal(run_parse_text(uptimerobot_parse, "monitors:0", 200, "{\"stat\":\"ok\",\"monitors\":{}}",
+	    &p, &e), PROV_TRANSIENT);
+	prov_page_free(&p);
+	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200, "{\"data\":{}}", &p, &e), PROV_TRANSIENT);
 	prov_page_free(&p);
 	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 502, "bad gateway", &p, &e), PROV_TRANSIENT);
 	prov_page_free(&p);
@@ -172,7 +511,7 @@ test_uptimerobot_errors(void **state)
 }
 
 static void
-test_uptimerobot_rate_limited(void **state)
+test_rate_limited(void **state)
 {
 	struct httpc_resp r;
 	struct prov_page p = { 0 };
@@ -183,21 +522,20 @@ test_uptimerobot_rate_limited(void **state)
 	httpc_resp_set_header(&r, "Retry-After", "60");
 	assert_int_equal(uptimerobot_parse("contacts:0", &r, &p, &e), PROV_RATE_LIMITED);
 	assert_int_equal(e.retry_after, 60);
+	assert_int_equal(uptimerobot_parse("v3-psps:0", &r, &p, &e), PROV_RATE_LIMITED);
 	httpc_resp_free(&r);
 	prov_page_free(&p);
 }
 
 /* An empty account: every phase ends at once, discovery completes. */
-
-/* An empty account: every phase ends at once, discovery completes. */
 static void
-test_uptimerobot_empty_account(void **state)
+test_empty_account(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
 
 	(void)state;
-	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200,
+	assert_int_equal(run_parse_text(uptimerobot_parse, "monitors:0", 200,
 	    "{\"stat\":\"ok\",\"pagination\":{\"offset\":0,\"limit\":50,\"total\":0},\"monitors\":[]}", &p, &e),
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "contacts:0");
@@ -208,38 +546,237 @@ test_uptimerobot_empty_account(void **state)
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
+	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200, "{\"data\":[],\"nextLink\":null}", &p, &e),
+	    PROV_OK);
+	assert_string_equal(p.next_cursor, "v3-contacts:0");
+	prov_page_free(&p);
+	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-contacts:0", 200, "[]", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "v3-integrations:0");
+	prov_page_free(&p);
+	/* A cursor the shared checkpoint cannot hold ends the list with a warning. */
+	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-psps:0", 200,
+	    "{\"data\":[{\"id\":1,\"friendlyName\":\"A\"}],\"nextCursorId\":\"3000000000\"}", &p, &e), PROV_OK);
+	assert_null(p.next_cursor);
+	assert_true(has_warning(&p, "cursor 3000000000 is out of range"));
+	prov_page_free(&p);
+	/* An empty page with a next cursor still ends the list. */
+	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-mwindows:0", 200,
+	    "{\"data\":[],\"nextCursorId\":55}", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "v3-psps:0");
+	prov_page_free(&p);
 }
 
-/* ----------------------------------------------------------------- Pingdom */
+/* ------------------------------------------------------------ whole fetches */
 
+/* The start: v3 first with the Bearer key; v3 refuses it (401), so the same
+ * fetch reads the first page of v2 with every flag, and the cursor stays on v2. */
 static void
-test_fetch_uptimerobot_request_and_scrubbed_error(void **state)
+test_fetch_falls_back_to_v2(void **state)
 {
-	const struct provider_def *def = provider_find("uptimerobot");
 	struct config cfg;
 	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
 	struct mini m;
-	char base[96];
+	char base[96], *a[3];
 	const char *seen;
 	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	mini_start(&m, (const char *const[]){ "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n"
-	    "{\"stat\":\"fail\",\"error\":{\"type\":\"invalid_parameter\",\"parameter_name\":\"api_key\","
-	    "\"passed_value\":\"u123-secretkeyvalue\",\"message\":\"api_key u123-secretkeyvalue not found.\"}}", NULL });
-	snprintf(base, sizeof base, "http://127.0.0.1:%d/uptimerobot/", m.port);
-	cfg_init(&cfg, "uptimerobot", base);
-	assert_int_equal(prov_session_init(&s, def, &cfg, creds, &e), 0);
-	assert_int_equal(def->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
+	a[0] = answer_fixture("401 Unauthorized", "uptimerobot/v3_unauthorized.json");
+	a[1] = answer_fixture("200 OK", "uptimerobot/v2_monitors_rich.json");
+	a[2] = NULL;
+	mini_start(&m, (const char *const *)a);
+	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
-	assert_non_null(strstr(seen, "POST /uptimerobot/v2/getMonitors HTTP/1.1"));
-	assert_non_null(strstr(seen, "api_key=u123-secretkeyvalue&format=json&offset=0&limit=50"));
+	assert_non_null(strstr(seen, "GET /ur/v3/monitors HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "Authorization: Bearer u123-secretkeyvalue\r\n"));
+	assert_non_null(strstr(seen, "POST /ur/v2/getMonitors HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "api_key=u123-secretkeyvalue&format=json&offset=0&limit=50&alert_contacts=1"
+	    "&ssl=1&custom_http_headers=1&custom_http_statuses=1&mwindows=1"));
+	assert_int_equal(p.n, 8);
+	assert_string_equal(p.next_cursor, "monitors:9");
+	assert_true(has_warning(&p, "API v3 refused this key (HTTP 401); the import uses API v2"));
+	prov_page_free(&p);
+	free_answers(a);
+	json_object_put(creds);
+}
+
+/* Both APIs refuse the key: a bad key, and the message does not repeat it. */
+static void
+test_fetch_bad_key(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96], *a[3];
+	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
+
+	(void)state;
+	a[0] = answer("401 Unauthorized", "", "{\"statusCode\":401,\"message\":\"Unauthorized\"}");
+	a[1] = answer("200 OK", "", "{\"stat\":\"fail\",\"error\":{\"type\":\"invalid_parameter\","
+	    "\"parameter_name\":\"api_key\",\"passed_value\":\"u123-secretkeyvalue\","
+	    "\"message\":\"api_key u123-secretkeyvalue not found.\"}}");
+	a[2] = NULL;
+	mini_start(&m, (const char *const *)a);
+	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
+	mini_finish(&m);
 	assert_non_null(strstr(e.message, "UptimeRobot rejected the API key"));
+	assert_non_null(strstr(e.message, "API v3 answered HTTP 401"));
 	assert_null(strstr(e.message, "secretkeyvalue"));
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
+	free_answers(a);
+	json_object_put(creds);
+}
+
+/* v3 accepts the key: its monitors, and the group names as tags (official TF
+ * internal/client/monitor_group.go). */
+static void
+test_fetch_v3_with_groups(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96], *a[3];
+	const char *seen;
+	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
+
+	(void)state;
+	a[0] = answer_fixture("200 OK", "uptimerobot/v3_monitors.json");
+	a[1] = answer_fixture("200 OK", "uptimerobot/v3_monitor_groups.json");
+	a[2] = NULL;
+	mini_start(&m, (const char *const *)a);
+	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	seen = mini_finish(&m);
+	assert_non_null(strstr(seen, "GET /ur/v3/monitor-groups HTTP/1.1\r\n"));
+	assert_null(strstr(seen, "/v2/"));
+	assert_string_equal(p.next_cursor, "v3-monitors:800123464");
+	assert_string_equal(nlist(page_find(&p, "monitor", "800123458"), "tags"),
+	    "[\"api\",\"billing\",\"group:Production\"]");
+	assert_string_equal(nlist(page_find(&p, "monitor", "800123459"), "tags"), "[\"group:Production\"]");
+	assert_string_equal(nlist(page_find(&p, "monitor", "800123456"), "tags"), "[\"prod\"]");
+	prov_page_free(&p);
+	free_answers(a);
+
+	/* The next page resumes at the cursor. */
+	a[0] = answer("200 OK", "", "{\"data\":[],\"nextLink\":null}");
+	a[1] = NULL;
+	mini_start(&m, (const char *const *)a);
+	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-monitors:800123464", &p, &e), PROV_OK);
+	seen = mini_finish(&m);
+	assert_non_null(strstr(seen, "GET /ur/v3/monitors?cursor=800123464 HTTP/1.1\r\n"));
+	assert_string_equal(p.next_cursor, "v3-contacts:0");
+	prov_page_free(&p);
+	free(a[0]);
+	json_object_put(creds);
+}
+
+/* A page of v2 windows pages through the monitors (mwindows=1 only) for the
+ * monitors that list each window; ids of other windows are ignored. */
+static void
+test_fetch_v2_windows(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96], *a[4];
+	const char *seen;
+	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
+
+	(void)state;
+	a[0] = answer_fixture("200 OK", "uptimerobot/v2_mwindows.json");
+	a[1] = answer_fixture("200 OK", "uptimerobot/v2_monitors_scan1.json");
+	a[2] = answer_fixture("200 OK", "uptimerobot/v2_monitors_scan2.json");
+	a[3] = NULL;
+	mini_start(&m, (const char *const *)a);
+	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "mwindows:0", &p, &e), PROV_OK);
+	seen = mini_finish(&m);
+	assert_non_null(strstr(seen, "POST /ur/v2/getMWindows HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "offset=0&limit=50&mwindows=1"));
+	assert_non_null(strstr(seen, "offset=2&limit=50&mwindows=1"));
+	assert_null(strstr(seen, "alert_contacts=1"));
+	assert_string_equal(p.next_cursor, "psps:0");
+	assert_string_equal(nids(page_find(&p, "maintenance_window", "581"), "monitor_ids"),
+	    "777712827,777712829");
+	assert_string_equal(nids(page_find(&p, "maintenance_window", "582"), "monitor_ids"),
+	    "777712829,777559668");
+	assert_string_equal(nids(page_find(&p, "maintenance_window", "583"), "monitor_ids"), "");
+	prov_page_free(&p);
+	free_answers(a);
+	json_object_put(creds);
+}
+
+/* The same on v3: the plain monitor list, paged by its cursor. */
+static void
+test_fetch_v3_windows(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96], *a[4];
+	const char *seen;
+	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
+
+	(void)state;
+	a[0] = answer_fixture("200 OK", "uptimerobot/v3_mwindows.json");
+	a[1] = answer_fixture("200 OK", "uptimerobot/v3_monitors_scan1.json");
+	a[2] = answer_fixture("200 OK", "uptimerobot/v3_monitors_scan2.json");
+	a[3] = NULL;
+	mini_start(&m, (const char *const *)a);
+	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_OK);
+	seen = mini_finish(&m);
+	assert_non_null(strstr(seen, "GET /ur/v3/maintenance-windows HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /ur/v3/monitors HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /ur/v3/monitors?cursor=800123458 HTTP/1.1\r\n"));
+	assert_string_equal(p.next_cursor, "v3-psps:0");
+	assert_string_equal(nids(page_find(&p, "maintenance_window", "581"), "monitor_ids"),
+	    "800123456,800123458");
+	assert_string_equal(nids(page_find(&p, "maintenance_window", "582"), "monitor_ids"),
+	    "800123458,800123462");
+	prov_page_free(&p);
+	free_answers(a);
+
+	/* The monitor scan fails: the whole page of windows is retried later. */
+	a[0] = answer_fixture("200 OK", "uptimerobot/v3_mwindows.json");
+	a[1] = answer("503 Service Unavailable", "", "{\"statusCode\":503,\"message\":\"busy\"}");
+	a[2] = NULL;
+	mini_start(&m, (const char *const *)a);
+	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_TRANSIENT);
+	mini_finish(&m);
+	assert_int_equal(p.n, 0);
+	assert_null(p.next_cursor);
+	prov_page_free(&p);
+	free(a[0]);
+	free(a[1]);
+
+	/* Windows refused (403): skipped without paging the monitors. */
+	a[0] = answer_fixture("403 Forbidden", "uptimerobot/v3_forbidden.json");
+	a[1] = NULL;
+	mini_start(&m, (const char *const *)a);
+	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_OK);
+	seen = mini_finish(&m);
+	assert_null(strstr(seen, "/v3/monitors"));
+	assert_string_equal(p.next_cursor, "v3-psps:0");
+	assert_true(has_warning(&p, "refused the maintenance windows list for this key (HTTP 403)"));
+	prov_page_free(&p);
+	free(a[0]);
 	json_object_put(creds);
 }
 
@@ -247,12 +784,21 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_uptimerobot_monitors_page),
-		cmocka_unit_test(test_uptimerobot_phases_and_stop),
-		cmocka_unit_test(test_uptimerobot_errors),
-		cmocka_unit_test(test_uptimerobot_rate_limited),
-		cmocka_unit_test(test_uptimerobot_empty_account),
-		cmocka_unit_test(test_fetch_uptimerobot_request_and_scrubbed_error),
+		cmocka_unit_test(test_v2_monitors),
+		cmocka_unit_test(test_v2_phases),
+		cmocka_unit_test(test_v2_windows),
+		cmocka_unit_test(test_v3_monitors),
+		cmocka_unit_test(test_v3_contacts),
+		cmocka_unit_test(test_v3_windows_and_pages),
+		cmocka_unit_test(test_refused_kinds),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_rate_limited),
+		cmocka_unit_test(test_empty_account),
+		cmocka_unit_test(test_fetch_falls_back_to_v2),
+		cmocka_unit_test(test_fetch_bad_key),
+		cmocka_unit_test(test_fetch_v3_with_groups),
+		cmocka_unit_test(test_fetch_v2_windows),
+		cmocka_unit_test(test_fetch_v3_windows),
 	};
 
 	return PROVTEST_RUN(tests);

@@ -1,0 +1,265 @@
+"""UptimeRobot end to end (issue 10): a rich account on the fake provider (tests/fakes/prov_uptimerobot.py)
+is discovered and imported by the real runner over HTTP, then the account tables are read back and
+compared with what the provider holds, once through API v3 (a key v3 accepts) and once through API v2
+(a legacy key that v3 refuses, so the run falls back): URLs with path, port and query, keyword mode both
+ways, case sensitivity, method and body, headers, status codes, TLS, timeouts, regions, tags and groups
+(v3), the port of port monitors (v2 reports sub_type 1 for all of them), heartbeats, alert recipients of
+several kinds (v3: personal contacts and integrations), maintenance windows with the monitors and
+heartbeats they silence, and status pages. Refused lists complete the run with a warning naming the kind;
+a key both APIs refuse fails the run.
+
+Expected values follow the fake's formulas for monitor g (tests/fakes/README.md, uptimerobot quirks).
+"""
+
+import json
+
+import harness
+from harness import q
+from test_runner import RunnerTestCase
+
+P = "uptimerobot"
+BASE_TS = 1700000000
+COUNTS = {"monitors": 15, "heartbeats": 2, "contacts": 6, "status_pages": 2, "maintenance": 3}
+
+# contact j: (type, value) by the fake's CONTACT_TYPES (2, 11, 5, 1, 16, 7)
+EMAIL = ("email", "contact1@example.com")
+WEBHOOK = ("webhook", "https://hooks.example.com/ur/3?")
+SMS = ("sms", "+15550000003")
+PAGERDUTY = ("pagerduty", None)
+ZAPIER = ("other", None)
+
+
+class TestUptimeRobotFidelity(RunnerTestCase):
+
+    def rows(self, sql):
+        """The rows of a query, with whole-number text as int (the client returns text)."""
+        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
+                for r in self.stack.sql_dicts(sql)]
+
+    def setup_account(self, api, **options):
+        self.stack.sql("DELETE FROM jobs")
+        key = self.stack.unique("ur-")
+        harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
+            "credentials": {"api_key": key}, "name_prefix": "Fid", "paused_every": 5, "counts": COUNTS,
+            "options": dict(options, api=api)})
+        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
+        harness.fake_call(self.stack, "DELETE", "/_control/requests")
+        return key, harness.fake_call(self.stack, "GET", "/_control/%s/account" % P)
+
+    def run_import(self, user, key):
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": key}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        st = self.drive(rid, ("awaiting_review", "failed"))
+        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
+        self.execute(user, rid)
+        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
+        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
+                                           if x["status"] != "imported"])
+        return rid
+
+    def monitor(self, user, name):
+        rows = self.rows("SELECT * FROM monitors WHERE user_id=%d AND name=%s" % (user.id, q(name)))
+        self.assertEqual(len(rows), 1, name)
+        return rows[0]
+
+    def heartbeat(self, user, name):
+        rows = self.rows("SELECT * FROM heartbeats WHERE user_id=%d AND name=%s" % (user.id, q(name)))
+        self.assertEqual(len(rows), 1, name)
+        return rows[0]
+
+    def recipients(self, table, col, oid):
+        rows = self.rows("SELECT c.type, c.value FROM %s l JOIN contacts c ON c.id = l.contact_id "
+                         "WHERE l.%s = %d" % (table, col, int(oid)))
+        return sorted(((r["type"], r["value"]) for r in rows), key=str)
+
+    def warnings(self, user, rid):
+        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
+
+    @staticmethod
+    def js(v):
+        return json.loads(v) if v is not None else []
+
+    def check_common(self, user, v3):
+        """What both APIs carry: URLs, keyword modes, method, body, headers, timeouts, ports, TLS,
+        recipients, heartbeats, windows and status pages."""
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 15)
+        m = self.monitor(user, "Fid Monitor 1")       # g=0: https, GET, contacts 0 and 1
+        self.assertEqual((m["type"], m["url"], m["http_method"], m["timeout_s"]),
+                         ("http", "https://m1.example.com/", "GET", 30))
+        self.assertEqual((m["keyword"], m["keyword_up_when"], m["verify_ssl"], m["paused"]), (None, None, 1, 0))
+        self.assertEqual(self.js(m["request_headers"]) if m["request_headers"] else {}, {})
+        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]),
+                         sorted([EMAIL, ("slack", self.slack)], key=str))
+
+        m = self.monitor(user, "Fid Monitor 2")       # g=1: http with a path, headers
+        self.assertEqual((m["url"], m["timeout_s"]), ("http://m2.example.com/health", 15))
+        self.assertEqual(self.js(m["request_headers"]), {"X-Env": "prod", "X-Probe": "1"})
+        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), [("slack", self.slack)])
+
+        m = self.monitor(user, "Fid Monitor 3")       # g=2: keyword present, case-sensitive, port 8443
+        self.assertEqual((m["type"], m["url"]), ("keyword", "https://m3.example.com:8443/status?probe=1"))
+        self.assertEqual((m["keyword"], m["keyword_up_when"], m["keyword_case_sensitive"]),
+                         ("All systems go", "present", 1))
+        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), [WEBHOOK])
+
+        m = self.monitor(user, "Fid Monitor 8")       # g=7: keyword absent, POST with JSON, query
+        self.assertEqual((m["type"], m["url"]), ("keyword", "https://m8.example.com/api/v1/ping?token=public&n=7"))
+        self.assertEqual((m["keyword"], m["keyword_up_when"], m["keyword_case_sensitive"]), ("Error", "absent", 1))
+        self.assertEqual((m["http_method"], m["request_body"]), ("POST", '{"check":7}'))
+        self.assertEqual(self.js(m["request_headers"]), {"X-Env": "prod", "X-Probe": "7",
+                                                         "Content-Type": "application/json"})
+        m = self.monitor(user, "Fid Monitor 13")      # g=12: keyword present, case-insensitive, HEAD
+        self.assertEqual((m["keyword_up_when"], m["keyword_case_sensitive"], m["http_method"]), ("present", 0, "HEAD"))
+        m = self.monitor(user, "Fid Monitor 7")       # g=6: TLS errors ignored, POST
+        self.assertEqual((m["verify_ssl"], m["http_method"], m["url"]),
+                         (0, "POST", "https://m7.example.com:8443/status?probe=1"))
+
+        # ping and port monitors: the host; the real port (v2 says sub_type 1 for each)
+        m = self.monitor(user, "Fid Monitor 4")
+        self.assertEqual((m["type"], m["url"], m["port"]), ("ping", "m4.example.com", None))
+        for name, port, paused in (("Fid Monitor 5", 5432, 1), ("Fid Monitor 10", 8009, 1), ("Fid Monitor 15", 443, 1)):
+            m = self.monitor(user, name)
+            self.assertEqual((m["type"], m["port"], m["paused"]), ("port", port, paused), name)
+
+        # heartbeats and their recipients (g=15: contact 3; g=16: contacts 4 and 5)
+        hb = self.heartbeat(user, "Fid Heartbeat 1")
+        self.assertEqual(hb["interval_s"], 300)
+        self.assertTrue(hb["ping_url"].startswith("https://heartbeat.uptimerobot.com/m"), hb)
+        self.assertEqual(self.recipients("heartbeat_contacts", "heartbeat_id", hb["id"]), [SMS])
+        hb2 = self.heartbeat(user, "Fid Heartbeat 2")
+        self.assertEqual(hb2["interval_s"], 3600)
+        self.assertEqual(self.recipients("heartbeat_contacts", "heartbeat_id", hb2["id"]),
+                         sorted([PAGERDUTY, ZAPIER], key=str))
+
+        # contacts: every kind, the ones without an address flagged
+        rows = self.rows("SELECT name, type, value, needs_address FROM contacts WHERE user_id=%d" % user.id)
+        self.assertEqual(sorted(((r["type"], r["value"]) for r in rows if r["type"] != "slack"), key=str),
+                         sorted([EMAIL, WEBHOOK, SMS, PAGERDUTY, ZAPIER], key=str))
+        self.assertEqual({r["name"] for r in rows}, {"Fid Contact %d" % (j + 1) for j in range(6)})
+        self.assertEqual(sorted(r["type"] for r in rows if r["needs_address"]), ["other", "pagerduty"])
+
+        # maintenance windows with the monitors and heartbeats that list them
+        wins = {w["name"]: w for w in self.rows("SELECT * FROM maintenance_windows WHERE user_id=%d" % user.id)}
+        self.assertEqual(sorted(wins), ["Fid Window 1", "Fid Window 2", "Fid Window 3"])
+        w = wins["Fid Window 1"]
+        self.assertEqual((w["recurrence"], w["starts"], w["duration_min"], self.js(w["days"]), w["paused"]),
+                         ("weekly", "02:00", 30, [1, 3], 0))
+        w = wins["Fid Window 2"]
+        start = "2023-12-15T22:13:20" + ("" if v3 else "Z")
+        end = "2023-12-15T23:13:20" + ("" if v3 else "Z")
+        self.assertEqual((w["recurrence"], w["starts"], w["ends"], w["duration_min"]), ("once", start, end, 60))
+        self.assertEqual((wins["Fid Window 3"]["recurrence"], wins["Fid Window 3"]["starts"]), ("daily", "04:30"))
+        for name, monitors, heartbeats in (("Fid Window 1", [1, 4, 7, 10, 13], ["Fid Heartbeat 1"]),
+                                           ("Fid Window 2", [1, 7, 13], ["Fid Heartbeat 2"]),
+                                           ("Fid Window 3", [], [])):
+            got = self.rows("SELECT m.name AS m, h.name AS h FROM maintenance_window_monitors l "
+                            "LEFT JOIN monitors m ON m.id = l.monitor_id LEFT JOIN heartbeats h ON h.id = l.heartbeat_id "
+                            "WHERE l.window_id = %d" % wins[name]["id"])
+            self.assertEqual(sorted(r["m"] for r in got if r["m"]), sorted("Fid Monitor %d" % g for g in monitors), name)
+            self.assertEqual(sorted(r["h"] for r in got if r["h"]), heartbeats, name)
+
+        # status pages: the first lists monitors 1..5
+        pages = {p["name"]: p for p in self.rows("SELECT * FROM status_pages WHERE user_id=%d" % user.id)}
+        self.assertEqual(sorted(pages), ["Fid Status Page 1", "Fid Status Page 2"])
+        sp = pages["Fid Status Page 1"]
+        self.assertTrue(sp["url"].startswith("https://stats.uptimerobot.com/"), sp)
+        got = self.rows("SELECT m.name FROM status_page_monitors l JOIN monitors m ON m.id = l.monitor_id "
+                        "WHERE l.status_page_id = %d ORDER BY l.position" % sp["id"])
+        self.assertEqual([r["name"] for r in got], ["Fid Monitor %d" % g for g in range(1, 6)])
+        return pages
+
+    def test_v3_account_arrives_as_it_was(self):
+        user = self.user()
+        key, _ = self.setup_account("both")
+        rid = self.run_import(user, key)
+        self.slack = self.stack.sql_value("SELECT value FROM contacts WHERE user_id=%d AND type='slack'" % user.id)
+        self.assertTrue(self.slack.startswith("https://hooks.slack.com/services/T000/B000/"), self.slack)
+        pages = self.check_common(user, v3=True)
+
+        # what only v3 has: expected codes, redirects, certificate reminders, regions, tags, groups, grace
+        m = self.monitor(user, "Fid Monitor 1")
+        self.assertEqual((self.js(m["expected_status_codes"]), m["follow_redirects"], m["ssl_expiry_days"]),
+                         (["2xx", "3xx"], 1, 30))
+        self.assertEqual((self.js(m["regions"]), self.js(m["tags"])), (["eu"], ["prod", "web"]))
+        m = self.monitor(user, "Fid Monitor 2")
+        self.assertEqual((self.js(m["expected_status_codes"]), m["follow_redirects"], self.js(m["regions"])),
+                         (["2xx", "3xx", "404"], 0, ["na", "eu"]))
+        self.assertEqual(self.js(self.monitor(user, "Fid Monitor 4")["tags"]), ["web", "group:Production"])
+        self.assertEqual(self.js(self.monitor(user, "Fid Monitor 8")["tags"]), ["group:Production"])
+        self.assertEqual(self.heartbeat(user, "Fid Heartbeat 2")["grace_s"], 300)
+        self.assertEqual(self.js(self.heartbeat(user, "Fid Heartbeat 1")["tags"]), ["cron", "group:Production"])
+        self.assertEqual(pages["Fid Status Page 2"]["url"], "https://status2.example.com")
+
+        # the run stayed on v3: no v2 request at all
+        reqs = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
+        self.assertFalse([r for r in reqs if "/v2/" in r["path"]], reqs[:3])
+        self.assertTrue(any(r["path"].endswith("/v3/integrations") for r in reqs))
+        warnings = self.warnings(user, rid)
+        self.assertTrue(any('"Fid Monitor 8" logs in with HTTP_BASIC authentication' in w for w in warnings), warnings)
+
+    def test_legacy_key_falls_back_to_v2(self):
+        user = self.user()
+        key, _ = self.setup_account("v2")
+        rid = self.run_import(user, key)
+        self.slack = self.stack.sql_value("SELECT value FROM contacts WHERE user_id=%d AND type='slack'" % user.id)
+        pages = self.check_common(user, v3=False)
+
+        # v2: status overrides (404 counts as up, 500 as down); no tags or regions
+        m = self.monitor(user, "Fid Monitor 2")
+        self.assertEqual((self.js(m["expected_status_codes"]), self.js(m["alert_status_codes"])), (["404"], ["500"]))
+        self.assertEqual((self.js(m["tags"]), self.js(m["regions"]), m["follow_redirects"]), ([], [], None))
+        self.assertEqual(pages["Fid Status Page 2"]["url"].startswith("https://stats.uptimerobot.com/"), True)
+
+        # one refused v3 call, then v2 only (getMonitors with every flag)
+        reqs = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
+        v3 = [r for r in reqs if "/v3/" in r["path"]]
+        self.assertEqual([(r["path"], r["status"]) for r in v3], [("/uptimerobot/v3/monitors", 401)])
+        first = [r for r in reqs if r["path"].endswith("/getMonitors")][0]
+        for flag in ("alert_contacts", "ssl", "custom_http_headers", "custom_http_statuses", "mwindows"):
+            self.assertEqual(str(first["params"].get(flag)), "1", first)
+        warnings = self.warnings(user, rid)
+        self.assertTrue(any("API v3 refused this key (HTTP 401); the import uses API v2" in w for w in warnings),
+                        warnings)
+        self.assertTrue(any('"Fid Monitor 8" logs in with HTTP authentication' in w for w in warnings), warnings)
+        dump = json.dumps(self.logs(user, rid))
+        self.assertNotIn(key, dump)
+        self.assertNotIn("s3cret-probe", dump)
+
+    def test_refused_lists_skip_their_kind_and_the_run_completes(self):
+        user = self.user()
+        key, _ = self.setup_account("both", refuse=["integrations", "maintenance"])
+        rid = self.run_import(user, key)
+        warnings = self.warnings(user, rid)
+        for kind in ("integrations", "maintenance windows"):
+            self.assertTrue(any("UptimeRobot refused the %s list for this key (HTTP 403): %s skipped" % (kind, kind)
+                                in w for w in warnings), (kind, warnings))
+        self.assertEqual(self.stack.count("maintenance_windows", "user_id=%d" % user.id), 0)
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 15)
+        # personal contacts only (e-mail, SMS); monitor 1 keeps its e-mail recipient
+        self.assertEqual(self.stack.count("contacts", "user_id=%d" % user.id), 2)
+        m = self.monitor(user, "Fid Monitor 1")
+        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), [EMAIL])
+
+        # v2: the refusal is in the body (not_authorized)
+        user2 = self.user()
+        key, _ = self.setup_account("v2", refuse=["contacts"])
+        rid = self.run_import(user2, key)
+        self.assertTrue(any("UptimeRobot refused the alert contacts list for this key (not_authorized): alert "
+                            "contacts skipped" in w for w in self.warnings(user2, rid)))
+        self.assertEqual(self.stack.count("contacts", "user_id=%d" % user2.id), 0)
+        self.assertEqual(self.stack.count("maintenance_windows", "user_id=%d" % user2.id), 3)
+
+    def test_a_key_both_apis_refuse_fails_the_run(self):
+        user = self.user()
+        self.setup_account("both")
+        bad = "nope-SECRET-%s" % self.stack.unique("k")
+        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": bad}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
+        msg = self.get(user, rid)["data"]["error_message"]
+        self.assertIn("UptimeRobot rejected the API key", msg)
+        self.assertIn("API v3 answered HTTP 401", msg)
+        self.assertNotIn(bad, msg)
+        self.assertNotIn(bad, json.dumps(self.logs(user, rid)))
