@@ -163,7 +163,8 @@ class TestRunnerLifecycle(RunnerTestCase):
 
         self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
         run = self.get(user, rid)["data"]
-        self.assertEqual(run["stats"]["discovered"], {"monitor": 12, "heartbeat": 2, "contact": 3, "status_page": 2})
+        self.assertEqual(run["stats"]["discovered"],
+                         {"monitor": 12, "heartbeat": 2, "contact": 3, "status_page": 2, "maintenance_window": 0})
         self.assertEqual(run["stats"]["progress"], 0)
         self.assertEqual(run["total_resources"], 19)
         self.assertIsNotNone(run["started_at"])
@@ -235,7 +236,8 @@ class TestRunnerLifecycle(RunnerTestCase):
         rid = self.start(user, key)
         self.drive(rid, "awaiting_review")
         run = self.get(user, rid)["data"]
-        self.assertEqual(run["stats"]["discovered"], {"monitor": 130, "heartbeat": 3, "contact": 70, "status_page": 55})
+        self.assertEqual(run["stats"]["discovered"],
+                         {"monitor": 130, "heartbeat": 3, "contact": 70, "status_page": 55, "maintenance_window": 0})
         reqs = [r for r in self.fake_requests(since) if r.get("status") == 200]
         offsets = {}
         for r in reqs:
@@ -359,7 +361,8 @@ class TestRunnerFaults(RunnerTestCase):
         self.assertIsNotNone(self.stack.sql_value("SELECT reserved_by FROM jobs WHERE run_id=%s" % q(rid)))
         self.assertEqual(self.drive(rid, ("awaiting_review", "failed"), timeout=60), "awaiting_review")
         run = self.get(user, rid)["data"]
-        self.assertEqual(run["stats"]["discovered"], {"monitor": 230, "heartbeat": 2, "contact": 3, "status_page": 1})
+        self.assertEqual(run["stats"]["discovered"],
+                         {"monitor": 230, "heartbeat": 2, "contact": 3, "status_page": 1, "maintenance_window": 0})
         self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 236)
         # resumed at the checkpoint: the first two pages were fetched once
         offs = []
