@@ -17,7 +17,6 @@
  * text is the REST error body, so a model can read the code and correct
  * itself. Success: structuredContent is the handler's body, and one text item
  * carries the same JSON. */
-#include "config.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,3 @@
-#include "config.h"
-
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
