@@ -52,7 +52,9 @@ job_verdict(const char *queue, const char *status)
 	return JOB_DROP;
 }
 
-/* design §4, one row per allowed transition */
+/* design §4, one row per allowed transition. The guarded UPDATEs of the
+ * statement table (WHERE status ...) make exactly these: test_runner.c
+ * test_sql_guards_follow_the_state_table fails when the two differ. */
 static const struct {
 	const char *from, *to;
 } transitions[] = {

@@ -2,6 +2,7 @@
  * and the run state machine, backoff, progress and stats, import order, and
  * the importers' value checks. No database. */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 
 #include "core/jsonx.h"
 #include "core/util.h"
+#include "db/stmts.h"
 #include "importers/importer.h"
 #include "queue/queue.h"
 #include "runner/rules.h"
@@ -132,6 +134,86 @@ test_state_machine(void **state)
 	assert_false(run_status_final("paused_conflicts"));
 	assert_string_equal(run_final_status(0), "completed");
 	assert_string_equal(run_final_status(1), "completed_with_errors");
+}
+
+/* Quoted state names of a status guard: "status = 'a'" or "status IN ('a', 'b')"
+ * starting at p; returns how many were stored in out. */
+static size_t
+guard_states(const char *p, char out[][32], size_t max)
+{
+	bool list = strncmp(p, "status IN (", 11) == 0;
+	const char *end = list ? strchr(p, ')') : NULL;
+	size_t n = 0;
+
+	for (const char *q = strchr(p, '\''); q != NULL && (end == NULL || q < end) && n < max;
+	    q = strchr(q + 1, '\'')) {
+		const char *e = strchr(q + 1, '\'');
+		assert_true(e != NULL && (size_t)(e - q - 1) < sizeof out[0]);
+		memcpy(out[n], q + 1, (size_t)(e - q - 1));
+		out[n++][e - q - 1] = '\0';
+		if (!list)
+			break;
+		q = e;
+	}
+	return n;
+}
+
+/* The SQL guards against the transition table: every statement that sets a
+ * run's status names the states it leaves in its WHERE, and each pair it can
+ * make must be a row of the table; every row must be made by some statement.
+ * So a guard changed in the .def files without the table (or the reverse)
+ * fails here. */
+static void
+test_sql_guards_follow_the_state_table(void **state)
+{
+	static const char *const all[] = { "pending", "discovering", "awaiting_review", "executing",
+		"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled" };
+	bool made[9][9] = { { false } };
+	int checked = 0;
+
+	(void)state;
+	for (int i = 0; i < ST__COUNT; i++) {
+		const char *sql = db_sql[i], *set, *where;
+		char to[2][32], from[9][32];
+		size_t nto = 0, nfrom;
+
+		if (strncmp(sql, "UPDATE migration_runs SET", 25) != 0 ||
+		    (set = strstr(sql, " status = ")) == NULL || (where = strstr(sql, " WHERE ")) == NULL ||
+		    set > where)
+			continue;
+		if (i == ST_RUN_MARK_DELETED)
+			continue; /* DELETE of a run in any state: it leaves the API with the run */
+		if (set[10] == '?') { /* the end of an execution: run_final_status() */
+			strcpy(to[nto++], run_final_status(0));
+			strcpy(to[nto++], run_final_status(1));
+		} else {
+			nto = guard_states(set + 1, to, 1);
+		}
+		const char *g = strstr(where, " status = ");
+		const char *gin = strstr(where, " status IN (");
+		if (g == NULL || (gin != NULL && gin < g))
+			g = gin;
+		if (g == NULL)
+			fail_msg("%s sets a run status without a guard on the state it leaves", db_stmt_names[i]);
+		nfrom = guard_states(g + 1, from, 9);
+		assert_true(nto > 0 && nfrom > 0);
+		for (size_t a = 0; a < nfrom; a++)
+			for (size_t b = 0; b < nto; b++) {
+				if (!run_transition_ok(from[a], to[b]))
+					fail_msg("%s makes %s -> %s, which the state table does not allow",
+					    db_stmt_names[i], from[a], to[b]);
+				for (size_t x = 0; x < 9; x++)
+					for (size_t y = 0; y < 9; y++)
+						if (strcmp(all[x], from[a]) == 0 && strcmp(all[y], to[b]) == 0)
+							made[x][y] = true;
+			}
+		checked++;
+	}
+	assert_true(checked >= 8);
+	for (size_t x = 0; x < 9; x++)
+		for (size_t y = 0; y < 9; y++)
+			if (run_transition_ok(all[x], all[y]) && !made[x][y])
+				fail_msg("the state table allows %s -> %s but no statement makes it", all[x], all[y]);
 }
 
 static void
@@ -366,6 +448,7 @@ main(void)
 		cmocka_unit_test(test_plan_resolution_is_kept_never_a_conflict_again),
 		cmocka_unit_test(test_job_verdicts),
 		cmocka_unit_test(test_state_machine),
+		cmocka_unit_test(test_sql_guards_follow_the_state_table),
 		cmocka_unit_test(test_backoff),
 		cmocka_unit_test(test_progress_and_stats),
 		cmocka_unit_test(test_import_order),
