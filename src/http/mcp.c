@@ -577,20 +577,19 @@ mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal 
 	return 0;
 }
 
-void
-mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
+/* The HTTP-level checks before any message is read, in the order of the
+ * contract: token (and its rate count), Origin, method, mcp:use, rate limit,
+ * body size, media type. True when the request may go on; else resp holds
+ * the refusal. */
+static bool
+admitted(struct app *app, const struct http_req *req, struct http_resp *resp, struct principal *who)
 {
-	struct principal who;
 	struct rate rate;
 	struct err e;
-	struct envelope env;
-	struct refusal no;
-	json_object *msg, *id;
-	const char *method;
 	bool counted;
 
 	err_clear(&e);
-	if (http_authenticate(app, req, &who, &rate, &counted, &e) != 0) {
+	if (http_authenticate(app, req, who, &rate, &counted, &e) != 0) {
 		if (counted)
 			http_rate_headers(resp, &rate);
 		if (e.code == ERR_UNAUTHENTICATED) {
@@ -599,72 +598,76 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 			    sent ? ", error=\"invalid_token\"" : "");
 		}
 		refuse(resp, req, &e, NULL);
-		return;
+		return false;
 	}
 	http_rate_headers(resp, &rate);
 	if (!origin_allowed(app->cfg, req->origin)) {
-		refuse_code(resp, req, ERR_ORIGIN, NULL,
-		    "Requests from this origin are not allowed.");
-		return;
+		refuse_code(resp, req, ERR_ORIGIN, NULL, "Requests from this origin are not allowed.");
+		return false;
 	}
 	if (strcmp(req->method, "POST") != 0) {
 		/* No SSE stream and no sessions: GET and DELETE are not offered. */
 		http_header(resp, "Allow", "POST");
-		refuse_code(resp, req, ERR_METHOD, NULL,
-		    "Method not allowed: the MCP endpoint takes POST only.");
-		return;
+		refuse_code(resp, req, ERR_METHOD, NULL, "Method not allowed: the MCP endpoint takes POST only.");
+		return false;
 	}
-	if (!scope_has(&who, SC_MCP_USE)) {
+	if (!scope_has(who, SC_MCP_USE)) {
 		http_header(resp, "WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"mcp:use\"");
-		refuse_code(resp, req, ERR_FORBIDDEN, NULL,
-		    "This token lacks the mcp:use scope.");
-		return;
+		refuse_code(resp, req, ERR_FORBIDDEN, NULL, "This token lacks the mcp:use scope.");
+		return false;
 	}
 	if (rate.exceeded) {
 		e.retry_after = rate.retry_after;
 		err_set(&e, ERR_RATE_LIMITED, NULL);
 		refuse(resp, req, &e, NULL);
-		return;
+		return false;
 	}
 	if (req->body_too_large) {
 		refuse_code(resp, req, ERR_TOO_LARGE, NULL, "The request body is too large.");
-		return;
+		return false;
 	}
 	if (!http_is_json(req->content_type)) {
-		refuse_code(resp, req, ERR_UNSUPPORTED_MEDIA, NULL,
-		    "Send one JSON-RPC message as application/json.");
-		return;
+		refuse_code(resp, req, ERR_UNSUPPORTED_MEDIA, NULL, "Send one JSON-RPC message as application/json.");
+		return false;
 	}
-	if (mcp_envelope(req->body, req->body_len, &env, &no) != 0) {
-		refuse_code(resp, req, no.code, no.id, no.text);
-		msg_free(env.msg);
-		return;
-	}
-	msg = env.msg;
-	id = env.id;
-	method = env.method;
-	if ((method == NULL || strcmp(method, "initialize") != 0) && req->protocol_version != NULL &&
-	    !str_in_list(mcp_versions, req->protocol_version)) {
-		json_object *data = json_object_new_object(), *sup = json_object_new_array();
-		char shown[160], asked[80];
+	return true;
+}
 
-		for (size_t i = 0; mcp_versions[i] != NULL; i++)
-			json_object_array_add(sup, json_object_new_string(mcp_versions[i]));
-		json_object_object_add(data, "supported", sup);
-		/* a header's bytes: shown only as clean UTF-8, cut */
-		utf8_clean(asked, sizeof asked, req->protocol_version, 64);
-		jx_add_str(data, "requested", asked);
-		snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %s.", asked);
-		http_json(resp, 400, rpc_error(id, RPC_INVALID_REQUEST, shown, data));
-		msg_free(msg);
+/* A message with an MCP-Protocol-Version header we do not speak: 400 with the
+ * versions we do. */
+static void
+refuse_version(struct http_resp *resp, const struct http_req *req, json_object *id)
+{
+	json_object *data = json_object_new_object(), *sup = json_object_new_array();
+	char shown[160], asked[80];
+
+	for (size_t i = 0; mcp_versions[i] != NULL; i++)
+		json_object_array_add(sup, json_object_new_string(mcp_versions[i]));
+	json_object_object_add(data, "supported", sup);
+	/* a header's bytes: shown only as clean UTF-8, cut */
+	utf8_clean(asked, sizeof asked, req->protocol_version, 64);
+	jx_add_str(data, "requested", asked);
+	snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %s.", asked);
+	http_json(resp, 400, rpc_error(id, RPC_INVALID_REQUEST, shown, data));
+}
+
+void
+mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
+{
+	struct principal who;
+	struct envelope env;
+	struct refusal no;
+
+	if (!admitted(app, req, resp, &who))
 		return;
-	}
-	if (method == NULL || id == NULL) {
-		/* A notification or a response to us: accepted, nothing to say. */
-		resp->status = 202;
-		msg_free(msg);
-		return;
-	}
-	http_json(resp, 200, dispatch(app, req, &who, method, env.has_params, env.params, id));
-	msg_free(msg);
+	if (mcp_envelope(req->body, req->body_len, &env, &no) != 0)
+		refuse_code(resp, req, no.code, no.id, no.text);
+	else if ((env.method == NULL || strcmp(env.method, "initialize") != 0) && req->protocol_version != NULL &&
+	    !str_in_list(mcp_versions, req->protocol_version))
+		refuse_version(resp, req, env.id);
+	else if (env.method == NULL || env.id == NULL)
+		resp->status = 202; /* a notification or a response to us: accepted, nothing to say */
+	else
+		http_json(resp, 200, dispatch(app, req, &who, env.method, env.has_params, env.params, env.id));
+	msg_free(env.msg);
 }
