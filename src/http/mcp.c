@@ -184,7 +184,8 @@ credentials_description(const struct param *p)
 	return s;
 }
 
-/* The JSON Schema of one parameter in the tool view. */
+/* The JSON Schema of one parameter in the tool view. Long: one case per
+ * parameter kind, each a few lines, read best as one switch. */
 static json_object *
 param_schema(const struct param *p)
 {
