@@ -44,6 +44,17 @@ class FidelityTestCase(RunnerTestCase):
                                            if x["status"] != "imported"])
         return rid
 
+    def assert_refused_key_fails(self, user, credentials, bad, *said):
+        """A run with credentials (bad: the wrong secret among them) fails on the first call with a
+        message that says each of said and shows nothing of bad, neither there nor in the run log."""
+        rid = self.start_run(user, credentials)
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
+        msg = self.get(user, rid)["data"]["error_message"]
+        for words in said:
+            self.assertIn(words, msg)
+        self.assertNotIn(bad, msg)
+        self.assertNotIn(bad, json.dumps(self.logs(user, rid)))
+
     def rows(self, sql):
         """The rows of a query, with whole-number text as int (the client returns text)."""
         return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}

@@ -131,8 +131,6 @@ class TestBetterStackFidelity(FidelityTestCase):
         self.assertEqual(self.stack.count("status_pages", "user_id=%d" % user.id), 2)
 
     def test_bad_token_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        rid = self.start_run(user, {"api_token": "nope-123"})
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        self.assertIn("rejected the API token", self.get(user, rid)["data"]["error_message"])
+        self.assert_refused_key_fails(self.user(), {"api_token": "nope-123"}, "nope-123",
+                                      "Better Stack rejected the API token")

@@ -216,10 +216,5 @@ class TestCronitorFidelity(FidelityTestCase):
         self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), [])
 
     def test_bad_key_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        rid = self.start_run(user, {"api_key": "nope-12345"})
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("Cronitor rejected the API key", msg)
-        self.assertNotIn("nope-12345", msg)
+        self.assert_refused_key_fails(self.user(), {"api_key": "nope-12345"}, "nope-12345", "Cronitor rejected the API key")

@@ -104,11 +104,7 @@ class TestHealthchecksFidelity(FidelityTestCase):
                             for w in warnings), warnings)
 
     def test_wrong_key_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
         bad = "x" * 32
-        rid = self.start_run(user, self.creds(bad))
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("Healthchecks rejected the API key (wrong api key)", msg)
-        self.assertNotIn(bad, msg)
+        self.assert_refused_key_fails(self.user(), self.creds(bad), bad,
+                                      "Healthchecks rejected the API key (wrong api key)")

@@ -169,10 +169,5 @@ class TestPingdomFidelity(FidelityTestCase):
                             for w in warnings), warnings)
 
     def test_bad_token_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        rid = self.start_run(user, {"api_token": "nope-123"})
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("Pingdom rejected the API token", msg)
-        self.assertNotIn("nope-123", msg)
+        self.assert_refused_key_fails(self.user(), {"api_token": "nope-123"}, "nope-123", "Pingdom rejected the API token")

@@ -13,7 +13,6 @@ The expected values follow the fake's formulas for entry i (tests/fakes/prov_sta
 """
 
 import datetime
-import json
 from zoneinfo import ZoneInfo
 
 import harness
@@ -202,10 +201,5 @@ class TestStatusCakeFidelity(FidelityTestCase):
         self.assertEqual(self.stack.count("contacts", "user_id=%d" % user.id), len(recipients(range(NC))))
 
     def test_bad_token_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        rid = self.start_run(user, {"api_token": "nope-123"})
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("StatusCake rejected the API token", msg)
-        self.assertNotIn("nope-123", msg)
+        self.assert_refused_key_fails(self.user(), {"api_token": "nope-123"}, "nope-123", "StatusCake rejected the API token")

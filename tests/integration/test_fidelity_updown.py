@@ -126,10 +126,5 @@ class TestUpdownFidelity(FidelityTestCase):
         self.assertEqual(self.stack.count("status_pages", "user_id=%d" % user.id), 2)
 
     def test_bad_key_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        rid = self.start_run(user, {"api_key": "nope-123"})
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("updown.io rejected the API key", msg)
-        self.assertNotIn("nope-123", msg)
+        self.assert_refused_key_fails(self.user(), {"api_key": "nope-123"}, "nope-123", "updown.io rejected the API key")

@@ -206,13 +206,7 @@ class TestUptimeRobotFidelity(FidelityTestCase):
         self.assertEqual(self.stack.count("maintenance_windows", "user_id=%d" % user2.id), 3)
 
     def test_a_key_both_apis_refuse_fails_the_run(self):
-        user = self.user()
         self.setup_account("both")
         bad = "nope-SECRET-%s" % self.stack.unique("k")
-        rid = self.start_run(user, {"api_key": bad})
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("UptimeRobot rejected the API key", msg)
-        self.assertIn("API v3 answered HTTP 401", msg)
-        self.assertNotIn(bad, msg)
-        self.assertNotIn(bad, json.dumps(self.logs(user, rid)))
+        self.assert_refused_key_fails(self.user(), {"api_key": bad}, bad,
+                                      "UptimeRobot rejected the API key", "API v3 answered HTTP 401")

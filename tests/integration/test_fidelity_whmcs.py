@@ -269,10 +269,6 @@ class TestWhmcsFidelity(FidelityTestCase):
         self.assertEqual(len([r for r in reqs if r["action"] == "GetTransactions"]), 1)
 
     def test_bad_secret_fails_the_run_on_the_first_call(self):
-        user = self.user()
         creds = dict(self.setup_account(), api_secret="nope-secret-123")
-        rid = self.start_run(user, creds)
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("WHMCS rejected the API credentials (Authentication Failed)", msg)
-        self.assertNotIn("nope-secret-123", msg)
+        self.assert_refused_key_fails(self.user(), creds, "nope-secret-123",
+                                      "WHMCS rejected the API credentials (Authentication Failed)")
