@@ -1106,11 +1106,8 @@ build_page(const struct bs_ctx *ctx, size_t ph, int64_t pg, json_object *root, s
 			add_status_page(ctx, it, a, id, page);
 	}
 	if (n > 0 && has_next(root)) {
-		if (pg < PROV_MAX_PAGES) {
-			page->next_cursor = prov_cursor_make(phases[ph], pg + 1);
-			return;
-		}
-		prov_page_warn(page, BS " %s: stopped after %d pages", kind_names[ph], PROV_MAX_PAGES);
+		page->next_cursor = prov_cursor_make(phases[ph], pg + 1);
+		return;
 	}
 	page->next_cursor = next_phase(ph);
 }

@@ -13,7 +13,6 @@
 #include "providers/httpc.h"
 #include "providers/provider.h"
 
-#define PROV_MAX_PAGES      10000 /* pages per phase; more ends the phase with a warning */
 #define PROV_MAX_ITEMS      10000 /* items per page; more are dropped with a warning */
 #define PROV_MAX_WARNINGS   100   /* warnings per page */
 #define PROV_MAX_STR        4096  /* longest string taken from a provider */

@@ -895,11 +895,6 @@ has_more(json_object *root, size_t ph, int64_t pg, size_t n, struct prov_page *p
 			    "of the list was not read", (long long)echoed, (long long)pg, kind_names[ph]);
 		more = false;
 	}
-	if (more && pg >= PROV_MAX_PAGES) {
-		if (page != NULL)
-			prov_page_warn(page, CR " %s: stopped after %d pages", kind_names[ph], PROV_MAX_PAGES);
-		more = false;
-	}
 	return more;
 }
 

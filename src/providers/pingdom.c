@@ -628,12 +628,8 @@ checks_next(json_object *root, int64_t off, size_t n, size_t listed, struct prov
 
 	prov_get_int(prov_get_object(root, "counts"), "total", &total);
 	if (n > 0 && (n < listed || (total >= 0 ? off + (int64_t)n < total : n >= PD_LIMIT))) {
-		if ((off + (int64_t)n) / PD_LIMIT >= PROV_MAX_PAGES)
-			prov_page_warn(page, PD " checks: stopped after %d pages", PROV_MAX_PAGES);
-		else {
-			page->next_cursor = prov_cursor_make("checks", off + (int64_t)n);
-			return;
-		}
+		page->next_cursor = prov_cursor_make("checks", off + (int64_t)n);
+		return;
 	}
 	page->next_cursor = prov_cursor_make("contacts", 0);
 }
@@ -662,7 +658,7 @@ parse_other(size_t ph, int64_t off, json_object *list, struct prov_page *page)
 	}
 	if (ph == PH_CONTACTS)
 		page->next_cursor = prov_cursor_make("maintenance", 0);
-	else if (n >= PD_MW_LIMIT && (off + (int64_t)n) / PD_MW_LIMIT < PROV_MAX_PAGES)
+	else if (n >= PD_MW_LIMIT)
 		page->next_cursor = prov_cursor_make("maintenance", off + (int64_t)n);
 }
 

@@ -1036,15 +1036,12 @@ set_next(size_t ph, int64_t pos, size_t n, json_object *root, struct prov_page *
 		return;
 	}
 	/* v2: another page when the total says so (or, without one, when the
-	 * page was full); never past the page cap. */
+	 * page was full). */
 	total = page_num(root, "total", -1);
 	limit = page_num(root, "limit", UR_LIMIT);
 	if (n > 0 && (total >= 0 ? pos + (int64_t)n < total : (int64_t)n >= limit)) {
-		if ((pos + (int64_t)n) / UR_LIMIT < PROV_MAX_PAGES) {
-			page->next_cursor = prov_cursor_make(phases[ph], pos + (int64_t)n);
-			return;
-		}
-		prov_page_warn(page, UR " %s: stopped after %d pages", kinds[ph], PROV_MAX_PAGES);
+		page->next_cursor = prov_cursor_make(phases[ph], pos + (int64_t)n);
+		return;
 	}
 	next_phase(ph, page);
 }

@@ -521,8 +521,7 @@ next_cursor(size_t ph, int64_t start, size_t n, json_object *root, size_t listed
 		returned = (int64_t)listed;
 	if (!prov_get_int(root, "totalresults", &total))
 		total = -1;
-	if (n > 0 && returned > 0 && (total < 0 || start + returned < total) &&
-	    start + returned < (int64_t)PROV_MAX_PAGES * p->limit)
+	if (n > 0 && returned > 0 && (total < 0 || start + returned < total))
 		return prov_cursor_make(phases[ph], start + returned);
 	return p->next != PH_END ? prov_cursor_make(phases[p->next], 0) : NULL;
 }
