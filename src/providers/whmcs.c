@@ -516,8 +516,9 @@ next_cursor(size_t ph, int64_t start, size_t n, json_object *root, size_t listed
 	int64_t total = -1, returned = -1;
 	const struct phase *p = &ph_info[ph];
 
-	/* numbers may be strings; numreturned defaults to what came */
-	if (!prov_get_int(root, "numreturned", &returned) || returned < 0)
+	/* numbers may be strings; numreturned defaults to what came (and within
+	 * int32, start + returned cannot overflow) */
+	if (!prov_get_int_in(root, "numreturned", 0, INT32_MAX, &returned))
 		returned = (int64_t)listed;
 	if (!prov_get_int(root, "totalresults", &total))
 		total = -1;
