@@ -803,7 +803,7 @@ add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const c
 		m.request_body = NULL;
 	m.request_headers = headers_object(prov_get_array(a, "request_headers"));
 	m.expected_status_codes = codes_list(prov_get_array(a, "expected_status_codes"));
-	timeout = prov_int_or(a, "request_timeout", 0);
+	timeout = prov_int_in_or(a, "request_timeout", 0, INT32_MAX, 0); /* rounded up below: no overflow */
 	m.timeout = t >= 0 && monitor_types[t].ms_timeout ? (timeout + 999) / 1000 : timeout;
 	m.follow_redirects = get_tri(a, "follow_redirects");
 	m.verify_ssl = get_tri(a, "verify_ssl");
