@@ -1,6 +1,7 @@
 """Drills (issue 12): the runner killed again and again in the middle of a
-large import, and a provider that answers 429s, 5xx, garbage, slowly or not
-at all. Each prints its figures (docs/reliability.md keeps the latest).
+large import, its database connection killed inside import transactions, and
+a provider that answers 429s, 5xx, garbage, slowly or not at all. Each prints
+its figures (docs/reliability.md keeps the latest).
 """
 
 import os
