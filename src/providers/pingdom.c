@@ -541,7 +541,8 @@ add_window(json_object *w, const char *id, struct prov_page *page)
 {
 	struct prov_maintenance_window mw = { 0 };
 	json_object *checks = prov_get_object(w, "checks"), *tms = prov_get_array(checks, "tms");
-	int64_t from = prov_int_in_or(w, "from", 0, PROV_MAX_TIME, 0), to = prov_int_in_or(w, "to", 0, PROV_MAX_TIME, 0);
+	int64_t from = prov_int_in_or(w, "from", 0, PROV_MAX_TIME, 0);
+	int64_t to = prov_int_in_or(w, "to", 0, PROV_MAX_TIME, 0);
 	int64_t until = prov_int_in_or(w, "effectiveto", 0, PROV_MAX_TIME, 0);
 	int64_t every = prov_int_or(w, "repeatevery", 0);
 	char start[32], end[32];

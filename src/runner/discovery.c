@@ -183,6 +183,30 @@ stats_count_page(const char *old_text, const struct prov_page *p, int64_t *total
 	return text;
 }
 
+/* Inside save_page's transaction: the page count, with the checkpoint it
+ * counts to, into the job's payload. Rows changed, or -1. */
+static int64_t
+save_count(struct runner *r, struct disc *d)
+{
+	char *payload;
+	int64_t n;
+
+	count_page(&d->count, d->cursor, d->page->next_cursor, &d->counted);
+	payload = count_text(&d->counted);
+	n = db_exec(r->db, ST_JOB_PAYLOAD, "sus", payload, d->job->id, d->job->worker);
+	free(payload);
+	return n;
+}
+
+/* The page was saved: its count is the job's now. */
+static void
+count_saved(struct disc *d)
+{
+	d->count = d->counted;
+	free(d->payload);
+	d->payload = count_text(&d->count);
+}
+
 static enum tx_result
 save_page(struct runner *r, void *arg)
 {
@@ -234,14 +258,7 @@ save_page(struct runner *r, void *arg)
 		/* Past the limit the run stops here, without reading the rest. */
 		d->over_limit = d->resources > r->cfg->max_resources;
 		if (d->over_limit || p->next_cursor != NULL) {
-			char *payload;
-
-			/* The page count goes with the checkpoint it counts to. */
-			count_page(&d->count, d->cursor, p->next_cursor, &d->counted);
-			payload = count_text(&d->counted);
-			n = db_exec(r->db, ST_JOB_PAYLOAD, "sus", payload, d->job->id, d->job->worker);
-			free(payload);
-			t = n < 0 ? TX_ERROR : TX_COMMIT;
+			t = save_count(r, d) < 0 ? TX_ERROR : TX_COMMIT;
 			goto out;
 		}
 	}
@@ -386,6 +403,24 @@ fail(struct runner *r, struct disc *d, const char *reason, const char *fmt, ...)
 	d->error_message = NULL;
 }
 
+/* When the page at cursor would be one more than [limits] max_pages in a row
+ * from its list: fail the run, without asking for it, and return true. */
+static bool
+page_cap_reached(struct runner *r, struct disc *d, const char *cursor)
+{
+	char phase[PROV_MAX_CURSOR + 1];
+
+	if (cursor == NULL)
+		return false;
+	cursor_phase(cursor, phase);
+	if (strcmp(phase, d->count.phase) != 0 || d->count.pages < r->cfg->max_pages)
+		return false;
+	fail(r, d, "limit", "The provider's %s list went on past %d pages, the most one list may take "
+	    "([limits] max_pages); discovery stopped there without reading the rest. Raise the limit if "
+	    "the account is really that large.", d->count.phase, r->cfg->max_pages);
+	return true;
+}
+
 /* A provider error: fatal ones fail the run, others back off or, after
  * max_attempts consecutive failures, fail it too. */
 static void
@@ -415,19 +450,6 @@ provider_error(struct runner *r, struct disc *d, struct prov_session *s, struct 
 	snprintf(d->log_message, sizeof d->log_message, "%s; retrying in %lld s (attempt %d of %d).",
 	    pe->message, (long long)((d->delay_ms + 999) / 1000), d->attempts, r->max_attempts);
 	runner_tx(r, back_off, d);
-}
-
-/* True when the page at cursor would be one more than max pages in a row
- * from its list. */
-static bool
-over_pages(const struct disc *d, const char *cursor, int max)
-{
-	char phase[PROV_MAX_CURSOR + 1];
-
-	if (cursor == NULL)
-		return false;
-	cursor_phase(cursor, phase);
-	return strcmp(phase, d->count.phase) == 0 && d->count.pages >= max;
 }
 
 /* The run's row as discovery needs it. 1 found, 0 gone, -1 error. */
@@ -538,12 +560,8 @@ discovery_step(struct runner *r, struct job *j)
 		memset(&page, 0, sizeof page);
 		memset(&pe, 0, sizeof pe);
 		d.cursor = cursor;
-		if (over_pages(&d, cursor, r->cfg->max_pages)) {
-			fail(r, &d, "limit", "The provider's %s list went on past %d pages, the most one list may "
-			    "take ([limits] max_pages); discovery stopped there without reading the rest. Raise "
-			    "the limit if the account is really that large.", d.count.phase, r->cfg->max_pages);
+		if (page_cap_reached(r, &d, cursor))
 			break;
-		}
 		st = d.def->ops->fetch(&s, cursor, &page, &pe);
 		if (st == PROV_OK && page.next_cursor != NULL && same_cursor(page.next_cursor, cursor)) {
 			/* A cursor that does not move would page forever. */
@@ -571,7 +589,8 @@ discovery_step(struct runner *r, struct job *j)
 			if (d.moved_on)
 				runner_drop(r, j, "run no longer discovering");
 			else if (t == TX_ERROR)
-				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), d.attempts, d.payload);
+				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), d.attempts,
+				    d.payload);
 			break;
 		}
 		d.attempts = 0; /* progress: failures are counted afresh */
@@ -579,9 +598,7 @@ discovery_step(struct runner *r, struct job *j)
 			prov_page_free(&page);
 			break;
 		}
-		d.count = d.counted;
-		free(d.payload);
-		d.payload = count_text(&d.count);
+		count_saved(&d);
 		free(cursor);
 		cursor = page.next_cursor;
 		page.next_cursor = NULL;
