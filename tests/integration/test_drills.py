@@ -95,7 +95,7 @@ class TestDrills(RunnerTestCase):
 
     def test_connections_killed_inside_import_transactions_leave_nothing_half_written(self):
         user = self.user()
-        n = 3000
+        n = 6000
         items = [("contact", "c%d" % i, {"name": "C%d" % i, "type": "email", "value": "c%d@example.com" % i})
                  for i in range(20)]
         items += [("monitor", "m%05d" % i, {"name": "M%d" % i, "url": "https://m%d.example.com/" % i,
