@@ -3,7 +3,8 @@ that echoes a credential in every form leaves no fragment of it in any
 answer, run log or database row; requests that cannot be read faithfully are
 refused with a JSON error instead of being cut; credential values with
 control characters are a 422, never a 500; a JSON-RPC id that is not a finite
-number is refused; a run larger than [limits] max_resources stops.
+number is refused; a run larger than [limits] max_resources stops, and so
+does a provider that pages for ever, at [limits] max_pages.
 """
 
 import base64
