@@ -3,12 +3,15 @@ that echoes a credential in every form leaves no fragment of it in any
 answer, run log or database row; requests that cannot be read faithfully are
 refused with a JSON error instead of being cut; credential values with
 control characters are a 422, never a 500; a JSON-RPC id that is not a finite
-number is refused; a run larger than [limits] max_resources stops.
+number is refused; a run larger than [limits] max_resources stops, and so
+does a provider that pages for ever, at [limits] max_pages.
 """
 
 import base64
 import json
 import secrets
+import sys
+import time
 
 import harness
 from harness import q
@@ -163,6 +166,32 @@ class TestRunSizeLimit(RunnerTestCase):
         self.assertLessEqual(n, 120 + 50)
         pages = [x for x in self.fake_requests() if x["path"].endswith("getMonitors")]
         self.assertLess(len(pages), 8)
+
+
+class TestPageLimit(RunnerTestCase):
+
+    def test_a_provider_that_pages_forever_fails_the_run_naming_max_pages(self):
+        # more pages than one runner step reads (20): the count must survive the continuation
+        cfg = harness.runner_config(self.stack, "few-pages", lease_seconds=5, max_attempts=3, max_pages=30)
+        key = self.account(monitors=50, heartbeats=0, contacts=1, status_pages=0)
+        # the same 50 monitors at every offset, always "more": max_resources never trips
+        self.faults({"kind": "endless", "times": 0, "match": "getMonitors"})
+        user = self.user()
+        rid = self.start(user, key)
+        t0 = time.time()
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review"), cfg=cfg), "failed")
+        took = time.time() - t0
+        run = self.get(user, rid)["data"]
+        self.assertIn("monitors list went on past 30 pages", run["error_message"])
+        self.assertIn("[limits] max_pages", run["error_message"])
+        errors = [l["message"] for l in self.logs(user, rid) if l["level"] == "error"]
+        self.assertEqual(errors, [run["error_message"]])
+        # exactly the pages allowed were read, not one more
+        pages = [x for x in self.fake_requests() if x["path"].endswith("getMonitors")]
+        self.assertEqual(len(pages), 30)
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 50)
+        self.assertLess(took, 60)
+        sys.stdout.write("DRILL endless-pages: max_pages=30, pages_read=%d, seconds=%.1f\n" % (len(pages), took))
 
 
 class TestDeletingALargeRun(RunnerTestCase):

@@ -512,11 +512,35 @@ test_fetch_request(void **state)
 	fx_end(&f, NULL);
 }
 
+/* A request timeout past int32 (in ms for tcp checks, rounded up to
+ * seconds) is not used: no overflow, the timeout is left unset. */
+static void
+test_monitor_numbers_out_of_range(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
+	assert_int_equal(run_parse_text(better_stack_parse, "monitors:1", 200, "{\"data\":["
+	    "{\"id\":\"1\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
+	    "\"port\":\"5432\",\"request_timeout\":9223372036854775806}},"
+	    "{\"id\":\"2\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
+	    "\"port\":\"5432\",\"request_timeout\":-2000}},"
+	    "{\"id\":\"3\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
+	    "\"port\":\"5432\",\"request_timeout\":2.5e3}}],"
+	    "\"pagination\":{\"next\":null}}", &p, &e), PROV_OK);
+	assert_true(nnull(page_find(&p, "monitor", "1"), "timeout"));
+	assert_true(nnull(page_find(&p, "monitor", "2"), "timeout"));
+	assert_int_equal(nint(page_find(&p, "monitor", "3"), "timeout"), 3); /* 2500 ms, rounded up */
+	prov_page_free(&p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_monitor_fields),
+		cmocka_unit_test(test_monitor_numbers_out_of_range),
 		cmocka_unit_test(test_heartbeats),
 		cmocka_unit_test(test_status_pages_parse),
 		cmocka_unit_test(test_errors_and_refused_kinds),

@@ -614,6 +614,46 @@ test_fetch_pingdom_silent_details(void **state)
 	json_object_put(creds);
 }
 
+/* Numbers past what a field can mean (huge, negative, fractional, exponent)
+ * fall back to the default instead of overflowing (resolution * 60,
+ * to - from, the threshold rounded up to seconds). */
+static void
+test_pingdom_numbers_out_of_range(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(run_parse_text(pingdom_parse, "checks:0", 200, "{\"checks\":["
+	    "{\"id\":1,\"name\":\"A\",\"type\":\"http\",\"hostname\":\"a.example\",\"resolution\":9223372036854775806},"
+	    "{\"id\":2,\"name\":\"B\",\"type\":\"http\",\"hostname\":\"b.example\",\"resolution\":-3},"
+	    "{\"id\":3,\"name\":\"C\",\"type\":\"http\",\"hostname\":\"c.example\",\"resolution\":1.5},"
+	    "{\"id\":4,\"name\":\"D\",\"type\":\"http\",\"hostname\":\"d.example\",\"resolution\":1e1},"
+	    "{\"id\":5,\"name\":\"E\",\"type\":\"http\",\"hostname\":\"e.example\",\"resolution\":99999999999999999999}],"
+	    "\"counts\":{\"total\":5}}", &p, &e), PROV_OK);
+	assert_int_equal(nint(page_find(&p, "monitor", "1"), "interval"), 300);
+	assert_int_equal(nint(page_find(&p, "monitor", "2"), "interval"), 300);
+	assert_int_equal(nint(page_find(&p, "monitor", "3"), "interval"), 300);
+	assert_int_equal(nint(page_find(&p, "monitor", "4"), "interval"), 600);
+	assert_int_equal(nint(page_find(&p, "monitor", "5"), "interval"), 300);
+	prov_page_free(&p);
+
+	assert_int_equal(run_parse_text(pingdom_parse, "maintenance:0", 200, "{\"maintenance\":["
+	    "{\"id\":7,\"description\":\"Huge\",\"from\":1700000000,\"to\":9223372036854775806,"
+	    "\"recurrencetype\":\"none\",\"checks\":{\"uptime\":[]}},"
+	    "{\"id\":8,\"description\":\"Negative\",\"from\":-9223372036854775807,\"to\":1700000000,"
+	    "\"recurrencetype\":\"none\",\"checks\":{\"uptime\":[]}}]}", &p, &e), PROV_OK);
+	it = page_find(&p, "maintenance_window", "7");
+	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
+	assert_true(nnull(it, "end"));
+	assert_true(nnull(it, "duration"));
+	it = page_find(&p, "maintenance_window", "8");
+	assert_true(nnull(it, "start"));
+	assert_true(nnull(it, "duration"));
+	prov_page_free(&p);
+}
+
 int
 main(void)
 {
@@ -629,6 +669,7 @@ main(void)
 		cmocka_unit_test(test_fetch_pingdom_rate_limit),
 		cmocka_unit_test(test_fetch_pingdom_refused_links),
 		cmocka_unit_test(test_fetch_pingdom_silent_details),
+		cmocka_unit_test(test_pingdom_numbers_out_of_range),
 	};
 
 	return PROVTEST_RUN(tests);

@@ -780,6 +780,44 @@ test_fetch_v3_windows(void **state)
 	json_object_put(creds);
 }
 
+/* A window whose duration or start would overflow start + duration * 60
+ * (v2) or timegm + duration * 60 (v3): the number is not used. */
+static void
+test_uptimerobot_window_numbers_out_of_range(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(run_parse_text(uptimerobot_parse, "mwindows:0", 200, "{\"stat\":\"ok\","
+	    "\"pagination\":{\"offset\":0,\"limit\":50,\"total\":3},\"mwindows\":["
+	    "{\"id\":1,\"type\":1,\"friendly_name\":\"Long\",\"start_time\":1700000000,\"duration\":9223372036854775806,\"status\":1},"
+	    "{\"id\":2,\"type\":1,\"friendly_name\":\"Far\",\"start_time\":9223372036854775806,\"duration\":60,\"status\":1},"
+	    "{\"id\":3,\"type\":1,\"friendly_name\":\"Fine\",\"start_time\":1700000000,\"duration\":1.5e2,\"status\":1}]}",
+	    &p, &e), PROV_OK);
+	it = page_find(&p, "maintenance_window", "1");
+	assert_true(nnull(it, "end"));
+	assert_true(nnull(it, "duration"));
+	it = page_find(&p, "maintenance_window", "2");
+	assert_true(nnull(it, "start"));
+	it = page_find(&p, "maintenance_window", "3");
+	assert_string_equal(nstr(it, "end"), "2023-11-15T00:43:20Z");
+	prov_page_free(&p);
+
+	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-mwindows:0", 200, "{\"data\":["
+	    "{\"id\":4,\"name\":\"Long\",\"interval\":\"once\",\"date\":\"2023-11-14\",\"time\":\"22:13:99999999\","
+	    "\"duration\":99999999999999999999},"
+	    "{\"id\":5,\"name\":\"Fine\",\"interval\":\"once\",\"date\":\"2023-11-14\",\"time\":\"22:13:20\","
+	    "\"duration\":90}],\"nextCursorId\":null}", &p, &e), PROV_OK);
+	it = page_find(&p, "maintenance_window", "4");
+	assert_true(nnull(it, "end"));
+	assert_true(nnull(it, "duration"));
+	it = page_find(&p, "maintenance_window", "5");
+	assert_string_equal(nstr(it, "end"), "2023-11-14T23:43:20");
+	prov_page_free(&p);
+}
+
 int
 main(void)
 {
@@ -799,6 +837,7 @@ main(void)
 		cmocka_unit_test(test_fetch_v3_with_groups),
 		cmocka_unit_test(test_fetch_v2_windows),
 		cmocka_unit_test(test_fetch_v3_windows),
+		cmocka_unit_test(test_uptimerobot_window_numbers_out_of_range),
 	};
 
 	return PROVTEST_RUN(tests);
