@@ -22,19 +22,6 @@
 
 #include "provtest.h"
 
-/* A normalized member as plain JSON text (static buffer). */
-static const char *
-njson(const struct prov_item *it, const char *key)
-{
-	static char buf[4096];
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(it->norm, key, &v))
-		fail_msg("normalized %s has no %s", it->external_id, key);
-	snprintf(buf, sizeof buf, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	return buf;
-}
-
 /* ---- pure parse ---- */
 
 /* Fixture monitors_page1.json: monitor attributes as in the docs' monitor example and TF
@@ -62,7 +49,7 @@ test_monitor_fields(void **state)
 	assert_true(nnull(it, "keyword_case_sensitive"));
 	assert_string_equal(nstr(it, "http_method"), "POST");
 	assert_string_equal(nstr(it, "request_body"), "{\"ping\":1}");
-	assert_string_equal(njson(it, "request_headers"), "{\"X-Env\":\"prod\",\"Accept\":\"application/json\"}");
+	assert_string_equal(ntext(it, "request_headers"), "{\"X-Env\":\"prod\",\"Accept\":\"application/json\"}");
 	assert_int_equal(nint(it, "interval"), 30);
 	assert_int_equal(nint(it, "timeout"), 15);
 	assert_false(nbool(it, "follow_redirects"));
@@ -80,7 +67,7 @@ test_monitor_fields(void **state)
 	assert_string_equal(nstr(it, "recurrence"), "weekly");
 	assert_string_equal(nstr(it, "start"), "01:00");
 	assert_int_equal(nint(it, "duration"), 150);
-	assert_string_equal(njson(it, "days"), "[6,7]");
+	assert_string_equal(ntext(it, "days"), "[6,7]");
 	assert_string_equal(nstr(it, "timezone"), "Europe/Amsterdam");
 	assert_string_equal(nids(it, "monitor_ids"), "2");
 
@@ -125,7 +112,7 @@ test_monitor_fields(void **state)
 	assert_int_equal(nint(it, "interval"), 180);            /* "" */
 	assert_true(has_warning(&p, "checks ports 25,465,587; only the first (25) was imported"));
 	it = page_find(&p, "maintenance_window", "monitor-7");
-	assert_string_equal(njson(it, "days"), "[1]");
+	assert_string_equal(ntext(it, "days"), "[1]");
 	assert_true(nnull(it, "timezone"));
 	assert_true(has_warning(&p, "unknown time zone Mars/Olympus"));
 	assert_true(has_warning(&p, "unknown maintenance day fun"));
@@ -141,7 +128,7 @@ test_monitor_fields(void **state)
 	assert_string_equal(nids(it, "expected_status_codes"), "200,204");
 	assert_string_equal(nstr(it, "http_method"), "HEAD");
 	assert_true(nnull(it, "request_body"));
-	assert_string_equal(njson(it, "request_headers"), "{}");
+	assert_string_equal(ntext(it, "request_headers"), "{}");
 	assert_true(nnull(it, "keyword_up_when"));
 	prov_page_free(&p);
 }
@@ -167,7 +154,7 @@ test_heartbeats(void **state)
 	it = page_find(&p, "maintenance_window", "heartbeat-12345");
 	assert_string_equal(nstr(it, "name"), "Cron backup heartbeat maintenance");
 	assert_string_equal(nstr(it, "recurrence"), "daily");  /* all seven days */
-	assert_string_equal(njson(it, "days"), "[]");
+	assert_string_equal(ntext(it, "days"), "[]");
 	assert_int_equal(nint(it, "duration"), 60);
 	assert_string_equal(nstr(it, "timezone"), "Europe/Prague");
 	assert_string_equal(nids(it, "monitor_ids"), "");

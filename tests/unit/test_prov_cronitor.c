@@ -20,43 +20,6 @@
 
 #include "provtest.h"
 
-/* The normalized member key of it (a borrowed JSON value). */
-static json_object *
-njson(const struct prov_item *it, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(it->norm, key, &v))
-		fail_msg("normalized %s: no %s", it->external_id, key);
-	return v;
-}
-
-/* A JSON member of the normalized object as compact text. */
-static const char *
-ntext(const struct prov_item *it, const char *key)
-{
-	return json_object_to_json_string_ext(njson(it, key), JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-}
-
-/* A session against a local server of canned answers (base ".../cr"). */
-static void
-cr_session(struct prov_session *s, struct config *cfg, struct mini *m, char *base, size_t size,
-    json_object *creds)
-{
-	struct prov_error e = { 0 };
-
-	snprintf(base, size, "http://127.0.0.1:%d/cr", m->port);
-	cfg_init(cfg, "cronitor", base);
-	assert_int_equal(prov_session_init(s, provider_find("cronitor"), cfg, creds, &e), 0);
-}
-
-static void
-free_answers(char **a)
-{
-	for (size_t i = 0; a[i] != NULL; i++)
-		free(a[i]);
-}
-
 /* Jobs and heartbeats: schedule, timezone, grace, tags, paused; direct
  * destinations become their own contacts (the pure parse reads no lists). */
 static void
@@ -442,7 +405,7 @@ test_fetch_cronitor_links_every_list_target(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("cronitor", "/cr", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /cr/api/monitors?page=1 HTTP/1.1\r\n"));
@@ -488,7 +451,7 @@ test_fetch_cronitor_lists_refused(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("cronitor", "/cr", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, "monitors:1", &p, &e), PROV_OK);
 	assert_int_equal(page_count(&p, "heartbeat"), 3);
 	assert_string_equal(nids(page_find(&p, "heartbeat", "key1"), "contact_ids"), "email:dba@example.com");
@@ -531,7 +494,7 @@ test_fetch_cronitor_lists_fail(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("cronitor", "/cr", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_TRANSIENT);
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
@@ -556,7 +519,7 @@ test_fetch_cronitor_request_and_scrubbed_error(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("cronitor", "/cr", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, "statuspages:1", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 3);
 	assert_string_equal(p.next_cursor, "maintenance:1");
