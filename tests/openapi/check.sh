@@ -7,9 +7,13 @@
 # Environment: OPENAPI_DOC (default: docs/openapi.yaml of this source tree).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-doc=${OPENAPI_DOC:-$here/../../docs/openapi.yaml}
-[ $# -ge 1 ] || { echo "usage: $0 lint | validate RESPONSES.jsonl | drift TOOLS.json" >&2; exit 2; }
-OPENAPI_NODE_DIR=$("$here/setup.sh" | tail -n 1)
+doc=${OPENAPI_DOC:-$(cd "$here/../.." && pwd)/docs/openapi.yaml}
+case ${1:-}:$# in
+lint:1 | validate:2 | drift:2) ;;
+*) echo "usage: $0 lint | validate RESPONSES.jsonl | drift TOOLS.json" >&2; exit 2 ;;
+esac
+out=$(sh "$here/setup.sh") || { echo "$0: tests/openapi/setup.sh failed" >&2; exit 1; }
+OPENAPI_NODE_DIR=$(printf '%s\n' "$out" | tail -n 1)
 export OPENAPI_NODE_DIR
 # No telemetry, no update check: the suite never calls home.
 REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true
@@ -19,10 +23,6 @@ case $1 in
 lint)
 	exec "$node" "$OPENAPI_NODE_DIR/node_modules/@redocly/cli/bin/cli.js" lint --extends recommended-strict \
 		"$doc" ;;
-validate | drift)
-	[ $# -eq 2 ] || { echo "usage: $0 $1 FILE" >&2; exit 2; }
-	exec "$node" "$here/$1.mjs" "$doc" "$2" ;;
 *)
-	echo "$0: unknown command $1 (lint, validate or drift)" >&2
-	exit 2 ;;
+	exec "$node" "$here/$1.mjs" "$doc" "$2" ;;
 esac
