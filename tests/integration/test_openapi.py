@@ -1,6 +1,8 @@
 """docs/openapi.yaml (docs/openapi.md): @redocly/cli lints it; the tools'
 inputSchemas of this stack's tools/list equal the parameters of their REST
-twins (tests/openapi/drift.mjs); and the response validator that the release
+twins (tests/openapi/drift.mjs); REST accepts each query parameter up to its
+described edges and refuses one step past them (tests/openapi/probe.mjs); and
+the response validator that the release
 suite runs over every recorded answer (tests/openapi/validate.mjs, see
 run.sh) catches an answer that differs from the description. The npm tools
 are installed by tests/openapi/setup.sh into $MIGRATOR_BUILDDIR/openapi-node."""
@@ -55,6 +57,12 @@ class OpenApiDescription(ApiTestCase):
         r = check("drift", self.tools_file())
         self.assertEqual(r.returncode, 0, r.stdout[-6000:])
         self.assertIn("11 tools compared", r.stdout)
+
+    def test_rest_query_parameters_are_validated_as_described(self):
+        rid = self.stack.insert_run(self.u.id)
+        r = check("probe", self.stack.web.base, self.u.token, rid)
+        self.assertEqual(r.returncode, 0, r.stdout[-6000:])
+        self.assertRegex(r.stdout, r"openapi probe: [0-9]{2,} requests")
 
     def test_drift_is_caught(self):
         """A description whose parameters differ from the service fails the drift check, naming each difference."""
