@@ -49,7 +49,7 @@ enum rpc_code {
 
 struct err_field {
 	char field[64];
-	char msg[160];
+	char msg[320]; /* room for the longest list of allowed values (the resource kinds) */
 };
 
 struct err {

@@ -227,6 +227,37 @@ class Response:
     __repr__ = describe
 
 
+# MIGRATOR_RESPONSE_LOG=FILE: every /api/v1 answer is appended to FILE as one
+# JSON line, for tests/openapi/validate.mjs (run by run.sh in the release suite).
+RESPONSE_LOG = os.environ.get("MIGRATOR_RESPONSE_LOG")
+_response_log_lock = threading.Lock()
+
+
+def response_line(resp):
+    """resp as one JSON line for tests/openapi/validate.mjs: method, concrete
+    path with its query, status, headers, and the body (parsed, or as text
+    when it is not JSON). Request headers, and so the token, are left out."""
+    headers = {}
+    for k, v in resp.header_list:
+        k = k.lower()
+        headers[k] = headers[k] + ", " + v if k in headers else v
+    line = {"method": resp.method, "path": resp.path, "status": resp.status, "headers": headers}
+    if resp.json_error is None:
+        line["body"] = resp.json
+    else:
+        line["text"] = resp.text
+    return json.dumps(line) + "\n"
+
+
+def record_response(resp):
+    """Append an /api/v1 answer to RESPONSE_LOG when it is set."""
+    if not RESPONSE_LOG or not resp.path.startswith("/api/v1"):
+        return
+    text = response_line(resp)
+    with _response_log_lock, open(RESPONSE_LOG, "a", encoding="utf-8") as f:
+        f.write(text)
+
+
 class User:
     def __init__(self, stack, uid, name, email, token, scopes):
         self.stack = stack
@@ -843,6 +874,7 @@ class Stack:
         finally:
             conn.close()
         self.history.append(resp)
+        record_response(resp)
         return resp
 
     # -- fixtures
