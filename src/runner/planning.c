@@ -134,6 +134,9 @@ plan_batch(struct runner *r, void *arg)
 	db_free(res);
 	if (rc < 0)
 		goto out;
+	/* one look at the account for the batch's (first) type instead of one per resource */
+	if (n > 0 && importer_batch_facts(&ic, rows[0].type, p->after, rows[n - 1].id) != 0)
+		goto out;
 	for (size_t i = 0; i < n; i++)
 		if (plan_one(r, p, &ic, &rows[i]) != 0)
 			goto out;
@@ -209,7 +212,7 @@ plan_finish(struct runner *r, void *arg)
 		if (ok == 0) {
 			struct err e;
 			err_clear(&e);
-			if (queue_push(r->db, QUEUE_RESOURCES, p->job->run_id, 0, NULL, &e) != 0)
+			if (resources_queue(r, p->job->run_id, &e) != 0)
 				goto out;
 		}
 		runner_log(r, p->job->run_id, "info", ctx, "Plan ready (%s); importing.",
