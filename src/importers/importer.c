@@ -1288,8 +1288,8 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
  * clients before their records, services before addons, invoices before
  * payments). resource_type names are documented in docs/resources.md. */
 #define KIND_FNS(f) .validate = v_##f, .match = m_##f, .write = w_##f
-#define KIND_STMTS(L, A) .link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE, \
-	.any = ST_ACC_##A##_ANY
+#define KIND_STMTS(L, A) \
+	.link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE, .any = ST_ACC_##A##_ANY
 static const struct kind kinds[] = {
 	{ .type = "contact", .model = "contacts", .noun = "contact",
 	  .key_words = "type and address", .label = { "name", "value" },
