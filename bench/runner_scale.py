@@ -18,11 +18,13 @@ between the sizes is also the runner half of bench/leak (RSS flat over a
     MIGRATOR_BUILDDIR=build python3 bench/runner_scale.py [--slots K] [--tick S] N [N ...]
 """
 import argparse
+import http.client
 import os
 import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "integration"))
 import harness  # noqa: E402
@@ -99,6 +101,24 @@ def wait_status(st, run, states, timeout):
         time.sleep(0.05)
 
 
+def provider_ceiling(st, key, pages=40):
+    """Resources/s the fake provider alone serves: the monitor pages the runner
+    asks for (v2 getMonitors, 50 a page, the same flags), fetched back to back
+    without a runner. Discovery cannot be faster than this on this box."""
+    conn = http.client.HTTPConnection("127.0.0.1", st.fake_port, timeout=60)
+    t = time.monotonic()
+    for i in range(pages):
+        form = {"api_key": key, "format": "json", "offset": 50 * i, "limit": 50, "alert_contacts": 1, "ssl": 1,
+                "custom_http_headers": 1, "custom_http_statuses": 1, "mwindows": 1}
+        conn.request("POST", "/uptimerobot/v2/getMonitors", urllib.parse.urlencode(form),
+                     {"Content-Type": "application/x-www-form-urlencoded"})
+        r = conn.getresponse()
+        r.read()
+        assert r.status == 200, r.status
+    conn.close()
+    return 50 * pages / (time.monotonic() - t)
+
+
 def verdict(ok):
     return "ok" if ok else "MISSED"
 
@@ -108,6 +128,7 @@ def bench_one(st, conf, user, n, slots, tick):
     harness.fake_call(st, "POST", "/_control/uptimerobot/account",
                       {"credentials": {"api_key": key},
                        "counts": {"monitors": n, "heartbeats": 0, "contacts": 5, "status_pages": 1}})
+    ceiling = provider_ceiling(st, key)
     with Cron(st, conf, slots, tick) as cron:
         r = user.request("POST", "/api/v1/migrations", body={"provider": "uptimerobot",
                                                              "credentials": {"api_key": key}})
@@ -139,6 +160,7 @@ def bench_one(st, conf, user, n, slots, tick):
           % (n, total, final, imported, monitors, distinct))
     print("  discovery  start -> awaiting_review %7.1f s  %7.0f resources/s   target >= %d/s   %s"
           % (t1 - t0, disc_rate, TARGET_DISCOVERY, verdict(disc_rate >= TARGET_DISCOVERY)))
+    print("             (the fake provider alone serves %.0f resources/s here: 40 pages back to back)" % ceiling)
     print("  import     execute -> completed     %7.1f s  %7.0f resources/s   target >= %d/s   %s"
           % (t3 - t2, imp_rate, TARGET_IMPORT, verdict(imp_rate >= TARGET_IMPORT)))
     print("             (of which planning %.1f s)" % float(plan_s or 0))
