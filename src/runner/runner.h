@@ -5,8 +5,10 @@
  *   discovery  a few provider pages: each page's resources and the new
  *              checkpoint cursor in one transaction; continues itself; ends
  *              the run's discovery (awaiting_review) or fails the run
- *   planning   a few batches of resources: decide create/update/skip/conflict;
- *              at the end pause on conflicts or queue the import chain
+ *   planning   a few batches of resources: decide create/update/skip/conflict
+ *              (a large run: split first into chunks that several runners
+ *              plan at once); the last to end pauses on conflicts or queues
+ *              the import
  *   resources  with resource_id: import that one resource (retry-failed);
  *              without: the run's import chain, type by type in import order,
  *              or (a large run) one chunk of it, so that several runners
@@ -32,6 +34,7 @@
 #define RUNNER_STEP_MS 10000          /* a step's time budget */
 #define RUNNER_PAGES_PER_STEP 20      /* discovery pages per step */
 #define RUNNER_PLAN_BATCH 200         /* resources per planning transaction */
+#define RUNNER_PLAN_CHUNK 2500        /* a larger run's plan is split into jobs of this many resources */
 #define RUNNER_IMPORT_TX 25           /* resources imported per transaction */
 #define RUNNER_IMPORT_CHUNK 2000      /* a larger run's import is split into jobs of this many resources */
 #define RUNNER_GATE_MS 250            /* a chunk waiting for the kinds before its own: look again */
