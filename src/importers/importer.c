@@ -328,7 +328,7 @@ struct kind {
 	const char *key_words;  /* what makes two of them the same, in words */
 	const char *label[3];   /* the normalized keys that name one, first present wins */
 	bool pausable;          /* it checks something and can be paused (option import_paused) */
-	enum stmt_id link, insert, update, any;  /* any: does the user have one at all */
+	enum stmt_id link, insert, update, any; /* any: does the user have one at all */
 	int (*validate)(json_object *norm, char *why, size_t n);
 	int (*match)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t *id);
 	enum imp_result (*write)(struct imp_ctx *, const struct kind *, struct bag *, json_object *norm,
@@ -496,8 +496,8 @@ importer_batch_facts(struct imp_ctx *c, const char *type, uint64_t after, uint64
 	c->facts_type = NULL;
 	if (k == NULL)
 		return 0;
-	if ((links = db_scalar(c->db, &one, ST_RN_LINK_ANY_OF_RANGE, "usssuu", c->user_id, c->provider, c->run_id,
-	         type, after, last)) < 0 ||
+	if ((links = db_scalar(c->db, &one, ST_RN_LINK_ANY_OF_RANGE, "usssuu", c->user_id, c->provider,
+	         c->run_id, type, after, last)) < 0 ||
 	    (objects = db_scalar(c->db, &one, k->any, "u", c->user_id)) < 0)
 		return -1;
 	c->facts_type = k->type;
@@ -553,7 +553,8 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 			if (kind_of(type) != NULL && strlen(ext) < sizeof c->refs[0].ext) {
 				/* imported is final: remember it (when full, in place of an entry the id picks) */
 				size_t max = sizeof c->refs / sizeof c->refs[0];
-				struct imp_ref *m = &c->refs[c->nrefs < max ? c->nrefs++ : (size_t)(target % max)];
+				struct imp_ref *m =
+				    &c->refs[c->nrefs < max ? c->nrefs++ : (size_t)(target % max)];
 				m->type = kind_of(type)->type;
 				snprintf(m->ext, sizeof m->ext, "%s", ext);
 				m->id = target;
@@ -956,8 +957,8 @@ w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 	    num(norm, "ssl_expiry_days", -1, 3650, -1), json_col(b, norm, "regions"), json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD, target, *id, contacts,
-	    ncontacts);
+	return link_contacts(c, ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD, target, *id,
+	    contacts, ncontacts);
 }
 
 static enum imp_result
@@ -979,8 +980,8 @@ w_heartbeat(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object 
 	    txt(b, norm, "schedule", 255), txt(b, norm, "timezone", 64), json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD, target, *id, contacts,
-	    ncontacts);
+	return link_contacts(c, ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD, target, *id,
+	    contacts, ncontacts);
 }
 
 /* An entry of a status page or maintenance window: a monitor or a heartbeat
@@ -1289,7 +1290,8 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
  * payments). resource_type names are documented in docs/resources.md. */
 #define KIND_FNS(f) .validate = v_##f, .match = m_##f, .write = w_##f
 #define KIND_STMTS(L, A) \
-	.link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE, .any = ST_ACC_##A##_ANY
+	.link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE, \
+	.any = ST_ACC_##A##_ANY
 static const struct kind kinds[] = {
 	{ .type = "contact", .model = "contacts", .noun = "contact",
 	  .key_words = "type and address", .label = { "name", "value" },

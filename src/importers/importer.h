@@ -40,12 +40,16 @@ struct imp_ctx {
 	bool planning;  /* references to pending resources resolve to what they would update */
 	bool import_paused; /* the run's option: monitors and heartbeats arrive paused */
 	/* set by importer_batch_facts for one type: what cannot be there */
-	const char *facts_type;  /* the type they are about (NULL: none known) */
-	bool no_link;            /* no import link matches a resource of the batch */
-	bool no_object;          /* the user has no object of the type at all */
+	const char *facts_type; /* the type they are about (NULL: none known) */
+	bool no_link;           /* no import link matches a resource of the batch */
+	bool no_object;         /* the user has no object of the type at all */
 	/* references already resolved to an imported resource of the run, so
 	 * that a batch whose resources share contacts asks once per contact */
-	struct imp_ref { const char *type; char ext[192]; uint64_t id; } refs[8];
+	struct imp_ref {
+		const char *type;
+		char ext[192];
+		uint64_t id;
+	} refs[8];
 	size_t nrefs;
 };
 

@@ -32,7 +32,7 @@ struct plan {
 	uint64_t user_id;
 	char provider[33];
 	uint64_t after;
-	uint64_t last;     /* a chunk's last id; 0: no bound */
+	uint64_t last; /* a chunk's last id; 0: no bound */
 	bool done, moved_on, started, split;
 	int64_t conflicts;
 };

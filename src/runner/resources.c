@@ -137,8 +137,11 @@ static enum tx_result
 import_body(struct runner *r, void *arg)
 {
 	struct one *o = arg;
-	struct imp_ctx ic = { .db = r->db, .user_id = o->run->user_id, .provider = o->run->provider,
-		.run_id = o->job->run_id, .import_paused = o->run->import_paused };
+	struct imp_ctx ic = { .db = r->db,
+		.user_id = o->run->user_id,
+		.provider = o->run->provider,
+		.run_id = o->job->run_id,
+		.import_paused = o->run->import_paused };
 	char status[32], *col[NCOLS];
 	struct db_res *res;
 	enum tx_result t;
@@ -263,20 +266,23 @@ struct batch {
 	const struct run_info *run;
 	const char *type;
 	uint64_t after, last;
-	int limit;                          /* rows to take */
+	int limit; /* rows to take */
 	/* filled by the body (afresh on each try) */
-	uint64_t ids[RUNNER_IMPORT_TX];     /* the rows taken, in id order */
+	uint64_t ids[RUNNER_IMPORT_TX]; /* the rows taken, in id order */
 	int n;
-	int deferred;                       /* index of the row that must wait, or -1 */
-	enum outcome outcome;               /* ONE_LOST or ONE_MOVED when the step must end */
+	int deferred;         /* index of the row that must wait, or -1 */
+	enum outcome outcome; /* ONE_LOST or ONE_MOVED when the step must end */
 };
 
 static enum tx_result
 batch_body(struct runner *r, void *arg)
 {
 	struct batch *b = arg;
-	struct imp_ctx ic = { .db = r->db, .user_id = b->run->user_id, .provider = b->run->provider,
-		.run_id = b->job->run_id, .import_paused = b->run->import_paused };
+	struct imp_ctx ic = { .db = r->db,
+		.user_id = b->run->user_id,
+		.provider = b->run->provider,
+		.run_id = b->job->run_id,
+		.import_paused = b->run->import_paused };
 	char status[32], *rows[RUNNER_IMPORT_TX][NCOLS];
 	struct db_res *res;
 	enum tx_result t;
@@ -293,8 +299,8 @@ batch_body(struct runner *r, void *arg)
 		b->outcome = ONE_MOVED;
 		return TX_ABORT;
 	}
-	if ((res = db_query(r->db, ST_RN_IMPORT_LOCK_NEXT, "ssuui", b->job->run_id, b->type, b->after, b->last,
-	         (int64_t)b->limit)) == NULL)
+	if ((res = db_query(r->db, ST_RN_IMPORT_LOCK_NEXT, "ssuui", b->job->run_id, b->type, b->after,
+	         b->last, (int64_t)b->limit)) == NULL)
 		return TX_ERROR;
 	while (n < b->limit && (rc = db_next(res)) == 1) {
 		b->ids[n] = (uint64_t)db_i64(res, 0);
@@ -460,7 +466,7 @@ out:
 struct chain_pos {
 	int type;
 	uint64_t after;
-	uint64_t last;   /* 0: no bound */
+	uint64_t last; /* 0: no bound */
 };
 
 static void
@@ -490,8 +496,8 @@ pos_text(const struct chain_pos *p)
 
 	if (p->last == 0)
 		return xasprintf("{\"type\":\"%s\",\"after\":%llu}", type, (unsigned long long)p->after);
-	return xasprintf("{\"type\":\"%s\",\"after\":%llu,\"last\":%llu}", type,
-	    (unsigned long long)p->after, (unsigned long long)p->last);
+	return xasprintf("{\"type\":\"%s\",\"after\":%llu,\"last\":%llu}", type, (unsigned long long)p->after,
+	    (unsigned long long)p->last);
 }
 
 /* 1 when a type before rank in the import order still has pending resources
@@ -535,7 +541,10 @@ chain_step(struct runner *r, struct job *j, const struct run_info *run)
 		return;
 	}
 	while (importer_type_at((size_t)p.type) != NULL) {
-		struct batch b = { .job = j, .run = run, .type = importer_type_at((size_t)p.type), .after = p.after,
+		struct batch b = { .job = j,
+			.run = run,
+			.type = importer_type_at((size_t)p.type),
+			.after = p.after,
 			.last = p.last ? p.last : UINT64_MAX };
 		int done;
 		enum outcome out = import_batch(r, &b, &done, &attempts, &delay);
@@ -543,16 +552,11 @@ chain_step(struct runner *r, struct job *j, const struct run_info *run)
 		if (done > 0)
 			p.after = b.ids[done - 1];
 		switch (out) {
-		case ONE_DONE:
-			break;
+		case ONE_DONE: break;
 		case ONE_DEFER:
-		case ONE_TRANSIENT:
-			goto release; /* this resource again, later */
-		case ONE_LOST:
-			return;
-		case ONE_MOVED:
-			runner_drop(r, j, "run no longer executing");
-			return;
+		case ONE_TRANSIENT: goto release; /* this resource again, later */
+		case ONE_LOST: return;
+		case ONE_MOVED: runner_drop(r, j, "run no longer executing"); return;
 		}
 		if (done == 0) {
 			if (p.last != 0)
@@ -595,10 +599,11 @@ resources_queue(struct runner *r, const char *run_id, struct err *e)
 			int64_t end;
 			char *payload;
 			/* the id RUNNER_IMPORT_CHUNK pending resources on, else the type's last */
-			if ((rc = db_scalar(r->db, &end, ST_RN_PENDING_NTH, "ssui", run_id, importer_type_at((size_t)t),
-			         p.after, (int64_t)RUNNER_IMPORT_CHUNK - 1)) == 0)
-				rc = db_scalar(r->db, &end, ST_RN_PENDING_LAST, "ssu", run_id, importer_type_at((size_t)t),
-				    p.after);
+			if ((rc = db_scalar(r->db, &end, ST_RN_PENDING_NTH, "ssui", run_id,
+			         importer_type_at((size_t)t), p.after, (int64_t)RUNNER_IMPORT_CHUNK - 1)) ==
+			    0)
+				rc = db_scalar(r->db, &end, ST_RN_PENDING_LAST, "ssu", run_id,
+				    importer_type_at((size_t)t), p.after);
 			if (rc < 0)
 				return db_fail(r->db, e);
 			if (rc == 0 || end <= 0)
