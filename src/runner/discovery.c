@@ -131,12 +131,7 @@ save_items(struct runner *r, const char *run_id, const struct prov_page *p)
 		}
 #define ROW(j) v[j][0], v[j][1], v[j][2], v[j][3], v[j][4], v[j][5]
 		if (k == ROWS)
-			rc = db_exec(r->db, ST_RN_RES_UPSERT_5,
-			    "ssssss"
-			    "ssssss"
-			    "ssssss"
-			    "ssssss"
-			    "ssssss",
+			rc = db_exec(r->db, ST_RN_RES_UPSERT_5, "ssssssssssssssssssssssssssssss", /* 5 x 6 */
 			    ROW(0), ROW(1), ROW(2), ROW(3), ROW(4));
 		else
 			rc = db_exec(r->db, ST_RN_RES_UPSERT, "ssssss", ROW(0));
@@ -501,8 +496,7 @@ discovery_step(struct runner *r, struct job *j)
 			if (d.moved_on)
 				runner_drop(r, j, "run no longer discovering");
 			else if (t == TX_ERROR)
-				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), d.attempts,
-				    NULL);
+				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), d.attempts, NULL);
 			break;
 		}
 		d.attempts = 0; /* progress: failures are counted afresh */
