@@ -34,6 +34,7 @@ struct config {
 	int starts_per_minute;
 	long max_body;
 	int max_resources;       /* resources one run may hold; discovery stops past it */
+	int max_pages;           /* provider pages one list may take; discovery fails past it */
 	/* [runner] */
 	int max_attempts;
 	int lease_seconds;

@@ -803,7 +803,7 @@ add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const c
 		m.request_body = NULL;
 	m.request_headers = headers_object(prov_get_array(a, "request_headers"));
 	m.expected_status_codes = codes_list(prov_get_array(a, "expected_status_codes"));
-	timeout = prov_int_or(a, "request_timeout", 0);
+	timeout = prov_int_in_or(a, "request_timeout", 0, INT32_MAX, 0); /* rounded up below: no overflow */
 	m.timeout = t >= 0 && monitor_types[t].ms_timeout ? (timeout + 999) / 1000 : timeout;
 	m.follow_redirects = get_tri(a, "follow_redirects");
 	m.verify_ssl = get_tri(a, "verify_ssl");
@@ -1106,11 +1106,8 @@ build_page(const struct bs_ctx *ctx, size_t ph, int64_t pg, json_object *root, s
 			add_status_page(ctx, it, a, id, page);
 	}
 	if (n > 0 && has_next(root)) {
-		if (pg < PROV_MAX_PAGES) {
-			page->next_cursor = prov_cursor_make(phases[ph], pg + 1);
-			return;
-		}
-		prov_page_warn(page, BS " %s: stopped after %d pages", kind_names[ph], PROV_MAX_PAGES);
+		page->next_cursor = prov_cursor_make(phases[ph], pg + 1);
+		return;
 	}
 	page->next_cursor = next_phase(ph);
 }

@@ -193,12 +193,16 @@ bool
 prov_json_int(json_object *v, int64_t *out)
 {
 	double d;
+	int64_t n;
 
 	if (v == NULL)
 		return false;
 	switch (json_object_get_type(v)) {
 	case json_type_int:
-		*out = json_object_get_int64(v);
+		n = json_object_get_int64(v);
+		if (n == INT64_MIN || n == INT64_MAX)
+			return false; /* either may be a saturated bigger number */
+		*out = n;
 		return true;
 	case json_type_double:
 		d = json_object_get_double(v);
@@ -207,7 +211,7 @@ prov_json_int(json_object *v, int64_t *out)
 		*out = (int64_t)d;
 		return true;
 	case json_type_string:
-		return parse_i64(json_object_get_string(v), INT64_MIN + 1, INT64_MAX, out) == 0;
+		return parse_i64(json_object_get_string(v), INT64_MIN + 1, INT64_MAX - 1, out) == 0;
 	default:
 		return false;
 	}
@@ -219,12 +223,37 @@ prov_get_int(json_object *o, const char *key, int64_t *out)
 	return prov_json_int(prov_get(o, key), out);
 }
 
+bool
+prov_json_int_in(json_object *v, int64_t min, int64_t max, int64_t *out)
+{
+	int64_t n;
+
+	if (!prov_json_int(v, &n) || n < min || n > max)
+		return false;
+	*out = n;
+	return true;
+}
+
+bool
+prov_get_int_in(json_object *o, const char *key, int64_t min, int64_t max, int64_t *out)
+{
+	return prov_json_int_in(prov_get(o, key), min, max, out);
+}
+
 int64_t
 prov_int_or(json_object *o, const char *key, int64_t dflt)
 {
 	int64_t v;
 
 	return prov_get_int(o, key, &v) ? v : dflt;
+}
+
+int64_t
+prov_int_in_or(json_object *o, const char *key, int64_t min, int64_t max, int64_t dflt)
+{
+	int64_t v;
+
+	return prov_get_int_in(o, key, min, max, &v) ? v : dflt;
 }
 
 const char *

@@ -13,7 +13,6 @@
 #include "providers/httpc.h"
 #include "providers/provider.h"
 
-#define PROV_MAX_PAGES      10000 /* pages per phase; more ends the phase with a warning */
 #define PROV_MAX_ITEMS      10000 /* items per page; more are dropped with a warning */
 #define PROV_MAX_WARNINGS   100   /* warnings per page */
 #define PROV_MAX_STR        4096  /* longest string taken from a provider */
@@ -27,13 +26,26 @@ json_object *prov_get(json_object *o, const char *key);
 /* The member as an array / object, else NULL. */
 json_object *prov_get_array(json_object *o, const char *key);
 json_object *prov_get_object(json_object *o, const char *key);
-/* v as an integer: a JSON integer, an integral double, or a string holding a
- * whole decimal integer ("80", " 80" is refused). Returns true with *out. */
+/* v as an integer: a JSON integer, an integral double within +-9e15, or a
+ * string holding a whole decimal integer ("80"; " 80", "1e3", "1.0" are
+ * refused). A JSON integer json-c may have saturated (INT64_MIN, INT64_MAX:
+ * it stores any larger number as one of them) and a string out of int64's
+ * range are refused too, so no value is silently wrapped or clamped. Returns
+ * true with *out. */
 bool prov_json_int(json_object *v, int64_t *out);
 /* prov_json_int on member key. */
 bool prov_get_int(json_object *o, const char *key, int64_t *out);
+/* prov_json_int, and only when min <= value <= max: the one way an adapter
+ * takes a number it computes with (a sum, a product, a time). */
+bool prov_json_int_in(json_object *v, int64_t min, int64_t max, int64_t *out);
+/* prov_json_int_in on member key. */
+bool prov_get_int_in(json_object *o, const char *key, int64_t min, int64_t max, int64_t *out);
 /* Member key as an integer, or dflt when absent, null, "" or not a number. */
 int64_t prov_int_or(json_object *o, const char *key, int64_t dflt);
+/* Member key as an integer within min..max, else dflt. */
+int64_t prov_int_in_or(json_object *o, const char *key, int64_t min, int64_t max, int64_t dflt);
+/* The largest time (seconds since 1970) adapters take: 9999-12-31T23:59:59Z. */
+#define PROV_MAX_TIME INT64_C(253402300799)
 /* Member key as a string of at most max bytes (valid UTF-8 by construction),
  * else NULL (absent, null, another type, too long). Borrowed. */
 const char *prov_get_str(json_object *o, const char *key, size_t max);

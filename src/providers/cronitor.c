@@ -422,7 +422,7 @@ add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_
 	h.tags = prov_str_list(prov_get(m, "tags"), ',');
 	h.contact_ids = notify_links(m, name, l, page);
 	assertions_warn(m, name, page); /* metric.duration and the like have no equivalent */
-	if (prov_get_int(m, "grace_seconds", &grace) && grace >= 0)
+	if (prov_get_int_in(m, "grace_seconds", 0, INT32_MAX, &grace))
 		h.grace = grace;
 	if (every > 0)
 		h.interval = every;
@@ -531,8 +531,10 @@ read_assertion(const char *s, struct cr_assert *r)
 	if (strncmp(s, cert, sizeof cert - 1) == 0) {
 		s += sizeof cert - 1;
 		s += strspn(s, " <>=!");
-		if (sscanf(s, "%lld %n", &n, &used) == 1 && n > 0 && n < 100000 &&
-		    strncasecmp(s + used, "day", 3) == 0) {
+		/* at most 5 digits: no conversion out of range (sscanf's would be undefined) */
+		used = (int)strspn(s, "0123456789");
+		if (used >= 1 && used <= 5 && (n = strtoll(s, NULL, 10)) > 0 &&
+		    strncasecmp(s + used + strspn(s + used, " "), "day", 3) == 0) {
 			r->ssl_days = n;
 			return true;
 		}
@@ -843,7 +845,7 @@ add_window(json_object *w, const char *id, struct prov_page *page)
 	b = iso_seconds(mw.end);
 	if (a >= 0 && b > a)
 		mw.duration = (b - a + 59) / 60;
-	else if (prov_get_int(w, "duration", &dur) && dur > 0)
+	else if (prov_get_int_in(w, "duration", 1, INT32_MAX, &dur))
 		mw.duration = dur;
 	if (mw.start == NULL)
 		prov_page_warn(page, CR " maintenance window \"%s\" has no readable start", mw.name);
@@ -883,8 +885,8 @@ has_more(json_object *root, size_t ph, int64_t pg, size_t n, struct prov_page *p
 
 	if (!json_object_is_type(root, json_type_object))
 		return false; /* a bare array: the whole list */
-	if (!page_num(root, "page_size", "pageSize", &size) || size < 1)
-		size = CR_PAGE_SIZE;
+	if (!page_num(root, "page_size", "pageSize", &size) || size < 1 || size > INT32_MAX)
+		size = CR_PAGE_SIZE; /* pg and size both within int32: pg * size cannot overflow */
 	if (!page_num(root, ph == PH_MONITORS ? "total_monitor_count" : "total_count",
 	        ph == PH_MONITORS ? "totalMonitorCount" : "totalCount", &total))
 		total = -1;
@@ -893,11 +895,6 @@ has_more(json_object *root, size_t ph, int64_t pg, size_t n, struct prov_page *p
 		if (page != NULL)
 			prov_page_warn(page, CR " answered page %lld when asked for page %lld of %s; the rest "
 			    "of the list was not read", (long long)echoed, (long long)pg, kind_names[ph]);
-		more = false;
-	}
-	if (more && pg >= PROV_MAX_PAGES) {
-		if (page != NULL)
-			prov_page_warn(page, CR " %s: stopped after %d pages", kind_names[ph], PROV_MAX_PAGES);
 		more = false;
 	}
 	return more;

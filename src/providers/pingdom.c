@@ -434,7 +434,7 @@ static void
 fill_detail(struct prov_monitor *m, json_object *d, const char *type, json_object *t,
     const struct pd_links *l, char **url, struct prov_page *page)
 {
-	int64_t ms = prov_int_or(d, "responsetime_threshold", 0);
+	int64_t ms = prov_int_in_or(d, "responsetime_threshold", 0, INT32_MAX, 0);
 
 	if (type != NULL && (strcmp(type, "http") == 0 || strcmp(type, "httpcustom") == 0))
 		fill_http(m, t, m->url, url);
@@ -488,7 +488,7 @@ add_check(json_object *c, json_object *d, const char *id, const struct pd_links 
 		m.name = m.url != NULL ? m.url : id;
 	type = check_type_name(pick(d, c, "type"), &t);
 	m.type = norm_type(type, m.name, page);
-	m.interval = prov_int_or(pick(d, c, "resolution"), "resolution", 5) * 60;
+	m.interval = prov_int_in_or(pick(d, c, "resolution"), "resolution", 1, INT32_MAX / 60, 5) * 60;
 	m.paused = status != NULL && strcmp(status, "paused") == 0;
 	m.port = -1;
 	m.tags = tag_names(prov_get_array(pick(d, c, "tags"), "tags"));
@@ -541,8 +541,10 @@ add_window(json_object *w, const char *id, struct prov_page *page)
 {
 	struct prov_maintenance_window mw = { 0 };
 	json_object *checks = prov_get_object(w, "checks"), *tms = prov_get_array(checks, "tms");
-	int64_t from = prov_int_or(w, "from", 0), to = prov_int_or(w, "to", 0);
-	int64_t until = prov_int_or(w, "effectiveto", 0), every = prov_int_or(w, "repeatevery", 0);
+	int64_t from = prov_int_in_or(w, "from", 0, PROV_MAX_TIME, 0);
+	int64_t to = prov_int_in_or(w, "to", 0, PROV_MAX_TIME, 0);
+	int64_t until = prov_int_in_or(w, "effectiveto", 0, PROV_MAX_TIME, 0);
+	int64_t every = prov_int_or(w, "repeatevery", 0);
 	char start[32], end[32];
 
 	mw.name = prov_get_text(w, "description", PROV_MAX_STR);
@@ -628,12 +630,8 @@ checks_next(json_object *root, int64_t off, size_t n, size_t listed, struct prov
 
 	prov_get_int(prov_get_object(root, "counts"), "total", &total);
 	if (n > 0 && (n < listed || (total >= 0 ? off + (int64_t)n < total : n >= PD_LIMIT))) {
-		if ((off + (int64_t)n) / PD_LIMIT >= PROV_MAX_PAGES)
-			prov_page_warn(page, PD " checks: stopped after %d pages", PROV_MAX_PAGES);
-		else {
-			page->next_cursor = prov_cursor_make("checks", off + (int64_t)n);
-			return;
-		}
+		page->next_cursor = prov_cursor_make("checks", off + (int64_t)n);
+		return;
 	}
 	page->next_cursor = prov_cursor_make("contacts", 0);
 }
@@ -662,7 +660,7 @@ parse_other(size_t ph, int64_t off, json_object *list, struct prov_page *page)
 	}
 	if (ph == PH_CONTACTS)
 		page->next_cursor = prov_cursor_make("maintenance", 0);
-	else if (n >= PD_MW_LIMIT && (off + (int64_t)n) / PD_MW_LIMIT < PROV_MAX_PAGES)
+	else if (n >= PD_MW_LIMIT)
 		page->next_cursor = prov_cursor_make("maintenance", off + (int64_t)n);
 }
 

@@ -810,14 +810,10 @@ sc_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *pa
 	json_object_put(root);
 	if (next >= 0)
 		page->next_cursor = prov_cursor_make(phases[ph], next);
-	else if (more && pg < PROV_MAX_PAGES)
+	else if (more)
 		page->next_cursor = prov_cursor_make(phases[ph], pg * (int64_t)limit);
-	else {
-		if (more)
-			prov_page_warn(page, SC " %s: stopped after %d pages", kinds[ph], PROV_MAX_PAGES);
-		if (phases[ph + 1] != NULL)
-			page->next_cursor = prov_cursor_make(phases[ph + 1], 0);
-	}
+	else if (phases[ph + 1] != NULL)
+		page->next_cursor = prov_cursor_make(phases[ph + 1], 0);
 	return PROV_OK;
 }
 

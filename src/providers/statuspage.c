@@ -215,10 +215,6 @@ parse_pages(const struct sp_cursor *c, json_object *root, struct prov_page *page
 			prov_page_warn(page, "The " SP " account has no pages");
 		return PROV_OK; /* the end */
 	}
-	if (c->idx >= PROV_MAX_PAGES) {
-		prov_page_warn(page, SP ": stopped after %d pages", PROV_MAX_PAGES);
-		return PROV_OK;
-	}
 	if (!json_object_is_type(p, json_type_object) || prov_get_id(p, "id", id, sizeof id) != 0 ||
 	    !valid_page_id(id)) {
 		prov_page_warn(page, SP " sent a page without a usable id; skipped");
@@ -324,11 +320,6 @@ list_next(const struct sp_cursor *c, size_t len, size_t added, struct prov_page 
 	}
 	if (len < SP_PER_PAGE)
 		return -1;
-	if (c->n + 1 >= PROV_MAX_PAGES) {
-		prov_page_warn(page, SP " page %s: %s: stopped after %d pages", c->pid, kinds[c->ph],
-		    PROV_MAX_PAGES);
-		return -1;
-	}
 	return c->n + 1;
 }
 
@@ -530,11 +521,8 @@ parse_subscribers(const struct sp_cursor *c, json_object *root, struct prov_page
 	if (bad > 0)
 		prov_page_warn(page, SP " page %s: %zu of its %s had no usable id; skipped", c->pid, bad,
 		    kinds[c->ph]);
-	if (len >= SP_PER_PAGE && c->n + 1 < PROV_MAX_PAGES)
+	if (len >= SP_PER_PAGE)
 		page->next_cursor = cursor_make(c->ph, c->idx, c->n + 1, c->pid);
-	else if (len >= SP_PER_PAGE)
-		prov_page_warn(page, SP " page %s: %s: stopped after %d pages", c->pid, kinds[c->ph],
-		    PROV_MAX_PAGES);
 	if (page->next_cursor == NULL)
 		page->next_cursor = c->ph == PH_QUARANTINED ? cursor_make(PH_PAGES, c->idx + 1, 0, NULL) :
 		    cursor_make(c->ph + 1, c->idx, 0, c->pid);

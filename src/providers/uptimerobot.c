@@ -21,6 +21,7 @@
  *
  * Only the monitor list's refusal is a bad key; a later list refused for the
  * key (v3 401/403, v2 "not_authorized") is skipped with a warning. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -699,9 +700,10 @@ add_v2_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct p
 
 	mw.name = name ? name : id;
 	mw.recurrence = recurrence_of(w, false, mw.name, page);
-	mw.duration = prov_int_or(w, "duration", 0);
+	/* minutes and a time within int32 and year 9999: t + duration * 60 cannot overflow */
+	mw.duration = prov_int_in_or(w, "duration", 0, INT32_MAX, 0);
 	mw.paused = prov_int_or(w, "status", 1) == 0;
-	if (prov_get_int(w, "start_time", &t) && t >= 86400) {
+	if (prov_get_int_in(w, "start_time", 86400, PROV_MAX_TIME, &t)) {
 		/* A point in time: the date of a one-off window, the clock of the others. */
 		mw.start = fmt_time((time_t)t, true, start, sizeof start);
 		if (strcmp(mw.recurrence, "once") == 0 && mw.duration > 0)
@@ -731,13 +733,13 @@ v3_once(json_object *w, struct prov_maintenance_window *mw, char *start, char *e
 	if (date == NULL || sscanf(date, "%4d-%2d-%2d", &y, &mo, &d) != 3 || clock_of(prov_get(w, "time"), hm,
 	    sizeof hm) == NULL)
 		return;
-	if (tt != NULL && strlen(tt) >= 8)
-		sec = atoi(tt + 6) % 60;
+	if (tt != NULL && strlen(tt) >= 8 && isdigit((unsigned char)tt[6]) && isdigit((unsigned char)tt[7]))
+		sec = ((tt[6] - '0') * 10 + (tt[7] - '0')) % 60;
 	tm.tm_year = y - 1900;
 	tm.tm_mon = mo - 1;
 	tm.tm_mday = d;
-	tm.tm_hour = atoi(hm);
-	tm.tm_min = atoi(hm + 3);
+	tm.tm_hour = (hm[0] - '0') * 10 + (hm[1] - '0'); /* hm is clock_of's "HH:MM" */
+	tm.tm_min = (hm[3] - '0') * 10 + (hm[4] - '0');
 	tm.tm_sec = sec;
 	mw->start = fmt_time(timegm(&tm), false, start, size);
 	if (mw->start != NULL && mw->duration > 0)
@@ -754,7 +756,7 @@ add_v3_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct p
 
 	mw.name = name ? name : id;
 	mw.recurrence = recurrence_of(w, true, mw.name, page);
-	mw.duration = prov_int_or(w, "duration", 0);
+	mw.duration = prov_int_in_or(w, "duration", 0, INT32_MAX, 0); /* v3_once adds it * 60 to a time */
 	mw.paused = status != NULL && strcasecmp(status, "paused") == 0;
 	if (strcmp(mw.recurrence, "once") == 0)
 		v3_once(w, &mw, start, end, sizeof start);
@@ -1036,15 +1038,12 @@ set_next(size_t ph, int64_t pos, size_t n, json_object *root, struct prov_page *
 		return;
 	}
 	/* v2: another page when the total says so (or, without one, when the
-	 * page was full); never past the page cap. */
+	 * page was full). */
 	total = page_num(root, "total", -1);
 	limit = page_num(root, "limit", UR_LIMIT);
 	if (n > 0 && (total >= 0 ? pos + (int64_t)n < total : (int64_t)n >= limit)) {
-		if ((pos + (int64_t)n) / UR_LIMIT < PROV_MAX_PAGES) {
-			page->next_cursor = prov_cursor_make(phases[ph], pos + (int64_t)n);
-			return;
-		}
-		prov_page_warn(page, UR " %s: stopped after %d pages", kinds[ph], PROV_MAX_PAGES);
+		page->next_cursor = prov_cursor_make(phases[ph], pos + (int64_t)n);
+		return;
 	}
 	next_phase(ph, page);
 }

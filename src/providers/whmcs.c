@@ -516,13 +516,13 @@ next_cursor(size_t ph, int64_t start, size_t n, json_object *root, size_t listed
 	int64_t total = -1, returned = -1;
 	const struct phase *p = &ph_info[ph];
 
-	/* numbers may be strings; numreturned defaults to what came */
-	if (!prov_get_int(root, "numreturned", &returned) || returned < 0)
+	/* numbers may be strings; numreturned defaults to what came (and within
+	 * int32, start + returned cannot overflow) */
+	if (!prov_get_int_in(root, "numreturned", 0, INT32_MAX, &returned))
 		returned = (int64_t)listed;
 	if (!prov_get_int(root, "totalresults", &total))
 		total = -1;
-	if (n > 0 && returned > 0 && (total < 0 || start + returned < total) &&
-	    start + returned < (int64_t)PROV_MAX_PAGES * p->limit)
+	if (n > 0 && returned > 0 && (total < 0 || start + returned < total))
 		return prov_cursor_make(phases[ph], start + returned);
 	return p->next != PH_END ? prov_cursor_make(phases[p->next], 0) : NULL;
 }

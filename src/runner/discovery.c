@@ -2,7 +2,13 @@
  * page's resources and the next cursor are saved in one transaction, so a
  * runner killed anywhere resumes exactly there: a page saved twice is the
  * same rows (upsert on run, type, external id), a page never saved is
- * fetched again. Only one page is held in memory at a time. */
+ * fetched again. Only one page is held in memory at a time.
+ *
+ * Page cap: the pages read in a row from one list (a phase: the cursor's text
+ * before its first ':', e.g. "monitors" of "monitors:50") are counted here,
+ * for every provider, and kept in the job's payload with each saved page, so
+ * the count survives steps and killed runners. A list that would go past
+ * [limits] max_pages fails the run before that page is asked for. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +28,12 @@
 
 #define WARNINGS_PER_PAGE 10
 
+/* Pages read in a row from the list named phase. */
+struct page_count {
+	char phase[PROV_MAX_CURSOR + 1];
+	int64_t pages;
+};
+
 struct disc {
 	struct job *job;
 	const struct provider_def *def;
@@ -36,6 +48,9 @@ struct disc {
 	int attempts;
 	int64_t delay_ms;
 	char log_message[512];
+	struct page_count count;   /* as last committed */
+	struct page_count counted; /* with the page being saved */
+	char *payload;             /* the job's payload holding count (malloc'd, NULL: none yet) */
 };
 
 static bool
@@ -44,6 +59,68 @@ same_cursor(const char *a, const char *b)
 	if (a == NULL || b == NULL)
 		return a == b;
 	return strcmp(a, b) == 0;
+}
+
+/* The list a cursor reads: its text before the first ':' ("" for NULL). */
+static void
+cursor_phase(const char *cursor, char out[PROV_MAX_CURSOR + 1])
+{
+	size_t n = cursor != NULL ? strcspn(cursor, ":") : 0;
+
+	if (n > PROV_MAX_CURSOR)
+		n = PROV_MAX_CURSOR;
+	memcpy(out, cursor != NULL ? cursor : "", n);
+	out[n] = '\0';
+}
+
+/* The count of a job's payload {"phase":…,"pages":n}; none when absent or
+ * not that. */
+static void
+count_load(const char *payload, struct page_count *c)
+{
+	json_object *o, *phase, *pages;
+	int ok;
+
+	memset(c, 0, sizeof *c);
+	o = payload != NULL ? jx_parse(payload, strlen(payload), &ok) : NULL;
+	if (json_object_object_get_ex(o, "phase", &phase) && json_object_is_type(phase, json_type_string) &&
+	    json_object_object_get_ex(o, "pages", &pages) && json_object_is_type(pages, json_type_int) &&
+	    (size_t)json_object_get_string_len(phase) <= PROV_MAX_CURSOR) {
+		snprintf(c->phase, sizeof c->phase, "%s", json_object_get_string(phase));
+		c->pages = json_object_get_int64(pages);
+	}
+	json_object_put(o);
+}
+
+/* c as a job payload (caller frees). */
+static char *
+count_text(const struct page_count *c)
+{
+	json_object *o = json_object_new_object();
+	char *text;
+
+	jx_add_str(o, "phase", c->phase);
+	jx_add_int(o, "pages", c->pages);
+	text = xstrdup(jx_text(o));
+	json_object_put(o);
+	return text;
+}
+
+/* The count after a page read with cursor that gave next. The first page
+ * (no cursor) counts toward the list its next cursor reads. */
+static void
+count_page(const struct page_count *old, const char *cursor, const char *next, struct page_count *out)
+{
+	char phase[PROV_MAX_CURSOR + 1];
+
+	cursor_phase(cursor != NULL ? cursor : next, phase);
+	if (cursor != NULL && strcmp(phase, old->phase) == 0) {
+		*out = *old;
+		out->pages++;
+		return;
+	}
+	memcpy(out->phase, phase, sizeof out->phase);
+	out->pages = 1;
 }
 
 /* "12 resources (5 monitor, 3 contact)" from a stats text. */
@@ -143,6 +220,30 @@ save_items(struct runner *r, const char *run_id, const struct prov_page *p)
 	return 0;
 }
 
+/* Inside save_page's transaction: the page count, with the checkpoint it
+ * counts to, into the job's payload. Rows changed, or -1. */
+static int64_t
+save_count(struct runner *r, struct disc *d)
+{
+	char *payload;
+	int64_t n;
+
+	count_page(&d->count, d->cursor, d->page->next_cursor, &d->counted);
+	payload = count_text(&d->counted);
+	n = db_exec(r->db, ST_JOB_PAYLOAD, "sus", payload, d->job->id, d->job->worker);
+	free(payload);
+	return n;
+}
+
+/* The page was saved: its count is the job's now. */
+static void
+count_saved(struct disc *d)
+{
+	d->count = d->counted;
+	free(d->payload);
+	d->payload = count_text(&d->count);
+}
+
 static enum tx_result
 save_page(struct runner *r, void *arg)
 {
@@ -187,7 +288,7 @@ save_page(struct runner *r, void *arg)
 		/* Past the limit the run stops here, without reading the rest. */
 		d->over_limit = d->resources > r->cfg->max_resources;
 		if (d->over_limit || p->next_cursor != NULL) {
-			t = TX_COMMIT;
+			t = save_count(r, d) < 0 ? TX_ERROR : TX_COMMIT;
 			goto out;
 		}
 	}
@@ -309,7 +410,7 @@ back_off(struct runner *r, void *arg)
 	jx_add_str(ctx, "checkpoint", d->cursor);
 	runner_log(r, d->job->run_id, "warning", ctx, "%s", d->log_message);
 	json_object_put(ctx);
-	return queue_release(r->db, d->job, d->delay_ms, d->attempts, NULL) < 0 ? TX_ERROR : TX_COMMIT;
+	return queue_release(r->db, d->job, d->delay_ms, d->attempts, d->payload) < 0 ? TX_ERROR : TX_COMMIT;
 }
 
 /* Fail the run (message already human and free of secrets). */
@@ -330,6 +431,24 @@ fail(struct runner *r, struct disc *d, const char *reason, const char *fmt, ...)
 	d->reason = reason;
 	runner_tx(r, fail_run, d);
 	d->error_message = NULL;
+}
+
+/* When the page at cursor would be one more than [limits] max_pages in a row
+ * from its list: fail the run, without asking for it, and return true. */
+static bool
+page_cap_reached(struct runner *r, struct disc *d, const char *cursor)
+{
+	char phase[PROV_MAX_CURSOR + 1];
+
+	if (cursor == NULL)
+		return false;
+	cursor_phase(cursor, phase);
+	if (strcmp(phase, d->count.phase) != 0 || d->count.pages < r->cfg->max_pages)
+		return false;
+	fail(r, d, "limit", "The provider's %s list went on past %d pages, the most one list may take "
+	    "([limits] max_pages); discovery stopped there without reading the rest. Raise the limit if "
+	    "the account is really that large.", d->count.phase, r->cfg->max_pages);
+	return true;
 }
 
 /* A provider error: fatal ones fail the run, others back off or, after
@@ -394,7 +513,8 @@ load_run(struct runner *r, const char *run_id, char status[32], char provider[33
 void
 discovery_step(struct runner *r, struct job *j)
 {
-	struct disc d = { .job = j, .attempts = j->attempts };
+	struct disc d = { .job = j, .attempts = j->attempts,
+		.payload = j->payload != NULL ? xstrdup(j->payload) : NULL };
 	char status[32], provider[33];
 	unsigned char *sealed = NULL;
 	size_t sealed_len = 0, plain_len = 0;
@@ -416,6 +536,7 @@ discovery_step(struct runner *r, struct job *j)
 		goto out;
 	}
 	d.def = provider_find(provider);
+	count_load(j->payload, &d.count);
 	if (r->key == NULL) {
 		/* An installation problem, not the run's: keep the job until a key is set. */
 		log_error("run %s: no credentials key ([security] key_file); discovery waits", j->run_id);
@@ -469,6 +590,8 @@ discovery_step(struct runner *r, struct job *j)
 		memset(&page, 0, sizeof page);
 		memset(&pe, 0, sizeof pe);
 		d.cursor = cursor;
+		if (page_cap_reached(r, &d, cursor))
+			break;
 		st = d.def->ops->fetch(&s, cursor, &page, &pe);
 		if (st == PROV_OK && page.next_cursor != NULL && same_cursor(page.next_cursor, cursor)) {
 			/* A cursor that does not move would page forever. */
@@ -496,7 +619,8 @@ discovery_step(struct runner *r, struct job *j)
 			if (d.moved_on)
 				runner_drop(r, j, "run no longer discovering");
 			else if (t == TX_ERROR)
-				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), d.attempts, NULL);
+				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), d.attempts,
+				    d.payload);
 			break;
 		}
 		d.attempts = 0; /* progress: failures are counted afresh */
@@ -504,22 +628,24 @@ discovery_step(struct runner *r, struct job *j)
 			prov_page_free(&page);
 			break;
 		}
+		count_saved(&d);
 		free(cursor);
 		cursor = page.next_cursor;
 		page.next_cursor = NULL;
 		if (page.pause_s > 0) {
 			/* The provider's quota is used up: come back when it resets. */
-			queue_release(r->db, j, (int64_t)page.pause_s * 1000, 0, NULL);
+			queue_release(r->db, j, (int64_t)page.pause_s * 1000, 0, d.payload);
 			prov_page_free(&page);
 			break;
 		}
 		prov_page_free(&page);
 		if (pages >= RUNNER_PAGES_PER_STEP || runner_out_of_time(r, step_end)) {
-			queue_release(r->db, j, 0, 0, NULL); /* the continuation */
+			queue_release(r->db, j, 0, 0, d.payload); /* the continuation */
 			break;
 		}
 	}
 out:
+	free(d.payload);
 	free(cursor);
 	free(sealed);
 	jx_wipe_strings(creds);

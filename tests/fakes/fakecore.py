@@ -337,6 +337,10 @@ class Provider:
     def server_error(self, req, status):
         return jreply(status, {"error": "Internal Server Error"})
 
+    def endless(self, req, a):
+        """Fault `endless`: a list whose paging never ends. Providers that serve it override this."""
+        return jreply(501, {"error": "fault endless: not served by the %s fake" % self.id})
+
     def not_found(self, req):
         return jreply(404, {"error": "Not Found"})
 

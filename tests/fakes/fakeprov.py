@@ -54,7 +54,7 @@ PROVIDERS = {p.id: p for p in (UptimeRobot(), Pingdom(), StatusCake(), BetterSta
 # Shared state: accounts, faults, rate counters, request log
 
 FAULT_KINDS = {"429", "420", "500", "502", "503", "504", "slow", "truncated", "bad_json", "bad_key",
-               "empty", "reset", "echo"}
+               "empty", "reset", "echo", "endless"}
 
 
 def echo_reply(acct, fault):
@@ -402,6 +402,8 @@ class Handler(BaseHTTPRequestHandler):
             return echo_reply(acct, fault)
         if kind == "bad_key":
             return prov.bad_key(req)
+        if kind == "endless":
+            return prov.endless(req, acct)
         if kind == "empty":
             return Reply(200, body=b"")
         if kind == "bad_json":

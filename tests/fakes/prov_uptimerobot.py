@@ -434,6 +434,21 @@ class UptimeRobot(Provider):
                             "pagination": {"offset": offset, "limit": limit, "total": total},
                             "monitors": [self.v2_monitor(a, self.spec(a, g, mb, cb), req, cb) for g in idx]})
 
+    def endless(self, req, a):
+        """Fault `endless` (v2 getMonitors): the account's first page at every offset, in the
+        documented shape, with `pagination.total` always past the page asked for, so the list
+        never ends (the same monitors again and again: no new resources to count)."""
+        if not req.rel.endswith("getMonitors"):
+            return self.handle(req, a)
+        offset, limit, err = self.paging(req)
+        if err:
+            return err
+        mb, cb = self.mbase(a), self.cbase(a)
+        idx = range(min(limit, a.n("monitors") + a.n("heartbeats")))
+        return jreply(200, {"stat": "ok",
+                            "pagination": {"offset": offset, "limit": limit, "total": offset + limit + 1},
+                            "monitors": [self.v2_monitor(a, self.spec(a, g, mb, cb), req, cb) for g in idx]})
+
     def v3_monitors(self, req, a):
         mb, cb = self.mbase(a), self.cbase(a)
         total = a.n("monitors") + a.n("heartbeats")

@@ -714,6 +714,15 @@ def t_faults():
     b = call("GET", "/pingdom/api/3.1/checks?limit=25&offset=0", headers=bearer("demo-key"))
     c = call("GET", "/pingdom/api/3.1/checks?limit=25&offset=25", headers=bearer("demo-key"))
     R.check("fault match + after", (a.status, b.status, c.status) == (200, 200, 503), (a.status, b.status, c.status))
+    faults("uptimerobot", {"kind": "endless", "times": 2, "match": "getMonitors"})
+    e1 = call("POST", p, form=dict(f, offset="0", limit="50")).json()
+    e2 = call("POST", p, form=dict(f, offset="5000", limit="50")).json()
+    R.check("fault endless: the first page at every offset, the total always past it",
+            e1["stat"] == "ok" and e1["monitors"] and [m["id"] for m in e1["monitors"]] == [m["id"] for m in e2["monitors"]]
+            and e2["pagination"] == {"offset": 5000, "limit": 50, "total": 5051}, e2.get("pagination"))
+    faults("pingdom", {"kind": "endless"})
+    r = call("GET", "/pingdom/api/3.1/checks", headers=bearer("demo-key"))
+    R.check("fault endless not served by other fakes: 501", r.status == 501, r.status)
     pend = ctl("GET", "pingdom/faults")
     R.check("fault queue drained", pend == {"pending": []}, pend)
 

@@ -1,8 +1,10 @@
 """Drills (issue 12): the runner killed again and again in the middle of a
-large import, and a provider that answers 429s, 5xx, garbage, slowly or not
-at all. Each prints its figures (docs/reliability.md keeps the latest).
+large import, its database connection killed inside import transactions, and
+a provider that answers 429s, 5xx, garbage, slowly or not at all. Each prints
+its figures (docs/reliability.md keeps the latest).
 """
 
+import os
 import random
 import signal
 import subprocess
@@ -12,6 +14,28 @@ import time
 import harness
 from harness import q
 from test_runner import RunnerTestCase
+
+
+# One poll (5000 looks, about a second): the first connection (not this one) inside a transaction that has
+# written rows it has not committed is killed. Answers its id (NULL: none was caught) and how
+# many rows that transaction had written (the lease renewal is one; more are the import's).
+KILL_IN_TRANSACTION = """DELIMITER //
+BEGIN NOT ATOMIC
+  DECLARE victim BIGINT UNSIGNED DEFAULT NULL;
+  DECLARE written BIGINT UNSIGNED DEFAULT NULL;
+  DECLARE tries INT DEFAULT 0;
+  WHILE victim IS NULL AND tries < 5000 DO
+    SET victim = (SELECT t.trx_mysql_thread_id FROM information_schema.INNODB_TRX t
+                  WHERE t.trx_mysql_thread_id <> CONNECTION_ID() AND t.trx_rows_modified > 0 LIMIT 1);
+    SET tries = tries + 1;
+  END WHILE;
+  IF victim IS NOT NULL THEN
+    SET written = (SELECT t.trx_rows_modified FROM information_schema.INNODB_TRX t
+                   WHERE t.trx_mysql_thread_id = victim);
+    EXECUTE IMMEDIATE CONCAT('KILL CONNECTION ', victim);
+  END IF;
+  SELECT victim, written;
+END //"""
 
 
 def figures(name, **values):
@@ -68,6 +92,94 @@ class TestDrills(RunnerTestCase):
         self.assertEqual(self.get(user, rid)["data"]["stats"]["imported"], n + 20)
         figures("kill-9", kills=kills, resources=n + 20, imported_before_the_last_runner=done_at_kills,
                 seconds=round(took, 1), lost=0, duplicated=0)
+
+    def test_connections_killed_inside_import_transactions_leave_nothing_half_written(self):
+        user = self.user()
+        n = 6000
+        items = [("contact", "c%d" % i, {"name": "C%d" % i, "type": "email", "value": "c%d@example.com" % i})
+                 for i in range(20)]
+        items += [("monitor", "m%05d" % i, {"name": "M%d" % i, "url": "https://m%d.example.com/" % i,
+                                            "type": "http", "interval": 60, "paused": False, "port": None,
+                                            "keyword": None, "contact_ids": ["c%d" % (i % 20)]})
+                  for i in range(n)]
+        rid = self.synthetic_run(user, "uptimerobot", items)
+        self.execute(user, rid)
+        stderr = open(os.path.join(self.stack.tmp, "drill-kill-connection.log"), "w+")
+        imported_sql = "run_id=%s AND status='imported'" % q(rid)
+        runners = []
+
+        def runner_alive():
+            """The current runner, or a new one when it has exited (with status 0)."""
+            if runners and runners[-1].poll() is None:
+                return
+            if runners:
+                self.assertEqual(runners[-1].returncode, 0)
+                time.sleep(0.2)  # a released job may wait out its backoff
+            runners.append(subprocess.Popen(
+                [self.stack.runner_path, "--config", self.cfg, "--once", "--max-seconds", "60"],
+                stdout=subprocess.DEVNULL, stderr=stderr, env=self.stack._mariadb_env()))
+
+        t0 = time.time()
+        kills = []
+        deadline = t0 + 240
+        try:
+            while len(kills) < 20 and self.stack.run_status(rid) == "executing" and time.time() < deadline:
+                runner_alive()
+                before = self.stack.count("migration_run_resources", imported_sql)
+                # the runner's connection caught inside a transaction that has written rows and not
+                # committed them (the only other connections, migrator.fcgi's, are idle)
+                victim, written = self.stack.sql(KILL_IN_TRANSACTION)[0]
+                if victim is None:
+                    continue
+                kills.append(int(written or 0))
+                # the next kill only after the import went on: no resource is hit twice in a row
+                while self.stack.count("migration_run_resources", imported_sql) <= before and \
+                        time.time() < deadline:
+                    runner_alive()
+                    time.sleep(0.05)
+        finally:
+            for p in runners:
+                if p.poll() is None:
+                    p.send_signal(signal.SIGTERM)  # ends at its next checkpoint
+                p.wait()
+        self.assertEqual([p.returncode for p in runners], [0] * len(runners))
+        self.assertGreaterEqual(len(kills), 20, "too few kills landed inside a transaction")
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors"), timeout=300), "completed")
+        took = time.time() - t0
+        stderr.seek(0)
+        retried = stderr.read().count("transaction retried")
+        stderr.close()
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s AND status='imported'" % q(rid)),
+                         n + 20)
+        self.assertEqual(self.count("monitors", user), n, "no monitor lost or written twice")
+        self.assertEqual(self.count("contacts", user), 20)
+        self.assertEqual(int(self.stack.sql_value("SELECT COUNT(DISTINCT url) FROM monitors WHERE user_id=%d"
+                                                  % user.id)), n)
+        self.assertEqual(self.stack.count("monitor_contacts mc JOIN monitors m ON m.id = mc.monitor_id",
+                                          "m.user_id=%d" % user.id), n)
+        self.assertEqual(self.stack.count("import_links", "user_id=%d" % user.id), n + 20)
+        self.assertNoDuplicates(user)
+        # each imported resource points at its account row, and each account row at its resource
+        for kind, table in (("monitor", "monitors"), ("contact", "contacts")):
+            self.assertEqual(self.stack.count(
+                "migration_run_resources r LEFT JOIN %s a ON a.id = r.target_id AND a.user_id = %d" % (table, user.id),
+                "r.run_id=%s AND r.resource_type='%s' AND a.id IS NULL" % (q(rid), kind)), 0, kind)
+            self.assertEqual(self.stack.count(
+                "%s a LEFT JOIN migration_run_resources r ON r.target_id = a.id AND r.run_id=%s "
+                "AND r.resource_type='%s' AND r.status='imported'" % (table, q(rid), kind),
+                "a.user_id=%d AND r.id IS NULL" % user.id), 0, table)
+        # a clear run log: no error, no failed resource, the run's end said once
+        logs = self.logs(user, rid)
+        self.assertEqual([l["message"] for l in logs if l["level"] == "error"], [])
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s AND status<>'imported'" % q(rid)), 0)
+        self.assertEqual(len([l for l in logs if "completed" in l["message"].lower()]), 1, logs[:5])
+        warnings = [l["message"] for l in logs if l["level"] == "warning"]
+        for w in warnings:
+            self.assertIn("temporary database error; retrying", w)
+        figures("kill-connection", kills=len(kills), after_import_writes=len([w for w in kills if w > 1]),
+                runners=len(runners), transactions_retried=retried,
+                resources_retried_later=len(warnings), resources=n + 20, seconds=round(took, 1),
+                half_written=0, duplicated=0)
 
     def test_a_provider_that_misbehaves_in_every_way_still_gets_read(self):
         key = self.account(monitors=120, heartbeats=0, contacts=2, status_pages=0)

@@ -2,13 +2,21 @@
 that echoes a credential in every form leaves no fragment of it in any
 answer, run log or database row; requests that cannot be read faithfully are
 refused with a JSON error instead of being cut; credential values with
-control characters are a 422, never a 500; a JSON-RPC id that is not a finite
-number is refused; a run larger than [limits] max_resources stops.
+control characters are a 422, never a 500; a FastCGI request whose
+CONTENT_LENGTH is malformed or longer than its body is a 400, never an empty
+or short body; a JSON-RPC id that is not a finite
+number is refused; a run larger than [limits] max_resources stops, and so
+does a provider that pages for ever, at [limits] max_pages.
 """
 
 import base64
 import json
+import os
 import secrets
+import socket
+import struct
+import sys
+import time
 
 import harness
 from harness import q
@@ -165,6 +173,32 @@ class TestRunSizeLimit(RunnerTestCase):
         self.assertLess(len(pages), 8)
 
 
+class TestPageLimit(RunnerTestCase):
+
+    def test_a_provider_that_pages_forever_fails_the_run_naming_max_pages(self):
+        # more pages than one runner step reads (20): the count must survive the continuation
+        cfg = harness.runner_config(self.stack, "few-pages", lease_seconds=5, max_attempts=3, max_pages=30)
+        key = self.account(monitors=50, heartbeats=0, contacts=1, status_pages=0)
+        # the same 50 monitors at every offset, always "more": max_resources never trips
+        self.faults({"kind": "endless", "times": 0, "match": "getMonitors"})
+        user = self.user()
+        rid = self.start(user, key)
+        t0 = time.time()
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review"), cfg=cfg), "failed")
+        took = time.time() - t0
+        run = self.get(user, rid)["data"]
+        self.assertIn("monitors list went on past 30 pages", run["error_message"])
+        self.assertIn("[limits] max_pages", run["error_message"])
+        errors = [l["message"] for l in self.logs(user, rid) if l["level"] == "error"]
+        self.assertEqual(errors, [run["error_message"]])
+        # exactly the pages allowed were read, not one more
+        pages = [x for x in self.fake_requests() if x["path"].endswith("getMonitors")]
+        self.assertEqual(len(pages), 30)
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 50)
+        self.assertLess(took, 60)
+        sys.stdout.write("DRILL endless-pages: max_pages=30, pages_read=%d, seconds=%.1f\n" % (len(pages), took))
+
+
 class TestDeletingALargeRun(RunnerTestCase):
 
     def test_a_large_run_is_gone_at_once_and_removed_in_batches(self):
@@ -214,3 +248,71 @@ class TestAdministratorsBaseUrl(RunnerTestCase):
         r = user.request("POST", "/api/v1/migrations", body={"provider": "whmcs", "credentials": creds})
         self.assertError(r, 422, "validation_failed")
         self.assertIn("credentials.url", r.json["errors"])
+
+
+def fcgi_call(sock_path, params, stdin=b""):
+    """One FastCGI responder request (FastCGI 1.0 specification, sections 3-5: BEGIN_REQUEST,
+    PARAMS, STDIN, then STDOUT until END_REQUEST) straight to migrator.fcgi, so that params a web
+    server would never pass reach it. Returns (status, headers text, body bytes)."""
+    def record(rtype, content):
+        return struct.pack("!BBHHBx", 1, rtype, 1, len(content), 0) + content
+
+    def length(n):
+        return bytes([n]) if n < 128 else struct.pack("!I", n | 0x80000000)
+
+    pairs = b"".join(length(len(k)) + length(len(v)) + k + v
+                     for k, v in ((k.encode(), v.encode()) for k, v in params.items()))
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.settimeout(20)
+    conn.connect(sock_path)
+    try:
+        conn.sendall(record(1, struct.pack("!HB5x", 1, 0)) + record(4, pairs) + record(4, b"")
+                     + (record(5, stdin) if stdin else b"") + record(5, b""))
+        data = b""
+        while True:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        conn.close()
+    out, pos = b"", 0
+    while pos + 8 <= len(data):
+        _, rtype, _, clen, plen = struct.unpack("!BBHHB", data[pos:pos + 7])
+        if rtype == 6:
+            out += data[pos + 8:pos + 8 + clen]
+        pos += 8 + clen + plen
+    head, _, body = out.partition(b"\r\n\r\n")
+    status = int(head.split(b"Status: ", 1)[1][:3]) if b"Status: " in head else 200
+    return status, head.decode(), body
+
+
+class TestFastCgiFraming(RunnerTestCase):
+    """What fcgi.c does with a CONTENT_LENGTH that cannot be trusted: refused with 400 JSON."""
+
+    def test_a_malformed_or_unfulfilled_content_length_is_400_never_a_cut_body(self):
+        sock = os.path.join(self.stack.tmp, "direct-fcgi.sock")
+        proc = self.stack._spawn("direct-fcgi", [os.path.join(harness.BUILDDIR, "migrator.fcgi"),
+                                                 "--config", self.stack.config, "--listen", sock],
+                                 env=self.stack._mariadb_env())
+        try:
+            deadline = time.time() + 10
+            while not os.path.exists(sock):
+                self.assertLess(time.time(), deadline, "migrator.fcgi did not listen on " + sock)
+                time.sleep(0.05)
+            user = self.user()
+            body = json.dumps({"provider": PROVIDER, "credentials": {"api_key": "k-framing"}}).encode()
+            base = {"REQUEST_METHOD": "POST", "REQUEST_URI": "/api/v1/migrations", "REMOTE_ADDR": "127.0.0.1",
+                    "CONTENT_TYPE": "application/json", "HTTP_AUTHORIZATION": "Bearer " + user.token}
+            status, head, answer = fcgi_call(sock, dict(base, CONTENT_LENGTH=str(len(body))), body)
+            self.assertEqual(status, 201, answer)  # the same request, framed right, is taken
+            for cl, sent in (("abc", body), ("12x", body), ("-1", body), (" 5", body), ("0x10", body),
+                             (str(len(body) + 40), body)):
+                with self.subTest(content_length=cl):
+                    status, head, answer = fcgi_call(sock, dict(base, CONTENT_LENGTH=cl), sent)
+                    self.assertEqual(status, 400, answer)
+                    self.assertIn("application/json", head)
+                    self.assertEqual(json.loads(answer)["code"], "bad_request")
+            self.assertEqual(self.stack.count("migration_runs", "user_id=%d" % user.id), 1)
+        finally:
+            proc.stop()

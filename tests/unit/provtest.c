@@ -125,6 +125,36 @@ nnull(const struct prov_item *it, const char *key)
 	return v == NULL;
 }
 
+json_object *
+njson(const struct prov_item *it, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(it->norm, key, &v))
+		fail_msg("normalized %s lacks key %s", it->external_id, key);
+	return v;
+}
+
+const char *
+ntext(const struct prov_item *it, const char *key)
+{
+	static char buf[8192];
+
+	snprintf(buf, sizeof buf, "%s",
+	    json_object_to_json_string_ext(njson(it, key), JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	return buf;
+}
+
+const char *
+nheader(const struct prov_item *it, const char *name)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(njson(it, "request_headers"), name, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
 /* The id list under key as "a,b,c" (buffer). */
 const char *
 nids(const struct prov_item *it, const char *key)
@@ -379,4 +409,23 @@ provtest_run(const struct CMUnitTest *tests, size_t n)
 		unsetenv(proxies[i]);
 	signal(SIGPIPE, SIG_IGN);
 	return _cmocka_run_group_tests("provider tests", tests, n, NULL, NULL);
+}
+
+void
+session_on(const char *id, const char *prefix, struct prov_session *s, struct config *cfg,
+    const struct mini *m, char *base, size_t size, json_object *creds)
+{
+	struct prov_error e = { 0 };
+
+	snprintf(base, size, "http://127.0.0.1:%d%s", m->port, prefix);
+	cfg_init(cfg, id, base);
+	assert_int_equal(prov_session_init(s, provider_find(id), cfg, creds, &e), 0);
+	assert_false(s->base_url_untrusted); /* the administrator's URL */
+}
+
+void
+free_answers(char **answers)
+{
+	for (size_t i = 0; answers[i] != NULL; i++)
+		free(answers[i]);
 }

@@ -28,6 +28,12 @@ const char *nstr(const struct prov_item *it, const char *key);
 int64_t nint(const struct prov_item *it, const char *key);
 bool nbool(const struct prov_item *it, const char *key);
 bool nnull(const struct prov_item *it, const char *key);
+/* The value under key (fails when missing), its compact JSON text with "/"
+ * unescaped (static buffer), and one request header of request_headers (NULL
+ * when absent). */
+json_object *njson(const struct prov_item *it, const char *key);
+const char *ntext(const struct prov_item *it, const char *key);
+const char *nheader(const struct prov_item *it, const char *name);
 /* The id list under key as "a,b,c" (static buffer), and its length. For a
  * list of objects (status page items) each one's monitor_id,
  * "heartbeat:<heartbeat_id>", or "-" without either. */
@@ -62,6 +68,12 @@ char *answer(const char *status_line, const char *extra_headers, const char *bod
 char *answer_fixture(const char *status_line, const char *rel);
 /* A config with [provider.<id>] base_url = base (NULL: none); static storage. */
 void cfg_init(struct config *c, const char *id, const char *base);
+/* A session of provider id against the local server m: base (base[size])
+ * becomes "http://127.0.0.1:<port><prefix>", the administrator's base_url. */
+void session_on(const char *id, const char *prefix, struct prov_session *s, struct config *cfg,
+    const struct mini *m, char *base, size_t size, json_object *creds);
+/* Free the malloc'd answers of a NULL-terminated list. */
+void free_answers(char **answers);
 
 struct CMUnitTest;
 /* Run the tests with proxies unset and SIGPIPE ignored; cmocka's exit code. */

@@ -22,19 +22,6 @@
 
 #include "provtest.h"
 
-/* A normalized member as plain JSON text (static buffer). */
-static const char *
-njson(const struct prov_item *it, const char *key)
-{
-	static char buf[4096];
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(it->norm, key, &v))
-		fail_msg("normalized %s has no %s", it->external_id, key);
-	snprintf(buf, sizeof buf, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	return buf;
-}
-
 /* ---- pure parse ---- */
 
 /* Fixture monitors_page1.json: monitor attributes as in the docs' monitor example and TF
@@ -62,7 +49,7 @@ test_monitor_fields(void **state)
 	assert_true(nnull(it, "keyword_case_sensitive"));
 	assert_string_equal(nstr(it, "http_method"), "POST");
 	assert_string_equal(nstr(it, "request_body"), "{\"ping\":1}");
-	assert_string_equal(njson(it, "request_headers"), "{\"X-Env\":\"prod\",\"Accept\":\"application/json\"}");
+	assert_string_equal(ntext(it, "request_headers"), "{\"X-Env\":\"prod\",\"Accept\":\"application/json\"}");
 	assert_int_equal(nint(it, "interval"), 30);
 	assert_int_equal(nint(it, "timeout"), 15);
 	assert_false(nbool(it, "follow_redirects"));
@@ -80,7 +67,7 @@ test_monitor_fields(void **state)
 	assert_string_equal(nstr(it, "recurrence"), "weekly");
 	assert_string_equal(nstr(it, "start"), "01:00");
 	assert_int_equal(nint(it, "duration"), 150);
-	assert_string_equal(njson(it, "days"), "[6,7]");
+	assert_string_equal(ntext(it, "days"), "[6,7]");
 	assert_string_equal(nstr(it, "timezone"), "Europe/Amsterdam");
 	assert_string_equal(nids(it, "monitor_ids"), "2");
 
@@ -125,7 +112,7 @@ test_monitor_fields(void **state)
 	assert_int_equal(nint(it, "interval"), 180);            /* "" */
 	assert_true(has_warning(&p, "checks ports 25,465,587; only the first (25) was imported"));
 	it = page_find(&p, "maintenance_window", "monitor-7");
-	assert_string_equal(njson(it, "days"), "[1]");
+	assert_string_equal(ntext(it, "days"), "[1]");
 	assert_true(nnull(it, "timezone"));
 	assert_true(has_warning(&p, "unknown time zone Mars/Olympus"));
 	assert_true(has_warning(&p, "unknown maintenance day fun"));
@@ -141,7 +128,7 @@ test_monitor_fields(void **state)
 	assert_string_equal(nids(it, "expected_status_codes"), "200,204");
 	assert_string_equal(nstr(it, "http_method"), "HEAD");
 	assert_true(nnull(it, "request_body"));
-	assert_string_equal(njson(it, "request_headers"), "{}");
+	assert_string_equal(ntext(it, "request_headers"), "{}");
 	assert_true(nnull(it, "keyword_up_when"));
 	prov_page_free(&p);
 }
@@ -167,7 +154,7 @@ test_heartbeats(void **state)
 	it = page_find(&p, "maintenance_window", "heartbeat-12345");
 	assert_string_equal(nstr(it, "name"), "Cron backup heartbeat maintenance");
 	assert_string_equal(nstr(it, "recurrence"), "daily");  /* all seven days */
-	assert_string_equal(njson(it, "days"), "[]");
+	assert_string_equal(ntext(it, "days"), "[]");
 	assert_int_equal(nint(it, "duration"), 60);
 	assert_string_equal(nstr(it, "timezone"), "Europe/Prague");
 	assert_string_equal(nids(it, "monitor_ids"), "");
@@ -512,11 +499,35 @@ test_fetch_request(void **state)
 	fx_end(&f, NULL);
 }
 
+/* A request timeout past int32 (in ms for tcp checks, rounded up to
+ * seconds) is not used: no overflow, the timeout is left unset. */
+static void
+test_monitor_numbers_out_of_range(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
+	assert_int_equal(run_parse_text(better_stack_parse, "monitors:1", 200, "{\"data\":["
+	    "{\"id\":\"1\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
+	    "\"port\":\"5432\",\"request_timeout\":9223372036854775806}},"
+	    "{\"id\":\"2\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
+	    "\"port\":\"5432\",\"request_timeout\":-2000}},"
+	    "{\"id\":\"3\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
+	    "\"port\":\"5432\",\"request_timeout\":2.5e3}}],"
+	    "\"pagination\":{\"next\":null}}", &p, &e), PROV_OK);
+	assert_true(nnull(page_find(&p, "monitor", "1"), "timeout"));
+	assert_true(nnull(page_find(&p, "monitor", "2"), "timeout"));
+	assert_int_equal(nint(page_find(&p, "monitor", "3"), "timeout"), 3); /* 2500 ms, rounded up */
+	prov_page_free(&p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_monitor_fields),
+		cmocka_unit_test(test_monitor_numbers_out_of_range),
 		cmocka_unit_test(test_heartbeats),
 		cmocka_unit_test(test_status_pages_parse),
 		cmocka_unit_test(test_errors_and_refused_kinds),

@@ -20,43 +20,6 @@
 
 #include "provtest.h"
 
-/* The normalized member key of it (a borrowed JSON value). */
-static json_object *
-njson(const struct prov_item *it, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(it->norm, key, &v))
-		fail_msg("normalized %s: no %s", it->external_id, key);
-	return v;
-}
-
-/* A JSON member of the normalized object as compact text. */
-static const char *
-ntext(const struct prov_item *it, const char *key)
-{
-	return json_object_to_json_string_ext(njson(it, key), JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-}
-
-/* A session against a local server of canned answers (base ".../cr"). */
-static void
-cr_session(struct prov_session *s, struct config *cfg, struct mini *m, char *base, size_t size,
-    json_object *creds)
-{
-	struct prov_error e = { 0 };
-
-	snprintf(base, size, "http://127.0.0.1:%d/cr", m->port);
-	cfg_init(cfg, "cronitor", base);
-	assert_int_equal(prov_session_init(s, provider_find("cronitor"), cfg, creds, &e), 0);
-}
-
-static void
-free_answers(char **a)
-{
-	for (size_t i = 0; a[i] != NULL; i++)
-		free(a[i]);
-}
-
 /* Jobs and heartbeats: schedule, timezone, grace, tags, paused; direct
  * destinations become their own contacts (the pure parse reads no lists). */
 static void
@@ -212,12 +175,13 @@ test_cronitor_paging(void **state)
 	assert_true(has_warning(&p, "answered page 1 when asked for page 3"));
 	prov_page_free(&p);
 
-	/* The last allowed page ends the phase. */
+	/* The adapter pages on while the total says so; the runner caps pages
+	 * ([limits] max_pages, tests/integration/test_security.py). */
 	assert_int_equal(run_parse_text(cronitor_parse, "monitors:10000", 200, "{\"monitors\":[{\"key\":\"a\","
 	    "\"name\":\"A\",\"type\":\"job\"}],\"page_size\":1,\"total_monitor_count\":20000}", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 1);
-	assert_string_equal(p.next_cursor, "notifications:1");
-	assert_true(has_warning(&p, "stopped after 10000 pages"));
+	assert_string_equal(p.next_cursor, "monitors:10001");
+	assert_int_equal(p.nwarnings, 0);
 	prov_page_free(&p);
 
 	/* An empty account. */
@@ -441,7 +405,7 @@ test_fetch_cronitor_links_every_list_target(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("cronitor", "/cr", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /cr/api/monitors?page=1 HTTP/1.1\r\n"));
@@ -487,7 +451,7 @@ test_fetch_cronitor_lists_refused(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("cronitor", "/cr", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, "monitors:1", &p, &e), PROV_OK);
 	assert_int_equal(page_count(&p, "heartbeat"), 3);
 	assert_string_equal(nids(page_find(&p, "heartbeat", "key1"), "contact_ids"), "email:dba@example.com");
@@ -530,7 +494,7 @@ test_fetch_cronitor_lists_fail(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("cronitor", "/cr", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_TRANSIENT);
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
@@ -555,7 +519,7 @@ test_fetch_cronitor_request_and_scrubbed_error(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	cr_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("cronitor", "/cr", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, "statuspages:1", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 3);
 	assert_string_equal(p.next_cursor, "maintenance:1");
@@ -573,6 +537,43 @@ test_fetch_cronitor_request_and_scrubbed_error(void **state)
 	json_object_put(creds);
 }
 
+/* Numbers past what a field can mean: a page size that would overflow
+ * page * size, a huge certificate-days assertion (once read with sscanf,
+ * undefined out of range), a huge window duration and grace. */
+static void
+test_cronitor_numbers_out_of_range(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(run_parse_text(cronitor_parse, "monitors:3", 200, "{\"monitors\":[{\"key\":\"a\","
+	    "\"name\":\"A\",\"type\":\"check\",\"request\":{\"url\":\"https://a.example/\"},"
+	    "\"assertions\":[\"ssl_certificate.expires_in < 99999999999999999999 days\"]},"
+	    "{\"key\":\"b\",\"name\":\"B\",\"type\":\"check\",\"request\":{\"url\":\"https://b.example/\"},"
+	    "\"assertions\":[\"ssl_certificate.expires_in < 30 days\"]},"
+	    "{\"key\":\"h\",\"name\":\"H\",\"type\":\"heartbeat\",\"schedule\":\"every 1 hour\","
+	    "\"grace_seconds\":9223372036854775806}],"
+	    "\"page_size\":9223372036854775806,\"total_monitor_count\":20000}", &p, &e), PROV_OK);
+	assert_string_equal(p.next_cursor, "monitors:4"); /* page_size unusable: 50 assumed */
+	assert_true(nnull(page_find(&p, "monitor", "a"), "ssl_expiry_days"));
+	assert_int_equal(nint(page_find(&p, "monitor", "b"), "ssl_expiry_days"), 30);
+	assert_int_equal(nint(page_find(&p, "heartbeat", "h"), "grace"), 0);
+	prov_page_free(&p);
+
+	assert_int_equal(run_parse_text(cronitor_parse, "maintenance:1", 200, "{\"data\":["
+	    "{\"key\":\"w1\",\"name\":\"W1\",\"start\":\"2023-12-01T02:00:00Z\",\"duration\":99999999999999999999},"
+	    "{\"key\":\"w2\",\"name\":\"W2\",\"start\":\"2023-12-01T02:00:00Z\",\"duration\":-5},"
+	    "{\"key\":\"w3\",\"name\":\"W3\",\"start\":\"2023-12-01T02:00:00Z\",\"duration\":\"45\"}],"
+	    "\"page\":1,\"page_size\":50,\"total_count\":3}", &p, &e), PROV_OK);
+	it = page_find(&p, "maintenance_window", "w1");
+	assert_true(nnull(it, "duration"));
+	assert_true(nnull(page_find(&p, "maintenance_window", "w2"), "duration"));
+	assert_int_equal(nint(page_find(&p, "maintenance_window", "w3"), "duration"), 45);
+	prov_page_free(&p);
+}
+
 int
 main(void)
 {
@@ -588,6 +589,7 @@ main(void)
 		cmocka_unit_test(test_fetch_cronitor_lists_refused),
 		cmocka_unit_test(test_fetch_cronitor_lists_fail),
 		cmocka_unit_test(test_fetch_cronitor_request_and_scrubbed_error),
+		cmocka_unit_test(test_cronitor_numbers_out_of_range),
 	};
 
 	return PROVTEST_RUN(tests);

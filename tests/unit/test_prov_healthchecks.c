@@ -226,18 +226,6 @@ test_healthchecks_errors(void **state)
 /* -------------------------------------------- whole fetches against a local server */
 
 static void
-hc_session(struct prov_session *s, struct config *cfg, struct mini *m, char *base, size_t size,
-    json_object *creds)
-{
-	struct prov_error e = { 0 };
-
-	snprintf(base, size, "http://127.0.0.1:%d/hc", m->port);
-	cfg_init(cfg, "healthchecks", base);
-	assert_int_equal(prov_session_init(s, provider_find("healthchecks"), cfg, creds, &e), 0);
-	assert_false(s->base_url_untrusted); /* the admin's URL */
-}
-
-static void
 test_fetch_healthchecks_request(void **state)
 {
 	struct config cfg;
@@ -252,7 +240,7 @@ test_fetch_healthchecks_request(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	hc_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("healthchecks", "/hc", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /hc/api/v3/checks/ HTTP/1.1\r\n"));
@@ -283,7 +271,7 @@ test_fetch_healthchecks_redirect(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	hc_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("healthchecks", "/hc", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /hc/api/v3/checks/ HTTP/1.1\r\n"));
@@ -313,7 +301,7 @@ test_fetch_healthchecks_readonly(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	hc_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("healthchecks", "/hc", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	assert_int_equal(p.n, 1);
 	assert_string_equal(p.next_cursor, "channels:0");

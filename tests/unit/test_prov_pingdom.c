@@ -21,47 +21,6 @@
 
 #include "provtest.h"
 
-/* The normalized member key of it (a borrowed JSON value). */
-static json_object *
-njson(const struct prov_item *it, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(it->norm, key, &v))
-		fail_msg("normalized %s: no %s", it->external_id, key);
-	return v;
-}
-
-/* The request header name of a normalized monitor, or NULL. */
-static const char *
-nheader(const struct prov_item *it, const char *name)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(njson(it, "request_headers"), name, &v))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/* A session against a local server of canned answers (base ".../pd"). */
-static void
-pd_session(struct prov_session *s, struct config *cfg, struct mini *m, char *base, size_t size,
-    json_object *creds)
-{
-	struct prov_error e = { 0 };
-
-	snprintf(base, size, "http://127.0.0.1:%d/pd", m->port);
-	cfg_init(cfg, "pingdom", base);
-	assert_int_equal(prov_session_init(s, provider_find("pingdom"), cfg, creds, &e), 0);
-}
-
-static void
-free_answers(char **a)
-{
-	for (size_t i = 0; a[i] != NULL; i++)
-		free(a[i]);
-}
-
 /* The check list alone (shape: Pingdom API 3.1 OpenAPI "Checks" /
  * CheckWithStringType, hack/API_3.1.yaml of karlderkaefer/pingdom-golang-client;
  * providers.md §2.2 list item): host names only. */
@@ -345,7 +304,7 @@ test_fetch_pingdom_details(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("pingdom", "/pd", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /pd/api/3.1/checks?limit=25&offset=0&include_tags=true HTTP/1.1\r\n"));
@@ -453,7 +412,7 @@ test_fetch_pingdom_gopingdom_detail(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("pingdom", "/pd", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	mini_finish(&m);
 	it = page_find(&p, "monitor", "85975");
@@ -497,7 +456,7 @@ test_fetch_pingdom_rate_limit(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("pingdom", "/pd", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	assert_int_equal(p.n, 1);
 	assert_string_equal(nstr(page_find(&p, "monitor", "85975"), "url"), "https://shop.example.com:8443/health?x=1");
@@ -539,7 +498,7 @@ test_fetch_pingdom_refused_links(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("pingdom", "/pd", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	it = page_find(&p, "monitor", "85975");
 	assert_string_equal(nstr(it, "keyword"), "OK");
@@ -594,7 +553,7 @@ test_fetch_pingdom_silent_details(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	pd_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("pingdom", "/pd", &s, &cfg, &m, base, sizeof base, creds);
 	s.timeout_s = 1;
 	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	it = page_find(&p, "monitor", "85975");
@@ -614,6 +573,46 @@ test_fetch_pingdom_silent_details(void **state)
 	json_object_put(creds);
 }
 
+/* Numbers past what a field can mean (huge, negative, fractional, exponent)
+ * fall back to the default instead of overflowing (resolution * 60,
+ * to - from, the threshold rounded up to seconds). */
+static void
+test_pingdom_numbers_out_of_range(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(run_parse_text(pingdom_parse, "checks:0", 200, "{\"checks\":["
+	    "{\"id\":1,\"name\":\"A\",\"type\":\"http\",\"hostname\":\"a.example\",\"resolution\":9223372036854775806},"
+	    "{\"id\":2,\"name\":\"B\",\"type\":\"http\",\"hostname\":\"b.example\",\"resolution\":-3},"
+	    "{\"id\":3,\"name\":\"C\",\"type\":\"http\",\"hostname\":\"c.example\",\"resolution\":1.5},"
+	    "{\"id\":4,\"name\":\"D\",\"type\":\"http\",\"hostname\":\"d.example\",\"resolution\":1e1},"
+	    "{\"id\":5,\"name\":\"E\",\"type\":\"http\",\"hostname\":\"e.example\",\"resolution\":99999999999999999999}],"
+	    "\"counts\":{\"total\":5}}", &p, &e), PROV_OK);
+	assert_int_equal(nint(page_find(&p, "monitor", "1"), "interval"), 300);
+	assert_int_equal(nint(page_find(&p, "monitor", "2"), "interval"), 300);
+	assert_int_equal(nint(page_find(&p, "monitor", "3"), "interval"), 300);
+	assert_int_equal(nint(page_find(&p, "monitor", "4"), "interval"), 600);
+	assert_int_equal(nint(page_find(&p, "monitor", "5"), "interval"), 300);
+	prov_page_free(&p);
+
+	assert_int_equal(run_parse_text(pingdom_parse, "maintenance:0", 200, "{\"maintenance\":["
+	    "{\"id\":7,\"description\":\"Huge\",\"from\":1700000000,\"to\":9223372036854775806,"
+	    "\"recurrencetype\":\"none\",\"checks\":{\"uptime\":[]}},"
+	    "{\"id\":8,\"description\":\"Negative\",\"from\":-9223372036854775807,\"to\":1700000000,"
+	    "\"recurrencetype\":\"none\",\"checks\":{\"uptime\":[]}}]}", &p, &e), PROV_OK);
+	it = page_find(&p, "maintenance_window", "7");
+	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
+	assert_true(nnull(it, "end"));
+	assert_true(nnull(it, "duration"));
+	it = page_find(&p, "maintenance_window", "8");
+	assert_true(nnull(it, "start"));
+	assert_true(nnull(it, "duration"));
+	prov_page_free(&p);
+}
+
 int
 main(void)
 {
@@ -629,6 +628,7 @@ main(void)
 		cmocka_unit_test(test_fetch_pingdom_rate_limit),
 		cmocka_unit_test(test_fetch_pingdom_refused_links),
 		cmocka_unit_test(test_fetch_pingdom_silent_details),
+		cmocka_unit_test(test_pingdom_numbers_out_of_range),
 	};
 
 	return PROVTEST_RUN(tests);

@@ -452,17 +452,6 @@ test_statuspage_errors(void **state)
 /* ------------------------------------------------------------ whole fetches */
 
 static void
-session(struct prov_session *s, struct config *cfg, struct mini *m, char *base, size_t size,
-    json_object *creds)
-{
-	struct prov_error e = { 0 };
-
-	snprintf(base, size, "http://127.0.0.1:%d/sp", m->port);
-	cfg_init(cfg, "statuspage", base);
-	assert_int_equal(prov_session_init(s, provider_find("statuspage"), cfg, creds, &e), 0);
-}
-
-static void
 test_fetch_statuspage_page_with_its_entries(void **state)
 {
 	struct config cfg;
@@ -483,7 +472,7 @@ test_fetch_statuspage_page_with_its_entries(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("statuspage", "/sp", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /sp/v1/pages HTTP/1.1\r\n"));
@@ -527,7 +516,7 @@ test_fetch_statuspage_refused_kind_and_page_id(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("statuspage", "/sp", &s, &cfg, &m, base, sizeof base, creds);
 	/* The page; its groups refused (warning), its components read all the same. */
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	assert_true(has_warning(&p, "refused the component groups list for this key (HTTP 403)"));
@@ -584,7 +573,7 @@ test_fetch_statuspage_bad_key_rate_limit_and_restart(void **state)
 
 	(void)state;
 	mini_start(&m, (const char *const *)a);
-	session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("statuspage", "/sp", &s, &cfg, &m, base, sizeof base, creds);
 	/* The first call refused: a bad key; the message never holds it. */
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
 	assert_string_equal(e.message, "Statuspage rejected the API key (Could not authenticate)");

@@ -22,28 +22,6 @@
 
 #define UD_KEY "ud-test-key-0123456789"
 
-/* The normalized member key of it (a borrowed JSON value). */
-static json_object *
-njson(const struct prov_item *it, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(it->norm, key, &v))
-		fail_msg("normalized %s: no %s", it->external_id, key);
-	return v;
-}
-
-/* The request header name of a normalized monitor, or NULL. */
-static const char *
-nheader(const struct prov_item *it, const char *name)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(njson(it, "request_headers"), name, &v))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 /* Checks of every kind. Shapes: updown.io/api "GET /api/checks" example
  * (the first entry verbatim), fields and types from the official-docs
  * mirrors essentialkaos/updown updown.go (Check: http_verb, http_body,

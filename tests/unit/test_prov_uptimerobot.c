@@ -20,54 +20,6 @@
 
 #include "provtest.h"
 
-/* A normalized member of any type. */
-static json_object *
-njson(const struct prov_item *it, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(it->norm, key, &v))
-		fail_msg("normalized %s: no %s", it->external_id, key);
-	return v;
-}
-
-/* A request header of a normalized monitor, or NULL. */
-static const char *
-nheader(const struct prov_item *it, const char *name)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(njson(it, "request_headers"), name, &v))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-/* A JSON list member as its JSON text ("[1,3]"). */
-static const char *
-nlist(const struct prov_item *it, const char *key)
-{
-	return json_object_to_json_string_ext(njson(it, key), JSON_C_TO_STRING_PLAIN);
-}
-
-/* A session against a local server of canned answers (base ".../ur"). */
-static void
-ur_session(struct prov_session *s, struct config *cfg, struct mini *m, char *base, size_t size,
-    json_object *creds)
-{
-	struct prov_error e = { 0 };
-
-	snprintf(base, size, "http://127.0.0.1:%d/ur", m->port);
-	cfg_init(cfg, "uptimerobot", base);
-	assert_int_equal(prov_session_init(s, provider_find("uptimerobot"), cfg, creds, &e), 0);
-}
-
-static void
-free_answers(char **a)
-{
-	for (size_t i = 0; a[i] != NULL; i++)
-		free(a[i]);
-}
-
 /* v2 getMonitors with every flag (shape: providers.md §1.2, from the
  * bitfield/uptimerobot testdata, louy/terraform-provider-uptimerobot
  * uptimerobot/api/monitor.go and Linuxfabrik/lfops plugins/module_utils/uptimerobot.py):
@@ -100,7 +52,7 @@ test_v2_monitors(void **state)
 	assert_int_equal(nint(it, "timeout"), 30);
 	assert_true(nbool(it, "verify_ssl"));                 /* ignore_errors 0 */
 	assert_true(nnull(it, "follow_redirects"));
-	assert_string_equal(nlist(it, "expected_status_codes"), "[]");
+	assert_string_equal(ntext(it, "expected_status_codes"), "[]");
 	assert_string_equal(nids(it, "contact_ids"), "0993765");
 	assert_true(nnull(it, "port"));
 
@@ -114,8 +66,8 @@ test_v2_monitors(void **state)
 	assert_true(nbool(it, "paused"));
 	assert_false(nbool(it, "verify_ssl"));                /* ignore_errors 1 */
 	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0); /* [] */
-	assert_string_equal(nlist(it, "expected_status_codes"), "[\"404\"]");
-	assert_string_equal(nlist(it, "alert_status_codes"), "[\"500\",\"503\"]");
+	assert_string_equal(ntext(it, "expected_status_codes"), "[\"404\"]");
+	assert_string_equal(ntext(it, "alert_status_codes"), "[\"500\",\"503\"]");
 
 	/* POST with a JSON body, its content type, headers; HTTP auth is not copied. */
 	it = page_find(&p, "monitor", "777712829");
@@ -237,20 +189,20 @@ test_v2_windows(void **state)
 	assert_string_equal(nstr(it, "start"), "03:30");
 	assert_true(nnull(it, "end"));
 	assert_int_equal(nint(it, "duration"), 120);
-	assert_string_equal(nlist(it, "days"), "[1,3]");
+	assert_string_equal(ntext(it, "days"), "[1,3]");
 	assert_false(nbool(it, "paused"));
 	assert_string_equal(nids(it, "monitor_ids"), "");
 	it = page_find(&p, "maintenance_window", "582");
 	assert_string_equal(nstr(it, "recurrence"), "once");
 	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
 	assert_string_equal(nstr(it, "end"), "2023-11-14T23:43:20Z");  /* "duration":"90" */
-	assert_string_equal(nlist(it, "days"), "[]");
+	assert_string_equal(ntext(it, "days"), "[]");
 	it = page_find(&p, "maintenance_window", "583");
 	assert_string_equal(nstr(it, "recurrence"), "daily");
 	assert_true(nbool(it, "paused"));
 	it = page_find(&p, "maintenance_window", "584");
 	assert_string_equal(nstr(it, "recurrence"), "monthly");
-	assert_string_equal(nlist(it, "days"), "[1,15]");
+	assert_string_equal(ntext(it, "days"), "[1,15]");
 	assert_string_equal(nstr(page_find(&p, "maintenance_window", "585"), "recurrence"), "other");
 	assert_true(has_warning(&p, "\"Strange\" has an unknown type 9"));
 	prov_page_free(&p);
@@ -279,12 +231,12 @@ test_v3_monitors(void **state)
 	assert_false(nbool(it, "keyword_case_sensitive"));
 	assert_string_equal(nstr(it, "http_method"), "GET");
 	assert_string_equal(nheader(it, "x-env"), "prod");
-	assert_string_equal(nlist(it, "expected_status_codes"), "[\"200\",\"201\"]");
+	assert_string_equal(ntext(it, "expected_status_codes"), "[\"200\",\"201\"]");
 	assert_true(nbool(it, "follow_redirects"));
 	assert_true(nbool(it, "verify_ssl"));
 	assert_int_equal(nint(it, "ssl_expiry_days"), 30);
-	assert_string_equal(nlist(it, "regions"), "[\"eu\"]");
-	assert_string_equal(nlist(it, "tags"), "[\"prod\"]");
+	assert_string_equal(ntext(it, "regions"), "[\"eu\"]");
+	assert_string_equal(ntext(it, "tags"), "[\"prod\"]");
 	assert_string_equal(nids(it, "contact_ids"), "7012345,7012346");
 	assert_int_equal(nint(it, "timeout"), 30);
 
@@ -296,7 +248,7 @@ test_v3_monitors(void **state)
 	assert_false(nbool(it, "follow_redirects"));
 	assert_false(nbool(it, "verify_ssl"));
 	assert_true(nnull(it, "ssl_expiry_days"));
-	assert_string_equal(nlist(it, "regions"), "[\"na\",\"eu\"]");
+	assert_string_equal(ntext(it, "regions"), "[\"na\",\"eu\"]");
 
 	/* API monitor: POST with a JSON body; tags; the group name needs the groups list. */
 	it = page_find(&p, "monitor", "800123458");
@@ -304,9 +256,9 @@ test_v3_monitors(void **state)
 	assert_string_equal(nstr(it, "http_method"), "POST");
 	assert_string_equal(nstr(it, "request_body"), "{\"ping\":true}");
 	assert_string_equal(nheader(it, "Content-Type"), "application/json");
-	assert_string_equal(nlist(it, "expected_status_codes"), "[\"2xx\"]");
-	assert_string_equal(nlist(it, "regions"), "[\"as\",\"oc\"]");
-	assert_string_equal(nlist(it, "tags"), "[\"api\",\"billing\"]");
+	assert_string_equal(ntext(it, "expected_status_codes"), "[\"2xx\"]");
+	assert_string_equal(ntext(it, "regions"), "[\"as\",\"oc\"]");
+	assert_string_equal(ntext(it, "tags"), "[\"api\",\"billing\"]");
 	assert_string_equal(nids(it, "contact_ids"), "7012399");
 	assert_true(has_warning(&p, "\"Order API\" logs in with HTTP_BASIC authentication"));
 
@@ -325,7 +277,7 @@ test_v3_monitors(void **state)
 	it = page_find(&p, "heartbeat", "800123462");
 	assert_int_equal(nint(it, "grace"), 300);
 	assert_true(nbool(it, "paused"));
-	assert_string_equal(nlist(it, "tags"), "[\"cron\"]");
+	assert_string_equal(ntext(it, "tags"), "[\"cron\"]");
 	assert_string_equal(nstr(it, "ping_url"), "https://heartbeat.uptimerobot.com/m800123462-abc");
 	assert_string_equal(nids(it, "contact_ids"), "7012345");
 
@@ -404,7 +356,7 @@ test_v3_windows_and_pages(void **state)
 	it = page_find(&p, "maintenance_window", "581");
 	assert_string_equal(nstr(it, "recurrence"), "weekly");
 	assert_string_equal(nstr(it, "start"), "03:30");
-	assert_string_equal(nlist(it, "days"), "[1,3]");
+	assert_string_equal(ntext(it, "days"), "[1,3]");
 	it = page_find(&p, "maintenance_window", "582");
 	assert_string_equal(nstr(it, "recurrence"), "once");
 	assert_string_equal(nstr(it, "start"), "2026-12-24T22:30:00");
@@ -587,7 +539,7 @@ test_fetch_falls_back_to_v2(void **state)
 	a[1] = answer_fixture("200 OK", "uptimerobot/v2_monitors_rich.json");
 	a[2] = NULL;
 	mini_start(&m, (const char *const *)a);
-	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors HTTP/1.1\r\n"));
@@ -622,7 +574,7 @@ test_fetch_bad_key(void **state)
 	    "\"message\":\"api_key u123-secretkeyvalue not found.\"}}");
 	a[2] = NULL;
 	mini_start(&m, (const char *const *)a);
-	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
 	mini_finish(&m);
 	assert_non_null(strstr(e.message, "UptimeRobot rejected the API key"));
@@ -653,16 +605,16 @@ test_fetch_v3_with_groups(void **state)
 	a[1] = answer_fixture("200 OK", "uptimerobot/v3_monitor_groups.json");
 	a[2] = NULL;
 	mini_start(&m, (const char *const *)a);
-	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /ur/v3/monitor-groups HTTP/1.1\r\n"));
 	assert_null(strstr(seen, "/v2/"));
 	assert_string_equal(p.next_cursor, "v3-monitors:800123464");
-	assert_string_equal(nlist(page_find(&p, "monitor", "800123458"), "tags"),
+	assert_string_equal(ntext(page_find(&p, "monitor", "800123458"), "tags"),
 	    "[\"api\",\"billing\",\"group:Production\"]");
-	assert_string_equal(nlist(page_find(&p, "monitor", "800123459"), "tags"), "[\"group:Production\"]");
-	assert_string_equal(nlist(page_find(&p, "monitor", "800123456"), "tags"), "[\"prod\"]");
+	assert_string_equal(ntext(page_find(&p, "monitor", "800123459"), "tags"), "[\"group:Production\"]");
+	assert_string_equal(ntext(page_find(&p, "monitor", "800123456"), "tags"), "[\"prod\"]");
 	prov_page_free(&p);
 	free_answers(a);
 
@@ -670,7 +622,7 @@ test_fetch_v3_with_groups(void **state)
 	a[0] = answer("200 OK", "", "{\"data\":[],\"nextLink\":null}");
 	a[1] = NULL;
 	mini_start(&m, (const char *const *)a);
-	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-monitors:800123464", &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors?cursor=800123464 HTTP/1.1\r\n"));
@@ -700,7 +652,7 @@ test_fetch_v2_windows(void **state)
 	a[2] = answer_fixture("200 OK", "uptimerobot/v2_monitors_scan2.json");
 	a[3] = NULL;
 	mini_start(&m, (const char *const *)a);
-	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "mwindows:0", &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "POST /ur/v2/getMWindows HTTP/1.1\r\n"));
@@ -737,7 +689,7 @@ test_fetch_v3_windows(void **state)
 	a[2] = answer_fixture("200 OK", "uptimerobot/v3_monitors_scan2.json");
 	a[3] = NULL;
 	mini_start(&m, (const char *const *)a);
-	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /ur/v3/maintenance-windows HTTP/1.1\r\n"));
@@ -756,7 +708,7 @@ test_fetch_v3_windows(void **state)
 	a[1] = answer("503 Service Unavailable", "", "{\"statusCode\":503,\"message\":\"busy\"}");
 	a[2] = NULL;
 	mini_start(&m, (const char *const *)a);
-	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_TRANSIENT);
 	mini_finish(&m);
 	assert_int_equal(p.n, 0);
@@ -769,7 +721,7 @@ test_fetch_v3_windows(void **state)
 	a[0] = answer_fixture("403 Forbidden", "uptimerobot/v3_forbidden.json");
 	a[1] = NULL;
 	mini_start(&m, (const char *const *)a);
-	ur_session(&s, &cfg, &m, base, sizeof base, creds);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_null(strstr(seen, "/v3/monitors"));
@@ -778,6 +730,44 @@ test_fetch_v3_windows(void **state)
 	prov_page_free(&p);
 	free(a[0]);
 	json_object_put(creds);
+}
+
+/* A window whose duration or start would overflow start + duration * 60
+ * (v2) or timegm + duration * 60 (v3): the number is not used. */
+static void
+test_uptimerobot_window_numbers_out_of_range(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(run_parse_text(uptimerobot_parse, "mwindows:0", 200, "{\"stat\":\"ok\","
+	    "\"pagination\":{\"offset\":0,\"limit\":50,\"total\":3},\"mwindows\":["
+	    "{\"id\":1,\"type\":1,\"friendly_name\":\"Long\",\"start_time\":1700000000,\"duration\":9223372036854775806,\"status\":1},"
+	    "{\"id\":2,\"type\":1,\"friendly_name\":\"Far\",\"start_time\":9223372036854775806,\"duration\":60,\"status\":1},"
+	    "{\"id\":3,\"type\":1,\"friendly_name\":\"Fine\",\"start_time\":1700000000,\"duration\":1.5e2,\"status\":1}]}",
+	    &p, &e), PROV_OK);
+	it = page_find(&p, "maintenance_window", "1");
+	assert_true(nnull(it, "end"));
+	assert_true(nnull(it, "duration"));
+	it = page_find(&p, "maintenance_window", "2");
+	assert_true(nnull(it, "start"));
+	it = page_find(&p, "maintenance_window", "3");
+	assert_string_equal(nstr(it, "end"), "2023-11-15T00:43:20Z");
+	prov_page_free(&p);
+
+	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-mwindows:0", 200, "{\"data\":["
+	    "{\"id\":4,\"name\":\"Long\",\"interval\":\"once\",\"date\":\"2023-11-14\",\"time\":\"22:13:99999999\","
+	    "\"duration\":99999999999999999999},"
+	    "{\"id\":5,\"name\":\"Fine\",\"interval\":\"once\",\"date\":\"2023-11-14\",\"time\":\"22:13:20\","
+	    "\"duration\":90}],\"nextCursorId\":null}", &p, &e), PROV_OK);
+	it = page_find(&p, "maintenance_window", "4");
+	assert_true(nnull(it, "end"));
+	assert_true(nnull(it, "duration"));
+	it = page_find(&p, "maintenance_window", "5");
+	assert_string_equal(nstr(it, "end"), "2023-11-14T23:43:20");
+	prov_page_free(&p);
 }
 
 int
@@ -799,6 +789,7 @@ main(void)
 		cmocka_unit_test(test_fetch_v3_with_groups),
 		cmocka_unit_test(test_fetch_v2_windows),
 		cmocka_unit_test(test_fetch_v3_windows),
+		cmocka_unit_test(test_uptimerobot_window_numbers_out_of_range),
 	};
 
 	return PROVTEST_RUN(tests);

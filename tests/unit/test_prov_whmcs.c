@@ -875,6 +875,29 @@ test_fetch_whmcs_silent_calls_retry_page(void **state)
 	free(r);
 }
 
+/* A numreturned past int32 (or negative, or fractional) is not trusted:
+ * the next page starts after the entries that came, never at an overflowed
+ * offset. */
+static void
+test_whmcs_numbers_out_of_range(void **state)
+{
+	static const char *const returned[] = { "9223372036854775806", "\"99999999999999999999\"", "-4",
+		"1.5", "1e30" };
+	struct prov_page p;
+	struct prov_error e;
+	char text[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof returned / sizeof returned[0]; i++) {
+		snprintf(text, sizeof text, "{\"result\":\"success\",\"totalresults\":\"500\",\"startnumber\":0,"
+		    "\"numreturned\":%s,\"contacts\":{\"contact\":[{\"id\":\"3\",\"userid\":\"1\","
+		    "\"email\":\"c@example.com\"}]}}", returned[i]);
+		assert_int_equal(run_parse_text(whmcs_parse, "contacts:25", 200, text, &p, &e), PROV_OK);
+		assert_string_equal(p.next_cursor, "contacts:26");
+		prov_page_free(&p);
+	}
+}
+
 int
 main(void)
 {
@@ -896,6 +919,7 @@ main(void)
 		cmocka_unit_test(test_fetch_whmcs_bad_key_and_scrubbed_error),
 		cmocka_unit_test(test_fetch_whmcs_redirect_reposts),
 		cmocka_unit_test(test_fetch_whmcs_silent_calls_retry_page),
+		cmocka_unit_test(test_whmcs_numbers_out_of_range),
 	};
 
 	return PROVTEST_RUN(tests);

@@ -583,6 +583,55 @@ test_httpc_guard_https_only(void **state)
 
 /* ----------------------------------------------------------- common helpers */
 
+/* Numbers a provider may send that do not fit, or are not whole: refused,
+ * never wrapped or clamped (json-c stores any integer past int64 as
+ * INT64_MIN/INT64_MAX, so those are refused too). */
+static void
+test_json_int_refuses_huge_fractional_and_exponent_numbers(void **state)
+{
+	json_object *o = json_tokener_parse("{\"huge\":99999999999999999999,\"u64\":18446744073709551615,"
+	    "\"max\":9223372036854775807,\"min\":-9223372036854775808,\"neghuge\":-99999999999999999999,"
+	    "\"near\":9223372036854775806,\"neg\":-5,\"frac\":1.5,\"exp\":1e3,\"expfrac\":1.5e-3,"
+	    "\"inf\":1e400,\"bigdbl\":1e16,\"s_max\":\"9223372036854775807\",\"s_over\":\"9223372036854775808\","
+	    "\"s_near\":\"-9223372036854775807\",\"s_frac\":\"1.5\",\"s_exp\":\"1e3\",\"s_neg\":\"-7\","
+	    "\"s_plus\":\"+7\",\"s_hex\":\"0x10\"}");
+	static const char *const refused[] = { "huge", "u64", "max", "min", "neghuge", "frac", "expfrac",
+		"inf", "bigdbl", "s_max", "s_over", "s_frac", "s_exp", "s_plus", "s_hex" };
+	char id[64];
+	int64_t v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		v = 12345;
+		assert_false(prov_get_int(o, refused[i], &v));
+		assert_int_equal(v, 12345); /* untouched */
+		assert_int_equal(prov_int_or(o, refused[i], -1), -1);
+	}
+	/* two different huge ids are not one saturated id */
+	assert_int_equal(prov_get_id(o, "huge", id, sizeof id), -1);
+	assert_int_equal(prov_get_id(o, "u64", id, sizeof id), -1);
+	assert_true(prov_get_int(o, "near", &v));
+	assert_int_equal(v, INT64_MAX - 1);
+	assert_true(prov_get_int(o, "s_near", &v));
+	assert_int_equal(v, INT64_MIN + 1);
+	assert_true(prov_get_int(o, "exp", &v)); /* an integral double */
+	assert_int_equal(v, 1000);
+	assert_true(prov_get_int(o, "neg", &v));
+	assert_int_equal(v, -5);
+	assert_true(prov_get_int(o, "s_neg", &v));
+	assert_int_equal(v, -7);
+	/* the range helper: in range, or the default */
+	assert_true(prov_get_int_in(o, "exp", 0, 1000, &v));
+	assert_false(prov_get_int_in(o, "exp", 0, 999, &v));
+	assert_false(prov_get_int_in(o, "neg", 0, INT32_MAX, &v));
+	assert_false(prov_get_int_in(o, "near", 0, INT32_MAX, &v));
+	assert_false(prov_get_int_in(o, "huge", INT64_MIN, INT64_MAX, &v));
+	assert_int_equal(prov_int_in_or(o, "near", 0, PROV_MAX_TIME, 7), 7);
+	assert_int_equal(prov_int_in_or(o, "s_neg", -10, 10, 7), -7);
+	assert_int_equal(prov_int_in_or(o, "absent", 0, 10, 7), 7);
+	json_object_put(o);
+}
+
 static void
 test_json_readers_tolerate_provider_quirks(void **state)
 {
@@ -1014,6 +1063,7 @@ main(void)
 		cmocka_unit_test(test_httpc_guard_refuses_resolved_loopback),
 		cmocka_unit_test(test_httpc_guard_https_only),
 		cmocka_unit_test(test_json_readers_tolerate_provider_quirks),
+		cmocka_unit_test(test_json_int_refuses_huge_fractional_and_exponent_numbers),
 		cmocka_unit_test(test_cursor_parse_and_make),
 		cmocka_unit_test(test_scrub_removes_credentials),
 		cmocka_unit_test(test_copy_text_and_body_message),
