@@ -1,70 +1,212 @@
 #!/usr/bin/env python3
-"""End-to-end scale check of the runner: an UptimeRobot account of N monitors
-(default 10000) on the fake provider, discovered, planned and imported by real
-runner processes against a private MariaDB. Prints wall time per phase and
-the runner's peak resident memory (max over its processes).
+"""bench/runner: UptimeRobot-shaped accounts of N monitors on the fake
+provider, discovered, planned and imported by real runner processes against
+a private MariaDB (tests/integration/harness.py), started the way cron
+starts them: every tick (a minute-equivalent), each of SLOTS runner slots
+that is free starts `migrator-runner --max-seconds TICK-1` (what
+cron/migrator-runner-cron does with MIGRATOR_RUNNER_SLOTS, whose flock -n
+never doubles a busy slot). Prints, beside its target (issue 14):
 
-    MIGRATOR_BUILDDIR=build python3 bench/runner_scale.py [N]
+  discovery  start -> awaiting_review, resources/s      target >= 5,000/s
+  import     execute -> completed, resources/s          target >= 2,000/s
+  peak RSS   of every runner process (max)             target <= 32 MiB, flat in N
+
+and checks that every monitor arrived exactly once. The RSS comparison
+between the sizes is also the runner half of bench/leak (RSS flat over a
+100,000-resource run).
+
+    MIGRATOR_BUILDDIR=build python3 bench/runner_scale.py [--slots K] [--tick S] N [N ...]
 """
+import argparse
+import http.client
 import os
 import subprocess
 import sys
+import threading
 import time
+import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "integration"))
 import harness  # noqa: E402
 
+TARGET_DISCOVERY = 5000       # resources/s
+TARGET_IMPORT = 2000          # resources/s
+TARGET_RSS_KIB = 32 * 1024
+FLAT_KIB = 2048               # "flat": the largest account's peak within 2 MiB of the smallest's
 
-def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
-    with harness.Stack(fakes=True) as st:
-        harness.ensure_fakes(st)
-        conf = harness.runner_config(st, "scale")
-        harness.fake_call(st, "POST", "/_control/uptimerobot/account",
-                          {"credentials": {"api_key": "scale-key"},
-                           "counts": {"monitors": n, "heartbeats": 0, "contacts": 5, "status_pages": 1}})
-        user = st.new_user(scopes=["account:read", "account:write"])
-        st.set_flag(True)
-        r = user.request("POST", "/api/v1/migrations",
-                         body={"provider": "uptimerobot", "credentials": {"api_key": "scale-key"}})
-        assert r.status == 201, r.describe()
-        run = r.json["data"]["id"]
 
-        peak = [0]
+class Cron:
+    """SLOTS runner slots; every tick each free slot starts a runner. Records
+    each runner's peak RSS (wait4) once it exits."""
 
-        def runner_pass():
-            """One runner invocation; returns its exit code and records its peak RSS."""
-            p = subprocess.Popen([st.runner_path, "--config", conf, "--once", "--max-seconds", "50"],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                 env=st._mariadb_env())
+    def __init__(self, st, conf, slots, tick):
+        self.st, self.conf, self.slots, self.tick = st, conf, slots, tick
+        self.busy = [None] * slots
+        self.log = os.path.join(st.tmp, "runners.log")   # their stderr (kept with --keep)
+        self.rss = []              # KiB, one per finished runner
+        self.failed = []           # exit codes other than 0
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+
+    def start_runner(self, slot):
+        with open(self.log, "a") as log:
+            p = subprocess.Popen([self.st.runner_path, "--config", self.conf, "--max-seconds",
+                                  str(max(1, self.tick - 1)), "--verbose"],
+                                 stdout=subprocess.DEVNULL, stderr=log, env=self.st._mariadb_env())
+
+        def reap():
             _, status, usage = os.wait4(p.pid, 0)
             p.returncode = os.waitstatus_to_exitcode(status)
-            peak[0] = max(peak[0], usage.ru_maxrss)
-            return p.returncode
+            with self.lock:
+                self.rss.append(usage.ru_maxrss)
+                if p.returncode != 0:
+                    self.failed.append(p.returncode)
+                self.busy[slot] = None
 
-        def until(states):
-            steps = 0
-            while st.run_status(run) not in states:
-                assert runner_pass() == 0
-                steps += 1
-            return steps
+        self.busy[slot] = p
+        threading.Thread(target=reap, daemon=True).start()
 
+    def loop(self):
+        while not self.stop.is_set():
+            with self.lock:
+                for s in range(self.slots):
+                    if self.busy[s] is None:
+                        self.start_runner(s)
+            self.stop.wait(self.tick)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+        while True:
+            with self.lock:
+                live = [p for p in self.busy if p is not None]
+            if not live:
+                break
+            time.sleep(0.2)
+
+
+def wait_status(st, run, states, timeout):
+    deadline = time.monotonic() + timeout
+    while True:
+        s = st.run_status(run)
+        if s in states:
+            return s
+        if time.monotonic() > deadline:
+            raise SystemExit("run %s still %s after %d s" % (run, s, timeout))
+        time.sleep(0.05)
+
+
+def provider_alone(st, key, pages=40):
+    """Resources/s the fake provider serves to a Python client: the first
+    monitor pages the runner asks for (v2 getMonitors, 50 a page, the same
+    flags), back to back, no runner. How much of discovery's time is the
+    fake's own (a single-threaded Python server on the same two cores)."""
+    conn = http.client.HTTPConnection("127.0.0.1", st.fake_port, timeout=60)
+    t = time.monotonic()
+    for i in range(pages):
+        form = {"api_key": key, "format": "json", "offset": 50 * i, "limit": 50, "alert_contacts": 1, "ssl": 1,
+                "custom_http_headers": 1, "custom_http_statuses": 1, "mwindows": 1}
+        conn.request("POST", "/uptimerobot/v2/getMonitors", urllib.parse.urlencode(form),
+                     {"Content-Type": "application/x-www-form-urlencoded"})
+        r = conn.getresponse()
+        r.read()
+        assert r.status == 200, r.status
+    conn.close()
+    return 50 * pages / (time.monotonic() - t)
+
+
+def verdict(ok):
+    return "ok" if ok else "MISSED"
+
+
+def bench_one(st, conf, user, n, slots, tick):
+    key = "bench-%d-key" % n
+    harness.fake_call(st, "POST", "/_control/uptimerobot/account",
+                      {"credentials": {"api_key": key},
+                       "counts": {"monitors": n, "heartbeats": 0, "contacts": 5, "status_pages": 1}})
+    alone = provider_alone(st, key)
+    with Cron(st, conf, slots, tick) as cron:
+        r = user.request("POST", "/api/v1/migrations", body={"provider": "uptimerobot",
+                                                             "credentials": {"api_key": key}})
+        assert r.status == 201, r.describe()
+        run = r.json["data"]["id"]
         t0 = time.monotonic()
-        steps = until(("awaiting_review", "failed"))
+        assert wait_status(st, run, ("awaiting_review", "failed"), 3600) == "awaiting_review", \
+            st.sql_dicts("SELECT message FROM migration_run_logs WHERE run_id = %s" % harness.q(run))
         t1 = time.monotonic()
-        assert st.run_status(run) == "awaiting_review"
         r = user.request("POST", "/api/v1/migrations/%s/execute" % run, raw_body=b"",
                          headers={"Content-Type": "application/json"})
         assert r.status == 202, r.describe()
-        steps += until(("completed", "completed_with_errors", "failed"))
         t2 = time.monotonic()
-        total = st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s" % harness.q(run))
-        monitors = st.sql_value("SELECT COUNT(*) FROM monitors WHERE user_id = %d" % user.id)
-        print("resources: %s (monitors in the account: %s), final status: %s"
-              % (total, monitors, st.run_status(run)))
-        print("discovery: %.1f s, planning + import: %.1f s, total: %.1f s, runner invocations: %d"
-              % (t1 - t0, t2 - t1, t2 - t0, steps))
-        print("runner peak RSS (max over its invocations): %d KiB" % peak[0])
+        final = wait_status(st, run, ("completed", "completed_with_errors", "failed"), 3600)
+        t3 = time.monotonic()
+    total = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s" % harness.q(run)))
+    monitors = int(st.sql_value("SELECT COUNT(*) FROM monitors WHERE user_id = %d" % user.id))
+    distinct = int(st.sql_value("SELECT COUNT(DISTINCT url_key) FROM monitors WHERE user_id = %d" % user.id))
+    imported = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s"
+                                " AND status = 'imported'" % harness.q(run)))
+    # planning ends with the log line "Plan ready"; the import is what follows
+    plan_s = st.sql_value("SELECT TIMESTAMPDIFF(MICROSECOND, MIN(logged_at), MAX(logged_at)) / 1e6"
+                          " FROM migration_run_logs WHERE run_id = %s AND (message LIKE 'Planning started%%'"
+                          " OR message LIKE 'Plan ready%%')" % harness.q(run))
+    disc_rate = total / (t1 - t0)
+    imp_rate = total / (t3 - t2)
+    peak = max(cron.rss) if cron.rss else 0
+    print("== %d monitors: %d resources, final status %s, %d imported; monitors in the account %d (%d distinct)"
+          % (n, total, final, imported, monitors, distinct))
+    print("  discovery  start -> awaiting_review %7.1f s  %7.0f resources/s   target >= %d/s   %s"
+          % (t1 - t0, disc_rate, TARGET_DISCOVERY, verdict(disc_rate >= TARGET_DISCOVERY)))
+    print("             (the fake provider alone, 40 pages back to back to a Python client: %.0f resources/s)"
+          % alone)
+    print("  import     execute -> completed     %7.1f s  %7.0f resources/s   target >= %d/s   %s"
+          % (t3 - t2, imp_rate, TARGET_IMPORT, verdict(imp_rate >= TARGET_IMPORT)))
+    plan_s = float(plan_s or 0)
+    print("             (of which planning %.1f s; the import alone %.0f resources/s)"
+          % (plan_s, total / max(0.001, t3 - t2 - plan_s)))
+    print("  peak RSS   max over %d runner processes: %d KiB   target <= %d KiB   %s"
+          % (len(cron.rss), peak, TARGET_RSS_KIB, verdict(peak <= TARGET_RSS_KIB)))
+    with open(cron.log) as f:
+        lines = f.read().splitlines()
+    print("  runner log: %d jobs claimed, %d warnings, %d errors (%s)"
+          % (sum("claimed" in x for x in lines), sum(" warning" in x.lower() for x in lines),
+             sum(" error" in x.lower() for x in lines), cron.log))
+    ok = final == "completed" and monitors == n and distinct == n and imported == total and not cron.failed
+    if not ok:
+        print("  FAILED: lost, duplicated or unimported rows, or a runner exited non-zero %s" % cron.failed)
+    return ok, peak
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sizes", nargs="*", type=int, default=[10000], help="monitors per account")
+    ap.add_argument("--slots", type=int, default=3, help="runner slots (MIGRATOR_RUNNER_SLOTS), default 3")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary folder (database, logs)")
+    ap.add_argument("--tick", type=int, default=6, help="seconds per cron minute-equivalent, default 6")
+    a = ap.parse_args()
+    print("bench/runner: %d runner slots started like cron every %d s, %d CPUs, load average %.2f"
+          % (a.slots, a.tick, os.cpu_count(), os.getloadavg()[0]))
+    peaks, all_ok = [], True
+    with harness.Stack(fakes=True, keep=a.keep) as st:
+        conf = harness.runner_config(st, "bench")
+        st.set_flag(True)
+        for n in a.sizes:
+            user = st.new_user(scopes=["account:read", "account:write"])
+            ok, peak = bench_one(st, conf, user, n, a.slots, a.tick)
+            all_ok = all_ok and ok
+            peaks.append((n, peak))
+    print("load average at the end: %.2f (other work on the box slows every figure)" % os.getloadavg()[0])
+    if len(peaks) > 1:
+        (n0, p0), (n1, p1) = min(peaks), max(peaks)
+        flat = p1 <= p0 + FLAT_KIB
+        print("== runner RSS flat in the account size (also the runner half of bench/leak): %d KiB at %d,"
+              " %d KiB at %d monitors (%+d KiB; flat means within %d KiB)   %s"
+              % (p0, n0, p1, n1, p1 - p0, FLAT_KIB, verdict(flat)))
+    sys.exit(0 if all_ok else 1)
 
 
 if __name__ == "__main__":

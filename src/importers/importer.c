@@ -328,7 +328,7 @@ struct kind {
 	const char *key_words;  /* what makes two of them the same, in words */
 	const char *label[3];   /* the normalized keys that name one, first present wins */
 	bool pausable;          /* it checks something and can be paused (option import_paused) */
-	enum stmt_id link, insert, update;
+	enum stmt_id link, insert, update, any; /* any: does the user have one at all */
 	int (*validate)(json_object *norm, char *why, size_t n);
 	int (*match)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t *id);
 	enum imp_result (*write)(struct imp_ctx *, const struct kind *, struct bag *, json_object *norm,
@@ -487,11 +487,31 @@ one_id(struct db_res *r, uint64_t *id)
 }
 
 int
+importer_batch_facts(struct imp_ctx *c, const char *type, uint64_t after, uint64_t last)
+{
+	const struct kind *k = kind_of(type);
+	int64_t one;
+	int links, objects;
+
+	c->facts_type = NULL;
+	if (k == NULL)
+		return 0;
+	if ((links = db_scalar(c->db, &one, ST_RN_LINK_ANY_OF_RANGE, "usssuu", c->user_id, c->provider,
+	         c->run_id, type, after, last)) < 0 ||
+	    (objects = db_scalar(c->db, &one, k->any, "u", c->user_id)) < 0)
+		return -1;
+	c->facts_type = k->type;
+	c->no_link = links == 0;
+	c->no_object = objects == 0;
+	return 0;
+}
+
+int
 importer_find_link(struct imp_ctx *c, const char *type, const char *external_id, uint64_t *id)
 {
 	const struct kind *k = kind_of(type);
 
-	if (k == NULL)
+	if (k == NULL || (c->facts_type == k->type && c->no_link))
 		return 0;
 	return one_id(db_query(c->db, k->link, "usss", c->user_id, c->provider, type, external_id), id);
 }
@@ -510,6 +530,11 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 	uint64_t target = 0;
 	int rc, found;
 
+	for (size_t i = 0; i < c->nrefs; i++)
+		if (strcmp(c->refs[i].type, type) == 0 && strcmp(c->refs[i].ext, ext) == 0) {
+			*id = c->refs[i].id;
+			return REF_OK;
+		}
 	if ((r = db_query(c->db, ST_RN_RES_REF, "sss", c->run_id, type, ext)) == NULL)
 		return -1;
 	found = db_next(r);
@@ -525,6 +550,15 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 		if (strcmp(status, "imported") == 0 && target != 0) {
 			free(norm_text);
 			*id = target;
+			if (kind_of(type) != NULL && strlen(ext) < sizeof c->refs[0].ext) {
+				/* imported is final: remember it (when full, in place of an entry the id picks) */
+				size_t max = sizeof c->refs / sizeof c->refs[0];
+				struct imp_ref *m =
+				    &c->refs[c->nrefs < max ? c->nrefs++ : (size_t)(target % max)];
+				m->type = kind_of(type)->type;
+				snprintf(m->ext, sizeof m->ext, "%s", ext);
+				m->id = target;
+			}
 			return REF_OK;
 		}
 		if (!c->planning && (strcmp(status, "pending") == 0 || strcmp(status, "running") == 0)) {
@@ -731,7 +765,7 @@ importer_find_conflict(struct imp_ctx *c, const char *type, json_object *norm, u
 	struct bag b = { NULL, 0, 0 };
 	int rc;
 
-	if (k == NULL)
+	if (k == NULL || (c->facts_type == k->type && c->no_object))
 		return 0;
 	rc = k->match(c, &b, norm, id);
 	bag_free(&b);
@@ -862,12 +896,13 @@ contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
 	return 0;
 }
 
-/* Replace the link rows of object id (clear, then add each contact). */
+/* Replace the link rows of object id (clear, then add each contact); a row
+ * just inserted (id is not target) has none to clear. */
 static enum imp_result
-link_contacts(struct imp_ctx *c, enum stmt_id clear, enum stmt_id add, uint64_t id, const uint64_t *contacts,
-    size_t n)
+link_contacts(struct imp_ctx *c, enum stmt_id clear, enum stmt_id add, uint64_t target, uint64_t id,
+    const uint64_t *contacts, size_t n)
 {
-	if (db_exec(c->db, clear, "u", id) < 0)
+	if (id == target && db_exec(c->db, clear, "u", id) < 0)
 		return IMP_DB;
 	for (size_t i = 0; i < n; i++)
 		if (db_exec(c->db, add, "uu", id, contacts[i]) < 0)
@@ -922,7 +957,8 @@ w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 	    num(norm, "ssl_expiry_days", -1, 3650, -1), json_col(b, norm, "regions"), json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD, *id, contacts, ncontacts);
+	return link_contacts(c, ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD, target, *id,
+	    contacts, ncontacts);
 }
 
 static enum imp_result
@@ -944,8 +980,8 @@ w_heartbeat(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object 
 	    txt(b, norm, "schedule", 255), txt(b, norm, "timezone", 64), json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD, *id, contacts,
-	    ncontacts);
+	return link_contacts(c, ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD, target, *id,
+	    contacts, ncontacts);
 }
 
 /* An entry of a status page or maintenance window: a monitor or a heartbeat
@@ -1253,7 +1289,9 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
  * clients before their records, services before addons, invoices before
  * payments). resource_type names are documented in docs/resources.md. */
 #define KIND_FNS(f) .validate = v_##f, .match = m_##f, .write = w_##f
-#define KIND_STMTS(L, A) .link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE
+#define KIND_STMTS(L, A) \
+	.link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE, \
+	.any = ST_ACC_##A##_ANY
 static const struct kind kinds[] = {
 	{ .type = "contact", .model = "contacts", .noun = "contact",
 	  .key_words = "type and address", .label = { "name", "value" },

@@ -39,6 +39,18 @@ struct imp_ctx {
 	const char *run_id;
 	bool planning;  /* references to pending resources resolve to what they would update */
 	bool import_paused; /* the run's option: monitors and heartbeats arrive paused */
+	/* set by importer_batch_facts for one type: what cannot be there */
+	const char *facts_type; /* the type they are about (NULL: none known) */
+	bool no_link;           /* no import link matches a resource of the batch */
+	bool no_object;         /* the user has no object of the type at all */
+	/* references already resolved to an imported resource of the run, so
+	 * that a batch whose resources share contacts asks once per contact */
+	struct imp_ref {
+		const char *type;
+		char ext[192];
+		uint64_t id;
+	} refs[8];
+	size_t nrefs;
 };
 
 /* The type at position i of the import order, or NULL past the last. */
@@ -55,6 +67,15 @@ const char *importer_model(const char *type);
 /* Check that norm (normalized data of type) can be stored. 0, or -1 with a
  * human reason in why. Pure. */
 int importer_validate(const char *type, json_object *norm, char *why, size_t n);
+
+/* Before a batch of the run's resources of type with ids in (after, last]:
+ * learn, with two queries, whether any import link of this user and provider
+ * matches one of them and whether the user has any object of the type, so
+ * that importer_find_link and importer_find_conflict for that type answer 0
+ * without a query of their own when there can be none (a first import into
+ * a fresh account). Read-committed, like the per-resource queries it stands
+ * for. 0, or -1 on a DB error (nothing is assumed then). */
+int importer_batch_facts(struct imp_ctx *, const char *type, uint64_t after, uint64_t last);
 
 /* The live target of an earlier import of this external resource by this user
  * (import_links, target row still there). 1 with *id, 0 none, -1 DB error. */

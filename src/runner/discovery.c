@@ -183,6 +183,43 @@ stats_count_page(const char *old_text, const struct prov_page *p, int64_t *total
 	return text;
 }
 
+/* The page's resources: five rows to a statement (ST_RN_RES_UPSERT_5), the
+ * rest one by one. 0 or -1. */
+static int
+save_items(struct runner *r, const char *run_id, const struct prov_page *p)
+{
+	enum { ROWS = 5 };
+	const char *v[ROWS][6];
+	char names[ROWS][256];
+
+	for (size_t i = 0; i < p->n;) {
+		size_t k = p->n - i >= ROWS ? ROWS : 1;
+		int64_t rc;
+
+		for (size_t j = 0; j < k; j++) {
+			const struct prov_item *it = &p->items[i + j];
+			importer_label(it->resource_type, it->norm, names[j], sizeof names[j]);
+			v[j][0] = run_id;
+			v[j][1] = it->resource_type;
+			v[j][2] = it->external_id;
+			v[j][3] = names[j][0] ? names[j] : NULL;
+			v[j][4] = it->raw ? jx_text(it->raw) : NULL;
+			v[j][5] = it->norm ? jx_text(it->norm) : "{}";
+		}
+#define ROW(j) v[j][0], v[j][1], v[j][2], v[j][3], v[j][4], v[j][5]
+		if (k == ROWS)
+			rc = db_exec(r->db, ST_RN_RES_UPSERT_5, "ssssssssssssssssssssssssssssss", /* 5 x 6 */
+			    ROW(0), ROW(1), ROW(2), ROW(3), ROW(4));
+		else
+			rc = db_exec(r->db, ST_RN_RES_UPSERT, "ssssss", ROW(0));
+#undef ROW
+		if (rc < 0)
+			return -1;
+		i += k;
+	}
+	return 0;
+}
+
 /* Inside save_page's transaction: the page count, with the checkpoint it
  * counts to, into the job's payload. Rows changed, or -1. */
 static int64_t
@@ -231,15 +268,8 @@ save_page(struct runner *r, void *arg)
 		goto out;
 	}
 	t = TX_ERROR;
-	for (size_t i = 0; i < p->n; i++) {
-		struct prov_item *it = &p->items[i];
-		char name[256];
-		importer_label(it->resource_type, it->norm, name, sizeof name);
-		if (db_exec(r->db, ST_RN_RES_UPSERT, "ssssss", d->job->run_id, it->resource_type,
-		        it->external_id, name[0] ? name : NULL, it->raw ? jx_text(it->raw) : NULL,
-		        it->norm ? jx_text(it->norm) : "{}") < 0)
-			goto out;
-	}
+	if (save_items(r, d->job->run_id, p) != 0)
+		goto out;
 	for (size_t i = 0; i < p->nwarnings && i < WARNINGS_PER_PAGE; i++) {
 		json_object *ctx = json_object_new_object();
 		jx_add_str(ctx, "checkpoint", d->cursor);

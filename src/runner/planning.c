@@ -1,8 +1,11 @@
 /* Planning jobs (after execute): decide each resource's action in batches of
  * RUNNER_PLAN_BATCH, walking the run in id order (the position is the job's
  * payload, so a large run is planned over several steps and a crash repeats
- * at most one batch, which decides the same again). At the end the run
- * pauses on conflicts, or the import chain is queued. */
+ * at most one batch, which decides the same again). A run of more than
+ * RUNNER_PLAN_CHUNK resources is first split into chunk jobs, id ranges
+ * (after, last] in the payload, that several runners plan at once. When the
+ * last planning job of the run ends, the run pauses on conflicts, or the
+ * import is queued. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +32,8 @@ struct plan {
 	uint64_t user_id;
 	char provider[33];
 	uint64_t after;
-	bool done, moved_on, started;
+	uint64_t last; /* a chunk's last id; 0: no bound */
+	bool done, moved_on, started, split;
 	int64_t conflicts;
 };
 
@@ -119,8 +123,8 @@ plan_batch(struct runner *r, void *arg)
 	t = TX_ERROR;
 	if (!p->started && p->after == 0)
 		runner_log(r, p->job->run_id, "info", NULL, "Planning started.");
-	if ((res = db_query(r->db, ST_RN_PLAN_BATCH, "sui", p->job->run_id, p->after,
-	         (int64_t)RUNNER_PLAN_BATCH)) == NULL)
+	if ((res = db_query(r->db, ST_RN_PLAN_BATCH, "suui", p->job->run_id, p->after,
+	         p->last ? p->last : UINT64_MAX, (int64_t)RUNNER_PLAN_BATCH)) == NULL)
 		goto out;
 	while (n < RUNNER_PLAN_BATCH && (rc = db_next(res)) == 1) {
 		struct row *w = &rows[n++];
@@ -133,6 +137,9 @@ plan_batch(struct runner *r, void *arg)
 	}
 	db_free(res);
 	if (rc < 0)
+		goto out;
+	/* one look at the account for the batch's (first) type instead of one per resource */
+	if (n > 0 && importer_batch_facts(&ic, rows[0].type, p->after, rows[n - 1].id) != 0)
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		if (plan_one(r, p, &ic, &rows[i]) != 0)
@@ -181,6 +188,15 @@ plan_finish(struct runner *r, void *arg)
 		goto out;
 	}
 	t = TX_ERROR;
+	if (db_scalar(r->db, &other, ST_JOB_OTHERS, "ssu", p->job->run_id, QUEUE_PLANNING, p->job->id) < 0)
+		goto out;
+	if (other > 0) {
+		/* Another chunk of the plan is still at work: the last one ends the plan. */
+		if (queue_done(r->db, p->job) < 0)
+			goto out;
+		t = TX_COMMIT;
+		goto out;
+	}
 	if (db_scalar(r->db, &conflicts, ST_RN_COUNT_CONFLICTS, "s", p->job->run_id) < 0)
 		goto out;
 	if ((stats = runner_stats(r, p->job->run_id, old, false, NULL, true, PROGRESS_COUNT, NULL)) == NULL)
@@ -209,7 +225,7 @@ plan_finish(struct runner *r, void *arg)
 		if (ok == 0) {
 			struct err e;
 			err_clear(&e);
-			if (queue_push(r->db, QUEUE_RESOURCES, p->job->run_id, 0, NULL, &e) != 0)
+			if (resources_queue(r, p->job->run_id, &e) != 0)
 				goto out;
 		}
 		runner_log(r, p->job->run_id, "info", ctx, "Plan ready (%s); importing.",
@@ -226,14 +242,69 @@ out:
 	return t;
 }
 
+/* A planning job's payload: its position, and a chunk's last id. */
+static void
+pos_text(char *out, size_t n, uint64_t after, uint64_t last)
+{
+	if (last == 0)
+		snprintf(out, n, "{\"after\":%llu}", (unsigned long long)after);
+	else
+		snprintf(out, n, "{\"after\":%llu,\"last\":%llu}", (unsigned long long)after,
+		    (unsigned long long)last);
+}
+
 /* Give the job back at the current position (after a DB error: with backoff). */
 static void
 release_at(struct runner *r, struct job *j, const struct plan *p, int64_t delay_ms)
 {
-	char payload[64];
+	char payload[96];
 
-	snprintf(payload, sizeof payload, "{\"after\":%llu}", (unsigned long long)p->after);
+	pos_text(payload, sizeof payload, p->after, p->last);
 	queue_release(r->db, j, delay_ms, 0, payload);
+}
+
+/* A large run's fresh planning job: queue one chunk job per RUNNER_PLAN_CHUNK
+ * resources in id order and end this one (p->split), all in one transaction;
+ * a smaller run is planned by this job itself. */
+static enum tx_result
+split_body(struct runner *r, void *arg)
+{
+	struct plan *p = arg;
+	char status[32], payload[96];
+	enum tx_result t;
+	uint64_t after = 0;
+	int64_t total, end;
+	struct err e;
+	int rc;
+
+	p->split = false;
+	if ((t = runner_lock(r, p->job, false, status, NULL, NULL)) != TX_COMMIT)
+		return t;
+	if (job_verdict(QUEUE_PLANNING, status) != JOB_ACT) {
+		p->moved_on = true;
+		return TX_ABORT;
+	}
+	if (db_scalar(r->db, &total, ST_RN_COUNT_ALL, "s", p->job->run_id) < 0)
+		return TX_ERROR;
+	if (total <= RUNNER_PLAN_CHUNK)
+		return TX_COMMIT;
+	err_clear(&e);
+	for (;;) {
+		if ((rc = db_scalar(r->db, &end, ST_RN_NTH_AFTER, "sui", p->job->run_id, after,
+		         (int64_t)RUNNER_PLAN_CHUNK - 1)) < 0)
+			return TX_ERROR;
+		/* the last chunk has no bound: it takes whatever is left */
+		pos_text(payload, sizeof payload, after, rc == 1 ? (uint64_t)end : 0);
+		if (queue_push(r->db, QUEUE_PLANNING, p->job->run_id, 0, payload, &e) != 0)
+			return TX_ERROR;
+		if (rc == 0)
+			break;
+		after = (uint64_t)end;
+	}
+	if (queue_done(r->db, p->job) < 0)
+		return TX_ERROR;
+	p->split = true;
+	return TX_COMMIT;
 }
 
 void
@@ -266,8 +337,21 @@ planning_step(struct runner *r, struct job *j)
 		json_object *o = jx_parse(j->payload, strlen(j->payload), &ok), *v;
 		if (o != NULL && json_object_object_get_ex(o, "after", &v))
 			p.after = (uint64_t)json_object_get_int64(v);
+		if (o != NULL && json_object_object_get_ex(o, "last", &v))
+			p.last = (uint64_t)json_object_get_int64(v);
 		p.started = p.after > 0;
 		json_object_put(o);
+	}
+	if (j->payload == NULL) {
+		/* fresh from execute */
+		enum tx_result t = runner_tx(r, split_body, &p);
+		if (t != TX_COMMIT || p.split) {
+			if (p.moved_on)
+				runner_drop(r, j, "run no longer executing");
+			else if (t == TX_ERROR)
+				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), 0, NULL);
+			return;
+		}
 	}
 	for (;;) {
 		enum tx_result t = runner_tx(r, plan_batch, &p);

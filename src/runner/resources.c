@@ -54,66 +54,51 @@ failure_context(struct one *o, json_object *ctx)
 	jx_add_str(ctx, "external_id", o->ext);
 }
 
+/* A resource row as ST_RN_RES_LOCK and ST_RN_IMPORT_LOCK_NEXT read it. */
+enum { COL_TYPE, COL_EXT, COL_ACTION, COL_RESOLUTION, COL_STATUS, COL_ATTEMPTS, COL_NORM, NCOLS };
+
+/* Import the resource o->id, whose row (locked by the caller) is col[]
+ * (NULL for SQL NULL). Writes the account row(s), the link and the
+ * resource's status. TX_COMMIT (imported, failed for good, or nothing to do:
+ * not pending any more), TX_ABORT with o->outcome ONE_DEFER, or TX_ERROR. */
 static enum tx_result
-import_body(struct runner *r, void *arg)
+import_row(struct runner *r, struct one *o, struct imp_ctx *ic, char *const col[NCOLS])
 {
-	struct one *o = arg;
-	struct imp_ctx ic = { .db = r->db, .user_id = o->run->user_id, .provider = o->run->provider,
-		.run_id = o->job->run_id, .import_paused = o->run->import_paused };
-	char status[32], action[16] = "", resolution[16] = "", res_status[16] = "";
+	char action[16], resolution[16], res_status[16];
 	json_object *norm = NULL;
-	struct db_res *res;
-	enum tx_result t;
 	enum imp_result ir;
 	uint64_t target = 0, target_id = 0;
 	int rc, ok;
 
 	o->outcome = ONE_DONE;
 	o->failed_now = false;
-	if ((t = runner_lock(r, o->job, false, status, NULL, NULL)) != TX_COMMIT) {
-		o->outcome = ONE_LOST;
-		return t;
-	}
-	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
-		o->outcome = ONE_MOVED;
-		return TX_ABORT;
-	}
-	if ((res = db_query(r->db, ST_RN_RES_LOCK, "us", o->id, o->job->run_id)) == NULL)
-		return TX_ERROR;
-	if ((rc = db_next(res)) == 1) {
-		snprintf(o->type, sizeof o->type, "%s", db_str(res, 0) ? db_str(res, 0) : "");
-		snprintf(o->ext, sizeof o->ext, "%s", db_str(res, 1) ? db_str(res, 1) : "");
-		snprintf(action, sizeof action, "%s", db_str(res, 2) ? db_str(res, 2) : "");
-		snprintf(resolution, sizeof resolution, "%s", db_str(res, 3) ? db_str(res, 3) : "");
-		snprintf(res_status, sizeof res_status, "%s", db_str(res, 4) ? db_str(res, 4) : "");
-		if (db_str(res, 6) != NULL)
-			norm = jx_parse(db_str(res, 6), db_len(res, 6), &ok);
-	}
-	db_free(res);
-	if (rc < 0)
-		return TX_ERROR;
-	if (rc == 0 || strcmp(res_status, "pending") != 0) {
-		json_object_put(norm);
-		return TX_COMMIT; /* gone, or already done by someone else */
-	}
+	snprintf(o->type, sizeof o->type, "%s", col[COL_TYPE] ? col[COL_TYPE] : "");
+	snprintf(o->ext, sizeof o->ext, "%s", col[COL_EXT] ? col[COL_EXT] : "");
+	snprintf(action, sizeof action, "%s", col[COL_ACTION] ? col[COL_ACTION] : "");
+	snprintf(resolution, sizeof resolution, "%s", col[COL_RESOLUTION] ? col[COL_RESOLUTION] : "");
+	snprintf(res_status, sizeof res_status, "%s", col[COL_STATUS] ? col[COL_STATUS] : "");
+	if (strcmp(res_status, "pending") != 0)
+		return TX_COMMIT; /* already done by someone else */
+	if (col[COL_NORM] != NULL)
+		norm = jx_parse(col[COL_NORM], strlen(col[COL_NORM]), &ok);
 	importer_label(o->type, norm, o->label, sizeof o->label);
 	if (strcmp(action, "update") == 0) {
 		/* The earlier import's target; with "overwrite", the object it conflicted
 		 * with. A target deleted meanwhile is created again. */
-		if ((rc = importer_find_link(&ic, o->type, o->ext, &target)) == 0 &&
+		if ((rc = importer_find_link(ic, o->type, o->ext, &target)) == 0 &&
 		    strcmp(resolution, "overwrite") == 0)
-			rc = importer_find_conflict(&ic, o->type, norm, &target);
+			rc = importer_find_conflict(ic, o->type, norm, &target);
 	} else if (strcmp(resolution, "duplicate") != 0) {
 		/* create: unless a copy was asked for, never a second one (another run of the
 		 * same account may have imported it meanwhile). */
-		rc = importer_find_link(&ic, o->type, o->ext, &target);
+		rc = importer_find_link(ic, o->type, o->ext, &target);
 	} else
 		rc = 0;
 	if (rc < 0) {
 		json_object_put(norm);
 		goto db_error;
 	}
-	ir = importer_write(&ic, o->type, o->ext, norm, target, &target_id, o->why, sizeof o->why);
+	ir = importer_write(ic, o->type, o->ext, norm, target, &target_id, o->why, sizeof o->why);
 	json_object_put(norm);
 	switch (ir) {
 	case IMP_OK:
@@ -144,6 +129,44 @@ import_body(struct runner *r, void *arg)
 db_error:
 	snprintf(o->dberr, sizeof o->dberr, "%s", db_error(r->db));
 	return TX_ERROR;
+}
+
+/* One resource in its own transaction (retry-failed jobs, and the resources
+ * of a batch whose transaction failed). */
+static enum tx_result
+import_body(struct runner *r, void *arg)
+{
+	struct one *o = arg;
+	struct imp_ctx ic = { .db = r->db,
+		.user_id = o->run->user_id,
+		.provider = o->run->provider,
+		.run_id = o->job->run_id,
+		.import_paused = o->run->import_paused };
+	char status[32], *col[NCOLS];
+	struct db_res *res;
+	enum tx_result t;
+	int rc;
+
+	o->outcome = ONE_DONE;
+	o->failed_now = false;
+	if ((t = runner_lock(r, o->job, false, status, NULL, NULL)) != TX_COMMIT) {
+		o->outcome = ONE_LOST;
+		return t;
+	}
+	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
+		o->outcome = ONE_MOVED;
+		return TX_ABORT;
+	}
+	if ((res = db_query(r->db, ST_RN_RES_LOCK, "us", o->id, o->job->run_id)) == NULL)
+		return TX_ERROR;
+	if ((rc = db_next(res)) == 1) {
+		for (int c = 0; c < NCOLS; c++)
+			col[c] = (char *)db_str(res, c);
+		t = import_row(r, o, &ic, col);
+	} else
+		t = rc < 0 ? TX_ERROR : TX_COMMIT; /* gone */
+	db_free(res);
+	return t;
 }
 
 /* After a failed import transaction: count the attempt and, when the error
@@ -236,6 +259,122 @@ import_one(struct runner *r, struct job *j, const struct run_info *run, uint64_t
 	return ONE_TRANSIENT;
 }
 
+/* A batch: the next pending resources of one type in (after, last], locked
+ * and imported in one transaction (RUNNER_IMPORT_TX at most). */
+struct batch {
+	struct job *job;
+	const struct run_info *run;
+	const char *type;
+	uint64_t after, last;
+	int limit; /* rows to take */
+	/* filled by the body (afresh on each try) */
+	uint64_t ids[RUNNER_IMPORT_TX]; /* the rows taken, in id order */
+	int n;
+	int deferred;         /* index of the row that must wait, or -1 */
+	enum outcome outcome; /* ONE_LOST or ONE_MOVED when the step must end */
+};
+
+static enum tx_result
+batch_body(struct runner *r, void *arg)
+{
+	struct batch *b = arg;
+	struct imp_ctx ic = { .db = r->db,
+		.user_id = b->run->user_id,
+		.provider = b->run->provider,
+		.run_id = b->job->run_id,
+		.import_paused = b->run->import_paused };
+	char status[32], *rows[RUNNER_IMPORT_TX][NCOLS];
+	struct db_res *res;
+	enum tx_result t;
+	int rc = 0, n = 0;
+
+	b->n = 0;
+	b->deferred = -1;
+	b->outcome = ONE_DONE;
+	if ((t = runner_lock(r, b->job, false, status, NULL, NULL)) != TX_COMMIT) {
+		b->outcome = ONE_LOST;
+		return t;
+	}
+	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
+		b->outcome = ONE_MOVED;
+		return TX_ABORT;
+	}
+	if ((res = db_query(r->db, ST_RN_IMPORT_LOCK_NEXT, "ssuui", b->job->run_id, b->type, b->after,
+	         b->last, (int64_t)b->limit)) == NULL)
+		return TX_ERROR;
+	while (n < b->limit && (rc = db_next(res)) == 1) {
+		b->ids[n] = (uint64_t)db_i64(res, 0);
+		for (int c = 0; c < NCOLS; c++)
+			rows[n][c] = db_str(res, c + 1) ? xstrdup(db_str(res, c + 1)) : NULL;
+		n++;
+	}
+	db_free(res);
+	t = rc < 0 ? TX_ERROR : TX_COMMIT;
+	if (t == TX_COMMIT && n > 0 && importer_batch_facts(&ic, b->type, b->after, b->ids[n - 1]) != 0)
+		t = TX_ERROR;
+	for (int i = 0; i < n && t == TX_COMMIT; i++) {
+		struct one o = { .job = b->job, .run = b->run, .id = b->ids[i] };
+		t = import_row(r, &o, &ic, rows[i]);
+		if (t == TX_ABORT)
+			b->deferred = i; /* the only abort of import_row */
+		b->n = i + 1;
+	}
+	for (int i = 0; i < n; i++)
+		for (int c = 0; c < NCOLS; c++)
+			free(rows[i][c]);
+	return t;
+}
+
+/* Import the next batch of b's range. *done gets how many of its rows are
+ * final now (their ids in b->ids, the last one is where the chain goes on
+ * from); 0 with ONE_DONE means the range has no pending resource left.
+ * attempts and delay_ms as for import_one. */
+static enum outcome
+import_batch(struct runner *r, struct batch *b, int *done, int *attempts, int64_t *delay_ms)
+{
+	enum tx_result t;
+
+	*done = 0;
+	*delay_ms = 0;
+	b->limit = RUNNER_IMPORT_TX;
+	for (;;) {
+		t = runner_tx(r, batch_body, b);
+		if (t != TX_ABORT || b->deferred < 0)
+			break;
+		if (b->deferred == 0) {
+			*delay_ms = RUNNER_DEFER_MS; /* the first must wait: nothing to save */
+			return ONE_DEFER;
+		}
+		/* Save the rows before the one that must wait, then wait for it. */
+		b->limit = b->deferred;
+	}
+	if (t == TX_COMMIT) {
+		*done = b->n;
+		if (b->limit < RUNNER_IMPORT_TX) {
+			*delay_ms = RUNNER_DEFER_MS;
+			return ONE_DEFER;
+		}
+		*attempts = 0;
+		return ONE_DONE;
+	}
+	if (t == TX_ABORT)
+		return b->outcome;
+	/* The transaction failed: each of its rows alone, so that a row that cannot
+	 * be stored fails alone and busy-database attempts are counted per row. */
+	for (int i = 0; i < b->n; i++) {
+		enum outcome out = import_one(r, b->job, b->run, b->ids[i], attempts, delay_ms);
+		if (out != ONE_DONE)
+			return out;
+		*done = i + 1;
+	}
+	if (b->n == 0) {
+		log_error("run %s: %s", b->job->run_id, db_error(r->db));
+		*delay_ms = queue_backoff_ms(1, 0, runner_random());
+		return ONE_TRANSIENT;
+	}
+	return ONE_DONE;
+}
+
 struct finish {
 	struct job *job;
 	const struct run_info *run;
@@ -321,10 +460,13 @@ out:
 	return t;
 }
 
-/* Position of the import chain: a rank in the import order and the last id done. */
+/* Position of an import job: a rank in the import order and the last id
+ * done. A job with a bound (chunk) imports the ids (after, last] of its type
+ * only; one without walks every type from its rank on. */
 struct chain_pos {
 	int type;
 	uint64_t after;
+	uint64_t last; /* 0: no bound */
 };
 
 static void
@@ -335,36 +477,41 @@ pos_parse(const char *payload, struct chain_pos *p)
 
 	p->type = 0;
 	p->after = 0;
+	p->last = 0;
 	if (payload == NULL || (o = jx_parse(payload, strlen(payload), &ok)) == NULL)
 		return;
 	if (json_object_object_get_ex(o, "type", &v) && importer_rank(json_object_get_string(v)) >= 0)
 		p->type = importer_rank(json_object_get_string(v));
 	if (json_object_object_get_ex(o, "after", &v))
 		p->after = (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(o, "last", &v))
+		p->last = (uint64_t)json_object_get_int64(v);
 	json_object_put(o);
 }
 
 static char *
 pos_text(const struct chain_pos *p)
 {
-	return xasprintf("{\"type\":\"%s\",\"after\":%llu}",
-	    importer_type_at((size_t)p->type) ? importer_type_at((size_t)p->type) : "", (unsigned long long)p->after);
+	const char *type = importer_type_at((size_t)p->type) ? importer_type_at((size_t)p->type) : "";
+
+	if (p->last == 0)
+		return xasprintf("{\"type\":\"%s\",\"after\":%llu}", type, (unsigned long long)p->after);
+	return xasprintf("{\"type\":\"%s\",\"after\":%llu,\"last\":%llu}", type, (unsigned long long)p->after,
+	    (unsigned long long)p->last);
 }
 
-/* The next batch of pending ids at p. Returns the count, or -1. */
+/* 1 when a type before rank in the import order still has pending resources
+ * in the run (a chunk of a later type waits for them), 0 when none, -1. */
 static int
-next_ids(struct runner *r, const char *run_id, const struct chain_pos *p, uint64_t *ids)
+earlier_pending(struct runner *r, const char *run_id, int rank)
 {
-	struct db_res *res = db_query(r->db, ST_RN_IMPORT_NEXT, "ssui", run_id, importer_type_at((size_t)p->type),
-	    p->after, (int64_t)RUNNER_IMPORT_BATCH);
-	int n = 0, rc;
-
-	if (res == NULL)
-		return -1;
-	while (n < RUNNER_IMPORT_BATCH && (rc = db_next(res)) == 1)
-		ids[n++] = (uint64_t)db_i64(res, 0);
-	db_free(res);
-	return rc < 0 ? -1 : n;
+	for (int i = 0; i < rank; i++) {
+		int64_t one;
+		int rc = db_scalar(r->db, &one, ST_RN_PENDING_ANY, "ss", run_id, importer_type_at((size_t)i));
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }
 
 static void
@@ -380,58 +527,97 @@ static void
 chain_step(struct runner *r, struct job *j, const struct run_info *run)
 {
 	struct chain_pos p;
-	uint64_t ids[RUNNER_IMPORT_BATCH];
 	int64_t step_end = runner_step_end(r), delay = 0, next_stats = mono_ms() + RUNNER_STATS_MS;
-	int attempts = j->attempts;
+	int attempts = j->attempts, gate;
 	char *payload;
 
 	pos_parse(j->payload, &p);
+	if (p.last != 0 && (gate = earlier_pending(r, j->run_id, p.type)) != 0) {
+		/* Kinds import in order: wait until the ones before this chunk's are final. */
+		payload = pos_text(&p);
+		queue_release(r->db, j, gate > 0 ? RUNNER_GATE_MS : queue_backoff_ms(1, 0, runner_random()),
+		    attempts, payload);
+		free(payload);
+		return;
+	}
 	while (importer_type_at((size_t)p.type) != NULL) {
-		int n = next_ids(r, j->run_id, &p, ids);
+		struct batch b = { .job = j,
+			.run = run,
+			.type = importer_type_at((size_t)p.type),
+			.after = p.after,
+			.last = p.last ? p.last : UINT64_MAX };
+		int done;
+		enum outcome out = import_batch(r, &b, &done, &attempts, &delay);
 
-		if (n < 0) {
-			log_error("run %s: %s", j->run_id, db_error(r->db));
-			delay = queue_backoff_ms(1, 0, runner_random());
-			goto release;
+		if (done > 0)
+			p.after = b.ids[done - 1];
+		switch (out) {
+		case ONE_DONE: break;
+		case ONE_DEFER:
+		case ONE_TRANSIENT: goto release; /* this resource again, later */
+		case ONE_LOST: return;
+		case ONE_MOVED: runner_drop(r, j, "run no longer executing"); return;
 		}
-		if (n == 0) {
+		if (done == 0) {
+			if (p.last != 0)
+				break; /* the chunk is done */
 			p.type++;
 			p.after = 0;
 			continue;
 		}
-		for (int i = 0; i < n; i++) {
-			enum outcome out = import_one(r, j, run, ids[i], &attempts, &delay);
-
-			switch (out) {
-			case ONE_DONE:
-				p.after = ids[i];
-				break;
-			case ONE_DEFER:
-			case ONE_TRANSIENT:
-				goto release; /* this resource again, later */
-			case ONE_LOST:
-				return;
-			case ONE_MOVED:
-				runner_drop(r, j, "run no longer executing");
-				return;
-			}
-			if (runner_out_of_time(r, step_end)) {
-				delay = 0;
-				goto release;
-			}
-			if (mono_ms() >= next_stats) {
-				finish(r, j, run, false); /* progress shows while the import goes on */
-				next_stats = mono_ms() + RUNNER_STATS_MS;
-			}
+		if (runner_out_of_time(r, step_end)) {
+			delay = 0;
+			goto release;
+		}
+		if (mono_ms() >= next_stats) {
+			finish(r, j, run, false); /* progress shows while the import goes on */
+			next_stats = mono_ms() + RUNNER_STATS_MS;
 		}
 	}
-	finish(r, j, run, true); /* every type walked */
+	finish(r, j, run, true); /* every type walked, or the chunk done */
 	return;
 release:
 	finish(r, j, run, false); /* progress */
 	payload = pos_text(&p);
 	queue_release(r->db, j, delay, attempts, payload);
 	free(payload);
+}
+
+int
+resources_queue(struct runner *r, const char *run_id, struct err *e)
+{
+	int64_t pending;
+	int rc;
+
+	if (db_scalar(r->db, &pending, ST_RN_COUNT_PENDING, "s", run_id) < 0)
+		return db_fail(r->db, e);
+	if (pending <= RUNNER_IMPORT_CHUNK)
+		return queue_push(r->db, QUEUE_RESOURCES, run_id, 0, NULL, e); /* one job walks it all */
+	for (int t = 0; importer_type_at((size_t)t) != NULL; t++) {
+		struct chain_pos p = { .type = t };
+		for (;;) {
+			int64_t end;
+			char *payload;
+			/* the id RUNNER_IMPORT_CHUNK pending resources on, else the type's last */
+			if ((rc = db_scalar(r->db, &end, ST_RN_PENDING_NTH, "ssui", run_id,
+			         importer_type_at((size_t)t), p.after, (int64_t)RUNNER_IMPORT_CHUNK - 1)) ==
+			    0)
+				rc = db_scalar(r->db, &end, ST_RN_PENDING_LAST, "ssu", run_id,
+				    importer_type_at((size_t)t), p.after);
+			if (rc < 0)
+				return db_fail(r->db, e);
+			if (rc == 0 || end <= 0)
+				break;
+			p.last = (uint64_t)end;
+			payload = pos_text(&p);
+			rc = queue_push(r->db, QUEUE_RESOURCES, run_id, 0, payload, e);
+			free(payload);
+			if (rc != 0)
+				return -1;
+			p.after = p.last;
+		}
+	}
+	return 0;
 }
 
 /* A boolean option of the run's stored options text. */

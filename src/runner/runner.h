@@ -5,11 +5,15 @@
  *   discovery  a few provider pages: each page's resources and the new
  *              checkpoint cursor in one transaction; continues itself; ends
  *              the run's discovery (awaiting_review) or fails the run
- *   planning   a few batches of resources: decide create/update/skip/conflict;
- *              at the end pause on conflicts or queue the import chain
+ *   planning   a few batches of resources: decide create/update/skip/conflict
+ *              (a large run: split first into chunks that several runners
+ *              plan at once); the last to end pauses on conflicts or queues
+ *              the import
  *   resources  with resource_id: import that one resource (retry-failed);
  *              without: the run's import chain, type by type in import order,
- *              one transaction per resource; ends the run when all are final
+ *              or (a large run) one chunk of it, so that several runners
+ *              import one run at once; RUNNER_IMPORT_TX resources per
+ *              transaction; the last to finish ends the run
  *
  * Every step records its results in a transaction that first locks the run
  * row (so cancel and delete are seen, and wait for it) and then checks and
@@ -30,7 +34,10 @@
 #define RUNNER_STEP_MS 10000          /* a step's time budget */
 #define RUNNER_PAGES_PER_STEP 20      /* discovery pages per step */
 #define RUNNER_PLAN_BATCH 200         /* resources per planning transaction */
-#define RUNNER_IMPORT_BATCH 100       /* resource ids fetched at a time by the chain */
+#define RUNNER_PLAN_CHUNK 2500        /* a larger run's plan: chunk jobs of this many resources */
+#define RUNNER_IMPORT_TX 25           /* resources imported per transaction */
+#define RUNNER_IMPORT_CHUNK 2000      /* a larger run's import: chunk jobs of this many resources */
+#define RUNNER_GATE_MS 250            /* a chunk waiting for the kinds before its own: look again */
 #define RUNNER_DEFER_MS 2000          /* wait for a referenced resource of the same run */
 #define RUNNER_STATS_MS 1000          /* an import step refreshes the run's progress this often */
 #define RUNNER_NOKEY_DELAY_MS 60000   /* discovery without a credentials key: try later */
@@ -119,5 +126,11 @@ void discovery_step(struct runner *, struct job *);
 void planning_step(struct runner *, struct job *);
 void resources_step(struct runner *, struct job *);
 void cleanup_step(struct runner *, struct job *);
+
+/* Inside the caller's transaction: queue the import of the run's pending
+ * resources: one job for a run of up to RUNNER_IMPORT_CHUNK, else one job per
+ * chunk of that many resources of one type, in import order (a chunk starts
+ * when the types before its own have no pending resource left). 0 or -1 with e. */
+int resources_queue(struct runner *, const char *run_id, struct err *e);
 
 #endif

@@ -193,7 +193,7 @@ class TestProgressMoves(RunnerTestCase):
 
     def test_import_progress_rises_while_resources_finish(self):
         user = self.user()
-        n = 5000
+        n = 12000   # several seconds of work for one runner (batched imports did 5,000 in about 3 s)
         items = [("monitor", "m%05d" % i, monitor(i)) for i in range(n)]
         rid = self.synthetic_run(user, "uptimerobot", items)
         self.execute(user, rid)
@@ -206,7 +206,7 @@ class TestProgressMoves(RunnerTestCase):
 
     def test_after_a_cancel_the_counts_match_the_resources(self):
         user = self.user()
-        items = [("monitor", "m%05d" % i, monitor(i)) for i in range(3000)]
+        items = [("monitor", "m%05d" % i, monitor(i)) for i in range(8000)]   # more than 2 s of work
         rid = self.synthetic_run(user, "uptimerobot", items)
         self.execute(user, rid)
         self.runner("--once", "--max-seconds", "2")
