@@ -1968,7 +1968,7 @@ class DataNeverReturned(Base):
         s = self.stack
         m = self.MARK
         rid = s.insert_run(user.id, status, checkpoint="CKPT-" + m, plan=json.dumps({"p": "PLAN-" + m}),
-                           discovery_summary=json.dumps({"d": "DSUM-" + m}), credentials=("CRED-" + m).encode(),
+                           credentials=("CRED-" + m).encode(),
                            credentials_key_id="KEY-" + m[:20], credentials_purge_at="2031-02-03 04:05:06",
                            stats=json.dumps({"imported": 1}))
         st = {"completed_with_errors": "failed", "paused_conflicts": "conflict"}.get(status, "imported")
