@@ -58,6 +58,11 @@ else
 	status=1
 fi
 
+# make distcheck (a smoke subset of the integration suite inside), the
+# tarball's completeness, and an in-tree build next to scripts/build.sh's.
+echo "== distcheck (tests/deploy/distcheck.sh)"
+"$top/tests/deploy/distcheck.sh" "$top/build" || status=1
+
 # Every libFuzzer target for 30 seconds (clang, ASan+UBSan; tests/fuzz/run.sh).
 echo "== fuzzing"
 if ! "$top/tests/fuzz/run.sh" 30; then
