@@ -13,6 +13,9 @@ fail() {
 	exit 1
 }
 
+step="the root's setup"
+trap 'rc=$?; [ $rc -eq 0 ] || echo "deploy: FAIL: exit status $rc in $step" >&2' EXIT
+
 # block NAME: the ```sh block after <!-- deploy-check: NAME --> in docs/deploy.md
 block() {
 	awk -v name="$1" '
@@ -26,9 +29,11 @@ run() {
 	text=$(block "$1")
 	[ -n "$text" ] || fail "docs/deploy.md has no block <!-- deploy-check: $1 -->"
 	say "docs/deploy.md block '$1':"
+	step="docs/deploy.md block '$1'"
 	set -x
 	eval "$text"
 	set +x
+	step="the checks after block '$1'"
 }
 
 # -- the root is clean: no trace of migrator before the package
