@@ -109,42 +109,52 @@ api_checks() {
 	grep -q '^HTTP/1.1 200' "$d/headers" || fail "review page through $1: $(head -1 "$d/headers")"
 	grep -qi '^Content-Security-Policy:' "$d/headers" || fail "review page through $1 has no Content-Security-Policy"
 	grep -q '<html' "$d/page" || fail "review page through $1 is not the page"
+	# a run started: migrator.fcgi (www-data) seals the credentials with the key file
+	run_id=$(call /api/v1/migrations -X POST -H 'Content-Type: application/json' \
+		-d '{"provider":"uptimerobot","credentials":{"api_key":"demo-key"}}' |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["id"])') ||
+		fail "POST /api/v1/migrations through $1"
+	say "started run $run_id through $1"
+	runs="$runs $run_id"
 }
+runs=""
 
-# -- Apache with mod_fcgid; a run started through it (its credentials sealed
-# by migrator.fcgi as www-data with the key file)
+# -- Apache with mod_fcgid
 run apache-fcgid
 api_checks "Apache (mod_fcgid)"
-run_id=$(call /api/v1/migrations -X POST -H 'Content-Type: application/json' \
-	-d '{"provider":"uptimerobot","credentials":{"api_key":"demo-key"}}' |
-	python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["id"])') ||
-	fail "POST /api/v1/migrations through Apache"
-say "started run $run_id through Apache"
+
+# -- Apache with mod_proxy_fcgi, the processes kept by spawn-fcgi
+run spawn-fcgi
+run apache-proxy-fcgi
+api_checks "Apache (mod_proxy_fcgi, spawn-fcgi)"
 service apache2 stop >/dev/null
 
 # -- lighttpd (port 80 again: an operator picks one of the two)
 run lighttpd
 api_checks "lighttpd"
 
-# -- the runner: cron reads /etc/cron.d/migrator and starts it as user migrator
+# -- the runner: cron reads /etc/cron.d/migrator and starts it as user migrator;
+# it must carry every run through discovery (opening the credentials with the key)
 service cron start >/dev/null || fail "cron did not start"
-say "waiting for cron's next minute and the runner's discovery of run $run_id"
+say "waiting for cron's next minute and the runner's discovery of runs$runs"
 i=0
-while :; do
-	status=$(call "/api/v1/migrations/$run_id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["status"])')
-	case $status in
-	awaiting_review) break ;;
-	failed | cancelled) fail "run $run_id $status: $(call "/api/v1/migrations/$run_id/logs")" ;;
-	esac
-	i=$((i + 1))
-	[ $i -lt 150 ] || fail "run $run_id still $status after 150 s (cron or the runner did not run)"
-	sleep 1
+for run_id in $runs; do
+	while :; do
+		status=$(call "/api/v1/migrations/$run_id" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["status"])')
+		case $status in
+		awaiting_review) break ;;
+		failed | cancelled) fail "run $run_id $status: $(call "/api/v1/migrations/$run_id/logs")" ;;
+		esac
+		i=$((i + 1))
+		[ $i -lt 150 ] || fail "run $run_id still $status after 150 s (cron or the runner did not run)"
+		sleep 1
+	done
+	call "/api/v1/migrations/$run_id" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["data"]
+print("deploy: run %s %s, discovered %s" % (d["id"], d["status"], json.dumps(d["stats"].get("discovered"))))'
 done
 # cron's own line: it ran the installed cron file's command as user migrator
 grep -F '(migrator) CMD (/usr/libexec/migrator/migrator-runner-cron' "$d/syslog" ||
 	fail "cron did not run /etc/cron.d/migrator's command as user migrator"
-call "/api/v1/migrations/$run_id" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)["data"]
-print("deploy: run %s %s, discovered %s" % (d["id"], d["status"], json.dumps(d["stats"].get("discovered"))))'
 say "OK"

@@ -2,7 +2,8 @@
 # The deploy-docs check: tests/deploy/run.sh DEB
 # Follows docs/deploy.md literally on a clean root: installs the package DEB
 # (tests/deploy/package.sh builds it), runs the doc's marked blocks (setup,
-# Apache with mod_fcgid, lighttpd, the curl check) as written, calls the API
+# Apache with mod_fcgid, Apache with mod_proxy_fcgi and spawn-fcgi, lighttpd,
+# the curl check) as written, calls the API
 # with the example token through each web server (GET /api/v1/me, the runs
 # list, a run started with POST /api/v1/migrations, the review page), and
 # lets cron start one runner pass as user migrator, which must carry that run
