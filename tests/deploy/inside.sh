@@ -24,15 +24,15 @@ block() {
 		want == 2 && /^```$/ { exit }
 		want == 2 { print }' "$d/deploy.md"
 }
-# run NAME: run that block in this shell (its variables stay set), tracing it
+# run NAME: run that block in this shell (its variables stay set), showing it
+# as written (no `set -x`: it would print the password and the token)
 run() {
 	text=$(block "$1")
 	[ -n "$text" ] || fail "docs/deploy.md has no block <!-- deploy-check: $1 -->"
 	say "docs/deploy.md block '$1':"
+	printf '%s\n' "$text" | sed 's/^/    /'
 	step="docs/deploy.md block '$1'"
-	set -x
 	eval "$text"
-	set +x
 	step="the checks after block '$1'"
 }
 
