@@ -58,6 +58,8 @@ unshare --mount --pid --net --fork --propagation private -- /bin/sh -eu -c '
 		mount --bind "/dev/$n" "$r/dev/$n"
 	done
 	mkdir "$r/dev/shm" "$r/dev/pts" "$r/run/lock"
+	mount -t devpts -o newinstance,ptmxmode=0666 devpts "$r/dev/pts"
+	ln -s pts/ptmx "$r/dev/ptmx"
 	chmod 1777 "$r/dev/shm" "$r/run/lock"
 	ln -s /proc/self/fd "$r/dev/fd"
 	ln -s /proc/self/fd/0 "$r/dev/stdin"
