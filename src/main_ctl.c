@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
@@ -125,46 +126,64 @@ apply_file(struct db *db, const char *path)
 	return rc;
 }
 
-static int
-cmd_migrate(struct config *cfg, int argc, char **argv, int at)
+/* The schema folder: --sql-dir, $MIGRATOR_SQL_DIR, the installed one, or (not
+ * installed) the source tree's this program was built from. */
+static const char *
+sql_dir(int argc, char **argv, int at)
 {
 	const char *dir = opt(argc, argv, at, "--sql-dir");
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0;
-	struct db *db;
-	DIR *d;
-	int rc = 0, applied = 0;
 
-	if (dir == NULL)
-		dir = getenv("MIGRATOR_SQL_DIR");
-	if (dir == NULL)
-		dir = DATADIR "/sql";
+	if (dir != NULL)
+		return dir;
+	if ((dir = getenv("MIGRATOR_SQL_DIR")) != NULL)
+		return dir;
 #ifdef SRC_SQLDIR
-	/* not installed: the schema of the source tree this program was built from */
-	if ((d = opendir(dir)) == NULL && getenv("MIGRATOR_SQL_DIR") == NULL && opt(argc, argv, at, "--sql-dir") == NULL)
-		dir = SRC_SQLDIR;
-	else if (d != NULL)
-		closedir(d);
+	if (access(DATADIR "/sql", R_OK | X_OK) != 0)
+		return SRC_SQLDIR;
 #endif
+	return DATADIR "/sql";
+}
+
+/* The *.sql names of dir in order into *names; their count, or -1. */
+static ssize_t
+sql_files(const char *dir, char ***names)
+{
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	*names = NULL;
 	if ((d = opendir(dir)) == NULL) {
 		fprintf(stderr, "migratorctl: cannot open %s: %s\n", dir, strerror(errno));
-		return 1;
+		return -1;
 	}
 	while ((de = readdir(d)) != NULL) {
 		size_t l = strlen(de->d_name);
 		if (l > 4 && strcmp(de->d_name + l - 4, ".sql") == 0) {
-			names = xrealloc(names, (n + 1) * sizeof *names);
-			names[n++] = xstrdup(de->d_name);
+			*names = xrealloc(*names, (n + 1) * sizeof **names);
+			(*names)[n++] = xstrdup(de->d_name);
 		}
 	}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp_names);
+	qsort(*names, n, sizeof **names, cmp_names);
+	return (ssize_t)n;
+}
+
+static int
+cmd_migrate(struct config *cfg, int argc, char **argv, int at)
+{
+	const char *dir = sql_dir(argc, argv, at);
+	char **names;
+	ssize_t n = sql_files(dir, &names);
+	struct db *db;
+	int rc = 0, applied = 0;
+
+	if (n < 0)
+		return 1;
 	db = connect_or_die(cfg);
-	if (db_run_script_stmt(db, "CREATE TABLE IF NOT EXISTS schema_migrations ("
-	        " version VARCHAR(191) NOT NULL PRIMARY KEY, applied_at DATETIME NOT NULL) ENGINE=InnoDB") != 0)
+	if (db_exec(db, ST_MIGRATIONS_TABLE, "") < 0)
 		rc = fail_db(db, "schema_migrations");
-	for (size_t i = 0; rc == 0 && i < n; i++) {
+	for (ssize_t i = 0; rc == 0 && i < n; i++) {
 		int64_t one;
 		char *path;
 		int found = db_scalar(db, &one, ST_MIGRATION_APPLIED, "s", names[i]);
@@ -186,7 +205,7 @@ cmd_migrate(struct config *cfg, int argc, char **argv, int at)
 	}
 	if (rc == 0 && applied == 0)
 		printf("schema is up to date\n");
-	for (size_t i = 0; i < n; i++)
+	for (ssize_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
 	db_close(db);

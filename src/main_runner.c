@@ -40,7 +40,6 @@ on_signal(int sig)
 	stop_flag = 1;
 }
 
-
 /* The value after argv[*i], advancing *i; NULL when missing. */
 static const char *
 value(int argc, char **argv, int *i)
@@ -50,55 +49,100 @@ value(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-int
-main(int argc, char **argv)
+struct cli {
+	struct runner_opts opts;
+	const char *config, *worker;
+	bool verbose;
+};
+
+/* Parse the command line into c. -1 to go on, else the exit status (help,
+ * version: 0; misuse: 2). */
+static int
+parse_args(int argc, char **argv, struct cli *c)
 {
-	struct runner_opts opts = { .max_seconds = 50, .max_jobs = 0, .once = false };
-	const char *config_arg = NULL, *worker_arg = NULL;
-	struct seal_key *key = NULL;
-	struct runner r;
-	struct config cfg;
-	struct sigaction sa;
-	struct err e;
-	bool verbose = false;
-	long steps;
 	int64_t v;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val;
 		if (strcmp(a, "--once") == 0)
-			opts.once = true;
+			c->opts.once = true;
 		else if (strcmp(a, "--verbose") == 0)
-			verbose = true;
+			c->verbose = true;
 		else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
 			return cli_help(usage_text);
 		else if (strcmp(a, "--version") == 0)
 			return cli_version(PROG);
 		else if (strcmp(a, "--config") == 0) {
-			if ((config_arg = value(argc, argv, &i)) == NULL)
+			if ((c->config = value(argc, argv, &i)) == NULL)
 				return cli_misuse(PROG, "--config needs a file");
 		} else if (strcmp(a, "--worker-id") == 0) {
-			if ((worker_arg = value(argc, argv, &i)) == NULL || !*worker_arg ||
-			    strlen(worker_arg) > QUEUE_WORKER_MAX)
+			if ((c->worker = value(argc, argv, &i)) == NULL || !*c->worker ||
+			    strlen(c->worker) > QUEUE_WORKER_MAX)
 				return cli_misuse(PROG, "--worker-id needs 1 to %d characters", QUEUE_WORKER_MAX);
 		} else if (strcmp(a, "--max-seconds") == 0) {
 			if ((val = value(argc, argv, &i)) == NULL || parse_i64(val, 1, 86400, &v) != 0)
 				return cli_misuse(PROG, "--max-seconds needs a number from 1 to 86400");
-			opts.max_seconds = (int)v;
+			c->opts.max_seconds = (int)v;
 		} else if (strcmp(a, "--max-jobs") == 0) {
 			if ((val = value(argc, argv, &i)) == NULL || parse_i64(val, 1, 100000000, &v) != 0)
 				return cli_misuse(PROG, "--max-jobs needs a number from 1 to 100000000");
-			opts.max_jobs = (long)v;
+			c->opts.max_jobs = (long)v;
 		} else
 			return cli_misuse(PROG, "unknown option %s", a);
 	}
-	log_init("migrator-runner", verbose ? LOG_LVL_DEBUG : LOG_LVL_INFO);
+	return -1;
+}
+
+/* The runner's name in jobs.reserved_by: --worker-id, else host:pid. */
+static void
+worker_name(char *out, size_t size, const char *given)
+{
+	char host[64] = "localhost";
+
+	if (given != NULL) {
+		snprintf(out, size, "%s", given);
+		return;
+	}
+	if (gethostname(host, sizeof host - 1) != 0)
+		snprintf(host, sizeof host, "localhost");
+	host[sizeof host - 1] = '\0';
+	snprintf(out, size, "%s:%ld", host, (long)getpid());
+}
+
+/* SIGTERM and SIGINT end the run loop between steps; SIGPIPE is ignored. */
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli c = { .opts = { .max_seconds = 50, .max_jobs = 0, .once = false } };
+	struct seal_key *key = NULL;
+	struct runner r;
+	struct config cfg;
+	struct err e;
+	long steps;
+	int rc;
+
+	if ((rc = parse_args(argc, argv, &c)) >= 0)
+		return rc;
+	log_init("migrator-runner", c.verbose ? LOG_LVL_DEBUG : LOG_LVL_INFO);
 	if (sodium_init() < 0) {
 		log_error("libsodium failed to initialise");
 		return 1;
 	}
 	err_clear(&e);
-	if (config_load(&cfg, config_default_path(config_arg), &e) != 0) {
+	if (config_load(&cfg, config_default_path(c.config), &e) != 0) {
 		fprintf(stderr, "migrator-runner: %s\n", e.msg);
 		config_free(&cfg);
 		return 1;
@@ -108,15 +152,7 @@ main(int argc, char **argv)
 	r.lease_s = cfg.lease_seconds;
 	r.max_attempts = cfg.max_attempts;
 	r.stop = &stop_flag;
-	if (worker_arg != NULL)
-		snprintf(r.worker, sizeof r.worker, "%s", worker_arg);
-	else {
-		char host[64] = "localhost";
-		if (gethostname(host, sizeof host - 1) != 0)
-			snprintf(host, sizeof host, "localhost");
-		host[sizeof host - 1] = '\0';
-		snprintf(r.worker, sizeof r.worker, "%s:%ld", host, (long)getpid());
-	}
+	worker_name(r.worker, sizeof r.worker, c.worker);
 	if (cfg.key_file != NULL && *cfg.key_file) {
 		err_clear(&e);
 		if ((key = seal_key_load(cfg.key_file, &e)) == NULL)
@@ -124,13 +160,7 @@ main(int argc, char **argv)
 	} else
 		log_warn("no [security] key_file: discovery jobs wait until one is set");
 	r.key = key;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	catch_signals();
 
 	err_clear(&e);
 	if ((r.db = db_connect(&cfg, &e)) == NULL) {
@@ -139,7 +169,7 @@ main(int argc, char **argv)
 		config_free(&cfg);
 		return 1;
 	}
-	steps = runner_run(&r, &opts);
+	steps = runner_run(&r, &c.opts);
 	if (steps < 0)
 		log_error("database unusable: %s", db_error(r.db));
 	else if (steps > 0)

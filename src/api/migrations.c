@@ -17,7 +17,6 @@
 #include "queue/queue.h"
 
 #define DETAIL_MAX_RESOURCES 500
-#define TOOL_LOGS 50
 #define DELETE_INLINE_MAX 5000 /* a run with more resources is deleted by the runner, in batches */
 
 static const char initial_stats[] =
@@ -304,8 +303,8 @@ h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		json_object_put(meta);
 		goto fail;
 	}
-	if (c->transport == TRANSPORT_TOOL) {
-		if (fetch_logs(db, a->id, false, TOOL_LOGS, 0, &logs, e) != 0) {
+	if (a->embed_logs > 0) {
+		if (fetch_logs(db, a->id, false, a->embed_logs, 0, &logs, e) != 0) {
 			json_object_put(meta);
 			json_object_put(run);
 			return -1;
@@ -388,7 +387,7 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return db_fail(db, e);
 	ctxo = json_object_new_object();
 	jx_add_str(ctxo, "provider", a->provider);
-	jx_add_str(ctxo, "via", c->transport == TRANSPORT_TOOL ? "tool" : "api");
+	jx_add_str(ctxo, "via", a->via);
 	n = runlog_add(db, id, "info", "Run started; discovery queued.", ctxo, e);
 	json_object_put(ctxo);
 	if (n != 0 || queue_push(db, QUEUE_DISCOVERY, id, 0, NULL, e) != 0)

@@ -472,6 +472,9 @@ op_args(const struct op *op, json_object *in, enum transport t, struct args *a, 
 {
 	memset(a, 0, sizeof *a);
 	a->confirm = t == TRANSPORT_REST; /* a REST DELETE is its own confirmation */
+	a->via = t == TRANSPORT_TOOL ? "tool" : "api";
+	/* A model gets the run's recent history with its state in one call. */
+	a->embed_logs = t == TRANSPORT_TOOL ? 50 : 0;
 	for (const struct param *p = op->params; p->name != NULL; p++) {
 		json_object *v = NULL;
 		const char *s;
@@ -582,7 +585,7 @@ int
 op_run(struct app *app, const struct op *op, const struct principal *who, json_object *in,
     enum transport t, json_object **out, struct err *e)
 {
-	struct ctx c = { app, who, t };
+	struct ctx c = { app, who };
 	struct args a;
 	int rc;
 

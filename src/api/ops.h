@@ -89,12 +89,14 @@ struct args {
 	const char *strategy;
 	struct id_list ids;
 	bool confirm;              /* REST: always (the DELETE itself confirms) */
+	/* Set by op_args from the transport, so that handlers never look at it: */
+	const char *via;           /* "api" or "tool", for the run log */
+	int embed_logs;            /* run detail: the newest log entries to include (tools: 50) */
 };
 
 struct ctx {
 	struct app *app;
 	const struct principal *who;
-	enum transport transport;
 };
 
 enum op_id {

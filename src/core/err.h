@@ -1,6 +1,7 @@
 /* One error value for the whole program. Functions fill it and return -1;
  * only the transports (REST, tool interface) turn it into a response, through
- * the table in err.c that maps each code to its HTTP status and spec code. */
+ * the table in err.c that maps each code to its HTTP status, spec code and
+ * JSON-RPC code. */
 #ifndef MIGRATOR_ERR_H
 #define MIGRATOR_ERR_H
 
@@ -34,6 +35,16 @@ enum err_code {
 	ERR__COUNT
 };
 
+/* JSON-RPC 2.0 error codes of the tool interface. */
+enum rpc_code {
+	RPC_PARSE_ERROR = -32700,
+	RPC_INVALID_REQUEST = -32600,
+	RPC_NO_METHOD = -32601,
+	RPC_INVALID_PARAMS = -32602,
+	RPC_INTERNAL = -32603,
+	RPC_SERVER_REFUSED = -32000 /* any other HTTP-level refusal (401, 403, 405, 413, 429, 5xx) */
+};
+
 #define ERR_MAX_FIELDS 8
 
 struct err_field {
@@ -56,6 +67,8 @@ struct err_info {
 	int status;          /* HTTP status */
 	const char *code;    /* machine code in the body, or NULL */
 	const char *message; /* default client message */
+	int rpc;             /* JSON-RPC error code when the tool interface refuses a
+	                      * message with this error at the HTTP level */
 };
 
 /* The table row of a code. */

@@ -40,13 +40,13 @@ http_json(struct http_resp *r, int status, json_object *o)
 	json_object_put(o);
 }
 
-void
-http_error(struct http_resp *r, const struct http_req *req, const struct err *e)
+json_object *
+http_error_body(const struct http_req *req, const char *where, const struct err *e)
 {
 	const struct err_info *info = err_info(e->code);
 	json_object *o = json_object_new_object();
 
-	jx_add_str(o, "message", err_message(e));
+	jx_add_str(o, "message", info->status >= 500 ? info->message : err_message(e));
 	if (info->code != NULL)
 		jx_add_str(o, "code", info->code);
 	if (e->nfields > 0) {
@@ -63,12 +63,24 @@ http_error(struct http_resp *r, const struct http_req *req, const struct err *e)
 	}
 	if (info->status >= 500) {
 		jx_add_str(o, "request_id", req->request_id);
-		log_error("request %s %s %s: %s (%s:%d)", req->request_id, req->method, req->path,
+		log_error("request %s %s %s: %s (%s:%d)", req->request_id, req->method, where,
 		    e->detail[0] ? e->detail : err_message(e), e->file ? e->file : "?", e->line);
 	}
+	return o;
+}
+
+void
+http_retry_after(struct http_resp *r, const struct err *e)
+{
 	if (e->code == ERR_RATE_LIMITED || e->code == ERR_DISCOVERY_RATE_LIMITED)
 		http_header(r, "Retry-After", "%d", e->retry_after > 0 ? e->retry_after : 60);
-	http_json(r, info->status, o);
+}
+
+void
+http_error(struct http_resp *r, const struct http_req *req, const struct err *e)
+{
+	http_retry_after(r, e);
+	http_json(r, err_info(e->code)->status, http_error_body(req, req->path, e));
 }
 
 void

@@ -57,7 +57,13 @@ void http_header(struct http_resp *, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Set status and body to the compact text of o (o is released). */
 void http_json(struct http_resp *, int status, json_object *o);
-/* The spec's error shape for e: {"message","code"[, "errors"]}, and logging. */
+/* The spec's error body for e: {"message","code"[,"errors"][,"request_id"]};
+ * a 5xx is logged with where (the path or the tool) and its detail, and shows
+ * only the code's default message. Both transports build error bodies here. */
+json_object *http_error_body(const struct http_req *, const char *where, const struct err *e);
+/* Retry-After on a 429 for e (its retry_after, else 60 seconds). */
+void http_retry_after(struct http_resp *, const struct err *e);
+/* A REST error response: http_error_body, Retry-After, e's HTTP status. */
 void http_error(struct http_resp *, const struct http_req *, const struct err *e);
 /* Rate-limit headers (and Retry-After when exceeded). */
 void http_rate_headers(struct http_resp *, const struct rate *);
@@ -83,10 +89,10 @@ struct envelope {
 	const char *method;   /* NULL for a response to us */
 	bool has_params;
 };
-/* Why a message is refused: the transport's error and the JSON-RPC one. */
+/* Why a message is refused: the error (its row gives the HTTP status and
+ * the JSON-RPC code). */
 struct refusal {
 	enum err_code code;
-	int rpc;
 	json_object *id;      /* the message's id when it has a usable one */
 	const char *text;
 };

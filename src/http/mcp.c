@@ -39,13 +39,6 @@
 /* Revisions we speak: answered in initialize, accepted in MCP-Protocol-Version. */
 static const char *const mcp_versions[] = { "2025-11-25", "2025-06-18", "2025-03-26", NULL };
 
-#define RPC_PARSE_ERROR     (-32700)
-#define RPC_INVALID_REQUEST (-32600)
-#define RPC_NO_METHOD       (-32601)
-#define RPC_INVALID_PARAMS  (-32602)
-#define RPC_INTERNAL        (-32603)
-#define RPC_SERVER_REFUSED  (-32000) /* HTTP-level refusal (401, 403, 405, 413, 429, 5xx) */
-
 static const char instructions[] =
 	"Imports monitors, contacts, status pages and hosting data from another provider into this "
 	"account. Start a run with migration-create, poll migration-get until its status is "
@@ -75,36 +68,35 @@ rpc_error(json_object *id, int code, const char *msg, json_object *data)
 }
 
 /* An HTTP-level refusal for e: its status, Retry-After on 429, a JSON-RPC
- * error body with data {status, code}, the request id and a log line on 5xx. */
+ * error (the table's code) with data {status, code}, the request id and a log
+ * line on 5xx. */
 static void
-refuse(struct http_resp *resp, const struct http_req *req, const struct err *e, int rpc_code,
-    json_object *id)
+refuse(struct http_resp *resp, const struct http_req *req, const struct err *e, json_object *id)
 {
 	const struct err_info *info = err_info(e->code);
-	json_object *data = json_object_new_object();
+	json_object *body = http_error_body(req, req->path, e), *data = json_object_new_object(), *v, *answer;
 
 	json_object_object_add(data, "status", json_object_new_int(info->status));
-	if (info->code != NULL)
-		jx_add_str(data, "code", info->code);
-	if (info->status >= 500) {
-		jx_add_str(data, "request_id", req->request_id);
-		log_error("request %s %s %s: %s (%s:%d)", req->request_id, req->method, req->path,
-		    e->detail[0] ? e->detail : err_message(e), e->file ? e->file : "?", e->line);
-	}
-	if (e->code == ERR_RATE_LIMITED || e->code == ERR_DISCOVERY_RATE_LIMITED)
-		http_header(resp, "Retry-After", "%d", e->retry_after > 0 ? e->retry_after : 60);
-	http_json(resp, info->status, rpc_error(id, rpc_code, err_message(e), data));
+	if (json_object_object_get_ex(body, "code", &v))
+		json_object_object_add(data, "code", json_object_get(v));
+	if (json_object_object_get_ex(body, "request_id", &v))
+		json_object_object_add(data, "request_id", json_object_get(v));
+	json_object_object_get_ex(body, "message", &v);
+	answer = rpc_error(id, info->rpc, json_object_get_string(v), data);
+	json_object_put(body);
+	http_retry_after(resp, e);
+	http_json(resp, info->status, answer);
 }
 
 static void
-refuse_code(struct http_resp *resp, const struct http_req *req, enum err_code code, int rpc_code,
-    json_object *id, const char *msg)
+refuse_code(struct http_resp *resp, const struct http_req *req, enum err_code code, json_object *id,
+    const char *msg)
 {
 	struct err e;
 
 	err_clear(&e);
 	err_set(&e, code, "%s", msg);
-	refuse(resp, req, &e, rpc_code, id);
+	refuse(resp, req, &e, id);
 }
 
 /* "http(s)://127.0.0.1|localhost|[::1]" with an optional numeric port, nothing else. */
@@ -192,7 +184,8 @@ credentials_description(const struct param *p)
 	return s;
 }
 
-/* The JSON Schema of one parameter in the tool view. */
+/* The JSON Schema of one parameter in the tool view. Long: one case per
+ * parameter kind, each a few lines, read best as one switch. */
 static json_object *
 param_schema(const struct param *p)
 {
@@ -331,34 +324,10 @@ tool_json(const struct op *op)
 static json_object *
 tool_error(const struct http_req *req, const struct op *op, const struct err *e)
 {
-	const struct err_info *info = err_info(e->code);
-	json_object *body = json_object_new_object(), *res, *content, *item;
+	json_object *body = http_error_body(req, op->tool, e), *res, *content, *item;
 
 	if (e->code == ERR_NOT_FOUND)
 		jx_add_str(body, "message", not_found_text);
-	else if (info->status >= 500)
-		jx_add_str(body, "message", info->message);
-	else
-		jx_add_str(body, "message", err_message(e));
-	if (info->code != NULL)
-		jx_add_str(body, "code", info->code);
-	if (e->nfields > 0) {
-		json_object *errs = json_object_new_object();
-		for (int i = 0; i < e->nfields; i++) {
-			json_object *list;
-			if (!json_object_object_get_ex(errs, e->fields[i].field, &list)) {
-				list = json_object_new_array();
-				json_object_object_add(errs, e->fields[i].field, list);
-			}
-			json_object_array_add(list, json_object_new_string(e->fields[i].msg));
-		}
-		json_object_object_add(body, "errors", errs);
-	}
-	if (info->status >= 500) {
-		jx_add_str(body, "request_id", req->request_id);
-		log_error("request %s tools/call %s: %s (%s:%d)", req->request_id, op->tool,
-		    e->detail[0] ? e->detail : err_message(e), e->file ? e->file : "?", e->line);
-	}
 	if (e->retry_after > 0 && (e->code == ERR_RATE_LIMITED || e->code == ERR_DISCOVERY_RATE_LIMITED))
 		jx_add_int(body, "retry_after", e->retry_after);
 	item = json_object_new_object();
@@ -572,10 +541,10 @@ mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal 
 	int ok = 0;
 
 	memset(env, 0, sizeof *env);
-	*no = (struct refusal){ ERR_BAD_REQUEST, RPC_INVALID_REQUEST, NULL, NULL };
+	*no = (struct refusal){ ERR_BAD_REQUEST, NULL, NULL };
 	msg = jx_parse(body, len, &ok);
 	if (!ok) {
-		*no = (struct refusal){ ERR_MALFORMED_JSON, RPC_PARSE_ERROR, NULL, "Parse error" };
+		*no = (struct refusal){ ERR_MALFORMED_JSON, NULL, "Parse error" };
 		return -1;
 	}
 	env->msg = msg;
@@ -609,20 +578,19 @@ mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal 
 	return 0;
 }
 
-void
-mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
+/* The HTTP-level checks before any message is read, in the order of the
+ * contract: token (and its rate count), Origin, method, mcp:use, rate limit,
+ * body size, media type. True when the request may go on; else resp holds
+ * the refusal. */
+static bool
+admitted(struct app *app, const struct http_req *req, struct http_resp *resp, struct principal *who)
 {
-	struct principal who;
 	struct rate rate;
 	struct err e;
-	struct envelope env;
-	struct refusal no;
-	json_object *msg, *id;
-	const char *method;
 	bool counted;
 
 	err_clear(&e);
-	if (http_authenticate(app, req, &who, &rate, &counted, &e) != 0) {
+	if (http_authenticate(app, req, who, &rate, &counted, &e) != 0) {
 		if (counted)
 			http_rate_headers(resp, &rate);
 		if (e.code == ERR_UNAUTHENTICATED) {
@@ -630,73 +598,77 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 			http_header(resp, "WWW-Authenticate", "Bearer realm=\"mcp\"%s",
 			    sent ? ", error=\"invalid_token\"" : "");
 		}
-		refuse(resp, req, &e, RPC_SERVER_REFUSED, NULL);
-		return;
+		refuse(resp, req, &e, NULL);
+		return false;
 	}
 	http_rate_headers(resp, &rate);
 	if (!origin_allowed(app->cfg, req->origin)) {
-		refuse_code(resp, req, ERR_ORIGIN, RPC_SERVER_REFUSED, NULL,
-		    "Requests from this origin are not allowed.");
-		return;
+		refuse_code(resp, req, ERR_ORIGIN, NULL, "Requests from this origin are not allowed.");
+		return false;
 	}
 	if (strcmp(req->method, "POST") != 0) {
 		/* No SSE stream and no sessions: GET and DELETE are not offered. */
 		http_header(resp, "Allow", "POST");
-		refuse_code(resp, req, ERR_METHOD, RPC_SERVER_REFUSED, NULL,
-		    "Method not allowed: the MCP endpoint takes POST only.");
-		return;
+		refuse_code(resp, req, ERR_METHOD, NULL, "Method not allowed: the MCP endpoint takes POST only.");
+		return false;
 	}
-	if (!scope_has(&who, SC_MCP_USE)) {
+	if (!scope_has(who, SC_MCP_USE)) {
 		http_header(resp, "WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"mcp:use\"");
-		refuse_code(resp, req, ERR_FORBIDDEN, RPC_SERVER_REFUSED, NULL,
-		    "This token lacks the mcp:use scope.");
-		return;
+		refuse_code(resp, req, ERR_FORBIDDEN, NULL, "This token lacks the mcp:use scope.");
+		return false;
 	}
 	if (rate.exceeded) {
 		e.retry_after = rate.retry_after;
 		err_set(&e, ERR_RATE_LIMITED, NULL);
-		refuse(resp, req, &e, RPC_SERVER_REFUSED, NULL);
-		return;
+		refuse(resp, req, &e, NULL);
+		return false;
 	}
 	if (req->body_too_large) {
-		refuse_code(resp, req, ERR_TOO_LARGE, RPC_SERVER_REFUSED, NULL, "The request body is too large.");
-		return;
+		refuse_code(resp, req, ERR_TOO_LARGE, NULL, "The request body is too large.");
+		return false;
 	}
 	if (!http_is_json(req->content_type)) {
-		refuse_code(resp, req, ERR_UNSUPPORTED_MEDIA, RPC_SERVER_REFUSED, NULL,
-		    "Send one JSON-RPC message as application/json.");
-		return;
+		refuse_code(resp, req, ERR_UNSUPPORTED_MEDIA, NULL, "Send one JSON-RPC message as application/json.");
+		return false;
 	}
-	if (mcp_envelope(req->body, req->body_len, &env, &no) != 0) {
-		refuse_code(resp, req, no.code, no.rpc, no.id, no.text);
-		msg_free(env.msg);
-		return;
-	}
-	msg = env.msg;
-	id = env.id;
-	method = env.method;
-	if ((method == NULL || strcmp(method, "initialize") != 0) && req->protocol_version != NULL &&
-	    !str_in_list(mcp_versions, req->protocol_version)) {
-		json_object *data = json_object_new_object(), *sup = json_object_new_array();
-		char shown[160], asked[80];
+	return true;
+}
 
-		for (size_t i = 0; mcp_versions[i] != NULL; i++)
-			json_object_array_add(sup, json_object_new_string(mcp_versions[i]));
-		json_object_object_add(data, "supported", sup);
-		/* a header's bytes: shown only as clean UTF-8, cut */
-		utf8_clean(asked, sizeof asked, req->protocol_version, 64);
-		jx_add_str(data, "requested", asked);
-		snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %s.", asked);
-		http_json(resp, 400, rpc_error(id, RPC_INVALID_REQUEST, shown, data));
-		msg_free(msg);
+/* A message with an MCP-Protocol-Version header we do not speak: 400 with the
+ * versions we do. */
+static void
+refuse_version(struct http_resp *resp, const struct http_req *req, json_object *id)
+{
+	json_object *data = json_object_new_object(), *sup = json_object_new_array();
+	char shown[160], asked[80];
+
+	for (size_t i = 0; mcp_versions[i] != NULL; i++)
+		json_object_array_add(sup, json_object_new_string(mcp_versions[i]));
+	json_object_object_add(data, "supported", sup);
+	/* a header's bytes: shown only as clean UTF-8, cut */
+	utf8_clean(asked, sizeof asked, req->protocol_version, 64);
+	jx_add_str(data, "requested", asked);
+	snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %s.", asked);
+	http_json(resp, 400, rpc_error(id, RPC_INVALID_REQUEST, shown, data));
+}
+
+void
+mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
+{
+	struct principal who;
+	struct envelope env;
+	struct refusal no;
+
+	if (!admitted(app, req, resp, &who))
 		return;
-	}
-	if (method == NULL || id == NULL) {
-		/* A notification or a response to us: accepted, nothing to say. */
-		resp->status = 202;
-		msg_free(msg);
-		return;
-	}
-	http_json(resp, 200, dispatch(app, req, &who, method, env.has_params, env.params, id));
-	msg_free(msg);
+	if (mcp_envelope(req->body, req->body_len, &env, &no) != 0)
+		refuse_code(resp, req, no.code, no.id, no.text);
+	else if ((env.method == NULL || strcmp(env.method, "initialize") != 0) && req->protocol_version != NULL &&
+	    !str_in_list(mcp_versions, req->protocol_version))
+		refuse_version(resp, req, env.id);
+	else if (env.method == NULL || env.id == NULL)
+		resp->status = 202; /* a notification or a response to us: accepted, nothing to say */
+	else
+		http_json(resp, 200, dispatch(app, req, &who, env.method, env.has_params, env.params, env.id));
+	msg_free(env.msg);
 }

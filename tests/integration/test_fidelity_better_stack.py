@@ -8,68 +8,36 @@ A second run with lists refused (403) completes with a warning naming each kind.
 
 import json
 
-import harness
-from harness import q
-from test_runner import RunnerTestCase
+from fidelity import FidelityTestCase
 
 P = "better_stack"
 
 
-class TestBetterStackFidelity(RunnerTestCase):
-
-    def rows(self, sql):
-        """The rows of a query, with whole-number text as int (the client returns text)."""
-        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
-                for r in self.stack.sql_dicts(sql)]
+class TestBetterStackFidelity(FidelityTestCase):
+    P = P
 
     def setup_account(self, **options):
-        self.stack.sql("DELETE FROM jobs")
         key = self.stack.unique("bs-")
-        harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
-            "credentials": {"api_token": key}, "name_prefix": "Fid", "paused_every": 5,
-            "counts": {"monitors": 12, "heartbeats": 3, "status_pages": 2, "users": 4, "policies": 2},
-            "options": dict({"on_call": 2}, **options)})
-        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
-        return key, harness.fake_call(self.stack, "GET", "/_control/%s/account" % P)
-
-    def run_import(self, user, key):
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_token": key}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        st = self.drive(rid, ("awaiting_review", "failed"))
-        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
-        self.execute(user, rid)
-        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
-        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
-                                           if x["status"] != "imported"])
-        return rid
-
-    def monitor(self, user, name):
-        rows = self.rows("SELECT * FROM monitors WHERE user_id=%d AND name=%s" % (user.id, q(name)))
-        self.assertEqual(len(rows), 1, name)
-        return rows[0]
-
-    def contacts_of(self, table, col, obj_id):
-        return sorted((r["type"], r["value"]) for r in self.rows(
-            "SELECT c.type, c.value FROM %s l JOIN contacts c ON c.id = l.contact_id WHERE l.%s = %d"
-            % (table, col, int(obj_id))))
+        return key, self.load_account({"api_token": key},
+                                      {"monitors": 12, "heartbeats": 3, "status_pages": 2, "users": 4, "policies": 2},
+                                      dict({"on_call": 2}, **options), paused_every=5)
 
     def test_rich_account_arrives_as_it_was(self):
         user = self.user()
         key, acct = self.setup_account()
-        self.run_import(user, key)
+        self.run_import(user, {"api_token": key})
         ann = ("user1@example.com", "+420600000001")   # user 0: on call, has a phone
         bob = "user2@example.com"                       # user 1: on call, no phone
 
         # monitor 1 (index 0): status check, no policy, flags email+sms+call+critical_alert
-        m = self.monitor(user, "Fid Monitor 1")
+        m = self.one("monitors", user, "Fid Monitor 1")
         self.assertEqual((m["type"], m["url"]), ("http", "https://m1.example.com/health/1?probe=migrator&n=0"))
         self.assertEqual((m["http_method"], m["interval_s"], m["timeout_s"]), ("GET", 30, 2))
         self.assertEqual(json.loads(m["request_headers"]), {"X-Probe": "m1", "Accept": "application/json"})
         self.assertEqual(json.loads(m["regions"]), ["us", "eu"])
         self.assertEqual((m["follow_redirects"], m["verify_ssl"], m["ssl_expiry_days"]), (1, 1, 7))
         self.assertIsNone(m["keyword_up_when"])
-        self.assertEqual(self.contacts_of("monitor_contacts", "monitor_id", m["id"]), sorted([
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), sorted([
             ("email", ann[0]), ("sms", ann[1]), ("voice", ann[1]), ("push", ann[0]), ("email", bob),
             ("push", bob)]))
         # its maintenance window: Saturday and Sunday 01:00-03:00 Amsterdam time
@@ -81,27 +49,27 @@ class TestBetterStackFidelity(RunnerTestCase):
                          ("Fid Monitor 1 maintenance", "weekly", "01:00", 120, [6, 7], "Europe/Amsterdam"))
 
         # monitor 2: expected codes (sent as strings), non-default port, HEAD, no redirects
-        m = self.monitor(user, "Fid Monitor 2")
+        m = self.one("monitors", user, "Fid Monitor 2")
         self.assertEqual(m["url"], "https://m2.example.com:8443/health/2?probe=migrator&n=1")
         self.assertEqual((m["http_method"], m["follow_redirects"]), ("HEAD", 0))
         self.assertEqual(json.loads(m["expected_status_codes"]), ["200", "301"])
         # monitor 3: keyword, present; POST with a body
-        m = self.monitor(user, "Fid Monitor 3")
+        m = self.one("monitors", user, "Fid Monitor 3")
         self.assertEqual((m["type"], m["keyword"], m["keyword_up_when"]), ("keyword", "All systems go 3", "present"))
         self.assertEqual((m["http_method"], m["request_body"], m["verify_ssl"]), ("POST", '{"probe":2}', 0))
         # monitor 4: keyword_absence -> absent; escalation policy 1 -> its user members (by id, by e-mail)
-        m = self.monitor(user, "Fid Monitor 4")
+        m = self.one("monitors", user, "Fid Monitor 4")
         self.assertEqual((m["type"], m["keyword"], m["keyword_up_when"]), ("keyword", "Error 4", "absent"))
-        self.assertEqual(self.contacts_of("monitor_contacts", "monitor_id", m["id"]),
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]),
                          [("email", ann[0]), ("email", bob)])
         # server and port checks: host only, first port, timeout from milliseconds
-        m = self.monitor(user, "Fid Monitor 6")
+        m = self.one("monitors", user, "Fid Monitor 6")
         self.assertEqual((m["type"], m["url"], m["port"], m["timeout_s"]), ("tcp", "m6.example.com", 5432, 1))
-        m = self.monitor(user, "Fid Monitor 8")
+        m = self.one("monitors", user, "Fid Monitor 8")
         self.assertEqual((m["type"], m["url"], m["port"]), ("smtp", "m8.example.com", 25))
-        m = self.monitor(user, "Fid Monitor 11")
+        m = self.one("monitors", user, "Fid Monitor 11")
         self.assertEqual((m["type"], m["url"], m["request_body"]), ("dns", "ns11.example.com", "example.com"))
-        self.assertEqual(self.monitor(user, "Fid Monitor 5")["paused"], 1)
+        self.assertEqual(self.one("monitors", user, "Fid Monitor 5")["paused"], 1)
         self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 12)
 
         # contacts are people: 2 on call x (email, push) + Ann's SMS and call, and the policy member
@@ -117,7 +85,7 @@ class TestBetterStackFidelity(RunnerTestCase):
         hb = self.rows("SELECT * FROM heartbeats WHERE user_id=%d AND name='Fid Heartbeat 1'" % user.id)[0]
         self.assertEqual((hb["interval_s"], hb["grace_s"]), (300, 60))
         self.assertTrue(hb["ping_url"].startswith("https://uptime.betterstack.com/api/v1/heartbeat/"))
-        self.assertEqual(self.contacts_of("heartbeat_contacts", "heartbeat_id", hb["id"]),
+        self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", hb["id"]),
                          sorted([("email", ann[0]), ("push", ann[0]), ("email", bob), ("push", bob)]))
         # heartbeat 2: Saturday and Sunday 01:00-03:00 (Rails "Eastern Time (US & Canada)")
         hb2 = self.rows("SELECT id FROM heartbeats WHERE user_id=%d AND name='Fid Heartbeat 2'"
@@ -147,8 +115,8 @@ class TestBetterStackFidelity(RunnerTestCase):
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key, _ = self.setup_account(refuse=["heartbeats", "policies", "sections"])
-        rid = self.run_import(user, key)
-        warnings = [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
+        rid = self.run_import(user, {"api_token": key})
+        warnings = self.warnings(user, rid)
         for kind in ("heartbeats", "escalation policies"):
             self.assertTrue(any("Better Stack refused the %s list for this key (HTTP 403)" % kind in w
                                 for w in warnings), (kind, warnings))
@@ -156,17 +124,13 @@ class TestBetterStackFidelity(RunnerTestCase):
         self.assertEqual(self.stack.count("heartbeats", "user_id=%d" % user.id), 0)
         self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 12)
         # on-call links still arrive; a policy monitor is imported without links
-        m = self.monitor(user, "Fid Monitor 1")
-        self.assertEqual(len(self.contacts_of("monitor_contacts", "monitor_id", m["id"])), 6)
-        m = self.monitor(user, "Fid Monitor 4")
-        self.assertEqual(self.contacts_of("monitor_contacts", "monitor_id", m["id"]), [])
+        m = self.one("monitors", user, "Fid Monitor 1")
+        self.assertEqual(len(self.linked("monitor_contacts", "monitor_id", m["id"])), 6)
+        m = self.one("monitors", user, "Fid Monitor 4")
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), [])
         self.assertEqual(self.stack.count("status_pages", "user_id=%d" % user.id), 2)
 
     def test_bad_token_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_token": "nope-123"}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        self.assertIn("rejected the API token", self.get(user, rid)["data"]["error_message"])
+        self.assert_refused_key_fails(self.user(), {"api_token": "nope-123"}, "nope-123",
+                                      "Better Stack rejected the API token")

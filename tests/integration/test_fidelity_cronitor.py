@@ -16,8 +16,7 @@ The expected values follow the fake's formulas (tests/fakes/README.md, cronitor 
 import json
 
 import harness
-from harness import q
-from test_runner import RunnerTestCase
+from fidelity import FidelityTestCase
 
 P = "cronitor"
 BASE_TS = 1700000000
@@ -72,57 +71,24 @@ def heartbeat_recipients(j):
     return sorted(set(list_targets(0)))
 
 
-class TestCronitorFidelity(RunnerTestCase):
+class TestCronitorFidelity(FidelityTestCase):
+    P = P
 
-    def rows(self, sql):
-        """The rows of a query, with whole-number text as int (the client returns text)."""
-        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
-                for r in self.stack.sql_dicts(sql)]
-
-    def setup_account(self, key=None, **options):
-        self.stack.sql("DELETE FROM jobs")
-        key = key or self.stack.unique("cr-")
-        harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
-            "credentials": {"api_key": key}, "name_prefix": "Fid", "paused_every": 5,
-            "counts": {"monitors": N_MON, "heartbeats": N_HB, "contacts": N_LISTS, "status_pages": N_SP,
-                       "maintenance": N_MW},
-            "options": options})
-        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
+    def setup_account(self, **options):
+        key = self.stack.unique("cr-")
+        self.load_account({"api_key": key}, {"monitors": N_MON, "heartbeats": N_HB, "contacts": N_LISTS,
+                                             "status_pages": N_SP, "maintenance": N_MW},
+                          options, paused_every=5)
         return key
 
-    def run_import(self, user, key):
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": key}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        st = self.drive(rid, ("awaiting_review", "failed"))
-        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
-        self.execute(user, rid)
-        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
-        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
-                                           if x["status"] != "imported"])
-        return rid
-
-    def one(self, user, table, name):
-        rows = self.rows("SELECT * FROM %s WHERE user_id=%d AND name=%s" % (table, user.id, q(name)))
-        self.assertEqual(len(rows), 1, name)
-        return rows[0]
-
-    def recipients(self, link_table, key, oid):
-        return sorted((r["type"], r["value"]) for r in self.rows(
-            "SELECT c.type, c.value FROM %s l JOIN contacts c ON c.id = l.contact_id WHERE l.%s = %d"
-            % (link_table, key, int(oid))))
-
-    def warnings(self, user, rid):
-        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
-
     def assert_check(self, user, i):
-        m = self.one(user, "monitors", "Fid Monitor %d" % (i + 1))
+        m = self.one("monitors", user, "Fid Monitor %d" % (i + 1))
         host = "m%d.example.com" % (i + 1)
         self.assertEqual(json.loads(m["regions"]), [REGIONS[i % 4], REGIONS[(i + 1) % 4]])
         self.assertEqual(json.loads(m["tags"]), ["demo", "tier-%d" % (i % 3)])
         self.assertEqual((m["interval_s"], m["paused"], m["timeout_s"]),
                          (INTERVALS[i % 4], int((i + 1) % 5 == 0), 5 + i % 10), i)
-        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), check_recipients(i), i)
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), check_recipients(i), i)
         if i % 6 == 4:
             self.assertEqual((m["type"], m["url"], m["port"], m["keyword"]), ("tcp", host, 5432 + i, None))
             return
@@ -148,7 +114,7 @@ class TestCronitorFidelity(RunnerTestCase):
     def test_rich_account_arrives_as_it_was(self):
         user = self.user()
         key = self.setup_account()
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_key": key})
         checks = [i for i in range(N_MON) if not is_site(i)]
         self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), len(checks))
         for i in checks:
@@ -165,7 +131,7 @@ class TestCronitorFidelity(RunnerTestCase):
         # jobs and heartbeats: schedule (cron) or interval, time zone, grace, tags, recipients
         self.assertEqual(self.stack.count("heartbeats", "user_id=%d" % user.id), N_HB)
         for j in range(N_HB):
-            h = self.one(user, "heartbeats", "Fid Heartbeat %d" % (j + 1))
+            h = self.one("heartbeats", user, "Fid Heartbeat %d" % (j + 1))
             job = j % 2 == 0
             self.assertEqual((h["schedule"], h["interval_s"]),
                              ("%d %d * * *" % (j % 60, 2 + j % 20), 0) if job else (None, 300 * (1 + j % 4)), j)
@@ -173,7 +139,7 @@ class TestCronitorFidelity(RunnerTestCase):
                              (TIMEZONES[j % 4], (300, 600, 3600)[j % 3], int((j + 1) % 5 == 0)), j)
             self.assertEqual(json.loads(h["tags"]), ["demo", "batch-%d" % (j % 2)])
             self.assertIsNone(h["ping_url"])
-            self.assertEqual(self.recipients("heartbeat_contacts", "heartbeat_id", h["id"]), heartbeat_recipients(j), j)
+            self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", h["id"]), heartbeat_recipients(j), j)
 
         # contacts: every target of every list once (ops@ is in several lists), plus direct destinations
         want = set(sum((list_targets(t) for t in range(N_LISTS)), []))
@@ -188,7 +154,7 @@ class TestCronitorFidelity(RunnerTestCase):
         # status pages: 5 monitor components (a site shows by name only), then the group "Production"
         total = N_MON + N_HB
         for s in range(N_SP):
-            sp = self.one(user, "status_pages", "Fid Status Page %d" % (s + 1))
+            sp = self.one("status_pages", user, "Fid Status Page %d" % (s + 1))
             self.assertEqual(sp["public"], 1)
             if s % 2 == 1:
                 self.assertEqual(sp["url"], "https://status%d.example.com" % (s + 1))
@@ -232,7 +198,7 @@ class TestCronitorFidelity(RunnerTestCase):
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key = self.setup_account(refuse=["notifications", "maintenance"])
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_key": key})
         warnings = self.warnings(user, rid)
         for kind in ("notifications", "maintenance windows"):
             self.assertTrue(any("Cronitor refused the %s list for this key (HTTP 403): %s skipped" % (kind, kind)
@@ -244,18 +210,11 @@ class TestCronitorFidelity(RunnerTestCase):
         self.assertEqual(self.stack.count("heartbeats", "user_id=%d" % user.id), N_HB)
         self.assertEqual(self.stack.count("status_pages", "user_id=%d" % user.id), N_SP)
         # direct destinations still link; list targets do not
-        m = self.one(user, "monitors", "Fid Monitor 2")
-        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), [("email", "oncall2@example.com")])
-        m = self.one(user, "monitors", "Fid Monitor 1")
-        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), [])
+        m = self.one("monitors", user, "Fid Monitor 2")
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), [("email", "oncall2@example.com")])
+        m = self.one("monitors", user, "Fid Monitor 1")
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), [])
 
     def test_bad_key_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": "nope-12345"}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("Cronitor rejected the API key", msg)
-        self.assertNotIn("nope-12345", msg)
+        self.assert_refused_key_fails(self.user(), {"api_key": "nope-12345"}, "nope-12345", "Cronitor rejected the API key")

@@ -13,8 +13,7 @@ The expected values follow the fake's formulas for check i (tests/fakes/README.m
 import json
 
 import harness
-from harness import q
-from test_runner import RunnerTestCase
+from fidelity import FidelityTestCase
 
 P = "healthchecks"
 KEY = "fid-hc-key-" + "1" * 21
@@ -25,49 +24,16 @@ CRON = {2: ("*/5 * * * *", "Europe/Riga"), 5: ("15 3 * * 1-5", "America/New_York
 TYPES = ("email", "slack", "webhook", "sms", "telegram", "pagerduty", "teams", "other")
 
 
-class TestHealthchecksFidelity(RunnerTestCase):
-
-    def rows(self, sql):
-        """The rows of a query, with whole-number text as int (the client returns text)."""
-        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
-                for r in self.stack.sql_dicts(sql)]
+class TestHealthchecksFidelity(FidelityTestCase):
+    P = P
 
     def setup_account(self, **options):
-        self.stack.sql("DELETE FROM jobs")
-        harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
-            "credentials": {"api_key": KEY, "api_key_readonly": RO_KEY}, "name_prefix": "Fid",
-            "paused_every": 5, "counts": {"heartbeats": 9, "contacts": 8}, "options": options})
-        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
-        return harness.fake_call(self.stack, "GET", "/_control/%s/account" % P)
+        return self.load_account({"api_key": KEY, "api_key_readonly": RO_KEY}, {"heartbeats": 9, "contacts": 8},
+                                 options, paused_every=5)
 
-    def start(self, user, key, path=""):
-        creds = {"api_key": key, "base_url": self.stack.fake_base + "/healthchecks" + path}
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": creds})
-        self.assertStatus(r, 201)
-        return r.json["data"]["id"]
-
-    def run_import(self, user, key, path=""):
-        rid = self.start(user, key, path)
-        st = self.drive(rid, ("awaiting_review", "failed"))
-        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
-        self.execute(user, rid)
-        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
-        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
-                                           if x["status"] != "imported"])
-        return rid
-
-    def heartbeat(self, user, i):
-        rows = self.rows("SELECT * FROM heartbeats WHERE user_id=%d AND name=%s" % (user.id, q("Fid Heartbeat %d" % (i + 1))))
-        self.assertEqual(len(rows), 1, i)
-        return rows[0]
-
-    def linked(self, hid):
-        return sorted(r["name"] for r in self.rows(
-            "SELECT c.name FROM heartbeat_contacts l JOIN contacts c ON c.id = l.contact_id "
-            "WHERE l.heartbeat_id = %d" % int(hid)))
-
-    def warnings(self, user, rid):
-        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
+    def creds(self, key, path=""):
+        """A key and the base URL of the fake instance (path: where it moved to)."""
+        return {"api_key": key, "base_url": self.stack.fake_base + "/healthchecks" + path}
 
     @staticmethod
     def alerted(i):
@@ -80,7 +46,7 @@ class TestHealthchecksFidelity(RunnerTestCase):
         uuids = acct["ids"]["heartbeats"]["first"]     # the first 5 check uuids
         self.assertEqual(self.stack.count("heartbeats", "user_id=%d" % user.id), 9)
         for i in range(9):
-            h = self.heartbeat(user, i)
+            h = self.one("heartbeats", user, "Fid Heartbeat %d" % (i + 1))
             self.assertEqual(h["grace_s"], (300, 60, 3600)[i % 3], i)
             self.assertEqual(h["paused"], 1 if i == 4 else 0, i)
             self.assertEqual(json.loads(h["tags"]) if h["tags"] else None, TAGS[i % 4], i)
@@ -91,17 +57,17 @@ class TestHealthchecksFidelity(RunnerTestCase):
                                  (None, None, (3600, 86400)[i % 2]), i)
             if readonly:
                 self.assertIsNone(h["ping_url"])
-                self.assertEqual(self.linked(h["id"]), [])
+                self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", h["id"], ("name",)), [])
             else:
                 self.assertRegex(h["ping_url"], r"^https://hc-ping\.com/[0-9a-f-]{36}$")
                 if i < len(uuids):
                     self.assertEqual(h["ping_url"], "https://hc-ping.com/%s" % uuids[i])
-                self.assertEqual(self.linked(h["id"]), self.alerted(i), i)
+                self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", h["id"], ("name",)), self.alerted(i), i)
 
     def test_rich_project_arrives_as_it_was(self):
         user = self.user()
         acct = self.setup_account()
-        rid = self.run_import(user, KEY)
+        rid = self.run_import(user, self.creds(KEY))
         self.assert_checks(user, acct)
         rows = self.rows("SELECT name, type, value, needs_address FROM contacts WHERE user_id=%d ORDER BY name"
                          % user.id)
@@ -116,7 +82,7 @@ class TestHealthchecksFidelity(RunnerTestCase):
     def test_a_moved_self_hosted_instance_is_followed(self):
         user = self.user()
         acct = self.setup_account(moved_from="/old", append_slash=True)
-        self.run_import(user, KEY, "/old")
+        self.run_import(user, self.creds(KEY, "/old"))
         self.assert_checks(user, acct)
         self.assertEqual(self.stack.count("contacts", "user_id=%d" % user.id), 8)
         reqs = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
@@ -128,7 +94,7 @@ class TestHealthchecksFidelity(RunnerTestCase):
     def test_read_only_key_skips_the_integrations_and_the_run_completes(self):
         user = self.user()
         acct = self.setup_account()
-        rid = self.run_import(user, RO_KEY)
+        rid = self.run_import(user, self.creds(RO_KEY))
         self.assert_checks(user, acct, readonly=True)
         self.assertEqual(self.stack.count("contacts", "user_id=%d" % user.id), 0)
         warnings = self.warnings(user, rid)
@@ -138,11 +104,7 @@ class TestHealthchecksFidelity(RunnerTestCase):
                             for w in warnings), warnings)
 
     def test_wrong_key_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
         bad = "x" * 32
-        rid = self.start(user, bad)
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("Healthchecks rejected the API key (wrong api key)", msg)
-        self.assertNotIn(bad, msg)
+        self.assert_refused_key_fails(self.user(), self.creds(bad), bad,
+                                      "Healthchecks rejected the API key (wrong api key)")

@@ -14,8 +14,7 @@ import datetime
 import json
 
 import harness
-from harness import q
-from test_runner import RunnerTestCase
+from fidelity import FidelityTestCase
 
 P = "pingdom"
 BASE_TS = 1700000000
@@ -25,47 +24,14 @@ def iso(ts):
     return datetime.datetime.fromtimestamp(ts, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-class TestPingdomFidelity(RunnerTestCase):
-
-    def rows(self, sql):
-        """The rows of a query, with whole-number text as int (the client returns text)."""
-        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
-                for r in self.stack.sql_dicts(sql)]
+class TestPingdomFidelity(FidelityTestCase):
+    P = P
 
     def setup_account(self, **options):
-        self.stack.sql("DELETE FROM jobs")
         key = self.stack.unique("pd-")
-        harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
-            "credentials": {"api_token": key}, "name_prefix": "Fid", "paused_every": 5,
-            "counts": {"monitors": 12, "contacts": 5, "teams": 2, "maintenance": 4},
-            "options": options})
-        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
-        return key, harness.fake_call(self.stack, "GET", "/_control/%s/account" % P)
-
-    def run_import(self, user, key):
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_token": key}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        st = self.drive(rid, ("awaiting_review", "failed"))
-        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
-        self.execute(user, rid)
-        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
-        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
-                                           if x["status"] != "imported"])
-        return rid
-
-    def monitor(self, user, name):
-        rows = self.rows("SELECT * FROM monitors WHERE user_id=%d AND name=%s" % (user.id, q(name)))
-        self.assertEqual(len(rows), 1, name)
-        return rows[0]
-
-    def recipients(self, monitor_id):
-        return sorted((r["type"], r["value"]) for r in self.rows(
-            "SELECT c.type, c.value FROM monitor_contacts l JOIN contacts c ON c.id = l.contact_id "
-            "WHERE l.monitor_id = %d" % int(monitor_id)))
-
-    def warnings(self, user, rid):
-        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
+        return key, self.load_account({"api_token": key},
+                                      {"monitors": 12, "contacts": 5, "teams": 2, "maintenance": 4},
+                                      options, paused_every=5)
 
     # contact j of the fake: e-mail always, SMS when j is odd, the Pingdom app when j % 4 == 3
     @staticmethod
@@ -80,13 +46,13 @@ class TestPingdomFidelity(RunnerTestCase):
     def test_rich_account_arrives_as_it_was(self):
         user = self.user()
         key, acct = self.setup_account()
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_token": key})
         c = self.contact
         self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 12)
 
         # check 0: https on 8443 with path and query, shouldcontain -> present, Pingdom's UA dropped,
         # certificate checked 7 days ahead, region EU, 5000 ms; userids [contact 0] + team 0 (contacts 0, 1)
-        m = self.monitor(user, "Fid Monitor 1")
+        m = self.one("monitors", user, "Fid Monitor 1")
         self.assertEqual((m["type"], m["url"]), ("keyword", "https://m1.example.com:8443/health/1?probe=pingdom&v=0"))
         self.assertEqual((m["keyword"], m["keyword_up_when"], m["http_method"]), ("OK-1", "present", "GET"))
         self.assertIsNone(m["request_body"])
@@ -95,47 +61,47 @@ class TestPingdomFidelity(RunnerTestCase):
         self.assertEqual(json.loads(m["regions"]), ["EU"])
         self.assertEqual(json.loads(m["tags"]), ["demo", "tier-0"])
         self.assertEqual(m["port"], 8443)
-        self.assertEqual(self.recipients(m["id"]), sorted(c(0) + c(1)))
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), sorted(c(0) + c(1)))
 
         # check 1: plain http on the default port, shouldnotcontain -> absent, POST data; contact 1 only
-        m = self.monitor(user, "Fid Monitor 2")
+        m = self.one("monitors", user, "Fid Monitor 2")
         self.assertEqual((m["type"], m["url"]), ("keyword", "http://m2.example.com/health/2?probe=pingdom&v=1"))
         self.assertEqual((m["keyword"], m["keyword_up_when"]), ("Error 2", "absent"))
         self.assertEqual((m["http_method"], m["request_body"]), ("POST", "user=demo2&remember=1"))
         self.assertEqual((m["ssl_expiry_days"], m["timeout_s"], m["interval_s"]), (None, 7, 300))
         self.assertEqual(json.loads(m["regions"]), ["NA"])
-        self.assertEqual(self.recipients(m["id"]), sorted(c(1)))
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), sorted(c(1)))
 
         # check 2: httpcustom, https on 443 (left out of the URL); no probe filter; team 0 + contact 2
-        m = self.monitor(user, "Fid Monitor 3")
+        m = self.one("monitors", user, "Fid Monitor 3")
         self.assertEqual((m["type"], m["url"], m["keyword"]), ("http", "https://m3.example.com/status-3.xml", None))
         self.assertIsNone(m["keyword_up_when"])
         self.assertIsNone(m["regions"])
-        self.assertEqual(self.recipients(m["id"]), sorted(c(0) + c(1) + c(2)))
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), sorted(c(0) + c(1) + c(2)))
 
         # check 7: a User-Agent the user set is kept; check 11: certificate not verified
-        m = self.monitor(user, "Fid Monitor 8")
+        m = self.one("monitors", user, "Fid Monitor 8")
         self.assertEqual(m["url"], "http://m8.example.com/health/8?probe=pingdom&v=1")
         self.assertEqual(json.loads(m["request_headers"]), {"User-Agent": "DemoAgent/8", "X-Check": "c8"})
         self.assertEqual((m["type"], m["keyword"]), ("http", None))
-        self.assertEqual(self.monitor(user, "Fid Monitor 12")["verify_ssl"], 0)
+        self.assertEqual(self.one("monitors", user, "Fid Monitor 12")["verify_ssl"], 0)
 
         # port checks: the host, the port, what is sent and expected; contact 3 has SMS and the app
-        m = self.monitor(user, "Fid Monitor 4")
+        m = self.one("monitors", user, "Fid Monitor 4")
         self.assertEqual((m["type"], m["url"], m["port"]), ("tcp", "m4.example.com", 8003))
         self.assertEqual((m["request_body"], m["keyword"], m["keyword_up_when"]), ("PING 4", "PONG 4", "present"))
-        self.assertEqual(self.recipients(m["id"]), sorted(c(3)))
-        m = self.monitor(user, "Fid Monitor 5")
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), sorted(c(3)))
+        m = self.one("monitors", user, "Fid Monitor 5")
         self.assertEqual((m["type"], m["url"], m["port"], m["paused"]), ("ping", "m5.example.com", None, 1))
-        m = self.monitor(user, "Fid Monitor 6")
+        m = self.one("monitors", user, "Fid Monitor 6")
         self.assertEqual((m["type"], m["url"], m["port"], m["interval_s"]), ("dns", "m6.example.com", None, 900))
-        m = self.monitor(user, "Fid Monitor 7")
+        m = self.one("monitors", user, "Fid Monitor 7")
         self.assertEqual((m["type"], m["url"], m["port"], m["keyword"]), ("smtp", "m7.example.com", 587, "220 m7"))
-        self.assertEqual((self.monitor(user, "Fid Monitor 9")["type"], self.monitor(user, "Fid Monitor 9")["port"]),
+        self.assertEqual((self.one("monitors", user, "Fid Monitor 9")["type"], self.one("monitors", user, "Fid Monitor 9")["port"]),
                          ("udp", 8008))
-        m = self.monitor(user, "Fid Monitor 10")
+        m = self.one("monitors", user, "Fid Monitor 10")
         self.assertEqual((m["type"], m["port"], m["keyword"], m["paused"]), ("pop3", 995, "+OK", 1))
-        self.assertEqual(self.monitor(user, "Fid Monitor 11")["type"], "imap")
+        self.assertEqual(self.one("monitors", user, "Fid Monitor 11")["type"], "imap")
 
         # contacts: one per notification target
         rows = self.rows("SELECT name, type, value, needs_address FROM contacts WHERE user_id=%d" % user.id)
@@ -177,18 +143,18 @@ class TestPingdomFidelity(RunnerTestCase):
         cid = acct["ids"]["monitors"]["first"][1]
         harness.fake_call(self.stack, "POST", "/_control/%s/faults" % P,
                           {"faults": [{"kind": "500", "match": "checks/%d" % cid}]})
-        rid = self.run_import(user, key)
-        m = self.monitor(user, "Fid Monitor 2")
+        rid = self.run_import(user, {"api_token": key})
+        m = self.one("monitors", user, "Fid Monitor 2")
         self.assertEqual((m["type"], m["url"], m["keyword"]), ("http", "m2.example.com", None))
         self.assertTrue(any('check "Fid Monitor 2": its details could not be read' in w
                             for w in self.warnings(user, rid)))
-        self.assertEqual(self.monitor(user, "Fid Monitor 1")["url"],
+        self.assertEqual(self.one("monitors", user, "Fid Monitor 1")["url"],
                          "https://m1.example.com:8443/health/1?probe=pingdom&v=0")
 
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key, _ = self.setup_account(refuse=["teams", "maintenance"])
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_token": key})
         warnings = self.warnings(user, rid)
         for kind in ("teams", "maintenance windows"):
             self.assertTrue(any("Pingdom refused the %s list for this key (HTTP 403): %s skipped" % (kind, kind)
@@ -197,18 +163,11 @@ class TestPingdomFidelity(RunnerTestCase):
         self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 12)
         self.assertEqual(self.stack.count("contacts", "user_id=%d" % user.id), 5 + 2 + 1)
         # userids still link; team members do not (check 0: contact 0 only)
-        m = self.monitor(user, "Fid Monitor 1")
-        self.assertEqual(self.recipients(m["id"]), sorted(self.contact(0)))
+        m = self.one("monitors", user, "Fid Monitor 1")
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), sorted(self.contact(0)))
         self.assertTrue(any('"Fid Monitor 1" alerts 1 team whose members could not be read' in w
                             for w in warnings), warnings)
 
     def test_bad_token_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_token": "nope-123"}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("Pingdom rejected the API token", msg)
-        self.assertNotIn("nope-123", msg)
+        self.assert_refused_key_fails(self.user(), {"api_token": "nope-123"}, "nope-123", "Pingdom rejected the API token")

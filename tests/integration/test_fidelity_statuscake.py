@@ -13,12 +13,10 @@ The expected values follow the fake's formulas for entry i (tests/fakes/prov_sta
 """
 
 import datetime
-import json
 from zoneinfo import ZoneInfo
 
 import harness
-from harness import q
-from test_runner import RunnerTestCase
+from fidelity import FidelityTestCase
 
 P = "statuscake"
 NM, NH, NC, NS, NW = 16, 2, 4, 3, 5
@@ -62,51 +60,15 @@ def recipients(groups):
     return sorted({m for g in groups for m in members(g)})
 
 
-class TestStatusCakeFidelity(RunnerTestCase):
-
-    def rows(self, sql):
-        """The rows of a query, with whole-number text as int (the client returns text)."""
-        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
-                for r in self.stack.sql_dicts(sql)]
+class TestStatusCakeFidelity(FidelityTestCase):
+    P = P
 
     def setup_account(self, **options):
-        self.stack.sql("DELETE FROM jobs")
         key = self.stack.unique("sc-")
-        self.summary = harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
-            "credentials": {"api_token": key}, "name_prefix": "Fid", "paused_every": 5,
-            "counts": {"monitors": NM, "heartbeats": NH, "contacts": NC, "ssl": NS, "maintenance": NW},
-            "options": options})
-        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
+        self.summary = self.load_account(
+            {"api_token": key}, {"monitors": NM, "heartbeats": NH, "contacts": NC, "ssl": NS, "maintenance": NW},
+            options, paused_every=5)
         return key
-
-    def run_import(self, user, key):
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_token": key}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        st = self.drive(rid, ("awaiting_review", "failed"))
-        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
-        self.execute(user, rid)
-        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
-        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
-                                           if x["status"] != "imported"])
-        return rid
-
-    def one(self, table, user, name):
-        rows = self.rows("SELECT * FROM %s WHERE user_id=%d AND name=%s" % (table, user.id, q(name)))
-        self.assertEqual(len(rows), 1, name)
-        return rows[0]
-
-    def linked(self, link_table, col, oid):
-        return sorted((r["type"], r["value"]) for r in self.rows(
-            "SELECT c.type, c.value FROM %s l JOIN contacts c ON c.id = l.contact_id WHERE l.%s = %d"
-            % (link_table, col, int(oid))))
-
-    def warnings(self, user, rid):
-        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
-
-    @staticmethod
-    def js(v):
-        return json.loads(v) if v is not None else None
 
     def check_monitor(self, user, i):
         m = self.one("monitors", user, "Fid Monitor %d" % (i + 1))
@@ -166,7 +128,7 @@ class TestStatusCakeFidelity(RunnerTestCase):
     def test_rich_account_arrives_as_it_was(self):
         user = self.user()
         key = self.setup_account()
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_token": key})
         self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), NM + NS)
         for i in range(NM):
             self.check_monitor(user, i)
@@ -211,7 +173,7 @@ class TestStatusCakeFidelity(RunnerTestCase):
         harness.fake_call(self.stack, "POST", "/_control/%s/faults" % P, {"faults": [
             {"kind": "429", "retry_after": 1, "match": "/v1/uptime/%s" % fifth}]})
         harness.fake_call(self.stack, "DELETE", "/_control/requests")
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_token": key})
         log = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
         log = log.get("requests", log) if isinstance(log, dict) else log
         details = [e for e in log if e["path"].startswith("/%s/v1/uptime/" % P) and e["status"] == 200]
@@ -229,7 +191,7 @@ class TestStatusCakeFidelity(RunnerTestCase):
     def test_refused_maintenance_windows_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key = self.setup_account(refuse=["maintenance"])
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_token": key})
         warnings = self.warnings(user, rid)
         self.assertTrue(any("StatusCake refused the maintenance windows list for this key (HTTP 403): "
                             "maintenance windows skipped" in w for w in warnings), warnings)
@@ -239,12 +201,5 @@ class TestStatusCakeFidelity(RunnerTestCase):
         self.assertEqual(self.stack.count("contacts", "user_id=%d" % user.id), len(recipients(range(NC))))
 
     def test_bad_token_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_token": "nope-123"}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("StatusCake rejected the API token", msg)
-        self.assertNotIn("nope-123", msg)
+        self.assert_refused_key_fails(self.user(), {"api_token": "nope-123"}, "nope-123", "StatusCake rejected the API token")

@@ -16,7 +16,7 @@ import json
 
 import harness
 from harness import q
-from test_runner import RunnerTestCase
+from fidelity import FidelityTestCase
 
 P = "statuspage"
 BASE_TS = 1700000000
@@ -44,55 +44,27 @@ def section(i, groups=N_GROUPS):
     return None if groups == 0 or i % 4 == 3 else GROUPS[i % groups]
 
 
-class TestStatuspageFidelity(RunnerTestCase):
-
-    def rows(self, sql):
-        """The rows of a query, with whole-number text as int (the client returns text)."""
-        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
-                for r in self.stack.sql_dicts(sql)]
+class TestStatuspageFidelity(FidelityTestCase):
+    P = P
 
     def setup_account(self, counts=None, **options):
-        self.stack.sql("DELETE FROM jobs")
         key = self.stack.unique("sp-")
-        summary = harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
-            "credentials": {"api_key": key}, "name_prefix": "Fid",
-            "counts": counts or {"status_pages": N_SP, "component_groups": N_GROUPS, "components": N_COMP,
-                                 "subscribers": N_SUBS},
-            "options": options})
-        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
-        harness.fake_call(self.stack, "DELETE", "/_control/requests")
-        return key, summary
-
-    def run_import(self, user, key):
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": key}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        st = self.drive(rid, ("awaiting_review", "failed"), timeout=180)
-        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
-        self.execute(user, rid)
-        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"), timeout=180)
-        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
-                                           if x["status"] != "imported"])
-        return rid
+        return key, self.load_account({"api_key": key}, counts or {
+            "status_pages": N_SP, "component_groups": N_GROUPS, "components": N_COMP, "subscribers": N_SUBS},
+            options)
 
     def page_row(self, user, p):
-        rows = self.rows("SELECT * FROM status_pages WHERE user_id=%d AND name=%s"
-                         % (user.id, q("Fid Status Page %d" % (p + 1))))
-        self.assertEqual(len(rows), 1, p)
-        return rows[0]
+        return self.one("status_pages", user, "Fid Status Page %d" % (p + 1))
 
     def entries(self, sp_id):
         return [(e["name"], e["section"], e["monitor_id"], e["heartbeat_id"]) for e in self.rows(
             "SELECT name, section, monitor_id, heartbeat_id FROM status_page_monitors "
             "WHERE status_page_id = %d ORDER BY position" % sp_id)]
 
-    def warnings(self, user, rid):
-        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
-
     def test_rich_account_arrives_as_it_was(self):
         user = self.user()
         key, summary = self.setup_account()
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_key": key}, timeout=180)
         pids = summary["page_ids"]
 
         # components are entries of their page, never monitors; subscribers are never contacts
@@ -144,9 +116,7 @@ class TestStatuspageFidelity(RunnerTestCase):
 
     def discover(self, user, key):
         """Discovery only: the normalized status pages the runner stored, by external id."""
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": key}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
+        rid = self.start_run(user, {"api_key": key})
         st = self.drive(rid, ("awaiting_review", "failed"), timeout=180)
         self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
         return {r["external_id"]: json.loads(r["normalized_data"]) for r in self.stack.sql_dicts(
@@ -172,7 +142,7 @@ class TestStatuspageFidelity(RunnerTestCase):
         user = self.user()
         key, summary = self.setup_account({"status_pages": 1, "component_groups": 2, "components": 230,
                                            "subscribers": 3})
-        self.run_import(user, key)
+        self.run_import(user, {"api_key": key}, timeout=180)
         sp = self.page_row(user, 0)
         self.assertEqual(self.entries(sp["id"]),
                          [("Fid Component %d" % (i + 1), section(i, 2), None, None) for i in range(230)])
@@ -181,7 +151,7 @@ class TestStatuspageFidelity(RunnerTestCase):
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key, _ = self.setup_account(refuse=["subscribers", "component_groups"])
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_key": key}, timeout=180)
         warnings = self.warnings(user, rid)
         for kind in ("subscribers", "component groups"):
             self.assertTrue(any("Statuspage refused the %s list for this key (HTTP 403): %s skipped" % (kind, kind)
@@ -194,12 +164,5 @@ class TestStatuspageFidelity(RunnerTestCase):
                          [("Fid Component %d" % (i + 1), section(i), None, None) for i in range(N_COMP)])
 
     def test_bad_key_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": "nope-12345"}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("Statuspage rejected the API key", msg)
-        self.assertNotIn("nope-12345", msg)
+        self.assert_refused_key_fails(self.user(), {"api_key": "nope-12345"}, "nope-12345", "Statuspage rejected the API key")

@@ -13,55 +13,20 @@ The expected values follow the fake's formulas for check i (tests/fakes/README.m
 
 import json
 
-import harness
-from harness import q
-from test_runner import RunnerTestCase
+from fidelity import FidelityTestCase
 
 P = "updown"
 ALL = ["lan", "mia", "bhs", "gra", "fra", "sin", "tok", "syd"]
 
 
-class TestUpdownFidelity(RunnerTestCase):
-
-    def rows(self, sql):
-        """The rows of a query, with whole-number text as int (the client returns text)."""
-        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
-                for r in self.stack.sql_dicts(sql)]
+class TestUpdownFidelity(FidelityTestCase):
+    P = P
 
     def setup_account(self, **options):
-        self.stack.sql("DELETE FROM jobs")
         key = self.stack.unique("ud-")
-        harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
-            "credentials": {"api_key": key}, "name_prefix": "Fid", "paused_every": 5,
-            "counts": {"monitors": 12, "heartbeats": 3, "contacts": 7, "status_pages": 2},
-            "options": options})
-        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
+        self.load_account({"api_key": key}, {"monitors": 12, "heartbeats": 3, "contacts": 7, "status_pages": 2},
+                          options, paused_every=5)
         return key
-
-    def run_import(self, user, key):
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": key}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        st = self.drive(rid, ("awaiting_review", "failed"))
-        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
-        self.execute(user, rid)
-        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
-        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
-                                           if x["status"] != "imported"])
-        return rid
-
-    def one(self, table, user, name):
-        rows = self.rows("SELECT * FROM %s WHERE user_id=%d AND name=%s" % (table, user.id, q(name)))
-        self.assertEqual(len(rows), 1, name)
-        return rows[0]
-
-    def linked(self, link_table, col, oid):
-        return sorted(r["name"] for r in self.rows(
-            "SELECT c.name FROM %s l JOIN contacts c ON c.id = l.contact_id WHERE l.%s = %d"
-            % (link_table, col, int(oid))))
-
-    def warnings(self, user, rid):
-        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
 
     @staticmethod
     def alerted(i):
@@ -79,7 +44,7 @@ class TestUpdownFidelity(RunnerTestCase):
     def test_rich_account_arrives_as_it_was(self):
         user = self.user()
         key = self.setup_account()
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_key": key})
         self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 12)
         self.assertEqual(self.stack.count("heartbeats", "user_id=%d" % user.id), 3)
 
@@ -89,7 +54,7 @@ class TestUpdownFidelity(RunnerTestCase):
             self.assertEqual(m["paused"], 1 if i in (4, 9) else 0, i)
             self.assertEqual(m["interval_s"], (60, 300, 30, 600, 3600, 15, 120, 1800)[i % 8], i)
             self.assertEqual(json.loads(m["regions"]) if m["regions"] else None, self.regions(i), i)
-            self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), self.alerted(i), i)
+            self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"], ("name",)), self.alerted(i), i)
             if form == 0:    # https, updown's default GET/HEAD
                 self.assertEqual((m["type"], m["url"], m["http_method"], m["keyword"]),
                                  ("http", "https://m%d.example.com/" % n, "GET", None))
@@ -117,7 +82,7 @@ class TestUpdownFidelity(RunnerTestCase):
             h = self.one("heartbeats", user, "Fid Heartbeat %d" % (j + 1))
             self.assertEqual((h["interval_s"], h["grace_s"], h["paused"]), ((300, 86400, 90000)[j], 0, 0))
             self.assertIsNone(h["ping_url"])
-            self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", h["id"]),
+            self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", h["id"], ("name",)),
                              ["Fid Contact %d" % (j + 1)])
             self.assertTrue(any('pulse check "Fid Heartbeat %d" was imported as a heartbeat without its ping URL'
                                 % (j + 1) in w and "call the new heartbeat's ping URL" in w for w in warnings),
@@ -152,7 +117,7 @@ class TestUpdownFidelity(RunnerTestCase):
     def test_refused_recipients_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key = self.setup_account(refuse=["recipients"])
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_key": key})
         warnings = self.warnings(user, rid)
         self.assertTrue(any("updown.io refused the recipients list for this key (HTTP 401): recipients skipped"
                             in w for w in warnings), warnings)
@@ -161,12 +126,5 @@ class TestUpdownFidelity(RunnerTestCase):
         self.assertEqual(self.stack.count("status_pages", "user_id=%d" % user.id), 2)
 
     def test_bad_key_fails_the_run_on_the_first_call(self):
-        user = self.user()
         self.setup_account()
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": "nope-123"}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("updown.io rejected the API key", msg)
-        self.assertNotIn("nope-123", msg)
+        self.assert_refused_key_fails(self.user(), {"api_key": "nope-123"}, "nope-123", "updown.io rejected the API key")

@@ -14,8 +14,7 @@ Expected values follow the fake's formulas for monitor g (tests/fakes/README.md,
 import json
 
 import harness
-from harness import q
-from test_runner import RunnerTestCase
+from fidelity import FidelityTestCase, contact_order
 
 P = "uptimerobot"
 BASE_TS = 1700000000
@@ -29,108 +28,64 @@ PAGERDUTY = ("pagerduty", None)
 ZAPIER = ("other", None)
 
 
-class TestUptimeRobotFidelity(RunnerTestCase):
-
-    def rows(self, sql):
-        """The rows of a query, with whole-number text as int (the client returns text)."""
-        return [{k: int(v) if isinstance(v, str) and v.isdigit() else v for k, v in r.items()}
-                for r in self.stack.sql_dicts(sql)]
+class TestUptimeRobotFidelity(FidelityTestCase):
+    P = P
 
     def setup_account(self, api, **options):
-        self.stack.sql("DELETE FROM jobs")
         key = self.stack.unique("ur-")
-        harness.fake_call(self.stack, "POST", "/_control/%s/account" % P, {
-            "credentials": {"api_key": key}, "name_prefix": "Fid", "paused_every": 5, "counts": COUNTS,
-            "options": dict(options, api=api)})
-        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % P)
-        harness.fake_call(self.stack, "DELETE", "/_control/requests")
-        return key, harness.fake_call(self.stack, "GET", "/_control/%s/account" % P)
-
-    def run_import(self, user, key):
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": key}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        st = self.drive(rid, ("awaiting_review", "failed"))
-        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
-        self.execute(user, rid)
-        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
-        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
-                                           if x["status"] != "imported"])
-        return rid
-
-    def monitor(self, user, name):
-        rows = self.rows("SELECT * FROM monitors WHERE user_id=%d AND name=%s" % (user.id, q(name)))
-        self.assertEqual(len(rows), 1, name)
-        return rows[0]
-
-    def heartbeat(self, user, name):
-        rows = self.rows("SELECT * FROM heartbeats WHERE user_id=%d AND name=%s" % (user.id, q(name)))
-        self.assertEqual(len(rows), 1, name)
-        return rows[0]
-
-    def recipients(self, table, col, oid):
-        rows = self.rows("SELECT c.type, c.value FROM %s l JOIN contacts c ON c.id = l.contact_id "
-                         "WHERE l.%s = %d" % (table, col, int(oid)))
-        return sorted(((r["type"], r["value"]) for r in rows), key=str)
-
-    def warnings(self, user, rid):
-        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
-
-    @staticmethod
-    def js(v):
-        return json.loads(v) if v is not None else []
+        return key, self.load_account({"api_key": key}, COUNTS, dict(options, api=api), paused_every=5)
 
     def check_common(self, user, v3):
         """What both APIs carry: URLs, keyword modes, method, body, headers, timeouts, ports, TLS,
         recipients, heartbeats, windows and status pages."""
         self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 15)
-        m = self.monitor(user, "Fid Monitor 1")       # g=0: https, GET, contacts 0 and 1
+        m = self.one("monitors", user, "Fid Monitor 1")       # g=0: https, GET, contacts 0 and 1
         self.assertEqual((m["type"], m["url"], m["http_method"], m["timeout_s"]),
                          ("http", "https://m1.example.com/", "GET", 30))
         self.assertEqual((m["keyword"], m["keyword_up_when"], m["verify_ssl"], m["paused"]), (None, None, 1, 0))
         self.assertEqual(self.js(m["request_headers"]) if m["request_headers"] else {}, {})
-        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]),
-                         sorted([EMAIL, ("slack", self.slack)], key=str))
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]),
+                         sorted([EMAIL, ("slack", self.slack)], key=contact_order))
 
-        m = self.monitor(user, "Fid Monitor 2")       # g=1: http with a path, headers
+        m = self.one("monitors", user, "Fid Monitor 2")       # g=1: http with a path, headers
         self.assertEqual((m["url"], m["timeout_s"]), ("http://m2.example.com/health", 15))
         self.assertEqual(self.js(m["request_headers"]), {"X-Env": "prod", "X-Probe": "1"})
-        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), [("slack", self.slack)])
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), [("slack", self.slack)])
 
-        m = self.monitor(user, "Fid Monitor 3")       # g=2: keyword present, case-sensitive, port 8443
+        m = self.one("monitors", user, "Fid Monitor 3")       # g=2: keyword present, case-sensitive, port 8443
         self.assertEqual((m["type"], m["url"]), ("keyword", "https://m3.example.com:8443/status?probe=1"))
         self.assertEqual((m["keyword"], m["keyword_up_when"], m["keyword_case_sensitive"]),
                          ("All systems go", "present", 1))
-        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), [WEBHOOK])
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), [WEBHOOK])
 
-        m = self.monitor(user, "Fid Monitor 8")       # g=7: keyword absent, POST with JSON, query
+        m = self.one("monitors", user, "Fid Monitor 8")       # g=7: keyword absent, POST with JSON, query
         self.assertEqual((m["type"], m["url"]), ("keyword", "https://m8.example.com/api/v1/ping?token=public&n=7"))
         self.assertEqual((m["keyword"], m["keyword_up_when"], m["keyword_case_sensitive"]), ("Error", "absent", 1))
         self.assertEqual((m["http_method"], m["request_body"]), ("POST", '{"check":7}'))
         self.assertEqual(self.js(m["request_headers"]), {"X-Env": "prod", "X-Probe": "7",
                                                          "Content-Type": "application/json"})
-        m = self.monitor(user, "Fid Monitor 13")      # g=12: keyword present, case-insensitive, HEAD
+        m = self.one("monitors", user, "Fid Monitor 13")      # g=12: keyword present, case-insensitive, HEAD
         self.assertEqual((m["keyword_up_when"], m["keyword_case_sensitive"], m["http_method"]), ("present", 0, "HEAD"))
-        m = self.monitor(user, "Fid Monitor 7")       # g=6: TLS errors ignored, POST
+        m = self.one("monitors", user, "Fid Monitor 7")       # g=6: TLS errors ignored, POST
         self.assertEqual((m["verify_ssl"], m["http_method"], m["url"]),
                          (0, "POST", "https://m7.example.com:8443/status?probe=1"))
 
         # ping and port monitors: the host; the real port (v2 says sub_type 1 for each)
-        m = self.monitor(user, "Fid Monitor 4")
+        m = self.one("monitors", user, "Fid Monitor 4")
         self.assertEqual((m["type"], m["url"], m["port"]), ("ping", "m4.example.com", None))
         for name, port, paused in (("Fid Monitor 5", 5432, 1), ("Fid Monitor 10", 8009, 1), ("Fid Monitor 15", 443, 1)):
-            m = self.monitor(user, name)
+            m = self.one("monitors", user, name)
             self.assertEqual((m["type"], m["port"], m["paused"]), ("port", port, paused), name)
 
         # heartbeats and their recipients (g=15: contact 3; g=16: contacts 4 and 5)
-        hb = self.heartbeat(user, "Fid Heartbeat 1")
+        hb = self.one("heartbeats", user, "Fid Heartbeat 1")
         self.assertEqual(hb["interval_s"], 300)
         self.assertTrue(hb["ping_url"].startswith("https://heartbeat.uptimerobot.com/m"), hb)
-        self.assertEqual(self.recipients("heartbeat_contacts", "heartbeat_id", hb["id"]), [SMS])
-        hb2 = self.heartbeat(user, "Fid Heartbeat 2")
+        self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", hb["id"]), [SMS])
+        hb2 = self.one("heartbeats", user, "Fid Heartbeat 2")
         self.assertEqual(hb2["interval_s"], 3600)
-        self.assertEqual(self.recipients("heartbeat_contacts", "heartbeat_id", hb2["id"]),
-                         sorted([PAGERDUTY, ZAPIER], key=str))
+        self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", hb2["id"]),
+                         sorted([PAGERDUTY, ZAPIER], key=contact_order))
 
         # contacts: every kind, the ones without an address flagged
         rows = self.rows("SELECT name, type, value, needs_address FROM contacts WHERE user_id=%d" % user.id)
@@ -143,7 +98,7 @@ class TestUptimeRobotFidelity(RunnerTestCase):
         wins = {w["name"]: w for w in self.rows("SELECT * FROM maintenance_windows WHERE user_id=%d" % user.id)}
         self.assertEqual(sorted(wins), ["Fid Window 1", "Fid Window 2", "Fid Window 3"])
         w = wins["Fid Window 1"]
-        self.assertEqual((w["recurrence"], w["starts"], w["duration_min"], self.js(w["days"]), w["paused"]),
+        self.assertEqual((w["recurrence"], w["starts"], w["duration_min"], self.js(w["days"], []), w["paused"]),
                          ("weekly", "02:00", 30, [1, 3], 0))
         w = wins["Fid Window 2"]
         start = "2023-12-15T22:13:20" + ("" if v3 else "Z")
@@ -172,23 +127,23 @@ class TestUptimeRobotFidelity(RunnerTestCase):
     def test_v3_account_arrives_as_it_was(self):
         user = self.user()
         key, _ = self.setup_account("both")
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_key": key})
         self.slack = self.stack.sql_value("SELECT value FROM contacts WHERE user_id=%d AND type='slack'" % user.id)
         self.assertTrue(self.slack.startswith("https://hooks.slack.com/services/T000/B000/"), self.slack)
         pages = self.check_common(user, v3=True)
 
         # what only v3 has: expected codes, redirects, certificate reminders, regions, tags, groups, grace
-        m = self.monitor(user, "Fid Monitor 1")
+        m = self.one("monitors", user, "Fid Monitor 1")
         self.assertEqual((self.js(m["expected_status_codes"]), m["follow_redirects"], m["ssl_expiry_days"]),
                          (["2xx", "3xx"], 1, 30))
         self.assertEqual((self.js(m["regions"]), self.js(m["tags"])), (["eu"], ["prod", "web"]))
-        m = self.monitor(user, "Fid Monitor 2")
+        m = self.one("monitors", user, "Fid Monitor 2")
         self.assertEqual((self.js(m["expected_status_codes"]), m["follow_redirects"], self.js(m["regions"])),
                          (["2xx", "3xx", "404"], 0, ["na", "eu"]))
-        self.assertEqual(self.js(self.monitor(user, "Fid Monitor 4")["tags"]), ["web", "group:Production"])
-        self.assertEqual(self.js(self.monitor(user, "Fid Monitor 8")["tags"]), ["group:Production"])
-        self.assertEqual(self.heartbeat(user, "Fid Heartbeat 2")["grace_s"], 300)
-        self.assertEqual(self.js(self.heartbeat(user, "Fid Heartbeat 1")["tags"]), ["cron", "group:Production"])
+        self.assertEqual(self.js(self.one("monitors", user, "Fid Monitor 4")["tags"]), ["web", "group:Production"])
+        self.assertEqual(self.js(self.one("monitors", user, "Fid Monitor 8")["tags"]), ["group:Production"])
+        self.assertEqual(self.one("heartbeats", user, "Fid Heartbeat 2")["grace_s"], 300)
+        self.assertEqual(self.js(self.one("heartbeats", user, "Fid Heartbeat 1")["tags"]), ["cron", "group:Production"])
         self.assertEqual(pages["Fid Status Page 2"]["url"], "https://status2.example.com")
 
         # the run stayed on v3: no v2 request at all
@@ -201,14 +156,14 @@ class TestUptimeRobotFidelity(RunnerTestCase):
     def test_legacy_key_falls_back_to_v2(self):
         user = self.user()
         key, _ = self.setup_account("v2")
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_key": key})
         self.slack = self.stack.sql_value("SELECT value FROM contacts WHERE user_id=%d AND type='slack'" % user.id)
         pages = self.check_common(user, v3=False)
 
         # v2: status overrides (404 counts as up, 500 as down); no tags or regions
-        m = self.monitor(user, "Fid Monitor 2")
+        m = self.one("monitors", user, "Fid Monitor 2")
         self.assertEqual((self.js(m["expected_status_codes"]), self.js(m["alert_status_codes"])), (["404"], ["500"]))
-        self.assertEqual((self.js(m["tags"]), self.js(m["regions"]), m["follow_redirects"]), ([], [], None))
+        self.assertEqual((self.js(m["tags"], []), self.js(m["regions"], []), m["follow_redirects"]), ([], [], None))
         self.assertEqual(pages["Fid Status Page 2"]["url"].startswith("https://stats.uptimerobot.com/"), True)
 
         # one refused v3 call, then v2 only (getMonitors with every flag)
@@ -229,7 +184,7 @@ class TestUptimeRobotFidelity(RunnerTestCase):
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key, _ = self.setup_account("both", refuse=["integrations", "maintenance"])
-        rid = self.run_import(user, key)
+        rid = self.run_import(user, {"api_key": key})
         warnings = self.warnings(user, rid)
         for kind in ("integrations", "maintenance windows"):
             self.assertTrue(any("UptimeRobot refused the %s list for this key (HTTP 403): %s skipped" % (kind, kind)
@@ -238,28 +193,20 @@ class TestUptimeRobotFidelity(RunnerTestCase):
         self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 15)
         # personal contacts only (e-mail, SMS); monitor 1 keeps its e-mail recipient
         self.assertEqual(self.stack.count("contacts", "user_id=%d" % user.id), 2)
-        m = self.monitor(user, "Fid Monitor 1")
-        self.assertEqual(self.recipients("monitor_contacts", "monitor_id", m["id"]), [EMAIL])
+        m = self.one("monitors", user, "Fid Monitor 1")
+        self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), [EMAIL])
 
         # v2: the refusal is in the body (not_authorized)
         user2 = self.user()
         key, _ = self.setup_account("v2", refuse=["contacts"])
-        rid = self.run_import(user2, key)
+        rid = self.run_import(user2, {"api_key": key})
         self.assertTrue(any("UptimeRobot refused the alert contacts list for this key (not_authorized): alert "
                             "contacts skipped" in w for w in self.warnings(user2, rid)))
         self.assertEqual(self.stack.count("contacts", "user_id=%d" % user2.id), 0)
         self.assertEqual(self.stack.count("maintenance_windows", "user_id=%d" % user2.id), 3)
 
     def test_a_key_both_apis_refuse_fails_the_run(self):
-        user = self.user()
         self.setup_account("both")
         bad = "nope-SECRET-%s" % self.stack.unique("k")
-        r = user.request("POST", "/api/v1/migrations", body={"provider": P, "credentials": {"api_key": bad}})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("UptimeRobot rejected the API key", msg)
-        self.assertIn("API v3 answered HTTP 401", msg)
-        self.assertNotIn(bad, msg)
-        self.assertNotIn(bad, json.dumps(self.logs(user, rid)))
+        self.assert_refused_key_fails(self.user(), {"api_key": bad}, bad,
+                                      "UptimeRobot rejected the API key", "API v3 answered HTTP 401")

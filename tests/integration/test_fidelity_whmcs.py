@@ -17,7 +17,7 @@ import json
 from urllib.parse import urlencode
 
 import harness
-from test_runner import RunnerTestCase
+from fidelity import FidelityTestCase
 
 W = "whmcs"
 RICH = {"clients": 4, "contacts": 5, "services": 7, "addons": 5, "domains": 4, "invoices": 8, "transactions": 8}
@@ -37,16 +37,12 @@ def status(v):
     return v.lower().replace(" ", "_")
 
 
-class TestWhmcsFidelity(RunnerTestCase):
+class TestWhmcsFidelity(FidelityTestCase):
+    P = W
 
     def setup_account(self, counts=RICH, **options):
-        self.stack.sql("DELETE FROM jobs")
         ident, secret = self.stack.unique("wh-id-"), self.stack.unique("wh-secret-")
-        harness.fake_call(self.stack, "POST", "/_control/%s/account" % W, {
-            "credentials": {"api_identifier": ident, "api_secret": secret}, "name_prefix": "Fid",
-            "counts": counts, "options": options})
-        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % W)
-        harness.fake_call(self.stack, "DELETE", "/_control/requests")
+        self.load_account({"api_identifier": ident, "api_secret": secret}, counts, options)
         self.api_path = "/whmcs/billing/includes/api.php" if options.get("redirect") else "/whmcs/includes/api.php"
         self.creds = {"url": self.stack.fake_base + "/whmcs", "api_identifier": ident, "api_secret": secret}
         return self.creds
@@ -71,24 +67,9 @@ class TestWhmcsFidelity(RunnerTestCase):
         inner = body.get(plural) or {}
         return inner.get(singular, []) if isinstance(inner, dict) else inner
 
-    def run_import(self, user, creds):
-        r = user.request("POST", "/api/v1/migrations", body={"provider": W, "credentials": creds})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        st = self.drive(rid, ("awaiting_review", "failed"), timeout=150)
-        self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
-        self.execute(user, rid)
-        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"), timeout=150)
-        self.assertEqual(st, "completed", [x for x in self.get(user, rid)["data"]["resources"]
-                                           if x["status"] != "imported"])
-        return rid
-
     def table(self, user, table, key):
         rows = self.stack.sql_dicts("SELECT * FROM %s WHERE user_id=%d" % (table, user.id))
         return {r[key]: r for r in rows}
-
-    def warnings(self, user, rid):
-        return [l["message"] for l in self.logs(user, rid) if l["level"] == "warning"]
 
     # ------------------------------------------------------------------ the rich installation
 
@@ -99,7 +80,7 @@ class TestWhmcsFidelity(RunnerTestCase):
         broken = self.listed("GetInvoices", "invoices", "invoice")[1]["id"]
         harness.fake_call(self.stack, "POST", "/_control/%s/faults" % W, {"faults": [
             {"kind": "500", "match": "action=GetInvoice&responsetype=json&invoiceid=%s" % broken}]})
-        rid = self.run_import(user, self.creds)
+        rid = self.run_import(user, self.creds, timeout=150)
         warnings = self.warnings(user, rid)
 
         clients = {c["id"]: c for c in self.listed("GetClients", "clients", "client")}
@@ -257,7 +238,7 @@ class TestWhmcsFidelity(RunnerTestCase):
         user = self.user()
         self.setup_account(currencies=["USD", "EUR"], old_whmcs=True,
                            refuse=["contacts", "addons", "transactions", "invoice"])
-        rid = self.run_import(user, self.creds)
+        rid = self.run_import(user, self.creds, timeout=150)
         warnings = self.warnings(user, rid)
         for kind in ("client contacts", "service addons", "transactions"):
             self.assertTrue(any("WHMCS refused the %s list for this key (HTTP 403): %s skipped" % (kind, kind)
@@ -288,12 +269,6 @@ class TestWhmcsFidelity(RunnerTestCase):
         self.assertEqual(len([r for r in reqs if r["action"] == "GetTransactions"]), 1)
 
     def test_bad_secret_fails_the_run_on_the_first_call(self):
-        user = self.user()
         creds = dict(self.setup_account(), api_secret="nope-secret-123")
-        r = user.request("POST", "/api/v1/migrations", body={"provider": W, "credentials": creds})
-        self.assertStatus(r, 201)
-        rid = r.json["data"]["id"]
-        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
-        msg = self.get(user, rid)["data"]["error_message"]
-        self.assertIn("WHMCS rejected the API credentials (Authentication Failed)", msg)
-        self.assertNotIn("nope-secret-123", msg)
+        self.assert_refused_key_fails(self.user(), creds, "nope-secret-123",
+                                      "WHMCS rejected the API credentials (Authentication Failed)")

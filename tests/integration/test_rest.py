@@ -379,6 +379,20 @@ class Authentication_Tokens(Base):
         self.assertFalse(bad, "revoked token still accepted: %s" % (bad[:1],))
         self.assertStatus(s.request("GET", API + "/me", token=spare), 200, "other token of the same user")
 
+    def test_tokens_of_a_deleted_user_are_401_in_every_process_and_on_the_tool_interface(self):
+        s = self.stack
+        u = self.owner(["account:read", "account:write", "mcp:use"])
+        rid = s.insert_run(u.id, "awaiting_review")
+        rs = burst(8, lambda i: u.request("GET", MIG))
+        self.assertEqual([r.status for r in rs], [200] * 8, rs[0].describe())
+        s.sql("DELETE FROM users WHERE id = %d" % u.id)  # as the host application removes an account
+        rs = burst(8, lambda i: u.request("GET", self.run_path(rid)))
+        self.assertEqual([r.status for r in rs], [401] * 8, rs[0].describe())
+        r = u.request("POST", "/mcp", body={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                      headers={"Accept": "application/json, text/event-stream"})
+        self.assertEqual(r.status, 401, r.describe())
+        self.assertEqual(s.count("migration_runs", "user_id=%d" % u.id), 0)
+
     def test_without_valid_token_unknown_paths_wrong_methods_and_bad_bodies_are_401(self):
         s = self.stack
         cases = [
@@ -439,6 +453,9 @@ def module_requests(tc, user, make_run):
         ("resolve-conflicts", "POST", tc.run_path(make_run("paused_conflicts"), "/resolve-conflicts"),
          {"body": {"strategy": "skip"}}),
         ("delete", "DELETE", tc.run_path(make_run("completed")), {}),
+        ("resources", "GET", tc.run_path(make_run("awaiting_review"), "/resources"), {}),
+        ("exclude", "POST", tc.run_path(make_run("awaiting_review"), "/resources/exclude"), {"body": {"ids": [1]}}),
+        ("include", "POST", tc.run_path(make_run("awaiting_review"), "/resources/include"), {"body": {"ids": [1]}}),
     ]
 
 
@@ -571,7 +588,14 @@ class Authentication_Scopes(Base):
              lambda: self.run_path(mk("paused_conflicts", "conflict"), "/resolve-conflicts"),
              {"body": {"strategy": "skip"}}, 200),
             ("delete", "account:delete", "DELETE", lambda: self.run_path(mk("completed")), {}, 204),
+            ("resources", "account:read", "GET", lambda: self.run_path(mk("awaiting_review", "pending"), "/resources"),
+             {}, 200),
         ]
+        for name, res_status in (("exclude", "pending"), ("include", "excluded")):
+            rid = mk("awaiting_review")
+            ids = s.insert_resources(rid, 1, status=res_status)
+            table.append((name, "account:write", "POST", lambda rid=rid, name=name: self.run_path(
+                rid, "/resources/" + name), {"body": {"ids": ids}}, 200))
         problems = []
         for name, scope, method, path_fn, kw, ok in table:
             path = path_fn()
@@ -1846,6 +1870,73 @@ class Endpoints_Me(Base):
         self.assertError(r, 401, "unauthenticated")
         r = self.req("GET", API + "/me", token="x|y")
         self.assertError(r, 401, "unauthenticated")
+
+
+class Security_SqlMetacharacters(Base):
+    """SQL metacharacters in every field a client sends: each is a value, never SQL. Enum and number
+    fields refuse them with a 422 naming the field, the run id in the path is a 404, the search text
+    matches literally, credentials are stored sealed as given, and nothing else in the database moves."""
+
+    PAYLOADS = ["'", '"', "\\", "`", "%", "_", "' OR '1'='1", "1; DROP TABLE users; --", "\\' OR 1=1 #",
+                "x' UNION SELECT token_hash FROM personal_access_tokens --", "é'%_\\"]
+
+    def snapshot(self):
+        s = self.stack
+        return {t: s.count(t, "1") for t in ("users", "personal_access_tokens", "migration_runs",
+                                             "migration_run_resources", "jobs", "feature_flags")}
+
+    @staticmethod
+    def grown(before, pool):
+        """before, plus the start pool's fresh users and their tokens."""
+        return dict(before, users=before["users"] + len(pool.users),
+                    personal_access_tokens=before["personal_access_tokens"] + len(pool.users))
+
+    def test_every_field_takes_metacharacters_as_plain_values(self):
+        s = self.stack
+        u = self.owner()
+        rid = s.insert_run(u.id, "paused_conflicts")
+        names = ["plain monitor"] + ["monitor %s end" % p for p in self.PAYLOADS]
+        for name in names:
+            s.insert_resources(rid, 1, status="conflict", action="conflict", name=name)
+        pool = self.start_pool()
+        problems = []
+        before = self.snapshot()
+        for p in self.PAYLOADS:
+            enc = urllib.parse.quote(p, safe="")
+            for field in ("status", "provider", "page", "per_page"):
+                r = u.request("GET", "%s?%s=%s" % (MIG, field, enc))
+                self.check(problems, r.status == 422 and field in (r.json or {}).get("errors", {}),
+                           "list %s=%r: expected 422 on %s" % (field, p, field), r)
+            for field in ("status", "resource_type", "action"):
+                r = u.request("GET", self.run_path(rid, "/resources?%s=%s" % (field, enc)))
+                self.check(problems, r.status == 422 and field in (r.json or {}).get("errors", {}),
+                           "resources %s=%r: expected 422 on %s" % (field, p, field), r)
+            r = u.request("GET", self.run_path(rid, "/resources?per_page=100&q=" + enc))
+            want = sorted(n for n in names if p in n)
+            got = sorted(x["name"] for x in (r.json or {}).get("data", []))
+            self.check(problems, r.status == 200 and got == want, "search %r: expected %r, got %r" % (p, want, got), r)
+            for suffix in ("", "/logs", "/resources", "/execute", "/cancel"):
+                method = "POST" if suffix in ("/execute", "/cancel") else "GET"
+                r = u.request(method, "%s/%s%s" % (MIG, enc, suffix))
+                self.check(problems, r.status == 404 and (r.json or {}).get("code") == "not_found",
+                           "%s run id %r%s: expected 404" % (method, p, suffix), r)
+            r = u.request("POST", self.run_path(rid, "/resolve-conflicts"), body={"strategy": p})
+            self.check(problems, r.status == 422 and "strategy" in (r.json or {}).get("errors", {}),
+                       "strategy %r: expected 422" % p, r)
+            r = pool.post(body={"provider": p, "credentials": {"api_key": "k"}})
+            self.check(problems, r.status == 422 and "provider" in (r.json or {}).get("errors", {}),
+                       "provider %r: expected 422" % p, r)
+        self.assertNoProblems(problems)
+        self.assertEqual(self.snapshot(), self.grown(before, pool), "the database changed")
+        self.assertEqual(s.run_status(rid), "paused_conflicts")
+        # A credential made of metacharacters is a valid string: stored sealed, the run starts.
+        secret = "k'%_\\\"; DROP TABLE users; -- " + s.unique("")
+        r = pool.post(body={"provider": "uptimerobot", "credentials": {"api_key": secret}})
+        self.assertStatus(r, 201)
+        after = self.grown(before, pool)
+        after.update(migration_runs=after["migration_runs"] + 1, jobs=after["jobs"] + 1)
+        self.assertEqual(self.snapshot(), after)
+        self.assertNotIn(secret.encode(), s.dump_db())
 
 
 class ReviewPage(Base):

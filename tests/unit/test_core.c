@@ -321,9 +321,15 @@ test_err_table(void **state)
 	assert_string_equal(err_info(ERR_DISCOVERY_RATE_LIMITED)->code, "discovery_rate_limited");
 	assert_int_equal(err_info(ERR_FEATURE_DISABLED)->status, 403);
 	assert_int_equal(err_info(ERR_RUN_CANCELLED)->status, 409);
+	/* JSON-RPC codes of a refusal (JSON-RPC 2.0 §5.1): parse error, invalid
+	 * request, else the server-defined refusal. */
+	assert_int_equal(err_info(ERR_MALFORMED_JSON)->rpc, -32700);
+	assert_int_equal(err_info(ERR_BAD_REQUEST)->rpc, -32600);
+	assert_int_equal(err_info(ERR_RATE_LIMITED)->rpc, -32000);
 	for (int i = 1; i < ERR__COUNT; i++) {
 		assert_true(err_info((enum err_code)i)->status >= 400);
 		assert_non_null(err_info((enum err_code)i)->message);
+		assert_true(err_info((enum err_code)i)->rpc <= -32000 && err_info((enum err_code)i)->rpc >= -32768);
 	}
 	/* An internal error never shows its detail. */
 	err_internal(&e, "mysql said: password=hunter2");

@@ -1,0 +1,241 @@
+/* Unit tests of src/auth without a database: the db_* calls auth.c makes are
+ * replaced at link time (-Wl,--wrap, see tests/Makemodule.am) by the fakes
+ * below, which serve one prepared token row or fail like a lost connection. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "auth/auth.h"
+#include "core/config.h"
+#include "crypto/token.h"
+#include "db/db.h"
+
+/* The row ST_AUTH_TOKEN returns: user id, secret hash, scopes, name, email, flag. */
+static struct {
+	bool lost;               /* db_query fails as on a lost connection */
+	bool present;            /* the token id exists */
+	unsigned char hash[TOKEN_HASH_LEN];
+	const char *scopes, *name, *email;
+	bool flag_null;
+	int64_t flag;
+	int queries;
+} row;
+
+static struct db_res *const fake_res = (struct db_res *)&row;
+
+struct db_res *__wrap_db_query(struct db *, enum stmt_id, const char *, ...);
+int __wrap_db_next(struct db_res *);
+const char *__wrap_db_str(struct db_res *, int);
+size_t __wrap_db_len(struct db_res *, int);
+int64_t __wrap_db_i64(struct db_res *, int);
+bool __wrap_db_null(struct db_res *, int);
+void __wrap_db_free(struct db_res *);
+int __wrap_db_fail_(struct db *, struct err *, const char *, int);
+
+struct db_res *
+__wrap_db_query(struct db *db, enum stmt_id id, const char *types, ...)
+{
+	(void)db;
+	(void)types;
+	assert_int_equal(id, ST_AUTH_TOKEN);
+	row.queries++;
+	return row.lost ? NULL : fake_res;
+}
+
+int
+__wrap_db_next(struct db_res *r)
+{
+	assert_ptr_equal(r, fake_res);
+	return row.present ? 1 : 0;
+}
+
+const char *
+__wrap_db_str(struct db_res *r, int col)
+{
+	(void)r;
+	switch (col) {
+	case 1: return (const char *)row.hash;
+	case 2: return row.scopes;
+	case 3: return row.name;
+	case 4: return row.email;
+	default: fail_msg("column %d is not a string", col);
+	}
+	return NULL;
+}
+
+size_t
+__wrap_db_len(struct db_res *r, int col)
+{
+	(void)r;
+	assert_int_equal(col, 1);
+	return sizeof row.hash;
+}
+
+int64_t
+__wrap_db_i64(struct db_res *r, int col)
+{
+	(void)r;
+	if (col != 0 && col != 5)
+		fail_msg("column %d is not a number", col);
+	return col == 0 ? 42 : row.flag;
+}
+
+bool
+__wrap_db_null(struct db_res *r, int col)
+{
+	(void)r;
+	return col == 5 && row.flag_null;
+}
+
+void
+__wrap_db_free(struct db_res *r)
+{
+	assert_ptr_equal(r, fake_res);
+}
+
+int
+__wrap_db_fail_(struct db *db, struct err *e, const char *file, int line)
+{
+	(void)db;
+	e->code = ERR_UNAVAILABLE;
+	e->file = file;
+	e->line = line;
+	snprintf(e->detail, sizeof e->detail, "database: lost");
+	return -1;
+}
+
+static char secret[TOKEN_SECRET_LEN + 1];
+static char header[128];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	memset(&row, 0, sizeof row);
+	token_secret_new(secret);
+	token_hash(secret, strlen(secret), row.hash);
+	snprintf(header, sizeof header, "Bearer 7|%s", secret);
+	row.present = true;
+	row.scopes = "account:read mcp:use";
+	row.name = "Ada";
+	row.email = "ada@example.com";
+	row.flag_null = true;
+	return 0;
+}
+
+static void
+test_a_valid_token_gives_its_owner_scopes_and_flag(void **state)
+{
+	struct config cfg = { .migrator_default = true };
+	struct principal p;
+	struct err e;
+
+	(void)state;
+	err_clear(&e);
+	assert_int_equal(auth_bearer(NULL, &cfg, header, &p, &e), 0);
+	assert_int_equal(p.token_id, 7);
+	assert_int_equal(p.user_id, 42);
+	assert_string_equal(p.name, "Ada");
+	assert_true(scope_has(&p, SC_ACCOUNT_READ));
+	assert_true(scope_has(&p, SC_MCP_USE));
+	assert_false(scope_has(&p, SC_ACCOUNT_WRITE));
+	assert_true(p.flag_on); /* no per-user flag: the config default */
+	row.flag_null = false;
+	row.flag = 0;
+	assert_int_equal(auth_bearer(NULL, &cfg, header, &p, &e), 0);
+	assert_false(p.flag_on);
+}
+
+static void
+test_wrong_secret_unknown_id_and_bad_stored_scopes_are_401_alike(void **state)
+{
+	struct config cfg = { 0 };
+	struct principal p;
+	struct err e;
+
+	(void)state;
+	err_clear(&e);
+	header[strlen(header) - 1] ^= 1; /* one character of the secret differs */
+	assert_int_equal(auth_bearer(NULL, &cfg, header, &p, &e), -1);
+	assert_int_equal(e.code, ERR_UNAUTHENTICATED);
+	assert_int_equal(p.user_id, 0);
+	header[strlen(header) - 1] ^= 1;
+	row.present = false;
+	err_clear(&e);
+	assert_int_equal(auth_bearer(NULL, &cfg, header, &p, &e), -1);
+	assert_int_equal(e.code, ERR_UNAUTHENTICATED);
+	row.present = true;
+	row.scopes = "account:read root:everything";
+	err_clear(&e);
+	assert_int_equal(auth_bearer(NULL, &cfg, header, &p, &e), -1);
+	assert_int_equal(e.code, ERR_UNAUTHENTICATED);
+}
+
+static void
+test_malformed_headers_are_401_without_a_query(void **state)
+{
+	static const char *const bad[] = { NULL, "", "Basic 7|x", "Bearer", "Bearer 7", "Bearer |abc",
+		"Bearer x|abc", "Bearer 7|" };
+	struct config cfg = { 0 };
+	struct principal p;
+	struct err e;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err_clear(&e);
+		assert_int_equal(auth_bearer(NULL, &cfg, bad[i], &p, &e), -1);
+		assert_int_equal(e.code, ERR_UNAUTHENTICATED);
+	}
+	assert_int_equal(row.queries, 0);
+}
+
+static void
+test_a_lost_database_is_503_not_401(void **state)
+{
+	struct config cfg = { 0 };
+	struct principal p;
+	struct err e;
+
+	(void)state;
+	row.lost = true;
+	err_clear(&e);
+	assert_int_equal(auth_bearer(NULL, &cfg, header, &p, &e), -1);
+	assert_int_equal(e.code, ERR_UNAVAILABLE);
+	assert_null(strstr(e.detail, secret));
+}
+
+static void
+test_a_long_multibyte_name_is_cut_on_a_character_boundary(void **state)
+{
+	struct config cfg = { 0 };
+	struct principal p;
+	struct err e;
+	char name[600];
+
+	(void)state;
+	for (size_t i = 0; i + 2 < sizeof name; i += 2)
+		memcpy(name + i, "\xc3\xa9", 2); /* é, two bytes each */
+	name[sizeof name - 2] = '\0';
+	row.name = name;
+	err_clear(&e);
+	assert_int_equal(auth_bearer(NULL, &cfg, header, &p, &e), 0);
+	assert_true(strlen(p.name) > 0 && strlen(p.name) < sizeof p.name);
+	assert_int_equal(strlen(p.name) % 2, 0); /* whole characters only */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_a_valid_token_gives_its_owner_scopes_and_flag, setup),
+		cmocka_unit_test_setup(test_wrong_secret_unknown_id_and_bad_stored_scopes_are_401_alike, setup),
+		cmocka_unit_test_setup(test_malformed_headers_are_401_without_a_query, setup),
+		cmocka_unit_test_setup(test_a_lost_database_is_503_not_401, setup),
+		cmocka_unit_test_setup(test_a_long_multibyte_name_is_cut_on_a_character_boundary, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
