@@ -3,10 +3,10 @@
 # Follows docs/deploy.md literally on a clean root: installs the package DEB
 # (tests/deploy/package.sh builds it), runs the doc's marked blocks (setup,
 # Apache with mod_fcgid, Apache with mod_proxy_fcgi and spawn-fcgi, lighttpd,
-# the curl check) as written, calls the API
-# with the example token through each web server (GET /api/v1/me, the runs
-# list, a run started with POST /api/v1/migrations, the review page), and
-# lets cron start one runner pass as user migrator, which must carry that run
+# the curl check) as written, calls the API with the example token through
+# each web server (GET /api/v1/me, the runs list, a run started with
+# POST /api/v1/migrations, the review page), and lets cron start the runner
+# as user migrator from /etc/cron.d/migrator, which must carry those runs
 # through discovery (so it read the config and the key as that user).
 #
 # The clean root: a throw-away overlay of this machine's own root, in new
