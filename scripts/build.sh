@@ -6,6 +6,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$top/build}
 [ $# -gt 0 ] && shift
 cd "$top"
+# A tree configured in place (./configure && make at the top) cannot also be
+# configured out of tree: automake's configure refuses, and its objects would
+# shadow the build folder's through VPATH. Clean it first, as configure asks.
+if [ -f config.status ] && [ "$(cd "$dir" 2>/dev/null && pwd)" != "$top" ]; then
+	echo "build.sh: the source tree was configured in place (config.status); cleaning it with make distclean" >&2
+	make distclean >/dev/null
+fi
 if [ ! -x configure ] || [ configure.ac -nt configure ] || \
    [ -n "$(find . -name Makemodule.am -newer configure -o -name Makefile.am -newer configure | head -1)" ]; then
 	autoreconf -fi >/dev/null

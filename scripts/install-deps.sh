@@ -4,9 +4,16 @@
 # something is missing.
 set -eu
 
-PKGS="build-essential autoconf automake libtool pkg-config
+# What the build needs: exactly debian/control's Build-Depends (without
+# debhelper-compat; build-essential is implied there). tests/deploy/package.sh
+# fails when the two lists differ.
+BUILD_DEPS="autoconf automake libtool pkg-config
 libfcgi-dev libjson-c-dev default-libmysqlclient-dev libsodium-dev uuid-dev
-libcmocka-dev libcurl4-openssl-dev
+libcmocka-dev libcurl4-openssl-dev"
+# Building and checking the Debian package (tests/deploy/package.sh), and cron
+# for the deploy check (tests/deploy/run.sh).
+PACKAGING="dpkg-dev debhelper fakeroot lintian cron"
+PKGS="build-essential $BUILD_DEPS $PACKAGING
 mariadb-server mariadb-client lighttpd apache2 libapache2-mod-fcgid spawn-fcgi
 python3 curl ca-certificates procps man-db groff-base"
 

@@ -52,6 +52,22 @@ web_pass apache --web apache -k test_rest -k test_mcp
 web_pass apache-proxy --web apache-proxy -k test_rest.Endpoints_Me -k test_rest.Authentication \
 	-k test_rest.Endpoints_RunDetail -k test_mcp.McpTransport -k test_mcp.McpToolsList
 
+# The Debian package (built without running the suite again, checked with
+# dpkg-deb -c and lintian), then docs/deploy.md followed literally with it in a
+# throw-away root (tests/deploy/run.sh says how). About two minutes.
+echo "== Debian package (tests/deploy/package.sh)"
+if "$top/tests/deploy/package.sh" "$top/build/deb"; then
+	echo "== deploy docs check (tests/deploy/run.sh)"
+	"$top/tests/deploy/run.sh" "$top"/build/deb/migrator_*.deb || status=1
+else
+	status=1
+fi
+
+# make distcheck (a smoke subset of the integration suite inside), the
+# tarball's completeness, and an in-tree build next to scripts/build.sh's.
+echo "== distcheck (tests/deploy/distcheck.sh)"
+"$top/tests/deploy/distcheck.sh" "$top/build" || status=1
+
 # Every libFuzzer target for 30 seconds (clang, ASan+UBSan; tests/fuzz/run.sh).
 echo "== fuzzing"
 if ! "$top/tests/fuzz/run.sh" 30; then
