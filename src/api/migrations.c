@@ -37,21 +37,36 @@ run_options_json(json_object *run, const char *text)
 	json_object_object_add(run, "options", o);
 }
 
+/* Add a new key (a string literal) to o: no copy of the key, no lookup. The
+ * lists of hundreds of resources are built with these. */
+static void
+put_new(json_object *o, const char *key, json_object *v)
+{
+	json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT);
+}
+
+/* Column col of r as a JSON string, NULL for SQL NULL. */
+static json_object *
+col_str(struct db_res *r, int col)
+{
+	return db_null(r, col) ? NULL : json_object_new_string_len(db_str(r, col), (int)db_len(r, col));
+}
+
 /* A resource item from a row of RES_COLS (see db/sql_core.def). */
 static json_object *
 resource_json(struct db_res *r)
 {
 	json_object *o = json_object_new_object();
 
-	jx_add_int(o, "id", db_i64(r, 0));
-	jx_add_str(o, "resource_type", db_str(r, 1));
-	jx_add_str(o, "external_id", db_str(r, 2));
-	jx_add_str(o, "name", db_str(r, 3));
-	jx_add_str(o, "action", db_str(r, 4));
-	jx_add_str(o, "status", db_str(r, 5));
-	jx_add_str(o, "reason", db_str(r, 6));
-	jx_add_int(o, "attempts", db_i64(r, 7));
-	jx_add_str(o, "error_message", db_str(r, 8));
+	put_new(o, "id", json_object_new_int64(db_i64(r, 0)));
+	put_new(o, "resource_type", col_str(r, 1));
+	put_new(o, "external_id", col_str(r, 2));
+	put_new(o, "name", col_str(r, 3));
+	put_new(o, "action", col_str(r, 4));
+	put_new(o, "status", col_str(r, 5));
+	put_new(o, "reason", col_str(r, 6));
+	put_new(o, "attempts", json_object_new_int64(db_i64(r, 7)));
+	put_new(o, "error_message", col_str(r, 8));
 	return o;
 }
 
@@ -76,16 +91,17 @@ run_json(struct db_res *r)
 	return o;
 }
 
-/* The caller's run: 0 with *run set (owned), or -1 with e (404 when absent). */
+/* The caller's run read with st (ST_RUN_GET or ST_RUN_GET_UNCOUNTED): 0 with
+ * *run set (owned), or -1 with e (404 when absent). */
 static int
-load_run(struct ctx *c, const char *id, json_object **run, struct err *e)
+load_run(struct ctx *c, enum stmt_id st, const char *id, json_object **run, struct err *e)
 {
 	struct db *db = c->app->db;
 	struct db_res *r;
 	int rc;
 
 	*run = NULL;
-	if ((r = db_query(db, ST_RUN_GET, "su", id, c->who->user_id)) == NULL)
+	if ((r = db_query(db, st, "su", id, c->who->user_id)) == NULL)
 		return db_fail(db, e);
 	rc = db_next(r);
 	if (rc == 1)
@@ -273,9 +289,10 @@ h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	struct db *db = c->app->db;
 	json_object *run, *res, *counts, *meta, *logs;
 	struct db_res *r;
+	int64_t total = 0, failed = 0;
 	int rc;
 
-	if (load_run(c, a->id, &run, e) != 0)
+	if (load_run(c, ST_RUN_GET_UNCOUNTED, a->id, &run, e) != 0)
 		return -1;
 	if ((r = db_query(db, ST_RUN_RESOURCES, "si", a->id, (int64_t)DETAIL_MAX_RESOURCES)) == NULL)
 		goto fail;
@@ -293,10 +310,17 @@ h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		json_object_put(counts);
 		goto fail;
 	}
-	while ((rc = db_next(r)) == 1)
+	while ((rc = db_next(r)) == 1) {
+		total += db_i64(r, 1);
+		if (db_str(r, 0) != NULL && strcmp(db_str(r, 0), "failed") == 0)
+			failed = db_i64(r, 1);
 		if (db_str(r, 0) != NULL)
 			jx_add_int(counts, db_str(r, 0), db_i64(r, 1));
+	}
 	db_free(r);
+	/* The run's totals from the same counts, so the two always agree. */
+	jx_add_int(run, "total_resources", total);
+	jx_add_int(run, "failed_resources", failed);
 	meta = json_object_new_object();
 	json_object_object_add(meta, "resource_counts", counts);
 	if (rc < 0) {
@@ -392,7 +416,7 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	json_object_put(ctxo);
 	if (n != 0 || queue_push(db, QUEUE_DISCOVERY, id, 0, NULL, e) != 0)
 		return -1;
-	if (load_run(c, id, &run, e) != 0)
+	if (load_run(c, ST_RUN_GET, id, &run, e) != 0)
 		return -1;
 	*out = json_object_new_object();
 	jx_add_str(*out, "message", "Migration run started; discovery is queued.");
@@ -509,7 +533,7 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return db_fail(db, e);
 	if (runlog_add(db, a->id, "warning", "Run cancelled; queued work dropped.", NULL, e) != 0)
 		return -1;
-	if (load_run(c, a->id, &run, e) != 0)
+	if (load_run(c, ST_RUN_GET, a->id, &run, e) != 0)
 		return -1;
 	*out = json_object_new_object();
 	jx_add_str(*out, "message", "Migration run cancelled.");
