@@ -283,50 +283,76 @@ fetch_logs(struct db *db, const char *id, bool errors_only, int64_t limit, int64
 	return 0;
 }
 
+#define STATUS_MAX 16 /* bound of resource_statuses for per-status tallies */
+
+/* The index of status in resource_statuses, or -1. */
+static int
+status_index(const char *status)
+{
+	for (int i = 0; status != NULL && i < STATUS_MAX && resource_statuses[i] != NULL; i++)
+		if (strcmp(resource_statuses[i], status) == 0)
+			return i;
+	return -1;
+}
+
 int
 h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
 	json_object *run, *res, *counts, *meta, *logs;
 	struct db_res *r;
-	int64_t total = 0, failed = 0;
+	int64_t n[STATUS_MAX] = { 0 }, rows = 0, total = 0;
+	bool counted = true; /* every row was read and had a known status: n holds the counts */
 	int rc;
 
 	if (load_run(c, ST_RUN_GET_UNCOUNTED, a->id, &run, e) != 0)
 		return -1;
-	if ((r = db_query(db, ST_RUN_RESOURCES, "si", a->id, (int64_t)DETAIL_MAX_RESOURCES)) == NULL)
+	/* One row past the limit tells whether the rows read are all of them. */
+	if ((r = db_query(db, ST_RUN_RESOURCES, "si", a->id, (int64_t)DETAIL_MAX_RESOURCES + 1)) == NULL)
 		goto fail;
 	res = json_object_new_array();
-	while ((rc = db_next(r)) == 1)
-		json_object_array_add(res, resource_json(r));
+	while ((rc = db_next(r)) == 1) {
+		int i = status_index(db_str(r, 5));
+
+		if (i < 0 || ++rows > DETAIL_MAX_RESOURCES)
+			counted = false;
+		else
+			n[i]++;
+		if (rows <= DETAIL_MAX_RESOURCES)
+			json_object_array_add(res, resource_json(r));
+	}
 	db_free(r);
 	json_object_object_add(run, "resources", res);
 	if (rc < 0)
 		goto fail;
 	counts = json_object_new_object();
-	for (size_t i = 0; resource_statuses[i] != NULL; i++)
-		jx_add_int(counts, resource_statuses[i], 0);
-	if ((r = db_query(db, ST_RUN_RESOURCE_COUNTS, "s", a->id)) == NULL) {
-		json_object_put(counts);
-		goto fail;
+	for (size_t i = 0; i < STATUS_MAX && resource_statuses[i] != NULL; i++) {
+		jx_add_int(counts, resource_statuses[i], counted ? n[i] : 0);
+		total += n[i];
 	}
-	while ((rc = db_next(r)) == 1) {
-		total += db_i64(r, 1);
-		if (db_str(r, 0) != NULL && strcmp(db_str(r, 0), "failed") == 0)
-			failed = db_i64(r, 1);
-		if (db_str(r, 0) != NULL)
-			jx_add_int(counts, db_str(r, 0), db_i64(r, 1));
+	if (!counted) {
+		/* A larger run: count in the database. */
+		total = 0;
+		if ((r = db_query(db, ST_RUN_RESOURCE_COUNTS, "s", a->id)) == NULL) {
+			json_object_put(counts);
+			goto fail;
+		}
+		while ((rc = db_next(r)) == 1) {
+			total += db_i64(r, 1);
+			if (db_str(r, 0) != NULL)
+				jx_add_int(counts, db_str(r, 0), db_i64(r, 1));
+		}
+		db_free(r);
+		if (rc < 0) {
+			json_object_put(counts);
+			goto fail;
+		}
 	}
-	db_free(r);
 	/* The run's totals from the same counts, so the two always agree. */
 	jx_add_int(run, "total_resources", total);
-	jx_add_int(run, "failed_resources", failed);
+	jx_add_int(run, "failed_resources", json_object_get_int64(json_object_object_get(counts, "failed")));
 	meta = json_object_new_object();
 	json_object_object_add(meta, "resource_counts", counts);
-	if (rc < 0) {
-		json_object_put(meta);
-		goto fail;
-	}
 	if (a->embed_logs > 0) {
 		if (fetch_logs(db, a->id, false, a->embed_logs, 0, &logs, e) != 0) {
 			json_object_put(meta);
