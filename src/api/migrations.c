@@ -638,14 +638,12 @@ int
 h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
-	char st[32], path[80], filter[256] = "", *like = NULL;
+	char path[80], filter[256] = "", *like = NULL;
 	json_object *data;
 	struct db_res *r;
 	int64_t total = 0;
 	int rc;
 
-	if (run_status(c, a->id, false, st, e) != 0)
-		return -1;
 	if (a->q != NULL) {
 		/* a substring of the name: LIKE with its wildcards escaped */
 		size_t n = 0;
@@ -659,8 +657,13 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 		like[n++] = '%';
 		like[n] = '\0';
 	}
-	if (db_scalar(db, &total, ST_RES_COUNT, "sssssssss", a->id, a->status, a->status, a->resource_type,
-	        a->resource_type, a->action, a->action, like, like) < 0 ||
+	rc = db_scalar(db, &total, ST_RES_COUNT, "sssssssssu", a->status, a->status, a->resource_type,
+	    a->resource_type, a->action, a->action, like, like, a->id, c->who->user_id);
+	if (rc == 0) {
+		free(like);
+		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
+	}
+	if (rc < 0 ||
 	    (r = db_query(db, ST_RES_PAGE, "sssssssssii", a->id, a->status, a->status, a->resource_type,
 	         a->resource_type, a->action, a->action, like, like, a->per_page,
 	         (a->page - 1) * a->per_page)) == NULL) {
