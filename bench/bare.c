@@ -1,4 +1,4 @@
-/* Baseline for bench/run.sh: the barest useful FastCGI handler, one
+/* Baseline for bench/api.sh: the barest useful FastCGI handler, one
  * primary-key SELECT through a statement prepared once, one small JSON
  * answer, no authentication. migrator's authenticated GET /api/v1/me is
  * reported as a ratio of this, measured in the same run. */

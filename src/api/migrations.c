@@ -37,21 +37,36 @@ run_options_json(json_object *run, const char *text)
 	json_object_object_add(run, "options", o);
 }
 
+/* Add a new key (a string literal) to o: no copy of the key, no lookup. The
+ * lists of hundreds of resources are built with these. */
+static void
+put_new(json_object *o, const char *key, json_object *v)
+{
+	json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT);
+}
+
+/* Column col of r as a JSON string, NULL for SQL NULL. */
+static json_object *
+col_str(struct db_res *r, int col)
+{
+	return db_null(r, col) ? NULL : json_object_new_string_len(db_str(r, col), (int)db_len(r, col));
+}
+
 /* A resource item from a row of RES_COLS (see db/sql_core.def). */
 static json_object *
 resource_json(struct db_res *r)
 {
 	json_object *o = json_object_new_object();
 
-	jx_add_int(o, "id", db_i64(r, 0));
-	jx_add_str(o, "resource_type", db_str(r, 1));
-	jx_add_str(o, "external_id", db_str(r, 2));
-	jx_add_str(o, "name", db_str(r, 3));
-	jx_add_str(o, "action", db_str(r, 4));
-	jx_add_str(o, "status", db_str(r, 5));
-	jx_add_str(o, "reason", db_str(r, 6));
-	jx_add_int(o, "attempts", db_i64(r, 7));
-	jx_add_str(o, "error_message", db_str(r, 8));
+	put_new(o, "id", json_object_new_int64(db_i64(r, 0)));
+	put_new(o, "resource_type", col_str(r, 1));
+	put_new(o, "external_id", col_str(r, 2));
+	put_new(o, "name", col_str(r, 3));
+	put_new(o, "action", col_str(r, 4));
+	put_new(o, "status", col_str(r, 5));
+	put_new(o, "reason", col_str(r, 6));
+	put_new(o, "attempts", json_object_new_int64(db_i64(r, 7)));
+	put_new(o, "error_message", col_str(r, 8));
 	return o;
 }
 
@@ -76,16 +91,17 @@ run_json(struct db_res *r)
 	return o;
 }
 
-/* The caller's run: 0 with *run set (owned), or -1 with e (404 when absent). */
+/* The caller's run read with st (ST_RUN_GET or ST_RUN_GET_UNCOUNTED): 0 with
+ * *run set (owned), or -1 with e (404 when absent). */
 static int
-load_run(struct ctx *c, const char *id, json_object **run, struct err *e)
+load_run(struct ctx *c, enum stmt_id st, const char *id, json_object **run, struct err *e)
 {
 	struct db *db = c->app->db;
 	struct db_res *r;
 	int rc;
 
 	*run = NULL;
-	if ((r = db_query(db, ST_RUN_GET, "su", id, c->who->user_id)) == NULL)
+	if ((r = db_query(db, st, "su", id, c->who->user_id)) == NULL)
 		return db_fail(db, e);
 	rc = db_next(r);
 	if (rc == 1)
@@ -267,42 +283,76 @@ fetch_logs(struct db *db, const char *id, bool errors_only, int64_t limit, int64
 	return 0;
 }
 
+#define STATUS_MAX 16 /* bound of resource_statuses for per-status tallies */
+
+/* The index of status in resource_statuses, or -1. */
+static int
+status_index(const char *status)
+{
+	for (int i = 0; status != NULL && i < STATUS_MAX && resource_statuses[i] != NULL; i++)
+		if (strcmp(resource_statuses[i], status) == 0)
+			return i;
+	return -1;
+}
+
 int
 h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
 	json_object *run, *res, *counts, *meta, *logs;
 	struct db_res *r;
+	int64_t n[STATUS_MAX] = { 0 }, rows = 0, total = 0;
+	bool counted = true; /* every row was read and had a known status: n holds the counts */
 	int rc;
 
-	if (load_run(c, a->id, &run, e) != 0)
+	if (load_run(c, ST_RUN_GET_UNCOUNTED, a->id, &run, e) != 0)
 		return -1;
-	if ((r = db_query(db, ST_RUN_RESOURCES, "si", a->id, (int64_t)DETAIL_MAX_RESOURCES)) == NULL)
+	/* One row past the limit tells whether the rows read are all of them. */
+	if ((r = db_query(db, ST_RUN_RESOURCES, "si", a->id, (int64_t)DETAIL_MAX_RESOURCES + 1)) == NULL)
 		goto fail;
 	res = json_object_new_array();
-	while ((rc = db_next(r)) == 1)
-		json_object_array_add(res, resource_json(r));
+	while ((rc = db_next(r)) == 1) {
+		int i = status_index(db_str(r, 5));
+
+		if (i < 0 || ++rows > DETAIL_MAX_RESOURCES)
+			counted = false;
+		else
+			n[i]++;
+		if (rows <= DETAIL_MAX_RESOURCES)
+			json_object_array_add(res, resource_json(r));
+	}
 	db_free(r);
 	json_object_object_add(run, "resources", res);
 	if (rc < 0)
 		goto fail;
 	counts = json_object_new_object();
-	for (size_t i = 0; resource_statuses[i] != NULL; i++)
-		jx_add_int(counts, resource_statuses[i], 0);
-	if ((r = db_query(db, ST_RUN_RESOURCE_COUNTS, "s", a->id)) == NULL) {
-		json_object_put(counts);
-		goto fail;
+	for (size_t i = 0; i < STATUS_MAX && resource_statuses[i] != NULL; i++) {
+		jx_add_int(counts, resource_statuses[i], counted ? n[i] : 0);
+		total += n[i];
 	}
-	while ((rc = db_next(r)) == 1)
-		if (db_str(r, 0) != NULL)
-			jx_add_int(counts, db_str(r, 0), db_i64(r, 1));
-	db_free(r);
+	if (!counted) {
+		/* A larger run: count in the database. */
+		total = 0;
+		if ((r = db_query(db, ST_RUN_RESOURCE_COUNTS, "s", a->id)) == NULL) {
+			json_object_put(counts);
+			goto fail;
+		}
+		while ((rc = db_next(r)) == 1) {
+			total += db_i64(r, 1);
+			if (db_str(r, 0) != NULL)
+				jx_add_int(counts, db_str(r, 0), db_i64(r, 1));
+		}
+		db_free(r);
+		if (rc < 0) {
+			json_object_put(counts);
+			goto fail;
+		}
+	}
+	/* The run's totals from the same counts, so the two always agree. */
+	jx_add_int(run, "total_resources", total);
+	jx_add_int(run, "failed_resources", json_object_get_int64(json_object_object_get(counts, "failed")));
 	meta = json_object_new_object();
 	json_object_object_add(meta, "resource_counts", counts);
-	if (rc < 0) {
-		json_object_put(meta);
-		goto fail;
-	}
 	if (a->embed_logs > 0) {
 		if (fetch_logs(db, a->id, false, a->embed_logs, 0, &logs, e) != 0) {
 			json_object_put(meta);
@@ -392,7 +442,7 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	json_object_put(ctxo);
 	if (n != 0 || queue_push(db, QUEUE_DISCOVERY, id, 0, NULL, e) != 0)
 		return -1;
-	if (load_run(c, id, &run, e) != 0)
+	if (load_run(c, ST_RUN_GET, id, &run, e) != 0)
 		return -1;
 	*out = json_object_new_object();
 	jx_add_str(*out, "message", "Migration run started; discovery is queued.");
@@ -509,7 +559,7 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return db_fail(db, e);
 	if (runlog_add(db, a->id, "warning", "Run cancelled; queued work dropped.", NULL, e) != 0)
 		return -1;
-	if (load_run(c, a->id, &run, e) != 0)
+	if (load_run(c, ST_RUN_GET, a->id, &run, e) != 0)
 		return -1;
 	*out = json_object_new_object();
 	jx_add_str(*out, "message", "Migration run cancelled.");
@@ -588,14 +638,12 @@ int
 h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
-	char st[32], path[80], filter[256] = "", *like = NULL;
+	char path[80], filter[256] = "", *like = NULL;
 	json_object *data;
 	struct db_res *r;
 	int64_t total = 0;
 	int rc;
 
-	if (run_status(c, a->id, false, st, e) != 0)
-		return -1;
 	if (a->q != NULL) {
 		/* a substring of the name: LIKE with its wildcards escaped */
 		size_t n = 0;
@@ -609,8 +657,13 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 		like[n++] = '%';
 		like[n] = '\0';
 	}
-	if (db_scalar(db, &total, ST_RES_COUNT, "sssssssss", a->id, a->status, a->status, a->resource_type,
-	        a->resource_type, a->action, a->action, like, like) < 0 ||
+	rc = db_scalar(db, &total, ST_RES_COUNT, "sssssssssu", a->status, a->status, a->resource_type,
+	    a->resource_type, a->action, a->action, like, like, a->id, c->who->user_id);
+	if (rc == 0) {
+		free(like);
+		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
+	}
+	if (rc < 0 ||
 	    (r = db_query(db, ST_RES_PAGE, "sssssssssii", a->id, a->status, a->status, a->resource_type,
 	         a->resource_type, a->action, a->action, like, like, a->per_page,
 	         (a->page - 1) * a->per_page)) == NULL) {

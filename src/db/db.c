@@ -486,8 +486,9 @@ db_free(struct db_res *r)
 {
 	if (r == NULL)
 		return;
+	/* Frees the rows client-side; the statement is ready to execute again.
+	 * (mysql_stmt_reset would cost a round trip to the server.) */
 	mysql_stmt_free_result(r->stmt);
-	mysql_stmt_reset(r->stmt);
 	for (unsigned i = 0; i < r->ncols; i++)
 		free(r->bufs[i]);
 	free(r->bufs);

@@ -29,15 +29,11 @@ http_header(struct http_resp *r, const char *name, const char *fmt, ...)
 void
 http_json(struct http_resp *r, int status, json_object *o)
 {
-	size_t len;
-	const char *txt = json_object_to_json_string_length(o,
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-
-	free(r->body);
+	json_object_put(r->json);
 	r->status = status;
-	r->body = xstrndup(txt, len);
-	r->body_len = len;
-	json_object_put(o);
+	r->json = o;
+	r->body = json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
+	    &r->body_len);
 }
 
 json_object *
@@ -234,6 +230,6 @@ http_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 void
 http_resp_free(struct http_resp *r)
 {
-	free(r->body);
+	json_object_put(r->json);
 	memset(r, 0, sizeof *r);
 }

@@ -44,8 +44,9 @@ struct http_resp {
 	int status;
 	int nheaders;
 	struct http_header headers[HTTP_MAX_HEADERS];
-	char *body; /* malloc'd, NULL for none */
+	const char *body; /* the text of json, NULL for none */
 	size_t body_len;
+	json_object *json; /* owns body */
 };
 
 /* Handle one request. resp must be zeroed; free it with http_resp_free. */
@@ -55,7 +56,7 @@ void http_resp_free(struct http_resp *);
 /* Helpers for the transports (http.c). */
 void http_header(struct http_resp *, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* Set status and body to the compact text of o (o is released). */
+/* Set status and body to the compact text of o (o is kept until http_resp_free). */
 void http_json(struct http_resp *, int status, json_object *o);
 /* The spec's error body for e: {"message","code"[,"errors"][,"request_id"]};
  * a 5xx is logged with where (the path or the tool) and its detail, and shows

@@ -445,6 +445,19 @@ do_tools_list(const struct principal *who, json_object *params, struct answer *a
 	json_object_object_add(a->result, "tools", tools);
 }
 
+/* Serializer of a tool's structuredContent: the text already made for its
+ * text item (userdata, borrowed from that item, which lives as long), so a
+ * large result is turned into text once, not twice. */
+static int
+emit_text(json_object *o, struct printbuf *pb, int level, int flags)
+{
+	const char *text = json_object_get_userdata(o);
+
+	(void)level;
+	(void)flags;
+	return printbuf_memappend(pb, text, (int)strlen(text));
+}
+
 static void
 do_tools_call(struct app *app, const struct http_req *req, const struct principal *who,
     json_object *params, struct answer *a)
@@ -480,9 +493,12 @@ do_tools_call(struct app *app, const struct http_req *req, const struct principa
 		json_object_put(out);
 		a->result = tool_error(req, op, &e);
 	} else {
+		json_object *text = json_object_new_string(jx_text(out));
+
+		json_object_set_serializer(out, emit_text, (void *)json_object_get_string(text), NULL);
 		item = json_object_new_object();
 		jx_add_str(item, "type", "text");
-		jx_add_str(item, "text", jx_text(out));
+		json_object_object_add(item, "text", text);
 		content = json_object_new_array();
 		json_object_array_add(content, item);
 		a->result = json_object_new_object();
