@@ -57,8 +57,10 @@ main(void)
 		mysql_stmt_free_result(st);
 		n = snprintf(body, sizeof body, "{\"data\":{\"id\":%lld,\"name\":\"%s\",\"email\":\"%s\"}}",
 		    rid, name, email);
-		FCGX_FPrintF(req.out, "Status: 200 OK\r\nContent-Type: application/json\r\n"
-		    "Content-Length: %d\r\n\r\n", n);
+		FCGX_FPrintF(req.out,
+		    "Status: 200 OK\r\nContent-Type: application/json\r\n"
+		    "Content-Length: %d\r\n\r\n",
+		    n);
 		FCGX_PutStr(body, n, req.out);
 		FCGX_Finish_r(&req);
 	}

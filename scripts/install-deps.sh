@@ -15,7 +15,7 @@ libcmocka-dev libcurl4-openssl-dev"
 PACKAGING="dpkg-dev debhelper fakeroot lintian cron"
 PKGS="build-essential $BUILD_DEPS $PACKAGING
 mariadb-server mariadb-client lighttpd apache2 libapache2-mod-fcgid spawn-fcgi
-python3 curl ca-certificates procps man-db groff-base"
+python3 curl ca-certificates procps man-db groff-base clang-format"
 
 missing=""
 for p in $PKGS; do

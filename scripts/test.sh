@@ -11,6 +11,11 @@ MIGRATOR_IT_REQUIRED=1
 export MIGRATOR_IT_REQUIRED
 
 status=0
+# The C code follows .clang-format (a second or two).
+if ! "$top/scripts/check-format.sh"; then
+	status=1
+fi
+
 run_suite() { # name builddir [configure args]
 	name=$1 dir=$2
 	shift 2

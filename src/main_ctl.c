@@ -26,20 +26,20 @@
 #define PROG "migratorctl"
 
 static const char usage_text[] =
-	"usage: migratorctl [--config FILE] COMMAND | --help | --version\n"
-	"  db migrate [--sql-dir DIR]                       apply sql/ migrations in order; idempotent\n"
-	"  config check                                     validate the config, print the effective values\n"
-	"  user add --name NAME --email EMAIL               prints the new user's id\n"
-	"  user list                                        id, name, email, created, active tokens\n"
-	"  token create --user ID --name NAME --scopes S1,S2,...   prints the token, once\n"
-	"  token list --user ID                             id, name, scopes, last used (never the token)\n"
-	"  token revoke --id TOKEN_ID                       takes effect on the next request\n"
-	"  flag set migrator on|off [--user ID]             global switch, or a per-user override\n"
-	"  flag get migrator [--user ID]                    the effective value and what decides it\n"
-	"  keygen --out FILE                                new credentials key, mode 0600\n"
-	"  status                                           queues, runs per status, oldest job age\n"
-	"The config is --config FILE, else $MIGRATOR_CONFIG, else the default path.\n"
-	"Exit status: 0 done, 1 failed (the message says why), 2 usage error.\n";
+    "usage: migratorctl [--config FILE] COMMAND | --help | --version\n"
+    "  db migrate [--sql-dir DIR]                       apply sql/ migrations in order; idempotent\n"
+    "  config check                                     validate the config, print the effective values\n"
+    "  user add --name NAME --email EMAIL               prints the new user's id\n"
+    "  user list                                        id, name, email, created, active tokens\n"
+    "  token create --user ID --name NAME --scopes S1,S2,...   prints the token, once\n"
+    "  token list --user ID                             id, name, scopes, last used (never the token)\n"
+    "  token revoke --id TOKEN_ID                       takes effect on the next request\n"
+    "  flag set migrator on|off [--user ID]             global switch, or a per-user override\n"
+    "  flag get migrator [--user ID]                    the effective value and what decides it\n"
+    "  keygen --out FILE                                new credentials key, mode 0600\n"
+    "  status                                           queues, runs per status, oldest job age\n"
+    "The config is --config FILE, else $MIGRATOR_CONFIG, else the default path.\n"
+    "Exit status: 0 done, 1 failed (the message says why), 2 usage error.\n";
 
 static int
 die_usage(void)
@@ -235,9 +235,9 @@ cmd_user_add(struct config *cfg, int argc, char **argv, int at)
 		return die_usage();
 	db = connect_or_die(cfg);
 	if (db_exec(db, ST_USER_ADD, "ss", name, email) < 0) {
-		int rc = db_error_class(db) == DB_DUPLICATE
-		    ? (fprintf(stderr, "migratorctl: a user with email %s exists\n", email), 1)
-		    : fail_db(db, "user add");
+		int rc = db_error_class(db) == DB_DUPLICATE ?
+		    (fprintf(stderr, "migratorctl: a user with email %s exists\n", email), 1) :
+		    fail_db(db, "user add");
 		db_close(db);
 		return rc;
 	}
@@ -303,8 +303,7 @@ cmd_token_list(struct config *cfg, int argc, char **argv, int at)
 	printf("id\tname\tscopes\tlast_used\tcreated\trevoked\n");
 	while ((rc = db_next(r)) == 1)
 		printf("%s\t%s\t%s\t%s\t%s\t%s\n", db_str(r, 0), db_str(r, 1), db_str(r, 2),
-		    db_str(r, 3) ? db_str(r, 3) : "never", db_str(r, 4),
-		    db_str(r, 5) ? db_str(r, 5) : "-");
+		    db_str(r, 3) ? db_str(r, 3) : "never", db_str(r, 4), db_str(r, 5) ? db_str(r, 5) : "-");
 	db_free(r);
 	db_close(db);
 	return rc < 0 ? 1 : 0;
@@ -386,7 +385,8 @@ cmd_status(struct config *cfg)
 
 	if ((r = db_query(db, ST_STATUS_QUEUES, "")) == NULL) {
 		if (strstr(db_error(db), "doesn't exist") != NULL) {
-			fprintf(stderr, PROG ": the database has no schema yet: run migratorctl db migrate\n");
+			fprintf(stderr,
+			    PROG ": the database has no schema yet: run migratorctl db migrate\n");
 			db_close(db);
 			return 1;
 		}
@@ -422,7 +422,8 @@ cmd_user_list(struct config *cfg)
 		return fail_db(db, "user list");
 	printf("id\tname\temail\tcreated\tactive_tokens\n");
 	while ((rc = db_next(r)) == 1)
-		printf("%s\t%s\t%s\t%s\t%s\n", db_str(r, 0), db_str(r, 1), db_str(r, 2), db_str(r, 3), db_str(r, 4));
+		printf("%s\t%s\t%s\t%s\t%s\n", db_str(r, 0), db_str(r, 1), db_str(r, 2), db_str(r, 3),
+		    db_str(r, 4));
 	db_free(r);
 	db_close(db);
 	return rc < 0 ? 1 : 0;
@@ -458,7 +459,8 @@ cmd_flag_get(struct config *cfg, int argc, char **argv, int at)
 		printf("features:migrator %s for user %llu (per-user override)\n", mine ? "on" : "off",
 		    (unsigned long long)user);
 	else if (global >= 0)
-		printf("features:migrator %s%s (global setting)\n", global ? "on" : "off", user ? " for this user" : "");
+		printf("features:migrator %s%s (global setting)\n", global ? "on" : "off",
+		    user ? " for this user" : "");
 	else
 		printf("features:migrator %s%s (config default [features] migrator)\n",
 		    cfg->migrator_default ? "on" : "off", user ? " for this user" : "");
@@ -474,7 +476,7 @@ cmd_config_check(struct config *cfg)
 
 /* One command: its words, what it needs, and how it runs. */
 struct command {
-	const char *word1, *word2;  /* word2 NULL: one word */
+	const char *word1, *word2; /* word2 NULL: one word */
 	int (*run)(struct config *, int argc, char **argv, int at);
 };
 
@@ -511,6 +513,7 @@ run_config_check(struct config *c, int argc, char **argv, int at)
 	return cmd_config_check(c);
 }
 
+/* clang-format off */
 static const struct command commands[] = {
 	{ "db", "migrate", run_migrate },
 	{ "config", "check", run_config_check },
@@ -523,6 +526,7 @@ static const struct command commands[] = {
 	{ "flag", "get", cmd_flag_get },
 	{ "status", NULL, run_status },
 };
+/* clang-format on */
 
 int
 main(int argc, char **argv)
@@ -551,8 +555,8 @@ main(int argc, char **argv)
 		const struct command *k = &commands[i];
 		int words = k->word2 ? 2 : 1;
 
-		if (strcmp(argv[at], k->word1) != 0 || (k->word2 != NULL &&
-		        (at + 1 >= argc || strcmp(argv[at + 1], k->word2) != 0)))
+		if (strcmp(argv[at], k->word1) != 0 ||
+		    (k->word2 != NULL && (at + 1 >= argc || strcmp(argv[at + 1], k->word2) != 0)))
 			continue;
 		/* config check also takes --config after its words */
 		if (opt(argc, argv, at + words, "--config") != NULL)

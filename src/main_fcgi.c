@@ -18,12 +18,12 @@
 #define PROG "migrator.fcgi"
 
 static const char usage_text[] =
-	"usage: migrator.fcgi [--config FILE] [--listen PATH|:PORT] | --help | --version\n"
-	"  Answers /api/v1 and /mcp as a FastCGI responder. Spawned by the web server\n"
-	"  (mod_fcgid, lighttpd) it talks on the socket it is given; with --listen it\n"
-	"  opens its own (mod_proxy_fcgi, spawn-fcgi). Exit: 0 stopped, 1 failed, 2 usage.\n"
-	"  --config FILE     config file (else $MIGRATOR_CONFIG, else the default path)\n"
-	"  --listen ADDR     a unix socket path, or :PORT on all addresses\n";
+    "usage: migrator.fcgi [--config FILE] [--listen PATH|:PORT] | --help | --version\n"
+    "  Answers /api/v1 and /mcp as a FastCGI responder. Spawned by the web server\n"
+    "  (mod_fcgid, lighttpd) it talks on the socket it is given; with --listen it\n"
+    "  opens its own (mod_proxy_fcgi, spawn-fcgi). Exit: 0 stopped, 1 failed, 2 usage.\n"
+    "  --config FILE     config file (else $MIGRATOR_CONFIG, else the default path)\n"
+    "  --listen ADDR     a unix socket path, or :PORT on all addresses\n";
 
 int
 main(int argc, char **argv)
@@ -44,11 +44,18 @@ main(int argc, char **argv)
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "c:l:hV", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'c': config_arg = optarg; break;
-		case 'l': listen = optarg; break;
-		case 'h': return cli_help(usage_text);
-		case 'V': return cli_version(PROG);
-		default: return cli_misuse(PROG, "unknown option or missing value: %s", argv[optind - 1]);
+		case 'c':
+			config_arg = optarg;
+			break;
+		case 'l':
+			listen = optarg;
+			break;
+		case 'h':
+			return cli_help(usage_text);
+		case 'V':
+			return cli_version(PROG);
+		default:
+			return cli_misuse(PROG, "unknown option or missing value: %s", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

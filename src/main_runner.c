@@ -22,14 +22,14 @@
 #define PROG "migrator-runner"
 
 static const char usage_text[] =
-	"usage: migrator-runner [--config FILE] [--max-seconds N] [--max-jobs N] [--once]\n"
-	"                       [--worker-id ID] [--verbose] | --help | --version\n"
-	"  --config FILE     config file (else $MIGRATOR_CONFIG, else the default path)\n"
-	"  --max-seconds N   stop claiming and exit after N seconds (default 50)\n"
-	"  --max-jobs N      stop after N job steps (default: no limit)\n"
-	"  --once            one pass: exit as soon as no job is available now\n"
-	"  --worker-id ID    name in jobs.reserved_by (default host:pid)\n"
-	"  --verbose         log each claimed job to stderr\n";
+    "usage: migrator-runner [--config FILE] [--max-seconds N] [--max-jobs N] [--once]\n"
+    "                       [--worker-id ID] [--verbose] | --help | --version\n"
+    "  --config FILE     config file (else $MIGRATOR_CONFIG, else the default path)\n"
+    "  --max-seconds N   stop claiming and exit after N seconds (default 50)\n"
+    "  --max-jobs N      stop after N job steps (default: no limit)\n"
+    "  --once            one pass: exit as soon as no job is available now\n"
+    "  --worker-id ID    name in jobs.reserved_by (default host:pid)\n"
+    "  --verbose         log each claimed job to stderr\n";
 
 static volatile sig_atomic_t stop_flag;
 
@@ -78,7 +78,8 @@ parse_args(int argc, char **argv, struct cli *c)
 		} else if (strcmp(a, "--worker-id") == 0) {
 			if ((c->worker = value(argc, argv, &i)) == NULL || !*c->worker ||
 			    strlen(c->worker) > QUEUE_WORKER_MAX)
-				return cli_misuse(PROG, "--worker-id needs 1 to %d characters", QUEUE_WORKER_MAX);
+				return cli_misuse(PROG, "--worker-id needs 1 to %d characters",
+				    QUEUE_WORKER_MAX);
 		} else if (strcmp(a, "--max-seconds") == 0) {
 			if ((val = value(argc, argv, &i)) == NULL || parse_i64(val, 1, 86400, &v) != 0)
 				return cli_misuse(PROG, "--max-seconds needs a number from 1 to 86400");

@@ -17,10 +17,10 @@
 #include "queue/queue.h"
 
 #define DETAIL_MAX_RESOURCES 500
-#define DELETE_INLINE_MAX 5000 /* a run with more resources is deleted by the runner, in batches */
+#define DELETE_INLINE_MAX    5000 /* a run with more resources is deleted by the runner, in batches */
 
 static const char initial_stats[] =
-	"{\"discovered\":{},\"planned\":{},\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0}";
+    "{\"discovered\":{},\"planned\":{},\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0}";
 
 /* "options" of a run from its stored text: every option with its value. */
 static void
@@ -31,8 +31,8 @@ run_options_json(json_object *run, const char *text)
 
 	if (text != NULL)
 		stored = jx_parse(text, strlen(text), &ok);
-	jx_add_bool(o, "import_paused", json_object_object_get_ex(stored, "import_paused", &v) &&
-	    json_object_get_boolean(v));
+	jx_add_bool(o, "import_paused",
+	    json_object_object_get_ex(stored, "import_paused", &v) && json_object_get_boolean(v));
 	json_object_put(stored);
 	json_object_object_add(run, "options", o);
 }
@@ -167,8 +167,9 @@ page_body(const struct ctx *c, const char *path, const char *filter, const struc
 		{ "next", a->page < last, a->page + 1 } };
 
 	for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-		char *url = rel[i].on ? xasprintf("%s%s?%sper_page=%lld&page=%lld", c->app->cfg->public_url, path,
-		    filter, (long long)a->per_page, (long long)rel[i].page) : NULL;
+		char *url = rel[i].on ? xasprintf("%s%s?%sper_page=%lld&page=%lld", c->app->cfg->public_url,
+		                            path, filter, (long long)a->per_page, (long long)rel[i].page) :
+		                        NULL;
 		jx_add_str(links, rel[i].name, url);
 		free(url);
 	}
@@ -222,8 +223,8 @@ h_list(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	size_t n;
 	int rc;
 
-	if ((r = db_query(db, ST_RUN_LIST, "ussssii", uid, a->status, a->status, a->provider,
-	         a->provider, a->per_page, offset)) == NULL)
+	if ((r = db_query(db, ST_RUN_LIST, "ussssii", uid, a->status, a->status, a->provider, a->provider,
+	         a->per_page, offset)) == NULL)
 		return db_fail(db, e);
 	data = json_object_new_array();
 	while ((rc = db_next(r)) == 1)
@@ -263,8 +264,8 @@ log_json(struct db_res *r)
 
 /* Up to limit+1 log rows from offset (the extra row tells whether a next page exists). */
 static int
-fetch_logs(struct db *db, const char *id, bool errors_only, int64_t limit, int64_t offset,
-    json_object **arr, struct err *e)
+fetch_logs(struct db *db, const char *id, bool errors_only, int64_t limit, int64_t offset, json_object **arr,
+    struct err *e)
 {
 	struct db_res *r;
 	int rc;
@@ -379,8 +380,8 @@ h_logs(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 
 	if (run_status(c, a->id, false, st, e) != 0)
 		return -1;
-	if (fetch_logs(c->app->db, a->id, a->errors_only, a->per_page + 1,
-	        (a->page - 1) * a->per_page, &data, e) != 0)
+	if (fetch_logs(c->app->db, a->id, a->errors_only, a->per_page + 1, (a->page - 1) * a->per_page, &data,
+	        e) != 0)
 		return -1;
 	n = json_object_array_length(data);
 	if (n > (size_t)a->per_page)
@@ -389,9 +390,11 @@ h_logs(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	links = json_object_new_object();
 	for (int i = 0; i < 2; i++) {
 		bool on = i == 0 ? a->page > 1 : n > (size_t)a->per_page;
-		char *url = on ? xasprintf("%s%s?errors_only=%s&per_page=%lld&page=%lld", c->app->cfg->public_url,
-		    path, a->errors_only ? "true" : "false", (long long)a->per_page,
-		    (long long)(i == 0 ? a->page - 1 : a->page + 1)) : NULL;
+		char *url = on ?
+		    xasprintf("%s%s?errors_only=%s&per_page=%lld&page=%lld", c->app->cfg->public_url, path,
+		        a->errors_only ? "true" : "false", (long long)a->per_page,
+		        (long long)(i == 0 ? a->page - 1 : a->page + 1)) :
+		    NULL;
 		jx_add_str(links, i == 0 ? "prev" : "next", url);
 		free(url);
 	}
@@ -526,8 +529,8 @@ h_delete(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (size <= DELETE_INLINE_MAX)
 		n = db_exec(db, ST_RUN_DELETE, "su", a->id, c->who->user_id);
 	else if ((n = db_exec(db, ST_RUN_MARK_DELETED, "su", a->id, c->who->user_id)) > 0 &&
-	         (db_exec(db, ST_JOBS_DELETE_RUN, "s", a->id) < 0 ||
-	          queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
+	    (db_exec(db, ST_JOBS_DELETE_RUN, "s", a->id) < 0 ||
+	        queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
 		return e->code != ERR_NONE ? -1 : db_fail(db, e);
 	if (n < 0)
 		return db_fail(db, e);
@@ -553,7 +556,8 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (n == 0) {
 		if (run_status(c, a->id, false, st, e) != 0)
 			return -1;
-		return err_set(e, ERR_RUN_NOT_CANCELLABLE, "The run is %s and can no longer be cancelled.", st);
+		return err_set(e, ERR_RUN_NOT_CANCELLABLE, "The run is %s and can no longer be cancelled.",
+		    st);
 	}
 	if (db_exec(db, ST_JOBS_DELETE_RUN, "s", a->id) < 0)
 		return db_fail(db, e);
@@ -574,9 +578,11 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		const char *strategy, *action, *status, *reason;
 	} map[] = {
 		{ "skip", "skip", "skipped", "You chose skip: the object in your account stays as it is." },
-		{ "overwrite", "update", "pending", "You chose overwrite: the object in your account is updated "
-		  "with the provider's data." },
-		{ "duplicate", "create", "pending", "You chose duplicate: a second object is created beside yours." },
+		{ "overwrite", "update", "pending",
+		    "You chose overwrite: the object in your account is updated "
+		    "with the provider's data." },
+		{ "duplicate", "create", "pending",
+		    "You chose duplicate: a second object is created beside yours." },
 	};
 	struct db *db = c->app->db;
 	const char *action = NULL, *status = NULL, *reason = NULL;
@@ -604,7 +610,8 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 			    (unsigned long long)a->ids.v[i]);
 	}
 	if (a->ids.v == NULL) {
-		if ((n = db_exec(db, ST_RES_RESOLVE, "sssssnn", a->strategy, action, status, reason, a->id)) < 0)
+		if ((n = db_exec(db, ST_RES_RESOLVE, "sssssnn", a->strategy, action, status, reason, a->id)) <
+		    0)
 			return db_fail(db, e);
 		resolved = n;
 	} else {
@@ -700,8 +707,10 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 	if (run_status(c, a->id, true, st, e) != 0)
 		return -1;
 	if (strcmp(st, "awaiting_review") != 0)
-		return err_set(e, ERR_RUN_NOT_AWAITING_REVIEW, "The run is %s; resources can only be %s while it "
-		    "awaits review.", st, exclude ? "excluded" : "included");
+		return err_set(e, ERR_RUN_NOT_AWAITING_REVIEW,
+		    "The run is %s; resources can only be %s while it "
+		    "awaits review.",
+		    st, exclude ? "excluded" : "included");
 	for (size_t i = 0; i < a->ids.n; i++) {
 		if ((n = db_scalar(db, &found, ST_RES_IN_RUN, "su", a->id, a->ids.v[i])) < 0)
 			return db_fail(db, e);
@@ -710,12 +719,13 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 			    (unsigned long long)a->ids.v[i]);
 	}
 	for (size_t i = 0; i < a->ids.n; i++) {
-		if ((n = db_exec(db, exclude ? ST_RES_EXCLUDE : ST_RES_INCLUDE, "su", a->id, a->ids.v[i])) < 0)
+		if ((n = db_exec(db, exclude ? ST_RES_EXCLUDE : ST_RES_INCLUDE, "su", a->id, a->ids.v[i])) <
+		    0)
 			return db_fail(db, e);
 		changed += n;
 	}
-	snprintf(msg, sizeof msg, "%s %lld resource%s.", exclude ? "Excluded" : "Included", (long long)changed,
-	    changed == 1 ? "" : "s");
+	snprintf(msg, sizeof msg, "%s %lld resource%s.", exclude ? "Excluded" : "Included",
+	    (long long)changed, changed == 1 ? "" : "s");
 	ctxo = json_object_new_object();
 	jx_add_int(ctxo, exclude ? "excluded" : "included", changed);
 	n = runlog_add(db, a->id, "info", msg, ctxo, e);

@@ -14,8 +14,8 @@
 
 const char *const run_states[] = { "pending", "discovering", "awaiting_review", "executing",
 	"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled", NULL };
-const char *const resource_statuses[] = { "pending", "running", "imported", "skipped", "conflict",
-	"failed", "excluded", NULL };
+const char *const resource_statuses[] = { "pending", "running", "imported", "skipped", "conflict", "failed",
+	"excluded", NULL };
 const char *const resource_actions[] = { "create", "update", "skip", "conflict", NULL };
 static const char *const strategies[] = { "skip", "overwrite", "duplicate", NULL };
 
@@ -27,7 +27,8 @@ static const char *const strategies[] = { "skip", "overwrite", "duplicate", NULL
 	"\"failed_resources\":{\"type\":\"integer\"},\"error_message\":" S_STR_NULL "," \
 	"\"started_at\":" S_STR_NULL ",\"finished_at\":" S_STR_NULL ",\"created_at\":" S_STR_NULL "," \
 	"\"updated_at\":" S_STR_NULL
-#define S_RUN "{\"type\":\"object\",\"properties\":{" S_RUN_PROPS "},\"required\":[\"id\",\"provider\",\"status\"]}"
+#define S_RUN \
+	"{\"type\":\"object\",\"properties\":{" S_RUN_PROPS "},\"required\":[\"id\",\"provider\",\"status\"]}"
 #define S_ACK \
 	"{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"data\":{\"type\":\"object\"," \
 	"\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\"}},\"required\":[\"id\",\"status\"]}}," \
@@ -38,42 +39,44 @@ static const char *const strategies[] = { "skip", "overwrite", "duplicate", NULL
 	"\"per_page\":{\"type\":\"integer\"},\"total\":{\"type\":\"integer\"}}}"
 
 static const char out_list[] =
-	"{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"array\",\"items\":" S_RUN "},"
-	S_PAGE_META "},\"required\":[\"data\",\"meta\"]}";
+    "{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"array\",\"items\":" S_RUN "}," S_PAGE_META
+    "},\"required\":[\"data\",\"meta\"]}";
 static const char out_get[] =
-	"{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"object\",\"properties\":{" S_RUN_PROPS ","
-	"\"resources\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}},"
-	"\"logs\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}}},\"required\":[\"id\",\"status\",\"resources\"]},"
-	"\"meta\":{\"type\":\"object\",\"properties\":{\"resource_counts\":{\"type\":\"object\"}}}},"
-	"\"required\":[\"data\",\"meta\"]}";
+    "{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"object\",\"properties\":{" S_RUN_PROPS ","
+    "\"resources\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}},"
+    "\"logs\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}}},\"required\":[\"id\",\"status\",\"resources\"]},"
+    "\"meta\":{\"type\":\"object\",\"properties\":{\"resource_counts\":{\"type\":\"object\"}}}},"
+    "\"required\":[\"data\",\"meta\"]}";
 static const char out_resources[] =
-	"{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
-	"\"properties\":{\"id\":{\"type\":\"integer\"},\"resource_type\":{\"type\":\"string\"},"
-	"\"external_id\":{\"type\":\"string\"},\"name\":" S_STR_NULL ",\"action\":" S_STR_NULL ","
-	"\"status\":{\"type\":\"string\"},\"reason\":" S_STR_NULL ",\"attempts\":{\"type\":\"integer\"},"
-	"\"error_message\":" S_STR_NULL "},\"required\":[\"id\",\"resource_type\",\"status\"]}},"
-	S_PAGE_META "},\"required\":[\"data\",\"meta\"]}";
+    "{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
+    "\"properties\":{\"id\":{\"type\":\"integer\"},\"resource_type\":{\"type\":\"string\"},"
+    "\"external_id\":{\"type\":\"string\"},\"name\":" S_STR_NULL ",\"action\":" S_STR_NULL ","
+    "\"status\":{\"type\":\"string\"},\"reason\":" S_STR_NULL ",\"attempts\":{\"type\":\"integer\"},"
+    "\"error_message\":" S_STR_NULL "},\"required\":[\"id\",\"resource_type\",\"status\"]}}," S_PAGE_META
+    "},\"required\":[\"data\",\"meta\"]}";
 static const char out_create[] =
-	"{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"data\":" S_RUN "},\"required\":[\"data\"]}";
+    "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"data\":" S_RUN
+    "},\"required\":[\"data\"]}";
 static const char out_retry[] =
-	"{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"retried\":{\"type\":\"integer\"},"
-	"\"data\":{\"type\":\"object\"}},\"required\":[\"message\",\"retried\"]}";
+    "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"retried\":{\"type\":\"integer\"},"
+    "\"data\":{\"type\":\"object\"}},\"required\":[\"message\",\"retried\"]}";
 static const char out_delete[] =
-	"{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"deleted\":{\"type\":\"boolean\"},"
-	"\"id\":{\"type\":\"string\"}},\"required\":[\"deleted\",\"id\"]}";
+    "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"deleted\":{\"type\":\"boolean\"},"
+    "\"id\":{\"type\":\"string\"}},\"required\":[\"deleted\",\"id\"]}";
 static const char out_resolve[] =
-	"{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"resolved\":{\"type\":\"integer\"},"
-	"\"data\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\"}}}},"
-	"\"required\":[\"message\",\"resolved\",\"data\"]}";
+    "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"resolved\":{\"type\":\"integer\"},"
+    "\"data\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\"}}}},"
+    "\"required\":[\"message\",\"resolved\",\"data\"]}";
 static const char out_select[] =
-	"{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"changed\":{\"type\":\"integer\"},"
-	"\"data\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\"}}}},"
-	"\"required\":[\"message\",\"changed\",\"data\"]}";
+    "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"changed\":{\"type\":\"integer\"},"
+    "\"data\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\"}}}},"
+    "\"required\":[\"message\",\"changed\",\"data\"]}";
 static const char out_cancel[] =
-	"{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"data\":" S_RUN "},"
-	"\"required\":[\"message\",\"data\"]}";
+    "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"data\":" S_RUN "},"
+    "\"required\":[\"message\",\"data\"]}";
 
 #define ARG(field) offsetof(struct args, field)
+/* clang-format off */
 #define P_ID { .name = "id", .kind = P_RUN_ID, .src = SRC_PATH, .flags = PARAM_REQUIRED, .off = ARG(id), \
 	.description = "The run id (UUID)." }
 #define P_PAGE { .name = "page", .kind = P_INT, .src = SRC_QUERY, .min = 1, .max = 1000000, .dflt = 1, \
@@ -81,7 +84,9 @@ static const char out_cancel[] =
 #define P_PER_PAGE(what, tool) { .name = "per_page", .kind = P_INT, .src = SRC_QUERY, .min = 1, .max = 100, \
 	.dflt = 20, .tool_max = (tool), .off = ARG(per_page), .description = what " per page." }
 #define P_END { .name = NULL }
+/* clang-format on */
 
+/* clang-format off */
 static const struct param params_list[] = {
 	{ .name = "status", .kind = P_ENUM, .src = SRC_QUERY, .values = run_states, .off = ARG(status),
 	  .description = "Only runs in this state." },
@@ -89,7 +94,9 @@ static const struct param params_list[] = {
 	  .description = "Only runs from this provider." },
 	P_PAGE, P_PER_PAGE("Runs", 50), P_END
 };
+/* clang-format on */
 static const struct param params_get[] = { P_ID, P_END };
+/* clang-format off */
 static const struct param params_logs[] = {
 	P_ID,
 	{ .name = "errors_only", .kind = P_BOOL, .src = SRC_QUERY, .off = ARG(errors_only),
@@ -139,11 +146,13 @@ static const struct param params_select[] = {
 	  .description = "Ids of resources of this run (the id field of each resource item)." },
 	P_END
 };
+/* clang-format on */
 static const struct param params_none[] = { P_END };
 
 #define RO (OPF_MODULE | OPF_READ_ONLY | OPF_IDEMPOTENT)
 #define RW (OPF_MODULE | OPF_WRITES)
 
+/* clang-format off */
 const struct op op_table[OP__COUNT] = {
 	[OP_LIST] = { .id = OP_LIST, .method = "GET", .path = "/api/v1/migrations", .status = 200,
 	    .tool = "migrations-list", .title = "List migration runs",
@@ -210,6 +219,7 @@ const struct op op_table[OP__COUNT] = {
 	[OP_ME] = { .id = OP_ME, .method = "GET", .path = "/api/v1/me", .status = 200, .scope = SC_NONE,
 	    .flags = OPF_READ_ONLY | OPF_IDEMPOTENT, .params = params_none, .handler = h_me },
 };
+/* clang-format on */
 
 const struct op *
 op_by_tool(const char *name)
@@ -234,13 +244,12 @@ admin_url(const struct provider_def *def, const struct config *cfg)
 }
 
 static int
-check_credentials(const struct provider_def *def, json_object *creds, const struct config *cfg,
-    struct err *e)
+check_credentials(const struct provider_def *def, json_object *creds, const struct config *cfg, struct err *e)
 {
 	char field[80], why[160];
 	json_object *v;
 
-	json_object_object_foreach(creds, key, val) {
+	json_object_object_foreach (creds, key, val) {
 		char name[64];
 		utf8_clean(name, sizeof name, key, 60);
 		snprintf(field, sizeof field, "credentials.%s", name);
@@ -262,10 +271,13 @@ check_credentials(const struct provider_def *def, json_object *creds, const stru
 				break;
 			}
 		if (def->url_field != NULL && strcmp(def->url_field, key) == 0 && admin_url(def, cfg))
-			err_field(e, field, "The administrator has set the %s address for this service "
-			    "([provider.%s] base_url); leave %s out.", def->id, def->id, field);
+			err_field(e, field,
+			    "The administrator has set the %s address for this service "
+			    "([provider.%s] base_url); leave %s out.",
+			    def->id, def->id, field);
 		else if (def->url_field != NULL && strcmp(def->url_field, key) == 0 &&
-		    urlguard_check_url(json_object_get_string(val), cfg->allow_http_urls, why, sizeof why) != 0)
+		    urlguard_check_url(json_object_get_string(val), cfg->allow_http_urls, why, sizeof why) !=
+		        0)
 			err_field(e, field, "The %s field is not an allowed URL: %s", field, why);
 	}
 	for (size_t i = 0; def->required[i] != NULL; i++) {
@@ -320,7 +332,8 @@ arg_kind(const struct param *p, json_object *v, struct args *a, struct err *e)
 	}
 	allowed[0] = '\0';
 	for (size_t i = 0; importer_type_at(i) != NULL && len < sizeof allowed; i++)
-		len += (size_t)snprintf(allowed + len, sizeof allowed - len, "%s%s", i ? ", " : "", importer_type_at(i));
+		len += (size_t)snprintf(allowed + len, sizeof allowed - len, "%s%s", i ? ", " : "",
+		    importer_type_at(i));
 	err_field(e, p->name, "The %s field must be one of: %s.", p->name, allowed);
 }
 
@@ -342,8 +355,8 @@ arg_int(const struct param *p, json_object *v, bool from_text, enum transport t,
 		return;
 	}
 	if (iv < p->min || iv > max) {
-		err_field(e, p->name, "The %s field must be between %lld and %lld.", p->name, (long long)p->min,
-		    (long long)max);
+		err_field(e, p->name, "The %s field must be between %lld and %lld.", p->name,
+		    (long long)p->min, (long long)max);
 		return;
 	}
 	*AT(a, p, int64_t) = iv;
@@ -372,7 +385,8 @@ arg_ids(const struct param *p, json_object *v, struct args *a, struct err *e)
 	size_t n;
 
 	if (!json_object_is_type(v, json_type_array) || (n = json_object_array_length(v)) > ARGS_MAX_IDS) {
-		err_field(e, p->name, "The %s field must be an array of at most %d ids.", p->name, ARGS_MAX_IDS);
+		err_field(e, p->name, "The %s field must be an array of at most %d ids.", p->name,
+		    ARGS_MAX_IDS);
 		return;
 	}
 	l->v = xcalloc(n ? n : 1, sizeof *l->v);
@@ -396,13 +410,14 @@ arg_options(const struct param *p, json_object *v, struct args *a, struct err *e
 		err_field(e, p->name, "The %s field must be an object.", p->name);
 		return;
 	}
-	json_object_object_foreach(v, key, val) {
+	json_object_object_foreach (v, key, val) {
 		char name[64];
 		utf8_clean(name, sizeof name, key, 60);
 		if (strcmp(key, "import_paused") != 0)
 			err_field(e, "options", "Unknown option %s; the options are: import_paused.", name);
 		else if (!json_object_is_type(val, json_type_boolean))
-			err_field(e, "options.import_paused", "The options.import_paused field must be true or false.");
+			err_field(e, "options.import_paused",
+			    "The options.import_paused field must be true or false.");
 		else
 			o->import_paused = json_object_get_boolean(val);
 	}
@@ -412,7 +427,8 @@ arg_options(const struct param *p, json_object *v, struct args *a, struct err *e
 static void
 arg_one(const struct param *p, json_object *v, enum transport t, struct args *a, struct err *e)
 {
-	bool from_text = json_object_is_type(v, json_type_string) && t == TRANSPORT_REST && p->src != SRC_BODY;
+	bool from_text =
+	    json_object_is_type(v, json_type_string) && t == TRANSPORT_REST && p->src != SRC_BODY;
 	const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 	bool b;
 
@@ -445,8 +461,8 @@ arg_one(const struct param *p, json_object *v, enum transport t, struct args *a,
 			size_t len = 0;
 			allowed[0] = '\0';
 			for (size_t i = 0; provider_list[i] != NULL && len < sizeof allowed; i++)
-				len += (size_t)snprintf(allowed + len, sizeof allowed - len, "%s%s", i ? ", " : "",
-				    provider_list[i]->id);
+				len += (size_t)snprintf(allowed + len, sizeof allowed - len, "%s%s",
+				    i ? ", " : "", provider_list[i]->id);
 			err_field(e, p->name, "The %s field must be one of: %s.", p->name, allowed);
 			break;
 		}
@@ -484,7 +500,7 @@ op_args(const struct op *op, json_object *in, enum transport t, struct args *a, 
 			continue;
 		if (!json_object_object_get_ex(in, p->name, &v) || v == NULL ||
 		    (p->src == SRC_QUERY && t == TRANSPORT_REST && json_object_is_type(v, json_type_string) &&
-		     json_object_get_string_len(v) == 0))
+		        json_object_get_string_len(v) == 0))
 			v = NULL;
 		if (v == NULL) {
 			if (p->kind == P_RUN_ID)
@@ -517,8 +533,7 @@ args_free(struct args *a)
 }
 
 static int
-call_handler(struct ctx *c, const struct op *op, const struct args *a, json_object **out,
-    struct err *e)
+call_handler(struct ctx *c, const struct op *op, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
 
@@ -546,8 +561,8 @@ call_handler(struct ctx *c, const struct op *op, const struct args *a, json_obje
 }
 
 int
-op_check(struct app *app, const struct op *op, const struct principal *who,
-    const struct rate *rate, struct err *e)
+op_check(struct app *app, const struct op *op, const struct principal *who, const struct rate *rate,
+    struct err *e)
 {
 	if ((op->flags & OPF_MODULE) && !who->flag_on)
 		return err_set(e, ERR_FEATURE_DISABLED, NULL);
@@ -582,8 +597,8 @@ takes(const struct op *op, enum param_kind kind)
 }
 
 int
-op_run(struct app *app, const struct op *op, const struct principal *who, json_object *in,
-    enum transport t, json_object **out, struct err *e)
+op_run(struct app *app, const struct op *op, const struct principal *who, json_object *in, enum transport t,
+    json_object **out, struct err *e)
 {
 	struct ctx c = { app, who };
 	struct args a;

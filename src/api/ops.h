@@ -53,8 +53,8 @@ enum param_src { SRC_PATH, SRC_QUERY, SRC_BODY };
 struct param {
 	const char *name;
 	enum param_kind kind;
-	enum param_src src;  /* where REST finds it; tools read everything from arguments */
-	unsigned flags;      /* PARAM_* */
+	enum param_src src; /* where REST finds it; tools read everything from arguments */
+	unsigned flags;     /* PARAM_* */
 	int64_t min, max, dflt, tool_max;
 	const char *const *values; /* P_ENUM */
 	size_t off;                /* offsetof(struct args, field) */
@@ -64,7 +64,7 @@ struct param {
 #define ARGS_MAX_IDS 1000
 
 struct id_list {
-	uint64_t *v;   /* NULL when absent; owned (args_free) */
+	uint64_t *v; /* NULL when absent; owned (args_free) */
 	size_t n;
 };
 
@@ -76,7 +76,7 @@ struct run_options {
 /* Validated, typed arguments (strings borrowed from the request). */
 struct args {
 	char id[37];
-	const char *status;        /* runs: run state; resources: resource status */
+	const char *status; /* runs: run state; resources: resource status */
 	const char *provider;
 	const struct provider_def *prov;
 	const char *resource_type;
@@ -88,10 +88,10 @@ struct args {
 	struct run_options options;
 	const char *strategy;
 	struct id_list ids;
-	bool confirm;              /* REST: always (the DELETE itself confirms) */
+	bool confirm; /* REST: always (the DELETE itself confirms) */
 	/* Set by op_args from the transport, so that handlers never look at it: */
-	const char *via;           /* "api" or "tool", for the run log */
-	int embed_logs;            /* run detail: the newest log entries to include (tools: 50) */
+	const char *via; /* "api" or "tool", for the run log */
+	int embed_logs;  /* run detail: the newest log entries to include (tools: 50) */
 };
 
 struct ctx {
@@ -100,8 +100,20 @@ struct ctx {
 };
 
 enum op_id {
-	OP_LIST, OP_GET, OP_LOGS, OP_RESOURCES, OP_CREATE, OP_EXECUTE, OP_RETRY, OP_DELETE,
-	OP_RESOLVE, OP_CANCEL, OP_EXCLUDE, OP_INCLUDE, OP_ME, OP__COUNT
+	OP_LIST,
+	OP_GET,
+	OP_LOGS,
+	OP_RESOURCES,
+	OP_CREATE,
+	OP_EXECUTE,
+	OP_RETRY,
+	OP_DELETE,
+	OP_RESOLVE,
+	OP_CANCEL,
+	OP_EXCLUDE,
+	OP_INCLUDE,
+	OP_ME,
+	OP__COUNT
 };
 
 typedef int (*op_handler)(struct ctx *, const struct args *, json_object **out, struct err *);
@@ -118,13 +130,13 @@ typedef int (*op_handler)(struct ctx *, const struct args *, json_object **out, 
 struct op {
 	enum op_id id;
 	const char *method;
-	const char *path;      /* "{run}" stands for the run id */
-	int status;            /* REST success status */
-	const char *tool;      /* tool name, or NULL when REST only */
+	const char *path; /* "{run}" stands for the run id */
+	int status;       /* REST success status */
+	const char *tool; /* tool name, or NULL when REST only */
 	const char *title;
 	const char *description;
 	enum scope scope;
-	unsigned flags;        /* OPF_* */
+	unsigned flags; /* OPF_* */
 	const struct param *params;
 	const char *output_schema; /* JSON Schema text for the tool */
 	op_handler handler;
@@ -145,12 +157,11 @@ void args_free(struct args *a);
 /* The checks before arguments, in the design's order: flag (403), scope
  * (403), request rate (429, when rate is given), start limit (429; counts
  * every attempt that gets this far). 0 or -1 with e. */
-int op_check(struct app *, const struct op *, const struct principal *, const struct rate *,
-    struct err *e);
+int op_check(struct app *, const struct op *, const struct principal *, const struct rate *, struct err *e);
 /* Validate in and run the handler (in a transaction when the op writes,
  * retried on deadlock). *out is the response body. 0 or -1 with e. */
-int op_run(struct app *, const struct op *, const struct principal *, json_object *in,
-    enum transport, json_object **out, struct err *e);
+int op_run(struct app *, const struct op *, const struct principal *, json_object *in, enum transport,
+    json_object **out, struct err *e);
 
 /* Handlers (api/migrations.c, api/me.c). */
 int h_list(struct ctx *, const struct args *, json_object **, struct err *);

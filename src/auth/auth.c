@@ -6,6 +6,7 @@
 #include "core/util.h"
 #include "crypto/token.h"
 
+/* clang-format off */
 static const char *const scope_names[SC__COUNT] = {
 	"monitoring:read", "monitoring:write", "monitoring:delete",
 	"alerting:read", "alerting:write", "alerting:delete",
@@ -13,6 +14,7 @@ static const char *const scope_names[SC__COUNT] = {
 	"account:read", "account:write", "account:delete",
 	"mcp:use",
 };
+/* clang-format on */
 
 const char *
 scope_name(enum scope s)
@@ -55,8 +57,7 @@ scope_has(const struct principal *p, enum scope s)
 }
 
 int
-auth_bearer(struct db *db, const struct config *cfg, const char *hdr, struct principal *p,
-    struct err *e)
+auth_bearer(struct db *db, const struct config *cfg, const char *hdr, struct principal *p, struct err *e)
 {
 	const char *secret;
 	size_t secret_len;

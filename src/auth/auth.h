@@ -11,10 +11,18 @@
 #include "db/db.h"
 
 enum scope {
-	SC_MONITORING_READ, SC_MONITORING_WRITE, SC_MONITORING_DELETE,
-	SC_ALERTING_READ, SC_ALERTING_WRITE, SC_ALERTING_DELETE,
-	SC_INFRA_READ, SC_INFRA_WRITE, SC_INFRA_DELETE,
-	SC_ACCOUNT_READ, SC_ACCOUNT_WRITE, SC_ACCOUNT_DELETE,
+	SC_MONITORING_READ,
+	SC_MONITORING_WRITE,
+	SC_MONITORING_DELETE,
+	SC_ALERTING_READ,
+	SC_ALERTING_WRITE,
+	SC_ALERTING_DELETE,
+	SC_INFRA_READ,
+	SC_INFRA_WRITE,
+	SC_INFRA_DELETE,
+	SC_ACCOUNT_READ,
+	SC_ACCOUNT_WRITE,
+	SC_ACCOUNT_DELETE,
 	SC_MCP_USE,
 	SC__COUNT,
 	SC_NONE = -1 /* an operation that needs only a valid token */
@@ -25,14 +33,14 @@ struct principal {
 	uint64_t user_id;
 	char name[256];
 	char email[256];
-	uint32_t scopes;  /* bit per enum scope */
-	bool flag_on;     /* features:migrator, effective for this user */
+	uint32_t scopes; /* bit per enum scope */
+	bool flag_on;    /* features:migrator, effective for this user */
 };
 
 struct rate {
 	int limit;
 	int remaining;
-	int retry_after;  /* seconds to the next window */
+	int retry_after; /* seconds to the next window */
 	bool exceeded;
 };
 
@@ -43,8 +51,8 @@ bool scope_has(const struct principal *, enum scope);
 
 /* Authenticate "Bearer <id>|<secret>". 0 with p filled, or -1 with e
  * (401 for anything wrong with the token, 503 when the database is down). */
-int auth_bearer(struct db *, const struct config *, const char *authorization,
-    struct principal *p, struct err *e);
+int auth_bearer(struct db *, const struct config *, const char *authorization, struct principal *p,
+    struct err *e);
 
 /* Count one hit in bucket for the current minute (one round trip) and fill r. */
 int rate_hit(struct db *, const char *bucket, int limit, struct rate *r, struct err *e);

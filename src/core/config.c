@@ -22,6 +22,7 @@ struct known {
 };
 
 #define OFF(f) offsetof(struct config, f)
+/* clang-format off */
 static const struct known known_keys[] = {
 	{ "database", "socket", K_STR, OFF(db_socket), 0, 0 },
 	{ "database", "host", K_STR, OFF(db_host), 0, 0 },
@@ -45,6 +46,7 @@ static const struct known known_keys[] = {
 	{ "http", "public_url", K_STR, OFF(public_url), 0, 0 },
 	{ "http", "allowed_origins", K_STR, OFF(allowed_origins), 0, 0 },
 };
+/* clang-format on */
 
 const char *
 config_default_path(const char *arg)
@@ -98,8 +100,7 @@ set_defaults(struct config *c)
 }
 
 static int
-apply(struct config *c, const char *sec, const char *key, const char *val, int lineno,
-    struct err *e)
+apply(struct config *c, const char *sec, const char *key, const char *val, int lineno, struct err *e)
 {
 	for (size_t i = 0; i < sizeof known_keys / sizeof known_keys[0]; i++) {
 		const struct known *k = &known_keys[i];
@@ -117,8 +118,9 @@ apply(struct config *c, const char *sec, const char *key, const char *val, int l
 		case K_INT:
 		case K_LONG:
 			if (parse_i64(val, k->min, k->max, &v) != 0)
-				return err_set(e, ERR_INTERNAL, "%s:%d: %s.%s must be an integer from %ld to %ld",
-				    c->path, lineno, sec, key, k->min, k->max);
+				return err_set(e, ERR_INTERNAL,
+				    "%s:%d: %s.%s must be an integer from %ld to %ld", c->path, lineno, sec,
+				    key, k->min, k->max);
 			if (k->kind == K_INT)
 				*(int *)(base + k->off) = (int)v;
 			else
@@ -130,8 +132,8 @@ apply(struct config *c, const char *sec, const char *key, const char *val, int l
 			else if (strcmp(val, "off") == 0 || strcmp(val, "no") == 0)
 				b = false;
 			else if (parse_bool(val, &b) != 0)
-				return err_set(e, ERR_INTERNAL, "%s:%d: %s.%s must be true or false",
-				    c->path, lineno, sec, key);
+				return err_set(e, ERR_INTERNAL, "%s:%d: %s.%s must be true or false", c->path,
+				    lineno, sec, key);
 			*(bool *)(base + k->off) = b;
 			return 0;
 		}
@@ -203,15 +205,15 @@ config_load(struct config *c, const char *path, struct err *e)
 			continue;
 		}
 		if ((eq = strchr(s, '=')) == NULL || section[0] == '\0') {
-			rc = err_set(e, ERR_INTERNAL, "%s:%d: expected key = value inside a [section]",
-			    path, lineno);
+			rc = err_set(e, ERR_INTERNAL, "%s:%d: expected key = value inside a [section]", path,
+			    lineno);
 			break;
 		}
 		*eq = '\0';
 		key = trim(s);
 		if ((val = value_of(trim(eq + 1))) == NULL) {
-			rc = err_set(e, ERR_INTERNAL, "%s:%d: a quoted value must end with \" (then only a comment)",
-			    path, lineno);
+			rc = err_set(e, ERR_INTERNAL,
+			    "%s:%d: a quoted value must end with \" (then only a comment)", path, lineno);
 			break;
 		}
 		if ((rc = apply(c, section, key, val, lineno, e)) != 0)
@@ -239,8 +241,8 @@ config_get(const struct config *c, const char *section, const char *key)
 void
 config_free(struct config *c)
 {
-	char **strs[] = { &c->path, &c->db_socket, &c->db_host, &c->db_user, &c->db_password,
-		&c->db_name, &c->key_file, &c->public_url, &c->allowed_origins };
+	char **strs[] = { &c->path, &c->db_socket, &c->db_host, &c->db_user, &c->db_password, &c->db_name,
+		&c->key_file, &c->public_url, &c->allowed_origins };
 
 	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
 		free(*strs[i]);

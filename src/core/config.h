@@ -23,7 +23,7 @@ struct config {
 	char *db_user;
 	char *db_password;
 	char *db_name;
-	int db_timeout;          /* connect/read/write timeout, seconds */
+	int db_timeout; /* connect/read/write timeout, seconds */
 	/* [security] */
 	char *key_file;
 	int credentials_retention;
@@ -33,16 +33,16 @@ struct config {
 	int requests_per_minute;
 	int starts_per_minute;
 	long max_body;
-	int max_resources;       /* resources one run may hold; discovery stops past it */
-	int max_pages;           /* provider pages one list may take; discovery fails past it */
+	int max_resources; /* resources one run may hold; discovery stops past it */
+	int max_pages;     /* provider pages one list may take; discovery fails past it */
 	/* [runner] */
 	int max_attempts;
 	int lease_seconds;
 	/* [features] */
-	bool migrator_default;   /* default of features:migrator when no DB row says */
+	bool migrator_default; /* default of features:migrator when no DB row says */
 	/* [http] */
-	char *public_url;        /* prefix for pagination links; "" = relative links */
-	char *allowed_origins;   /* space separated; loopback origins are always allowed */
+	char *public_url;      /* prefix for pagination links; "" = relative links */
+	char *allowed_origins; /* space separated; loopback origins are always allowed */
 	/* every key=value, for [provider.<id>] sections */
 	struct config_kv *kv;
 	size_t nkv;

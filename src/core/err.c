@@ -5,6 +5,7 @@
 #include "core/err.h"
 #include "core/log.h"
 
+/* clang-format off */
 static const struct err_info table[ERR__COUNT] = {
 	[ERR_NONE] = { 200, NULL, "OK", RPC_SERVER_REFUSED },
 	[ERR_BAD_REQUEST] = { 400, "bad_request", "The request is malformed.", RPC_INVALID_REQUEST },
@@ -33,6 +34,7 @@ static const struct err_info table[ERR__COUNT] = {
 	[ERR_UPSTREAM] = { 502, "upstream_error", "An upstream dependency failed.", RPC_SERVER_REFUSED },
 	[ERR_UNAVAILABLE] = { 503, "unavailable", "The service is temporarily unavailable.", RPC_SERVER_REFUSED },
 };
+/* clang-format on */
 
 const struct err_info *
 err_info(enum err_code c)

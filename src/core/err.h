@@ -58,7 +58,7 @@ struct err {
 	char detail[512]; /* log only, never shown */
 	const char *file;
 	int line;
-	int retry_after;  /* seconds, for 429 */
+	int retry_after; /* seconds, for 429 */
 	int nfields;
 	struct err_field fields[ERR_MAX_FIELDS];
 };
@@ -78,18 +78,17 @@ const char *err_message(const struct err *e);
 
 /* Set code and client message (printf-style; may be NULL for the default).
  * Returns -1 so callers can write `return err_set(...)`. */
-int err_set_(struct err *, const char *file, int line, enum err_code,
-    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+int err_set_(struct err *, const char *file, int line, enum err_code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 #define err_set(e, code, ...) err_set_((e), __FILE__, __LINE__, (code), __VA_ARGS__)
 
 /* An internal error: the client sees a generic message, detail goes to the log. */
 int err_internal_(struct err *, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 #define err_internal(e, ...) err_internal_((e), __FILE__, __LINE__, __VA_ARGS__)
 
 /* Add a per-field validation message; sets ERR_VALIDATION. Returns -1. */
-int err_field(struct err *, const char *field, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int err_field(struct err *, const char *field, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 void err_clear(struct err *);
 

@@ -128,8 +128,7 @@ jx_str(json_object *o, const char *key)
 {
 	json_object *v;
 
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
 		return NULL;
 	return json_object_get_string(v);
 }
@@ -149,7 +148,7 @@ jx_wipe_strings(json_object *o)
 		for (size_t i = 0; i < json_object_array_length(o); i++)
 			jx_wipe_strings(json_object_array_get_idx(o, i));
 	} else if (json_object_is_type(o, json_type_object)) {
-		json_object_object_foreach(o, key, val) {
+		json_object_object_foreach (o, key, val) {
 			(void)key;
 			jx_wipe_strings(val);
 		}

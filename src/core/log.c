@@ -32,8 +32,8 @@ log_msg(enum log_level lvl, const char *file, int line, const char *fmt, ...)
 		return;
 	gmtime_r(&now, &tm);
 	strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	n = snprintf(line_buf, sizeof line_buf, "%s %s[%ld] %s %s:%d: ", ts, log_prog,
-	    (long)getpid(), level_names[lvl], file, line);
+	n = snprintf(line_buf, sizeof line_buf, "%s %s[%ld] %s %s:%d: ", ts, log_prog, (long)getpid(),
+	    level_names[lvl], file, line);
 	if (n < 0 || (size_t)n >= sizeof line_buf)
 		n = 0;
 	va_start(ap, fmt);

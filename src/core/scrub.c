@@ -16,7 +16,7 @@
 #include "core/xalloc.h"
 
 #define MAX_SECRETS 16
-#define HASH_BASE 1099511628211ULL
+#define HASH_BASE   1099511628211ULL
 
 static const char redacted[] = "[redacted]";
 
@@ -200,10 +200,16 @@ escape_at(const unsigned char *t, size_t i, size_t len, unsigned char *out, bool
 	if (t[i] != '\\' || i + 1 >= len)
 		return 0;
 	switch (t[i + 1]) {
-	case '"': case '\\': case '/':
+	case '"':
+	case '\\':
+	case '/':
 		*out = t[i + 1];
 		return 2;
-	case 'n': case 'r': case 't': case 'f': case 'b':
+	case 'n':
+	case 'r':
+	case 't':
+	case 'f':
+	case 'b':
 		*skip = true;
 		return 2;
 	case 'u':

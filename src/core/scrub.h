@@ -12,7 +12,7 @@
 #define MIGRATOR_SCRUB_H
 #include <stddef.h>
 
-#define SCRUB_RUN 12        /* characters of a secret that give it away */
+#define SCRUB_RUN        12 /* characters of a secret that give it away */
 #define SCRUB_MIN_SECRET 4  /* shorter values are not treated as secrets */
 
 struct scrub;

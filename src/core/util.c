@@ -184,7 +184,7 @@ uuid_valid(const char *s)
 			continue;
 		}
 		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
-		      (s[i] >= 'A' && s[i] <= 'F')))
+		        (s[i] >= 'A' && s[i] <= 'F')))
 			return false;
 	}
 	return true;
@@ -206,18 +206,16 @@ uuid_v7(char out[37])
 		b[i] = (unsigned char)(ms >> (8 * (5 - i)));
 	b[6] = (unsigned char)((b[6] & 0x0f) | 0x70);
 	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
-	snprintf(out, 37,
-	    "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-	    b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
-	    b[12], b[13], b[14], b[15]);
+	snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+	    b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
 int
 time_mysql_to_iso(const char *m, char out[21])
 {
 	/* "YYYY-MM-DD HH:MM:SS" at least */
-	if (m == NULL || strlen(m) < 19 || m[4] != '-' || m[7] != '-' || m[10] != ' ' ||
-	    m[13] != ':' || m[16] != ':')
+	if (m == NULL || strlen(m) < 19 || m[4] != '-' || m[7] != '-' || m[10] != ' ' || m[13] != ':' ||
+	    m[16] != ':')
 		return -1;
 	memcpy(out, m, 19);
 	out[10] = 'T';

@@ -11,9 +11,9 @@
 #include "core/xalloc.h"
 #include "crypto/seal.h"
 
-#define KEYLEN crypto_aead_xchacha20poly1305_ietf_KEYBYTES
+#define KEYLEN   crypto_aead_xchacha20poly1305_ietf_KEYBYTES
 #define NONCELEN crypto_aead_xchacha20poly1305_ietf_NPUBBYTES
-#define ABYTES crypto_aead_xchacha20poly1305_ietf_ABYTES
+#define ABYTES   crypto_aead_xchacha20poly1305_ietf_ABYTES
 
 struct seal_key {
 	unsigned char *key; /* sodium_malloc'd */
@@ -40,8 +40,10 @@ seal_key_load(const char *path, struct err *e)
 	 * can read, or the group can change, is refused. */
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (st.st_mode & (S_IRWXO | S_IWGRP)) != 0) {
 		close(fd);
-		err_set(e, ERR_INTERNAL, "key file %s must be a file that only its owner and group can read "
-		    "(chmod 0640 or 0600)", path);
+		err_set(e, ERR_INTERNAL,
+		    "key file %s must be a file that only its owner and group can read "
+		    "(chmod 0640 or 0600)",
+		    path);
 		return NULL;
 	}
 	got = read(fd, hex, sizeof hex - 1);
@@ -64,7 +66,8 @@ seal_key_load(const char *path, struct err *e)
 	    binlen != KEYLEN) {
 		sodium_memzero(hex, sizeof hex);
 		seal_key_free(k);
-		err_set(e, ERR_INTERNAL, "key file %s must hold 64 hex characters (migratorctl keygen)", path);
+		err_set(e, ERR_INTERNAL, "key file %s must hold 64 hex characters (migratorctl keygen)",
+		    path);
 		return NULL;
 	}
 	sodium_memzero(hex, sizeof hex);
@@ -112,16 +115,15 @@ seal_key_generate(const char *path, struct err *e)
 }
 
 int
-seal(const struct seal_key *k, const char *run_id, const char *plain, size_t plain_len,
-    unsigned char **out, size_t *out_len)
+seal(const struct seal_key *k, const char *run_id, const char *plain, size_t plain_len, unsigned char **out,
+    size_t *out_len)
 {
 	unsigned char *buf = xmalloc(NONCELEN + plain_len + ABYTES);
 	unsigned long long clen;
 
 	randombytes_buf(buf, NONCELEN);
-	if (crypto_aead_xchacha20poly1305_ietf_encrypt(buf + NONCELEN, &clen,
-	        (const unsigned char *)plain, plain_len, (const unsigned char *)run_id,
-	        strlen(run_id), NULL, buf, k->key) != 0) {
+	if (crypto_aead_xchacha20poly1305_ietf_encrypt(buf + NONCELEN, &clen, (const unsigned char *)plain,
+	        plain_len, (const unsigned char *)run_id, strlen(run_id), NULL, buf, k->key) != 0) {
 		free(buf);
 		*out = NULL;
 		*out_len = 0;
@@ -133,8 +135,8 @@ seal(const struct seal_key *k, const char *run_id, const char *plain, size_t pla
 }
 
 int
-unseal(const struct seal_key *k, const char *run_id, const unsigned char *blob, size_t blob_len,
-    char **plain, size_t *plain_len)
+unseal(const struct seal_key *k, const char *run_id, const unsigned char *blob, size_t blob_len, char **plain,
+    size_t *plain_len)
 {
 	unsigned long long mlen;
 	char *m;
@@ -145,9 +147,8 @@ unseal(const struct seal_key *k, const char *run_id, const unsigned char *blob, 
 		return -1;
 	if ((m = sodium_malloc(blob_len - NONCELEN - ABYTES + 1)) == NULL)
 		return -1;
-	if (crypto_aead_xchacha20poly1305_ietf_decrypt((unsigned char *)m, &mlen, NULL,
-	        blob + NONCELEN, blob_len - NONCELEN, (const unsigned char *)run_id,
-	        strlen(run_id), blob, k->key) != 0) {
+	if (crypto_aead_xchacha20poly1305_ietf_decrypt((unsigned char *)m, &mlen, NULL, blob + NONCELEN,
+	        blob_len - NONCELEN, (const unsigned char *)run_id, strlen(run_id), blob, k->key) != 0) {
 		sodium_free(m);
 		return -1;
 	}

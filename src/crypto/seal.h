@@ -25,8 +25,8 @@ int seal(const struct seal_key *, const char *run_id, const char *plain, size_t 
     unsigned char **out, size_t *out_len) __attribute__((warn_unused_result));
 /* Open a sealed blob. *plain (sodium_malloc'd, NUL-terminated, free with
  * seal_plain_free) receives the plaintext. 0, or -1 when forged or wrong key. */
-int unseal(const struct seal_key *, const char *run_id, const unsigned char *blob,
-    size_t blob_len, char **plain, size_t *plain_len) __attribute__((warn_unused_result));
+int unseal(const struct seal_key *, const char *run_id, const unsigned char *blob, size_t blob_len,
+    char **plain, size_t *plain_len) __attribute__((warn_unused_result));
 void seal_plain_free(char *plain, size_t len);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #define TOKEN_SECRET_LEN 48
-#define TOKEN_HASH_LEN 32
+#define TOKEN_HASH_LEN   32
 
 /* A new random secret into out[TOKEN_SECRET_LEN + 1]. */
 void token_secret_new(char out[TOKEN_SECRET_LEN + 1]);

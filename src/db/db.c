@@ -48,7 +48,8 @@ open_conn(struct db *db)
 {
 	const struct config *c = db->cfg;
 	unsigned int timeout = (unsigned int)c->db_timeout;
-	const char *init = "SET time_zone = '+00:00', "
+	const char *init =
+	    "SET time_zone = '+00:00', "
 	    "sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'";
 	my_bool off = 0;
 
@@ -63,9 +64,9 @@ open_conn(struct db *db)
 	mysql_options(db->my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
 	mysql_options(db->my, MYSQL_INIT_COMMAND, init);
 	mysql_options(db->my, MYSQL_INIT_COMMAND, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
-	if (mysql_real_connect(db->my, c->db_socket[0] ? NULL : c->db_host, c->db_user,
-	        c->db_password, c->db_name, (unsigned)c->db_port,
-	        c->db_socket[0] ? c->db_socket : NULL, CLIENT_FOUND_ROWS) == NULL) {
+	if (mysql_real_connect(db->my, c->db_socket[0] ? NULL : c->db_host, c->db_user, c->db_password,
+	        c->db_name, (unsigned)c->db_port, c->db_socket[0] ? c->db_socket : NULL,
+	        CLIENT_FOUND_ROWS) == NULL) {
 		note_error(db, mysql_errno(db->my), mysql_error(db->my));
 		mysql_close(db->my);
 		db->my = NULL;

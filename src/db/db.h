@@ -50,9 +50,9 @@ uint64_t db_insert_id(struct db *);
 struct db_res *db_query(struct db *, enum stmt_id, const char *types, ...);
 /* Advance to the next row: 1 row, 0 no more rows, -1 error. */
 int db_next(struct db_res *);
-const char *db_str(struct db_res *, int col);  /* NULL for SQL NULL; borrowed */
+const char *db_str(struct db_res *, int col); /* NULL for SQL NULL; borrowed */
 size_t db_len(struct db_res *, int col);
-int64_t db_i64(struct db_res *, int col);      /* 0 for NULL */
+int64_t db_i64(struct db_res *, int col); /* 0 for NULL */
 bool db_null(struct db_res *, int col);
 void db_free(struct db_res *);
 /* Run a query expected to give at most one integer: 1 found (*out set), 0 none, -1 error. */

@@ -10,7 +10,7 @@
 
 /* Append an entry; level is "info", "warning" or "error"; context may be
  * NULL (stored as {}). Borrowed. 0 or -1 with e. */
-int runlog_add(struct db *, const char *run_id, const char *level, const char *message,
-    json_object *context, struct err *e);
+int runlog_add(struct db *, const char *run_id, const char *level, const char *message, json_object *context,
+    struct err *e);
 
 #endif

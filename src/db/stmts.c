@@ -1,5 +1,6 @@
 #include "db/stmts.h"
 
+/* clang-format off */
 const char *const db_sql[ST__COUNT] = {
 #define STMT(id, sql) [id] = sql,
 #include "db/sql_core.def"
@@ -7,7 +8,9 @@ const char *const db_sql[ST__COUNT] = {
 #include "db/sql_runner.def"
 #undef STMT
 };
+/* clang-format on */
 
+/* clang-format off */
 const char *const db_stmt_names[ST__COUNT] = {
 #define STMT(id, sql) [id] = #id,
 #include "db/sql_core.def"
@@ -15,3 +18,4 @@ const char *const db_stmt_names[ST__COUNT] = {
 #include "db/sql_runner.def"
 #undef STMT
 };
+/* clang-format on */

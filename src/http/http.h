@@ -12,8 +12,8 @@
 #include "auth/auth.h"
 #include "core/err.h"
 
-#define HTTP_MAX_PATH 1024   /* a longer path is a 414, never cut */
-#define HTTP_MAX_URI 8192    /* path and query string */
+#define HTTP_MAX_PATH   1024 /* a longer path is a 414, never cut */
+#define HTTP_MAX_URI    8192 /* path and query string */
 #define HTTP_MAX_HEADER 4096 /* a longer header we read is a 431 */
 
 struct http_req {
@@ -22,14 +22,14 @@ struct http_req {
 	const char *query;         /* after '?', or "" */
 	const char *authorization; /* NULL when absent */
 	const char *remote_addr;
-	const char *origin;        /* NULL when absent */
+	const char *origin; /* NULL when absent */
 	const char *host;
 	const char *content_type;
 	const char *protocol_version; /* MCP-Protocol-Version */
 	const char *body;
 	size_t body_len;
 	bool body_too_large;
-	enum err_code refused;     /* the transport could not read the request faithfully: answer this */
+	enum err_code refused; /* the transport could not read the request faithfully: answer this */
 	char request_id[17];
 };
 
@@ -55,7 +55,7 @@ void http_resp_free(struct http_resp *);
 
 /* Helpers for the transports (http.c). */
 void http_header(struct http_resp *, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Set status and body to the compact text of o (o is kept until http_resp_free). */
 void http_json(struct http_resp *, int status, json_object *o);
 /* The spec's error body for e: {"message","code"[,"errors"][,"request_id"]};
@@ -84,17 +84,17 @@ void mcp_handle(struct app *, struct http_req *, struct http_resp *);
 
 /* One JSON-RPC message as MCP takes it (mcp.c; pure, a fuzz target). */
 struct envelope {
-	json_object *msg;     /* the parsed body; owned, put it even on failure */
-	json_object *id;      /* borrowed from msg; NULL without one */
-	json_object *params;  /* borrowed; NULL without */
-	const char *method;   /* NULL for a response to us */
+	json_object *msg;    /* the parsed body; owned, put it even on failure */
+	json_object *id;     /* borrowed from msg; NULL without one */
+	json_object *params; /* borrowed; NULL without */
+	const char *method;  /* NULL for a response to us */
 	bool has_params;
 };
 /* Why a message is refused: the error (its row gives the HTTP status and
  * the JSON-RPC code). */
 struct refusal {
 	enum err_code code;
-	json_object *id;      /* the message's id when it has a usable one */
+	json_object *id; /* the message's id when it has a usable one */
 	const char *text;
 };
 /* Parse and check the envelope of body. 0 with env, or -1 with no. */

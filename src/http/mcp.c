@@ -40,12 +40,12 @@
 static const char *const mcp_versions[] = { "2025-11-25", "2025-06-18", "2025-03-26", NULL };
 
 static const char instructions[] =
-	"Imports monitors, contacts, status pages and hosting data from another provider into this "
-	"account. Start a run with migration-create, poll migration-get until its status is "
-	"awaiting_review, inspect the discovered resources, then call migration-execute. Failed "
-	"resources can be retried with migration-retry-failed; a run paused on conflicts continues "
-	"after migration-resolve-conflicts. Errors are results with isError and a JSON text holding "
-	"message and code.";
+    "Imports monitors, contacts, status pages and hosting data from another provider into this "
+    "account. Start a run with migration-create, poll migration-get until its status is "
+    "awaiting_review, inspect the discovered resources, then call migration-execute. Failed "
+    "resources can be retried with migration-retry-failed; a run paused on conflicts continues "
+    "after migration-resolve-conflicts. Errors are results with isError and a JSON text holding "
+    "message and code.";
 
 /* The one message for an unknown run and another user's run. */
 static const char not_found_text[] = "Migration run not found or not accessible.";
@@ -169,8 +169,8 @@ credentials_description(const struct param *p)
 	size_t cap = 2048, len;
 	char *s = xmalloc(cap);
 
-	len = (size_t)snprintf(s, cap, "%s Fields per provider (optional ones in brackets):",
-	    p->description ? p->description : "");
+	len = (size_t)snprintf(s, cap,
+	    "%s Fields per provider (optional ones in brackets):", p->description ? p->description : "");
 	for (size_t i = 0; provider_list[i] != NULL && len < cap; i++) {
 		const struct provider_def *d = provider_list[i];
 		len += (size_t)snprintf(s + len, cap - len, "%s %s:", i ? ";" : "", d->id);
@@ -349,7 +349,7 @@ tool_error(const struct http_req *req, const struct op *op, const struct err *e)
 static int
 check_argument_names(const struct op *op, json_object *args, struct err *e)
 {
-	json_object_object_foreach(args, key, val) {
+	json_object_object_foreach (args, key, val) {
 		const struct param *p;
 		(void)val;
 		for (p = op->params; p->name != NULL; p++)
@@ -358,8 +358,9 @@ check_argument_names(const struct op *op, json_object *args, struct err *e)
 		if (p->name == NULL) {
 			char field[64];
 			utf8_clean(field, sizeof field, key, 60);
-			err_field(e, field, "Unknown argument %s; %s takes only the arguments in its inputSchema.",
-			    field, op->tool);
+			err_field(e, field,
+			    "Unknown argument %s; %s takes only the arguments in its inputSchema.", field,
+			    op->tool);
 		}
 	}
 	for (const struct param *p = op->params; p->name != NULL; p++) {
@@ -459,8 +460,8 @@ emit_text(json_object *o, struct printbuf *pb, int level, int flags)
 }
 
 static void
-do_tools_call(struct app *app, const struct http_req *req, const struct principal *who,
-    json_object *params, struct answer *a)
+do_tools_call(struct app *app, const struct http_req *req, const struct principal *who, json_object *params,
+    struct answer *a)
 {
 	json_object *args = NULL, *empty = NULL, *out = NULL, *content, *item;
 	const struct op *op;
@@ -510,8 +511,8 @@ do_tools_call(struct app *app, const struct http_req *req, const struct principa
 
 /* The response object for a request (params and id borrowed). */
 static json_object *
-dispatch(struct app *app, const struct http_req *req, const struct principal *who,
-    const char *method, bool has_params, json_object *params, json_object *id)
+dispatch(struct app *app, const struct http_req *req, const struct principal *who, const char *method,
+    bool has_params, json_object *params, json_object *id)
 {
 	struct answer a = { NULL, 0, "" };
 	json_object *o;
@@ -533,7 +534,8 @@ dispatch(struct app *app, const struct http_req *req, const struct principal *wh
 	else
 		do_tools_call(app, req, who, params, &a);
 	if (a.result == NULL)
-		return rpc_error(id, a.code ? a.code : RPC_INTERNAL, a.msg[0] ? a.msg : "Internal error", NULL);
+		return rpc_error(id, a.code ? a.code : RPC_INTERNAL, a.msg[0] ? a.msg : "Internal error",
+		    NULL);
 	o = json_object_new_object();
 	jx_add_str(o, "jsonrpc", "2.0");
 	json_object_object_add(o, "id", json_object_get(id));
@@ -573,7 +575,8 @@ mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal 
 	has_id = json_object_object_get_ex(msg, "id", &env->id);
 	if (!has_id)
 		env->id = NULL;
-	if (has_id && !json_object_is_type(env->id, json_type_string) && !json_object_is_type(env->id, json_type_int) &&
+	if (has_id && !json_object_is_type(env->id, json_type_string) &&
+	    !json_object_is_type(env->id, json_type_int) &&
 	    !(json_object_is_type(env->id, json_type_double) && isfinite(json_object_get_double(env->id)))) {
 		env->id = NULL;
 		no->text = "Invalid Request: id must be a string or a number.";
@@ -582,11 +585,13 @@ mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal 
 	if (json_object_object_get_ex(msg, "method", &v))
 		env->method = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 	env->has_params = json_object_object_get_ex(msg, "params", &env->params);
-	version_ok = json_object_object_get_ex(msg, "jsonrpc", &v) && json_object_is_type(v, json_type_string) &&
-	    strcmp(json_object_get_string(v), "2.0") == 0;
+	version_ok = json_object_object_get_ex(msg, "jsonrpc", &v) &&
+	    json_object_is_type(v, json_type_string) && strcmp(json_object_get_string(v), "2.0") == 0;
 	if (!version_ok || (json_object_object_get_ex(msg, "method", NULL) && env->method == NULL) ||
-	    (env->method == NULL && (!has_id || (!json_object_object_get_ex(msg, "result", NULL) &&
-	                                         !json_object_object_get_ex(msg, "error", NULL))))) {
+	    (env->method == NULL &&
+	        (!has_id ||
+	            (!json_object_object_get_ex(msg, "result", NULL) &&
+	                !json_object_object_get_ex(msg, "error", NULL))))) {
 		no->id = env->id;
 		no->text = "Invalid Request: not a JSON-RPC 2.0 request, notification or response.";
 		return -1;
@@ -610,7 +615,8 @@ admitted(struct app *app, const struct http_req *req, struct http_resp *resp, st
 		if (counted)
 			http_rate_headers(resp, &rate);
 		if (e.code == ERR_UNAUTHENTICATED) {
-			bool sent = req->authorization != NULL && strncasecmp(req->authorization, "Bearer ", 7) == 0;
+			bool sent =
+			    req->authorization != NULL && strncasecmp(req->authorization, "Bearer ", 7) == 0;
 			http_header(resp, "WWW-Authenticate", "Bearer realm=\"mcp\"%s",
 			    sent ? ", error=\"invalid_token\"" : "");
 		}
@@ -625,11 +631,13 @@ admitted(struct app *app, const struct http_req *req, struct http_resp *resp, st
 	if (strcmp(req->method, "POST") != 0) {
 		/* No SSE stream and no sessions: GET and DELETE are not offered. */
 		http_header(resp, "Allow", "POST");
-		refuse_code(resp, req, ERR_METHOD, NULL, "Method not allowed: the MCP endpoint takes POST only.");
+		refuse_code(resp, req, ERR_METHOD, NULL,
+		    "Method not allowed: the MCP endpoint takes POST only.");
 		return false;
 	}
 	if (!scope_has(who, SC_MCP_USE)) {
-		http_header(resp, "WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"mcp:use\"");
+		http_header(resp, "WWW-Authenticate",
+		    "Bearer error=\"insufficient_scope\", scope=\"mcp:use\"");
 		refuse_code(resp, req, ERR_FORBIDDEN, NULL, "This token lacks the mcp:use scope.");
 		return false;
 	}
@@ -644,7 +652,8 @@ admitted(struct app *app, const struct http_req *req, struct http_resp *resp, st
 		return false;
 	}
 	if (!http_is_json(req->content_type)) {
-		refuse_code(resp, req, ERR_UNSUPPORTED_MEDIA, NULL, "Send one JSON-RPC message as application/json.");
+		refuse_code(resp, req, ERR_UNSUPPORTED_MEDIA, NULL,
+		    "Send one JSON-RPC message as application/json.");
 		return false;
 	}
 	return true;
@@ -679,12 +688,13 @@ mcp_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 		return;
 	if (mcp_envelope(req->body, req->body_len, &env, &no) != 0)
 		refuse_code(resp, req, no.code, no.id, no.text);
-	else if ((env.method == NULL || strcmp(env.method, "initialize") != 0) && req->protocol_version != NULL &&
-	    !str_in_list(mcp_versions, req->protocol_version))
+	else if ((env.method == NULL || strcmp(env.method, "initialize") != 0) &&
+	    req->protocol_version != NULL && !str_in_list(mcp_versions, req->protocol_version))
 		refuse_version(resp, req, env.id);
 	else if (env.method == NULL || env.id == NULL)
 		resp->status = 202; /* a notification or a response to us: accepted, nothing to say */
 	else
-		http_json(resp, 200, dispatch(app, req, &who, env.method, env.has_params, env.params, env.id));
+		http_json(resp, 200,
+		    dispatch(app, req, &who, env.method, env.has_params, env.params, env.id));
 	msg_free(env.msg);
 }

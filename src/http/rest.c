@@ -60,7 +60,7 @@ build_inputs(const struct op *op, const struct http_req *req, const char *run, j
 		return err_set(e, ERR_BAD_REQUEST, "The query string is malformed.");
 	}
 	*in = body ? body : json_object_new_object();
-	json_object_object_foreach(q, k, v)
+	json_object_object_foreach (q, k, v)
 		json_object_object_add(*in, k, json_object_get(v));
 	json_object_put(q);
 	if (run != NULL)

@@ -12,7 +12,7 @@
 #include "core/xalloc.h"
 #include "importers/importer.h"
 
-#define MAX_LIST 1000  /* entries of a contact, monitor or line list we keep */
+#define MAX_LIST 1000 /* entries of a contact, monitor or line list we keep */
 
 /* ---- pure helpers ---- */
 
@@ -181,7 +181,8 @@ flag(json_object *norm, const char *key)
 	if (json_object_is_type(v, json_type_int))
 		return json_object_get_int64(v) != 0;
 	if (json_object_is_type(v, json_type_string))
-		return strcmp(json_object_get_string(v), "true") == 0 || strcmp(json_object_get_string(v), "1") == 0;
+		return strcmp(json_object_get_string(v), "true") == 0 ||
+		    strcmp(json_object_get_string(v), "1") == 0;
 	return false;
 }
 
@@ -275,6 +276,7 @@ enum_or_other(const char *s, const char *const *list)
 	return "other";
 }
 
+/* clang-format off */
 static const char *const monitor_types[] = {
 	"http", "keyword", "ping", "port", "dns", "tcp", "udp", "smtp", "pop3", "imap", "ssh", "api", "other", NULL
 };
@@ -282,6 +284,7 @@ static const char *const contact_types[] = {
 	"email", "sms", "voice", "webhook", "slack", "teams", "telegram", "discord", "pagerduty",
 	"opsgenie", "pushover", "push", "other", NULL
 };
+/* clang-format on */
 static const char *const recurrences[] = { "once", "daily", "weekly", "monthly", "other", NULL };
 static const char *const subscriber_kinds[] = { "email", "sms", "webhook", "slack", "teams", "other", NULL };
 static const char *const keyword_modes[] = { "present", "absent", NULL };
@@ -322,12 +325,12 @@ currency(json_object *norm, const char *key)
 /* ---- the kinds ---- */
 
 struct kind {
-	const char *type;       /* resource_type */
-	const char *model;      /* the account table */
-	const char *noun;       /* in messages */
-	const char *key_words;  /* what makes two of them the same, in words */
-	const char *label[3];   /* the normalized keys that name one, first present wins */
-	bool pausable;          /* it checks something and can be paused (option import_paused) */
+	const char *type;      /* resource_type */
+	const char *model;     /* the account table */
+	const char *noun;      /* in messages */
+	const char *key_words; /* what makes two of them the same, in words */
+	const char *label[3];  /* the normalized keys that name one, first present wins */
+	bool pausable;         /* it checks something and can be paused (option import_paused) */
 	enum stmt_id link, insert, update, any; /* any: does the user have one at all */
 	int (*validate)(json_object *norm, char *why, size_t n);
 	int (*match)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t *id);
@@ -615,8 +618,8 @@ defer(char *why, size_t n, const char *what)
 
 /* The reference in member key as a local id (0: none). IMP_OK, IMP_DEFER or IMP_DB. */
 static enum imp_result
-ref_or_defer(struct imp_ctx *c, json_object *norm, const char *key, const char *type, uint64_t *id,
-    char *why, size_t n, const char *what)
+ref_or_defer(struct imp_ctx *c, json_object *norm, const char *key, const char *type, uint64_t *id, char *why,
+    size_t n, const char *what)
 {
 	int rc = member_ref(c, norm, key, type, id);
 
@@ -637,7 +640,9 @@ m_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 	const char *value = txt(b, norm, "value", 1024), *name = txt(b, norm, "name", 255);
 
 	return one_id(db_query(c->db, ST_ACC_CONTACT_NATURAL, "usssss", c->user_id,
-	    enum_or_other(raw_str(norm, "type"), contact_types), value, value, value, name ? name : ""), id);
+	                  enum_or_other(raw_str(norm, "type"), contact_types), value, value, value,
+	                  name ? name : ""),
+	    id);
 }
 
 static int
@@ -646,28 +651,33 @@ m_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 	const char *url = txt(b, norm, "url", 2048);
 
 	return one_id(db_query(c->db, ST_ACC_MONITOR_NATURAL, "ussI", c->user_id,
-	    enum_or_other(raw_str(norm, "type"), monitor_types), url ? url : "",
-	    num(norm, "port", -1, 65535, -1)), id);
+	                  enum_or_other(raw_str(norm, "type"), monitor_types), url ? url : "",
+	                  num(norm, "port", -1, 65535, -1)),
+	    id);
 }
 
 static int
 m_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	return one_id(db_query(c->db, ST_ACC_HEARTBEAT_NATURAL, "uss", c->user_id, txt(b, norm, "name", 255),
-	    txt(b, norm, "ping_url", 2048)), id);
+	                  txt(b, norm, "ping_url", 2048)),
+	    id);
 }
 
 static int
 m_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_STATUS_PAGE_NATURAL, "us", c->user_id, txt(b, norm, "name", 255)), id);
+	return one_id(db_query(c->db, ST_ACC_STATUS_PAGE_NATURAL, "us", c->user_id,
+	                  txt(b, norm, "name", 255)),
+	    id);
 }
 
 static int
 m_window(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	return one_id(db_query(c->db, ST_ACC_WINDOW_NATURAL, "usss", c->user_id, txt(b, norm, "name", 255),
-	    enum_or_other(raw_str(norm, "recurrence"), recurrences), txt(b, norm, "start", 32)), id);
+	                  enum_or_other(raw_str(norm, "recurrence"), recurrences), txt(b, norm, "start", 32)),
+	    id);
 }
 
 /* A natural key that holds a reference: no match while the referenced
@@ -689,14 +699,17 @@ m_subscriber(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 	if (rc <= 0 || page == 0)
 		return rc < 0 ? -1 : 0;
 	return one_id(db_query(c->db, ST_ACC_SUBSCRIBER_NATURAL, "uuss", c->user_id, page,
-	    enum_or_other(raw_str(norm, "kind"), subscriber_kinds), txt(b, norm, "address", 1024)), id);
+	                  enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
+	                  txt(b, norm, "address", 1024)),
+	    id);
 }
 
 static int
 m_hosting_client(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	return one_id(db_query(c->db, ST_ACC_HOSTING_CLIENT_NATURAL, "us", c->user_id,
-	    txt(b, norm, "email", 255)), id);
+	                  txt(b, norm, "email", 255)),
+	    id);
 }
 
 static int
@@ -708,7 +721,8 @@ m_hosting_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 	if (rc <= 0)
 		return rc;
 	return one_id(db_query(c->db, ST_ACC_HOSTING_CONTACT_NATURAL, "uUs", c->user_id, client,
-	    txt(b, norm, "email", 255)), id);
+	                  txt(b, norm, "email", 255)),
+	    id);
 }
 
 static int
@@ -721,7 +735,8 @@ m_hosting_service(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 	if (rc <= 0)
 		return rc;
 	return one_id(db_query(c->db, ST_ACC_HOSTING_SERVICE_NATURAL, "uUss", c->user_id, client,
-	    product ? product : "", domain ? domain : ""), id);
+	                  product ? product : "", domain ? domain : ""),
+	    id);
 }
 
 static int
@@ -735,27 +750,31 @@ m_hosting_addon(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *i
 	if (rc <= 0)
 		return rc;
 	return one_id(db_query(c->db, ST_ACC_HOSTING_ADDON_NATURAL, "uUUs", c->user_id, client, service,
-	    txt(b, norm, "name", 255)), id);
+	                  txt(b, norm, "name", 255)),
+	    id);
 }
 
 static int
 m_hosting_domain(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	return one_id(db_query(c->db, ST_ACC_HOSTING_DOMAIN_NATURAL, "us", c->user_id,
-	    txt(b, norm, "domain", 255)), id);
+	                  txt(b, norm, "domain", 255)),
+	    id);
 }
 
 static int
 m_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_INVOICE_NATURAL, "us", c->user_id, txt(b, norm, "number", 64)), id);
+	return one_id(db_query(c->db, ST_ACC_INVOICE_NATURAL, "us", c->user_id, txt(b, norm, "number", 64)),
+	    id);
 }
 
 static int
 m_payment(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	return one_id(db_query(c->db, ST_ACC_PAYMENT_NATURAL, "uss", c->user_id, txt(b, norm, "gateway", 64),
-	    txt(b, norm, "transaction_id", 191)), id);
+	                  txt(b, norm, "transaction_id", 191)),
+	    id);
 }
 
 int
@@ -795,8 +814,9 @@ importer_conflict_reason(struct imp_ctx *c, const char *type, uint64_t id, char 
 		snprintf(out, n, "Exists: %s %llu, imported from %s, with the same %s.", k->noun,
 		    (unsigned long long)id, origin, k->key_words);
 	else
-		snprintf(out, n, "Exists: %s %llu, created in your account (not by an import), with the same %s.",
-		    k->noun, (unsigned long long)id, k->key_words);
+		snprintf(out, n,
+		    "Exists: %s %llu, created in your account (not by an import), with the same %s.", k->noun,
+		    (unsigned long long)id, k->key_words);
 	return 0;
 }
 
@@ -806,7 +826,8 @@ importer_label(const char *type, json_object *norm, char *out, size_t n)
 	const struct kind *k = kind_of(type);
 
 	out[0] = '\0';
-	for (size_t i = 0; k != NULL && i < sizeof k->label / sizeof k->label[0] && k->label[i] != NULL; i++) {
+	for (size_t i = 0; k != NULL && i < sizeof k->label / sizeof k->label[0] && k->label[i] != NULL;
+	     i++) {
 		const char *s = raw_str(norm, k->label[i]);
 		if (s != NULL) {
 			size_t len = utf8_cut(s, strlen(s), 255, n - 1);
@@ -828,8 +849,8 @@ importer_plan_reason(struct imp_ctx *c, const char *type, const char *action, ui
 	if (strcmp(action, "create") == 0)
 		snprintf(out, n, "New: no %s in your account has the same %s.", k->noun, k->key_words);
 	else if (strcmp(action, "update") == 0)
-		snprintf(out, n, "Imported before from this %s account as %s %llu: it will be updated.", c->provider,
-		    k->noun, (unsigned long long)id);
+		snprintf(out, n, "Imported before from this %s account as %s %llu: it will be updated.",
+		    c->provider, k->noun, (unsigned long long)id);
 	else if (strcmp(action, "conflict") == 0)
 		return importer_conflict_reason(c, type, id, out, n);
 	return 0;
@@ -920,8 +941,8 @@ w_contact(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 	(void)n;
 	if (name == NULL)
 		name = bag_keep(b, xstrndup(value, utf8_cut(value, strlen(value), 255, SIZE_MAX)));
-	return save(c, k, target, id, "sssi", name, enum_or_other(raw_str(norm, "type"), contact_types), value,
-	    (int64_t)flag(norm, "needs_address"));
+	return save(c, k, target, id, "sssi", name, enum_or_other(raw_str(norm, "type"), contact_types),
+	    value, (int64_t)flag(norm, "needs_address"));
 }
 
 static enum imp_result
@@ -930,8 +951,11 @@ w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 {
 	const char *url = txt(b, norm, "url", 2048), *name = txt(b, norm, "name", 255);
 	const char *keyword = txt(b, norm, "keyword", 1024);
-	const char *up_when = keyword == NULL ? NULL : raw_str(norm, "keyword_up_when") != NULL ?
-	    enum_or_other(raw_str(norm, "keyword_up_when"), keyword_modes) : "present";
+	const char *up_when = keyword == NULL ?
+	    NULL :
+	    raw_str(norm, "keyword_up_when") != NULL ?
+	    enum_or_other(raw_str(norm, "keyword_up_when"), keyword_modes) :
+	    "present";
 	uint64_t contacts[MAX_LIST];
 	size_t ncontacts;
 	enum imp_result r;
@@ -948,13 +972,15 @@ w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 	if (name == NULL)
 		name = bag_keep(b, xstrndup(url, utf8_cut(url, strlen(url), 255, SIZE_MAX)));
 	r = save(c, k, target, id, "sssiiIssIsssssIIIIss", name,
-	    enum_or_other(raw_str(norm, "type"), monitor_types), url, num(norm, "interval", 0, 100000000, 300),
-	    (int64_t)(flag(norm, "paused") || c->import_paused), num(norm, "port", -1, 65535, -1), keyword, up_when,
-	    tri(norm, "keyword_case_sensitive"), method(b, norm, "http_method"),
-	    txt(b, norm, "request_body", 65535), json_col(b, norm, "request_headers"),
-	    json_col(b, norm, "expected_status_codes"), json_col(b, norm, "alert_status_codes"),
-	    num(norm, "timeout", -1, 86400, -1), tri(norm, "follow_redirects"), tri(norm, "verify_ssl"),
-	    num(norm, "ssl_expiry_days", -1, 3650, -1), json_col(b, norm, "regions"), json_col(b, norm, "tags"));
+	    enum_or_other(raw_str(norm, "type"), monitor_types), url,
+	    num(norm, "interval", 0, 100000000, 300), (int64_t)(flag(norm, "paused") || c->import_paused),
+	    num(norm, "port", -1, 65535, -1), keyword, up_when, tri(norm, "keyword_case_sensitive"),
+	    method(b, norm, "http_method"), txt(b, norm, "request_body", 65535),
+	    json_col(b, norm, "request_headers"), json_col(b, norm, "expected_status_codes"),
+	    json_col(b, norm, "alert_status_codes"), num(norm, "timeout", -1, 86400, -1),
+	    tri(norm, "follow_redirects"), tri(norm, "verify_ssl"),
+	    num(norm, "ssl_expiry_days", -1, 3650, -1), json_col(b, norm, "regions"),
+	    json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
 	return link_contacts(c, ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD, target, *id,
@@ -974,9 +1000,9 @@ w_heartbeat(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object 
 		return IMP_DB;
 	if (rc == REF_PENDING)
 		return defer(why, n, "the heartbeat's contacts");
-	r = save(c, k, target, id, "siiissss", txt(b, norm, "name", 255), num(norm, "interval", 0, 100000000, 0),
-	    num(norm, "grace", 0, 100000000, 0), (int64_t)(flag(norm, "paused") || c->import_paused),
-	    txt(b, norm, "ping_url", 2048),
+	r = save(c, k, target, id, "siiissss", txt(b, norm, "name", 255),
+	    num(norm, "interval", 0, 100000000, 0), num(norm, "grace", 0, 100000000, 0),
+	    (int64_t)(flag(norm, "paused") || c->import_paused), txt(b, norm, "ping_url", 2048),
 	    txt(b, norm, "schedule", 255), txt(b, norm, "timezone", 64), json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
@@ -1056,11 +1082,12 @@ w_status_page(struct imp_ctx *c, const struct kind *k, struct bag *b, json_objec
 	int64_t public_ = json_object_object_get_ex(norm, "public", NULL) ? flag(norm, "public") : 1;
 	struct entry *items = NULL;
 	size_t nitems = 0;
-	enum imp_result r = entries(c, b, norm, "items", &items, &nitems, why, n, "the status page's monitors");
+	enum imp_result r =
+	    entries(c, b, norm, "items", &items, &nitems, why, n, "the status page's monitors");
 
 	if (r == IMP_OK)
-		r = save(c, k, target, id, "ssis", txt(b, norm, "name", 255), txt(b, norm, "url", 2048), public_,
-		    txt(b, norm, "timezone", 64));
+		r = save(c, k, target, id, "ssis", txt(b, norm, "name", 255), txt(b, norm, "url", 2048),
+		    public_, txt(b, norm, "timezone", 64));
 	if (r == IMP_OK && db_exec(c->db, ST_ACC_STATUS_PAGE_ITEMS_CLEAR, "u", *id) < 0)
 		r = IMP_DB;
 	for (size_t i = 0; r == IMP_OK && i < nitems; i++)
@@ -1077,17 +1104,18 @@ w_window(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *no
 {
 	struct entry *mons = NULL;
 	size_t nmons = 0;
-	enum imp_result r = entries(c, b, norm, "monitor_ids", &mons, &nmons, why, n,
-	    "the maintenance window's monitors");
+	enum imp_result r =
+	    entries(c, b, norm, "monitor_ids", &mons, &nmons, why, n, "the maintenance window's monitors");
 
 	if (r == IMP_OK)
-		r = entries(c, b, norm, "heartbeat_ids", &mons, &nmons, why, n, "the maintenance window's heartbeats");
+		r = entries(c, b, norm, "heartbeat_ids", &mons, &nmons, why, n,
+		    "the maintenance window's heartbeats");
 
 	if (r == IMP_OK)
 		r = save(c, k, target, id, "ssssIssi", txt(b, norm, "name", 255),
 		    enum_or_other(raw_str(norm, "recurrence"), recurrences), txt(b, norm, "start", 32),
-		    txt(b, norm, "end", 32), num(norm, "duration", -1, 100000000, -1), json_col(b, norm, "days"),
-		    txt(b, norm, "timezone", 64), (int64_t)flag(norm, "paused"));
+		    txt(b, norm, "end", 32), num(norm, "duration", -1, 100000000, -1),
+		    json_col(b, norm, "days"), txt(b, norm, "timezone", 64), (int64_t)flag(norm, "paused"));
 	if (r == IMP_OK && db_exec(c->db, ST_ACC_WINDOW_MONITORS_CLEAR, "u", *id) < 0)
 		r = IMP_DB;
 	for (size_t i = 0; r == IMP_OK && i < nmons; i++)
@@ -1123,12 +1151,12 @@ w_hosting_client(struct imp_ctx *c, const struct kind *k, struct bag *b, json_ob
 {
 	(void)why;
 	(void)n;
-	return save(c, k, target, id, "sssssssssssssss", txt(b, norm, "email", 255), txt(b, norm, "first_name", 255),
-	    txt(b, norm, "last_name", 255), txt(b, norm, "company", 255), txt(b, norm, "status", 32),
-	    date(b, norm, "created"), txt(b, norm, "address1", 255), txt(b, norm, "address2", 255),
-	    txt(b, norm, "city", 255), txt(b, norm, "state", 255), txt(b, norm, "postcode", 32),
-	    txt(b, norm, "country", 64), txt(b, norm, "phone", 64), currency(norm, "currency"),
-	    decimal(b, norm, "credit"));
+	return save(c, k, target, id, "sssssssssssssss", txt(b, norm, "email", 255),
+	    txt(b, norm, "first_name", 255), txt(b, norm, "last_name", 255), txt(b, norm, "company", 255),
+	    txt(b, norm, "status", 32), date(b, norm, "created"), txt(b, norm, "address1", 255),
+	    txt(b, norm, "address2", 255), txt(b, norm, "city", 255), txt(b, norm, "state", 255),
+	    txt(b, norm, "postcode", 32), txt(b, norm, "country", 64), txt(b, norm, "phone", 64),
+	    currency(norm, "currency"), decimal(b, norm, "credit"));
 }
 
 static enum imp_result
@@ -1136,8 +1164,8 @@ w_hosting_contact(struct imp_ctx *c, const struct kind *k, struct bag *b, json_o
     uint64_t *id, char *why, size_t n)
 {
 	uint64_t client;
-	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
-	    "the contact's client");
+	enum imp_result r =
+	    ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n, "the contact's client");
 
 	if (r != IMP_OK)
 		return r;
@@ -1154,15 +1182,17 @@ w_hosting_service(struct imp_ctx *c, const struct kind *k, struct bag *b, json_o
 {
 	const char *product = txt(b, norm, "product", 255), *domain = txt(b, norm, "domain", 255);
 	uint64_t client;
-	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
-	    "the record's client");
+	enum imp_result r =
+	    ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n, "the record's client");
 
 	if (r != IMP_OK)
 		return r;
-	return save(c, k, target, id, "Ussssssss" "s", client, product ? product : "", domain ? domain : "",
-	    txt(b, norm, "status", 32), txt(b, norm, "billing_cycle", 32), decimal(b, norm, "amount"),
-	    date(b, norm, "next_due"), decimal(b, norm, "first_amount"), date(b, norm, "registered"),
-	    currency(norm, "currency"));
+	return save(c, k, target, id,
+	    "Ussssssss"
+	    "s",
+	    client, product ? product : "", domain ? domain : "", txt(b, norm, "status", 32),
+	    txt(b, norm, "billing_cycle", 32), decimal(b, norm, "amount"), date(b, norm, "next_due"),
+	    decimal(b, norm, "first_amount"), date(b, norm, "registered"), currency(norm, "currency"));
 }
 
 static enum imp_result
@@ -1170,11 +1200,12 @@ w_hosting_addon(struct imp_ctx *c, const struct kind *k, struct bag *b, json_obj
     uint64_t *id, char *why, size_t n)
 {
 	uint64_t client, service;
-	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
-	    "the addon's client");
+	enum imp_result r =
+	    ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n, "the addon's client");
 
 	if (r == IMP_OK)
-		r = ref_or_defer(c, norm, "service_id", "hosting_service", &service, why, n, "the addon's service");
+		r = ref_or_defer(c, norm, "service_id", "hosting_service", &service, why, n,
+		    "the addon's service");
 	if (r != IMP_OK)
 		return r;
 	return save(c, k, target, id, "UUssssssss", client, service, txt(b, norm, "name", 255),
@@ -1188,8 +1219,8 @@ w_hosting_domain(struct imp_ctx *c, const struct kind *k, struct bag *b, json_ob
     uint64_t *id, char *why, size_t n)
 {
 	uint64_t client;
-	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
-	    "the record's client");
+	enum imp_result r =
+	    ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n, "the record's client");
 
 	if (r != IMP_OK)
 		return r;
@@ -1216,8 +1247,8 @@ invoice_lines(struct imp_ctx *c, json_object *norm, uint64_t invoice)
 		if (!json_object_is_type(line, json_type_object))
 			continue;
 		x = db_exec(c->db, ST_ACC_INVOICE_ITEM_ADD, "uissssi", invoice, (int64_t)i,
-		    txt(&b, line, "description", 65535), decimal(&b, line, "amount"), txt(&b, line, "type", 32),
-		    txt(&b, line, "relid", 64), (int64_t)flag(line, "taxed"));
+		    txt(&b, line, "description", 65535), decimal(&b, line, "amount"),
+		    txt(&b, line, "type", 32), txt(&b, line, "relid", 64), (int64_t)flag(line, "taxed"));
 		bag_free(&b);
 		if (x < 0)
 			return IMP_DB;
@@ -1230,13 +1261,16 @@ w_invoice(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
     uint64_t *id, char *why, size_t n)
 {
 	uint64_t client;
-	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
-	    "the record's client");
+	enum imp_result r =
+	    ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n, "the record's client");
 
 	if (r != IMP_OK)
 		return r;
-	r = save(c, k, target, id, "Ussssssssssss" "s", client, txt(b, norm, "number", 64), date(b, norm, "date"),
-	    date(b, norm, "due"), date(b, norm, "paid_at"), decimal(b, norm, "total"), currency(norm, "currency"),
+	r = save(c, k, target, id,
+	    "Ussssssssssss"
+	    "s",
+	    client, txt(b, norm, "number", 64), date(b, norm, "date"), date(b, norm, "due"),
+	    date(b, norm, "paid_at"), decimal(b, norm, "total"), currency(norm, "currency"),
 	    txt(b, norm, "status", 32), decimal(b, norm, "subtotal"), decimal(b, norm, "tax"),
 	    decimal(b, norm, "tax2"), decimal(b, norm, "credit"), decimal(b, norm, "balance"),
 	    txt(b, norm, "payment_method", 64));
@@ -1248,17 +1282,17 @@ w_payment(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
     uint64_t *id, char *why, size_t n)
 {
 	uint64_t client, invoice;
-	enum imp_result r = ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n,
-	    "the payment's client");
+	enum imp_result r =
+	    ref_or_defer(c, norm, "client_id", "hosting_client", &client, why, n, "the payment's client");
 
 	if (r == IMP_OK)
 		r = ref_or_defer(c, norm, "invoice_id", "invoice", &invoice, why, n, "the payment's invoice");
 	if (r != IMP_OK)
 		return r;
 	return save(c, k, target, id, "UUssssssss", client, invoice, date(b, norm, "date"),
-	    txt(b, norm, "gateway", 64), txt(b, norm, "transaction_id", 191), txt(b, norm, "description", 1024),
-	    decimal(b, norm, "amount_in"), decimal(b, norm, "fees"), decimal(b, norm, "amount_out"),
-	    currency(norm, "currency"));
+	    txt(b, norm, "gateway", 64), txt(b, norm, "transaction_id", 191),
+	    txt(b, norm, "description", 1024), decimal(b, norm, "amount_in"), decimal(b, norm, "fees"),
+	    decimal(b, norm, "amount_out"), currency(norm, "currency"));
 }
 
 enum imp_result
@@ -1278,8 +1312,8 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 	bag_free(&b);
 	if (r != IMP_OK)
 		return r;
-	if (db_exec(c->db, ST_RN_LINK_UPSERT, "ussssus", c->user_id, c->provider, type, external_id,
-	        k->model, *target_id, c->run_id) < 0)
+	if (db_exec(c->db, ST_RN_LINK_UPSERT, "ussssus", c->user_id, c->provider, type, external_id, k->model,
+	        *target_id, c->run_id) < 0)
 		return IMP_DB;
 	return IMP_OK;
 }
@@ -1292,6 +1326,7 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 #define KIND_STMTS(L, A) \
 	.link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE, \
 	.any = ST_ACC_##A##_ANY
+/* clang-format off */
 static const struct kind kinds[] = {
 	{ .type = "contact", .model = "contacts", .noun = "contact",
 	  .key_words = "type and address", .label = { "name", "value" },
@@ -1333,6 +1368,7 @@ static const struct kind kinds[] = {
 	  .key_words = "gateway and transaction id", .label = { "transaction_id", "description" },
 	  KIND_STMTS(PAYMENT, PAYMENT), KIND_FNS(payment) },
 };
+/* clang-format on */
 static const size_t nkinds = sizeof kinds / sizeof kinds[0];
 
 static const struct kind *

@@ -26,10 +26,10 @@
 
 /* Results of importer_write. */
 enum imp_result {
-	IMP_OK = 0,   /* written; *target_id set */
-	IMP_DEFER,    /* a referenced resource of the same run is not imported yet */
-	IMP_INVALID,  /* the data cannot be stored (why says what); retrying cannot help */
-	IMP_DB        /* database error: see db_error_class */
+	IMP_OK = 0,  /* written; *target_id set */
+	IMP_DEFER,   /* a referenced resource of the same run is not imported yet */
+	IMP_INVALID, /* the data cannot be stored (why says what); retrying cannot help */
+	IMP_DB       /* database error: see db_error_class */
 };
 
 struct imp_ctx {
@@ -37,7 +37,7 @@ struct imp_ctx {
 	uint64_t user_id;
 	const char *provider;
 	const char *run_id;
-	bool planning;  /* references to pending resources resolve to what they would update */
+	bool planning;      /* references to pending resources resolve to what they would update */
 	bool import_paused; /* the run's option: monitors and heartbeats arrive paused */
 	/* set by importer_batch_facts for one type: what cannot be there */
 	const char *facts_type; /* the type they are about (NULL: none known) */
@@ -106,8 +106,8 @@ int importer_plan_reason(struct imp_ctx *, const char *type, const char *action,
  * and maintenance windows, invoice lines), then point the link at it. An
  * update whose target is gone creates instead. Returns an enum imp_result; why
  * gets a human text for IMP_INVALID and IMP_DEFER. */
-enum imp_result importer_write(struct imp_ctx *, const char *type, const char *external_id,
-    json_object *norm, uint64_t target, uint64_t *target_id, char *why, size_t n);
+enum imp_result importer_write(struct imp_ctx *, const char *type, const char *external_id, json_object *norm,
+    uint64_t target, uint64_t *target_id, char *why, size_t n);
 
 /* ---- pure helpers (exported for the unit tests) ---- */
 

@@ -20,23 +20,23 @@ extern const struct provider_ops cronitor_ops;
 extern const struct provider_ops statuspage_ops;
 extern const struct provider_ops whmcs_ops;
 
-enum prov_status uptimerobot_parse(const char *cursor, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err);
-enum prov_status pingdom_parse(const char *cursor, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err);
-enum prov_status statuscake_parse(const char *cursor, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err);
-enum prov_status better_stack_parse(const char *cursor, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err);
-enum prov_status updown_parse(const char *cursor, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err);
-enum prov_status healthchecks_parse(const char *cursor, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err);
-enum prov_status cronitor_parse(const char *cursor, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err);
-enum prov_status statuspage_parse(const char *cursor, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err);
-enum prov_status whmcs_parse(const char *cursor, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err);
+enum prov_status uptimerobot_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err);
+enum prov_status pingdom_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err);
+enum prov_status statuscake_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err);
+enum prov_status better_stack_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err);
+enum prov_status updown_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err);
+enum prov_status healthchecks_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err);
+enum prov_status cronitor_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err);
+enum prov_status statuspage_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err);
+enum prov_status whmcs_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
+    struct prov_error *err);
 
 #endif

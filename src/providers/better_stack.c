@@ -31,10 +31,10 @@
 #include "providers/adapters.h"
 #include "providers/common.h"
 
-#define BS "Better Stack"
-#define BS_PER_PAGE 250    /* the documented maximum */
+#define BS             "Better Stack"
+#define BS_PER_PAGE    250 /* the documented maximum */
 #define BS_SP_PER_PAGE 10  /* status pages per step: each costs two more lists */
-#define BS_CTX_PAGES 20    /* pages read of a list loaded inside a step */
+#define BS_CTX_PAGES   20  /* pages read of a list loaded inside a step */
 
 enum { PH_MONITORS, PH_HEARTBEATS, PH_CONTACTS, PH_STATUS_PAGES };
 static const char *const phases[] = { "monitors", "heartbeats", "contacts", "status-pages", NULL };
@@ -43,16 +43,17 @@ static const char *const kind_names[] = { "monitors", "heartbeats", "contacts", 
 /* What a step read besides its own list. A NULL member was not read: not
  * needed, or refused (then *_refused holds the HTTP status). */
 struct bs_ctx {
-	json_object *oncall;    /* the default calendar's on-call users: {key,name,email,phone} */
-	long oncall_refused;    /* HTTP status when the key may not read them */
-	json_object *policies;  /* policy id -> attributes */
+	json_object *oncall;   /* the default calendar's on-call users: {key,name,email,phone} */
+	long oncall_refused;   /* HTTP status when the key may not read them */
+	json_object *policies; /* policy id -> attributes */
 	long policies_refused;
-	json_object *sp;        /* status page id -> {"sections":[…],"resources":[…]} or {"refused":N} */
+	json_object *sp; /* status page id -> {"sections":[…],"resources":[…]} or {"refused":N} */
 };
 
 static const struct {
 	const char *bs, *norm, *up_when;
-	bool ms_timeout;        /* request_timeout is in milliseconds (server and port checks) */
+	bool ms_timeout; /* request_timeout is in milliseconds (server and port checks) */
+	                 /* clang-format off */
 } monitor_types[] = {
 	{ "status", "http", NULL, false }, { "expected_status_code", "http", NULL, false },
 	{ "keyword", "keyword", "present", false }, { "keyword_absence", "keyword", "absent", false },
@@ -60,9 +61,11 @@ static const struct {
 	{ "smtp", "smtp", NULL, true }, { "pop", "pop3", NULL, true }, { "imap", "imap", NULL, true },
 	{ "dns", "dns", NULL, true }, { "playwright", "other", NULL, false }, { NULL, NULL, NULL, false }
 };
+/* clang-format on */
 
 /* Rails time zone names (ActiveSupport::TimeZone::MAPPING), which Better
  * Stack uses for maintenance_timezone and status page timezone, as IANA names. */
+/* clang-format off */
 static const char *const rails_zones[][2] = {
 	{ "International Date Line West", "Pacific/Midway" }, { "Midway Island", "Pacific/Midway" },
 	{ "American Samoa", "Pacific/Pago_Pago" }, { "Hawaii", "Pacific/Honolulu" },
@@ -125,13 +128,14 @@ static const char *const rails_zones[][2] = {
 	{ "Wellington", "Pacific/Auckland" }, { "Nuku'alofa", "Pacific/Tongatapu" },
 	{ "Tokelau Is.", "Pacific/Fakaofo" }, { "Chatham Is.", "Pacific/Chatham" }, { "Samoa", "Pacific/Apia" },
 };
+/* clang-format on */
 
 static const char *const iana_areas[] = { "Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic",
 	"Australia", "Etc", "Europe", "Indian", "Pacific", NULL };
 
-static const char *const known_resource_types[] = { "Monitor", "Heartbeat", "MonitorGroup",
-	"HeartbeatGroup", "ManuallyTrackedItem", "WebhookIntegration", "EmailIntegration", "IncomingWebhook",
-	"ResourceGroup", "LogsChart", "CatalogReference", NULL };
+static const char *const known_resource_types[] = { "Monitor", "Heartbeat", "MonitorGroup", "HeartbeatGroup",
+	"ManuallyTrackedItem", "WebhookIntegration", "EmailIntegration", "IncomingWebhook", "ResourceGroup",
+	"LogsChart", "CatalogReference", NULL };
 
 /* ---- small readers ---- */
 
@@ -449,8 +453,8 @@ id_add(json_object *ids, const char *key, const char *channel)
 
 /* One contact of a user on a channel; name gets a channel suffix but e-mail. */
 static void
-contact_add(struct prov_page *page, const char *key, const char *channel, const char *type,
-    const char *name, const char *value, json_object *raw)
+contact_add(struct prov_page *page, const char *key, const char *channel, const char *type, const char *name,
+    const char *value, json_object *raw)
 {
 	static const char *const suffix[][2] = { { "sms", " (SMS)" }, { "voice", " (call)" },
 		{ "push", " (push)" }, { "email", "" } };
@@ -478,16 +482,18 @@ contact_add(struct prov_page *page, const char *key, const char *channel, const 
 static const struct {
 	const char *flag, *channel, *label;
 	bool phone;
+	/* clang-format off */
 } alert_flags[] = {
 	{ "email", "email", "e-mail", false }, { "sms", "sms", "SMS", true },
 	{ "call", "voice", "phone call", true }, { "push", "push", "push notification", false },
 	{ "critical_alert", "push", "critical alert", false },
 };
+/* clang-format on */
 
 /* Link the default calendar's on-call users by the set flags. */
 static void
-links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const char *name,
-    json_object *ids, struct prov_page *page)
+links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const char *name, json_object *ids,
+    struct prov_page *page)
 {
 	size_t nusers = ctx->oncall != NULL ? json_object_array_length(ctx->oncall) : 0;
 	bool any = false;
@@ -497,13 +503,17 @@ links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const c
 	if (!any)
 		return;
 	if (ctx->oncall == NULL) {
-		prov_page_warn(page, BS " %s \"%s\" alerts the on-call person, but the on-call calendars could "
-		    "not be read (HTTP %ld): not linked", what, name, ctx->oncall_refused);
+		prov_page_warn(page,
+		    BS " %s \"%s\" alerts the on-call person, but the on-call calendars could "
+		       "not be read (HTTP %ld): not linked",
+		    what, name, ctx->oncall_refused);
 		return;
 	}
 	if (nusers == 0) {
-		prov_page_warn(page, BS " %s \"%s\" alerts the on-call person, but nobody is on call now: "
-		    "not linked", what, name);
+		prov_page_warn(page,
+		    BS " %s \"%s\" alerts the on-call person, but nobody is on call now: "
+		       "not linked",
+		    what, name);
 		return;
 	}
 	for (size_t f = 0; f < sizeof alert_flags / sizeof alert_flags[0]; f++) {
@@ -516,9 +526,12 @@ links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const c
 			if (addr != NULL)
 				id_add(ids, prov_get_str(u, "key", 64), alert_flags[f].channel);
 			else
-				prov_page_warn(page, BS " %s \"%s\": on-call user %s has no %s for the %s alert: "
-				    "not linked", what, name, prov_get_str(u, "name", PROV_MAX_STR),
-				    alert_flags[f].phone ? "phone number" : "e-mail address", alert_flags[f].label);
+				prov_page_warn(page,
+				    BS " %s \"%s\": on-call user %s has no %s for the %s alert: "
+				       "not linked",
+				    what, name, prov_get_str(u, "name", PROV_MAX_STR),
+				    alert_flags[f].phone ? "phone number" : "e-mail address",
+				    alert_flags[f].label);
 		}
 	}
 }
@@ -526,8 +539,8 @@ links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const c
 /* Link the "user" step members of the escalation policy pid (their e-mail
  * contact); other member types only get a warning. */
 static void
-links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const char *name,
-    json_object *ids, struct prov_page *page)
+links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const char *name, json_object *ids,
+    struct prov_page *page)
 {
 	json_object *pol, *steps;
 	const char *other = NULL;
@@ -535,13 +548,17 @@ links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const 
 	char key[160];
 
 	if (ctx->policies == NULL) {
-		prov_page_warn(page, BS " %s \"%s\" alerts escalation policy %s, but the policies could not "
-		    "be read (HTTP %ld): not linked", what, name, pid, ctx->policies_refused);
+		prov_page_warn(page,
+		    BS " %s \"%s\" alerts escalation policy %s, but the policies could not "
+		       "be read (HTTP %ld): not linked",
+		    what, name, pid, ctx->policies_refused);
 		return;
 	}
 	if (!json_object_object_get_ex(ctx->policies, pid, &pol)) {
-		prov_page_warn(page, BS " %s \"%s\" alerts escalation policy %s, which is not in the policy "
-		    "list: not linked", what, name, pid);
+		prov_page_warn(page,
+		    BS " %s \"%s\" alerts escalation policy %s, which is not in the policy "
+		       "list: not linked",
+		    what, name, pid);
 		return;
 	}
 	steps = prov_get_array(pol, "steps");
@@ -562,8 +579,10 @@ links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const 
 		char tb[64];
 
 		prov_copy_text(tb, sizeof tb, other);
-		prov_page_warn(page, BS " %s \"%s\": escalation policy \"%s\" also notifies %zu member(s) "
-		    "that are not users (e.g. %s): not linked", what, name,
+		prov_page_warn(page,
+		    BS " %s \"%s\": escalation policy \"%s\" also notifies %zu member(s) "
+		       "that are not users (e.g. %s): not linked",
+		    what, name,
 		    prov_get_str(pol, "name", PROV_MAX_STR) ? prov_get_str(pol, "name", PROV_MAX_STR) : pid,
 		    nother, tb);
 	}
@@ -593,7 +612,8 @@ window_days(json_object *a, const char *what, const char *name, struct prov_page
 {
 	static const char *const names[] = { "mon", "tue", "wed", "thu", "fri", "sat", "sun" };
 	json_object *v = prov_get(a, "maintenance_days"), *days = json_object_new_array();
-	json_object *list = json_object_is_type(v, json_type_array) ? json_object_get(v) : prov_str_list(v, ',');
+	json_object *list =
+	    json_object_is_type(v, json_type_array) ? json_object_get(v) : prov_str_list(v, ',');
 
 	for (size_t i = 0; list != NULL && i < json_object_array_length(list); i++) {
 		const char *d = json_object_get_string(json_object_array_get_idx(list, i));
@@ -623,7 +643,8 @@ add_window(json_object *a, const char *what, const char *id, const char *name, s
 	static const char *const keys[] = { "maintenance_from", "maintenance_to", "maintenance_timezone",
 		"maintenance_days" };
 	struct prov_maintenance_window w = { 0 };
-	const char *from = prov_get_text(a, "maintenance_from", 16), *to = prov_get_text(a, "maintenance_to", 16);
+	const char *from = prov_get_text(a, "maintenance_from", 16),
+	           *to = prov_get_text(a, "maintenance_to", 16);
 	int fm = clock_minutes(from), tm = clock_minutes(to);
 	json_object *raw;
 	char start[16], xid[192], *label;
@@ -631,7 +652,8 @@ add_window(json_object *a, const char *what, const char *id, const char *name, s
 	if (from == NULL && to == NULL)
 		return;
 	if (fm < 0 || tm < 0) {
-		prov_page_warn(page, BS " %s \"%s\" has an incomplete maintenance window; skipped", what, name);
+		prov_page_warn(page, BS " %s \"%s\" has an incomplete maintenance window; skipped", what,
+		    name);
 		return;
 	}
 	snprintf(start, sizeof start, "%02d:%02d", fm / 60, fm % 60);
@@ -641,13 +663,15 @@ add_window(json_object *a, const char *what, const char *id, const char *name, s
 		w.days = NULL;
 	}
 	/* Window names are the account's key: a heartbeat may share its monitor's name. */
-	label = xasprintf(strcmp(what, "heartbeat") == 0 ? "%s heartbeat maintenance" : "%s maintenance", name);
+	label =
+	    xasprintf(strcmp(what, "heartbeat") == 0 ? "%s heartbeat maintenance" : "%s maintenance", name);
 	w.name = label;
 	w.recurrence = w.days != NULL ? "weekly" : "daily";
 	w.start = start;
 	w.duration = fm == tm ? 1440 : (tm - fm + 1440) % 1440; /* overnight windows wrap */
 	w.timezone = prov_get_text(a, "maintenance_timezone", 80) != NULL ?
-	    zone_iana(prov_get_text(a, "maintenance_timezone", 80), "maintenance window", page) : "Etc/UTC";
+	    zone_iana(prov_get_text(a, "maintenance_timezone", 80), "maintenance window", page) :
+	    "Etc/UTC";
 	/* monitors and heartbeats are numbered apart: say which one it is */
 	if (strcmp(what, "heartbeat") == 0)
 		w.heartbeat_ids = json_object_new_array();
@@ -674,8 +698,8 @@ headers_object(json_object *arr)
 		json_object *h = json_object_array_get_idx(arr, i), *v = prov_get(h, "value");
 		const char *name = prov_get_text(h, "name", 256);
 
-		if (name != NULL && (json_object_is_type(v, json_type_string) || json_object_is_type(v,
-		        json_type_int)))
+		if (name != NULL &&
+		    (json_object_is_type(v, json_type_string) || json_object_is_type(v, json_type_int)))
 			jx_add_str(o, name, json_object_get_string(v));
 		else if (name != NULL && v == NULL)
 			jx_add_str(o, name, "");
@@ -732,7 +756,8 @@ first_port(json_object *a, const char *name, struct prov_page *page)
 static const char *
 http_method(json_object *a, char *buf, size_t size, const char *name, struct prov_page *page)
 {
-	static const char *const known[] = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", NULL };
+	static const char *const known[] = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
+		NULL };
 	const char *m = prov_get_text(a, "http_method", 16);
 	size_t i;
 
@@ -758,8 +783,10 @@ monitor_type(json_object *a, const char *name, struct prov_page *page)
 	for (int i = 0; type != NULL && monitor_types[i].bs != NULL; i++)
 		if (strcmp(type, monitor_types[i].bs) == 0) {
 			if (strcmp(type, "playwright") == 0)
-				prov_page_warn(page, BS " monitor \"%s\" runs a Playwright scenario, which has no "
-				    "equivalent here; imported as other without its script", name);
+				prov_page_warn(page,
+				    BS " monitor \"%s\" runs a Playwright scenario, which has no "
+				       "equivalent here; imported as other without its script",
+				    name);
 			return i;
 		}
 	prov_copy_text(tb, sizeof tb, type ? type : "(none)");
@@ -837,8 +864,8 @@ add_heartbeat(const struct bs_ctx *ctx, json_object *item, json_object *a, const
 struct sp_entry {
 	int64_t section_pos, pos;
 	size_t idx;
-	json_object *a;         /* resource attributes */
-	const char *section;    /* section name or NULL */
+	json_object *a;      /* resource attributes */
+	const char *section; /* section name or NULL */
 };
 
 static int
@@ -887,8 +914,10 @@ sp_item_add(json_object *items, const struct sp_entry *e, const char *spname, st
 
 	if (!linked && (type == NULL || !str_in_list(known_resource_types, type))) {
 		prov_copy_text(tb, sizeof tb, type ? type : "(none)");
-		prov_page_warn(page, BS " status page \"%s\" shows a resource of unknown type %s; imported "
-		    "without a monitor", spname, tb);
+		prov_page_warn(page,
+		    BS " status page \"%s\" shows a resource of unknown type %s; imported "
+		       "without a monitor",
+		    spname, tb);
 	}
 	if (linked && prov_get_id(e->a, "resource_id", rid, sizeof rid) == 0) {
 		if (strcmp(type, "Heartbeat") == 0)
@@ -910,8 +939,10 @@ sp_items(const struct bs_ctx *ctx, const char *spid, const char *spname, struct 
 	if (ctx == NULL || ctx->sp == NULL || !json_object_object_get_ex(ctx->sp, spid, &d))
 		return items;
 	if (prov_get(d, "refused") != NULL) {
-		prov_page_warn(page, BS " refused the sections and resources of status page \"%s\" (HTTP "
-		    "%lld): it was imported empty", spname, (long long)prov_int_or(d, "refused", 0));
+		prov_page_warn(page,
+		    BS " refused the sections and resources of status page \"%s\" (HTTP "
+		       "%lld): it was imported empty",
+		    spname, (long long)prov_int_or(d, "refused", 0));
 		return items;
 	}
 	sections = prov_get_array(d, "sections");
@@ -988,12 +1019,13 @@ contacts_policies(const struct bs_ctx *ctx, json_object *done, struct prov_page 
 
 	if (ctx->policies == NULL)
 		return;
-	json_object_object_foreach(ctx->policies, pid, pol) {
+	json_object_object_foreach (ctx->policies, pid, pol) {
 		json_object *steps = prov_get_array(pol, "steps");
 
 		(void)pid;
 		for (size_t i = 0; steps != NULL && i < json_object_array_length(steps); i++) {
-			json_object *mem = prov_get_array(json_object_array_get_idx(steps, i), "step_members");
+			json_object *mem =
+			    prov_get_array(json_object_array_get_idx(steps, i), "step_members");
 
 			for (size_t k = 0; mem != NULL && k < json_object_array_length(mem); k++) {
 				json_object *m = json_object_array_get_idx(mem, k);
@@ -1001,7 +1033,8 @@ contacts_policies(const struct bs_ctx *ctx, json_object *done, struct prov_page 
 				const char *email = prov_get_text(m, "email", 254);
 				char *label;
 
-				if (type == NULL || strcmp(type, "user") != 0 || !member_key(ctx, m, key, sizeof key) ||
+				if (type == NULL || strcmp(type, "user") != 0 ||
+				    !member_key(ctx, m, key, sizeof key) ||
 				    json_object_object_get_ex(done, key, NULL))
 					continue;
 				label = email ? xstrdup(email) : xasprintf("Better Stack user %s", key);
@@ -1014,8 +1047,7 @@ contacts_policies(const struct bs_ctx *ctx, json_object *done, struct prov_page 
 }
 
 static enum prov_status
-step_contacts(const struct prov_session *s, const char *auth, struct prov_page *page,
-    struct prov_error *err)
+step_contacts(const struct prov_session *s, const char *auth, struct prov_page *page, struct prov_error *err)
 {
 	struct bs_ctx ctx = { 0 };
 	json_object *done = json_object_new_object();
@@ -1064,8 +1096,10 @@ list_answer(size_t ph, const struct httpc_resp *resp, json_object **root, struct
 	}
 	if ((st = httpc_classify(resp, BS, "API token", err)) != PROV_OK) {
 		if (st == PROV_AUTH)
-			prov_fail(err, PROV_AUTH, BS " rejected the API token (HTTP %ld); use a Team API "
-			    "token, or give team_name with a global token", resp->status);
+			prov_fail(err, PROV_AUTH,
+			    BS " rejected the API token (HTTP %ld); use a Team API "
+			       "token, or give team_name with a global token",
+			    resp->status);
 		return st;
 	}
 	if ((*root = prov_parse_json(resp, BS, err)) == NULL)
@@ -1235,8 +1269,7 @@ step_list(const struct prov_session *s, const char *auth, size_t ph, int64_t pg,
 }
 
 static enum prov_status
-better_stack_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
-    struct prov_error *err)
+better_stack_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, struct prov_error *err)
 {
 	static const char *const paths[] = { "/api/v2/monitors", "/api/v2/heartbeats", NULL,
 		"/api/v2/status-pages" };

@@ -167,8 +167,7 @@ prov_get(json_object *o, const char *key)
 {
 	json_object *v;
 
-	if (o == NULL || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
+	if (o == NULL || !json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v))
 		return NULL;
 	return v; /* NULL for JSON null */
 }
@@ -394,8 +393,10 @@ prov_norm_monitor(const struct prov_monitor *m)
 	else
 		json_object_object_add(o, "port", NULL);
 	jx_add_str(o, "keyword", m->keyword);
-	jx_add_str(o, "keyword_up_when", m->keyword == NULL ? NULL :
-	    m->keyword_up_when != NULL ? m->keyword_up_when : "present");
+	jx_add_str(o, "keyword_up_when",
+	    m->keyword == NULL             ? NULL :
+	        m->keyword_up_when != NULL ? m->keyword_up_when :
+	                                     "present");
 	add_tri(o, "keyword_case_sensitive", m->keyword_case_sensitive);
 	jx_add_str(o, "http_method", m->http_method);
 	jx_add_str(o, "request_body", m->request_body);
@@ -680,7 +681,8 @@ prov_str_list(json_object *v, char sep)
 		out = json_object_new_array();
 		for (size_t i = 0; i < n && i < PROV_MAX_ITEMS; i++) {
 			json_object *e = json_object_array_get_idx(v, i);
-			const char *s = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : NULL;
+			const char *s =
+			    json_object_is_type(e, json_type_string) ? json_object_get_string(e) : NULL;
 			char num[24];
 			int64_t x;
 			if (s == NULL && prov_json_int(e, &x)) {
@@ -792,8 +794,9 @@ session_scrub(const struct prov_session *s)
 
 	if (s == NULL || !json_object_is_type(s->creds, json_type_object))
 		return sc;
-	json_object_object_foreach(s->creds, key, val) {
-		if (s->def != NULL && ((s->def->url_field != NULL && strcmp(key, s->def->url_field) == 0) ||
+	json_object_object_foreach (s->creds, key, val) {
+		if (s->def != NULL &&
+		    ((s->def->url_field != NULL && strcmp(key, s->def->url_field) == 0) ||
 		        (s->def->plain != NULL && str_in_list(s->def->plain, key))))
 			continue;
 		if (json_object_is_type(val, json_type_string))
@@ -830,8 +833,9 @@ prov_parse_json(const struct httpc_resp *resp, const char *who, struct prov_erro
 	v = jx_parse(resp->body != NULL ? resp->body : "", resp->len, &ok);
 	if (!ok || v == NULL) {
 		json_object_put(v);
-		prov_fail(err, PROV_TRANSIENT, "%s sent a malformed or truncated answer (HTTP %ld, %zu bytes)",
-		    who, resp->status, resp->len);
+		prov_fail(err, PROV_TRANSIENT,
+		    "%s sent a malformed or truncated answer (HTTP %ld, %zu bytes)", who, resp->status,
+		    resp->len);
 		return NULL;
 	}
 	return v;
@@ -858,8 +862,7 @@ prov_body_message(const struct httpc_resp *resp, char *buf, size_t size)
 		msg = prov_get_text(root, "message", 1024);
 	if (msg == NULL && json_object_is_type(errs, json_type_string))
 		msg = json_object_get_string(errs);
-	if (msg == NULL && json_object_is_type(errs, json_type_array) &&
-	    json_object_array_length(errs) > 0)
+	if (msg == NULL && json_object_is_type(errs, json_type_array) && json_object_array_length(errs) > 0)
 		msg = prov_get_text(json_object_array_get_idx(errs, 0), "message", 1024);
 	if (msg == NULL)
 		msg = prov_get_text(root, "error", 1024);
@@ -1014,15 +1017,15 @@ fetch_one(const struct prov_session *s, const char *cursor, char *url, char *hea
 }
 
 enum prov_status
-prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header,
-    prov_parse_fn parse, struct prov_page *page, struct prov_error *err)
+prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header, prov_parse_fn parse,
+    struct prov_page *page, struct prov_error *err)
 {
 	return fetch_one(s, cursor, url, header, NULL, parse, page, err);
 }
 
 enum prov_status
-prov_fetch_form(const struct prov_session *s, const char *cursor, char *url, char *form,
-    prov_parse_fn parse, struct prov_page *page, struct prov_error *err)
+prov_fetch_form(const struct prov_session *s, const char *cursor, char *url, char *form, prov_parse_fn parse,
+    struct prov_page *page, struct prov_error *err)
 {
 	return fetch_one(s, cursor, url, NULL, form, parse, page, err);
 }

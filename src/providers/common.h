@@ -13,10 +13,10 @@
 #include "providers/httpc.h"
 #include "providers/provider.h"
 
-#define PROV_MAX_ITEMS      10000 /* items per page; more are dropped with a warning */
-#define PROV_MAX_WARNINGS   100   /* warnings per page */
-#define PROV_MAX_STR        4096  /* longest string taken from a provider */
-#define PROV_MAX_CURSOR     256
+#define PROV_MAX_ITEMS       10000 /* items per page; more are dropped with a warning */
+#define PROV_MAX_WARNINGS    100   /* warnings per page */
+#define PROV_MAX_STR         4096  /* longest string taken from a provider */
+#define PROV_MAX_CURSOR      256
 #define PROV_DEFAULT_TIMEOUT 20
 
 /* ---- reading provider JSON (all tolerate a NULL object) ---- */
@@ -70,71 +70,71 @@ enum prov_tri { PROV_UNSET = 0, PROV_NO, PROV_YES };
 
 /* json_object * members are taken over by the builder (NULL: empty). */
 struct prov_monitor {
-	const char *name, *url, *type;  /* type: one of the normalized monitor types */
-	int64_t interval;               /* seconds */
+	const char *name, *url, *type; /* type: one of the normalized monitor types */
+	int64_t interval;              /* seconds */
 	bool paused;
-	int64_t port;                   /* < 0: null */
-	const char *keyword;            /* NULL: null */
-	const char *keyword_up_when;    /* "present" | "absent"; NULL with a keyword: "present" */
+	int64_t port;                /* < 0: null */
+	const char *keyword;         /* NULL: null */
+	const char *keyword_up_when; /* "present" | "absent"; NULL with a keyword: "present" */
 	enum prov_tri keyword_case_sensitive;
-	const char *http_method;        /* upper case: GET HEAD POST PUT PATCH DELETE OPTIONS; NULL: null */
-	const char *request_body;       /* NULL: null */
-	json_object *request_headers;   /* object name -> string value */
+	const char *http_method;      /* upper case: GET HEAD POST PUT PATCH DELETE OPTIONS; NULL: null */
+	const char *request_body;     /* NULL: null */
+	json_object *request_headers; /* object name -> string value */
 	json_object *expected_status_codes; /* array of strings: codes that count as up */
 	json_object *alert_status_codes;    /* array of strings: codes that count as down */
-	int64_t timeout;                /* seconds; <= 0: null */
+	int64_t timeout;                    /* seconds; <= 0: null */
 	enum prov_tri follow_redirects, verify_ssl;
-	int64_t ssl_expiry_days;        /* alert this many days before the certificate expires; <= 0: null */
-	json_object *regions;           /* array of strings, the provider's region/location names */
-	json_object *tags;              /* array of strings */
-	json_object *contact_ids;       /* array of external contact ids */
+	int64_t ssl_expiry_days;  /* alert this many days before the certificate expires; <= 0: null */
+	json_object *regions;     /* array of strings, the provider's region/location names */
+	json_object *tags;        /* array of strings */
+	json_object *contact_ids; /* array of external contact ids */
 };
 struct prov_heartbeat {
 	const char *name;
-	int64_t interval, grace;        /* seconds */
+	int64_t interval, grace; /* seconds */
 	bool paused;
 	const char *ping_url, *schedule; /* NULL: null */
-	const char *timezone;           /* IANA name the schedule is read in; NULL: null */
+	const char *timezone;            /* IANA name the schedule is read in; NULL: null */
 	json_object *tags;
 	json_object *contact_ids;
 };
 struct prov_contact {
 	const char *name, *type, *value; /* value NULL: null */
-	bool needs_address;             /* the provider does not reveal the address: the user must add it */
+	bool needs_address;              /* the provider does not reveal the address: the user must add it */
 };
 struct prov_status_page {
-	const char *name, *url;         /* url NULL: null */
+	const char *name, *url; /* url NULL: null */
 	const char *timezone;
 	bool public_;
-	json_object *items;             /* array of prov_sp_item() objects, in the page's order */
-	json_object *monitor_ids;       /* shorthand: each id becomes an item after items */
+	json_object *items;       /* array of prov_sp_item() objects, in the page's order */
+	json_object *monitor_ids; /* shorthand: each id becomes an item after items */
 };
 struct prov_maintenance_window {
 	const char *name;
-	const char *recurrence;         /* once | daily | weekly | monthly | other */
-	const char *start;              /* ISO 8601 date-time (once, or the first occurrence) or "HH:MM" */
-	const char *end;                /* ISO 8601 date-time or NULL */
-	int64_t duration;               /* minutes; <= 0: null */
-	json_object *days;              /* array of integers: weekdays 1 = Monday .. 7, or days of the month */
-	const char *timezone;           /* IANA name; NULL: null (UTC or the account's zone) */
+	const char *recurrence; /* once | daily | weekly | monthly | other */
+	const char *start;      /* ISO 8601 date-time (once, or the first occurrence) or "HH:MM" */
+	const char *end;        /* ISO 8601 date-time or NULL */
+	int64_t duration;       /* minutes; <= 0: null */
+	json_object *days;      /* array of integers: weekdays 1 = Monday .. 7, or days of the month */
+	const char *timezone;   /* IANA name; NULL: null (UTC or the account's zone) */
 	bool paused;
-	json_object *monitor_ids;       /* external ids of the run's monitors (or heartbeats, where the
+	json_object *monitor_ids;   /* external ids of the run's monitors (or heartbeats, where the
 	                                 * provider numbers both alike) it silences */
-	json_object *heartbeat_ids;     /* external ids of the run's heartbeats it silences */
+	json_object *heartbeat_ids; /* external ids of the run's heartbeats it silences */
 };
 struct prov_subscriber {
-	const char *status_page_id;     /* external id of the status page of the same run */
-	const char *kind;               /* email | sms | webhook | slack | teams | other */
-	const char *address;            /* e-mail, phone number, URL, or workspace/channel */
-	const char *state;              /* active | unconfirmed | quarantined | NULL */
-	const char *created;            /* YYYY-MM-DD or NULL */
-	json_object *components;        /* array of the provider's component ids; [] = all */
+	const char *status_page_id; /* external id of the status page of the same run */
+	const char *kind;           /* email | sms | webhook | slack | teams | other */
+	const char *address;        /* e-mail, phone number, URL, or workspace/channel */
+	const char *state;          /* active | unconfirmed | quarantined | NULL */
+	const char *created;        /* YYYY-MM-DD or NULL */
+	json_object *components;    /* array of the provider's component ids; [] = all */
 };
 struct prov_hosting_client {
 	const char *email, *first_name, *last_name, *company, *status, *created;
 	const char *address1, *address2, *city, *state, *postcode, *country, *phone;
-	const char *currency;           /* ISO 4217 ([A-Z]{3}) or NULL */
-	const char *credit;             /* decimal string or NULL */
+	const char *currency; /* ISO 4217 ([A-Z]{3}) or NULL */
+	const char *credit;   /* decimal string or NULL */
 };
 struct prov_hosting_contact {
 	const char *client_id, *first_name, *last_name, *company, *email, *phone;
@@ -151,13 +151,13 @@ struct prov_hosting_addon {
 struct prov_hosting_domain {
 	const char *client_id, *domain, *registrar, *status, *expiry, *next_due, *amount;
 	const char *registered, *currency;
-	int64_t period;                 /* registration period in years; <= 0: null */
+	int64_t period; /* registration period in years; <= 0: null */
 	enum prov_tri auto_renew;
 };
 struct prov_invoice {
 	const char *client_id, *number, *date, *due, *paid_at, *total, *currency, *status;
 	const char *subtotal, *tax, *tax2, *credit, *balance, *payment_method;
-	json_object *lines;             /* array of prov_invoice_line() objects */
+	json_object *lines; /* array of prov_invoice_line() objects */
 };
 struct prov_payment {
 	const char *client_id, *invoice_id; /* external ids; invoice_id NULL: not tied to an invoice */
@@ -206,8 +206,8 @@ void prov_skip_kind(struct prov_page *page, const char *provider, const char *ki
 
 /* Parse cursor against the NULL-terminated phase names. NULL cursor gives
  * phase 0, position dflt_pos. Returns 0, or -1 for anything malformed. */
-int prov_cursor_parse(const char *cursor, const char *const *phases, int64_t dflt_pos,
-    size_t *phase, int64_t *pos);
+int prov_cursor_parse(const char *cursor, const char *const *phases, int64_t dflt_pos, size_t *phase,
+    int64_t *pos);
 /* A new cursor text "<phase>:<pos>" (caller frees). */
 char *prov_cursor_make(const char *phase, int64_t pos);
 
@@ -215,7 +215,7 @@ char *prov_cursor_make(const char *phase, int64_t pos);
 
 /* Fill err (printf-style) and return st. */
 enum prov_status prov_fail(struct prov_error *err, enum prov_status st, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* Copy a provider's text into dst: valid UTF-8 characters kept, control
  * characters and stray bytes as '?', runs of white space folded, cut to size
  * on a character boundary. (Credentials were already taken out of the whole
@@ -243,19 +243,18 @@ void prov_body_message(const struct httpc_resp *resp, char *buf, size_t size);
  * (it goes into headers and forms), or NULL. Borrowed. */
 const char *prov_cred(const struct prov_session *s, const char *field);
 /* A new URL: the session's base URL followed by the formatted path. */
-char *prov_url(const struct prov_session *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+char *prov_url(const struct prov_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Perform req for s: sets the timeout, redirect following (providers.md §12)
  * and, for a user-supplied base URL, the URL guard from the config. Returns
  * PROV_OK with resp filled (any HTTP status) and every credential of s taken
  * out of its body (prov_scrub_secret), or an error status with err set. */
-enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req,
-    struct httpc_resp *resp, struct prov_error *err);
+enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp,
+    struct prov_error *err);
 /* Last step of every fetch: on success set page->pause_s from resp's quota
  * headers; on failure drop the partial page; scrub credentials out of err and
  * the warnings. Returns st. */
-enum prov_status prov_finish(const struct prov_session *s, enum prov_status st,
-    const struct httpc_resp *resp, struct prov_page *page, struct prov_error *err);
+enum prov_status prov_finish(const struct prov_session *s, enum prov_status st, const struct httpc_resp *resp,
+    struct prov_page *page, struct prov_error *err);
 
 /* An adapter's pure parse step (adapters.h). */
 typedef enum prov_status (*prov_parse_fn)(const char *cursor, const struct httpc_resp *resp,
@@ -263,10 +262,10 @@ typedef enum prov_status (*prov_parse_fn)(const char *cursor, const struct httpc
 /* The whole of a simple fetch: GET url with one header (which carries the
  * credential), parse the answer with parse, prov_finish. Takes ownership of
  * url and header (the header is wiped before it is freed). */
-enum prov_status prov_fetch_get(const struct prov_session *s, const char *cursor, char *url,
-    char *header, prov_parse_fn parse, struct prov_page *page, struct prov_error *err);
+enum prov_status prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header,
+    prov_parse_fn parse, struct prov_page *page, struct prov_error *err);
 /* The same as a POST of an urlencoded form (which carries the credential). */
-enum prov_status prov_fetch_form(const struct prov_session *s, const char *cursor, char *url,
-    char *form, prov_parse_fn parse, struct prov_page *page, struct prov_error *err);
+enum prov_status prov_fetch_form(const struct prov_session *s, const char *cursor, char *url, char *form,
+    prov_parse_fn parse, struct prov_page *page, struct prov_error *err);
 
 #endif

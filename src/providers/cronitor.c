@@ -33,12 +33,12 @@
 #include "providers/adapters.h"
 #include "providers/common.h"
 
-#define CR "Cronitor"
-#define CR_PAGE_SIZE 50
-#define CR_MAX_TARGETS 100  /* targets of one kind taken from one notification list */
-#define CR_LIST_PAGES 20    /* notification list pages read to resolve a page of monitors */
-#define CR_MAX_NOTIFY 100   /* notify entries read from one monitor */
-#define CR_MAX_ID 160       /* longest "<kind>:<address>" kept as written; longer is hashed */
+#define CR             "Cronitor"
+#define CR_PAGE_SIZE   50
+#define CR_MAX_TARGETS 100 /* targets of one kind taken from one notification list */
+#define CR_LIST_PAGES  20  /* notification list pages read to resolve a page of monitors */
+#define CR_MAX_NOTIFY  100 /* notify entries read from one monitor */
+#define CR_MAX_ID      160 /* longest "<kind>:<address>" kept as written; longer is hashed */
 
 enum { PH_MONITORS, PH_NOTIFICATIONS, PH_STATUSPAGES, PH_MAINT };
 static const char *const phases[] = { "monitors", "notifications", "statuspages", "maintenance", NULL };
@@ -52,6 +52,7 @@ static const char *const kind_names[] = { "monitors", "notifications", "status p
  * normalized type ("other": no equivalent, warned) and a label. */
 static const struct cr_kind {
 	const char *list, *tag, *norm, *label;
+	/* clang-format off */
 } kinds[] = {
 	{ "emails", "email", "email", "e-mail" }, { "phones", "sms", "sms", "SMS" },
 	{ "slack", "slack", "slack", "Slack" }, { "webhooks", "webhook", "webhook", "webhook" },
@@ -63,6 +64,7 @@ static const struct cr_kind {
 	{ "gchat", "gchat", "other", "Google Chat" }, { "larksuite", "larksuite", "other", "Lark" },
 	{ NULL, NULL, NULL, NULL }
 };
+/* clang-format on */
 
 /* The notification lists a page of monitors resolves its list keys with. */
 struct cr_links {
@@ -174,7 +176,7 @@ list_targets(json_object *t, target_fn fn, void *ctx)
 
 	if (notes == NULL)
 		return 0;
-	json_object_object_foreach(notes, kind, list) {
+	json_object_object_foreach (notes, kind, list) {
 		const struct cr_kind *k = kind_find(kind, strlen(kind));
 		char tag[48];
 
@@ -214,8 +216,10 @@ emit_target(const struct cr_kind *k, const char *tag, const char *value, void *a
 			seen |= strcmp(c->warned[i], tag) == 0;
 		if (!seen && c->nwarned < 8) {
 			snprintf(c->warned[c->nwarned++], sizeof c->warned[0], "%s", tag);
-			prov_page_warn(c->page, CR " notification list \"%s\" has %s targets, which have no "
-			    "equivalent; kept as contacts of type other", c->name, k != NULL ? k->label : tag);
+			prov_page_warn(c->page,
+			    CR " notification list \"%s\" has %s targets, which have no "
+			       "equivalent; kept as contacts of type other",
+			    c->name, k != NULL ? k->label : tag);
 		}
 	}
 	contact_xid(tag, value, xid, sizeof xid);
@@ -273,13 +277,11 @@ every_seconds(const char *s)
 	static const struct {
 		const char *unit;
 		int64_t secs;
-	} units[] = {
-		{ "s", 1 }, { "sec", 1 }, { "secs", 1 }, { "second", 1 }, { "seconds", 1 },
-		{ "m", 60 }, { "min", 60 }, { "mins", 60 }, { "minute", 60 }, { "minutes", 60 },
-		{ "h", 3600 }, { "hr", 3600 }, { "hrs", 3600 }, { "hour", 3600 }, { "hours", 3600 },
-		{ "d", 86400 }, { "day", 86400 }, { "days", 86400 },
-		{ "w", 604800 }, { "week", 604800 }, { "weeks", 604800 }, { NULL, 0 }
-	};
+	} units[] = { { "s", 1 }, { "sec", 1 }, { "secs", 1 }, { "second", 1 }, { "seconds", 1 }, { "m", 60 },
+		{ "min", 60 }, { "mins", 60 }, { "minute", 60 }, { "minutes", 60 }, { "h", 3600 },
+		{ "hr", 3600 }, { "hrs", 3600 }, { "hour", 3600 }, { "hours", 3600 }, { "d", 86400 },
+		{ "day", 86400 }, { "days", 86400 }, { "w", 604800 }, { "week", 604800 }, { "weeks", 604800 },
+		{ NULL, 0 } };
 	int64_t n = 0;
 	size_t ulen;
 
@@ -371,8 +373,10 @@ link_entry(const char *e, const char *name, const struct cr_links *l, json_objec
 		return; /* lists not read: the caller warned */
 	if (!json_object_object_get_ex(l->map, e, &targets)) {
 		prov_copy_text(eb, sizeof eb, e);
-		prov_page_warn(page, CR " monitor \"%s\" notifies \"%s\", which is neither a notification "
-		    "list nor a known destination; not linked", name, eb);
+		prov_page_warn(page,
+		    CR " monitor \"%s\" notifies \"%s\", which is neither a notification "
+		       "list nor a known destination; not linked",
+		    name, eb);
 		return;
 	}
 	for (size_t i = 0; i < json_object_array_length(targets); i++)
@@ -432,8 +436,10 @@ add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_
 			char sb[80];
 
 			prov_copy_text(sb, sizeof sb, schedule);
-			prov_page_warn(page, CR " monitor \"%s\" has the schedule \"%s\", which is neither a "
-			    "cron expression nor an interval; it was kept as written: review it", name, sb);
+			prov_page_warn(page,
+			    CR " monitor \"%s\" has the schedule \"%s\", which is neither a "
+			       "cron expression nor an interval; it was kept as written: review it",
+			    name, sb);
 		}
 	}
 	prov_page_add(page, "heartbeat", id, json_object_get(m), prov_norm_heartbeat(&h));
@@ -471,12 +477,12 @@ url_host(const char *u, char *host, size_t size, int64_t *port)
 
 /* What a check's assertions say (the rest is warned). */
 struct cr_assert {
-	char *keyword;          /* malloc'd */
-	const char *up_when;    /* "present" | "absent" */
-	json_object *codes;     /* expected status codes */
+	char *keyword;       /* malloc'd */
+	const char *up_when; /* "present" | "absent" */
+	json_object *codes;  /* expected status codes */
 	int64_t ssl_days;
-	size_t other;           /* assertions without an equivalent */
-	const char *example;    /* the first of them */
+	size_t other;        /* assertions without an equivalent */
+	const char *example; /* the first of them */
 };
 
 /* The value of an assertion after its operator: unquoted, malloc'd, or NULL. */
@@ -502,7 +508,7 @@ static bool
 read_assertion(const char *s, struct cr_assert *r)
 {
 	static const char body[] = "response.body ", code[] = "response.code ",
-	    cert[] = "ssl_certificate.expires_in ";
+	                  cert[] = "ssl_certificate.expires_in ";
 	char *v = NULL;
 	long long n;
 	int used = 0;
@@ -559,8 +565,10 @@ read_assertions(json_object *m, const char *name, struct cr_assert *r, struct pr
 	}
 	if (r->other > 0) {
 		prov_copy_text(eb, sizeof eb, r->example);
-		prov_page_warn(page, CR " monitor \"%s\" has %zu assertion%s without an equivalent (e.g. "
-		    "\"%s\"); not imported", name, r->other, r->other == 1 ? "" : "s", eb);
+		prov_page_warn(page,
+		    CR " monitor \"%s\" has %zu assertion%s without an equivalent (e.g. "
+		       "\"%s\"); not imported",
+		    name, r->other, r->other == 1 ? "" : "s", eb);
 	}
 }
 
@@ -582,8 +590,10 @@ assertions_warn(json_object *m, const char *name, struct prov_page *page)
 	if (n == 0)
 		return;
 	prov_copy_text(eb, sizeof eb, first);
-	prov_page_warn(page, CR " monitor \"%s\" has %zu assertion%s without an equivalent (e.g. "
-	    "\"%s\"); not imported", name, n, n == 1 ? "" : "s", eb);
+	prov_page_warn(page,
+	    CR " monitor \"%s\" has %zu assertion%s without an equivalent (e.g. "
+	       "\"%s\"); not imported",
+	    name, n, n == 1 ? "" : "s", eb);
 }
 
 static enum prov_tri
@@ -624,7 +634,7 @@ read_request(json_object *rq, const char *name, struct prov_monitor *mon, char *
 		size_t n = 0;
 
 		mon->request_headers = json_object_new_object();
-		json_object_object_foreach(hdrs, hk, hv) {
+		json_object_object_foreach (hdrs, hk, hv) {
 			bool text = json_object_is_type(hv, json_type_string) ||
 			    json_object_is_type(hv, json_type_int);
 
@@ -649,8 +659,9 @@ check_address(const char *url, const char *name, struct prov_monitor *mon, char 
 {
 	size_t scheme = url != NULL ? url_host(url, host, size, &mon->port) : 0;
 
-	if (scheme > 0 && ((scheme == 4 && strncasecmp(url, "http", 4) == 0) ||
-	    (scheme == 5 && strncasecmp(url, "https", 5) == 0))) {
+	if (scheme > 0 &&
+	    ((scheme == 4 && strncasecmp(url, "http", 4) == 0) ||
+	        (scheme == 5 && strncasecmp(url, "https", 5) == 0))) {
 		mon->url = url;
 		mon->type = "http";
 	} else if (scheme == 3 && (strncasecmp(url, "tcp", 3) == 0 || strncasecmp(url, "udp", 3) == 0) &&
@@ -683,8 +694,10 @@ add_check(json_object *m, const char *id, const char *name, bool known, const st
 	mon.interval = every > 0 ? every : 60;
 	if (every <= 0 && schedule != NULL) {
 		prov_copy_text(sb, sizeof sb, schedule);
-		prov_page_warn(page, CR " monitor \"%s\" runs on the schedule \"%s\", which is not an "
-		    "interval; it was imported with a 60-second interval", name, sb);
+		prov_page_warn(page,
+		    CR " monitor \"%s\" runs on the schedule \"%s\", which is not an "
+		       "interval; it was imported with a 60-second interval",
+		    name, sb);
 	}
 	check_address(url, name, &mon, host, sizeof host, page);
 	if (!known)
@@ -697,8 +710,9 @@ add_check(json_object *m, const char *id, const char *name, bool known, const st
 	mon.keyword_up_when = as.up_when;
 	mon.expected_status_codes = as.codes;
 	mon.ssl_expiry_days = as.ssl_days;
-	mon.regions = prov_str_list(prov_get(m, "regions") != NULL ? prov_get(m, "regions") :
-	    prov_get(rq, "regions"), ',');
+	mon.regions =
+	    prov_str_list(prov_get(m, "regions") != NULL ? prov_get(m, "regions") : prov_get(rq, "regions"),
+	        ',');
 	mon.tags = prov_str_list(prov_get(m, "tags"), ',');
 	mon.contact_ids = notify_links(m, name, l, page);
 	prov_page_add(page, "monitor", id, json_object_get(m), prov_norm_monitor(&mon));
@@ -723,13 +737,17 @@ add_monitor(json_object *m, const char *id, const struct cr_links *l, struct pro
 		return;
 	}
 	if (type != NULL && strcmp(type, "site") == 0) {
-		prov_page_warn(page, CR " monitor \"%s\" is a site (real-user monitoring of a website, no "
-		    "probe or schedule); it has no equivalent and was not imported", name);
+		prov_page_warn(page,
+		    CR " monitor \"%s\" is a site (real-user monitoring of a website, no "
+		       "probe or schedule); it has no equivalent and was not imported",
+		    name);
 		return;
 	}
 	prov_copy_text(tb, sizeof tb, type ? type : "(none)");
-	prov_page_warn(page, CR " monitor \"%s\" is of type %s, which is unknown; imported as a "
-	    "monitor of type other", name, tb);
+	prov_page_warn(page,
+	    CR " monitor \"%s\" is of type %s, which is unknown; imported as a "
+	       "monitor of type other",
+	    name, tb);
 	add_check(m, id, name, false, l, page);
 }
 
@@ -771,8 +789,10 @@ add_statuspage(json_object *p, const char *id, struct prov_page *page)
 		char ab[40];
 
 		prov_copy_text(ab, sizeof ab, access);
-		prov_page_warn(page, CR " status page \"%s\" has an unknown access setting %s; imported "
-		    "as not public", sp.name, ab);
+		prov_page_warn(page,
+		    CR " status page \"%s\" has an unknown access setting %s; imported "
+		       "as not public",
+		    sp.name, ab);
 	}
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 	free(built);
@@ -853,16 +873,20 @@ add_window(json_object *w, const char *id, struct prov_page *page)
 		mons = prov_get_array(w, "affected_monitors");
 	mw.monitor_ids = prov_id_list(mons, "key");
 	if (count_of(w, "groups") > 0 && prov_get_array(w, "affected_monitors") == NULL)
-		prov_page_warn(page, CR " maintenance window \"%s\" silences %zu monitor group%s, whose "
-		    "monitors are not listed; not linked", mw.name, count_of(w, "groups"),
-		    count_of(w, "groups") == 1 ? "" : "s");
+		prov_page_warn(page,
+		    CR " maintenance window \"%s\" silences %zu monitor group%s, whose "
+		       "monitors are not listed; not linked",
+		    mw.name, count_of(w, "groups"), count_of(w, "groups") == 1 ? "" : "s");
 	if (count_of(w, "statuspages") > 0)
-		prov_page_warn(page, CR " maintenance window \"%s\" is shown on %zu status page%s; that "
-		    "announcement has no equivalent", mw.name, count_of(w, "statuspages"),
-		    count_of(w, "statuspages") == 1 ? "" : "s");
+		prov_page_warn(page,
+		    CR " maintenance window \"%s\" is shown on %zu status page%s; that "
+		       "announcement has no equivalent",
+		    mw.name, count_of(w, "statuspages"), count_of(w, "statuspages") == 1 ? "" : "s");
 	if (prov_get_bool(w, "all_monitors", false))
-		prov_page_warn(page, CR " maintenance window \"%s\" silences every monitor; imported "
-		    "without monitors: add them", mw.name);
+		prov_page_warn(page,
+		    CR " maintenance window \"%s\" silences every monitor; imported "
+		       "without monitors: add them",
+		    mw.name);
 	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
 }
 
@@ -893,8 +917,10 @@ has_more(json_object *root, size_t ph, int64_t pg, size_t n, struct prov_page *p
 	more = n > 0 && (total >= 0 ? pg * size < total : (int64_t)n >= size);
 	if (more && page_num(root, "page", "page", &echoed) && echoed != pg) {
 		if (page != NULL)
-			prov_page_warn(page, CR " answered page %lld when asked for page %lld of %s; the rest "
-			    "of the list was not read", (long long)echoed, (long long)pg, kind_names[ph]);
+			prov_page_warn(page,
+			    CR " answered page %lld when asked for page %lld of %s; the rest "
+			       "of the list was not read",
+			    (long long)echoed, (long long)pg, kind_names[ph]);
 		more = false;
 	}
 	return more;
@@ -933,8 +959,8 @@ answer_error(size_t ph, const struct httpc_resp *resp, struct prov_page *page, s
 	char text[160];
 
 	*done = false;
-	if (ph != PH_MONITORS && (resp->status == 401 || resp->status == 403 ||
-	    (ph == PH_MAINT && resp->status == 404))) {
+	if (ph != PH_MONITORS &&
+	    (resp->status == 401 || resp->status == 403 || (ph == PH_MAINT && resp->status == 404))) {
 		*done = true;
 		prov_skip_kind(page, CR, kind_names[ph], resp->status);
 		return next_phase(ph, page);
@@ -968,8 +994,9 @@ parse_page(const char *cursor, const struct httpc_resp *resp, const struct cr_li
 	if ((list = list_of(root, ph)) == NULL) {
 		json_object_put(root);
 		if (ph == PH_MAINT) {
-			prov_page_warn(page, CR " sent maintenance windows in a form that could not be read; "
-			    "maintenance windows skipped");
+			prov_page_warn(page,
+			    CR " sent maintenance windows in a form that could not be read; "
+			       "maintenance windows skipped");
 			return next_phase(ph, page);
 		}
 		prov_body_message(resp, text, sizeof text);
@@ -985,8 +1012,9 @@ parse_page(const char *cursor, const struct httpc_resp *resp, const struct cr_li
 	for (size_t i = 0; i < n; i++) {
 		json_object *it = json_object_array_get_idx(list, i);
 
-		if (!json_object_is_type(it, json_type_object) || (prov_get_id(it, "key", id, sizeof id) != 0 &&
-		    (ph != PH_MAINT || prov_get_id(it, "id", id, sizeof id) != 0))) {
+		if (!json_object_is_type(it, json_type_object) ||
+		    (prov_get_id(it, "key", id, sizeof id) != 0 &&
+		        (ph != PH_MAINT || prov_get_id(it, "id", id, sizeof id) != 0))) {
 			prov_page_warn(page, CR " sent an entry of %s without a usable key; skipped",
 			    kind_names[ph]);
 			continue;
@@ -1025,9 +1053,8 @@ struct cr_fetch {
 	struct httpc_resp resp; /* the last answer */
 };
 
-static enum prov_status
-cr_get(struct cr_fetch *f, struct prov_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static enum prov_status cr_get(struct cr_fetch *f, struct prov_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static enum prov_status
 cr_get(struct cr_fetch *f, struct prov_error *err, const char *fmt, ...)
@@ -1069,7 +1096,8 @@ needs_lists(const struct httpc_resp *resp)
 			nf = prov_get_array(nf, "alerts");
 		need = prov_get(m, "notify") == NULL || json_object_is_type(nf, json_type_string);
 		for (size_t k = 0; !need && json_object_is_type(nf, json_type_array) &&
-		     k < json_object_array_length(nf) && k < CR_MAX_NOTIFY; k++) {
+		     k < json_object_array_length(nf) && k < CR_MAX_NOTIFY;
+		     k++) {
 			const char *s = target_text(json_object_array_get_idx(nf, k)), *c;
 
 			/* Not a direct destination: a list key. */
@@ -1105,8 +1133,9 @@ lookup_lists(struct cr_fetch *f, struct cr_links *l, struct prov_error *err)
 			return err->status;
 		if ((list = prov_get_array(root, "templates")) == NULL) {
 			json_object_put(root);
-			return prov_fail(err, PROV_TRANSIENT, CR " sent notification lists without a "
-			    "\"templates\" list");
+			return prov_fail(err, PROV_TRANSIENT,
+			    CR " sent notification lists without a "
+			       "\"templates\" list");
 		}
 		map_templates(list, l->map);
 		more = has_more(root, PH_NOTIFICATIONS, pg, json_object_array_length(list), NULL);
@@ -1133,8 +1162,10 @@ fetch_monitors(struct cr_fetch *f, const char *cursor, int64_t pg, struct prov_p
 	if (st == PROV_OK && l.refused != 0) {
 		json_object_put(l.map);
 		l.map = NULL;
-		prov_page_warn(page, CR " refused the notification lists for this key (HTTP %ld): monitors "
-		    "that notify a list are not linked to its targets", l.refused);
+		prov_page_warn(page,
+		    CR " refused the notification lists for this key (HTTP %ld): monitors "
+		       "that notify a list are not linked to its targets",
+		    l.refused);
 	}
 	if (st == PROV_OK)
 		st = parse_page(cursor, &mresp, &l, page, err);
@@ -1144,8 +1175,7 @@ fetch_monitors(struct cr_fetch *f, const char *cursor, int64_t pg, struct prov_p
 }
 
 static enum prov_status
-cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
-    struct prov_error *err)
+cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, struct prov_error *err)
 {
 	const char *key = prov_cred(s, "api_key");
 	struct cr_fetch f = { .s = s };

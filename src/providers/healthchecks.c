@@ -28,6 +28,7 @@ static const char *const phases[] = { "checks", "channels", NULL };
  * (imported as other, with a warning naming it). */
 static const struct {
 	const char *hc, *norm, *label;
+	/* clang-format off */
 } channel_kinds[] = {
 	{ "email", "email", "e-mail" }, { "sms", "sms", "SMS" }, { "call", "voice", "phone call" },
 	{ "webhook", "webhook", "webhook" }, { "slack", "slack", "Slack" },
@@ -46,6 +47,7 @@ static const struct {
 	{ "hipchat", NULL, "HipChat" }, { "pagerteam", NULL, "Pager Team" },
 	{ NULL, NULL, NULL }
 };
+/* clang-format on */
 
 /* Check statuses (hc/api/models.py get_status). */
 static const char *const statuses[] = { "new", "up", "grace", "down", "paused", "started", NULL };
@@ -63,7 +65,8 @@ check_status(json_object *c, struct prov_heartbeat *h, struct prov_page *page)
 	if (status == NULL || statuses[i] != NULL)
 		return;
 	prov_copy_text(sb, sizeof sb, status);
-	prov_page_warn(page, HC " check \"%s\" has an unknown status %s; imported as not paused", h->name, sb);
+	prov_page_warn(page, HC " check \"%s\" has an unknown status %s; imported as not paused", h->name,
+	    sb);
 }
 
 static void
@@ -92,12 +95,16 @@ add_check(json_object *c, const char *id, bool readonly, struct prov_page *page)
 		h.interval = timeout;
 	else {
 		h.interval = 86400; /* the Healthchecks default period */
-		prov_page_warn(page, HC " check \"%s\" has neither a period nor a schedule; imported "
-		    "with a period of one day", h.name);
+		prov_page_warn(page,
+		    HC " check \"%s\" has neither a period nor a schedule; imported "
+		       "with a period of one day",
+		    h.name);
 	}
 	if (!readonly && h.ping_url == NULL)
-		prov_page_warn(page, HC " check \"%s\" has no ping URL; the job must be changed to call the "
-		    "new heartbeat's ping URL", h.name);
+		prov_page_warn(page,
+		    HC " check \"%s\" has no ping URL; the job must be changed to call the "
+		       "new heartbeat's ping URL",
+		    h.name);
 	prov_page_add(page, "heartbeat", id, json_object_get(c), prov_norm_heartbeat(&h));
 }
 
@@ -119,16 +126,18 @@ add_channel(json_object *ch, const char *id, struct prov_page *page)
 		ct.name = name ? name : channel_kinds[i].label;
 		ct.type = channel_kinds[i].norm != NULL ? channel_kinds[i].norm : "other";
 		if (channel_kinds[i].norm == NULL)
-			prov_page_warn(page, HC " integration \"%s\" is a %s integration, which has no "
-			    "equivalent; kept as other", ct.name, channel_kinds[i].label);
+			prov_page_warn(page,
+			    HC " integration \"%s\" is a %s integration, which has no "
+			       "equivalent; kept as other",
+			    ct.name, channel_kinds[i].label);
 	} else {
 		char kb[40];
 
 		ct.name = name ? name : id;
 		ct.type = "other";
 		prov_copy_text(kb, sizeof kb, kind ? kind : "(none)");
-		prov_page_warn(page, HC " integration \"%s\" has an unknown kind %s; kept as other",
-		    ct.name, kb);
+		prov_page_warn(page, HC " integration \"%s\" has an unknown kind %s; kept as other", ct.name,
+		    kb);
 	}
 	prov_page_add(page, "contact", id, json_object_get(ch), prov_norm_contact(&ct));
 }
@@ -145,7 +154,8 @@ classify(size_t ph, const struct httpc_resp *resp, struct prov_page *page, bool 
 	*skipped = false;
 	if (ph == PH_CHANNELS && (resp->status == 401 || resp->status == 403)) {
 		prov_skip_kind(page, HC, "integrations", resp->status);
-		prov_page_warn(page, "A read-only " HC " API key cannot list the integrations: use the "
+		prov_page_warn(page,
+		    "A read-only " HC " API key cannot list the integrations: use the "
 		    "project's read-write API key to import them as contacts");
 		*skipped = true;
 		return PROV_OK;
@@ -153,8 +163,8 @@ classify(size_t ph, const struct httpc_resp *resp, struct prov_page *page, bool 
 	if ((st = httpc_classify(resp, HC, "API key", err)) != PROV_OK) {
 		prov_body_message(resp, text, sizeof text);
 		if (st == PROV_AUTH)
-			prov_fail(err, PROV_AUTH, HC " rejected the API key%s%s%s", text[0] ? " (" : "",
-			    text, text[0] ? ")" : "");
+			prov_fail(err, PROV_AUTH, HC " rejected the API key%s%s%s", text[0] ? " (" : "", text,
+			    text[0] ? ")" : "");
 	}
 	return st;
 }
@@ -225,19 +235,21 @@ healthchecks_parse(const char *cursor, const struct httpc_resp *resp, struct pro
 	}
 	readonly = add_items(ph, list, page);
 	if (readonly > 0)
-		prov_page_warn(page, "The " HC " API key is read-only: the checks were imported without "
+		prov_page_warn(page,
+		    "The " HC " API key is read-only: the checks were imported without "
 		    "their ping URLs and their integrations (alert links); use the project's read-write "
 		    "API key to import them too");
 	if (ph == PH_CHANNELS && page->n > 0)
-		prov_page_warn(page, HC " never shows where an integration sends: %zu contacts were imported "
-		    "by name and kind only; add each one's address", page->n);
+		prov_page_warn(page,
+		    HC " never shows where an integration sends: %zu contacts were imported "
+		       "by name and kind only; add each one's address",
+		    page->n);
 	json_object_put(root);
 	return PROV_OK;
 }
 
 static enum prov_status
-healthchecks_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
-    struct prov_error *err)
+healthchecks_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, struct prov_error *err)
 {
 	const char *key = prov_cred(s, "api_key");
 	char *hdr, *url;

@@ -12,23 +12,25 @@
 #include "core/xalloc.h"
 #include "providers/httpc.h"
 
-#define HTTPC_USER_AGENT "migrator/" PACKAGE_VERSION
+#define HTTPC_USER_AGENT      "migrator/" PACKAGE_VERSION
 #define HTTPC_DEFAULT_TIMEOUT 20
 #define HTTPC_CONNECT_TIMEOUT 10
 
 /* Response headers worth keeping (lowercase). */
+/* clang-format off */
 static const char *const kept_headers[] = {
 	"retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset",
 	"req-limit-short", "req-limit-long", "content-type", "location", NULL
 };
+/* clang-format on */
 
 struct xfer {
 	struct httpc_resp *resp;
-	size_t cap;              /* allocated bytes of resp->body */
-	size_t max;              /* body cap */
+	size_t cap; /* allocated bytes of resp->body */
+	size_t max; /* body cap */
 	bool too_big;
 	const struct urlguard *guard;
-	const char *blocked;     /* class of the refused address, or NULL */
+	const char *blocked; /* class of the refused address, or NULL */
 };
 
 static void
@@ -42,8 +44,7 @@ global_init(void)
 	}
 }
 
-static int
-prov_err(struct prov_error *err, enum prov_status st, const char *fmt, ...)
+static int prov_err(struct prov_error *err, enum prov_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static int
@@ -225,8 +226,8 @@ perform(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error 
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, HTTPC_USER_AGENT);
 	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, timeout < HTTPC_CONNECT_TIMEOUT ? timeout :
-	    (long)HTTPC_CONNECT_TIMEOUT);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT,
+	    timeout < HTTPC_CONNECT_TIMEOUT ? timeout : (long)HTTPC_CONNECT_TIMEOUT);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
@@ -238,10 +239,10 @@ perform(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error 
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, protos);
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, protos);
 #else
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS, strcmp(protos, "https") == 0 ? (long)CURLPROTO_HTTPS :
-	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS, strcmp(protos, "https") == 0 ?
-	    (long)CURLPROTO_HTTPS : (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS,
+	    strcmp(protos, "https") == 0 ? (long)CURLPROTO_HTTPS : (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS,
+	    strcmp(protos, "https") == 0 ? (long)CURLPROTO_HTTPS : (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
 	if (req->guard != NULL) {
 		curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, on_opensocket);
@@ -304,7 +305,8 @@ url_parts(const char *url, char *scheme, size_t ns, char *host, size_t nh)
 	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK) {
 		for (char *p = h; *p; p++)
 			*p = (char)tolower((unsigned char)*p);
-		rc = snprintf(scheme, ns, "%s", sc) < (int)ns && snprintf(host, nh, "%s", h) < (int)nh ? 0 : -1;
+		rc = snprintf(scheme, ns, "%s", sc) < (int)ns && snprintf(host, nh, "%s", h) < (int)nh ? 0 :
+		                                                                                         -1;
 	}
 	curl_free(sc);
 	curl_free(h);
@@ -341,13 +343,18 @@ hop_allowed(const struct httpc_req *req, long status, const char *next, struct p
 	    url_parts(next, s2, sizeof s2, h2, sizeof h2) != 0)
 		return prov_err(err, PROV_FATAL, "the provider redirected to an address that is not a URL");
 	if (strcmp(s1, "https") == 0 && strcmp(s2, "https") != 0)
-		return prov_err(err, PROV_FATAL, "the provider redirected from https to http (%s); refused", h2);
+		return prov_err(err, PROV_FATAL, "the provider redirected from https to http (%s); refused",
+		    h2);
 	if (strcmp(h1, h2) != 0)
-		return prov_err(err, PROV_FATAL, "the provider redirected to another host (%s://%s); set the "
-		    "base URL to that address if it is right", s2, h2);
+		return prov_err(err, PROV_FATAL,
+		    "the provider redirected to another host (%s://%s); set the "
+		    "base URL to that address if it is right",
+		    s2, h2);
 	if (status == 303 && req->body != NULL)
-		return prov_err(err, PROV_FATAL, "the provider answered with a redirect (HTTP 303) to "
-		    "%s://%s; set the base URL to the address it names", s2, h2);
+		return prov_err(err, PROV_FATAL,
+		    "the provider answered with a redirect (HTTP 303) to "
+		    "%s://%s; set the base URL to the address it names",
+		    s2, h2);
 	return 0;
 }
 
@@ -541,8 +548,8 @@ httpc_classify(const struct httpc_resp *r, const char *who, const char *what, st
 		return PROV_TRANSIENT;
 	}
 	if (st >= 300 && st < 400) {
-		prov_err(err, PROV_FATAL, "%s answered with a redirect (HTTP %ld); check the base URL",
-		    who, st);
+		prov_err(err, PROV_FATAL, "%s answered with a redirect (HTTP %ld); check the base URL", who,
+		    st);
 		return PROV_FATAL;
 	}
 	if (st == 404) {

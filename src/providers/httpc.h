@@ -16,33 +16,33 @@
 #include "providers/provider.h"
 #include "providers/urlguard.h"
 
-#define HTTPC_MAX_BODY     (8u * 1024 * 1024) /* default response size cap */
-#define HTTPC_MAX_HEADERS  16
+#define HTTPC_MAX_BODY      (8u * 1024 * 1024) /* default response size cap */
+#define HTTPC_MAX_HEADERS   16
 #define HTTPC_MAX_REDIRECTS 5
-#define HTTPC_MAX_WAIT     86400 /* cap on any Retry-After we honour, seconds */
+#define HTTPC_MAX_WAIT      86400 /* cap on any Retry-After we honour, seconds */
 
 struct httpc_hdr {
-	char name[40];   /* lowercase */
+	char name[40]; /* lowercase */
 	char value[200];
 };
 
 struct httpc_req {
-	const char *method;               /* "GET" (default when NULL) or "POST" */
+	const char *method; /* "GET" (default when NULL) or "POST" */
 	const char *url;
-	const char *const *headers;       /* "Name: value" lines, NULL-terminated, or NULL */
-	const char *body;                 /* request body or NULL */
+	const char *const *headers; /* "Name: value" lines, NULL-terminated, or NULL */
+	const char *body;           /* request body or NULL */
 	size_t body_len;
-	const char *content_type;         /* of body, e.g. "application/x-www-form-urlencoded" */
-	const char *userpwd;              /* HTTP Basic "user:password", or NULL */
-	long timeout_s;                   /* whole request; 0: 20 s */
-	size_t max_body;                  /* response cap; 0: HTTPC_MAX_BODY */
-	int max_redirects;                /* hops to follow, at most HTTPC_MAX_REDIRECTS; 0: a 3xx is returned as is */
-	const struct urlguard *guard;     /* NULL: trusted URL, no address checks */
+	const char *content_type; /* of body, e.g. "application/x-www-form-urlencoded" */
+	const char *userpwd;      /* HTTP Basic "user:password", or NULL */
+	long timeout_s;           /* whole request; 0: 20 s */
+	size_t max_body;          /* response cap; 0: HTTPC_MAX_BODY */
+	int max_redirects; /* hops to follow, at most HTTPC_MAX_REDIRECTS; 0: a 3xx is returned as is */
+	const struct urlguard *guard; /* NULL: trusted URL, no address checks */
 };
 
 struct httpc_resp {
-	long status;                      /* HTTP status of the final response */
-	char *body;                       /* NUL-terminated; owned */
+	long status; /* HTTP status of the final response */
+	char *body;  /* NUL-terminated; owned */
 	size_t len;
 	struct httpc_hdr hdrs[HTTPC_MAX_HEADERS];
 	size_t nhdrs;

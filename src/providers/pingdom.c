@@ -30,33 +30,37 @@
 #include "providers/adapters.h"
 #include "providers/common.h"
 
-#define PD "Pingdom"
-#define PD_LIMIT 25       /* checks a page: each costs one detail request */
-#define PD_MW_LIMIT 100   /* maintenance windows a page */
-#define PD_MAX_LINKS 1000 /* contact item ids one check may name */
-#define PD_MAX_SILENT 2   /* details in a row without an answer that make the page a retry */
+#define PD            "Pingdom"
+#define PD_LIMIT      25   /* checks a page: each costs one detail request */
+#define PD_MW_LIMIT   100  /* maintenance windows a page */
+#define PD_MAX_LINKS  1000 /* contact item ids one check may name */
+#define PD_MAX_SILENT 2    /* details in a row without an answer that make the page a retry */
 
 enum { PH_CHECKS, PH_CONTACTS, PH_MAINT };
 static const char *const phases[] = { "checks", "contacts", "maintenance", NULL };
 
 static const struct {
 	const char *pingdom, *norm;
+	/* clang-format off */
 } check_types[] = {
 	{ "http", "http" }, { "httpcustom", "http" }, { "tcp", "tcp" }, { "ping", "ping" },
 	{ "dns", "dns" }, { "udp", "udp" }, { "smtp", "smtp" }, { "pop3", "pop3" },
 	{ "imap", "imap" }, { NULL, NULL }
 };
+/* clang-format on */
 
 static const struct {
 	const char *pingdom, *norm;
+	/* clang-format off */
 } recurrences[] = {
 	{ "none", "once" }, { "day", "daily" }, { "week", "weekly" }, { "month", "monthly" }, { NULL, NULL }
 };
+/* clang-format on */
 
 /* The contact and team lists a page of checks resolves its alert links with. */
 struct pd_links {
-	json_object *contacts;  /* the "contacts" array, NULL when it could not be read */
-	json_object *teams;     /* the "teams" array, NULL when it could not be read */
+	json_object *contacts; /* the "contacts" array, NULL when it could not be read */
+	json_object *teams;    /* the "teams" array, NULL when it could not be read */
 };
 
 /* ------------------------------------------------------------- contacts */
@@ -86,15 +90,17 @@ contact_targets(json_object *c, const char *id, struct prov_page *page, target_f
 	size_t added = 0;
 
 	if (targets != NULL) {
-		json_object_object_foreach(targets, kind, list) {
+		json_object_object_foreach (targets, kind, list) {
 			const char *type = target_type(kind);
 			char kb[48];
 
 			prov_copy_text(kb, sizeof kb, kind);
 			if (type == NULL) {
 				if (page != NULL)
-					prov_page_warn(page, PD " contact %s has targets of unknown kind %s; "
-					    "kept as other", id, kb);
+					prov_page_warn(page,
+					    PD " contact %s has targets of unknown kind %s; "
+					       "kept as other",
+					    id, kb);
 				type = "other";
 			}
 			if (!json_object_is_type(list, json_type_array))
@@ -133,7 +139,8 @@ contact_add_one(void *ctx, const char *xid, const char *type, json_object *t)
 		if (num != NULL) {
 			while (cc != NULL && *cc == '0')
 				cc++;
-			snprintf(value, sizeof value, "%s%s%s", cc && *cc ? "+" : "", cc && *cc ? cc : "", num);
+			snprintf(value, sizeof value, "%s%s%s", cc && *cc ? "+" : "", cc && *cc ? cc : "",
+			    num);
 			ct.value = value;
 		}
 	} else if (strcmp(type, "push") == 0) {
@@ -235,7 +242,8 @@ check_links(json_object *d, const struct pd_links *l, const char *name, struct p
 			unknown++;
 	for (size_t i = 0; i < nt; i++) {
 		json_object *t = json_object_array_get_idx(teams, i);
-		int r = l->contacts == NULL || l->teams == NULL ? -1 :
+		int r = l->contacts == NULL || l->teams == NULL ?
+		    -1 :
 		    link_team(l, json_object_is_type(t, json_type_object) ? prov_get(t, "id") : t, ids);
 
 		if (r < 0)
@@ -244,15 +252,20 @@ check_links(json_object *d, const struct pd_links *l, const char *name, struct p
 			unknown += (size_t)r;
 	}
 	if (unknown > 0)
-		prov_page_warn(page, PD " check \"%s\" alerts %zu contact%s that could not be read; "
-		    "not linked", name, unknown, unknown == 1 ? "" : "s");
+		prov_page_warn(page,
+		    PD " check \"%s\" alerts %zu contact%s that could not be read; "
+		       "not linked",
+		    name, unknown, unknown == 1 ? "" : "s");
 	if (lost_teams > 0)
-		prov_page_warn(page, PD " check \"%s\" alerts %zu team%s whose members could not be "
-		    "read; not linked", name, lost_teams, lost_teams == 1 ? "" : "s");
+		prov_page_warn(page,
+		    PD " check \"%s\" alerts %zu team%s whose members could not be "
+		       "read; not linked",
+		    name, lost_teams, lost_teams == 1 ? "" : "s");
 	if (integ != NULL && json_object_array_length(integ) > 0)
-		prov_page_warn(page, PD " check \"%s\" alerts %zu integration%s (webhooks); the API "
-		    "cannot list integrations, so they were not imported", name,
-		    json_object_array_length(integ), json_object_array_length(integ) == 1 ? "" : "s");
+		prov_page_warn(page,
+		    PD " check \"%s\" alerts %zu integration%s (webhooks); the API "
+		       "cannot list integrations, so they were not imported",
+		    name, json_object_array_length(integ), json_object_array_length(integ) == 1 ? "" : "s");
 	return ids;
 }
 
@@ -268,7 +281,7 @@ check_type_name(json_object *c, json_object **settings)
 	if (json_object_is_type(t, json_type_string))
 		return json_object_get_string(t);
 	if (json_object_is_type(t, json_type_object)) {
-		json_object_object_foreach(t, key, val) {
+		json_object_object_foreach (t, key, val) {
 			*settings = json_object_is_type(val, json_type_object) ? val : NULL;
 			return key;
 		}
@@ -285,7 +298,7 @@ tag_names(json_object *tags)
 	for (size_t i = 0; tags != NULL && i < json_object_array_length(tags) && i < 100; i++) {
 		json_object *t = json_object_array_get_idx(tags, i);
 		const char *name = json_object_is_type(t, json_type_string) ? json_object_get_string(t) :
-		    prov_get_text(t, "name", 255);
+		                                                              prov_get_text(t, "name", 255);
 
 		if (name != NULL && *name != '\0' && strlen(name) <= 255)
 			json_object_array_add(out, json_object_new_string(name));
@@ -306,8 +319,10 @@ regions_of(json_object *filters, const char *name, struct prov_page *page)
 
 		if (strncasecmp(s, "region:", 7) != 0) {
 			prov_copy_text(buf, sizeof buf, s);
-			prov_page_warn(page, PD " check \"%s\" has a probe filter \"%s\" that is not a "
-			    "region; dropped", name, buf);
+			prov_page_warn(page,
+			    PD " check \"%s\" has a probe filter \"%s\" that is not a "
+			       "region; dropped",
+			    name, buf);
 			continue;
 		}
 		for (s += 7; *s == ' '; s++)
@@ -327,7 +342,8 @@ header_add(json_object *h, const char *name, size_t nlen, const char *value)
 
 	if (nlen == 0 || nlen > 255 || strlen(value) > PROV_MAX_STR)
 		return;
-	if (nlen == 10 && strncasecmp(name, "User-Agent", 10) == 0 && strncmp(value, "Pingdom.com_bot", 15) == 0)
+	if (nlen == 10 && strncasecmp(name, "User-Agent", 10) == 0 &&
+	    strncmp(value, "Pingdom.com_bot", 15) == 0)
 		return;
 	n = xstrndup(name, nlen);
 	json_object_object_add(h, n, json_object_new_string(value));
@@ -342,14 +358,15 @@ headers_of(json_object *rh)
 	json_object *h = json_object_new_object();
 
 	if (json_object_is_type(rh, json_type_object)) {
-		json_object_object_foreach(rh, key, val) {
+		json_object_object_foreach (rh, key, val) {
 			if (json_object_is_type(val, json_type_string))
 				header_add(h, key, strlen(key), json_object_get_string(val));
 		}
 	} else if (json_object_is_type(rh, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(rh) && i < 100; i++) {
 			json_object *e = json_object_array_get_idx(rh, i);
-			const char *s = json_object_is_type(e, json_type_string) ? json_object_get_string(e) : "";
+			const char *s =
+			    json_object_is_type(e, json_type_string) ? json_object_get_string(e) : "";
 			const char *colon = strchr(s, ':');
 
 			if (colon != NULL)
@@ -396,7 +413,8 @@ fill_http(struct prov_monitor *m, json_object *t, const char *host, char **url)
 	m->request_body = post != NULL && *post != '\0' ? post : NULL;
 	m->request_headers = headers_of(prov_get(t, "requestheaders"));
 	m->verify_ssl = prov_get(t, "verify_certificate") == NULL ? PROV_UNSET :
-	    prov_get_bool(t, "verify_certificate", true) ? PROV_YES : PROV_NO;
+	    prov_get_bool(t, "verify_certificate", true)          ? PROV_YES :
+	                                                            PROV_NO;
 	m->ssl_expiry_days = prov_int_or(t, "ssl_down_days_before", 0);
 }
 
@@ -441,8 +459,10 @@ fill_detail(struct prov_monitor *m, json_object *d, const char *type, json_objec
 	else if (type != NULL && strcmp(type, "dns") != 0 && strcmp(type, "ping") != 0)
 		fill_port(m, t);
 	if (prov_get_text(t, "username", PROV_MAX_STR) != NULL)
-		prov_page_warn(page, PD " check \"%s\" logs in to its target; the user name and "
-		    "password were not imported", m->name);
+		prov_page_warn(page,
+		    PD " check \"%s\" logs in to its target; the user name and "
+		       "password were not imported",
+		    m->name);
 	m->timeout = ms > 0 ? (ms + 999) / 1000 : 0;
 	m->regions = regions_of(prov_get_array(d, "probe_filters"), m->name, page);
 	m->contact_ids = check_links(d, l, m->name, page);
@@ -474,8 +494,7 @@ check_raw(json_object *src)
 /* Add check c (list entry) as a monitor; d is its detail ("check" object),
  * or NULL when only the list could be read. */
 static void
-add_check(json_object *c, json_object *d, const char *id, const struct pd_links *l,
-    struct prov_page *page)
+add_check(json_object *c, json_object *d, const char *id, const struct pd_links *l, struct prov_page *page)
 {
 	struct prov_monitor m = { 0 };
 	json_object *t;
@@ -563,12 +582,15 @@ add_window(json_object *w, const char *id, struct prov_page *page)
 	mw.timezone = "UTC";
 	mw.monitor_ids = prov_id_list(prov_get_array(checks, "uptime"), NULL);
 	if (every > 1 && strcmp(mw.recurrence, "once") != 0)
-		prov_page_warn(page, PD " maintenance window \"%s\" repeats only every %lld %s; imported "
-		    "as %s", mw.name, (long long)every, mw.recurrence, mw.recurrence);
+		prov_page_warn(page,
+		    PD " maintenance window \"%s\" repeats only every %lld %s; imported "
+		       "as %s",
+		    mw.name, (long long)every, mw.recurrence, mw.recurrence);
 	if (tms != NULL && json_object_array_length(tms) > 0)
-		prov_page_warn(page, PD " maintenance window \"%s\" also covers %zu transaction check%s, "
-		    "which are not imported", mw.name, json_object_array_length(tms),
-		    json_object_array_length(tms) == 1 ? "" : "s");
+		prov_page_warn(page,
+		    PD " maintenance window \"%s\" also covers %zu transaction check%s, "
+		       "which are not imported",
+		    mw.name, json_object_array_length(tms), json_object_array_length(tms) == 1 ? "" : "s");
 	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
 }
 
@@ -726,9 +748,8 @@ struct pd_fetch {
 };
 
 /* GET path (formatted) into f->resp. */
-static enum prov_status
-pd_get(struct pd_fetch *f, struct prov_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static enum prov_status pd_get(struct pd_fetch *f, struct prov_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static enum prov_status
 pd_get(struct pd_fetch *f, struct prov_error *err, const char *fmt, ...)
@@ -783,8 +804,10 @@ lookup_links(struct pd_fetch *f, int64_t off, json_object *roots[2], struct pd_l
 	if (st != PROV_OK)
 		return st;
 	if (roots[0] == NULL)
-		prov_page_warn(page, PD " refused the contacts list for this key (HTTP %ld): the checks' "
-		    "alert recipients are not linked", status);
+		prov_page_warn(page,
+		    PD " refused the contacts list for this key (HTTP %ld): the checks' "
+		       "alert recipients are not linked",
+		    status);
 	st = lookup_list(f, "teams", &roots[1], &l->teams, err);
 	if (st == PROV_OK && roots[1] == NULL && off == 0)
 		prov_skip_kind(page, PD, "teams", f->resp.status);
@@ -803,8 +826,8 @@ detail_of(struct pd_fetch *f, const char *id, const char *name, bool *stop, stru
 	f->silent = st == PROV_OK ? 0 : f->silent + 1;
 	if (st != PROV_OK)
 		f->last = e;
-	*stop = st == PROV_OK && (f->resp.status == 429 || f->resp.status == 420 ||
-	    httpc_quota_exhausted(&f->resp));
+	*stop = st == PROV_OK &&
+	    (f->resp.status == 429 || f->resp.status == 420 || httpc_quota_exhausted(&f->resp));
 	if (st == PROV_OK && f->resp.status != 429 && f->resp.status != 420 &&
 	    (st = answer_error(&f->resp, &e)) == PROV_OK &&
 	    (root = prov_parse_json(&f->resp, PD, &e)) != NULL) {
@@ -814,9 +837,10 @@ detail_of(struct pd_fetch *f, const char *id, const char *name, bool *stop, stru
 			snprintf(e.message, sizeof e.message, "the answer has no check");
 	}
 	if (d == NULL && !(*stop && f->resp.status >= 420))
-		prov_page_warn(page, PD " check \"%s\": its details could not be read (%s); imported "
-		    "from the list only (host name, no path, keyword or recipients)", name,
-		    e.message[0] ? e.message : "no answer");
+		prov_page_warn(page,
+		    PD " check \"%s\": its details could not be read (%s); imported "
+		       "from the list only (host name, no path, keyword or recipients)",
+		    name, e.message[0] ? e.message : "no answer");
 	return d;
 }
 
@@ -851,8 +875,10 @@ fetch_checks(struct pd_fetch *f, int64_t off, struct prov_page *page, struct pro
 		d = detail_of(f, id, name != NULL ? name : id, &stop, page);
 		if (f->silent >= PD_MAX_SILENT) {
 			/* Pingdom is not answering: retry the page later. */
-			st = prov_fail(err, PROV_TRANSIENT, PD " did not answer %d check detail requests in a "
-			    "row (%s)", f->silent, f->last.message);
+			st = prov_fail(err, PROV_TRANSIENT,
+			    PD " did not answer %d check detail requests in a "
+			       "row (%s)",
+			    f->silent, f->last.message);
 			break;
 		}
 		if (d == NULL && stop && f->resp.status >= 420) {
@@ -868,7 +894,8 @@ fetch_checks(struct pd_fetch *f, int64_t off, struct prov_page *page, struct pro
 		checks_next(root, off, done, listed, page);
 		if (stop && page->pause_s <= 0)
 			page->pause_s = httpc_wait_hint(&f->resp, time(NULL)) > 0 ?
-			    httpc_wait_hint(&f->resp, time(NULL)) : 1;
+			    httpc_wait_hint(&f->resp, time(NULL)) :
+			    1;
 	}
 	json_object_put(roots[0]);
 	json_object_put(roots[1]);
@@ -877,8 +904,7 @@ fetch_checks(struct pd_fetch *f, int64_t off, struct prov_page *page, struct pro
 }
 
 static enum prov_status
-pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
-    struct prov_error *err)
+pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, struct prov_error *err)
 {
 	const char *token = prov_cred(s, "api_token");
 	struct pd_fetch f = { .s = s };

@@ -34,9 +34,9 @@
 struct provider_ops;
 
 struct provider_def {
-	const char *id;                 /* spec value, e.g. "uptimerobot" */
-	const char *default_base_url;   /* scheme and host; NULL when the user must give one */
-	const char *const *required;    /* credential fields, NULL-terminated */
+	const char *id;               /* spec value, e.g. "uptimerobot" */
+	const char *default_base_url; /* scheme and host; NULL when the user must give one */
+	const char *const *required;  /* credential fields, NULL-terminated */
 	const char *const *optional;
 	const char *url_field;          /* credential field holding an untrusted URL, or NULL */
 	const char *const *plain;       /* credential fields that name, not unlock: not secrets */
@@ -64,7 +64,7 @@ struct prov_page {
 	char *next_cursor; /* malloc'd; NULL: discovery complete */
 	char **warnings;   /* malloc'd human texts, e.g. unknown values kept as other */
 	size_t nwarnings;
-	int pause_s;       /* > 0: the provider says its request quota is used up; wait this
+	int pause_s; /* > 0: the provider says its request quota is used up; wait this
 	                    * many seconds before the next fetch (a hint; 0 = no wait) */
 };
 
@@ -78,17 +78,17 @@ enum prov_status {
 
 struct prov_error {
 	enum prov_status status;
-	int retry_after;    /* seconds, when known */
-	char message[256];  /* human text, never containing a credential */
+	int retry_after;   /* seconds, when known */
+	char message[256]; /* human text, never containing a credential */
 };
 
 struct prov_session {
 	const struct provider_def *def;
 	const struct config *cfg;
-	json_object *creds;       /* unsealed credentials; borrowed */
-	char base_url[512];       /* from [provider.<id>] base_url, the credentials, or the default */
-	bool base_url_untrusted;  /* it came from the user: the URL guard applies */
-	long timeout_s;           /* [provider.<id>] timeout */
+	json_object *creds;      /* unsealed credentials; borrowed */
+	char base_url[512];      /* from [provider.<id>] base_url, the credentials, or the default */
+	bool base_url_untrusted; /* it came from the user: the URL guard applies */
+	long timeout_s;          /* [provider.<id>] timeout */
 };
 
 struct provider_ops {
@@ -99,8 +99,8 @@ struct provider_ops {
 };
 
 /* Set up a session for def from the config and credentials. 0, or -1 with err. */
-int prov_session_init(struct prov_session *, const struct provider_def *def,
-    const struct config *cfg, json_object *creds, struct prov_error *err);
+int prov_session_init(struct prov_session *, const struct provider_def *def, const struct config *cfg,
+    json_object *creds, struct prov_error *err);
 /* Append an item (takes ownership of raw and norm). */
 struct prov_item *prov_page_add(struct prov_page *, const char *type, const char *external_id,
     json_object *raw, json_object *norm);

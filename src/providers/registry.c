@@ -3,12 +3,21 @@
 #include "providers/adapters.h"
 #include "providers/provider.h"
 
-#define FIELDS(...) (const char *const[]){ __VA_ARGS__, NULL }
-#define NOFIELDS (const char *const[]){ NULL }
+#define FIELDS(...) \
+	(const char *const[]) \
+	{ \
+		__VA_ARGS__, NULL \
+	}
+#define NOFIELDS \
+	(const char *const[]) \
+	{ \
+		NULL \
+	}
 
 /* The nine providers (providers.md §12): credential fields, the field that
  * holds a user's URL, the fields that name rather than unlock (never treated
  * as secrets when answers are scrubbed), what each imports, its adapter. */
+/* clang-format off */
 static const struct provider_def p_uptimerobot = {
 	.id = "uptimerobot", .default_base_url = "https://api.uptimerobot.com", .required = FIELDS("api_key"),
 	.optional = NOFIELDS, .plain = NOFIELDS,
@@ -51,6 +60,7 @@ const struct provider_def *const provider_list[] = {
 	&p_uptimerobot, &p_pingdom, &p_statuscake, &p_better_stack, &p_updown,
 	&p_healthchecks, &p_cronitor, &p_statuspage, &p_whmcs, NULL
 };
+/* clang-format on */
 
 const struct provider_def *
 provider_find(const char *id)

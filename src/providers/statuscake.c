@@ -20,19 +20,19 @@
 #include "providers/adapters.h"
 #include "providers/common.h"
 
-#define SC "StatusCake"
-#define SC_LIMIT         100 /* list page size, the API's maximum */
-#define SC_DETAIL_LIMIT  25  /* pages whose entries each need one more call */
-#define SC_GROUP_PAGES   10  /* contact group pages read to resolve alert links */
-#define SC_TAG_PAGES     5   /* pages of checks read per maintenance window tag query */
-#define SC_CONSTANT_RATE 30  /* check_rate 0 ("constant"): the smallest listed rate */
-#define SC_SSL_ALERT_DAYS 7  /* enable_ssl_alert states no day count; SSL checks' smallest default */
-#define SC_MAX_HEADERS   50
-#define SC_WHY sizeof(((struct prov_error *)0)->message) /* why an extra call failed */
+#define SC                "StatusCake"
+#define SC_LIMIT          100 /* list page size, the API's maximum */
+#define SC_DETAIL_LIMIT   25  /* pages whose entries each need one more call */
+#define SC_GROUP_PAGES    10  /* contact group pages read to resolve alert links */
+#define SC_TAG_PAGES      5   /* pages of checks read per maintenance window tag query */
+#define SC_CONSTANT_RATE  30  /* check_rate 0 ("constant"): the smallest listed rate */
+#define SC_SSL_ALERT_DAYS 7   /* enable_ssl_alert states no day count; SSL checks' smallest default */
+#define SC_MAX_HEADERS    50
+#define SC_WHY            sizeof(((struct prov_error *)0)->message) /* why an extra call failed */
 
 enum { PH_UPTIME, PH_HEARTBEAT, PH_SSL, PH_GROUPS, PH_WINDOWS };
-static const char *const phases[] = { "uptime", "heartbeat", "ssl", "contact-groups",
-	"maintenance-windows", NULL };
+static const char *const phases[] = { "uptime", "heartbeat", "ssl", "contact-groups", "maintenance-windows",
+	NULL };
 static const char *const kinds[] = { "uptime checks", "heartbeats", "SSL checks", "contact groups",
 	"maintenance windows" };
 
@@ -43,19 +43,21 @@ enum sc_res { SCR_GOT, SCR_FAIL, SCR_LIMIT };
  * the groups' ids (the first address of each). */
 struct sc_ctx {
 	const struct prov_session *s;
-	const char *auth;     /* "Authorization: Bearer ..." */
-	json_object *groups;  /* group id -> group, once read; NULL: unread or unreadable */
+	const char *auth;    /* "Authorization: Bearer ..." */
+	json_object *groups; /* group id -> group, once read; NULL: unread or unreadable */
 	bool groups_tried;
-	bool exhausted;       /* the quota is used up: end the page, pause wait_s */
-	int wait_s;           /* how long the provider asked us to wait */
+	bool exhausted; /* the quota is used up: end the page, pause wait_s */
+	int wait_s;     /* how long the provider asked us to wait */
 };
 
 static const struct {
 	const char *sc, *norm;
+	/* clang-format off */
 } test_types[] = {
 	{ "HTTP", "http" }, { "HEAD", "http" }, { "DNS", "dns" }, { "PING", "ping" },
 	{ "SMTP", "smtp" }, { "SSH", "ssh" }, { "TCP", "tcp" }, { NULL, NULL }
 };
+/* clang-format on */
 
 /* ---- extra calls ---- */
 
@@ -121,8 +123,9 @@ sc_groups_load(struct sc_ctx *c, struct prov_page *page)
 	c->groups = json_object_new_object();
 	for (int64_t pg = 1; more && pg <= SC_GROUP_PAGES; pg++) {
 		json_object *root, *list;
-		enum sc_res r = sc_get(c, prov_url(c->s, "/v1/contact-groups?page=%lld&limit=%d",
-		    (long long)pg, SC_LIMIT), &root, why, sizeof why);
+		enum sc_res r = sc_get(c,
+		    prov_url(c->s, "/v1/contact-groups?page=%lld&limit=%d", (long long)pg, SC_LIMIT), &root,
+		    why, sizeof why);
 		char id[160];
 
 		if (r == SCR_LIMIT) {
@@ -132,8 +135,10 @@ sc_groups_load(struct sc_ctx *c, struct prov_page *page)
 		}
 		c->groups_tried = true;
 		if (r == SCR_FAIL) {
-			prov_page_warn(page, SC " contact groups could not be read (%s): alerts link to the "
-			    "first address of each group only", why);
+			prov_page_warn(page,
+			    SC " contact groups could not be read (%s): alerts link to the "
+			       "first address of each group only",
+			    why);
 			if (pg == 1) {
 				json_object_put(c->groups);
 				c->groups = NULL;
@@ -150,8 +155,10 @@ sc_groups_load(struct sc_ctx *c, struct prov_page *page)
 		json_object_put(root);
 	}
 	if (more)
-		prov_page_warn(page, SC " has more than %d contact groups: alerts to the others link to "
-		    "the first address of each group only", SC_GROUP_PAGES * SC_LIMIT);
+		prov_page_warn(page,
+		    SC " has more than %d contact groups: alerts to the others link to "
+		       "the first address of each group only",
+		    SC_GROUP_PAGES * SC_LIMIT);
 	return SCR_GOT;
 }
 
@@ -162,8 +169,7 @@ sc_groups_load(struct sc_ctx *c, struct prov_page *page)
  * are "<group>:<kind>:<index>". Adds contact items to page and/or appends
  * the ids to ids (either may be NULL). Returns how many there were. */
 static size_t
-sc_members(json_object *g, const char *gid, const char *name, struct prov_page *page,
-    json_object *ids)
+sc_members(json_object *g, const char *gid, const char *name, struct prov_page *page, json_object *ids)
 {
 	static const struct {
 		const char *key, *type;
@@ -177,8 +183,8 @@ sc_members(json_object *g, const char *gid, const char *name, struct prov_page *
 		size_t n = json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 1;
 
 		for (size_t i = 0; i < n && i < 100; i++) {
-			json_object *e = json_object_is_type(v, json_type_array) ?
-			    json_object_array_get_idx(v, i) : v;
+			json_object *e =
+			    json_object_is_type(v, json_type_array) ? json_object_array_get_idx(v, i) : v;
 			struct prov_contact ct = { .name = name, .type = lists[k].type };
 
 			if (!json_object_is_type(e, json_type_string) || json_object_get_string_len(e) == 0 ||
@@ -187,10 +193,12 @@ sc_members(json_object *g, const char *gid, const char *name, struct prov_page *
 			ct.value = json_object_get_string(e);
 			if (added == 0)
 				snprintf(xid, sizeof xid, "%s", gid);
-			else if (snprintf(xid, sizeof xid, "%s:%s:%zu", gid, lists[k].type, i) >= (int)sizeof xid)
+			else if (snprintf(xid, sizeof xid, "%s:%s:%zu", gid, lists[k].type, i) >=
+			    (int)sizeof xid)
 				continue;
 			if (page != NULL)
-				prov_page_add(page, "contact", xid, json_object_get(g), prov_norm_contact(&ct));
+				prov_page_add(page, "contact", xid, json_object_get(g),
+				    prov_norm_contact(&ct));
 			if (ids != NULL)
 				json_object_array_add(ids, json_object_new_string(xid));
 			added++;
@@ -209,8 +217,10 @@ sc_group(json_object *g, const char *id, struct prov_page *page)
 	if (name == NULL)
 		name = id;
 	if (ni > 0)
-		prov_page_warn(page, SC " contact group \"%s\" uses %zu integration(s), which the API "
-		    "does not describe: not imported", name, ni);
+		prov_page_warn(page,
+		    SC " contact group \"%s\" uses %zu integration(s), which the API "
+		       "does not describe: not imported",
+		    name, ni);
 	if (sc_members(g, id, name, page, NULL) == 0) {
 		/* Nothing to send to: kept so links to the group still land. */
 		struct prov_contact ct = { .name = name, .type = "other", .needs_address = true };
@@ -222,8 +232,7 @@ sc_group(json_object *g, const char *id, struct prov_page *page)
 /* The contact ids for a list of group ids: every address of each group when
  * the groups could be read, else the group id (its first address). */
 static enum sc_res
-sc_links(struct sc_ctx *c, json_object *groups, const char *what, struct prov_page *page,
-    json_object **out)
+sc_links(struct sc_ctx *c, json_object *groups, const char *what, struct prov_page *page, json_object **out)
 {
 	json_object *gids = prov_id_list(groups, "id");
 	size_t n = json_object_array_length(gids);
@@ -243,12 +252,13 @@ sc_links(struct sc_ctx *c, json_object *groups, const char *what, struct prov_pa
 		const char *gid = json_object_get_string(json_object_array_get_idx(gids, i));
 		json_object *g = NULL;
 
-		if (json_object_object_get_ex(c->groups, gid, &g) &&
-		    sc_members(g, gid, NULL, NULL, *out) > 0)
+		if (json_object_object_get_ex(c->groups, gid, &g) && sc_members(g, gid, NULL, NULL, *out) > 0)
 			continue;
 		if (g == NULL)
-			prov_page_warn(page, SC " %s names contact group %s, which the group list does "
-			    "not hold", what, gid);
+			prov_page_warn(page,
+			    SC " %s names contact group %s, which the group list does "
+			       "not hold",
+			    what, gid);
 		json_object_array_add(*out, json_object_new_string(gid));
 	}
 	json_object_put(gids);
@@ -290,14 +300,17 @@ sc_headers(json_object *t, const char *name, struct prov_page *page)
 	if (json_object_is_type(v, json_type_string) && json_object_get_string_len(v) > 0) {
 		parsed = json_tokener_parse(json_object_get_string(v));
 		if (!json_object_is_type(parsed, json_type_object))
-			prov_page_warn(page, SC " uptime check \"%s\" has custom headers that are not a "
-			    "JSON object: not imported", name);
+			prov_page_warn(page,
+			    SC " uptime check \"%s\" has custom headers that are not a "
+			       "JSON object: not imported",
+			    name);
 		v = parsed;
 	}
 	if (json_object_is_type(v, json_type_object)) {
-		json_object_object_foreach(v, key, val) {
+		json_object_object_foreach (v, key, val) {
 			bool scalar = json_object_is_type(val, json_type_string) ||
-			    json_object_is_type(val, json_type_int) || json_object_is_type(val, json_type_double) ||
+			    json_object_is_type(val, json_type_int) ||
+			    json_object_is_type(val, json_type_double) ||
 			    json_object_is_type(val, json_type_boolean);
 			const char *s = scalar ? json_object_get_string(val) : NULL;
 
@@ -350,8 +363,8 @@ sc_type(json_object *t, struct prov_monitor *m, struct prov_page *page)
 
 		prov_copy_text(tb, sizeof tb, type ? type : "(none)");
 		m->type = "other";
-		prov_page_warn(page, SC " uptime check \"%s\" has an unknown type %s; kept as other",
-		    m->name, tb);
+		prov_page_warn(page, SC " uptime check \"%s\" has an unknown type %s; kept as other", m->name,
+		    tb);
 		return false;
 	}
 	if (strcmp(m->type, "http") != 0)
@@ -372,8 +385,10 @@ sc_interval(json_object *t, const char *what, const char *name, int64_t dflt, st
 	int64_t rate = prov_int_or(t, "check_rate", dflt);
 
 	if (rate == 0) {
-		prov_page_warn(page, SC " %s \"%s\" checks constantly (check_rate 0); imported with a "
-		    "%d s interval", what, name, SC_CONSTANT_RATE);
+		prov_page_warn(page,
+		    SC " %s \"%s\" checks constantly (check_rate 0); imported with a "
+		       "%d s interval",
+		    what, name, SC_CONSTANT_RATE);
 		return SC_CONSTANT_RATE;
 	}
 	return rate > 0 ? rate : dflt;
@@ -390,8 +405,7 @@ sc_tri(json_object *t, const char *key)
 /* Every monitor field of uptime check t but its links; *url_out is a URL
  * built here (caller frees). */
 static void
-sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_out,
-    struct prov_page *page)
+sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_out, struct prov_page *page)
 {
 	const char *name = prov_get_text(t, "name", PROV_MAX_STR);
 	const char *url = prov_get_text(t, "website_url", PROV_MAX_STR);
@@ -419,7 +433,7 @@ sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_ou
 	}
 	m->request_headers = sc_headers(t, m->name, page);
 	m->alert_status_codes = json_object_is_type(codes, json_type_array) ? prov_id_list(codes, NULL) :
-	    prov_str_list(codes, ',');
+	                                                                      prov_str_list(codes, ',');
 	m->follow_redirects = sc_tri(t, "follow_redirects");
 	if (prov_get_bool(t, "enable_ssl_alert", false))
 		m->ssl_expiry_days = SC_SSL_ALERT_DAYS;
@@ -432,8 +446,7 @@ sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_ou
 /* GET /uptime/{id}: *detail is the parsed answer (caller puts) or NULL when
  * it failed (warned: the list entry is used). */
 static enum sc_res
-sc_detail(struct sc_ctx *c, const char *id, json_object *it, struct prov_page *page,
-    json_object **detail)
+sc_detail(struct sc_ctx *c, const char *id, json_object *it, struct prov_page *page, json_object **detail)
 {
 	char why[SC_WHY], *path = NULL, *url;
 	enum sc_res r;
@@ -449,8 +462,10 @@ sc_detail(struct sc_ctx *c, const char *id, json_object *it, struct prov_page *p
 	if (r == SCR_FAIL) {
 		const char *name = prov_get_text(it, "name", PROV_MAX_STR);
 
-		prov_page_warn(page, SC " uptime check \"%s\" (%s): its details could not be read (%s); "
-		    "imported from the list without its request settings", name ? name : id, id, why);
+		prov_page_warn(page,
+		    SC " uptime check \"%s\" (%s): its details could not be read (%s); "
+		       "imported from the list without its request settings",
+		    name ? name : id, id, why);
 	}
 	if (r != SCR_GOT) {
 		json_object_put(*detail);
@@ -526,8 +541,8 @@ sc_ssl(json_object *t, const char *id, struct prov_page *page, struct sc_ctx *c)
 	m.verify_ssl = sc_tri(t, "alert_broken");
 	m.request_headers = sc_headers(t, name, page);
 	/* The first alert: the largest alert_at day count. */
-	for (size_t i = 0; prov_get_bool(t, "alert_expiry", true) && at != NULL &&
-	    i < json_object_array_length(at); i++) {
+	for (size_t i = 0;
+	     prov_get_bool(t, "alert_expiry", true) && at != NULL && i < json_object_array_length(at); i++) {
 		int64_t d;
 
 		if (prov_json_int(json_object_array_get_idx(at, i), &d) && d > m.ssl_expiry_days && d < 10000)
@@ -549,14 +564,15 @@ sc_epoch(const char *s, time_t *out)
 	int n = 0, oh = 0, om = 0;
 	long off = 0;
 
-	if (s == NULL || sscanf(s, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
-	    &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6)
+	if (s == NULL ||
+	    sscanf(s, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+	        &tm.tm_min, &tm.tm_sec, &n) != 6)
 		return false;
 	s += n;
 	if (*s == '.')
 		s += 1 + strspn(s + 1, "0123456789");
-	if ((*s == '+' || *s == '-') && (sscanf(s + 1, "%2d:%2d", &oh, &om) == 2 ||
-	    sscanf(s + 1, "%2d%2d", &oh, &om) == 2))
+	if ((*s == '+' || *s == '-') &&
+	    (sscanf(s + 1, "%2d:%2d", &oh, &om) == 2 || sscanf(s + 1, "%2d%2d", &oh, &om) == 2))
 		off = (*s == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
 	else if (*s != 'Z' && *s != 'z' && *s != '\0')
 		return false;
@@ -593,8 +609,7 @@ sc_local_tm(time_t t, const char *tz, struct tm *out)
 
 /* Add to ids the checks that carry any of tags (GET /uptime?tags=&matchany=true). */
 static enum sc_res
-sc_tagged(struct sc_ctx *c, json_object *tags, json_object *ids, const char *name,
-    struct prov_page *page)
+sc_tagged(struct sc_ctx *c, json_object *tags, json_object *ids, const char *name, struct prov_page *page)
 {
 	char *q = NULL, why[SC_WHY];
 	bool more = true;
@@ -608,11 +623,15 @@ sc_tagged(struct sc_ctx *c, json_object *tags, json_object *ids, const char *nam
 	for (int64_t pg = 1; more && pg <= SC_TAG_PAGES && r == SCR_GOT; pg++) {
 		json_object *root, *list;
 
-		r = sc_get(c, prov_url(c->s, "/v1/uptime?tags=%s&matchany=true&page=%lld&limit=%d", q,
-		    (long long)pg, SC_LIMIT), &root, why, sizeof why);
+		r = sc_get(c,
+		    prov_url(c->s, "/v1/uptime?tags=%s&matchany=true&page=%lld&limit=%d", q, (long long)pg,
+		        SC_LIMIT),
+		    &root, why, sizeof why);
 		if (r == SCR_FAIL)
-			prov_page_warn(page, SC " maintenance window \"%s\": the checks with its tags could "
-			    "not be listed (%s); only the checks it names are linked", name, why);
+			prov_page_warn(page,
+			    SC " maintenance window \"%s\": the checks with its tags could "
+			       "not be listed (%s); only the checks it names are linked",
+			    name, why);
 		if (r != SCR_GOT)
 			break;
 		list = sc_list_data(root, pg, SC_LIMIT, &more);
@@ -623,7 +642,9 @@ sc_tagged(struct sc_ctx *c, json_object *tags, json_object *ids, const char *nam
 				bool dup = false;
 
 				for (size_t k = 0; k < json_object_array_length(ids); k++)
-					dup |= strcmp(json_object_get_string(json_object_array_get_idx(ids, k)), id) == 0;
+					dup |=
+					    strcmp(json_object_get_string(json_object_array_get_idx(ids, k)),
+					        id) == 0;
 				if (!dup)
 					json_object_array_add(ids, json_object_new_string(id));
 			}
@@ -654,11 +675,15 @@ sc_window_times(json_object *w, struct prov_maintenance_window *mw, struct prov_
 
 		prov_copy_text(rb, sizeof rb, rep ? rep : "(none)");
 		mw->recurrence = "other";
-		prov_page_warn(page, SC " maintenance window \"%s\" repeats by an unknown interval %s; "
-		    "kept as other", mw->name, rb);
+		prov_page_warn(page,
+		    SC " maintenance window \"%s\" repeats by an unknown interval %s; "
+		       "kept as other",
+		    mw->name, rb);
 	} else if (strcasecmp(rep, "2w") == 0)
-		prov_page_warn(page, SC " maintenance window \"%s\" repeats every two weeks; imported as "
-		    "recurrence other on its weekday", mw->name);
+		prov_page_warn(page,
+		    SC " maintenance window \"%s\" repeats every two weeks; imported as "
+		       "recurrence other on its weekday",
+		    mw->name);
 	if (!sc_epoch(mw->start, &a))
 		return;
 	if (sc_epoch(mw->end, &b) && b > a)
@@ -688,8 +713,10 @@ sc_window(json_object *w, const char *id, struct prov_page *page, struct sc_ctx 
 	mw.monitor_ids = prov_id_list(prov_get_array(w, "tests"), NULL);
 	if (tags != NULL && json_object_array_length(tags) > 0) {
 		if (c == NULL)
-			prov_page_warn(page, SC " maintenance window \"%s\": the checks with its tags are not "
-			    "resolved here", mw.name);
+			prov_page_warn(page,
+			    SC " maintenance window \"%s\": the checks with its tags are not "
+			       "resolved here",
+			    mw.name);
 		else if (sc_tagged(c, tags, mw.monitor_ids, mw.name, page) == SCR_LIMIT) {
 			json_object_put(tags);
 			json_object_put(mw.monitor_ids);
@@ -700,8 +727,10 @@ sc_window(json_object *w, const char *id, struct prov_page *page, struct sc_ctx 
 	if (state != NULL && strcasecmp(state, "paused") == 0)
 		mw.paused = true;
 	else if (state != NULL && strcasecmp(state, "active") != 0 && strcasecmp(state, "pending") != 0)
-		prov_page_warn(page, SC " maintenance window \"%s\" has an unknown state; imported as not "
-		    "paused", mw.name);
+		prov_page_warn(page,
+		    SC " maintenance window \"%s\" has an unknown state; imported as not "
+		       "paused",
+		    mw.name);
 	sc_window_times(w, &mw, page);
 	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
 	return SCR_GOT;
@@ -759,8 +788,8 @@ sc_refused(size_t ph, const struct httpc_resp *resp, enum prov_status st, struct
 
 /* The entries of one list page from offset pos on, with the extra calls of c. */
 static enum prov_status
-sc_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
-    struct prov_error *err, struct sc_ctx *c)
+sc_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page, struct prov_error *err,
+    struct sc_ctx *c)
 {
 	json_object *root, *list;
 	size_t ph, n, limit;
@@ -825,8 +854,7 @@ statuscake_parse(const char *cursor, const struct httpc_resp *resp, struct prov_
 }
 
 static enum prov_status
-statuscake_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
-    struct prov_error *err)
+statuscake_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, struct prov_error *err)
 {
 	const char *token = prov_cred(s, "api_token");
 	struct sc_ctx c = { .s = s };

@@ -37,41 +37,47 @@
 #include "providers/adapters.h"
 #include "providers/common.h"
 
-#define SP "Statuspage"
-#define SP_PER_PAGE 100       /* per_page and limit: the documented maximum */
-#define SP_STEP_REQUESTS 60   /* group and component requests in the fetch of one page */
-#define SP_MAX_ID 64
-#define RAW_GROUPS "component_groups"
-#define RAW_COMPONENTS "components"
+#define SP               "Statuspage"
+#define SP_PER_PAGE      100 /* per_page and limit: the documented maximum */
+#define SP_STEP_REQUESTS 60  /* group and component requests in the fetch of one page */
+#define SP_MAX_ID        64
+#define RAW_GROUPS       "component_groups"
+#define RAW_COMPONENTS   "components"
 
 enum { PH_PAGES, PH_GROUPS, PH_COMPONENTS, PH_ACTIVE, PH_UNCONFIRMED, PH_QUARANTINED };
+/* clang-format off */
 static const char *const phases[] = {
 	"pages", "groups", "components", "subscribers", "unconfirmed", "quarantined", NULL
 };
+/* clang-format on */
 /* The `state` each subscriber phase asks for. */
 static const char *const states[] = { NULL, NULL, NULL, "active", "unconfirmed", "quarantined" };
 /* The kind a refused list skips. */
+/* clang-format off */
 static const char *const kinds[] = {
 	"pages", "component groups", "components", "subscribers", "unconfirmed subscribers",
 	"quarantined subscribers"
 };
+/* clang-format on */
 
 struct sp_cursor {
 	int ph;
-	int64_t idx;            /* index of the page in the /v1/pages list */
-	int64_t n;              /* value of the `page` parameter */
+	int64_t idx; /* index of the page in the /v1/pages list */
+	int64_t n;   /* value of the `page` parameter */
 	char pid[SP_MAX_ID + 1];
 };
 
 /* Subscriber modes. norm NULL: known, no equivalent. */
 static const struct {
 	const char *sp, *norm, *label;
+	/* clang-format off */
 } modes[] = {
 	{ "email", "email", "e-mail" }, { "sms", "sms", "SMS" }, { "webhook", "webhook", "webhook" },
 	{ "slack", "slack", "Slack" }, { "teams", "teams", "Microsoft Teams" },
 	{ "msteams", "teams", "Microsoft Teams" },
 	{ "integration_partner", NULL, "integration partner" }, { NULL, NULL, NULL }
 };
+/* clang-format on */
 
 /* True when s is a Statuspage object id: 1 to 64 letters and digits. */
 static bool
@@ -156,7 +162,7 @@ page_url(json_object *p)
 		return xasprintf("https://%s", domain);
 	if (sub != NULL && only_chars(sub, ".-"))
 		return strchr(sub, '.') != NULL ? xasprintf("https://%s", sub) :
-		    xasprintf("https://%s.statuspage.io", sub);
+		                                  xasprintf("https://%s.statuspage.io", sub);
 	return NULL;
 }
 
@@ -170,8 +176,10 @@ page_timezone(json_object *p, const char *name, struct prov_page *page)
 	if (tz == NULL || (strlen(tz) <= 64 && only_chars(tz, "/_+-")))
 		return tz;
 	prov_copy_text(tb, sizeof tb, tz);
-	prov_page_warn(page, SP " page \"%s\" has the time zone \"%s\", which is not an IANA name; "
-	    "imported without a time zone", name, tb);
+	prov_page_warn(page,
+	    SP " page \"%s\" has the time zone \"%s\", which is not an IANA name; "
+	       "imported without a time zone",
+	    name, tb);
 	return NULL;
 }
 
@@ -194,8 +202,7 @@ add_page(json_object *p, const char *id, struct prov_page *page)
 }
 
 static enum prov_status
-parse_pages(const struct sp_cursor *c, json_object *root, struct prov_page *page,
-    struct prov_error *err)
+parse_pages(const struct sp_cursor *c, json_object *root, struct prov_page *page, struct prov_error *err)
 {
 	json_object *p;
 	size_t count;
@@ -310,12 +317,14 @@ static int64_t
 list_next(const struct sp_cursor *c, size_t len, size_t added, struct prov_page *page)
 {
 	if (len == 0)
-		return c->n == 0 ? 1 : -1;   /* page 0 empty: the numbering may start at 1 */
+		return c->n == 0 ? 1 : -1; /* page 0 empty: the numbering may start at 1 */
 	if (added == 0 && c->n == 1)
-		return 2;                     /* page 1 repeated page 0: the numbering starts at 1 */
+		return 2; /* page 1 repeated page 0: the numbering starts at 1 */
 	if (added == 0) {
-		prov_page_warn(page, SP " page %s: page %lld of its %s repeated earlier entries; the "
-		    "list ends there", c->pid, (long long)c->n, kinds[c->ph]);
+		prov_page_warn(page,
+		    SP " page %s: page %lld of its %s repeated earlier entries; the "
+		       "list ends there",
+		    c->pid, (long long)c->n, kinds[c->ph]);
 		return -1;
 	}
 	if (len < SP_PER_PAGE)
@@ -338,8 +347,7 @@ group_name(json_object *groups, json_object *comps, const char *gid)
 /* The section (group name) of component c with id cid; NULL at the top
  * level. *unknown counts groups named by id that were not found. */
 static const char *
-component_section(json_object *c, const char *cid, json_object *groups, json_object *comps,
-    size_t *unknown)
+component_section(json_object *c, const char *cid, json_object *groups, json_object *comps, size_t *unknown)
 {
 	size_t n = groups ? json_object_array_length(groups) : 0;
 	char gid[SP_MAX_ID + 1];
@@ -386,24 +394,25 @@ page_close(struct prov_item *sp, const struct sp_cursor *c, struct prov_page *pa
 		}
 	}
 	if (unknown > 0)
-		prov_page_warn(page, SP " page %s: %zu component(s) name a group it did not list; "
-		    "imported without a section", c->pid, unknown);
+		prov_page_warn(page,
+		    SP " page %s: %zu component(s) name a group it did not list; "
+		       "imported without a section",
+		    c->pid, unknown);
 	free(page->next_cursor);
 	page->next_cursor = cursor_make(PH_ACTIVE, c->idx, 0, c->pid);
 }
 
 /* One page of component groups or components, into the raw status page. */
 static enum prov_status
-parse_list(const struct sp_cursor *c, json_object *root, struct prov_page *page,
-    struct prov_error *err)
+parse_list(const struct sp_cursor *c, json_object *root, struct prov_page *page, struct prov_error *err)
 {
 	struct prov_item *sp = page_item(page, c->pid);
 	json_object *list;
 	size_t len = json_object_array_length(root), added;
 	int64_t next;
 
-	if (sp == NULL || (list = prov_get_array(sp->raw, c->ph == PH_GROUPS ? RAW_GROUPS :
-	    RAW_COMPONENTS)) == NULL)
+	if (sp == NULL ||
+	    (list = prov_get_array(sp->raw, c->ph == PH_GROUPS ? RAW_GROUPS : RAW_COMPONENTS)) == NULL)
 		return prov_fail(err, PROV_FATAL, SP ": %s read without their page", kinds[c->ph]);
 	added = list_merge(list, root, c, page);
 	next = list_next(c, len, added, page);
@@ -454,14 +463,14 @@ subscriber_address(json_object *s, const char *kind)
 	const char *ch = prov_get_text(s, "obfuscated_channel_name", 255);
 	char *phone = subscriber_phone(s);
 
-	if (strcmp(kind, "sms") == 0 || (strcmp(kind, "other") == 0 && phone != NULL && email == NULL &&
-	    endpoint == NULL))
+	if (strcmp(kind, "sms") == 0 ||
+	    (strcmp(kind, "other") == 0 && phone != NULL && email == NULL && endpoint == NULL))
 		return phone;
 	free(phone);
 	if (strcmp(kind, "email") == 0)
 		return email ? xstrdup(email) : NULL;
-	if (strcmp(kind, "webhook") == 0 || strcmp(kind, "teams") == 0 || (strcmp(kind, "other") == 0 &&
-	    endpoint != NULL))
+	if (strcmp(kind, "webhook") == 0 || strcmp(kind, "teams") == 0 ||
+	    (strcmp(kind, "other") == 0 && endpoint != NULL))
 		return endpoint ? xstrdup(endpoint) : NULL;
 	if (ws != NULL || ch != NULL)
 		return xasprintf("%s%s%s", ws ? ws : "", ws && ch ? "/" : "", ch ? ch : "");
@@ -489,8 +498,10 @@ add_subscriber(json_object *s, const char *id, const struct sp_cursor *c, struct
 	}
 	sub.components = id_list(prov_get(s, "components"));
 	if (mode != NULL && modes[m].sp != NULL && modes[m].norm == NULL)
-		prov_page_warn(page, SP " subscriber %s is an %s subscription, which has no equivalent; "
-		    "kept as other", id, modes[m].label);
+		prov_page_warn(page,
+		    SP " subscriber %s is an %s subscription, which has no equivalent; "
+		       "kept as other",
+		    id, modes[m].label);
 	else if (modes[m].sp == NULL) {
 		prov_copy_text(mb, sizeof mb, mode ? mode : "(none)");
 		prov_page_warn(page, SP " subscriber %s has an unknown mode %s; kept as other", id, mb);
@@ -506,8 +517,8 @@ parse_subscribers(const struct sp_cursor *c, json_object *root, struct prov_page
 	char id[192];
 
 	if (n > PROV_MAX_ITEMS) {
-		prov_page_warn(page, SP " sent %zu subscribers in one page; only the first %d were kept",
-		    n, PROV_MAX_ITEMS);
+		prov_page_warn(page, SP " sent %zu subscribers in one page; only the first %d were kept", n,
+		    PROV_MAX_ITEMS);
 		n = PROV_MAX_ITEMS;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -525,7 +536,7 @@ parse_subscribers(const struct sp_cursor *c, json_object *root, struct prov_page
 		page->next_cursor = cursor_make(c->ph, c->idx, c->n + 1, c->pid);
 	if (page->next_cursor == NULL)
 		page->next_cursor = c->ph == PH_QUARANTINED ? cursor_make(PH_PAGES, c->idx + 1, 0, NULL) :
-		    cursor_make(c->ph + 1, c->idx, 0, c->pid);
+		                                              cursor_make(c->ph + 1, c->idx, 0, c->pid);
 	return PROV_OK;
 }
 
@@ -540,8 +551,7 @@ skip_refused(const struct sp_cursor *c, enum prov_status st, long status, struct
 	struct prov_item *sp;
 
 	/* components: 401/403; groups and subscribers: any 4xx (a plan without them) */
-	if (st != PROV_AUTH && !(st == PROV_FATAL && status >= 400 && status < 500 &&
-	    c->ph != PH_COMPONENTS))
+	if (st != PROV_AUTH && !(st == PROV_FATAL && status >= 400 && status < 500 && c->ph != PH_COMPONENTS))
 		return st;
 	prov_skip_kind(page, SP, kinds[c->ph], status);
 	memset(err, 0, sizeof *err);
@@ -574,11 +584,12 @@ statuspage_parse(const char *cursor, const struct httpc_resp *resp, struct prov_
 		if (c.ph != PH_PAGES)
 			return skip_refused(&c, st, resp->status, page, err);
 		if (st == PROV_AUTH)
-			prov_fail(err, PROV_AUTH, SP " rejected the API key%s%s%s", text[0] ? " (" : "",
-			    text, text[0] ? ")" : "");
+			prov_fail(err, PROV_AUTH, SP " rejected the API key%s%s%s", text[0] ? " (" : "", text,
+			    text[0] ? ")" : "");
 		else if (resp->status == 404)
-			prov_fail(err, PROV_FATAL, SP " does not know the page: check the page_id "
-			    "credential (HTTP 404)");
+			prov_fail(err, PROV_FATAL,
+			    SP " does not know the page: check the page_id "
+			       "credential (HTTP 404)");
 		return st;
 	}
 	if ((root = prov_parse_json(resp, SP, err)) == NULL)
@@ -639,8 +650,7 @@ in_page_step(const struct prov_page *page)
 }
 
 static enum prov_status
-statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
-    struct prov_error *err)
+statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, struct prov_error *err)
 {
 	const char *key = prov_cred(s, "api_key");
 	const char *page_id = prov_cred(s, "page_id");
@@ -654,7 +664,8 @@ statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 	if (key == NULL)
 		return prov_fail(err, PROV_AUTH, "the " SP " credentials have no usable api_key");
 	if (page_id != NULL && !valid_page_id(page_id))
-		return prov_fail(err, PROV_FATAL, "the " SP " page_id must be a page id (letters and "
+		return prov_fail(err, PROV_FATAL,
+		    "the " SP " page_id must be a page id (letters and "
 		    "digits, as in manage.statuspage.io/pages/<page_id>)");
 	if (c.ph == PH_GROUPS || c.ph == PH_COMPONENTS)
 		c.ph = PH_PAGES; /* read only with their page: start it again */
@@ -673,8 +684,10 @@ statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 			break;
 		}
 		if (k == SP_STEP_REQUESTS && page_item(page, c.pid) != NULL) {
-			prov_page_warn(page, SP " page %s has more component groups and components than "
-			    "%d requests read; the rest were not imported", c.pid, SP_STEP_REQUESTS);
+			prov_page_warn(page,
+			    SP " page %s has more component groups and components than "
+			       "%d requests read; the rest were not imported",
+			    c.pid, SP_STEP_REQUESTS);
 			page_close(page_item(page, c.pid), &c, page);
 			break;
 		}

@@ -27,11 +27,13 @@ static const char *const phases[] = { "checks", "recipients", "status_pages", NU
  * msteams) and the UI-only integrations that have an equivalent. */
 static const struct {
 	const char *ud, *norm;
+	/* clang-format off */
 } recipient_types[] = {
 	{ "email", "email" }, { "sms", "sms" }, { "webhook", "webhook" },
 	{ "slack_compatible", "slack" }, { "msteams", "teams" }, { "slack", "slack" },
 	{ "telegram", "telegram" }, { NULL, NULL }
 };
+/* clang-format on */
 
 /* The probe locations disabled_locations names (updown.io/api "Can be any
  * of these"). */
@@ -100,10 +102,11 @@ headers_of(json_object *h)
 
 	if (!json_object_is_type(h, json_type_object))
 		return out;
-	json_object_object_foreach(h, k, v) {
+	json_object_object_foreach (h, k, v) {
 		const char *s;
 
-		if (v == NULL || json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
+		if (v == NULL || json_object_is_type(v, json_type_object) ||
+		    json_object_is_type(v, json_type_array))
 			continue;
 		s = json_object_get_string(v);
 		if (*k != '\0' && strlen(k) <= 255 && strlen(s) <= PROV_MAX_STR)
@@ -136,7 +139,8 @@ regions_of(json_object *c, const char *name, struct prov_page *page)
 	for (size_t k = 0; nd > 0 && locations[k] != NULL; k++) {
 		bool off = false;
 		for (size_t i = 0; i < nd; i++)
-			off |= strcasecmp(locations[k], json_object_get_string(json_object_array_get_idx(dis, i))) == 0;
+			off |= strcasecmp(locations[k],
+			           json_object_get_string(json_object_array_get_idx(dis, i))) == 0;
 		if (!off)
 			json_object_array_add(out, json_object_new_string(locations[k]));
 	}
@@ -174,8 +178,10 @@ add_pulse(json_object *c, const char *id, const char *name, struct prov_page *pa
 	h.paused = !prov_get_bool(c, "enabled", true);
 	h.ping_url = NULL; /* redacted in every answer after creation (providers.md §5) */
 	h.contact_ids = prov_id_list(prov_get_array(c, "recipients"), "id");
-	prov_page_warn(page, UD " pulse check \"%s\" was imported as a heartbeat without its ping URL (updown "
-	    "never shows it after creation): change the job to call the new heartbeat's ping URL", name);
+	prov_page_warn(page,
+	    UD " pulse check \"%s\" was imported as a heartbeat without its ping URL (updown "
+	       "never shows it after creation): change the job to call the new heartbeat's ping URL",
+	    name);
 	prov_page_add(page, "heartbeat", id, json_object_get(c), prov_norm_heartbeat(&h));
 }
 
@@ -227,8 +233,10 @@ add_check(json_object *c, const char *id, struct prov_page *page)
 
 		prov_copy_text(kb, sizeof kb, kind ? kind : "(none)");
 		m.type = "other";
-		prov_page_warn(page, UD " check \"%s\" is of kind %s, which has no equivalent; kept as "
-		    "other", m.name, kb);
+		prov_page_warn(page,
+		    UD " check \"%s\" is of kind %s, which has no equivalent; kept as "
+		       "other",
+		    m.name, kb);
 	}
 	prov_page_add(page, "monitor", id, json_object_get(c), prov_norm_monitor(&m));
 }
@@ -265,8 +273,8 @@ add_recipient(json_object *r, const char *id, struct prov_page *page)
 
 		prov_copy_text(tb, sizeof tb, type ? type : "(none)");
 		ct.type = "other";
-		prov_page_warn(page, UD " recipient \"%s\" has an unknown type %s; kept as other",
-		    ct.name, tb);
+		prov_page_warn(page, UD " recipient \"%s\" has an unknown type %s; kept as other", ct.name,
+		    tb);
 	}
 	if (strcmp(ct.type, "email") == 0)
 		ct.value = email_address(ct.value, addr, sizeof addr);
@@ -292,8 +300,10 @@ add_status_page(json_object *p, const char *id, struct prov_page *page)
 		char vb[40];
 
 		prov_copy_text(vb, sizeof vb, vis);
-		prov_page_warn(page, UD " status page \"%s\" has an unknown visibility %s; imported as not "
-		    "public", sp.name, vb);
+		prov_page_warn(page,
+		    UD " status page \"%s\" has an unknown visibility %s; imported as not "
+		       "public",
+		    sp.name, vb);
 	}
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 }
@@ -316,8 +326,8 @@ classify(size_t ph, const struct httpc_resp *resp, struct prov_page *page, bool 
 	if ((st = httpc_classify(resp, UD, "API key", err)) != PROV_OK) {
 		prov_body_message(resp, text, sizeof text);
 		if (st == PROV_AUTH)
-			prov_fail(err, PROV_AUTH, UD " rejected the API key%s%s%s", text[0] ? " (" : "",
-			    text, text[0] ? ")" : "");
+			prov_fail(err, PROV_AUTH, UD " rejected the API key%s%s%s", text[0] ? " (" : "", text,
+			    text[0] ? ")" : "");
 	}
 	return st;
 }
@@ -373,8 +383,7 @@ updown_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page
 }
 
 static enum prov_status
-updown_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
-    struct prov_error *err)
+updown_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, struct prov_error *err)
 {
 	const char *key = prov_cred(s, "api_key");
 	char *hdr, *url;

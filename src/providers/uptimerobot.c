@@ -35,21 +35,30 @@
 #include "providers/adapters.h"
 #include "providers/common.h"
 
-#define UR "UptimeRobot"
-#define UR_LIMIT 50          /* v2 page size (default and maximum) */
-#define UR_SCAN_PAGES 400    /* monitor pages read to link one page of windows */
-#define UR_MAX_LINKS 10000   /* monitor ids kept for one window */
+#define UR             "UptimeRobot"
+#define UR_LIMIT       50    /* v2 page size (default and maximum) */
+#define UR_SCAN_PAGES  400   /* monitor pages read to link one page of windows */
+#define UR_MAX_LINKS   10000 /* monitor ids kept for one window */
 #define UR_GROUP_PAGES 10    /* pages of monitor groups read for one page of monitors */
 #define UR_MAX_HEADERS 100
 
 enum {
-	PH_MONITORS, PH_CONTACTS, PH_MWINDOWS, PH_PSPS,
-	PH3_MONITORS, PH3_CONTACTS, PH3_INTEGRATIONS, PH3_MWINDOWS, PH3_PSPS
+	PH_MONITORS,
+	PH_CONTACTS,
+	PH_MWINDOWS,
+	PH_PSPS,
+	PH3_MONITORS,
+	PH3_CONTACTS,
+	PH3_INTEGRATIONS,
+	PH3_MWINDOWS,
+	PH3_PSPS
 };
+/* clang-format off */
 static const char *const phases[] = {
 	"monitors", "contacts", "mwindows", "psps",
 	"v3-monitors", "v3-contacts", "v3-integrations", "v3-mwindows", "v3-psps", NULL
 };
+/* clang-format on */
 /* v2 method and list key per v2 phase. */
 static const char *const methods[] = { "getMonitors", "getAlertContacts", "getMWindows", "getPSPs" };
 static const char *const list_keys[] = { "monitors", "alert_contacts", "mwindows", "psps" };
@@ -123,7 +132,7 @@ headers_of(json_object *h)
 
 	if (!json_object_is_type(h, json_type_object))
 		return out;
-	json_object_object_foreach(h, name, v) {
+	json_object_object_foreach (h, name, v) {
 		const char *s = NULL;
 		int64_t i;
 
@@ -144,7 +153,7 @@ headers_of(json_object *h)
 static bool
 has_header(json_object *headers, const char *name)
 {
-	json_object_object_foreach(headers, k, v) {
+	json_object_object_foreach (headers, k, v) {
 		(void)v;
 		if (strcasecmp(k, name) == 0)
 			return true;
@@ -177,15 +186,16 @@ drop_secrets(json_object *m)
 static const char *
 v2_method(json_object *m, const char *name, struct prov_page *page)
 {
-	static const char *const names[] = { NULL, "HEAD", "GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS" };
+	static const char *const names[] = { NULL, "HEAD", "GET", "POST", "PUT", "PATCH", "DELETE",
+		"OPTIONS" };
 	int64_t code;
 
 	if (!prov_get_int(m, "http_method", &code) || code == 0)
 		return NULL;
 	if (code > 0 && code < 8)
 		return names[code];
-	prov_page_warn(page, UR " monitor \"%s\" has an unknown HTTP method %lld; imported without one",
-	    name, (long long)code);
+	prov_page_warn(page, UR " monitor \"%s\" has an unknown HTTP method %lld; imported without one", name,
+	    (long long)code);
 	return NULL;
 }
 
@@ -204,7 +214,8 @@ v2_statuses(json_object *m, struct prov_monitor *mon)
 		if (n > 0 && n < sizeof code && s[n] == ':' && (s[n + 1] == '0' || s[n + 1] == '1')) {
 			memcpy(code, s, n);
 			code[n] = '\0';
-			json_object_array_add(s[n + 1] == '1' ? mon->expected_status_codes : mon->alert_status_codes,
+			json_object_array_add(s[n + 1] == '1' ? mon->expected_status_codes :
+			                                        mon->alert_status_codes,
 			    json_object_new_string(code));
 		}
 		s += strcspn(s, "_");
@@ -233,8 +244,10 @@ v2_request(json_object *m, struct prov_monitor *mon, struct prov_page *page)
 	if (prov_get(ssl, "ignore_errors") != NULL)
 		mon->verify_ssl = prov_get_bool(ssl, "ignore_errors", false) ? PROV_NO : PROV_YES;
 	if (prov_get_text(m, "http_username", 256) != NULL || prov_int_or(m, "http_auth_type", 0) > 0)
-		prov_page_warn(page, UR " monitor \"%s\" logs in with HTTP authentication; its credentials "
-		    "are not imported: enter them again", mon->name);
+		prov_page_warn(page,
+		    UR " monitor \"%s\" logs in with HTTP authentication; its credentials "
+		       "are not imported: enter them again",
+		    mon->name);
 }
 
 /* The port of a port monitor: "port" (sub_type is 1 for every port monitor
@@ -298,8 +311,10 @@ add_v2_monitor(json_object *m, const char *id, struct prov_page *page)
 		kw = prov_int_or(m, "keyword_type", 2);
 		mon.keyword_up_when = kw == 1 ? "absent" : "present";
 		if (kw != 1 && kw != 2)
-			prov_page_warn(page, UR " monitor \"%s\" has an unknown keyword type %lld; imported as "
-			    "alert when the keyword is missing", mon.name, (long long)kw);
+			prov_page_warn(page,
+			    UR " monitor \"%s\" has an unknown keyword type %lld; imported as "
+			       "alert when the keyword is missing",
+			    mon.name, (long long)kw);
 		if (prov_get_int(m, "keyword_case_type", &kw) && (kw == 0 || kw == 1))
 			mon.keyword_case_sensitive = kw == 0 ? PROV_YES : PROV_NO;
 		break;
@@ -312,8 +327,8 @@ add_v2_monitor(json_object *m, const char *id, struct prov_page *page)
 		break;
 	default:
 		mon.type = "other";
-		prov_page_warn(page, UR " monitor \"%s\" has an unknown type %lld; kept as other",
-		    mon.name, (long long)type);
+		prov_page_warn(page, UR " monitor \"%s\" has an unknown type %lld; kept as other", mon.name,
+		    (long long)type);
 		break;
 	}
 	prov_page_add(page, "monitor", id, json_object_get(m), prov_norm_monitor(&mon));
@@ -324,10 +339,9 @@ add_v2_monitor(json_object *m, const char *id, struct prov_page *page)
 static const char *
 v3_type(const char *t)
 {
-	static const char *const map[][2] = {
-		{ "HTTP", "http" }, { "KEYWORD", "keyword" }, { "PING", "ping" }, { "PORT", "port" },
-		{ "DNS", "dns" }, { "API", "api" }, { "UDP", "udp" }
-	};
+	static const char *const map[][2] = { { "HTTP", "http" }, { "KEYWORD", "keyword" },
+		{ "PING", "ping" }, { "PORT", "port" }, { "DNS", "dns" }, { "API", "api" },
+		{ "UDP", "udp" } };
 
 	for (size_t i = 0; t != NULL && i < sizeof map / sizeof map[0]; i++)
 		if (strcasecmp(t, map[i][0]) == 0)
@@ -345,8 +359,10 @@ v3_method(const char *m, const char *name, struct prov_page *page)
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (strcasecmp(m, known[i]) == 0)
 			return known[i];
-	prov_page_warn(page, UR " monitor \"%s\" uses the HTTP method %s, which cannot be imported; "
-	    "imported without a method", name, m);
+	prov_page_warn(page,
+	    UR " monitor \"%s\" uses the HTTP method %s, which cannot be imported; "
+	       "imported without a method",
+	    name, m);
 	return NULL;
 }
 
@@ -358,12 +374,12 @@ regions_add(json_object *out, json_object *v)
 
 	if (json_object_is_type(v, json_type_string)) {
 		if (json_object_get_string_len(v) > 0 && json_object_get_string_len(v) < (int)sizeof buf)
-			json_object_array_add(out, json_object_new_string(
-			    lower_word(json_object_get_string(v), buf, sizeof buf)));
+			json_object_array_add(out,
+			    json_object_new_string(lower_word(json_object_get_string(v), buf, sizeof buf)));
 		return;
 	}
-	for (size_t i = 0; json_object_is_type(v, json_type_array) && i < json_object_array_length(v) &&
-	    i < 32; i++)
+	for (size_t i = 0;
+	     json_object_is_type(v, json_type_array) && i < json_object_array_length(v) && i < 32; i++)
 		regions_add(out, json_object_array_get_idx(v, i));
 }
 
@@ -400,13 +416,13 @@ v3_tags(json_object *m, const struct ur_ctx *ctx)
 	for (size_t i = 0; tags != NULL && i < json_object_array_length(tags) && i < 100; i++) {
 		json_object *t = json_object_array_get_idx(tags, i);
 		const char *name = json_object_is_type(t, json_type_string) ? json_object_get_string(t) :
-		    prov_get_text(t, "name", 255);
+		                                                              prov_get_text(t, "name", 255);
 
 		if (name != NULL && name[0] != '\0' && strlen(name) <= 255)
 			json_object_array_add(out, json_object_new_string(name));
 	}
-	if (prov_int_or(m, "groupId", 0) > 0 && prov_get_id(m, "groupId", gid, sizeof gid) == 0 && ctx != NULL &&
-	    json_object_object_get_ex(ctx->groups, gid, &g)) {
+	if (prov_int_or(m, "groupId", 0) > 0 && prov_get_id(m, "groupId", gid, sizeof gid) == 0 &&
+	    ctx != NULL && json_object_object_get_ex(ctx->groups, gid, &g)) {
 		snprintf(buf, sizeof buf, "group:%s", json_object_get_string(g));
 		json_object_array_add(out, json_object_new_string(buf));
 	}
@@ -455,8 +471,10 @@ v3_request(json_object *m, struct prov_monitor *mon, struct prov_page *page)
 	mon->verify_ssl = tri_of(m, "checkSSLErrors");
 	mon->ssl_expiry_days = v3_ssl_days(m);
 	if (auth != NULL && strcasecmp(auth, "NONE") != 0)
-		prov_page_warn(page, UR " monitor \"%s\" logs in with %s authentication; its credentials "
-		    "are not imported: enter them again", mon->name, auth);
+		prov_page_warn(page,
+		    UR " monitor \"%s\" logs in with %s authentication; its credentials "
+		       "are not imported: enter them again",
+		    mon->name, auth);
 }
 
 static void
@@ -504,17 +522,21 @@ add_v3_monitor(json_object *m, const char *id, const struct ur_ctx *ctx, struct 
 	if (strcmp(mon.type, "http") == 0 || strcmp(mon.type, "keyword") == 0 || strcmp(mon.type, "api") == 0)
 		v3_request(m, &mon, page);
 	else if (strcmp(mon.type, "udp") == 0)
-		mon.request_body = prov_get_text(prov_get_object(prov_get_object(m, "config"), "udp"), "payload",
-		    PROV_MAX_STR);
+		mon.request_body = prov_get_text(prov_get_object(prov_get_object(m, "config"), "udp"),
+		    "payload", PROV_MAX_STR);
 	if (strcmp(mon.type, "keyword") == 0) {
 		const char *kt = prov_get_str(m, "keywordType", 32);
 
 		mon.keyword = prov_get_text(m, "keywordValue", PROV_MAX_STR);
 		/* ALERT_EXISTS alerts when the keyword is found: up while it is absent. */
-		mon.keyword_up_when = kt != NULL && strcasecmp(kt, "ALERT_EXISTS") == 0 ? "absent" : "present";
-		if (kt == NULL || (strcasecmp(kt, "ALERT_EXISTS") != 0 && strcasecmp(kt, "ALERT_NOT_EXISTS") != 0))
-			prov_page_warn(page, UR " monitor \"%s\" has an unknown keyword type %s; imported as "
-			    "alert when the keyword is missing", mon.name, kt ? kt : "(none)");
+		mon.keyword_up_when =
+		    kt != NULL && strcasecmp(kt, "ALERT_EXISTS") == 0 ? "absent" : "present";
+		if (kt == NULL ||
+		    (strcasecmp(kt, "ALERT_EXISTS") != 0 && strcasecmp(kt, "ALERT_NOT_EXISTS") != 0))
+			prov_page_warn(page,
+			    UR " monitor \"%s\" has an unknown keyword type %s; imported as "
+			       "alert when the keyword is missing",
+			    mon.name, kt ? kt : "(none)");
 		if (prov_get_int(m, "keywordCaseType", &kc) && (kc == 0 || kc == 1))
 			mon.keyword_case_sensitive = kc == 0 ? PROV_YES : PROV_NO;
 	}
@@ -528,6 +550,7 @@ add_v3_monitor(json_object *m, const char *id, const struct ur_ctx *ctx, struct 
 
 /* Alert contact types of v2 and of numeric v3 answers (official map; index =
  * type). NULL: unknown. */
+/* clang-format off */
 static const char *const contact_types[] = {
 	NULL, "sms", "email", "other" /* Twitter */, "push" /* Boxcar */, "webhook",
 	"push" /* Pushbullet */, "other" /* Zapier */, "sms" /* Pro SMS */, "pushover",
@@ -535,8 +558,10 @@ static const char *const contact_types[] = {
 	"voice", "other" /* Splunk */, "pagerduty", "opsgenie", "telegram", NULL, "teams",
 	"other" /* Google Chat */, NULL, "discord", "other" /* Mattermost */
 };
+/* clang-format on */
 
 /* v3 type names (official TF alert_contact.go, integration.go), lower case. */
+/* clang-format off */
 static const char *const contact_names[][2] = {
 	{ "email", "email" }, { "emailtosms", "sms" }, { "sms", "sms" }, { "prosms", "sms" },
 	{ "voice", "voice" }, { "mobileappios", "push" }, { "mobileappandroid", "push" },
@@ -547,6 +572,7 @@ static const char *const contact_names[][2] = {
 	{ "mattermost", "other" }, { "splunk", "other" }, { "twitter", "other" }, { "boxcar", "push" },
 	{ "hipchat", "other" }
 };
+/* clang-format on */
 
 /* The normalized type of a contact's "type" (number, numeric string or v3 name), or NULL. */
 static const char *
@@ -608,8 +634,10 @@ recurrence_of(json_object *w, bool v3, const char *name, struct prov_page *page)
 		for (size_t i = 1; i < 5; i++)
 			if (strcmp(low, v2[i]) == 0)
 				return v2[i];
-		prov_page_warn(page, UR " maintenance window \"%s\" repeats in an unknown way (%s); kept as "
-		    "other", name, s ? s : "(none)");
+		prov_page_warn(page,
+		    UR " maintenance window \"%s\" repeats in an unknown way (%s); kept as "
+		       "other",
+		    name, s ? s : "(none)");
 		return "other";
 	}
 	if (prov_get_int(w, "type", &t) && t >= 1 && t <= 4)
@@ -654,8 +682,8 @@ fmt_time(time_t t, bool zulu, char *buf, size_t size)
 {
 	struct tm tm;
 
-	if (gmtime_r(&t, &tm) == NULL || strftime(buf, size, zulu ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%dT%H:%M:%S",
-	    &tm) == 0)
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(buf, size, zulu ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%dT%H:%M:%S", &tm) == 0)
 		return NULL;
 	return buf;
 }
@@ -730,8 +758,8 @@ v3_once(json_object *w, struct prov_maintenance_window *mw, char *start, char *e
 	int y, mo, d, sec = 0;
 	const char *tt = prov_get_text(w, "time", 16);
 
-	if (date == NULL || sscanf(date, "%4d-%2d-%2d", &y, &mo, &d) != 3 || clock_of(prov_get(w, "time"), hm,
-	    sizeof hm) == NULL)
+	if (date == NULL || sscanf(date, "%4d-%2d-%2d", &y, &mo, &d) != 3 ||
+	    clock_of(prov_get(w, "time"), hm, sizeof hm) == NULL)
 		return;
 	if (tt != NULL && strlen(tt) >= 8 && isdigit((unsigned char)tt[6]) && isdigit((unsigned char)tt[7]))
 		sec = ((tt[6] - '0') * 10 + (tt[7] - '0')) % 60;
@@ -765,8 +793,10 @@ add_v3_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct p
 	if (strcmp(mw.recurrence, "weekly") == 0 || strcmp(mw.recurrence, "monthly") == 0)
 		mw.days = days_of(prov_get(w, "days"));
 	if (prov_get_bool(w, "autoAddMonitors", false))
-		prov_page_warn(page, UR " maintenance window \"%s\" is added to every new monitor; that is not "
-		    "imported: add new monitors to it by hand", mw.name);
+		prov_page_warn(page,
+		    UR " maintenance window \"%s\" is added to every new monitor; that is not "
+		       "imported: add new monitors to it by hand",
+		    mw.name);
 	mw.monitor_ids = links_of(ctx, id);
 	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
 }
@@ -791,13 +821,17 @@ add_v2_psp(json_object *p, const char *id, struct prov_page *page)
 	else {
 		sp.monitor_ids = json_object_new_array();
 		if (prov_json_int(mons, &n) && n == 0)
-			prov_page_warn(page, UR " status page \"%s\" shows all monitors; its monitor list "
-			    "was imported empty: add the monitors to it after the import", sp.name);
+			prov_page_warn(page,
+			    UR " status page \"%s\" shows all monitors; its monitor list "
+			       "was imported empty: add the monitors to it after the import",
+			    sp.name);
 		else if (prov_json_id(mons, mid, sizeof mid) == 0)
 			json_object_array_add(sp.monitor_ids, json_object_new_string(mid));
 		else if (mons != NULL)
-			prov_page_warn(page, UR " status page \"%s\" has an unreadable monitor list; "
-			    "imported without monitors", sp.name);
+			prov_page_warn(page,
+			    UR " status page \"%s\" has an unreadable monitor list; "
+			       "imported without monitors",
+			    sp.name);
 	}
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 }
@@ -822,8 +856,10 @@ add_v3_psp(json_object *p, const char *id, struct prov_page *page)
 	    !prov_get_bool(p, "isPasswordSet", false);
 	sp.monitor_ids = prov_id_list(prov_get_array(p, "monitorIds"), NULL);
 	if (json_object_array_length(sp.monitor_ids) == 0 && prov_int_or(p, "monitorsCount", 0) > 0)
-		prov_page_warn(page, UR " status page \"%s\" shows %lld monitors that the list does not name; "
-		    "imported without them", sp.name, (long long)prov_int_or(p, "monitorsCount", 0));
+		prov_page_warn(page,
+		    UR " status page \"%s\" shows %lld monitors that the list does not name; "
+		       "imported without them",
+		    sp.name, (long long)prov_int_or(p, "monitorsCount", 0));
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 }
 
@@ -845,8 +881,9 @@ fail_answer(json_object *root, bool *refused, struct prov_error *err)
 		return prov_fail(err, PROV_AUTH, UR " rejected the API key (%s)", text);
 	if (type != NULL && strcmp(type, "not_authorized") == 0) {
 		*refused = true;
-		return prov_fail(err, PROV_AUTH, UR " refused the API key for this request; use the "
-		    "main or read-only API key");
+		return prov_fail(err, PROV_AUTH,
+		    UR " refused the API key for this request; use the "
+		       "main or read-only API key");
 	}
 	if (type != NULL && strstr(type, "rate") != NULL)
 		return prov_fail(err, PROV_RATE_LIMITED, UR " rate limit reached (%s)", text);
@@ -1011,7 +1048,8 @@ add_items(size_t ph, json_object *list, const struct ur_ctx *ctx, struct prov_pa
 		json_object *it = json_object_array_get_idx(list, i);
 
 		if (!json_object_is_type(it, json_type_object) || prov_get_id(it, "id", id, 160) != 0) {
-			prov_page_warn(page, UR " sent an entry of the %s without a usable id; skipped", kinds[ph]);
+			prov_page_warn(page, UR " sent an entry of the %s without a usable id; skipped",
+			    kinds[ph]);
 			continue;
 		}
 		add_item(ph, it, id, ctx, page);
@@ -1032,8 +1070,10 @@ set_next(size_t ph, int64_t pos, size_t n, json_object *root, struct prov_page *
 			return;
 		}
 		if (n > 0 && next > INT32_MAX)
-			prov_page_warn(page, UR " %s: the next page's cursor %lld is out of range; the list "
-			    "stops here", kinds[ph], (long long)next);
+			prov_page_warn(page,
+			    UR " %s: the next page's cursor %lld is out of range; the list "
+			       "stops here",
+			    kinds[ph], (long long)next);
 		next_phase(ph, page);
 		return;
 	}
@@ -1143,7 +1183,7 @@ v3_call(struct ur_fetch *f, const char *path, int64_t cursor, struct prov_error 
 	enum prov_status st;
 
 	url = cursor > 0 ? prov_url(f->s, "/v3/%s?cursor=%lld", path, (long long)cursor) :
-	    prov_url(f->s, "/v3/%s", path);
+	                   prov_url(f->s, "/v3/%s", path);
 	req.url = url;
 	req.headers = headers;
 	httpc_resp_free(&f->resp);
@@ -1168,13 +1208,16 @@ load_groups(struct ur_fetch *f, json_object *groups, struct prov_page *page, str
 		if (st != PROV_OK)
 			return st;
 		if (f->resp.status == 401 || f->resp.status == 403 || f->resp.status == 404) {
-			prov_page_warn(page, UR " refused the monitor groups list for this key (HTTP %ld): the "
-			    "monitors' groups are not kept as tags", f->resp.status);
+			prov_page_warn(page,
+			    UR " refused the monitor groups list for this key (HTTP %ld): the "
+			       "monitors' groups are not kept as tags",
+			    f->resp.status);
 			return PROV_OK;
 		}
 		if ((root = answer_list(&f->resp, true, "monitorGroups", &list, &refused, err)) == NULL)
 			return err->status;
-		for (size_t j = 0; list != NULL && j < json_object_array_length(list) && j < PROV_MAX_ITEMS; j++) {
+		for (size_t j = 0; list != NULL && j < json_object_array_length(list) && j < PROV_MAX_ITEMS;
+		     j++) {
 			json_object *g = json_object_array_get_idx(list, j);
 			const char *name = prov_get_text(g, "name", 255);
 
@@ -1248,8 +1291,10 @@ fetch_start(struct ur_fetch *f, struct prov_page *page, struct prov_error *err)
 
 		snprintf(err->message + l, sizeof err->message - l, "; API v3 answered HTTP %ld", v3_status);
 	} else if (st == PROV_OK)
-		prov_page_warn(page, UR " API v3 refused this key (HTTP %ld); the import uses API v2, which "
-		    "has no tags, monitor groups or integrations", v3_status);
+		prov_page_warn(page,
+		    UR " API v3 refused this key (HTTP %ld); the import uses API v2, which "
+		       "has no tags, monitor groups or integrations",
+		    v3_status);
 	return st;
 }
 
@@ -1263,7 +1308,8 @@ window_ids(const struct httpc_resp *resp, bool v3)
 	bool refused;
 	char id[192];
 
-	if ((root = answer_list(resp, v3, v3 ? "maintenanceWindows" : "mwindows", &list, &refused, &e)) == NULL)
+	if ((root = answer_list(resp, v3, v3 ? "maintenanceWindows" : "mwindows", &list, &refused, &e)) ==
+	    NULL)
 		return NULL;
 	ids = json_object_new_object();
 	for (size_t i = 0; list != NULL && i < json_object_array_length(list) && i < PROV_MAX_ITEMS; i++)
@@ -1310,8 +1356,8 @@ scan_links(struct ur_fetch *f, bool v3, json_object *links, struct prov_page *pa
 	size_t n;
 
 	for (int pages = 0;; pages++) {
-		enum prov_status st = v3 ? v3_call(f, "monitors", pos, err) :
-		    v2_call(f, PH_MONITORS, pos, true, err);
+		enum prov_status st =
+		    v3 ? v3_call(f, "monitors", pos, err) : v2_call(f, PH_MONITORS, pos, true, err);
 
 		if (st != PROV_OK)
 			return st;
@@ -1325,13 +1371,16 @@ scan_links(struct ur_fetch *f, bool v3, json_object *links, struct prov_page *pa
 			next = -1;
 		json_object_put(root);
 		if (n > 0 && next > INT32_MAX)
-			prov_page_warn(page, UR " monitors: a cursor out of range ended the list; the maintenance "
-			    "windows name only the monitors read before it");
+			prov_page_warn(page,
+			    UR " monitors: a cursor out of range ended the list; the maintenance "
+			       "windows name only the monitors read before it");
 		if (n == 0 || next <= pos || next > INT32_MAX)
 			break;
 		if (pages + 1 >= UR_SCAN_PAGES) {
-			prov_page_warn(page, UR " has more than %d pages of monitors; the maintenance windows name "
-			    "only the monitors of the first %d pages", UR_SCAN_PAGES, UR_SCAN_PAGES);
+			prov_page_warn(page,
+			    UR " has more than %d pages of monitors; the maintenance windows name "
+			       "only the monitors of the first %d pages",
+			    UR_SCAN_PAGES, UR_SCAN_PAGES);
 			break;
 		}
 		pos = next;
@@ -1352,7 +1401,8 @@ fetch_windows(struct ur_fetch *f, const char *cursor, size_t ph, int64_t pos, st
 	enum prov_status st;
 	bool scan;
 
-	st = is_v3(ph) ? v3_call(f, "maintenance-windows", pos, err) : v2_call(f, PH_MWINDOWS, pos, false, err);
+	st = is_v3(ph) ? v3_call(f, "maintenance-windows", pos, err) :
+	                 v2_call(f, PH_MWINDOWS, pos, false, err);
 	if (st != PROV_OK)
 		return st;
 	wresp = f->resp;
@@ -1393,8 +1443,7 @@ fetch_phase(struct ur_fetch *f, const char *cursor, struct prov_page *page, stru
 }
 
 static enum prov_status
-uptimerobot_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
-    struct prov_error *err)
+uptimerobot_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, struct prov_error *err)
 {
 	struct ur_fetch f = { .s = s, .key = prov_cred(s, "api_key") };
 	size_t ph;

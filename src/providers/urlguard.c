@@ -58,7 +58,8 @@ urlguard_check_url(const char *url, bool allow_http, char *why, size_t whysize)
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)url[i];
 		if (c <= 0x20 || c >= 0x7f || c == '\\')
-			return why_set(why, whysize, "the URL contains spaces, control or non-ASCII characters");
+			return why_set(why, whysize,
+			    "the URL contains spaces, control or non-ASCII characters");
 	}
 	if (strncasecmp(url, "https://", 8) == 0)
 		auth = url + 8;
@@ -67,8 +68,9 @@ urlguard_check_url(const char *url, bool allow_http, char *why, size_t whysize)
 			return why_set(why, whysize, "only https URLs are allowed");
 		auth = url + 7;
 	} else
-		return why_set(why, whysize, allow_http ? "the URL must start with https:// or http://" :
-		    "the URL must start with https://");
+		return why_set(why, whysize,
+		    allow_http ? "the URL must start with https:// or http://" :
+		                 "the URL must start with https://");
 	if (strpbrk(url, "?#") != NULL)
 		return why_set(why, whysize, "the URL must not contain a query or fragment");
 	auth_end = strchr(auth, '/');

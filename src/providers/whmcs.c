@@ -53,21 +53,32 @@
 #include "providers/adapters.h"
 #include "providers/common.h"
 
-#define WH "WHMCS"
-#define WH_LIST 100       /* entries a page of a plain list */
-#define WH_EACH 25        /* entries a page when each costs one more request */
+#define WH            "WHMCS"
+#define WH_LIST       100 /* entries a page of a plain list */
+#define WH_EACH       25  /* entries a page when each costs one more request */
 #define WH_MAX_SILENT 2   /* calls in a row without an answer that make the page a retry */
-#define WH_CACHE 128      /* client currencies remembered within a page */
+#define WH_CACHE      128 /* client currencies remembered within a page */
 
-enum { PH_CLIENTS, PH_CONTACTS, PH_SERVICES, PH_ADDONS, PH_DOMAINS, PH_INVOICES, PH_PAYMENTS,
-	PH_CLIENTS_PLAIN, PH_INVOICES_PLAIN, PH_END };
-static const char *const phases[] = { "clients", "contacts", "services", "addons", "domains",
-	"invoices", "payments", "clients-plain", "invoices-plain", NULL };
+enum {
+	PH_CLIENTS,
+	PH_CONTACTS,
+	PH_SERVICES,
+	PH_ADDONS,
+	PH_DOMAINS,
+	PH_INVOICES,
+	PH_PAYMENTS,
+	PH_CLIENTS_PLAIN,
+	PH_INVOICES_PLAIN,
+	PH_END
+};
+static const char *const phases[] = { "clients", "contacts", "services", "addons", "domains", "invoices",
+	"payments", "clients-plain", "invoices-plain", NULL };
 
 /* What each phase lists, what it is called when refused, and what follows. */
 static const struct phase {
 	const char *action, *plural, *singular, *kind;
 	int limit, next, base;
+	/* clang-format off */
 } ph_info[] = {
 	{ "GetClients", "clients", "client", "clients", WH_EACH, PH_CONTACTS, PH_CLIENTS },
 	{ "GetContacts", "contacts", "contact", "client contacts", WH_LIST, PH_SERVICES, PH_CONTACTS },
@@ -79,11 +90,13 @@ static const struct phase {
 	{ "GetClients", "clients", "client", "clients", WH_EACH, PH_CONTACTS, PH_CLIENTS },
 	{ "GetInvoices", "invoices", "invoice", "invoices", WH_EACH, PH_PAYMENTS, PH_INVOICES },
 };
+/* clang-format on */
 
 /* WHMCS values (as shown in its admin area) and their normalized forms. */
 struct map {
 	const char *wh, *norm;
 };
+/* clang-format off */
 static const struct map client_statuses[] = {
 	{ "Active", "active" }, { "Inactive", "inactive" }, { "Closed", "closed" }, { NULL, NULL }
 };
@@ -110,14 +123,15 @@ static const struct map cycles[] = {
 	{ "Semi-Annually", "semi_annually" }, { "Annually", "annually" },
 	{ "Biennially", "biennially" }, { "Triennially", "triennially" }, { NULL, NULL }
 };
+/* clang-format on */
 
 /* ---------------------------------------------------------------- values */
 
 /* The normalized form of member key of o by table m: NULL when absent or "",
  * "other" (with a warning) when unknown. */
 static const char *
-map_value(json_object *o, const char *key, const struct map *m, const char *what,
-    const char *name, struct prov_page *page)
+map_value(json_object *o, const char *key, const struct map *m, const char *what, const char *name,
+    struct prov_page *page)
 {
 	const char *v = prov_get_text(o, key, 64);
 	char vb[48], nb[96];
@@ -208,8 +222,8 @@ static json_object *
 raw_clean(json_object *o)
 {
 	static const char *const secret[] = { "password", "pwresetkey", "pwresetexpiry", "securityqid",
-		"securityqans", "cctype", "cclastfour", "gatewayid", "ccexpirydate", "bankacct",
-		"bankcode", "authdata", NULL };
+		"securityqans", "cctype", "cclastfour", "gatewayid", "ccexpirydate", "bankacct", "bankcode",
+		"authdata", NULL };
 	json_object *c = NULL;
 
 	if (json_object_deep_copy(o, &c, NULL) != 0)
@@ -269,8 +283,8 @@ add_service(json_object *v, const char *id, struct prov_page *page)
 	hs.product = name ? name : prov_get_text(v, "groupname", 255);
 	hs.domain = prov_get_text(v, "domain", 255);
 	hs.status = map_value(v, "status", service_statuses, "service", hs.product ? hs.product : id, page);
-	hs.billing_cycle = map_value(v, "billingcycle", cycles, "service", hs.product ? hs.product : id,
-	    page);
+	hs.billing_cycle =
+	    map_value(v, "billingcycle", cycles, "service", hs.product ? hs.product : id, page);
 	hs.amount = amount_of(v, "recurringamount", amount);
 	hs.first_amount = amount_of(v, "firstpaymentamount", first);
 	hs.next_due = date_of(v, "nextduedate", due);
@@ -295,8 +309,8 @@ add_domain(json_object *d, const char *id, struct prov_page *page)
 	hd.amount = amount_of(d, "recurringamount", amount);
 	hd.period = prov_int_or(d, "regperiod", 0);
 	/* donotrenew set: the domain does not renew by itself */
-	if (dnr != NULL && !(json_object_is_type(dnr, json_type_string) &&
-	        json_object_get_string_len(dnr) == 0))
+	if (dnr != NULL &&
+	    !(json_object_is_type(dnr, json_type_string) && json_object_get_string_len(dnr) == 0))
 		hd.auto_renew = prov_get_bool(d, "donotrenew", false) ? PROV_NO : PROV_YES;
 	prov_page_add(page, "hosting_domain", id, raw_clean(d), prov_norm_hosting_domain(&hd));
 }
@@ -371,8 +385,8 @@ static enum prov_status
 error_answer(const char *msg, long http, const char *action, struct prov_error *err)
 {
 	char text[160];
-	bool is_auth = http == 401 || http == 403 || bad_key_text(msg) ||
-	    starts_with(msg, "Invalid Permissions");
+	bool is_auth =
+	    http == 401 || http == 403 || bad_key_text(msg) || starts_with(msg, "Invalid Permissions");
 
 	if (msg != NULL && *msg != '\0')
 		prov_copy_text(text, sizeof text, msg);
@@ -381,13 +395,17 @@ error_answer(const char *msg, long http, const char *action, struct prov_error *
 	if (!is_auth)
 		return prov_fail(err, PROV_FATAL, WH " answered %s with an error: %s", action, text);
 	if (starts_with(text, "Invalid IP") || starts_with(text, "IP Banned"))
-		return prov_fail(err, PROV_AUTH, WH " refused this server's address (%s): add it to the "
-		    "API IP access list in WHMCS, or give the access_key credential", text);
+		return prov_fail(err, PROV_AUTH,
+		    WH " refused this server's address (%s): add it to the "
+		       "API IP access list in WHMCS, or give the access_key credential",
+		    text);
 	if (starts_with(text, "Invalid Access Key"))
 		return prov_fail(err, PROV_AUTH, WH " rejected the access_key (%s)", text);
 	if (starts_with(text, "Invalid Permissions"))
-		return prov_fail(err, PROV_AUTH, WH " does not allow these API credentials to call %s "
-		    "(%s): give their API role at least GetClients", action, text);
+		return prov_fail(err, PROV_AUTH,
+		    WH " does not allow these API credentials to call %s "
+		       "(%s): give their API role at least GetClients",
+		    action, text);
 	return prov_fail(err, PROV_AUTH, WH " rejected the API credentials (%s)", text);
 }
 
@@ -492,8 +510,8 @@ entries_of(json_object *root, const char *plural, const char *singular, struct p
 	}
 	n = json_object_array_length(items);
 	if (n > PROV_MAX_ITEMS) {
-		prov_page_warn(page, WH " sent %zu %s in one answer; only the first %d were kept", n,
-		    plural, PROV_MAX_ITEMS);
+		prov_page_warn(page, WH " sent %zu %s in one answer; only the first %d were kept", n, plural,
+		    PROV_MAX_ITEMS);
 		json_object_array_del_idx(items, PROV_MAX_ITEMS, n - PROV_MAX_ITEMS);
 	}
 	return items;
@@ -532,8 +550,8 @@ next_cursor(size_t ph, int64_t start, size_t n, json_object *root, size_t listed
  * calls the fetch makes for it); next_cursor set. *entries (when not NULL)
  * gets the list's entries (NULL when the list was refused). */
 static enum prov_status
-parse_list(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
-    struct prov_error *err, json_object **entries)
+parse_list(const char *cursor, const struct httpc_resp *resp, struct prov_page *page, struct prov_error *err,
+    json_object **entries)
 {
 	json_object *root, *items;
 	size_t ph, n;
@@ -588,8 +606,7 @@ parse_list(const char *cursor, const struct httpc_resp *resp, struct prov_page *
 
 /* The list step alone (pure: no further calls; see the top). */
 enum prov_status
-whmcs_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
-    struct prov_error *err)
+whmcs_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page, struct prov_error *err)
 {
 	return parse_list(cursor, resp, page, err, NULL);
 }
@@ -599,18 +616,18 @@ whmcs_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page 
 struct wh {
 	struct prov_session *s;
 	const char *ident, *secret, *access;
-	struct httpc_resp resp;         /* the last answer */
-	int silent;                     /* calls in a row without an answer */
-	struct prov_error last;         /* why the last of them failed */
+	struct httpc_resp resp; /* the last answer */
+	int silent;             /* calls in a row without an answer */
+	struct prov_error last; /* why the last of them failed */
 	/* currencies (asked once a page, when needed) */
 	bool cur_asked;
 	json_object *cur_root, *cur_list;
-	const char *single;             /* the only currency configured ("" when unusable) */
+	const char *single; /* the only currency configured ("" when unusable) */
 	char single_buf[4];
 	bool details_refused;
 	struct {
 		char client[24];
-		char code[4];           /* "" when unknown */
+		char code[4]; /* "" when unknown */
 	} cache[WH_CACHE];
 	size_t ncache;
 };
@@ -654,8 +671,8 @@ wh_call(struct wh *w, struct prov_error *err, const char *action, ...)
  * transactions): WA_OK with *root, WA_REFUSED, or WA_FAILED with e set.
  * Counts the calls in a row that got no answer. */
 static enum wh_answer
-entry_call(struct wh *w, const char *action, const char *key, const char *value,
-    json_object **root, struct prov_error *e)
+entry_call(struct wh *w, const char *action, const char *key, const char *value, json_object **root,
+    struct prov_error *e)
 {
 	enum prov_status st = wh_call(w, e, action, key, value, NULL);
 
@@ -702,17 +719,20 @@ currencies_load(struct wh *w, struct prov_page *page, struct prov_error *err)
 	if (a == WA_FAILED && entry_failure(w, &e, err) != PROV_OK)
 		return err->status;
 	if (a != WA_OK) {
-		prov_page_warn(page, WH " did not list its currencies (%s); each client's currency is "
-		    "read from its details", a == WA_REFUSED ? "GetCurrencies is not allowed for these "
-		    "API credentials" : e.message);
+		prov_page_warn(page,
+		    WH " did not list its currencies (%s); each client's currency is "
+		       "read from its details",
+		    a == WA_REFUSED ? "GetCurrencies is not allowed for these "
+		                      "API credentials" :
+		                      e.message);
 		return PROV_OK;
 	}
 	w->cur_list = list_items(w->cur_root, "currencies", "currency");
 	if (w->cur_list != NULL && json_object_array_length(w->cur_list) == 1) {
 		/* one currency configured: every client has it */
 		json_object *c = json_object_array_get_idx(w->cur_list, 0);
-		const char *s = currency_checked(prov_get_text(c, "code", 16), code, "the only currency",
-		    page);
+		const char *s =
+		    currency_checked(prov_get_text(c, "code", 16), code, "the only currency", page);
 
 		snprintf(w->single_buf, sizeof w->single_buf, "%s", s != NULL ? s : "");
 		w->single = w->single_buf;
@@ -742,8 +762,8 @@ code_of_id(struct wh *w, json_object *idv)
  * code, with a warning): currency_code, else its currency id through
  * GetCurrencies. */
 static enum prov_status
-details_currency(struct wh *w, json_object *d, const char *client, char out[4],
-    struct prov_page *page, struct prov_error *err)
+details_currency(struct wh *w, json_object *d, const char *client, char out[4], struct prov_page *page,
+    struct prov_error *err)
 {
 	const char *code = prov_get_text(d, "currency_code", 16);
 	char whose[192];
@@ -789,15 +809,16 @@ details_of(struct wh *w, const char *client, json_object **out, struct prov_page
 	a = entry_call(w, "GetClientsDetails", "clientid", client, &root, &e);
 	if (a == WA_REFUSED) {
 		w->details_refused = true;
-		prov_page_warn(page, WH " refused GetClientsDetails for these API credentials (HTTP %ld): "
-		    "client addresses, phones, credit and currencies are not imported", w->resp.status);
+		prov_page_warn(page,
+		    WH " refused GetClientsDetails for these API credentials (HTTP %ld): "
+		       "client addresses, phones, credit and currencies are not imported",
+		    w->resp.status);
 		return PROV_OK;
 	}
 	if (a == WA_FAILED) {
 		if (entry_failure(w, &e, err) != PROV_OK)
 			return err->status;
-		prov_page_warn(page, WH " client %s: its details could not be read (%s)", client,
-		    e.message);
+		prov_page_warn(page, WH " client %s: its details could not be read (%s)", client, e.message);
 		return PROV_OK;
 	}
 	*out = json_object_get(prov_get_object(root, "client") ? prov_get_object(root, "client") : root);
@@ -807,8 +828,7 @@ details_of(struct wh *w, const char *client, json_object **out, struct prov_page
 
 /* The currency of client in out ("" when unknown, with one warning a page). */
 static enum prov_status
-client_currency(struct wh *w, const char *client, char out[4], struct prov_page *page,
-    struct prov_error *err)
+client_currency(struct wh *w, const char *client, char out[4], struct prov_page *page, struct prov_error *err)
 {
 	json_object *d;
 
@@ -903,7 +923,8 @@ clients_details(struct wh *w, size_t ph, struct prov_page *page, struct prov_err
 	if (w->details_refused && page->next_cursor != NULL &&
 	    strncmp(page->next_cursor, "clients:", 8) == 0) {
 		/* go on without asking again */
-		char *c = prov_cursor_make(phases[PH_CLIENTS_PLAIN], strtoll(page->next_cursor + 8, NULL, 10));
+		char *c =
+		    prov_cursor_make(phases[PH_CLIENTS_PLAIN], strtoll(page->next_cursor + 8, NULL, 10));
 
 		free(page->next_cursor);
 		page->next_cursor = c;
@@ -1010,9 +1031,10 @@ invoice_lines(json_object *root)
 
 		if (!json_object_is_type(l, json_type_object))
 			continue;
-		json_object_array_add(lines, prov_invoice_line(prov_get_text(l, "description", 65535),
-		    amount_of(l, "amount", amount), prov_get_text(l, "type", 32),
-		    ref_of(l, "relid", relid, sizeof relid), prov_get_bool(l, "taxed", false)));
+		json_object_array_add(lines,
+		    prov_invoice_line(prov_get_text(l, "description", 65535), amount_of(l, "amount", amount),
+		        prov_get_text(l, "type", 32), ref_of(l, "relid", relid, sizeof relid),
+		        prov_get_bool(l, "taxed", false)));
 	}
 	json_object_put(items);
 	return lines;
@@ -1056,8 +1078,10 @@ invoices_detail(struct wh *w, size_t ph, struct prov_page *page, struct prov_err
 			json_object_put(root);
 		} else if (a == WA_REFUSED) {
 			refused = true;
-			prov_page_warn(page, WH " refused GetInvoice for these API credentials (HTTP %ld): "
-			    "invoices are imported without their lines and balance", w->resp.status);
+			prov_page_warn(page,
+			    WH " refused GetInvoice for these API credentials (HTTP %ld): "
+			       "invoices are imported without their lines and balance",
+			    w->resp.status);
 			if (page->next_cursor != NULL && strncmp(page->next_cursor, "invoices:", 9) == 0) {
 				char *c = prov_cursor_make(phases[PH_INVOICES_PLAIN],
 				    strtoll(page->next_cursor + 9, NULL, 10));
@@ -1068,8 +1092,10 @@ invoices_detail(struct wh *w, size_t ph, struct prov_page *page, struct prov_err
 		} else if (entry_failure(w, &e, err) != PROV_OK) {
 			return err->status;
 		} else {
-			prov_page_warn(page, WH " invoice %s: its lines could not be read (%s); imported "
-			    "from the list only", it->external_id, e.message);
+			prov_page_warn(page,
+			    WH " invoice %s: its lines could not be read (%s); imported "
+			       "from the list only",
+			    it->external_id, e.message);
 		}
 	}
 	return fill_currencies(w, "invoice", page, err);
@@ -1078,8 +1104,7 @@ invoices_detail(struct wh *w, size_t ph, struct prov_page *page, struct prov_err
 /* ------------------------------------------------------------- payments */
 
 static void
-add_payment(json_object *t, const char *id, const char *client, const char *currency,
-    struct prov_page *page)
+add_payment(json_object *t, const char *id, const char *client, const char *currency, struct prov_page *page)
 {
 	struct prov_payment pm = { 0 };
 	char cbuf[64], inv[64], date[11], in[32], fees[32], out[32];
@@ -1101,8 +1126,7 @@ add_payment(json_object *t, const char *id, const char *client, const char *curr
 
 /* The transactions of one client. *refused when the role may not ask. */
 static enum prov_status
-payments_of(struct wh *w, const char *client, bool *refused, struct prov_page *page,
-    struct prov_error *err)
+payments_of(struct wh *w, const char *client, bool *refused, struct prov_page *page, struct prov_error *err)
 {
 	struct prov_error e = { 0 };
 	json_object *root, *items;
@@ -1202,8 +1226,7 @@ page_more(struct wh *w, size_t ph, int64_t start, json_object *entries, struct p
 }
 
 static enum prov_status
-whmcs_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
-    struct prov_error *err)
+whmcs_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, struct prov_error *err)
 {
 	struct wh w = { .s = s };
 	json_object *entries = NULL;
@@ -1218,7 +1241,8 @@ whmcs_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
 	w.secret = prov_cred(s, "api_secret");
 	w.access = prov_cred(s, "access_key");
 	if (w.ident == NULL || w.secret == NULL)
-		return prov_fail(err, PROV_AUTH, "the " WH " credentials have no usable api_identifier "
+		return prov_fail(err, PROV_AUTH,
+		    "the " WH " credentials have no usable api_identifier "
 		    "and api_secret");
 	snprintf(ls, sizeof ls, "%lld", (long long)start);
 	snprintf(ln, sizeof ln, "%d", ph_info[ph].limit);

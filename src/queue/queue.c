@@ -8,11 +8,11 @@
 #include "queue/queue.h"
 
 int
-queue_push(struct db *db, const char *queue, const char *run_id, uint64_t resource_id,
-    const char *payload, struct err *e)
+queue_push(struct db *db, const char *queue, const char *run_id, uint64_t resource_id, const char *payload,
+    struct err *e)
 {
-	int64_t n = resource_id ? db_exec(db, ST_JOB_INSERT, "ssus", queue, run_id, resource_id, payload)
-	                        : db_exec(db, ST_JOB_INSERT, "ssns", queue, run_id, payload);
+	int64_t n = resource_id ? db_exec(db, ST_JOB_INSERT, "ssus", queue, run_id, resource_id, payload) :
+	                          db_exec(db, ST_JOB_INSERT, "ssns", queue, run_id, payload);
 
 	return n < 0 ? db_fail(db, e) : 0;
 }
@@ -82,8 +82,8 @@ queue_claim(struct db *db, const char *queue, const char *worker, int lease_s, s
 int
 queue_hold(struct db *db, const struct job *j)
 {
-	int64_t n = db_exec(db, ST_JOB_HOLD, "iius", (int64_t)j->lease_s, (int64_t)j->lease_s, j->id,
-	    j->worker);
+	int64_t n =
+	    db_exec(db, ST_JOB_HOLD, "iius", (int64_t)j->lease_s, (int64_t)j->lease_s, j->id, j->worker);
 
 	return n < 0 ? -1 : n > 0;
 }

@@ -15,32 +15,32 @@
 #include "db/db.h"
 
 #define QUEUE_DISCOVERY "discovery"
-#define QUEUE_PLANNING "planning"
+#define QUEUE_PLANNING  "planning"
 #define QUEUE_RESOURCES "resources"
-#define QUEUE_CLEANUP "cleanup"     /* a deleted run's rows, in batches */
+#define QUEUE_CLEANUP   "cleanup" /* a deleted run's rows, in batches */
 
 #define QUEUE_WORKER_MAX 96
 
 /* Backoff for transient failures: BASE * 2^(attempt-1), capped, with jitter. */
 #define QUEUE_BACKOFF_BASE_MS 5000
-#define QUEUE_BACKOFF_MAX_MS (15 * 60 * 1000)
+#define QUEUE_BACKOFF_MAX_MS  (15 * 60 * 1000)
 
 /* A claimed job. payload is malloc'd (or NULL); free with job_clear. */
 struct job {
 	uint64_t id;
 	char queue[16];
 	char run_id[37];
-	uint64_t resource_id;  /* 0: none */
+	uint64_t resource_id; /* 0: none */
 	char *payload;
-	int attempts;          /* failed tries so far (see the job kinds) */
+	int attempts; /* failed tries so far (see the job kinds) */
 	char worker[QUEUE_WORKER_MAX + 1];
 	int lease_s;
 };
 
 /* Queue a job for run_id (resource_id 0 = none, payload may be NULL),
  * available now. 0 or -1 with e. */
-int queue_push(struct db *, const char *queue, const char *run_id, uint64_t resource_id,
-    const char *payload, struct err *e);
+int queue_push(struct db *, const char *queue, const char *run_id, uint64_t resource_id, const char *payload,
+    struct err *e);
 
 /* Claim the oldest available job of queue for worker with a lease of lease_s
  * seconds, in a short transaction of its own (SELECT … FOR UPDATE SKIP LOCKED).
@@ -56,8 +56,7 @@ int queue_hold(struct db *, const struct job *);
 
 /* Give the job back, claimable again after delay_ms, with new attempts and
  * payload (NULL clears it). 1 done, 0 lease lost, -1 error. */
-int queue_release(struct db *, const struct job *, int64_t delay_ms, int attempts,
-    const char *payload);
+int queue_release(struct db *, const struct job *, int64_t delay_ms, int attempts, const char *payload);
 
 /* Delete the finished job while it is ours. 1 done, 0 lease lost, -1 error. */
 int queue_done(struct db *, const struct job *);

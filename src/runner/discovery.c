@@ -37,7 +37,7 @@ struct page_count {
 struct disc {
 	struct job *job;
 	const struct provider_def *def;
-	const char *cursor;        /* the cursor the page was fetched with (NULL: start) */
+	const char *cursor; /* the cursor the page was fetched with (NULL: start) */
 	struct prov_page *page;
 	bool moved_on;             /* the run is no longer discovering (cancelled, …) */
 	bool finished;             /* discovery ended with this page */
@@ -138,11 +138,12 @@ describe_discovered(const char *stats_text, char *out, size_t n, int64_t *total)
 		json_object_put(stats);
 		return;
 	}
-	json_object_object_foreach(disc, k, v) {
+	json_object_object_foreach (disc, k, v) {
 		int64_t c = json_object_get_int64(v);
 		*total += c;
 		if (c > 0 && len < n)
-			len += (size_t)snprintf(out + len, n - len, "%s%lld %s", len ? ", " : "", (long long)c, k);
+			len += (size_t)snprintf(out + len, n - len, "%s%lld %s", len ? ", " : "",
+			    (long long)c, k);
 	}
 	json_object_put(stats);
 }
@@ -159,20 +160,22 @@ stats_count_page(const char *old_text, const struct prov_page *p, int64_t *total
 
 	if (old_text != NULL)
 		old = jx_parse(old_text, strlen(old_text), &ok);
-	if (json_object_object_get_ex(old, "discovered", &prev) && json_object_is_type(prev, json_type_object)) {
-		json_object_object_foreach(prev, k, v)
+	if (json_object_object_get_ex(old, "discovered", &prev) &&
+	    json_object_is_type(prev, json_type_object)) {
+		json_object_object_foreach (prev, k, v)
 			jx_add_int(disc, k, json_object_get_int64(v));
 	}
 	json_object_put(old);
 	for (size_t i = 0; i < p->n; i++) {
 		json_object *v;
 		int64_t n = json_object_object_get_ex(disc, p->items[i].resource_type, &v) ?
-		    json_object_get_int64(v) : 0;
+		    json_object_get_int64(v) :
+		    0;
 		jx_add_int(disc, p->items[i].resource_type, n + 1);
 	}
 	*total = 0;
 	{
-		json_object_object_foreach(disc, k, v) {
+		json_object_object_foreach (disc, k, v) {
 			(void)k;
 			*total += json_object_get_int64(v);
 		}
@@ -414,9 +417,8 @@ back_off(struct runner *r, void *arg)
 }
 
 /* Fail the run (message already human and free of secrets). */
-static void
-fail(struct runner *r, struct disc *d, const char *reason, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+static void fail(struct runner *r, struct disc *d, const char *reason, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 static void
 fail(struct runner *r, struct disc *d, const char *reason, const char *fmt, ...)
@@ -445,9 +447,11 @@ page_cap_reached(struct runner *r, struct disc *d, const char *cursor)
 	cursor_phase(cursor, phase);
 	if (strcmp(phase, d->count.phase) != 0 || d->count.pages < r->cfg->max_pages)
 		return false;
-	fail(r, d, "limit", "The provider's %s list went on past %d pages, the most one list may take "
+	fail(r, d, "limit",
+	    "The provider's %s list went on past %d pages, the most one list may take "
 	    "([limits] max_pages); discovery stopped there without reading the rest. Raise the limit if "
-	    "the account is really that large.", d->count.phase, r->cfg->max_pages);
+	    "the account is really that large.",
+	    d->count.phase, r->cfg->max_pages);
 	return true;
 }
 
@@ -475,8 +479,8 @@ provider_error(struct runner *r, struct disc *d, struct prov_session *s, struct 
 		    d->attempts == 1 ? "" : "s", pe->message);
 		return;
 	}
-	d->delay_ms = queue_backoff_ms(d->attempts, pe->retry_after > 0 ? pe->retry_after : 0,
-	    runner_random());
+	d->delay_ms =
+	    queue_backoff_ms(d->attempts, pe->retry_after > 0 ? pe->retry_after : 0, runner_random());
 	snprintf(d->log_message, sizeof d->log_message, "%s; retrying in %lld s (attempt %d of %d).",
 	    pe->message, (long long)((d->delay_ms + 999) / 1000), d->attempts, r->max_attempts);
 	runner_tx(r, back_off, d);
@@ -484,8 +488,8 @@ provider_error(struct runner *r, struct disc *d, struct prov_session *s, struct 
 
 /* The run's row as discovery needs it. 1 found, 0 gone, -1 error. */
 static int
-load_run(struct runner *r, const char *run_id, char status[32], char provider[33],
-    unsigned char **creds, size_t *creds_len, char **checkpoint)
+load_run(struct runner *r, const char *run_id, char status[32], char provider[33], unsigned char **creds,
+    size_t *creds_len, char **checkpoint)
 {
 	struct db_res *res = db_query(r->db, ST_RN_RUN_GET, "s", run_id);
 	int rc;
@@ -513,7 +517,8 @@ load_run(struct runner *r, const char *run_id, char status[32], char provider[33
 void
 discovery_step(struct runner *r, struct job *j)
 {
-	struct disc d = { .job = j, .attempts = j->attempts,
+	struct disc d = { .job = j,
+		.attempts = j->attempts,
 		.payload = j->payload != NULL ? xstrdup(j->payload) : NULL };
 	char status[32], provider[33];
 	unsigned char *sealed = NULL;
@@ -550,17 +555,21 @@ discovery_step(struct runner *r, struct job *j)
 		goto out;
 	}
 	if (d.def == NULL || d.def->ops == NULL || d.def->ops->fetch == NULL) {
-		fail(r, &d, "unsupported", "Discovery failed: importing from %s is not available on this "
-		    "installation yet.", provider);
+		fail(r, &d, "unsupported",
+		    "Discovery failed: importing from %s is not available on this "
+		    "installation yet.",
+		    provider);
 		goto out;
 	}
 	if (sealed == NULL) {
-		fail(r, &d, "credentials", "Discovery failed: the run's credentials are no longer stored; "
+		fail(r, &d, "credentials",
+		    "Discovery failed: the run's credentials are no longer stored; "
 		    "start a new run.");
 		goto out;
 	}
 	if (unseal(r->key, j->run_id, sealed, sealed_len, &plain, &plain_len) != 0) {
-		fail(r, &d, "credentials", "Discovery failed: the stored credentials could not be decrypted "
+		fail(r, &d, "credentials",
+		    "Discovery failed: the stored credentials could not be decrypted "
 		    "(the credentials key was changed); start a new run.");
 		goto out;
 	}
@@ -568,7 +577,8 @@ discovery_step(struct runner *r, struct job *j)
 	seal_plain_free(plain, plain_len); /* the parsed copy is wiped at the end */
 	plain = NULL;
 	if (creds == NULL || !json_object_is_type(creds, json_type_object)) {
-		fail(r, &d, "credentials", "Discovery failed: the stored credentials are unreadable; "
+		fail(r, &d, "credentials",
+		    "Discovery failed: the stored credentials are unreadable; "
 		    "start a new run.");
 		goto out;
 	}
@@ -609,9 +619,11 @@ discovery_step(struct runner *r, struct job *j)
 		pages++;
 		if (t == TX_COMMIT && d.over_limit) {
 			prov_page_free(&page);
-			fail(r, &d, "limit", "The provider listed more than %d resources, the most one run may hold "
+			fail(r, &d, "limit",
+			    "The provider listed more than %d resources, the most one run may hold "
 			    "([limits] max_resources); discovery stopped there. Raise the limit, or import the "
-			    "account in parts.", r->cfg->max_resources);
+			    "account in parts.",
+			    r->cfg->max_resources);
 			break;
 		}
 		if (t != TX_COMMIT) {

@@ -104,8 +104,11 @@ static enum tx_result
 plan_batch(struct runner *r, void *arg)
 {
 	struct plan *p = arg;
-	struct imp_ctx ic = { .db = r->db, .user_id = p->user_id, .provider = p->provider,
-		.run_id = p->job->run_id, .planning = true };
+	struct imp_ctx ic = { .db = r->db,
+		.user_id = p->user_id,
+		.provider = p->provider,
+		.run_id = p->job->run_id,
+		.planning = true };
 	struct row *rows = xcalloc(RUNNER_PLAN_BATCH, sizeof *rows);
 	enum tx_result t;
 	struct db_res *res;
@@ -163,7 +166,7 @@ describe(json_object *planned, char *out, size_t n)
 	out[0] = '\0';
 	if (planned == NULL)
 		return;
-	json_object_object_foreach(planned, k, v) {
+	json_object_object_foreach (planned, k, v) {
 		if (len < n)
 			len += (size_t)snprintf(out + len, n - len, "%s%s %lld", len ? ", " : "", k,
 			    (long long)json_object_get_int64(v));
@@ -215,8 +218,9 @@ plan_finish(struct runner *r, void *arg)
 		if (n > 0)
 			runner_log(r, p->job->run_id, "warning", ctx,
 			    "Plan ready (%s). %lld resource%s conflict%s with objects already in your account; "
-			    "resolve the conflicts, then execute again.", summary, (long long)conflicts,
-			    conflicts == 1 ? "" : "s", conflicts == 1 ? "s" : "");
+			    "resolve the conflicts, then execute again.",
+			    summary, (long long)conflicts, conflicts == 1 ? "" : "s",
+			    conflicts == 1 ? "s" : "");
 	} else {
 		if (db_exec(r->db, ST_RN_SET_STATS, "ss", stats, p->job->run_id) < 0)
 			goto out;

@@ -18,17 +18,17 @@
 #include "runner/runner.h"
 
 enum outcome {
-	ONE_DONE,       /* imported, failed for good, or nothing to do */
-	ONE_DEFER,      /* waits for a referenced resource of the same run */
-	ONE_TRANSIENT,  /* database busy or gone: try again later */
-	ONE_LOST,       /* the lease was lost or the run deleted */
-	ONE_MOVED       /* the run is no longer executing */
+	ONE_DONE,      /* imported, failed for good, or nothing to do */
+	ONE_DEFER,     /* waits for a referenced resource of the same run */
+	ONE_TRANSIENT, /* database busy or gone: try again later */
+	ONE_LOST,      /* the lease was lost or the run deleted */
+	ONE_MOVED      /* the run is no longer executing */
 };
 
 struct run_info {
 	uint64_t user_id;
 	char provider[33];
-	bool import_paused;  /* the run's option */
+	bool import_paused; /* the run's option */
 };
 
 struct one {
@@ -37,13 +37,13 @@ struct one {
 	uint64_t id;
 	/* filled by the import */
 	enum outcome outcome;
-	bool failed_now;   /* the resource became failed */
+	bool failed_now; /* the resource became failed */
 	char type[32];
 	char ext[192];
-	char label[160];   /* a human name of the resource, for messages */
+	char label[160]; /* a human name of the resource, for messages */
 	char why[256];
 	char dberr[256];
-	int attempts;      /* consecutive transient failures, this one included */
+	int attempts; /* consecutive transient failures, this one included */
 };
 
 static void
@@ -201,14 +201,15 @@ error_body(struct runner *r, void *arg)
 	if (!a->transient || o->attempts >= r->max_attempts) {
 		char why[200];
 		if (a->transient)
-			snprintf(why, sizeof why, "the database was busy or unreachable (%d attempts)", o->attempts);
+			snprintf(why, sizeof why, "the database was busy or unreachable (%d attempts)",
+			    o->attempts);
 		else
 			snprintf(why, sizeof why, "the %s could not be saved in your account", o->type);
 		snprintf(msg, sizeof msg, "Import failed: %s.", why);
 		n = db_exec(r->db, ST_RN_RES_FAILED, "isu", (int64_t)1, msg, o->id);
 		if (n > 0)
-			runner_log(r, o->job->run_id, "error", ctx, "Import of %s (external id %s) failed: %s.",
-			    o->type, o->ext, why);
+			runner_log(r, o->job->run_id, "error", ctx,
+			    "Import of %s (external id %s) failed: %s.", o->type, o->ext, why);
 		o->failed_now = n > 0;
 	} else {
 		n = db_exec(r->db, ST_RN_RES_ATTEMPT, "u", o->id);
@@ -216,7 +217,8 @@ error_body(struct runner *r, void *arg)
 			jx_add_int(ctx, "retry_in_s", (a->delay_ms + 999) / 1000);
 			runner_log(r, o->job->run_id, "warning", ctx,
 			    "Import of %s (external id %s) hit a temporary database error; retrying "
-			    "(attempt %d of %d).", o->type, o->ext, o->attempts, r->max_attempts);
+			    "(attempt %d of %d).",
+			    o->type, o->ext, o->attempts, r->max_attempts);
 		}
 	}
 	json_object_put(ctx);
@@ -403,9 +405,10 @@ log_left_paused(struct runner *r, const char *run_id)
 	db_free(res);
 	json_object_object_add(ctx, "left_paused", types);
 	if (rc == 0)
-		runner_log(r, run_id, "info", ctx, "%lld imported monitor%s and heartbeat%s were left paused "
-		    "(option import_paused): resume them when you switch over.", (long long)total,
-		    total == 1 ? "" : "s", total == 1 ? "" : "s");
+		runner_log(r, run_id, "info", ctx,
+		    "%lld imported monitor%s and heartbeat%s were left paused "
+		    "(option import_paused): resume them when you switch over.",
+		    (long long)total, total == 1 ? "" : "s", total == 1 ? "" : "s");
 	json_object_put(ctx);
 	return rc < 0 ? -1 : 0;
 }
@@ -428,7 +431,8 @@ finish_body(struct runner *r, void *arg)
 		return TX_ABORT;
 	}
 	t = TX_ERROR;
-	if ((stats = runner_stats(r, f->job->run_id, old, false, NULL, false, PROGRESS_COUNT, &failed)) == NULL)
+	if ((stats = runner_stats(r, f->job->run_id, old, false, NULL, false, PROGRESS_COUNT, &failed)) ==
+	    NULL)
 		goto out;
 	if (f->delete_job) {
 		const char *final = run_final_status(failed);
@@ -440,9 +444,10 @@ finish_body(struct runner *r, void *arg)
 			json_object *ctx = jx_parse(stats, strlen(stats), &ok);
 			if (ctx != NULL)
 				json_object_object_del(ctx, "discovered");
-			runner_log(r, f->job->run_id, failed > 0 ? "warning" : "info", ctx,
-			    "Run %s.", failed > 0 ? "completed with errors; retry-failed imports the failed "
-			    "resources again" : "completed");
+			runner_log(r, f->job->run_id, failed > 0 ? "warning" : "info", ctx, "Run %s.",
+			    failed > 0 ? "completed with errors; retry-failed imports the failed "
+			                 "resources again" :
+			                 "completed");
 			json_object_put(ctx);
 			f->completed = true;
 			if (f->run->import_paused && log_left_paused(r, f->job->run_id) != 0)
@@ -552,11 +557,16 @@ chain_step(struct runner *r, struct job *j, const struct run_info *run)
 		if (done > 0)
 			p.after = b.ids[done - 1];
 		switch (out) {
-		case ONE_DONE: break;
+		case ONE_DONE:
+			break;
 		case ONE_DEFER:
-		case ONE_TRANSIENT: goto release; /* this resource again, later */
-		case ONE_LOST: return;
-		case ONE_MOVED: runner_drop(r, j, "run no longer executing"); return;
+		case ONE_TRANSIENT:
+			goto release; /* this resource again, later */
+		case ONE_LOST:
+			return;
+		case ONE_MOVED:
+			runner_drop(r, j, "run no longer executing");
+			return;
 		}
 		if (done == 0) {
 			if (p.last != 0)

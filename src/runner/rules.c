@@ -57,6 +57,7 @@ job_verdict(const char *queue, const char *status)
  * test_sql_guards_follow_the_state_table fails when the two differ. */
 static const struct {
 	const char *from, *to;
+	/* clang-format off */
 } transitions[] = {
 	{ "pending", "discovering" },
 	{ "discovering", "awaiting_review" },
@@ -76,6 +77,7 @@ static const struct {
 	{ "executing", "cancelled" },
 	{ "paused_conflicts", "cancelled" },
 };
+/* clang-format on */
 
 bool
 run_transition_ok(const char *from, const char *to)

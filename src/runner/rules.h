@@ -21,9 +21,9 @@ struct plan_facts {
 };
 
 struct plan_decision {
-	const char *action;     /* create|update|skip|conflict */
-	const char *status;     /* pending|skipped|conflict */
-	bool keep;              /* true: a resolution decided; planning leaves the row alone */
+	const char *action; /* create|update|skip|conflict */
+	const char *status; /* pending|skipped|conflict */
+	bool keep;          /* true: a resolution decided; planning leaves the row alone */
 };
 
 /* Decide a resource's action (design §4, issue 3.4):
@@ -37,8 +37,8 @@ struct plan_decision {
 void plan_decide(const struct plan_facts *, struct plan_decision *);
 
 enum job_verdict {
-	JOB_ACT,   /* the run is in a state this job works on */
-	JOB_DROP   /* the run moved on (cancelled, failed, finished, paused): delete the job */
+	JOB_ACT, /* the run is in a state this job works on */
+	JOB_DROP /* the run moved on (cancelled, failed, finished, paused): delete the job */
 };
 
 /* Whether a job of queue (discovery|planning|resources) acts on a run in
@@ -64,7 +64,7 @@ double run_progress(int64_t imported, int64_t skipped, int64_t failed, int64_t t
  * "skipped":n,"failed":n,"progress":x}: discovered and planned are taken
  * over when not NULL, else copied from old (the run's current stats text,
  * may be NULL or invalid). Returns a new object (caller puts). */
-json_object *stats_compose(const char *old, json_object *discovered, json_object *planned,
-    int64_t imported, int64_t skipped, int64_t failed, double progress);
+json_object *stats_compose(const char *old, json_object *discovered, json_object *planned, int64_t imported,
+    int64_t skipped, int64_t failed, double progress);
 
 #endif

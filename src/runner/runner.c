@@ -79,8 +79,8 @@ runner_lock(struct runner *r, const struct job *j, bool exclusive, char status[3
 		*stats = NULL;
 
 	/* The run first, then the job: the order the API's cancel and delete use. */
-	res = exclusive ? db_query(r->db, ST_RN_RUN_LOCK, "s", j->run_id)
-	                : db_query(r->db, ST_RN_RUN_SHARE, "s", j->run_id);
+	res = exclusive ? db_query(r->db, ST_RN_RUN_LOCK, "s", j->run_id) :
+	                  db_query(r->db, ST_RN_RUN_SHARE, "s", j->run_id);
 	if (res == NULL)
 		return TX_ERROR;
 	rc = db_next(res);
@@ -102,8 +102,8 @@ runner_lock(struct runner *r, const struct job *j, bool exclusive, char status[3
 }
 
 void
-runner_log(struct runner *r, const char *run_id, const char *level, json_object *context,
-    const char *fmt, ...)
+runner_log(struct runner *r, const char *run_id, const char *level, json_object *context, const char *fmt,
+    ...)
 {
 	char *msg;
 	struct err e;
@@ -195,7 +195,7 @@ runner_stats(struct runner *r, const char *run_id, const char *old, bool discove
 		json_object_put(plan);
 		return NULL;
 	}
-	json_object_object_foreach(st, k, v) {
+	json_object_object_foreach (st, k, v) {
 		(void)k;
 		total += json_object_get_int64(v);
 	}
@@ -207,8 +207,9 @@ runner_stats(struct runner *r, const char *run_id, const char *old, bool discove
 	if (failed_out != NULL)
 		*failed_out = failed;
 	stats = stats_compose(old, disc, plan, imported, skipped, failed,
-	    mode == PROGRESS_DONE ? 1.0 : mode == PROGRESS_ZERO ? 0.0
-	                                : run_progress(imported, skipped, failed, total));
+	    mode == PROGRESS_DONE     ? 1.0 :
+	        mode == PROGRESS_ZERO ? 0.0 :
+	                                run_progress(imported, skipped, failed, total));
 	text = xstrdup(jx_text(stats));
 	json_object_put(stats);
 	return text;
@@ -277,7 +278,8 @@ long
 runner_run(struct runner *r, const struct runner_opts *o)
 {
 	/* Planning first (a user is waiting on execute), imports, discovery, then cleanups. */
-	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_DISCOVERY, QUEUE_CLEANUP };
+	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_DISCOVERY,
+		QUEUE_CLEANUP };
 	long steps = 0;
 	bool db_down = false;
 

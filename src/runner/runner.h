@@ -31,36 +31,36 @@
 #include "db/db.h"
 #include "queue/queue.h"
 
-#define RUNNER_STEP_MS 10000          /* a step's time budget */
-#define RUNNER_PAGES_PER_STEP 20      /* discovery pages per step */
-#define RUNNER_PLAN_BATCH 200         /* resources per planning transaction */
-#define RUNNER_PLAN_CHUNK 2500        /* a larger run's plan: chunk jobs of this many resources */
-#define RUNNER_IMPORT_TX 25           /* resources imported per transaction */
-#define RUNNER_IMPORT_CHUNK 2000      /* a larger run's import: chunk jobs of this many resources */
-#define RUNNER_GATE_MS 250            /* a chunk waiting for the kinds before its own: look again */
-#define RUNNER_DEFER_MS 2000          /* wait for a referenced resource of the same run */
-#define RUNNER_STATS_MS 1000          /* an import step refreshes the run's progress this often */
-#define RUNNER_NOKEY_DELAY_MS 60000   /* discovery without a credentials key: try later */
-#define RUNNER_HOUSEKEEPING_MS 30000  /* purges at most this often */
-#define RUNNER_IDLE_POLL_MS 1000      /* without --once: look for new jobs this often */
+#define RUNNER_STEP_MS         10000 /* a step's time budget */
+#define RUNNER_PAGES_PER_STEP  20    /* discovery pages per step */
+#define RUNNER_PLAN_BATCH      200   /* resources per planning transaction */
+#define RUNNER_PLAN_CHUNK      2500  /* a larger run's plan: chunk jobs of this many resources */
+#define RUNNER_IMPORT_TX       25    /* resources imported per transaction */
+#define RUNNER_IMPORT_CHUNK    2000  /* a larger run's import: chunk jobs of this many resources */
+#define RUNNER_GATE_MS         250   /* a chunk waiting for the kinds before its own: look again */
+#define RUNNER_DEFER_MS        2000  /* wait for a referenced resource of the same run */
+#define RUNNER_STATS_MS        1000  /* an import step refreshes the run's progress this often */
+#define RUNNER_NOKEY_DELAY_MS  60000 /* discovery without a credentials key: try later */
+#define RUNNER_HOUSEKEEPING_MS 30000 /* purges at most this often */
+#define RUNNER_IDLE_POLL_MS    1000  /* without --once: look for new jobs this often */
 
 struct runner {
 	const struct config *cfg;
 	struct db *db;
-	const struct seal_key *key;   /* NULL: discovery jobs wait (no key configured) */
+	const struct seal_key *key; /* NULL: discovery jobs wait (no key configured) */
 	char worker[QUEUE_WORKER_MAX + 1];
 	int lease_s;
 	int max_attempts;
-	int64_t deadline;             /* mono_ms() after which no step starts or continues */
-	volatile sig_atomic_t *stop;  /* set by SIGTERM/SIGINT: finish the step, then exit */
+	int64_t deadline;            /* mono_ms() after which no step starts or continues */
+	volatile sig_atomic_t *stop; /* set by SIGTERM/SIGINT: finish the step, then exit */
 	int64_t last_housekeeping;
-	const char *run_id;           /* of the job being worked on, for log lines; NULL between jobs */
+	const char *run_id; /* of the job being worked on, for log lines; NULL between jobs */
 };
 
 struct runner_opts {
-	int max_seconds;   /* default 50 */
-	long max_jobs;     /* 0: no limit */
-	bool once;         /* one pass: stop when no job is available now */
+	int max_seconds; /* default 50 */
+	long max_jobs;   /* 0: no limit */
+	bool once;       /* one pass: stop when no job is available now */
 };
 
 /* Work until the budget is spent (or, with once, the queues have nothing
@@ -85,9 +85,9 @@ bool runner_out_of_time(const struct runner *, int64_t step_end);
 
 /* Outcome of a transaction body. */
 enum tx_result {
-	TX_COMMIT = 1,  /* commit */
-	TX_ABORT = 0,   /* roll back: the lease was lost or the run is gone; drop the step */
-	TX_ERROR = -1   /* roll back: database error (DB_RETRY retries the whole body) */
+	TX_COMMIT = 1, /* commit */
+	TX_ABORT = 0,  /* roll back: the lease was lost or the run is gone; drop the step */
+	TX_ERROR = -1  /* roll back: database error (DB_RETRY retries the whole body) */
 };
 /* Run body(r, arg) in a transaction, retrying it on deadlock or lock timeout
  * (and once on a lost connection). Returns the body's verdict after commit,
@@ -103,8 +103,8 @@ enum tx_result runner_lock(struct runner *, const struct job *, bool exclusive, 
     char **checkpoint, char **stats);
 
 /* Append to the run log (errors are logged to stderr, never fatal). */
-void runner_log(struct runner *, const char *run_id, const char *level, json_object *context,
-    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void runner_log(struct runner *, const char *run_id, const char *level, json_object *context, const char *fmt,
+    ...) __attribute__((format(printf, 5, 6)));
 
 /* Delete a job whose run moved on (its own transaction). */
 void runner_drop(struct runner *, struct job *, const char *why);

@@ -8,10 +8,12 @@
 #include "providers/adapters.h"
 #include "providers/common.h"
 
+/* clang-format off */
 static const prov_parse_fn parsers[] = {
 	uptimerobot_parse, pingdom_parse, statuscake_parse, better_stack_parse, updown_parse,
 	healthchecks_parse, cronitor_parse, statuspage_parse, whmcs_parse,
 };
+/* clang-format on */
 static const long statuses[] = { 200, 200, 200, 200, 401, 403, 404, 429, 500 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

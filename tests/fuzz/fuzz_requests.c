@@ -39,7 +39,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	switch (data[0] % 3) {
 	case 0:
 		if (http_parse_query(text, &in) == 0) {
-			json_object_object_add(in, "id", json_object_new_string("0192b8e4-5c1a-7c3e-9f00-aabbccddeeff"));
+			json_object_object_add(in, "id",
+			    json_object_new_string("0192b8e4-5c1a-7c3e-9f00-aabbccddeeff"));
 			all_ops(in);
 		}
 		(void)http_is_json(text);

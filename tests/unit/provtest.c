@@ -141,7 +141,8 @@ ntext(const struct prov_item *it, const char *key)
 	static char buf[8192];
 
 	snprintf(buf, sizeof buf, "%s",
-	    json_object_to_json_string_ext(njson(it, key), JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	    json_object_to_json_string_ext(njson(it, key),
+	        JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	return buf;
 }
 
@@ -171,8 +172,8 @@ nids(const struct prov_item *it, const char *key)
 		/* status page items: their monitor_id, "heartbeat:<id>", or "-" without either */
 		if (i > 0)
 			strcat(buf, ",");
-		if (json_object_is_type(e, json_type_object) && json_object_object_get_ex(e, "heartbeat_id", &id) &&
-		    id != NULL) {
+		if (json_object_is_type(e, json_type_object) &&
+		    json_object_object_get_ex(e, "heartbeat_id", &id) && id != NULL) {
 			strcat(buf, "heartbeat:");
 			strcat(buf, json_object_get_string(id));
 			continue;
@@ -181,7 +182,8 @@ nids(const struct prov_item *it, const char *key)
 			json_object_object_get_ex(e, "monitor_id", &id);
 			e = id;
 		}
-		if (e == NULL && id == NULL && json_object_is_type(json_object_array_get_idx(v, i), json_type_object)) {
+		if (e == NULL && id == NULL &&
+		    json_object_is_type(json_object_array_get_idx(v, i), json_type_object)) {
 			strcat(buf, "-");
 			continue;
 		}
@@ -228,8 +230,8 @@ run_parse(parse_fn fn, const char *cursor, long status, const char *fixture, str
 
 /* The same into an existing page (a statuspage fetch fills one page twice). */
 enum prov_status
-run_parse_more(parse_fn fn, const char *cursor, long status, const char *fixture,
-    struct prov_page *page, struct prov_error *err)
+run_parse_more(parse_fn fn, const char *cursor, long status, const char *fixture, struct prov_page *page,
+    struct prov_error *err)
 {
 	struct httpc_resp r;
 	enum prov_status st;
@@ -244,8 +246,8 @@ run_parse_more(parse_fn fn, const char *cursor, long status, const char *fixture
 }
 
 enum prov_status
-run_parse_text(parse_fn fn, const char *cursor, long status, const char *text,
-    struct prov_page *page, struct prov_error *err)
+run_parse_text(parse_fn fn, const char *cursor, long status, const char *text, struct prov_page *page,
+    struct prov_error *err)
 {
 	struct httpc_resp r;
 	enum prov_status st;
@@ -368,7 +370,8 @@ char *
 answer(const char *status_line, const char *extra_headers, const char *body)
 {
 	return xasprintf("HTTP/1.1 %s\r\nContent-Type: application/json\r\n%sContent-Length: %zu\r\n"
-	    "Connection: close\r\n\r\n%s", status_line, extra_headers, strlen(body), body);
+	                 "Connection: close\r\n\r\n%s",
+	    status_line, extra_headers, strlen(body), body);
 }
 
 char *

@@ -127,8 +127,11 @@ test_list_args(void **state)
 	assert_int_equal(a.page, 1);
 	assert_int_equal(a.per_page, 20);
 	assert_null(a.status);
-	assert_int_equal(args_for(OP_LIST, "{\"per_page\":\"100\",\"page\":\"3\",\"status\":\"failed\","
-	    "\"provider\":\"whmcs\"}", TRANSPORT_REST, &a, &e), 0);
+	assert_int_equal(args_for(OP_LIST,
+	                     "{\"per_page\":\"100\",\"page\":\"3\",\"status\":\"failed\","
+	                     "\"provider\":\"whmcs\"}",
+	                     TRANSPORT_REST, &a, &e),
+	    0);
 	assert_int_equal(a.per_page, 100);
 	assert_int_equal(a.page, 3);
 	assert_string_equal(a.status, "failed");
@@ -150,7 +153,8 @@ test_list_args(void **state)
 	assert_int_equal(args_for(OP_LIST, "{\"provider\":\"nagios\"}", TRANSPORT_REST, &a, &e), -1);
 	assert_true(has_field(&e, "provider"));
 	/* Several bad fields are reported together. */
-	assert_int_equal(args_for(OP_LIST, "{\"provider\":\"x\",\"page\":\"-1\"}", TRANSPORT_REST, &a, &e), -1);
+	assert_int_equal(args_for(OP_LIST, "{\"provider\":\"x\",\"page\":\"-1\"}", TRANSPORT_REST, &a, &e),
+	    -1);
 	assert_int_equal(e.nfields, 2);
 	args_done();
 }
@@ -162,8 +166,9 @@ test_id_and_flags(void **state)
 	struct err e;
 
 	(void)state;
-	assert_int_equal(args_for(OP_GET, "{\"id\":\"0192B8E4-5C1A-7C3E-9F00-AABBCCDDEEFF\"}",
-	    TRANSPORT_REST, &a, &e), 0);
+	assert_int_equal(args_for(OP_GET, "{\"id\":\"0192B8E4-5C1A-7C3E-9F00-AABBCCDDEEFF\"}", TRANSPORT_REST,
+	                     &a, &e),
+	    0);
 	assert_string_equal(a.id, "0192b8e4-5c1a-7c3e-9f00-aabbccddeeff");
 	/* Malformed and missing ids are "not found", never a validation error. */
 	assert_int_equal(args_for(OP_GET, "{\"id\":\"not-a-uuid\"}", TRANSPORT_REST, &a, &e), -1);
@@ -215,20 +220,24 @@ test_resource_filters(void **state)
 	char buf[400];
 
 	(void)state;
-	snprintf(buf, sizeof buf, "{%s,\"status\":\"excluded\",\"resource_type\":\"maintenance_window\","
-	    "\"action\":\"conflict\",\"q\":\"Shop\",\"per_page\":\"100\"}", id);
+	snprintf(buf, sizeof buf,
+	    "{%s,\"status\":\"excluded\",\"resource_type\":\"maintenance_window\","
+	    "\"action\":\"conflict\",\"q\":\"Shop\",\"per_page\":\"100\"}",
+	    id);
 	assert_int_equal(args_for(OP_RESOURCES, buf, TRANSPORT_REST, &a, &e), 0);
 	assert_string_equal(a.status, "excluded");
 	assert_string_equal(a.resource_type, "maintenance_window");
 	assert_string_equal(a.action, "conflict");
 	assert_string_equal(a.q, "Shop");
 	assert_int_equal(a.per_page, 100);
-	snprintf(buf, sizeof buf, "{%s,\"status\":\"done\",\"resource_type\":\"widget\",\"action\":\"x\"}", id);
+	snprintf(buf, sizeof buf, "{%s,\"status\":\"done\",\"resource_type\":\"widget\",\"action\":\"x\"}",
+	    id);
 	assert_int_equal(args_for(OP_RESOURCES, buf, TRANSPORT_REST, &a, &e), -1);
 	assert_int_equal(e.nfields, 3);
 	for (int i = 0; i < e.nfields; i++)
 		assert_non_null(strstr(e.fields[i].msg, "must be one of: "));
-	assert_non_null(strstr(e.fields[0].msg, "pending, running, imported, skipped, conflict, failed, excluded"));
+	assert_non_null(
+	    strstr(e.fields[0].msg, "pending, running, imported, skipped, conflict, failed, excluded"));
 	assert_non_null(strstr(e.fields[1].msg, "monitor"));
 	/* tools: per_page at most 50 */
 	snprintf(buf, sizeof buf, "{%s,\"per_page\":60}", id);
@@ -255,12 +264,16 @@ test_start_options(void **state)
 
 	(void)state;
 	assert_int_equal(args_for(OP_CREATE, "{\"provider\":\"updown\",\"options\":{\"import_paused\":true}}",
-	    TRANSPORT_REST, &a, &e), 0);
+	                     TRANSPORT_REST, &a, &e),
+	    0);
 	assert_true(a.options.import_paused);
 	assert_int_equal(args_for(OP_CREATE, "{\"provider\":\"updown\"}", TRANSPORT_REST, &a, &e), 0);
 	assert_false(a.options.import_paused);
-	assert_int_equal(args_for(OP_CREATE, "{\"provider\":\"updown\",\"options\":{\"import_paused\":1,"
-	    "\"dry_run\":true}}", TRANSPORT_REST, &a, &e), -1);
+	assert_int_equal(args_for(OP_CREATE,
+	                     "{\"provider\":\"updown\",\"options\":{\"import_paused\":1,"
+	                     "\"dry_run\":true}}",
+	                     TRANSPORT_REST, &a, &e),
+	    -1);
 	assert_true(has_field(&e, "options"));
 	assert_true(has_field(&e, "options.import_paused"));
 	args_done();
@@ -276,10 +289,13 @@ test_create_args(void **state)
 	assert_int_equal(args_for(OP_CREATE, "{}", TRANSPORT_REST, &a, &e), -1);
 	assert_true(has_field(&e, "provider"));
 	assert_int_equal(args_for(OP_CREATE, "{\"provider\":\"uptimerobot\",\"credentials\":[]}",
-	    TRANSPORT_REST, &a, &e), -1);
+	                     TRANSPORT_REST, &a, &e),
+	    -1);
 	assert_true(has_field(&e, "credentials"));
-	assert_int_equal(args_for(OP_CREATE, "{\"provider\":\"uptimerobot\",\"credentials\":{\"api_key\":\"k\"}}",
-	    TRANSPORT_REST, &a, &e), 0);
+	assert_int_equal(args_for(OP_CREATE,
+	                     "{\"provider\":\"uptimerobot\",\"credentials\":{\"api_key\":\"k\"}}",
+	                     TRANSPORT_REST, &a, &e),
+	    0);
 	assert_ptr_equal(a.prov, provider_find("uptimerobot"));
 	args_done();
 }
@@ -287,8 +303,8 @@ test_create_args(void **state)
 static void
 test_providers_registry(void **state)
 {
-	static const char *const ids[] = { "uptimerobot", "pingdom", "statuscake", "better_stack",
-		"updown", "healthchecks", "cronitor", "statuspage", "whmcs" };
+	static const char *const ids[] = { "uptimerobot", "pingdom", "statuscake", "better_stack", "updown",
+		"healthchecks", "cronitor", "statuspage", "whmcs" };
 	size_t n = 0;
 
 	(void)state;

@@ -16,8 +16,8 @@
 
 /* The row ST_AUTH_TOKEN returns: user id, secret hash, scopes, name, email, flag. */
 static struct {
-	bool lost;               /* db_query fails as on a lost connection */
-	bool present;            /* the token id exists */
+	bool lost;    /* db_query fails as on a lost connection */
+	bool present; /* the token id exists */
 	unsigned char hash[TOKEN_HASH_LEN];
 	const char *scopes, *name, *email;
 	bool flag_null;
@@ -58,11 +58,16 @@ __wrap_db_str(struct db_res *r, int col)
 {
 	(void)r;
 	switch (col) {
-	case 1: return (const char *)row.hash;
-	case 2: return row.scopes;
-	case 3: return row.name;
-	case 4: return row.email;
-	default: fail_msg("column %d is not a string", col);
+	case 1:
+		return (const char *)row.hash;
+	case 2:
+		return row.scopes;
+	case 3:
+		return row.name;
+	case 4:
+		return row.email;
+	default:
+		fail_msg("column %d is not a string", col);
 	}
 	return NULL;
 }
@@ -232,7 +237,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_a_valid_token_gives_its_owner_scopes_and_flag, setup),
-		cmocka_unit_test_setup(test_wrong_secret_unknown_id_and_bad_stored_scopes_are_401_alike, setup),
+		cmocka_unit_test_setup(test_wrong_secret_unknown_id_and_bad_stored_scopes_are_401_alike,
+		    setup),
 		cmocka_unit_test_setup(test_malformed_headers_are_401_without_a_query, setup),
 		cmocka_unit_test_setup(test_a_lost_database_is_503_not_401, setup),
 		cmocka_unit_test_setup(test_a_long_multibyte_name_is_cut_on_a_character_boundary, setup),

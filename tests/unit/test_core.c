@@ -33,8 +33,8 @@ test_parse_i64(void **state)
 	assert_int_equal(parse_i64("-5", -10, 10, &v), 0);
 	assert_int_equal(v, -5);
 	assert_int_equal(parse_i64("9223372036854775807", 0, INT64_MAX, &v), 0);
-	const char *bad[] = { "", "-", "+1", " 1", "1 ", "1e3", "0x10", "abc", "12a",
-		"9223372036854775808", "99999999999999999999", NULL };
+	const char *bad[] = { "", "-", "+1", " 1", "1 ", "1e3", "0x10", "abc", "12a", "9223372036854775808",
+		"99999999999999999999", NULL };
 	for (int i = 0; bad[i]; i++)
 		assert_int_equal(parse_i64(bad[i], INT64_MIN + 1, INT64_MAX, &v), -1);
 	assert_int_equal(parse_i64("101", 1, 100, &v), -1);
@@ -63,9 +63,9 @@ test_utf8(void **state)
 	assert_true(utf8_valid("plain", 5));
 	assert_true(utf8_valid("caf\xc3\xa9", 5));
 	assert_true(utf8_valid("\xf0\x9f\x98\x80", 4));
-	assert_false(utf8_valid("\xc3", 1));             /* truncated */
-	assert_false(utf8_valid("\xc0\xaf", 2));         /* overlong */
-	assert_false(utf8_valid("\xed\xa0\x80", 3));     /* surrogate */
+	assert_false(utf8_valid("\xc3", 1));         /* truncated */
+	assert_false(utf8_valid("\xc0\xaf", 2));     /* overlong */
+	assert_false(utf8_valid("\xed\xa0\x80", 3)); /* surrogate */
 	assert_false(utf8_valid("\xff", 1));
 	assert_false(utf8_valid("a\0b", 3));             /* NUL */
 	assert_false(utf8_valid("\xf4\x90\x80\x80", 4)); /* > U+10FFFF */
@@ -190,8 +190,9 @@ test_config(void **state)
 	unlink(p);
 
 	/* Inline comments as in every INI dialect; quotes keep ';' and '#'. */
-	p = write_tmp("[database]\nsocket = /run/my.sock   ; the socket\npassword = \"p;a#ss \\\"q\\\"\" # quoted\n"
-	              "name = mig#1\n[limits]\nmax_body = 65536 ; bytes\n[http]\npublic_url =  ; none\n");
+	p = write_tmp(
+	    "[database]\nsocket = /run/my.sock   ; the socket\npassword = \"p;a#ss \\\"q\\\"\" # quoted\n"
+	    "name = mig#1\n[limits]\nmax_body = 65536 ; bytes\n[http]\npublic_url =  ; none\n");
 	assert_int_equal(config_load(&c, p, &e), 0);
 	assert_string_equal(c.db_socket, "/run/my.sock");
 	assert_string_equal(c.db_password, "p;a#ss \"q\"");
@@ -281,7 +282,8 @@ test_token(void **state)
 	assert_false(token_verify(secret, strlen(secret), h, sizeof h));
 	assert_false(token_verify(s, n, h, 5));
 	const char *bad[] = { "", "|abc", "17", "17|short", "x|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-		"0|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "1|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa$",
+		"0|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		"1|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa$",
 		"-1|aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", NULL };
 	for (int i = 0; bad[i]; i++)
 		assert_int_equal(token_parse(bad[i], &id, &s, &n), -1);
@@ -329,7 +331,8 @@ test_err_table(void **state)
 	for (int i = 1; i < ERR__COUNT; i++) {
 		assert_true(err_info((enum err_code)i)->status >= 400);
 		assert_non_null(err_info((enum err_code)i)->message);
-		assert_true(err_info((enum err_code)i)->rpc <= -32000 && err_info((enum err_code)i)->rpc >= -32768);
+		assert_true(
+		    err_info((enum err_code)i)->rpc <= -32000 && err_info((enum err_code)i)->rpc >= -32768);
 	}
 	/* An internal error never shows its detail. */
 	err_internal(&e, "mysql said: password=hunter2");
@@ -409,9 +412,9 @@ test_utf8_cut(void **state)
 	(void)state;
 	assert_int_equal(utf8_cut(s, strlen(s), SIZE_MAX, SIZE_MAX), strlen(s));
 	assert_int_equal(utf8_cut(s, strlen(s), 2, SIZE_MAX), 3);
-	assert_int_equal(utf8_cut(s, strlen(s), SIZE_MAX, 5), 3);  /* never half of the euro sign */
+	assert_int_equal(utf8_cut(s, strlen(s), SIZE_MAX, 5), 3); /* never half of the euro sign */
 	assert_int_equal(utf8_cut(s, strlen(s), SIZE_MAX, 6), 6);
-	assert_int_equal(utf8_cut(s, strlen(s), SIZE_MAX, 9), 6);  /* nor of the emoji */
+	assert_int_equal(utf8_cut(s, strlen(s), SIZE_MAX, 9), 6); /* nor of the emoji */
 	utf8_copy(buf, sizeof buf, s);
 	assert_string_equal(buf, "aé€");
 	utf8_copy(buf, 1, s);

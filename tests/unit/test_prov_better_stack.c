@@ -49,7 +49,8 @@ test_monitor_fields(void **state)
 	assert_true(nnull(it, "keyword_case_sensitive"));
 	assert_string_equal(nstr(it, "http_method"), "POST");
 	assert_string_equal(nstr(it, "request_body"), "{\"ping\":1}");
-	assert_string_equal(ntext(it, "request_headers"), "{\"X-Env\":\"prod\",\"Accept\":\"application/json\"}");
+	assert_string_equal(ntext(it, "request_headers"),
+	    "{\"X-Env\":\"prod\",\"Accept\":\"application/json\"}");
 	assert_int_equal(nint(it, "interval"), 30);
 	assert_int_equal(nint(it, "timeout"), 15);
 	assert_false(nbool(it, "follow_redirects"));
@@ -76,23 +77,23 @@ test_monitor_fields(void **state)
 	assert_string_equal(nstr(it, "keyword"), "error");
 	assert_string_equal(nstr(it, "keyword_up_when"), "absent");
 	assert_true(nbool(it, "paused"));
-	assert_int_equal(nint(it, "interval"), 60);   /* "60" */
-	assert_int_equal(nint(it, "timeout"), 30);    /* "30" */
-	assert_false(nbool(it, "verify_ssl"));        /* "false" */
-	assert_true(nbool(it, "follow_redirects"));   /* "1" */
+	assert_int_equal(nint(it, "interval"), 60); /* "60" */
+	assert_int_equal(nint(it, "timeout"), 30);  /* "30" */
+	assert_false(nbool(it, "verify_ssl"));      /* "false" */
+	assert_true(nbool(it, "follow_redirects")); /* "1" */
 	assert_string_equal(nstr(it, "http_method"), "GET");
 	assert_string_equal(nids(it, "regions"), "");
 	it = page_find(&p, "maintenance_window", "monitor-3");
-	assert_string_equal(nstr(it, "recurrence"), "daily");  /* no days: every day */
+	assert_string_equal(nstr(it, "recurrence"), "daily"); /* no days: every day */
 	assert_string_equal(nstr(it, "start"), "23:00");
-	assert_int_equal(nint(it, "duration"), 180);           /* overnight */
+	assert_int_equal(nint(it, "duration"), 180); /* overnight */
 	assert_string_equal(nstr(it, "timezone"), "Europe/Prague");
 
 	it = page_find(&p, "monitor", "4");
 	assert_string_equal(nstr(it, "type"), "tcp");
 	assert_string_equal(nstr(it, "url"), "db.example.com");
 	assert_int_equal(nint(it, "port"), 5432);
-	assert_int_equal(nint(it, "timeout"), 2);               /* 2000 ms */
+	assert_int_equal(nint(it, "timeout"), 2); /* 2000 ms */
 	assert_true(nnull(it, "keyword"));
 	assert_true(nnull(it, "keyword_up_when"));
 	assert_true(nnull(it, "follow_redirects"));
@@ -108,8 +109,8 @@ test_monitor_fields(void **state)
 	assert_string_equal(nstr(it, "name"), "mail.example.com");
 	assert_string_equal(nstr(it, "type"), "smtp");
 	assert_int_equal(nint(it, "port"), 25);
-	assert_int_equal(nint(it, "timeout"), 1);               /* 500 ms, rounded up */
-	assert_int_equal(nint(it, "interval"), 180);            /* "" */
+	assert_int_equal(nint(it, "timeout"), 1);    /* 500 ms, rounded up */
+	assert_int_equal(nint(it, "interval"), 180); /* "" */
 	assert_true(has_warning(&p, "checks ports 25,465,587; only the first (25) was imported"));
 	it = page_find(&p, "maintenance_window", "monitor-7");
 	assert_string_equal(ntext(it, "days"), "[1]");
@@ -142,18 +143,19 @@ test_heartbeats(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(better_stack_parse, "heartbeats:3", 200, "better_stack/heartbeats_last.json",
-	    &p, &e), PROV_OK);
+	assert_int_equal(run_parse(better_stack_parse, "heartbeats:3", 200,
+	                     "better_stack/heartbeats_last.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "contacts:0");
 	it = page_find(&p, "heartbeat", "12345");
 	assert_string_equal(nstr(it, "name"), "Cron backup");
 	assert_int_equal(nint(it, "interval"), 3600);
-	assert_int_equal(nint(it, "grace"), 300);               /* "300" */
+	assert_int_equal(nint(it, "grace"), 300); /* "300" */
 	assert_false(nbool(it, "paused"));
 	assert_string_equal(nstr(it, "ping_url"), "https://uptime.betterstack.com/api/v1/heartbeat/abcd1234");
 	it = page_find(&p, "maintenance_window", "heartbeat-12345");
 	assert_string_equal(nstr(it, "name"), "Cron backup heartbeat maintenance");
-	assert_string_equal(nstr(it, "recurrence"), "daily");  /* all seven days */
+	assert_string_equal(nstr(it, "recurrence"), "daily"); /* all seven days */
 	assert_string_equal(ntext(it, "days"), "[]");
 	assert_int_equal(nint(it, "duration"), 60);
 	assert_string_equal(nstr(it, "timezone"), "Europe/Prague");
@@ -174,8 +176,9 @@ test_status_pages_parse(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(better_stack_parse, "status-pages:1", 200, "better_stack/status_pages.json",
-	    &p, &e), PROV_OK);
+	assert_int_equal(run_parse(better_stack_parse, "status-pages:1", 200,
+	                     "better_stack/status_pages.json", &p, &e),
+	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "status_page", "123");
 	assert_string_equal(nstr(it, "name"), "Acme");
@@ -184,7 +187,7 @@ test_status_pages_parse(void **state)
 	assert_true(nbool(it, "public"));
 	it = page_find(&p, "status_page", "124");
 	assert_string_equal(nstr(it, "url"), "https://status.acme.example");
-	assert_false(nbool(it, "public"));                   /* password protected */
+	assert_false(nbool(it, "public")); /* password protected */
 	assert_true(nnull(it, "timezone"));
 	assert_true(has_warning(&p, "unknown time zone Atlantis"));
 	prov_page_free(&p);
@@ -203,19 +206,23 @@ test_errors_and_refused_kinds(void **state)
 	    PROV_AUTH);
 	assert_non_null(strstr(e.message, "Better Stack rejected the API token (HTTP 401)"));
 	prov_page_free(&p);
-	assert_int_equal(run_parse(better_stack_parse, "monitors:2", 403, "better_stack/forbidden.json", &p, &e),
+	assert_int_equal(run_parse(better_stack_parse, "monitors:2", 403, "better_stack/forbidden.json", &p,
+	                     &e),
 	    PROV_AUTH);
 	prov_page_free(&p);
 	/* A later list refused: a warning naming the kind, and on to the next phase. */
-	assert_int_equal(run_parse(better_stack_parse, "heartbeats:1", 403, "better_stack/forbidden.json", &p, &e),
+	assert_int_equal(run_parse(better_stack_parse, "heartbeats:1", 403, "better_stack/forbidden.json", &p,
+	                     &e),
 	    PROV_OK);
 	assert_int_equal(p.n, 0);
-	assert_true(has_warning(&p, "Better Stack refused the heartbeats list for this key (HTTP 403): "
+	assert_true(has_warning(&p,
+	    "Better Stack refused the heartbeats list for this key (HTTP 403): "
 	    "heartbeats skipped"));
 	assert_string_equal(p.next_cursor, "contacts:0");
 	prov_page_free(&p);
-	assert_int_equal(run_parse(better_stack_parse, "status-pages:2", 401, "better_stack/unauthorized.json", &p,
-	    &e), PROV_OK);
+	assert_int_equal(run_parse(better_stack_parse, "status-pages:2", 401,
+	                     "better_stack/unauthorized.json", &p, &e),
+	    PROV_OK);
 	assert_true(has_warning(&p, "refused the status pages list"));
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
@@ -230,8 +237,9 @@ test_errors_and_refused_kinds(void **state)
 	prov_page_free(&p);
 	assert_int_equal(run_parse_text(better_stack_parse, "monitors:2", 503, "", &p, &e), PROV_TRANSIENT);
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(better_stack_parse, "monitors:2", 200, "{\"data\":[{\"id\":\"1\",\"att",
-	    &p, &e), PROV_TRANSIENT);
+	assert_int_equal(run_parse_text(better_stack_parse, "monitors:2", 200,
+	                     "{\"data\":[{\"id\":\"1\",\"att", &p, &e),
+	    PROV_TRANSIENT);
 	prov_page_free(&p);
 	parse_fails(better_stack_parse, "email-integrations:1", 200, "better_stack/empty.json", PROV_FATAL);
 	parse_fails(better_stack_parse, "contacts:0", 200, "better_stack/empty.json", PROV_FATAL);
@@ -257,7 +265,8 @@ fx_start(struct fx *f, const char *const *answers, const char *creds)
 	mini_start(&f->m, answers);
 	snprintf(f->base, sizeof f->base, "http://127.0.0.1:%d/bs", f->m.port);
 	cfg_init(&f->cfg, "better_stack", f->base);
-	assert_int_equal(prov_session_init(&f->s, provider_find("better_stack"), &f->cfg, f->creds, &f->e), 0);
+	assert_int_equal(prov_session_init(&f->s, provider_find("better_stack"), &f->cfg, f->creds, &f->e),
+	    0);
 }
 
 static enum prov_status
@@ -302,17 +311,21 @@ test_fetch_monitor_links(void **state)
 	/* No policy: the default calendar's on-call users by each set flag (email, sms, call,
 	 * critical_alert = push); Bob has no phone. The Weekend calendar is not the default. */
 	it = page_find(&f.p, "monitor", "2");
-	assert_string_equal(nids(it, "contact_ids"), "user:2345:email,user:2346:email,user:2345:sms,"
+	assert_string_equal(nids(it, "contact_ids"),
+	    "user:2345:email,user:2346:email,user:2345:sms,"
 	    "user:2345:voice,user:2345:push,user:2346:push");
-	assert_true(has_warning(&f.p, "monitor \"Shop\": on-call user Bob has no phone number for the SMS alert"));
+	assert_true(
+	    has_warning(&f.p, "monitor \"Shop\": on-call user Bob has no phone number for the SMS alert"));
 	assert_true(has_warning(&f.p, "Bob has no phone number for the phone call alert"));
 	/* A policy: its user members (by id, by e-mail, by id only); others warned about. */
 	it = page_find(&f.p, "monitor", "3");
-	assert_string_equal(nids(it, "contact_ids"), "user:2345:email,user:email=carol@example.com:email,"
+	assert_string_equal(nids(it, "contact_ids"),
+	    "user:2345:email,user:email=carol@example.com:email,"
 	    "user:7777:email");
-	assert_true(has_warning(&f.p, "monitor \"Health\": escalation policy \"Standard\" also notifies 2 "
+	assert_true(has_warning(&f.p,
+	    "monitor \"Health\": escalation policy \"Standard\" also notifies 2 "
 	    "member(s) that are not users (e.g. current_on_call): not linked"));
-	it = page_find(&f.p, "monitor", "4");                 /* no flags */
+	it = page_find(&f.p, "monitor", "4"); /* no flags */
 	assert_string_equal(nids(it, "contact_ids"), "");
 	assert_null(strstr(f.p.warnings[0], "bs-token-1234"));
 	fx_end(&f, ans);
@@ -335,11 +348,13 @@ test_fetch_heartbeats_nobody_on_call(void **state)
 	assert_string_equal(f.p.next_cursor, "contacts:0");
 	it = page_find(&f.p, "heartbeat", "12345");
 	assert_string_equal(nids(it, "contact_ids"), "");
-	assert_true(has_warning(&f.p, "heartbeat \"Cron backup\" alerts the on-call person, but nobody is on "
+	assert_true(has_warning(&f.p,
+	    "heartbeat \"Cron backup\" alerts the on-call person, but nobody is on "
 	    "call now: not linked"));
 	it = page_find(&f.p, "heartbeat", "12346");
 	assert_string_equal(nids(it, "contact_ids"), "");
-	assert_true(has_warning(&f.p, "heartbeat \"Nightly import\" alerts escalation policy 456789, but the "
+	assert_true(has_warning(&f.p,
+	    "heartbeat \"Nightly import\" alerts escalation policy 456789, but the "
 	    "policies could not be read (HTTP 403)"));
 	fx_end(&f, ans);
 }
@@ -435,15 +450,19 @@ test_fetch_status_page_entries(void **state)
 	assert_string_equal(nids(it, "items"), "2,3,heartbeat:12345,-,-");
 	json_object_object_get_ex(it->norm, "items", &items);
 	assert_string_equal(json_object_to_json_string_ext(json_object_array_get_idx(items, 0),
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), "{\"monitor_id\":\"2\",\"name\":\"Public API\",\"section\":\"API\"}");
+	                        JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+	    "{\"monitor_id\":\"2\",\"name\":\"Public API\",\"section\":\"API\"}");
 	assert_string_equal(json_object_to_json_string_ext(json_object_array_get_idx(items, 2),
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), "{\"heartbeat_id\":\"12345\",\"name\":\"Backups\",\"section\":\"Jobs\"}");
+	                        JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+	    "{\"heartbeat_id\":\"12345\",\"name\":\"Backups\",\"section\":\"Jobs\"}");
 	assert_string_equal(json_object_to_json_string_ext(json_object_array_get_idx(items, 3),
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), "{\"monitor_id\":null,\"name\":\"Office network\",\"section\":\"Jobs\"}");
+	                        JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+	    "{\"monitor_id\":null,\"name\":\"Office network\",\"section\":\"Jobs\"}");
 	assert_true(has_warning(&f.p, "status page \"Acme\" shows a resource of unknown type QuantumWidget"));
 	it = page_find(&f.p, "status_page", "124");
 	assert_string_equal(nids(it, "items"), "");
-	assert_true(has_warning(&f.p, "refused the sections and resources of status page \"Internal\" (HTTP 403)"));
+	assert_true(
+	    has_warning(&f.p, "refused the sections and resources of status page \"Internal\" (HTTP 403)"));
 	fx_end(&f, ans);
 }
 
@@ -475,20 +494,26 @@ test_fetch_bad_key_and_transient_context(void **state)
 static void
 test_fetch_request(void **state)
 {
-	char *ans[] = { xstrdup("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-RateLimit-Remaining: 0\r\n"
-	    "Retry-After: 30\r\nConnection: close\r\n\r\n"
-	    "{\"data\":[{\"id\":\"1\",\"type\":\"heartbeat\",\"attributes\":{\"name\":\"hb\",\"period\":60,"
-	    "\"grace\":0}}],\"pagination\":{\"next\":null}}"), NULL };
+	char *ans[] = {
+		xstrdup(
+		    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-RateLimit-Remaining: 0\r\n"
+		    "Retry-After: 30\r\nConnection: close\r\n\r\n"
+		    "{\"data\":[{\"id\":\"1\",\"type\":\"heartbeat\",\"attributes\":{\"name\":\"hb\",\"period\":60,"
+		    "\"grace\":0}}],\"pagination\":{\"next\":null}}"),
+		NULL
+	};
 	struct fx f;
 	const char *seen;
 
 	(void)state;
-	fx_start(&f, (const char *const *)ans, "{\"api_token\":\"bs-token-1234\",\"team_name\":\"Ops & Co\"}");
+	fx_start(&f, (const char *const *)ans,
+	    "{\"api_token\":\"bs-token-1234\",\"team_name\":\"Ops & Co\"}");
 	assert_int_equal(fx_fetch(&f, "heartbeats:2"), PROV_OK);
 	seen = mini_finish(&f.m);
-	assert_non_null(strstr(seen, "GET /bs/api/v2/heartbeats?page=2&per_page=250&team_name=Ops%20%26%20Co "));
+	assert_non_null(
+	    strstr(seen, "GET /bs/api/v2/heartbeats?page=2&per_page=250&team_name=Ops%20%26%20Co "));
 	assert_non_null(strstr(seen, "Authorization: Bearer bs-token-1234\r\n"));
-	assert_int_equal(f.p.n, 1);                 /* no flags: no context calls */
+	assert_int_equal(f.p.n, 1); /* no flags: no context calls */
 	assert_string_equal(f.p.next_cursor, "contacts:0");
 	assert_int_equal(f.p.pause_s, 30); /* quota used up: the runner should wait */
 	fx_end(&f, ans);
@@ -508,14 +533,18 @@ test_monitor_numbers_out_of_range(void **state)
 	struct prov_error e;
 
 	(void)state;
-	assert_int_equal(run_parse_text(better_stack_parse, "monitors:1", 200, "{\"data\":["
-	    "{\"id\":\"1\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
-	    "\"port\":\"5432\",\"request_timeout\":9223372036854775806}},"
-	    "{\"id\":\"2\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
-	    "\"port\":\"5432\",\"request_timeout\":-2000}},"
-	    "{\"id\":\"3\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
-	    "\"port\":\"5432\",\"request_timeout\":2.5e3}}],"
-	    "\"pagination\":{\"next\":null}}", &p, &e), PROV_OK);
+	assert_int_equal(
+	    run_parse_text(better_stack_parse, "monitors:1", 200,
+	        "{\"data\":["
+	        "{\"id\":\"1\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
+	        "\"port\":\"5432\",\"request_timeout\":9223372036854775806}},"
+	        "{\"id\":\"2\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
+	        "\"port\":\"5432\",\"request_timeout\":-2000}},"
+	        "{\"id\":\"3\",\"type\":\"monitor\",\"attributes\":{\"url\":\"db.example.com\",\"monitor_type\":\"tcp\","
+	        "\"port\":\"5432\",\"request_timeout\":2.5e3}}],"
+	        "\"pagination\":{\"next\":null}}",
+	        &p, &e),
+	    PROV_OK);
 	assert_true(nnull(page_find(&p, "monitor", "1"), "timeout"));
 	assert_true(nnull(page_find(&p, "monitor", "2"), "timeout"));
 	assert_int_equal(nint(page_find(&p, "monitor", "3"), "timeout"), 3); /* 2500 ms, rounded up */

@@ -33,7 +33,8 @@ test_cronitor_heartbeats(void **state)
 	/* shape: gonace/Cronitor fixture (providers.md §7.2) with the monitors-api attributes of
 	 * cronitorio/agent-skills cronitor/references/monitor-yaml.md (timezone, tags, notify forms,
 	 * request, regions); "page" as a string as the official CLI sees it */
-	assert_int_equal(run_parse(cronitor_parse, NULL, 200, "cronitor/monitors_page1.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(cronitor_parse, NULL, 200, "cronitor/monitors_page1.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "monitors:2"); /* page "1" * 4 < 9 */
 
 	/* A cron job: the schedule and its time zone, no period. */
@@ -51,7 +52,8 @@ test_cronitor_heartbeats(void **state)
 	assert_string_equal(nstr(it, "type"), "email");
 	assert_string_equal(nstr(it, "value"), "dba@example.com");
 	assert_false(nbool(it, "needs_address"));
-	assert_true(has_warning(&p, "\"Nightly restore\" has 1 assertion without an equivalent (e.g. "
+	assert_true(has_warning(&p,
+	    "\"Nightly restore\" has 1 assertion without an equivalent (e.g. "
 	    "\"metric.duration < 15min\")"));
 
 	/* "every 1 hour": a period; "" time zone is null; grace "300"; disabled = paused. */
@@ -72,12 +74,14 @@ test_cronitor_heartbeats(void **state)
 
 	/* The CLI's page_info shape; "@weekly" is cron, free text is kept but warned. */
 	assert_int_equal(run_parse(cronitor_parse, "monitors:1", 200, "cronitor/monitors_page_info.json", &p,
-	    &e), PROV_OK);
+	                     &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "monitors:2"); /* 1 * 2 < 3 */
 	assert_string_equal(nstr(page_find(&p, "heartbeat", "job7"), "schedule"), "@weekly");
 	assert_false(has_warning(&p, "Weekly cleanup"));
 	assert_string_equal(nstr(page_find(&p, "heartbeat", "job8"), "schedule"), "at 10:00 on weekdays");
-	assert_true(has_warning(&p, "\"Odd schedule\" has the schedule \"at 10:00 on weekdays\", which is "
+	assert_true(has_warning(&p,
+	    "\"Odd schedule\" has the schedule \"at 10:00 on weekdays\", which is "
 	    "neither a cron expression nor an interval"));
 	prov_page_free(&p);
 }
@@ -94,7 +98,8 @@ test_cronitor_checks(void **state)
 
 	(void)state;
 	/* shape: as above (monitor-yaml.md "request" and "regions"; monitors-api assertions) */
-	assert_int_equal(run_parse(cronitor_parse, NULL, 200, "cronitor/monitors_page1.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(cronitor_parse, NULL, 200, "cronitor/monitors_page1.json", &p, &e),
+	    PROV_OK);
 	it = page_find(&p, "monitor", "chk3");
 	assert_string_equal(nstr(it, "type"), "keyword");
 	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/cart?probe=1&v=2");
@@ -120,7 +125,8 @@ test_cronitor_checks(void **state)
 	assert_string_equal(nstr(page_find(&p, "contact", "slack:#ops"), "type"), "slack");
 	assert_string_equal(nstr(page_find(&p, "contact", "slack:#ops"), "value"), "#ops");
 	assert_int_equal(page_count(&p, "contact"), 2);
-	assert_true(has_warning(&p, "\"Shop front\" has 1 assertion without an equivalent (e.g. \"response.time < 2s\")"));
+	assert_true(has_warning(&p,
+	    "\"Shop front\" has 1 assertion without an equivalent (e.g. \"response.time < 2s\")"));
 	prov_page_free(&p);
 
 	assert_int_equal(run_parse(cronitor_parse, "monitors:2", 200, "cronitor/monitors_page2.json", &p, &e),
@@ -156,7 +162,8 @@ test_cronitor_checks(void **state)
 	assert_string_equal(ntext(it, "tags"), "[]");
 	assert_string_equal(nids(it, "contact_ids"), ""); /* notify []: nobody */
 	assert_true(has_warning(&p, "\"Status absent\" uses an unknown request method"));
-	assert_true(has_warning(&p, "\"Status absent\" has 1 assertion without an equivalent (e.g. \"response.code < 400\")"));
+	assert_true(has_warning(&p,
+	    "\"Status absent\" has 1 assertion without an equivalent (e.g. \"response.code < 400\")"));
 	assert_true(has_warning(&p, "without a usable key; skipped"));
 	prov_page_free(&p);
 }
@@ -170,30 +177,39 @@ test_cronitor_paging(void **state)
 	(void)state;
 	/* The API ignored the page asked for: stop rather than loop. */
 	assert_int_equal(run_parse(cronitor_parse, "monitors:3", 200, "cronitor/monitors_wrong_page.json", &p,
-	    &e), PROV_OK);
+	                     &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "notifications:1");
 	assert_true(has_warning(&p, "answered page 1 when asked for page 3"));
 	prov_page_free(&p);
 
 	/* The adapter pages on while the total says so; the runner caps pages
 	 * ([limits] max_pages, tests/integration/test_security.py). */
-	assert_int_equal(run_parse_text(cronitor_parse, "monitors:10000", 200, "{\"monitors\":[{\"key\":\"a\","
-	    "\"name\":\"A\",\"type\":\"job\"}],\"page_size\":1,\"total_monitor_count\":20000}", &p, &e), PROV_OK);
+	assert_int_equal(
+	    run_parse_text(cronitor_parse, "monitors:10000", 200,
+	        "{\"monitors\":[{\"key\":\"a\","
+	        "\"name\":\"A\",\"type\":\"job\"}],\"page_size\":1,\"total_monitor_count\":20000}",
+	        &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 1);
 	assert_string_equal(p.next_cursor, "monitors:10001");
 	assert_int_equal(p.nwarnings, 0);
 	prov_page_free(&p);
 
 	/* An empty account. */
-	assert_int_equal(run_parse_text(cronitor_parse, NULL, 200, "{\"monitors\":[],\"page\":\"1\","
-	    "\"page_size\":50,\"total_monitor_count\":\"0\"}", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_text(cronitor_parse, NULL, 200,
+	                     "{\"monitors\":[],\"page\":\"1\","
+	                     "\"page_size\":50,\"total_monitor_count\":\"0\"}",
+	                     &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "notifications:1");
 	prov_page_free(&p);
 
 	/* An empty page ends the phase even when the total says more. */
-	assert_int_equal(run_parse(cronitor_parse, "notifications:2", 200, "cronitor/notifications_empty.json",
-	    &p, &e), PROV_OK);
+	assert_int_equal(run_parse(cronitor_parse, "notifications:2", 200,
+	                     "cronitor/notifications_empty.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "statuspages:1");
 	prov_page_free(&p);
@@ -210,27 +226,34 @@ test_cronitor_notification_lists(void **state)
 	(void)state;
 	/* shape: providers.md §7.2 notification list ("templates", "notifications" by kind, "monitors"),
 	 * the struct of cronitorio/cronitor-cli cmd/notification.go and its channel list (discord, ...) */
-	assert_int_equal(run_parse(cronitor_parse, "notifications:1", 200, "cronitor/notifications.json", &p, &e),
+	assert_int_equal(run_parse(cronitor_parse, "notifications:1", 200, "cronitor/notifications.json", &p,
+	                     &e),
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "statuspages:1");
 	it = page_find(&p, "contact", "email:ops@example.com");
 	assert_string_equal(nstr(it, "name"), "Default");
 	assert_string_equal(nstr(it, "type"), "email");
 	assert_string_equal(nstr(it, "value"), "ops@example.com");
-	assert_string_equal(nstr(page_find(&p, "contact", "email:cto@example.com"), "value"), "cto@example.com");
+	assert_string_equal(nstr(page_find(&p, "contact", "email:cto@example.com"), "value"),
+	    "cto@example.com");
 	assert_string_equal(nstr(page_find(&p, "contact", "slack:#alerts"), "type"), "slack");
-	assert_string_equal(nstr(page_find(&p, "contact", "webhook:https://hooks.example.com/cronitor"), "type"),
+	assert_string_equal(nstr(page_find(&p, "contact", "webhook:https://hooks.example.com/cronitor"),
+	                        "type"),
 	    "webhook");
 	it = page_find(&p, "contact", "sms:+15555550100");
 	assert_string_equal(nstr(it, "type"), "sms");
 	assert_string_equal(nstr(it, "name"), "On call");
-	assert_string_equal(nstr(page_find(&p, "contact", "pagerduty:e93facc04764012d7bfb002500d5d1a6"), "type"),
+	assert_string_equal(nstr(page_find(&p, "contact", "pagerduty:e93facc04764012d7bfb002500d5d1a6"),
+	                        "type"),
 	    "pagerduty");
 	assert_string_equal(nstr(page_find(&p, "contact", "opsgenie:og-key-1"), "type"), "opsgenie");
 	assert_string_equal(nstr(page_find(&p, "contact",
-	    "microsoft-teams:https://example.webhook.office.com/webhookb2/x"), "type"), "teams");
+	                             "microsoft-teams:https://example.webhook.office.com/webhookb2/x"),
+	                        "type"),
+	    "teams");
 	assert_string_equal(nstr(page_find(&p, "contact", "telegram:-100123"), "type"), "telegram");
-	assert_string_equal(nstr(page_find(&p, "contact", "discord:https://discord.com/api/webhooks/1/x"), "type"),
+	assert_string_equal(nstr(page_find(&p, "contact", "discord:https://discord.com/api/webhooks/1/x"),
+	                        "type"),
 	    "discord");
 	/* No equivalent: other, warned. */
 	assert_string_equal(nstr(page_find(&p, "contact", "victorops:routing-key-1"), "type"), "other");
@@ -248,10 +271,13 @@ test_cronitor_notification_lists(void **state)
 	{
 		char body[700], id1[200];
 
-		snprintf(body, sizeof body, "{\"templates\":[{\"key\":\"l\",\"name\":\"L\",\"notifications\":"
+		snprintf(body, sizeof body,
+		    "{\"templates\":[{\"key\":\"l\",\"name\":\"L\",\"notifications\":"
 		    "{\"webhooks\":[\"https://hooks.example.com/%0300d\"]}}],\"page\":1,\"page_size\":50,"
-		    "\"total_count\":1}", 7);
-		assert_int_equal(run_parse_text(cronitor_parse, "notifications:1", 200, body, &p, &e), PROV_OK);
+		    "\"total_count\":1}",
+		    7);
+		assert_int_equal(run_parse_text(cronitor_parse, "notifications:1", 200, body, &p, &e),
+		    PROV_OK);
 		assert_int_equal(p.n, 1);
 		snprintf(id1, sizeof id1, "%s", p.items[0].external_id);
 		assert_int_equal(strncmp(id1, "webhook:#", 9), 0);
@@ -319,7 +345,8 @@ test_cronitor_maintenance_windows(void **state)
 	prov_page_free(&p);
 
 	/* A bare array, "id" for the key, a duration, no monitors list. */
-	assert_int_equal(run_parse(cronitor_parse, "maintenance:1", 200, "cronitor/maintenance_bare.json", &p, &e),
+	assert_int_equal(run_parse(cronitor_parse, "maintenance:1", 200, "cronitor/maintenance_bare.json", &p,
+	                     &e),
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "maintenance_window", "mw_bare");
@@ -329,8 +356,9 @@ test_cronitor_maintenance_windows(void **state)
 	prov_page_free(&p);
 
 	/* A shape we cannot read: skipped with a warning, the run goes on. */
-	assert_int_equal(run_parse(cronitor_parse, "maintenance:1", 200, "cronitor/maintenance_unreadable.json",
-	    &p, &e), PROV_OK);
+	assert_int_equal(run_parse(cronitor_parse, "maintenance:1", 200,
+	                     "cronitor/maintenance_unreadable.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_null(p.next_cursor);
 	assert_true(has_warning(&p, "maintenance windows in a form that could not be read"));
@@ -354,16 +382,20 @@ test_cronitor_errors(void **state)
 	assert_string_equal(msg, "Cronitor rejected the API key (Invalid API key)");
 
 	/* shape: a scope refusal, 403 with one of the error forms of providers.md §7.3 (body unconfirmed) */
-	assert_int_equal(run_parse(cronitor_parse, "notifications:1", 403, "cronitor/forbidden.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(cronitor_parse, "notifications:1", 403, "cronitor/forbidden.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "statuspages:1");
-	assert_true(has_warning(&p, "Cronitor refused the notifications list for this key (HTTP 403): "
+	assert_true(has_warning(&p,
+	    "Cronitor refused the notifications list for this key (HTTP 403): "
 	    "notifications skipped"));
 	prov_page_free(&p);
-	assert_int_equal(run_parse(cronitor_parse, "statuspages:2", 401, "cronitor/forbidden.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(cronitor_parse, "statuspages:2", 401, "cronitor/forbidden.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "maintenance:1");
 	assert_true(has_warning(&p, "refused the status pages list for this key (HTTP 401)"));
 	prov_page_free(&p);
-	assert_int_equal(run_parse(cronitor_parse, "maintenance:1", 403, "cronitor/forbidden.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(cronitor_parse, "maintenance:1", 403, "cronitor/forbidden.json", &p, &e),
+	    PROV_OK);
 	assert_null(p.next_cursor);
 	assert_true(has_warning(&p, "refused the maintenance windows list for this key (HTTP 403)"));
 	prov_page_free(&p);
@@ -425,7 +457,8 @@ test_fetch_cronitor_links_every_list_target(void **state)
 	/* notify omitted: the default list. */
 	assert_string_equal(nids(page_find(&p, "heartbeat", "hb4"), "contact_ids"),
 	    "email:ops@example.com,email:cto@example.com,slack:#alerts,webhook:https://hooks.example.com/cronitor");
-	assert_string_equal(nids(page_find(&p, "monitor", "chk3"), "contact_ids"), "slack:#ops,email:dba@example.com");
+	assert_string_equal(nids(page_find(&p, "monitor", "chk3"), "contact_ids"),
+	    "slack:#ops,email:dba@example.com");
 	prov_page_free(&p);
 	free_answers(a);
 	json_object_put(creds);
@@ -455,7 +488,8 @@ test_fetch_cronitor_lists_refused(void **state)
 	assert_int_equal(s.def->ops->fetch(&s, "monitors:1", &p, &e), PROV_OK);
 	assert_int_equal(page_count(&p, "heartbeat"), 3);
 	assert_string_equal(nids(page_find(&p, "heartbeat", "key1"), "contact_ids"), "email:dba@example.com");
-	assert_true(has_warning(&p, "Cronitor refused the notification lists for this key (HTTP 403): monitors "
+	assert_true(has_warning(&p,
+	    "Cronitor refused the notification lists for this key (HTTP 403): monitors "
 	    "that notify a list are not linked"));
 	prov_page_free(&p);
 	memset(&p, 0, sizeof p);
@@ -548,25 +582,33 @@ test_cronitor_numbers_out_of_range(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse_text(cronitor_parse, "monitors:3", 200, "{\"monitors\":[{\"key\":\"a\","
-	    "\"name\":\"A\",\"type\":\"check\",\"request\":{\"url\":\"https://a.example/\"},"
-	    "\"assertions\":[\"ssl_certificate.expires_in < 99999999999999999999 days\"]},"
-	    "{\"key\":\"b\",\"name\":\"B\",\"type\":\"check\",\"request\":{\"url\":\"https://b.example/\"},"
-	    "\"assertions\":[\"ssl_certificate.expires_in < 30 days\"]},"
-	    "{\"key\":\"h\",\"name\":\"H\",\"type\":\"heartbeat\",\"schedule\":\"every 1 hour\","
-	    "\"grace_seconds\":9223372036854775806}],"
-	    "\"page_size\":9223372036854775806,\"total_monitor_count\":20000}", &p, &e), PROV_OK);
+	assert_int_equal(
+	    run_parse_text(cronitor_parse, "monitors:3", 200,
+	        "{\"monitors\":[{\"key\":\"a\","
+	        "\"name\":\"A\",\"type\":\"check\",\"request\":{\"url\":\"https://a.example/\"},"
+	        "\"assertions\":[\"ssl_certificate.expires_in < 99999999999999999999 days\"]},"
+	        "{\"key\":\"b\",\"name\":\"B\",\"type\":\"check\",\"request\":{\"url\":\"https://b.example/\"},"
+	        "\"assertions\":[\"ssl_certificate.expires_in < 30 days\"]},"
+	        "{\"key\":\"h\",\"name\":\"H\",\"type\":\"heartbeat\",\"schedule\":\"every 1 hour\","
+	        "\"grace_seconds\":9223372036854775806}],"
+	        "\"page_size\":9223372036854775806,\"total_monitor_count\":20000}",
+	        &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "monitors:4"); /* page_size unusable: 50 assumed */
 	assert_true(nnull(page_find(&p, "monitor", "a"), "ssl_expiry_days"));
 	assert_int_equal(nint(page_find(&p, "monitor", "b"), "ssl_expiry_days"), 30);
 	assert_int_equal(nint(page_find(&p, "heartbeat", "h"), "grace"), 0);
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse_text(cronitor_parse, "maintenance:1", 200, "{\"data\":["
-	    "{\"key\":\"w1\",\"name\":\"W1\",\"start\":\"2023-12-01T02:00:00Z\",\"duration\":99999999999999999999},"
-	    "{\"key\":\"w2\",\"name\":\"W2\",\"start\":\"2023-12-01T02:00:00Z\",\"duration\":-5},"
-	    "{\"key\":\"w3\",\"name\":\"W3\",\"start\":\"2023-12-01T02:00:00Z\",\"duration\":\"45\"}],"
-	    "\"page\":1,\"page_size\":50,\"total_count\":3}", &p, &e), PROV_OK);
+	assert_int_equal(
+	    run_parse_text(cronitor_parse, "maintenance:1", 200,
+	        "{\"data\":["
+	        "{\"key\":\"w1\",\"name\":\"W1\",\"start\":\"2023-12-01T02:00:00Z\",\"duration\":99999999999999999999},"
+	        "{\"key\":\"w2\",\"name\":\"W2\",\"start\":\"2023-12-01T02:00:00Z\",\"duration\":-5},"
+	        "{\"key\":\"w3\",\"name\":\"W3\",\"start\":\"2023-12-01T02:00:00Z\",\"duration\":\"45\"}],"
+	        "\"page\":1,\"page_size\":50,\"total_count\":3}",
+	        &p, &e),
+	    PROV_OK);
 	it = page_find(&p, "maintenance_window", "w1");
 	assert_true(nnull(it, "duration"));
 	assert_true(nnull(page_find(&p, "maintenance_window", "w2"), "duration"));

@@ -34,7 +34,8 @@ test_healthchecks_checks(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(healthchecks_parse, NULL, 200, "healthchecks/checks.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(healthchecks_parse, NULL, 200, "healthchecks/checks.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 6);
 	assert_int_equal(page_count(&p, "heartbeat"), 6);
 	assert_string_equal(p.next_cursor, "channels:0");
@@ -60,10 +61,10 @@ test_healthchecks_checks(void **state)
 	assert_int_equal(nint(it, "interval"), 0);
 	assert_string_equal(nstr(it, "schedule"), "0 3 * * *");
 	assert_string_equal(nstr(it, "timezone"), "Europe/Riga");
-	assert_int_equal(nint(it, "grace"), 300);           /* "grace":"300" */
-	assert_true(nbool(it, "paused"));                   /* status paused */
-	assert_string_equal(nids(it, "contact_ids"), "");   /* "channels":"" */
-	assert_string_equal(nids(it, "tags"), "");          /* "tags":"" */
+	assert_int_equal(nint(it, "grace"), 300);         /* "grace":"300" */
+	assert_true(nbool(it, "paused"));                 /* status paused */
+	assert_string_equal(nids(it, "contact_ids"), ""); /* "channels":"" */
+	assert_string_equal(nids(it, "tags"), "");        /* "tags":"" */
 	assert_false(has_warning(&p, "time zone"));
 
 	/* No name: the slug; status grace and started are not paused. */
@@ -74,8 +75,8 @@ test_healthchecks_checks(void **state)
 	assert_false(nbool(it, "paused"));
 
 	it = page_find(&p, "heartbeat", "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b44");
-	assert_int_equal(nint(it, "interval"), 86400);      /* "timeout":"86400" */
-	assert_string_equal(nids(it, "tags"), "ssl,ops");   /* " ssl  ops " */
+	assert_int_equal(nint(it, "interval"), 86400);    /* "timeout":"86400" */
+	assert_string_equal(nids(it, "tags"), "ssl,ops"); /* " ssl  ops " */
 
 	/* Neither timeout nor schedule: one day, with a warning. */
 	it = page_find(&p, "heartbeat", "0e1f2a3b-4c5d-4e6f-8a9b-0c1d2e3f4a55");
@@ -95,7 +96,8 @@ test_healthchecks_checks(void **state)
 
 	/* A project without checks goes on to the integrations. */
 	assert_int_equal(run_parse(healthchecks_parse, "checks:0", 200, "healthchecks/checks_empty.json", &p,
-	    &e), PROV_OK);
+	                     &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "channels:0");
 	prov_page_free(&p);
@@ -112,7 +114,8 @@ test_healthchecks_readonly_key(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(healthchecks_parse, NULL, 200, "healthchecks/checks_readonly.json", &p, &e),
+	assert_int_equal(run_parse(healthchecks_parse, NULL, 200, "healthchecks/checks_readonly.json", &p,
+	                     &e),
 	    PROV_OK);
 	assert_int_equal(p.n, 1);
 	it = page_find(&p, "heartbeat", "a6c7b0a8a66bed0df66abfdab3c77736861703ee");
@@ -121,7 +124,8 @@ test_healthchecks_readonly_key(void **state)
 	assert_string_equal(nids(it, "contact_ids"), "");
 	assert_string_equal(nids(it, "tags"), "backup,fs");
 	assert_string_equal(p.next_cursor, "channels:0");
-	assert_true(has_warning(&p, "API key is read-only: the checks were imported without their ping URLs "
+	assert_true(has_warning(&p,
+	    "API key is read-only: the checks were imported without their ping URLs "
 	    "and their integrations"));
 	prov_page_free(&p);
 }
@@ -136,18 +140,20 @@ test_healthchecks_channels(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(healthchecks_parse, "channels:0", 200, "healthchecks/channels.json", &p, &e),
+	assert_int_equal(run_parse(healthchecks_parse, "channels:0", 200, "healthchecks/channels.json", &p,
+	                     &e),
 	    PROV_OK);
 	assert_int_equal(p.n, 6);
 	assert_null(p.next_cursor);
 	assert_true(has_warning(&p, "integration without a usable id; skipped"));
-	assert_true(has_warning(&p, "never shows where an integration sends: 6 contacts were imported by name "
+	assert_true(has_warning(&p,
+	    "never shows where an integration sends: 6 contacts were imported by name "
 	    "and kind only"));
 
 	it = page_find(&p, "contact", "1bdea468-03e5-4ab4-a0b3-96b2a0c2a8f1");
 	assert_string_equal(nstr(it, "name"), "My Work Email");
 	assert_string_equal(nstr(it, "type"), "email");
-	assert_true(nnull(it, "value"));  /* the API does not show the address */
+	assert_true(nnull(it, "value")); /* the API does not show the address */
 	assert_true(nbool(it, "needs_address"));
 	it = page_find(&p, "contact", "51c6eb2b-5c4d-4f2c-9a5c-7f3e6b7a9d02");
 	assert_string_equal(nstr(it, "type"), "slack");
@@ -190,16 +196,19 @@ test_healthchecks_errors(void **state)
 	msg = parse_fails(healthchecks_parse, NULL, 401, "healthchecks/missing_key.json", PROV_AUTH);
 	assert_string_equal(msg, "Healthchecks rejected the API key (missing api key)");
 	/* The integrations refused after the checks: skipped, the run goes on. */
-	assert_int_equal(run_parse(healthchecks_parse, "channels:0", 401, "healthchecks/unauthorized.json", &p,
-	    &e), PROV_OK);
+	assert_int_equal(run_parse(healthchecks_parse, "channels:0", 401, "healthchecks/unauthorized.json",
+	                     &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_null(p.next_cursor);
-	assert_true(has_warning(&p, "Healthchecks refused the integrations list for this key (HTTP 401): "
+	assert_true(has_warning(&p,
+	    "Healthchecks refused the integrations list for this key (HTTP 401): "
 	    "integrations skipped"));
 	assert_true(has_warning(&p, "use the project's read-write API key"));
 	prov_page_free(&p);
-	assert_int_equal(run_parse(healthchecks_parse, "channels:0", 403, "healthchecks/unauthorized.json", &p,
-	    &e), PROV_OK);
+	assert_int_equal(run_parse(healthchecks_parse, "channels:0", 403, "healthchecks/unauthorized.json",
+	                     &p, &e),
+	    PROV_OK);
 	prov_page_free(&p);
 	parse_fails(healthchecks_parse, NULL, 200, "healthchecks/truncated.json", PROV_TRANSIENT);
 	parse_fails(healthchecks_parse, NULL, 503, "healthchecks/unauthorized.json", PROV_TRANSIENT);
@@ -209,7 +218,8 @@ test_healthchecks_errors(void **state)
 	parse_fails(healthchecks_parse, "checks:x", 200, "healthchecks/checks.json", PROV_FATAL);
 	parse_fails(healthchecks_parse, "monitors:0", 200, "healthchecks/checks.json", PROV_FATAL);
 	/* An answer without the list (a proxy's page, another API) is not "no checks". */
-	assert_int_equal(run_parse_text(healthchecks_parse, NULL, 200, "{\"detail\":\"maintenance\"}", &p, &e),
+	assert_int_equal(run_parse_text(healthchecks_parse, NULL, 200, "{\"detail\":\"maintenance\"}", &p,
+	                     &e),
 	    PROV_TRANSIENT);
 	assert_non_null(strstr(e.message, "without a \"checks\" list: maintenance"));
 	prov_page_free(&p);

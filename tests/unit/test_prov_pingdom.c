@@ -40,13 +40,13 @@ test_pingdom_checks(void **state)
 	assert_string_equal(nstr(it, "name"), "My check 1");
 	assert_string_equal(nstr(it, "url"), "example.com");
 	assert_string_equal(nstr(it, "type"), "http");
-	assert_int_equal(nint(it, "interval"), 60);         /* resolution 1 minute */
+	assert_int_equal(nint(it, "interval"), 60); /* resolution 1 minute */
 	assert_false(nbool(it, "paused"));
 	assert_string_equal(nids(it, "tags"), "apache");
-	assert_true(nnull(it, "http_method"));               /* unknown without the detail */
+	assert_true(nnull(it, "http_method")); /* unknown without the detail */
 	it = page_find(&p, "monitor", "161748");
 	assert_string_equal(nstr(it, "type"), "tcp");
-	assert_int_equal(nint(it, "interval"), 300);        /* "resolution":"5" */
+	assert_int_equal(nint(it, "interval"), 300); /* "resolution":"5" */
 	assert_true(nbool(it, "paused"));
 	it = page_find(&p, "monitor", "208655");
 	assert_string_equal(nstr(it, "type"), "other");
@@ -70,7 +70,8 @@ test_pingdom_contacts(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(pingdom_parse, "contacts:0", 200, "pingdom/contacts.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(pingdom_parse, "contacts:0", 200, "pingdom/contacts.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "maintenance:0");
 	it = page_find(&p, "contact", "1:email:0");
 	assert_string_equal(nstr(it, "type"), "email");
@@ -78,7 +79,7 @@ test_pingdom_contacts(void **state)
 	assert_string_equal(nstr(it, "value"), "johndoe@teamrocket.com");
 	it = page_find(&p, "contact", "1:sms:0");
 	assert_string_equal(nstr(it, "type"), "sms");
-	assert_string_equal(nstr(it, "value"), "111111111");       /* country code "00": none */
+	assert_string_equal(nstr(it, "value"), "111111111"); /* country code "00": none */
 	it = page_find(&p, "contact", "1:sms:1");
 	assert_string_equal(nstr(it, "value"), "+46700000000");
 	it = page_find(&p, "contact", "2");
@@ -91,7 +92,8 @@ test_pingdom_contacts(void **state)
 	prov_page_free(&p);
 
 	/* An empty list: on to the maintenance windows. */
-	assert_int_equal(run_parse_text(pingdom_parse, "contacts:0", 200, "{\"contacts\":[]}", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_text(pingdom_parse, "contacts:0", 200, "{\"contacts\":[]}", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "maintenance:0");
 	prov_page_free(&p);
@@ -111,14 +113,14 @@ test_pingdom_maintenance(void **state)
 	(void)state;
 	assert_int_equal(run_parse(pingdom_parse, "maintenance:0", 200, "pingdom/maintenance.json", &p, &e),
 	    PROV_OK);
-	assert_null(p.next_cursor);          /* fewer than asked for: the end */
+	assert_null(p.next_cursor); /* fewer than asked for: the end */
 	assert_int_equal(page_count(&p, "maintenance_window"), 5);
 	it = page_find(&p, "maintenance_window", "1");
 	assert_string_equal(nstr(it, "name"), "Maintenance window from DB");
 	assert_string_equal(nstr(it, "recurrence"), "weekly");
 	assert_string_equal(nstr(it, "start"), "2017-06-15T10:00:00Z");
-	assert_string_equal(nstr(it, "end"), "2017-07-14T02:40:00Z");     /* effectiveto */
-	assert_int_equal(nint(it, "duration"), 900);                     /* 15 hours */
+	assert_string_equal(nstr(it, "end"), "2017-07-14T02:40:00Z"); /* effectiveto */
+	assert_int_equal(nint(it, "duration"), 900);                  /* 15 hours */
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(njson(it, "days"), 0)), 4);
 	assert_string_equal(nstr(it, "timezone"), "UTC");
 	assert_false(nbool(it, "paused"));
@@ -126,24 +128,24 @@ test_pingdom_maintenance(void **state)
 	it = page_find(&p, "maintenance_window", "2");
 	assert_string_equal(nstr(it, "recurrence"), "once");
 	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
-	assert_string_equal(nstr(it, "end"), "2023-11-14T23:13:20Z");     /* to */
+	assert_string_equal(nstr(it, "end"), "2023-11-14T23:13:20Z"); /* to */
 	assert_int_equal(nint(it, "duration"), 60);
 	assert_int_equal(nids_len(it, "days"), 0);
 	assert_string_equal(nids(it, "monitor_ids"), "161749");
 	it = page_find(&p, "maintenance_window", "3");
 	assert_string_equal(nstr(it, "recurrence"), "monthly");
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(njson(it, "days"), 0)), 26);
-	assert_true(nnull(it, "end"));                                  /* effectiveto 0: open */
+	assert_true(nnull(it, "end")); /* effectiveto 0: open */
 	assert_true(has_warning(&p, "\"Patch Sunday\" repeats only every 2 monthly"));
 	assert_true(has_warning(&p, "\"Patch Sunday\" also covers 1 transaction check,"));
 	it = page_find(&p, "maintenance_window", "4");
-	assert_string_equal(nstr(it, "name"), "4");                      /* description "" */
+	assert_string_equal(nstr(it, "name"), "4"); /* description "" */
 	assert_string_equal(nstr(it, "recurrence"), "daily");
 	assert_int_equal(nids_len(it, "monitor_ids"), 0);
 	it = page_find(&p, "maintenance_window", "5");
 	assert_string_equal(nstr(it, "recurrence"), "other");
 	assert_true(has_warning(&p, "\"Yearly audit\" has an unknown recurrence year; kept as other"));
-	assert_int_equal(nids_len(it, "monitor_ids"), 0);                /* no "checks" at all */
+	assert_int_equal(nids_len(it, "monitor_ids"), 0); /* no "checks" at all */
 	prov_page_free(&p);
 }
 
@@ -157,14 +159,16 @@ test_pingdom_paging_and_empty(void **state)
 
 	(void)state;
 	for (int i = 0; i < 100; i++) {
-		char *n = xasprintf("%s%s{\"id\":%d,\"description\":\"w%d\",\"from\":1700000000,\"to\":1700003600,"
-		    "\"recurrencetype\":\"none\"}", body, i ? "," : "", i + 1, i);
+		char *n =
+		    xasprintf("%s%s{\"id\":%d,\"description\":\"w%d\",\"from\":1700000000,\"to\":1700003600,"
+		              "\"recurrencetype\":\"none\"}",
+		        body, i ? "," : "", i + 1, i);
 		free(body);
 		body = n;
 	}
 	for (int i = 0; i < 30; i++) {
-		char *n = xasprintf("%s%s{\"id\":%d,\"name\":\"c%d\",\"type\":\"ping\",\"hostname\":\"h%d\"}", list,
-		    i ? "," : "", 500 + i, i, i);
+		char *n = xasprintf("%s%s{\"id\":%d,\"name\":\"c%d\",\"type\":\"ping\",\"hostname\":\"h%d\"}",
+		    list, i ? "," : "", 500 + i, i, i);
 		free(list);
 		list = n;
 	}
@@ -188,13 +192,15 @@ test_pingdom_paging_and_empty(void **state)
 	free(list);
 
 	assert_int_equal(run_parse_text(pingdom_parse, NULL, 200,
-	    "{\"checks\":[],\"counts\":{\"total\":0,\"limited\":0,\"filtered\":0}}", &p, &e), PROV_OK);
+	                     "{\"checks\":[],\"counts\":{\"total\":0,\"limited\":0,\"filtered\":0}}", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "contacts:0");
 	prov_page_free(&p);
 	/* A page that is empty although the total says more: stop. */
 	assert_int_equal(run_parse_text(pingdom_parse, "checks:25", 200,
-	    "{\"checks\":[],\"counts\":{\"total\":90}}", &p, &e), PROV_OK);
+	                     "{\"checks\":[],\"counts\":{\"total\":90}}", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "contacts:0");
 	prov_page_free(&p);
 	assert_int_equal(run_parse_text(pingdom_parse, "maintenance:0", 200, "{\"maintenance\":[]}", &p, &e),
@@ -220,14 +226,17 @@ test_pingdom_refused_kinds(void **state)
 	struct prov_error e;
 
 	(void)state;
-	assert_int_equal(run_parse(pingdom_parse, "contacts:0", 403, "pingdom/forbidden.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(pingdom_parse, "contacts:0", 403, "pingdom/forbidden.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
-	assert_true(has_warning(&p, "Pingdom refused the contacts list for this key (HTTP 403): contacts skipped"));
+	assert_true(
+	    has_warning(&p, "Pingdom refused the contacts list for this key (HTTP 403): contacts skipped"));
 	assert_string_equal(p.next_cursor, "maintenance:0");
 	prov_page_free(&p);
 	assert_int_equal(run_parse(pingdom_parse, "maintenance:200", 403, "pingdom/forbidden.json", &p, &e),
 	    PROV_OK);
-	assert_true(has_warning(&p, "Pingdom refused the maintenance windows list for this key (HTTP 403): "
+	assert_true(has_warning(&p,
+	    "Pingdom refused the maintenance windows list for this key (HTTP 403): "
 	    "maintenance windows skipped"));
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
@@ -307,7 +316,8 @@ test_fetch_pingdom_details(void **state)
 	session_on("pingdom", "/pd", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
-	assert_non_null(strstr(seen, "GET /pd/api/3.1/checks?limit=25&offset=0&include_tags=true HTTP/1.1\r\n"));
+	assert_non_null(
+	    strstr(seen, "GET /pd/api/3.1/checks?limit=25&offset=0&include_tags=true HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "GET /pd/api/3.1/alerting/contacts HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "GET /pd/api/3.1/alerting/teams HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "GET /pd/api/3.1/checks/85975?include_teams=true HTTP/1.1\r\n"));
@@ -324,7 +334,7 @@ test_fetch_pingdom_details(void **state)
 	assert_string_equal(nstr(it, "keyword_up_when"), "present");
 	assert_string_equal(nstr(it, "http_method"), "GET");
 	assert_true(nnull(it, "request_body"));
-	assert_null(nheader(it, "User-Agent"));             /* Pingdom's own: dropped */
+	assert_null(nheader(it, "User-Agent")); /* Pingdom's own: dropped */
 	assert_string_equal(nheader(it, "X-Env"), "prod");
 	assert_int_equal(nint(it, "port"), 8443);
 	assert_true(nbool(it, "verify_ssl"));
@@ -350,7 +360,7 @@ test_fetch_pingdom_details(void **state)
 	assert_string_equal(nheader(it, "Content-Type"), "application/x-www-form-urlencoded");
 	assert_false(nbool(it, "verify_ssl"));
 	assert_true(nnull(it, "ssl_expiry_days"));
-	assert_int_equal(nint(it, "timeout"), 3);            /* 2500 ms, rounded up */
+	assert_int_equal(nint(it, "timeout"), 3); /* 2500 ms, rounded up */
 	assert_int_equal(nint(it, "interval"), 300);
 	assert_true(nbool(it, "paused"));
 	assert_string_equal(nids(it, "regions"), "NA,APAC");
@@ -402,11 +412,14 @@ test_fetch_pingdom_gopingdom_detail(void **state)
 	struct prov_error e = { 0 };
 	struct mini m;
 	char base[96];
-	char *a[] = { answer("200 OK", "", "{\"checks\":[{\"id\":85975,\"name\":\"My check 7\",\"type\":\"http\","
+	char *a[] = {
+		answer("200 OK", "",
+		    "{\"checks\":[{\"id\":85975,\"name\":\"My check 7\",\"type\":\"http\","
 		    "\"hostname\":\"s7.mydomain.com\",\"status\":\"up\",\"resolution\":1}],\"counts\":{\"total\":1}}"),
 		answer_fixture("200 OK", "pingdom/contacts.json"),
 		answer_fixture("200 OK", "pingdom/teams.json"),
-		answer_fixture("200 OK", "pingdom/detail_gopingdom.json"), NULL };
+		answer_fixture("200 OK", "pingdom/detail_gopingdom.json"), NULL
+	};
 	json_object *creds = json_tokener_parse("{\"api_token\":\"pd-token-abcdef\"}");
 	const struct prov_item *it;
 
@@ -421,7 +434,7 @@ test_fetch_pingdom_gopingdom_detail(void **state)
 	assert_true(nnull(it, "keyword"));
 	assert_true(nnull(it, "keyword_up_when"));
 	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0);
-	assert_int_equal(nint(it, "timeout"), 3);            /* 2300 ms */
+	assert_int_equal(nint(it, "timeout"), 3); /* 2300 ms */
 	assert_true(nnull(it, "verify_ssl"));
 	assert_string_equal(nids(it, "contact_ids"), "1:email:0,1:sms:0,1:sms:1,3:carrier_pigeon:0");
 	assert_true(has_warning(&p, "\"My check 7\" alerts 2 integrations"));
@@ -436,7 +449,7 @@ static void
 test_fetch_pingdom_rate_limit(void **state)
 {
 	static const char limited[] = "Req-Limit-Short: Remaining: 0 Time until reset: 42\r\n"
-	    "Req-Limit-Long: Remaining: 100 Time until reset: 3000\r\n";
+	                              "Req-Limit-Long: Remaining: 100 Time until reset: 3000\r\n";
 	struct config cfg;
 	struct prov_session s;
 	struct prov_page p = { 0 };
@@ -459,7 +472,8 @@ test_fetch_pingdom_rate_limit(void **state)
 	session_on("pingdom", "/pd", &s, &cfg, &m, base, sizeof base, creds);
 	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	assert_int_equal(p.n, 1);
-	assert_string_equal(nstr(page_find(&p, "monitor", "85975"), "url"), "https://shop.example.com:8443/health?x=1");
+	assert_string_equal(nstr(page_find(&p, "monitor", "85975"), "url"),
+	    "https://shop.example.com:8443/health?x=1");
 	assert_string_equal(p.next_cursor, "checks:1");
 	assert_int_equal(p.pause_s, 42);
 	assert_false(has_warning(&p, "could not be read"));
@@ -468,7 +482,8 @@ test_fetch_pingdom_rate_limit(void **state)
 	assert_int_equal(e.retry_after, 42);
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
-	assert_non_null(strstr(mini_finish(&m), "GET /pd/api/3.1/checks?limit=25&offset=1&include_tags=true "));
+	assert_non_null(
+	    strstr(mini_finish(&m), "GET /pd/api/3.1/checks?limit=25&offset=1&include_tags=true "));
 	free_answers(a);
 	free(body);
 	json_object_put(creds);
@@ -485,8 +500,9 @@ test_fetch_pingdom_refused_links(void **state)
 	struct prov_error e = { 0 };
 	struct mini m;
 	char base[96];
-	char *a[] = { answer("200 OK", "", "{\"checks\":[{\"id\":85975,\"name\":\"Shop\",\"type\":\"http\","
-		    "\"hostname\":\"shop.example.com\"}],\"counts\":{\"total\":1}}"),
+	char *a[] = { answer("200 OK", "",
+		          "{\"checks\":[{\"id\":85975,\"name\":\"Shop\",\"type\":\"http\","
+		          "\"hostname\":\"shop.example.com\"}],\"counts\":{\"total\":1}}"),
 		answer_fixture("403 Forbidden", "pingdom/forbidden.json"),
 		answer_fixture("403 Forbidden", "pingdom/forbidden.json"),
 		answer_fixture("200 OK", "pingdom/detail_http.json"),
@@ -541,13 +557,15 @@ test_fetch_pingdom_silent_details(void **state)
 	struct mini m;
 	char base[96], *detail = fixture_text("pingdom/detail_http.json", NULL);
 	char *slow = answer("200 OK", "", detail);
-	char *a[] = { answer("200 OK", "", "{\"checks\":[{\"id\":85975,\"name\":\"Shop\",\"type\":\"http\","
-		    "\"hostname\":\"shop.example.com\"}],\"counts\":{\"total\":1}}"),
-		answer_fixture("200 OK", "pingdom/contacts.json"), answer_fixture("200 OK", "pingdom/teams.json"),
-		xasprintf("%s%s", MINI_SLOW, slow),
+	char *a[] = { answer("200 OK", "",
+		          "{\"checks\":[{\"id\":85975,\"name\":\"Shop\",\"type\":\"http\","
+		          "\"hostname\":\"shop.example.com\"}],\"counts\":{\"total\":1}}"),
+		answer_fixture("200 OK", "pingdom/contacts.json"),
+		answer_fixture("200 OK", "pingdom/teams.json"), xasprintf("%s%s", MINI_SLOW, slow),
 		answer_fixture("200 OK", "pingdom/checks_fetch.json"),
-		answer_fixture("200 OK", "pingdom/contacts.json"), answer_fixture("200 OK", "pingdom/teams.json"),
-		xasprintf("%s%s", MINI_SLOW, slow), xasprintf("%s%s", MINI_SLOW, slow), NULL };
+		answer_fixture("200 OK", "pingdom/contacts.json"),
+		answer_fixture("200 OK", "pingdom/teams.json"), xasprintf("%s%s", MINI_SLOW, slow),
+		xasprintf("%s%s", MINI_SLOW, slow), NULL };
 	json_object *creds = json_tokener_parse("{\"api_token\":\"pd-token-abcdef\"}");
 	const struct prov_item *it;
 
@@ -584,13 +602,17 @@ test_pingdom_numbers_out_of_range(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse_text(pingdom_parse, "checks:0", 200, "{\"checks\":["
-	    "{\"id\":1,\"name\":\"A\",\"type\":\"http\",\"hostname\":\"a.example\",\"resolution\":9223372036854775806},"
-	    "{\"id\":2,\"name\":\"B\",\"type\":\"http\",\"hostname\":\"b.example\",\"resolution\":-3},"
-	    "{\"id\":3,\"name\":\"C\",\"type\":\"http\",\"hostname\":\"c.example\",\"resolution\":1.5},"
-	    "{\"id\":4,\"name\":\"D\",\"type\":\"http\",\"hostname\":\"d.example\",\"resolution\":1e1},"
-	    "{\"id\":5,\"name\":\"E\",\"type\":\"http\",\"hostname\":\"e.example\",\"resolution\":99999999999999999999}],"
-	    "\"counts\":{\"total\":5}}", &p, &e), PROV_OK);
+	assert_int_equal(
+	    run_parse_text(pingdom_parse, "checks:0", 200,
+	        "{\"checks\":["
+	        "{\"id\":1,\"name\":\"A\",\"type\":\"http\",\"hostname\":\"a.example\",\"resolution\":9223372036854775806},"
+	        "{\"id\":2,\"name\":\"B\",\"type\":\"http\",\"hostname\":\"b.example\",\"resolution\":-3},"
+	        "{\"id\":3,\"name\":\"C\",\"type\":\"http\",\"hostname\":\"c.example\",\"resolution\":1.5},"
+	        "{\"id\":4,\"name\":\"D\",\"type\":\"http\",\"hostname\":\"d.example\",\"resolution\":1e1},"
+	        "{\"id\":5,\"name\":\"E\",\"type\":\"http\",\"hostname\":\"e.example\",\"resolution\":99999999999999999999}],"
+	        "\"counts\":{\"total\":5}}",
+	        &p, &e),
+	    PROV_OK);
 	assert_int_equal(nint(page_find(&p, "monitor", "1"), "interval"), 300);
 	assert_int_equal(nint(page_find(&p, "monitor", "2"), "interval"), 300);
 	assert_int_equal(nint(page_find(&p, "monitor", "3"), "interval"), 300);
@@ -598,11 +620,15 @@ test_pingdom_numbers_out_of_range(void **state)
 	assert_int_equal(nint(page_find(&p, "monitor", "5"), "interval"), 300);
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse_text(pingdom_parse, "maintenance:0", 200, "{\"maintenance\":["
-	    "{\"id\":7,\"description\":\"Huge\",\"from\":1700000000,\"to\":9223372036854775806,"
-	    "\"recurrencetype\":\"none\",\"checks\":{\"uptime\":[]}},"
-	    "{\"id\":8,\"description\":\"Negative\",\"from\":-9223372036854775807,\"to\":1700000000,"
-	    "\"recurrencetype\":\"none\",\"checks\":{\"uptime\":[]}}]}", &p, &e), PROV_OK);
+	assert_int_equal(
+	    run_parse_text(pingdom_parse, "maintenance:0", 200,
+	        "{\"maintenance\":["
+	        "{\"id\":7,\"description\":\"Huge\",\"from\":1700000000,\"to\":9223372036854775806,"
+	        "\"recurrencetype\":\"none\",\"checks\":{\"uptime\":[]}},"
+	        "{\"id\":8,\"description\":\"Negative\",\"from\":-9223372036854775807,\"to\":1700000000,"
+	        "\"recurrencetype\":\"none\",\"checks\":{\"uptime\":[]}}]}",
+	        &p, &e),
+	    PROV_OK);
 	it = page_find(&p, "maintenance_window", "7");
 	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
 	assert_true(nnull(it, "end"));

@@ -70,7 +70,8 @@ test_uptime_list_pages(void **state)
 
 	(void)state;
 	/* statuscake-go UptimeTestOverview entries; the pure parse makes no detail call. */
-	assert_int_equal(run_parse(statuscake_parse, NULL, 200, "statuscake/uptime_page1.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(statuscake_parse, NULL, 200, "statuscake/uptime_page1.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "uptime:25"); /* offset of page 2 (limit 25) */
 	assert_int_equal(p.n, 3);
 	it = page_find(&p, "monitor", "1234");
@@ -81,16 +82,17 @@ test_uptime_list_pages(void **state)
 	assert_string_equal(nids(it, "tags"), "prod");
 	it = page_find(&p, "monitor", "1235");
 	assert_string_equal(nstr(it, "type"), "ping");
-	assert_int_equal(nint(it, "interval"), 60);          /* "check_rate":"60" */
+	assert_int_equal(nint(it, "interval"), 60); /* "check_rate":"60" */
 	assert_true(nbool(it, "paused"));
 	assert_true(nnull(it, "http_method"));
-	it = page_find(&p, "monitor", "1236");               /* numeric id */
+	it = page_find(&p, "monitor", "1236"); /* numeric id */
 	assert_string_equal(nstr(it, "type"), "other");
 	assert_string_equal(nids(it, "contact_ids"), "77,78");
 	assert_true(has_warning(&p, "unknown type GOPHER; kept as other"));
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse(statuscake_parse, "uptime:25", 200, "statuscake/uptime_page2.json", &p, &e),
+	assert_int_equal(run_parse(statuscake_parse, "uptime:25", 200, "statuscake/uptime_page2.json", &p,
+	                     &e),
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "heartbeat:0");
 	it = page_find(&p, "monitor", "2001");
@@ -106,7 +108,8 @@ test_uptime_list_pages(void **state)
 	assert_string_equal(p.next_cursor, "uptime:25");
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse(statuscake_parse, "uptime:0", 200, "statuscake/empty.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(statuscake_parse, "uptime:0", 200, "statuscake/empty.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "heartbeat:0");
 	prov_page_free(&p);
@@ -138,21 +141,22 @@ test_heartbeats_ssl_groups(void **state)
 	assert_string_equal(nstr(it, "type"), "http");
 	assert_string_equal(nstr(it, "url"), "https://shop.example.com");
 	assert_int_equal(nint(it, "interval"), 86400);
-	assert_int_equal(nint(it, "ssl_expiry_days"), 30);   /* alert_at [7,14,30]: the first alert */
-	assert_true(nbool(it, "verify_ssl"));                /* alert_broken */
+	assert_int_equal(nint(it, "ssl_expiry_days"), 30); /* alert_at [7,14,30]: the first alert */
+	assert_true(nbool(it, "verify_ssl"));              /* alert_broken */
 	assert_false(nbool(it, "follow_redirects"));
 	assert_string_equal(ntext(it, "request_headers"), "{\"User-Agent\":\"CertBot/2\"}");
 	assert_string_equal(nids(it, "contact_ids"), "77");
 	it = page_find(&p, "monitor", "ssl:43");
-	assert_true(nnull(it, "ssl_expiry_days"));           /* alert_expiry false */
+	assert_true(nnull(it, "ssl_expiry_days")); /* alert_expiry false */
 	assert_false(nbool(it, "verify_ssl"));
 	assert_true(nbool(it, "paused"));
-	assert_int_equal(nint(it, "interval"), 3600);        /* "3600" */
+	assert_int_equal(nint(it, "interval"), 3600); /* "3600" */
 	prov_page_free(&p);
 
 	/* statuscake-go ContactGroup list. */
-	assert_int_equal(run_parse(statuscake_parse, "contact-groups:0", 200, "statuscake/contact_groups.json",
-	    &p, &e), PROV_OK);
+	assert_int_equal(run_parse(statuscake_parse, "contact-groups:0", 200,
+	                     "statuscake/contact_groups.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "maintenance-windows:0");
 	/* Every address is a contact; the first keeps the group's id. */
 	it = page_find(&p, "contact", "77");
@@ -184,7 +188,8 @@ test_maintenance_windows(void **state)
 	(void)state;
 	/* statuscake-go MaintenanceWindow list. */
 	assert_int_equal(run_parse(statuscake_parse, "maintenance-windows:0", 200,
-	    "statuscake/maintenance_windows.json", &p, &e), PROV_OK);
+	                     "statuscake/maintenance_windows.json", &p, &e),
+	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "maintenance_window", "9");
 	assert_string_equal(nstr(it, "name"), "Nightly");
@@ -192,15 +197,15 @@ test_maintenance_windows(void **state)
 	assert_string_equal(nstr(it, "start"), "2026-12-01T01:00:00Z");
 	assert_string_equal(nstr(it, "end"), "2026-12-01T03:00:00Z");
 	assert_int_equal(nint(it, "duration"), 120);
-	assert_string_equal(ntext(it, "days"), "[2]");       /* a Tuesday in London */
+	assert_string_equal(ntext(it, "days"), "[2]"); /* a Tuesday in London */
 	assert_string_equal(nstr(it, "timezone"), "Europe/London");
 	assert_false(nbool(it, "paused"));
 	assert_string_equal(nids(it, "monitor_ids"), "1234,1235");
 	it = page_find(&p, "maintenance_window", "10");
 	assert_string_equal(nstr(it, "recurrence"), "monthly");
-	assert_string_equal(ntext(it, "days"), "[5]");       /* 03:30Z on the 6th is the 5th in New York */
+	assert_string_equal(ntext(it, "days"), "[5]"); /* 03:30Z on the 6th is the 5th in New York */
 	assert_int_equal(nint(it, "duration"), 45);
-	assert_true(nbool(it, "paused"));                    /* state paused */
+	assert_true(nbool(it, "paused")); /* state paused */
 	it = page_find(&p, "maintenance_window", "11");
 	assert_string_equal(nstr(it, "recurrence"), "once");
 	assert_string_equal(ntext(it, "days"), "[]");
@@ -214,7 +219,7 @@ test_maintenance_windows(void **state)
 	assert_string_equal(nstr(it, "recurrence"), "other");
 	assert_true(has_warning(&p, "\"Odd\" repeats by an unknown interval 3d; kept as other"));
 	assert_true(has_warning(&p, "\"Odd\" has an unknown state"));
-	it = page_find(&p, "maintenance_window", "14");     /* offsets, fractions, numeric ids */
+	it = page_find(&p, "maintenance_window", "14"); /* offsets, fractions, numeric ids */
 	assert_int_equal(nint(it, "duration"), 45);
 	assert_string_equal(ntext(it, "days"), "[1]");
 	assert_string_equal(nids(it, "monitor_ids"), "1234");
@@ -240,24 +245,29 @@ test_refused_kinds_and_errors(void **state)
 	    PROV_AUTH);
 	prov_page_free(&p);
 	/* A later list refused: that kind is skipped with a warning, the run goes on. */
-	assert_int_equal(run_parse(statuscake_parse, "heartbeat:0", 401, "statuscake/unauthorized.json", &p, &e),
+	assert_int_equal(run_parse(statuscake_parse, "heartbeat:0", 401, "statuscake/unauthorized.json", &p,
+	                     &e),
 	    PROV_OK);
-	assert_true(has_warning(&p, "StatusCake refused the heartbeats list for this key (HTTP 401): "
+	assert_true(has_warning(&p,
+	    "StatusCake refused the heartbeats list for this key (HTTP 401): "
 	    "heartbeats skipped"));
 	assert_string_equal(p.next_cursor, "ssl:0");
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
-	assert_int_equal(run_parse(statuscake_parse, "ssl:100", 403, "statuscake/forbidden.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(statuscake_parse, "ssl:100", 403, "statuscake/forbidden.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "contact-groups:0");
 	prov_page_free(&p);
-	assert_int_equal(run_parse(statuscake_parse, "maintenance-windows:0", 403, "statuscake/forbidden.json",
-	    &p, &e), PROV_OK);
+	assert_int_equal(run_parse(statuscake_parse, "maintenance-windows:0", 403,
+	                     "statuscake/forbidden.json", &p, &e),
+	    PROV_OK);
 	assert_true(has_warning(&p, "refused the maintenance windows list for this key (HTTP 403)"));
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
 	/* Maintenance windows are an optional feature: any 4xx skips them. */
 	assert_int_equal(run_parse_text(statuscake_parse, "maintenance-windows:0", 404,
-	    "{\"message\":\"No results found\",\"errors\":{}}", &p, &e), PROV_OK);
+	                     "{\"message\":\"No results found\",\"errors\":{}}", &p, &e),
+	    PROV_OK);
 	assert_true(has_warning(&p, "(HTTP 404): maintenance windows skipped"));
 	prov_page_free(&p);
 	/* ... but a 404 elsewhere is an error. */
@@ -274,14 +284,17 @@ test_refused_kinds_and_errors(void **state)
 	assert_int_equal(e.retry_after, 7);
 	httpc_resp_free(&r);
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(statuscake_parse, NULL, 200, "{\"metadata\":{}}", &p, &e), PROV_TRANSIENT);
+	assert_int_equal(run_parse_text(statuscake_parse, NULL, 200, "{\"metadata\":{}}", &p, &e),
+	    PROV_TRANSIENT);
 	prov_page_free(&p);
 	assert_int_equal(run_parse_text(statuscake_parse, NULL, 200, "{\"data\":[", &p, &e), PROV_TRANSIENT);
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(statuscake_parse, "uptime:x", 200, "{\"data\":[]}", &p, &e), PROV_FATAL);
+	assert_int_equal(run_parse_text(statuscake_parse, "uptime:x", 200, "{\"data\":[]}", &p, &e),
+	    PROV_FATAL);
 	prov_page_free(&p);
 	assert_int_equal(run_parse_text(statuscake_parse, "uptime:3", 200,
-	    "{\"data\":[{\"name\":\"no id\"}],\"metadata\":{\"page_count\":1}}", &p, &e), PROV_OK);
+	                     "{\"data\":[{\"name\":\"no id\"}],\"metadata\":{\"page_count\":1}}", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
 }
@@ -296,13 +309,10 @@ test_fetch_uptime_with_details_and_groups(void **state)
 	struct prov_error e = { 0 };
 	const struct prov_item *it;
 	const char *seen;
-	char *a[] = {
-		answer_fixture("200 OK", "statuscake/uptime_list_detail.json"),
+	char *a[] = { answer_fixture("200 OK", "statuscake/uptime_list_detail.json"),
 		answer_fixture("200 OK", "statuscake/uptime_detail_http.json"),
 		answer_fixture("200 OK", "statuscake/contact_groups.json"),
-		answer_fixture("200 OK", "statuscake/uptime_detail_tcp.json"),
-		NULL
-	};
+		answer_fixture("200 OK", "statuscake/uptime_detail_tcp.json"), NULL };
 
 	(void)state;
 	env_start(&v, (const char *const *)a);
@@ -320,8 +330,8 @@ test_fetch_uptime_with_details_and_groups(void **state)
 	assert_string_equal(nstr(it, "type"), "keyword");
 	assert_string_equal(nstr(it, "url"), "https://shop.example.com/health?full=1");
 	assert_string_equal(nstr(it, "keyword"), "All systems go");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present");   /* do_not_find false */
-	assert_string_equal(nstr(it, "http_method"), "POST");          /* post_body */
+	assert_string_equal(nstr(it, "keyword_up_when"), "present"); /* do_not_find false */
+	assert_string_equal(nstr(it, "http_method"), "POST");        /* post_body */
 	assert_string_equal(nstr(it, "request_body"), "{\"probe\":true}");
 	assert_string_equal(ntext(it, "request_headers"),
 	    "{\"X-Env\":\"prod\",\"Accept\":\"application/json\",\"User-Agent\":\"ShopProbe/1.0\"}");
@@ -329,14 +339,14 @@ test_fetch_uptime_with_details_and_groups(void **state)
 	assert_string_equal(ntext(it, "expected_status_codes"), "[]");
 	assert_int_equal(nint(it, "timeout"), 15);
 	assert_true(nbool(it, "follow_redirects"));
-	assert_int_equal(nint(it, "ssl_expiry_days"), 7);              /* enable_ssl_alert */
+	assert_int_equal(nint(it, "ssl_expiry_days"), 7); /* enable_ssl_alert */
 	assert_string_equal(nids(it, "regions"), "london,frankfurt");
 	assert_string_equal(nids(it, "tags"), "prod,shop");
 	/* Every address of group 77: two e-mails, a number, the ping_url webhook. */
 	assert_string_equal(nids(it, "contact_ids"), "77,77:email:1,77:sms:0,77:webhook:0");
 	assert_non_null(strstr(json_object_to_json_string(it->raw), "custom_header")); /* raw = detail */
 
-	it = page_find(&p, "monitor", "1235");                         /* numbers as strings */
+	it = page_find(&p, "monitor", "1235"); /* numbers as strings */
 	assert_string_equal(nstr(it, "type"), "tcp");
 	assert_string_equal(nstr(it, "url"), "relay.example.com");
 	assert_int_equal(nint(it, "port"), 2525);
@@ -346,8 +356,8 @@ test_fetch_uptime_with_details_and_groups(void **state)
 	assert_true(nnull(it, "keyword"));
 	assert_true(nnull(it, "keyword_up_when"));
 	assert_true(nnull(it, "http_method"));
-	assert_string_equal(nids(it, "contact_ids"), "78");            /* a group without addresses */
-	assert_int_equal(p.nwarnings, 0);   /* the integrations are reported with the groups */
+	assert_string_equal(nids(it, "contact_ids"), "78"); /* a group without addresses */
+	assert_int_equal(p.nwarnings, 0); /* the integrations are reported with the groups */
 	prov_page_free(&p);
 	free_answers(a);
 }
@@ -363,7 +373,8 @@ test_fetch_uptime_keyword_absent_head_constant(void **state)
 
 	(void)state;
 	/* Resumed at the second entry, a HEAD check with do_not_find and check_rate 0. */
-	a[0] = answer("200 OK", "", "{\"data\":[{\"id\":\"1236\"},{\"id\":\"1237\",\"name\":\"Status page\","
+	a[0] = answer("200 OK", "",
+	    "{\"data\":[{\"id\":\"1236\"},{\"id\":\"1237\",\"name\":\"Status page\","
 	    "\"website_url\":\"http://status.example.com/ping\",\"test_type\":\"HEAD\",\"check_rate\":0,"
 	    "\"contact_groups\":[],\"paused\":false,\"status\":\"up\",\"tags\":[]}],"
 	    "\"metadata\":{\"page\":1,\"per_page\":25,\"page_count\":1,\"total_count\":2}}");
@@ -375,17 +386,18 @@ test_fetch_uptime_keyword_absent_head_constant(void **state)
 	it = page_find(&p, "monitor", "1237");
 	assert_string_equal(nstr(it, "type"), "keyword");
 	assert_string_equal(nstr(it, "keyword"), "Maintenance");
-	assert_string_equal(nstr(it, "keyword_up_when"), "absent");    /* do_not_find true */
+	assert_string_equal(nstr(it, "keyword_up_when"), "absent"); /* do_not_find true */
 	assert_string_equal(nstr(it, "http_method"), "HEAD");
-	assert_true(nnull(it, "request_body"));                        /* HEAD sends no body */
+	assert_true(nnull(it, "request_body"));                                      /* HEAD sends no body */
 	assert_string_equal(nstr(it, "url"), "http://status.example.com:8080/ping"); /* port put in */
 	assert_int_equal(nint(it, "port"), 8080);
-	assert_int_equal(nint(it, "interval"), 30);                    /* check_rate 0: constant */
-	assert_true(has_warning(&p, "\"Status page\" checks constantly (check_rate 0); imported with a 30 s"));
+	assert_int_equal(nint(it, "interval"), 30); /* check_rate 0: constant */
+	assert_true(
+	    has_warning(&p, "\"Status page\" checks constantly (check_rate 0); imported with a 30 s"));
 	assert_true(has_warning(&p, "custom headers that are not a JSON object"));
 	assert_string_equal(ntext(it, "request_headers"), "{}");
 	assert_string_equal(ntext(it, "alert_status_codes"), "[\"404\",\"500\"]");
-	assert_string_equal(nids(it, "tags"), "edge,public");          /* a string, tolerated */
+	assert_string_equal(nids(it, "tags"), "edge,public"); /* a string, tolerated */
 	assert_false(nbool(it, "follow_redirects"));
 	assert_true(nnull(it, "ssl_expiry_days"));
 	assert_int_equal(nids_len(it, "contact_ids"), 0);
@@ -420,7 +432,8 @@ test_fetch_detail_failures(void **state)
 	assert_string_equal(nids(it, "tags"), "prod,shop");
 	assert_string_equal(nids(it, "contact_ids"), "77");
 	assert_true(has_warning(&p, "\"Shop\" (1234): its details could not be read (HTTP 404)"));
-	assert_true(has_warning(&p, "contact groups could not be read (HTTP 500): alerts link to the first "
+	assert_true(has_warning(&p,
+	    "contact groups could not be read (HTTP 500): alerts link to the first "
 	    "address of each group only"));
 	assert_int_equal(nint(page_find(&p, "monitor", "1235"), "port"), 2525);
 	prov_page_free(&p);
@@ -518,7 +531,8 @@ test_fetch_heartbeats_and_windows_resolve(void **state)
 	env_start(&v, (const char *const *)a);
 	assert_int_equal(statuscake_ops.fetch(&v.s, "maintenance-windows:0", &p, &e), PROV_OK);
 	env_finish(&v);
-	assert_true(has_warning(&p, "StatusCake refused the maintenance windows list for this key (HTTP 403)"));
+	assert_true(
+	    has_warning(&p, "StatusCake refused the maintenance windows list for this key (HTTP 403)"));
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
 	free_answers(a);

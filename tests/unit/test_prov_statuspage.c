@@ -97,7 +97,8 @@ test_statuspage_pages(void **state)
 	assert_true(json_object_is_type(prov_get(it->raw, "components"), json_type_array));
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse(statuspage_parse, "pages:1", 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(statuspage_parse, "pages:1", 200, "statuspage/pages.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "groups:1:0:k8w2rd0q7n3m");
 	it = page_find(&p, "status_page", "k8w2rd0q7n3m");
 	assert_string_equal(nstr(it, "url"), "https://acme-internal.statuspage.io");
@@ -107,7 +108,8 @@ test_statuspage_pages(void **state)
 	prov_page_free(&p);
 
 	/* No name: its id; a subdomain given as a host; "false" as a string; no time zone. */
-	assert_int_equal(run_parse(statuspage_parse, "pages:2", 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(statuspage_parse, "pages:2", 200, "statuspage/pages.json", &p, &e),
+	    PROV_OK);
 	it = page_find(&p, "status_page", "m2b91t7vwhzx");
 	assert_string_equal(nstr(it, "name"), "m2b91t7vwhzx");
 	assert_string_equal(nstr(it, "url"), "https://legacy.statuspage.io");
@@ -116,13 +118,15 @@ test_statuspage_pages(void **state)
 	prov_page_free(&p);
 
 	/* Past the last page: the end. */
-	assert_int_equal(run_parse(statuspage_parse, "pages:3", 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(statuspage_parse, "pages:3", 200, "statuspage/pages.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
 
 	/* GET /v1/pages/<page_id> answers one object (page_one.json: schema Page). */
-	assert_int_equal(run_parse(statuspage_parse, "pages:0", 200, "statuspage/page_one.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(statuspage_parse, "pages:0", 200, "statuspage/page_one.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 1);
 	assert_string_equal(p.next_cursor, "groups:0:0:" PID);
 	prov_page_free(&p);
@@ -145,18 +149,22 @@ test_statuspage_components_are_page_entries(void **state)
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	/* component_groups.json: schema GroupComponent */
 	assert_int_equal(run_parse_more(statuspage_parse, "groups:0:0:" PID, 200,
-	    "statuspage/component_groups.json", &p, &e), PROV_OK);
+	                     "statuspage/component_groups.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "components:0:0:" PID); /* 2 < 100: the last */
 	/* components_page0.json: schema Component, 100 rows = per_page: another page */
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
-	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	                     "statuspage/components_page0.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "components:0:1:" PID);
 	/* page=1 answers page 0 again (numbering from 1, 0 read as 1): dropped, on to 2 */
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
-	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	                     "statuspage/components_page0.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "components:0:2:" PID);
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:2:" PID, 200,
-	    "statuspage/components_last.json", &p, &e), PROV_OK);
+	                     "statuspage/components_last.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
 
 	/* Components are entries of the page, never monitors. */
@@ -165,17 +173,17 @@ test_statuspage_components_are_page_entries(void **state)
 	sp = page_find(&p, "status_page", PID);
 	assert_int_equal(nids_len(sp, "items"), 101); /* 99 + 2; the group row is no entry */
 	assert_int_equal(strncmp(nids(sp, "items"), "-,-,-", 5), 0);
-	entry_is(sp, 0, "API", "Backend services");        /* group_id -> the group list */
-	entry_is(sp, 1, "Database", "Backend services");   /* "false" and "3" as strings */
-	entry_is(sp, 2, "Webhooks", "Edge");               /* listed by a group (JSON text) */
-	entry_is(sp, 3, "c00000000005", "");               /* no name: its id; no group */
-	entry_is(sp, 4, "Billing", "");                    /* a group nobody lists */
+	entry_is(sp, 0, "API", "Backend services");      /* group_id -> the group list */
+	entry_is(sp, 1, "Database", "Backend services"); /* "false" and "3" as strings */
+	entry_is(sp, 2, "Webhooks", "Edge");             /* listed by a group (JSON text) */
+	entry_is(sp, 3, "c00000000005", "");             /* no name: its id; no group */
+	entry_is(sp, 4, "Billing", "");                  /* a group nobody lists */
 	assert_true(has_warning(&p, "1 component(s) name a group it did not list"));
 	entry_is(sp, 5, "Service 7", "Backend services");
 	entry_is(sp, 6, "Service 8", "");
 	entry_is(sp, 99, "CDN", "Edge");
 	entry_is(sp, 100, "Search", "");
-	assert_int_equal(entries_named(sp, "API"), 1);     /* the repeated page added nothing */
+	assert_int_equal(entries_named(sp, "API"), 1); /* the repeated page added nothing */
 	assert_int_equal(json_object_array_length(prov_get(sp->raw, "components")), 102);
 	assert_int_equal(json_object_array_length(prov_get(sp->raw, "component_groups")), 2);
 	prov_page_free(&p);
@@ -193,18 +201,22 @@ test_statuspage_sections_from_group_rows(void **state)
 	(void)state;
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	assert_int_equal(run_parse_more(statuspage_parse, "groups:0:0:" PID, 403, "statuspage/refused.json",
-	    &p, &e), PROV_OK);
-	assert_true(has_warning(&p, "Statuspage refused the component groups list for this key "
+	                     &p, &e),
+	    PROV_OK);
+	assert_true(has_warning(&p,
+	    "Statuspage refused the component groups list for this key "
 	    "(HTTP 403): component groups skipped"));
 	assert_string_equal(p.next_cursor, "components:0:0:" PID);
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
-	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	                     "statuspage/components_page0.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
-	    "statuspage/components_last.json", &p, &e), PROV_OK);
+	                     "statuspage/components_last.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
 	sp = page_find(&p, "status_page", PID);
-	entry_is(sp, 0, "API", "Backend");                 /* the `group: true` row's name */
-	entry_is(sp, 2, "Webhooks", "");                   /* only the group list knew it */
+	entry_is(sp, 0, "API", "Backend"); /* the `group: true` row's name */
+	entry_is(sp, 2, "Webhooks", "");   /* only the group list knew it */
 	entry_is(sp, 99, "CDN", "");
 	assert_true(has_warning(&p, "2 component(s) name a group it did not list"));
 	prov_page_free(&p);
@@ -223,9 +235,11 @@ test_statuspage_first_component_page_never_skipped(void **state)
 	/* Numbering from 0: page 0, then page 1 holds new entries. */
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
-	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	                     "statuspage/components_page0.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
-	    "statuspage/components_last.json", &p, &e), PROV_OK);
+	                     "statuspage/components_last.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
 	sp = page_find(&p, "status_page", PID);
 	assert_int_equal(nids_len(sp, "items"), 101);
@@ -245,10 +259,12 @@ test_statuspage_first_component_page_never_skipped(void **state)
 	}
 	assert_string_equal(p.next_cursor, "components:0:1:" PID);
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
-	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	                     "statuspage/components_page0.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "components:0:2:" PID);
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:2:" PID, 200,
-	    "statuspage/components_last.json", &p, &e), PROV_OK);
+	                     "statuspage/components_last.json", &p, &e),
+	    PROV_OK);
 	sp = page_find(&p, "status_page", PID);
 	assert_int_equal(nids_len(sp, "items"), 101);
 	entry_is(sp, 0, "API", "Backend");
@@ -257,11 +273,14 @@ test_statuspage_first_component_page_never_skipped(void **state)
 	/* A later page that only repeats (a server ignoring `page`): the list ends. */
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
-	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	                     "statuspage/components_page0.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
-	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	                     "statuspage/components_page0.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(run_parse_more(statuspage_parse, "components:0:2:" PID, 200,
-	    "statuspage/components_page0.json", &p, &e), PROV_OK);
+	                     "statuspage/components_page0.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
 	assert_true(has_warning(&p, "page 2 of its components repeated earlier entries"));
 	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 99);
@@ -301,15 +320,17 @@ test_statuspage_subscribers(void **state)
 	(void)state;
 	/* subscribers_page0.json: schema Subscriber, 100 = limit: another page (from 0) */
 	assert_int_equal(run_parse(statuspage_parse, "subscribers:0:0:" PID, 200,
-	    "statuspage/subscribers_page0.json", &p, &e), PROV_OK);
+	                     "statuspage/subscribers_page0.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(page_count(&p, "status_page_subscriber"), 100);
 	assert_string_equal(p.next_cursor, "subscribers:0:1:" PID);
 	prov_page_free(&p);
 
 	assert_int_equal(run_parse(statuspage_parse, "subscribers:0:1:" PID, 200,
-	    "statuspage/subscribers_last.json", &p, &e), PROV_OK);
+	                     "statuspage/subscribers_last.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 8);
-	assert_int_equal(page_count(&p, "contact"), 0); /* never contacts */
+	assert_int_equal(page_count(&p, "contact"), 0);             /* never contacts */
 	assert_string_equal(p.next_cursor, "unconfirmed:0:0:" PID); /* then the unconfirmed ones */
 	it = page_find(&p, "status_page_subscriber", "s00000000100");
 	assert_string_equal(nstr(it, "status_page_id"), PID);
@@ -334,7 +355,8 @@ test_statuspage_subscribers(void **state)
 	it = page_find(&p, "status_page_subscriber", "s00000000105");
 	assert_string_equal(nstr(it, "kind"), "other");
 	assert_true(nnull(it, "address"));
-	assert_true(has_warning(&p, "s00000000105 is an integration partner subscription, which has no "
+	assert_true(has_warning(&p,
+	    "s00000000105 is an integration partner subscription, which has no "
 	    "equivalent"));
 	it = page_find(&p, "status_page_subscriber", "s00000000106");
 	assert_string_equal(nstr(it, "kind"), "other");
@@ -349,11 +371,14 @@ test_statuspage_subscribers(void **state)
 
 	/* The same shapes in the other state lists. */
 	assert_int_equal(run_parse(statuspage_parse, "unconfirmed:0:0:" PID, 200,
-	    "statuspage/subscribers_last.json", &p, &e), PROV_OK);
+	                     "statuspage/subscribers_last.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "quarantined:0:0:" PID);
-	assert_string_equal(nstr(page_find(&p, "status_page_subscriber", "s00000000100"), "state"), "unconfirmed");
+	assert_string_equal(nstr(page_find(&p, "status_page_subscriber", "s00000000100"), "state"),
+	    "unconfirmed");
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(statuspage_parse, "quarantined:3:0:" PID, 200, "[]", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_text(statuspage_parse, "quarantined:3:0:" PID, 200, "[]", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "pages:4"); /* on to the next page */
 	prov_page_free(&p);
@@ -380,11 +405,15 @@ test_statuspage_refused_kinds(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
+		assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e),
+		    PROV_OK);
 		assert_int_equal(run_parse_more(statuspage_parse, cases[i].cursor, cases[i].status,
-		    "statuspage/refused.json", &p, &e), PROV_OK);
-		snprintf(want, sizeof want, "Statuspage refused the %s list for this key (HTTP %ld): %s "
-		    "skipped", cases[i].kind, cases[i].status, cases[i].kind);
+		                     "statuspage/refused.json", &p, &e),
+		    PROV_OK);
+		snprintf(want, sizeof want,
+		    "Statuspage refused the %s list for this key (HTTP %ld): %s "
+		    "skipped",
+		    cases[i].kind, cases[i].status, cases[i].kind);
 		if (!has_warning(&p, want))
 			fail_msg("case %zu: no warning \"%s\"", i, want);
 		assert_string_equal(p.next_cursor, cases[i].next);
@@ -393,8 +422,9 @@ test_statuspage_refused_kinds(void **state)
 
 	/* Components refused: the page keeps no entries and goes on. */
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 403, "statuspage/refused.json",
-	    &p, &e), PROV_OK);
+	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 403,
+	                     "statuspage/refused.json", &p, &e),
+	    PROV_OK);
 	assert_true(has_warning(&p, "refused the components list for this key (HTTP 403)"));
 	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
 	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 0);
@@ -411,9 +441,18 @@ static void
 test_statuspage_errors(void **state)
 {
 	static const char *const bad_cursors[] = {
-		"pages", "pages:-1", "pages:1:2", "components:0:-1:" PID, "components:0:1:",
-		"components:0:1:../../v1/x", "components:0:1", "subscribers:0:0:a:b", "incidents:0",
-		"subscribers:0:0:https://evil.example/x", "subscribers:0:x:" PID, "groups:0:0",
+		"pages",
+		"pages:-1",
+		"pages:1:2",
+		"components:0:-1:" PID,
+		"components:0:1:",
+		"components:0:1:../../v1/x",
+		"components:0:1",
+		"subscribers:0:0:a:b",
+		"incidents:0",
+		"subscribers:0:0:https://evil.example/x",
+		"subscribers:0:x:" PID,
+		"groups:0:0",
 	};
 	struct prov_page p;
 	struct prov_error e;
@@ -427,12 +466,16 @@ test_statuspage_errors(void **state)
 	parse_fails(statuspage_parse, NULL, 403, "statuspage/refused.json", PROV_AUTH);
 	msg = parse_fails(statuspage_parse, NULL, 404, "statuspage/not_found.json", PROV_FATAL);
 	assert_non_null(strstr(msg, "check the page_id credential"));
-	parse_fails(statuspage_parse, "subscribers:0:1:" PID, 200, "statuspage/truncated.json", PROV_TRANSIENT);
-	parse_fails(statuspage_parse, "subscribers:0:1:" PID, 200, "statuspage/page_one.json", PROV_TRANSIENT);
+	parse_fails(statuspage_parse, "subscribers:0:1:" PID, 200, "statuspage/truncated.json",
+	    PROV_TRANSIENT);
+	parse_fails(statuspage_parse, "subscribers:0:1:" PID, 200, "statuspage/page_one.json",
+	    PROV_TRANSIENT);
 	/* Components without their page in the fetch. */
-	parse_fails(statuspage_parse, "components:0:0:" PID, 200, "statuspage/components_last.json", PROV_FATAL);
+	parse_fails(statuspage_parse, "components:0:0:" PID, 200, "statuspage/components_last.json",
+	    PROV_FATAL);
 	for (size_t i = 0; i < sizeof bad_cursors / sizeof bad_cursors[0]; i++) {
-		if (run_parse(statuspage_parse, bad_cursors[i], 200, "statuspage/pages.json", &p, &e) != PROV_FATAL)
+		if (run_parse(statuspage_parse, bad_cursors[i], 200, "statuspage/pages.json", &p, &e) !=
+		    PROV_FATAL)
 			fail_msg("cursor %s accepted", bad_cursors[i]);
 		prov_page_free(&p);
 	}
@@ -476,7 +519,8 @@ test_fetch_statuspage_page_with_its_entries(void **state)
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /sp/v1/pages HTTP/1.1\r\n"));
-	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/component-groups?page=0&per_page=100 HTTP/1.1"));
+	assert_non_null(
+	    strstr(seen, "GET /sp/v1/pages/" PID "/component-groups?page=0&per_page=100 HTTP/1.1"));
 	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/components?page=0&per_page=100 HTTP/1.1"));
 	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/components?page=1&per_page=100 HTTP/1.1"));
 	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/components?page=2&per_page=100 HTTP/1.1"));
@@ -527,7 +571,8 @@ test_fetch_statuspage_refused_kind_and_page_id(void **state)
 	prov_page_free(&p);
 	/* Subscribers refused (a plan without them): the run goes on with the next page. */
 	assert_int_equal(s.def->ops->fetch(&s, "subscribers:0:0:" PID, &p, &e), PROV_OK);
-	assert_true(has_warning(&p, "Statuspage refused the subscribers list for this key (HTTP 403): "
+	assert_true(has_warning(&p,
+	    "Statuspage refused the subscribers list for this key (HTTP 403): "
 	    "subscribers skipped"));
 	assert_string_equal(p.next_cursor, "pages:1");
 	prov_page_free(&p);
@@ -538,7 +583,8 @@ test_fetch_statuspage_refused_kind_and_page_id(void **state)
 	prov_page_free(&p);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID " HTTP/1.1\r\n"));
-	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/subscribers?state=active&page=0&limit=100 HTTP/1.1"));
+	assert_non_null(
+	    strstr(seen, "GET /sp/v1/pages/" PID "/subscribers?state=active&page=0&limit=100 HTTP/1.1"));
 	assert_null(strstr(seen, "GET /sp/v1/pages HTTP"));
 	assert_null(strstr(seen, "sp-key-abcdef&"));
 
@@ -565,9 +611,9 @@ test_fetch_statuspage_bad_key_rate_limit_and_restart(void **state)
 	char *a[9] = { answer_fixture("401 Unauthorized", "statuspage/unauthorized.json"),
 		answer_fixture("200 OK", "statuspage/pages.json"),
 		answer("420 Enhance Your Calm", "Retry-After: 3\r\n", "{\"error\":\"Rate limit exceeded\"}"),
-		answer_fixture("200 OK", "statuspage/pages.json"),
-		answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"),
-		answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"), NULL };
+		answer_fixture("200 OK", "statuspage/pages.json"), answer("200 OK", NULL, "[]"),
+		answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"),
+		NULL };
 	const char *seen;
 	json_object *creds = json_tokener_parse("{\"api_key\":\"sp-key-abcdef\"}");
 

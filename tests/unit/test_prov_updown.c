@@ -55,7 +55,7 @@ test_updown_checks(void **state)
 	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0);
 	assert_int_equal(nint(it, "interval"), 15);
 	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "regions"), "");         /* nothing disabled: every location */
+	assert_string_equal(nids(it, "regions"), ""); /* nothing disabled: every location */
 	assert_string_equal(nids(it, "contact_ids"), "email:1246848337,sms:231178295");
 
 	/* Keyword, port, path and query, POST with a body and headers, regions. */
@@ -70,8 +70,8 @@ test_updown_checks(void **state)
 	assert_string_equal(nstr(it, "request_body"), "{\"probe\":true}");
 	assert_string_equal(nheader(it, "X-Env"), "prod");
 	assert_string_equal(nheader(it, "Authorization"), "Bearer abc");
-	assert_true(nbool(it, "paused"));                     /* enabled false */
-	assert_int_equal(nint(it, "interval"), 60);           /* "period":"60" */
+	assert_true(nbool(it, "paused"));           /* enabled false */
+	assert_int_equal(nint(it, "interval"), 60); /* "period":"60" */
 	assert_string_equal(nids(it, "regions"), "lan,mia,bhs,gra,fra,syd");
 	assert_string_equal(nids(it, "contact_ids"), "email:1246848337,slack_compatible:42");
 
@@ -95,7 +95,8 @@ test_updown_checks(void **state)
 	assert_true(nnull(it, "ping_url"));
 	assert_false(nbool(it, "paused"));
 	assert_string_equal(nids(it, "contact_ids"), "email:1246848337");
-	assert_true(has_warning(&p, "pulse check \"Nightly backup\" was imported as a heartbeat without its "
+	assert_true(has_warning(&p,
+	    "pulse check \"Nightly backup\" was imported as a heartbeat without its "
 	    "ping URL"));
 
 	/* Unknown kind, verb and location: other / no method / ignored, each warned. */
@@ -121,13 +122,14 @@ test_updown_recipients(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(updown_parse, "recipients:0", 200, "updown/recipients.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(updown_parse, "recipients:0", 200, "updown/recipients.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "status_pages:0");
 	assert_int_equal(p.n, 7);
 	it = page_find(&p, "contact", "email:3719031852");
 	assert_string_equal(nstr(it, "type"), "email");
 	assert_string_equal(nstr(it, "name"), "tech@example.com");
-	assert_string_equal(nstr(it, "value"), "tech@example.com");  /* from "Company <…>" */
+	assert_string_equal(nstr(it, "value"), "tech@example.com"); /* from "Company <…>" */
 	assert_false(nbool(it, "needs_address"));
 	assert_string_equal(nstr(page_find(&p, "contact", "sms:231178295"), "value"), "+33612345678");
 	assert_string_equal(nstr(page_find(&p, "contact", "webhook:55"), "type"), "webhook");
@@ -185,15 +187,18 @@ test_updown_errors(void **state)
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "recipients:0");
 	prov_page_free(&p);
-	assert_int_equal(run_parse(updown_parse, "status_pages:0", 200, "updown/empty.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(updown_parse, "status_pages:0", 200, "updown/empty.json", &p, &e),
+	    PROV_OK);
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
 
 	/* A later list refused: skipped with a warning, the run goes on. */
-	assert_int_equal(run_parse(updown_parse, "recipients:0", 403, "updown/forbidden.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(updown_parse, "recipients:0", 403, "updown/forbidden.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "status_pages:0");
-	assert_true(has_warning(&p, "updown.io refused the recipients list for this key (HTTP 403): "
+	assert_true(has_warning(&p,
+	    "updown.io refused the recipients list for this key (HTTP 403): "
 	    "recipients skipped"));
 	prov_page_free(&p);
 	assert_int_equal(run_parse(updown_parse, "status_pages:0", 401, "updown/unauthorized.json", &p, &e),
@@ -208,7 +213,8 @@ test_updown_errors(void **state)
 	prov_page_free(&p);
 	assert_int_equal(run_parse(updown_parse, NULL, 403, "updown/forbidden.json", &p, &e), PROV_AUTH);
 	prov_page_free(&p);
-	assert_int_equal(run_parse(updown_parse, NULL, 200, "updown/unauthorized.json", &p, &e), PROV_TRANSIENT);
+	assert_int_equal(run_parse(updown_parse, NULL, 200, "updown/unauthorized.json", &p, &e),
+	    PROV_TRANSIENT);
 	prov_page_free(&p);
 	assert_int_equal(run_parse_text(updown_parse, "checks:0", 200, "[{\"token\":\"a\"", &p, &e),
 	    PROV_TRANSIENT);

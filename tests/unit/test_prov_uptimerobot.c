@@ -33,8 +33,9 @@ test_v2_monitors(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(uptimerobot_parse, "monitors:0", 200, "uptimerobot/v2_monitors_rich.json", &p,
-	    &e), PROV_OK);
+	assert_int_equal(run_parse(uptimerobot_parse, "monitors:0", 200, "uptimerobot/v2_monitors_rich.json",
+	                     &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 8);
 	/* 9 entries were read (one without id): the next offset is 9 of 53. */
 	assert_string_equal(p.next_cursor, "monitors:9");
@@ -45,12 +46,12 @@ test_v2_monitors(void **state)
 	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?x=1");
 	assert_string_equal(nstr(it, "keyword"), "All systems go");
 	assert_string_equal(nstr(it, "keyword_up_when"), "present");
-	assert_false(nbool(it, "keyword_case_sensitive"));    /* keyword_case_type 1 */
+	assert_false(nbool(it, "keyword_case_sensitive")); /* keyword_case_type 1 */
 	assert_string_equal(nstr(it, "http_method"), "GET");
-	assert_true(nnull(it, "request_body"));               /* post_value "" */
+	assert_true(nnull(it, "request_body")); /* post_value "" */
 	assert_string_equal(nheader(it, "X-Env"), "prod");
 	assert_int_equal(nint(it, "timeout"), 30);
-	assert_true(nbool(it, "verify_ssl"));                 /* ignore_errors 0 */
+	assert_true(nbool(it, "verify_ssl")); /* ignore_errors 0 */
 	assert_true(nnull(it, "follow_redirects"));
 	assert_string_equal(ntext(it, "expected_status_codes"), "[]");
 	assert_string_equal(nids(it, "contact_ids"), "0993765");
@@ -59,12 +60,12 @@ test_v2_monitors(void **state)
 	/* keyword_type 1 "exists" alerts when found: up while absent; numbers as strings. */
 	it = page_find(&p, "monitor", "777712828");
 	assert_string_equal(nstr(it, "keyword_up_when"), "absent");
-	assert_true(nbool(it, "keyword_case_sensitive"));     /* "0" */
+	assert_true(nbool(it, "keyword_case_sensitive")); /* "0" */
 	assert_string_equal(nstr(it, "http_method"), "HEAD");
 	assert_int_equal(nint(it, "interval"), 900);
 	assert_int_equal(nint(it, "timeout"), 45);
 	assert_true(nbool(it, "paused"));
-	assert_false(nbool(it, "verify_ssl"));                /* ignore_errors 1 */
+	assert_false(nbool(it, "verify_ssl"));                                        /* ignore_errors 1 */
 	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0); /* [] */
 	assert_string_equal(ntext(it, "expected_status_codes"), "[\"404\"]");
 	assert_string_equal(ntext(it, "alert_status_codes"), "[\"500\",\"503\"]");
@@ -81,7 +82,7 @@ test_v2_monitors(void **state)
 	assert_string_equal(nids(it, "contact_ids"), "0993765,2145");
 	assert_true(has_warning(&p, "\"Order API\" logs in with HTTP authentication"));
 	assert_null(strstr(json_object_to_json_string(it->norm), "hunter2"));
-	assert_null(strstr(json_object_to_json_string(it->raw), "hunter2"));   /* nor in the raw copy */
+	assert_null(strstr(json_object_to_json_string(it->raw), "hunter2")); /* nor in the raw copy */
 	assert_non_null(strstr(json_object_to_json_string(it->raw), "probe"));
 
 	/* Port monitors: "port" wins over sub_type (1 for every port monitor). */
@@ -90,7 +91,7 @@ test_v2_monitors(void **state)
 	assert_string_equal(nstr(it, "url"), "db.example.com");
 	assert_int_equal(nint(it, "port"), 5432);
 	it = page_find(&p, "monitor", "777559667");
-	assert_int_equal(nint(it, "port"), 443);              /* port "", sub_type 2 */
+	assert_int_equal(nint(it, "port"), 443); /* port "", sub_type 2 */
 
 	it = page_find(&p, "heartbeat", "777559668");
 	assert_string_equal(nstr(it, "name"), "Nightly backup");
@@ -120,7 +121,8 @@ test_v2_phases(void **state)
 	(void)state;
 	/* Last page of monitors: on to contacts. */
 	assert_int_equal(run_parse(uptimerobot_parse, "monitors:50", 200, "uptimerobot/monitors_last.json",
-	    &p, &e), PROV_OK);
+	                     &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 2);
 	assert_string_equal(p.next_cursor, "contacts:0");
 	prov_page_free(&p);
@@ -136,7 +138,7 @@ test_v2_phases(void **state)
 	assert_string_equal(nstr(it, "value"), "johndoe@gmail.com");
 	assert_false(nbool(it, "needs_address"));
 	it = page_find(&p, "contact", "2145");
-	assert_string_equal(nstr(it, "type"), "slack");     /* "type":"11" */
+	assert_string_equal(nstr(it, "type"), "slack"); /* "type":"11" */
 	assert_true(nnull(it, "value"));
 	assert_true(nbool(it, "needs_address"));
 	it = page_find(&p, "contact", "2146");
@@ -146,12 +148,14 @@ test_v2_phases(void **state)
 
 	/* More contacts than one page: the top-level total drives the offset. */
 	assert_int_equal(run_parse(uptimerobot_parse, "contacts:50", 200, "uptimerobot/contacts_more.json",
-	    &p, &e), PROV_OK);
+	                     &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "contacts:51");
 	prov_page_free(&p);
 
 	/* Status pages: the last phase. */
-	assert_int_equal(run_parse(uptimerobot_parse, "psps:0", 200, "uptimerobot/psps.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(uptimerobot_parse, "psps:0", 200, "uptimerobot/psps.json", &p, &e),
+	    PROV_OK);
 	assert_null(p.next_cursor);
 	assert_int_equal(p.n, 3);
 	it = page_find(&p, "status_page", "123456");
@@ -159,11 +163,11 @@ test_v2_phases(void **state)
 	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/asfF1XZb0M"); /* custom_url "" */
 	assert_true(nbool(it, "public"));
 	it = page_find(&p, "status_page", "123457");
-	assert_string_equal(nids(it, "items"), "");   /* "monitors":0 = all */
+	assert_string_equal(nids(it, "items"), ""); /* "monitors":0 = all */
 	assert_string_equal(nstr(it, "url"), "https://status.example.com");
 	assert_true(has_warning(&p, "\"All of them\" shows all monitors"));
 	it = page_find(&p, "status_page", "123458");
-	assert_false(nbool(it, "public"));                  /* paused */
+	assert_false(nbool(it, "public")); /* paused */
 	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/yyy");
 	prov_page_free(&p);
 }
@@ -179,7 +183,8 @@ test_v2_windows(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(uptimerobot_parse, "mwindows:0", 200, "uptimerobot/v2_mwindows.json", &p, &e),
+	assert_int_equal(run_parse(uptimerobot_parse, "mwindows:0", 200, "uptimerobot/v2_mwindows.json", &p,
+	                     &e),
 	    PROV_OK);
 	assert_int_equal(p.n, 5);
 	assert_string_equal(p.next_cursor, "psps:0");
@@ -195,7 +200,7 @@ test_v2_windows(void **state)
 	it = page_find(&p, "maintenance_window", "582");
 	assert_string_equal(nstr(it, "recurrence"), "once");
 	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
-	assert_string_equal(nstr(it, "end"), "2023-11-14T23:43:20Z");  /* "duration":"90" */
+	assert_string_equal(nstr(it, "end"), "2023-11-14T23:43:20Z"); /* "duration":"90" */
 	assert_string_equal(ntext(it, "days"), "[]");
 	it = page_find(&p, "maintenance_window", "583");
 	assert_string_equal(nstr(it, "recurrence"), "daily");
@@ -220,14 +225,15 @@ test_v3_monitors(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(uptimerobot_parse, NULL, 200, "uptimerobot/v3_monitors.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(uptimerobot_parse, NULL, 200, "uptimerobot/v3_monitors.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 9);
-	assert_string_equal(p.next_cursor, "v3-monitors:800123464");   /* cursor= of nextLink */
+	assert_string_equal(p.next_cursor, "v3-monitors:800123464"); /* cursor= of nextLink */
 
 	it = page_find(&p, "monitor", "800123456");
 	assert_string_equal(nstr(it, "type"), "keyword");
 	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?x=1");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present");  /* ALERT_NOT_EXISTS */
+	assert_string_equal(nstr(it, "keyword_up_when"), "present"); /* ALERT_NOT_EXISTS */
 	assert_false(nbool(it, "keyword_case_sensitive"));
 	assert_string_equal(nstr(it, "http_method"), "GET");
 	assert_string_equal(nheader(it, "x-env"), "prod");
@@ -241,8 +247,8 @@ test_v3_monitors(void **state)
 	assert_int_equal(nint(it, "timeout"), 30);
 
 	it = page_find(&p, "monitor", "800123457");
-	assert_string_equal(nstr(it, "keyword_up_when"), "absent");   /* ALERT_EXISTS */
-	assert_true(nbool(it, "keyword_case_sensitive"));              /* "0" */
+	assert_string_equal(nstr(it, "keyword_up_when"), "absent"); /* ALERT_EXISTS */
+	assert_true(nbool(it, "keyword_case_sensitive"));           /* "0" */
 	assert_true(nbool(it, "paused"));
 	assert_int_equal(nint(it, "interval"), 600);
 	assert_false(nbool(it, "follow_redirects"));
@@ -271,7 +277,7 @@ test_v3_monitors(void **state)
 	assert_string_equal(nstr(it, "url"), "example.org");
 	it = page_find(&p, "monitor", "800123461");
 	assert_string_equal(nstr(it, "type"), "udp");
-	assert_int_equal(nint(it, "port"), 514);                       /* "514" */
+	assert_int_equal(nint(it, "port"), 514); /* "514" */
 	assert_string_equal(nstr(it, "request_body"), "ping");
 
 	it = page_find(&p, "heartbeat", "800123462");
@@ -300,8 +306,9 @@ test_v3_contacts(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(uptimerobot_parse, "v3-contacts:0", 200, "uptimerobot/v3_alert_contacts.json",
-	    &p, &e), PROV_OK);
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-contacts:0", 200,
+	                     "uptimerobot/v3_alert_contacts.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 5);
 	assert_string_equal(p.next_cursor, "v3-integrations:0");
 	it = page_find(&p, "contact", "7012345");
@@ -312,13 +319,14 @@ test_v3_contacts(void **state)
 	it = page_find(&p, "contact", "7012348");
 	assert_string_equal(nstr(it, "type"), "push");
 	assert_true(nbool(it, "needs_address"));
-	assert_string_equal(nstr(page_find(&p, "contact", "7012349"), "type"), "voice");   /* 14 */
+	assert_string_equal(nstr(page_find(&p, "contact", "7012349"), "type"), "voice"); /* 14 */
 	assert_string_equal(nstr(page_find(&p, "contact", "7012350"), "type"), "other");
 	assert_true(has_warning(&p, "unknown type Pigeon"));
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse(uptimerobot_parse, "v3-integrations:0", 200, "uptimerobot/v3_integrations.json",
-	    &p, &e), PROV_OK);
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-integrations:0", 200,
+	                     "uptimerobot/v3_integrations.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 3);
 	assert_string_equal(p.next_cursor, "v3-integrations:7012400");
 	it = page_find(&p, "contact", "7012346");
@@ -334,7 +342,8 @@ test_v3_contacts(void **state)
 
 	/* The same cursor again (a provider that does not advance): next phase. */
 	assert_int_equal(run_parse(uptimerobot_parse, "v3-integrations:7012400", 200,
-	    "uptimerobot/v3_integrations.json", &p, &e), PROV_OK);
+	                     "uptimerobot/v3_integrations.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "v3-mwindows:0");
 	prov_page_free(&p);
 }
@@ -349,8 +358,9 @@ test_v3_windows_and_pages(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse(uptimerobot_parse, "v3-mwindows:0", 200, "uptimerobot/v3_mwindows.json", &p,
-	    &e), PROV_OK);
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-mwindows:0", 200, "uptimerobot/v3_mwindows.json",
+	                     &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 4);
 	assert_string_equal(p.next_cursor, "v3-psps:0");
 	it = page_find(&p, "maintenance_window", "581");
@@ -377,9 +387,9 @@ test_v3_windows_and_pages(void **state)
 	assert_string_equal(nids(it, "items"), "800123456,800123462");
 	it = page_find(&p, "status_page", "102");
 	assert_string_equal(nstr(it, "url"), "https://status.example.com");
-	assert_false(nbool(it, "public"));                             /* password set */
+	assert_false(nbool(it, "public")); /* password set */
 	it = page_find(&p, "status_page", "103");
-	assert_false(nbool(it, "public"));                             /* paused */
+	assert_false(nbool(it, "public")); /* paused */
 	assert_true(has_warning(&p, "\"Paused page\" shows 4 monitors that the list does not name"));
 	prov_page_free(&p);
 }
@@ -394,33 +404,40 @@ test_refused_kinds(void **state)
 
 	(void)state;
 	/* v3: 403 (official TF errors.go; body shape of the v3 error answers). */
-	assert_int_equal(run_parse(uptimerobot_parse, "v3-integrations:0", 403, "uptimerobot/v3_forbidden.json",
-	    &p, &e), PROV_OK);
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-integrations:0", 403,
+	                     "uptimerobot/v3_forbidden.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "v3-mwindows:0");
 	assert_true(has_warning(&p, "UptimeRobot refused the integrations list for this key (HTTP 403)"));
 	prov_page_free(&p);
-	assert_int_equal(run_parse(uptimerobot_parse, "v3-psps:0", 401, "uptimerobot/v3_unauthorized.json", &p,
-	    &e), PROV_OK);
+	assert_int_equal(run_parse(uptimerobot_parse, "v3-psps:0", 401, "uptimerobot/v3_unauthorized.json",
+	                     &p, &e),
+	    PROV_OK);
 	assert_null(p.next_cursor);
 	assert_true(has_warning(&p, "status pages"));
 	prov_page_free(&p);
 	/* v2: "not_authorized" in the body (providers.md §1.4). */
-	assert_int_equal(run_parse(uptimerobot_parse, "contacts:0", 200, "uptimerobot/not_authorized.json", &p,
-	    &e), PROV_OK);
+	assert_int_equal(run_parse(uptimerobot_parse, "contacts:0", 200, "uptimerobot/not_authorized.json",
+	                     &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "mwindows:0");
-	assert_true(has_warning(&p, "refused the alert contacts list for this key (not_authorized): alert contacts skipped"));
+	assert_true(has_warning(&p,
+	    "refused the alert contacts list for this key (not_authorized): alert contacts skipped"));
 	prov_page_free(&p);
-	assert_int_equal(run_parse(uptimerobot_parse, "mwindows:0", 200, "uptimerobot/not_authorized.json", &p,
-	    &e), PROV_OK);
+	assert_int_equal(run_parse(uptimerobot_parse, "mwindows:0", 200, "uptimerobot/not_authorized.json",
+	                     &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "psps:0");
 	assert_true(has_warning(&p, "maintenance windows"));
 	prov_page_free(&p);
 	/* The monitor list refused: a bad key, on either API and at any page. */
-	assert_string_not_equal(parse_fails(uptimerobot_parse, "monitors:50", 200, "uptimerobot/not_authorized.json",
-	    PROV_AUTH), "");
+	assert_string_not_equal(parse_fails(uptimerobot_parse, "monitors:50", 200,
+	                            "uptimerobot/not_authorized.json", PROV_AUTH),
+	    "");
 	assert_non_null(strstr(parse_fails(uptimerobot_parse, "v3-monitors:7", 401,
-	    "uptimerobot/v3_unauthorized.json", PROV_AUTH), "rejected the API key (HTTP 401: Unauthorized)"));
+	                           "uptimerobot/v3_unauthorized.json", PROV_AUTH),
+	    "rejected the API key (HTTP 401: Unauthorized)"));
 }
 
 static void
@@ -439,17 +456,21 @@ test_errors(void **state)
 	assert_int_equal(run_parse(uptimerobot_parse, "psps:0", 200, "uptimerobot/missing_key.json", &p, &e),
 	    PROV_AUTH);
 	prov_page_free(&p);
-	assert_int_equal(run_parse(uptimerobot_parse, "monitors:0", 200, "uptimerobot/truncated.json", &p, &e),
+	assert_int_equal(run_parse(uptimerobot_parse, "monitors:0", 200, "uptimerobot/truncated.json", &p,
+	                     &e),
 	    PROV_TRANSIENT);
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, "monitors:0", 200, "<html>maintenance</html>", &p, &e),
+	assert_int_equal(run_parse_text(uptimerobot_parse, "monitors:0", 200, "<html>maintenance</html>", &p,
+	                     &e),
 	    PROV_TRANSIENT);
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, "monitors:0", 200, "{\"stat\":\"ok\",\"monitors\":{}}",
-	    &p, &e), PROV_TRANSIENT);
+	assert_int_equal(run_parse_text(uptimerobot_parse, "monitors:0", 200,
+	                     "{\"stat\":\"ok\",\"monitors\":{}}", &p, &e),
+	    PROV_TRANSIENT);
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200, "{\"data\":{}}", &p, &e), PROV_TRANSIENT);
+	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200, "{\"data\":{}}", &p, &e),
+	    PROV_TRANSIENT);
 	prov_page_free(&p);
 	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 502, "bad gateway", &p, &e), PROV_TRANSIENT);
 	prov_page_free(&p);
@@ -487,18 +508,23 @@ test_empty_account(void **state)
 	struct prov_error e;
 
 	(void)state;
-	assert_int_equal(run_parse_text(uptimerobot_parse, "monitors:0", 200,
-	    "{\"stat\":\"ok\",\"pagination\":{\"offset\":0,\"limit\":50,\"total\":0},\"monitors\":[]}", &p, &e),
+	assert_int_equal(
+	    run_parse_text(uptimerobot_parse, "monitors:0", 200,
+	        "{\"stat\":\"ok\",\"pagination\":{\"offset\":0,\"limit\":50,\"total\":0},\"monitors\":[]}",
+	        &p, &e),
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "contacts:0");
 	prov_page_free(&p);
 	/* A provider that claims more but sends nothing cannot keep us looping. */
-	assert_int_equal(run_parse_text(uptimerobot_parse, "psps:100", 200,
-	    "{\"stat\":\"ok\",\"pagination\":{\"offset\":100,\"limit\":50,\"total\":900},\"psps\":[]}", &p, &e),
+	assert_int_equal(
+	    run_parse_text(uptimerobot_parse, "psps:100", 200,
+	        "{\"stat\":\"ok\",\"pagination\":{\"offset\":100,\"limit\":50,\"total\":900},\"psps\":[]}",
+	        &p, &e),
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200, "{\"data\":[],\"nextLink\":null}", &p, &e),
+	assert_int_equal(run_parse_text(uptimerobot_parse, NULL, 200, "{\"data\":[],\"nextLink\":null}", &p,
+	                     &e),
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "v3-contacts:0");
 	prov_page_free(&p);
@@ -507,13 +533,16 @@ test_empty_account(void **state)
 	prov_page_free(&p);
 	/* A cursor the shared checkpoint cannot hold ends the list with a warning. */
 	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-psps:0", 200,
-	    "{\"data\":[{\"id\":1,\"friendlyName\":\"A\"}],\"nextCursorId\":\"3000000000\"}", &p, &e), PROV_OK);
+	                     "{\"data\":[{\"id\":1,\"friendlyName\":\"A\"}],\"nextCursorId\":\"3000000000\"}",
+	                     &p, &e),
+	    PROV_OK);
 	assert_null(p.next_cursor);
 	assert_true(has_warning(&p, "cursor 3000000000 is out of range"));
 	prov_page_free(&p);
 	/* An empty page with a next cursor still ends the list. */
 	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-mwindows:0", 200,
-	    "{\"data\":[],\"nextCursorId\":55}", &p, &e), PROV_OK);
+	                     "{\"data\":[],\"nextCursorId\":55}", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "v3-psps:0");
 	prov_page_free(&p);
 }
@@ -545,7 +574,8 @@ test_fetch_falls_back_to_v2(void **state)
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "Authorization: Bearer u123-secretkeyvalue\r\n"));
 	assert_non_null(strstr(seen, "POST /ur/v2/getMonitors HTTP/1.1\r\n"));
-	assert_non_null(strstr(seen, "api_key=u123-secretkeyvalue&format=json&offset=0&limit=50&alert_contacts=1"
+	assert_non_null(strstr(seen,
+	    "api_key=u123-secretkeyvalue&format=json&offset=0&limit=50&alert_contacts=1"
 	    "&ssl=1&custom_http_headers=1&custom_http_statuses=1&mwindows=1"));
 	assert_int_equal(p.n, 8);
 	assert_string_equal(p.next_cursor, "monitors:9");
@@ -569,7 +599,8 @@ test_fetch_bad_key(void **state)
 
 	(void)state;
 	a[0] = answer("401 Unauthorized", "", "{\"statusCode\":401,\"message\":\"Unauthorized\"}");
-	a[1] = answer("200 OK", "", "{\"stat\":\"fail\",\"error\":{\"type\":\"invalid_parameter\","
+	a[1] = answer("200 OK", "",
+	    "{\"stat\":\"fail\",\"error\":{\"type\":\"invalid_parameter\","
 	    "\"parameter_name\":\"api_key\",\"passed_value\":\"u123-secretkeyvalue\","
 	    "\"message\":\"api_key u123-secretkeyvalue not found.\"}}");
 	a[2] = NULL;
@@ -623,7 +654,8 @@ test_fetch_v3_with_groups(void **state)
 	a[1] = NULL;
 	mini_start(&m, (const char *const *)a);
 	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-monitors:800123464", &p, &e), PROV_OK);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-monitors:800123464", &p, &e),
+	    PROV_OK);
 	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors?cursor=800123464 HTTP/1.1\r\n"));
 	assert_string_equal(p.next_cursor, "v3-contacts:0");
@@ -709,7 +741,8 @@ test_fetch_v3_windows(void **state)
 	a[2] = NULL;
 	mini_start(&m, (const char *const *)a);
 	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_TRANSIENT);
+	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e),
+	    PROV_TRANSIENT);
 	mini_finish(&m);
 	assert_int_equal(p.n, 0);
 	assert_null(p.next_cursor);
@@ -742,12 +775,15 @@ test_uptimerobot_window_numbers_out_of_range(void **state)
 	const struct prov_item *it;
 
 	(void)state;
-	assert_int_equal(run_parse_text(uptimerobot_parse, "mwindows:0", 200, "{\"stat\":\"ok\","
-	    "\"pagination\":{\"offset\":0,\"limit\":50,\"total\":3},\"mwindows\":["
-	    "{\"id\":1,\"type\":1,\"friendly_name\":\"Long\",\"start_time\":1700000000,\"duration\":9223372036854775806,\"status\":1},"
-	    "{\"id\":2,\"type\":1,\"friendly_name\":\"Far\",\"start_time\":9223372036854775806,\"duration\":60,\"status\":1},"
-	    "{\"id\":3,\"type\":1,\"friendly_name\":\"Fine\",\"start_time\":1700000000,\"duration\":1.5e2,\"status\":1}]}",
-	    &p, &e), PROV_OK);
+	assert_int_equal(
+	    run_parse_text(uptimerobot_parse, "mwindows:0", 200,
+	        "{\"stat\":\"ok\","
+	        "\"pagination\":{\"offset\":0,\"limit\":50,\"total\":3},\"mwindows\":["
+	        "{\"id\":1,\"type\":1,\"friendly_name\":\"Long\",\"start_time\":1700000000,\"duration\":9223372036854775806,\"status\":1},"
+	        "{\"id\":2,\"type\":1,\"friendly_name\":\"Far\",\"start_time\":9223372036854775806,\"duration\":60,\"status\":1},"
+	        "{\"id\":3,\"type\":1,\"friendly_name\":\"Fine\",\"start_time\":1700000000,\"duration\":1.5e2,\"status\":1}]}",
+	        &p, &e),
+	    PROV_OK);
 	it = page_find(&p, "maintenance_window", "1");
 	assert_true(nnull(it, "end"));
 	assert_true(nnull(it, "duration"));
@@ -757,11 +793,15 @@ test_uptimerobot_window_numbers_out_of_range(void **state)
 	assert_string_equal(nstr(it, "end"), "2023-11-15T00:43:20Z");
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse_text(uptimerobot_parse, "v3-mwindows:0", 200, "{\"data\":["
-	    "{\"id\":4,\"name\":\"Long\",\"interval\":\"once\",\"date\":\"2023-11-14\",\"time\":\"22:13:99999999\","
-	    "\"duration\":99999999999999999999},"
-	    "{\"id\":5,\"name\":\"Fine\",\"interval\":\"once\",\"date\":\"2023-11-14\",\"time\":\"22:13:20\","
-	    "\"duration\":90}],\"nextCursorId\":null}", &p, &e), PROV_OK);
+	assert_int_equal(
+	    run_parse_text(uptimerobot_parse, "v3-mwindows:0", 200,
+	        "{\"data\":["
+	        "{\"id\":4,\"name\":\"Long\",\"interval\":\"once\",\"date\":\"2023-11-14\",\"time\":\"22:13:99999999\","
+	        "\"duration\":99999999999999999999},"
+	        "{\"id\":5,\"name\":\"Fine\",\"interval\":\"once\",\"date\":\"2023-11-14\",\"time\":\"22:13:20\","
+	        "\"duration\":90}],\"nextCursorId\":null}",
+	        &p, &e),
+	    PROV_OK);
 	it = page_find(&p, "maintenance_window", "4");
 	assert_true(nnull(it, "end"));
 	assert_true(nnull(it, "duration"));

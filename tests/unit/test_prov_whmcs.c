@@ -26,8 +26,9 @@
 
 #include "provtest.h"
 
-#define FORBIDDEN(action) "{\"result\":\"error\",\"message\":\"Invalid Permissions: API action \\\"" \
-	action "\\\" is not allowed\"}"
+#define FORBIDDEN(action) \
+	"{\"result\":\"error\",\"message\":\"Invalid Permissions: API action \\\"" action \
+	"\\\" is not allowed\"}"
 
 /* ------------------------------------------------------ list answers (pure) */
 
@@ -47,19 +48,21 @@ test_whmcs_clients(void **state)
 	assert_string_equal(nstr(it, "email"), "price.ima@example.com");
 	assert_string_equal(nstr(it, "first_name"), "Angelica");
 	assert_string_equal(nstr(it, "last_name"), "Mohr");
-	assert_true(nnull(it, "company"));                 /* "" */
+	assert_true(nnull(it, "company")); /* "" */
 	assert_string_equal(nstr(it, "status"), "active");
 	assert_string_equal(nstr(it, "created"), "2016-01-15");
-	assert_true(nnull(it, "address1"));                /* the list has no address: the fetch adds it */
-	it = page_find(&p, "hosting_client", "3");           /* "id":"3" */
+	assert_true(nnull(it, "address1"));        /* the list has no address: the fetch adds it */
+	it = page_find(&p, "hosting_client", "3"); /* "id":"3" */
 	assert_string_equal(nstr(it, "company"), "Tran Hosting Ltd");
-	assert_true(nnull(it, "created"));                 /* "0000-00-00" */
+	assert_true(nnull(it, "created")); /* "0000-00-00" */
 	assert_string_equal(nstr(it, "status"), "other");
-	assert_true(has_warning(&p, "client \"bo@example.net\" has an unknown status \"Archived\"; kept as other"));
+	assert_true(
+	    has_warning(&p, "client \"bo@example.net\" has an unknown status \"Archived\"; kept as other"));
 	prov_page_free(&p);
 
 	/* source: docs GetClients, counters as strings; 2 + 1 >= 3: the next list. */
-	assert_int_equal(run_parse(whmcs_parse, "clients:2", 200, "whmcs/clients_last.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(whmcs_parse, "clients:2", 200, "whmcs/clients_last.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 1);
 	assert_string_equal(nstr(page_find(&p, "hosting_client", "7"), "status"), "closed");
 	assert_string_equal(p.next_cursor, "contacts:0");
@@ -80,7 +83,8 @@ test_whmcs_clients(void **state)
 	prov_page_free(&p);
 
 	/* The refused-details variant pages on, then goes to the contacts. */
-	assert_int_equal(run_parse(whmcs_parse, "clients-plain:0", 200, "whmcs/clients.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(whmcs_parse, "clients-plain:0", 200, "whmcs/clients.json", &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "clients-plain:2");
 	prov_page_free(&p);
 }
@@ -116,8 +120,10 @@ test_whmcs_contacts(void **state)
 	assert_non_null(json_object_object_get(it->raw, "invoiceemails"));
 	it = page_find(&p, "hosting_contact", "2");
 	assert_string_equal(nstr(it, "client_id"), "2");
-	assert_string_equal(nstr(it, "first_name"), "Zo\xc3\xab");          /* UTF-8 kept whole */
-	assert_string_equal(nstr(it, "last_name"), "\xc3\x98" "degaard");
+	assert_string_equal(nstr(it, "first_name"), "Zo\xc3\xab"); /* UTF-8 kept whole */
+	assert_string_equal(nstr(it, "last_name"),
+	    "\xc3\x98"
+	    "degaard");
 	assert_string_equal(nstr(it, "company"), "Nordlys AS");
 	assert_string_equal(nstr(it, "phone"), "+47 22 00 00 00");
 	assert_string_equal(nstr(it, "address2"), "3. etasje");
@@ -125,8 +131,11 @@ test_whmcs_contacts(void **state)
 	prov_page_free(&p);
 
 	/* No contacts: the key is missing; the services come next. */
-	assert_int_equal(run_parse_text(whmcs_parse, "contacts:0", 200, "{\"result\":\"success\","
-	    "\"totalresults\":\"0\",\"startnumber\":\"0\",\"numreturned\":\"0\"}", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_text(whmcs_parse, "contacts:0", 200,
+	                     "{\"result\":\"success\","
+	                     "\"totalresults\":\"0\",\"startnumber\":\"0\",\"numreturned\":\"0\"}",
+	                     &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "services:0");
 	prov_page_free(&p);
@@ -155,17 +164,18 @@ test_whmcs_services_and_domains(void **state)
 	assert_string_equal(nstr(it, "first_amount"), "12.95");
 	assert_string_equal(nstr(it, "next_due"), "2024-02-18");
 	assert_string_equal(nstr(it, "registered"), "2023-01-18");
-	assert_true(nnull(it, "currency"));                /* the fetch adds the client's */
+	assert_true(nnull(it, "currency")); /* the fetch adds the client's */
 	it = page_find(&p, "hosting_service", "102");
 	assert_true(nnull(it, "domain"));
 	assert_string_equal(nstr(it, "status"), "suspended");
 	assert_string_equal(nstr(it, "billing_cycle"), "free");
 	assert_string_equal(nstr(it, "amount"), "129.50");
-	assert_true(nnull(it, "next_due"));               /* "0000-00-00" */
+	assert_true(nnull(it, "next_due")); /* "0000-00-00" */
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": "products":"" */
-	assert_int_equal(run_parse(whmcs_parse, "services:0", 200, "whmcs/products_empty.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(whmcs_parse, "services:0", 200, "whmcs/products_empty.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "addons:0");
 	prov_page_free(&p);
@@ -190,18 +200,19 @@ test_whmcs_services_and_domains(void **state)
 	assert_string_equal(nstr(it, "registered"), "2023-05-01");
 	assert_string_equal(nstr(it, "amount"), "12.95");
 	assert_int_equal(nint(it, "period"), 1);
-	assert_true(nbool(it, "auto_renew"));               /* donotrenew "0" */
+	assert_true(nbool(it, "auto_renew")); /* donotrenew "0" */
 	it = page_find(&p, "hosting_domain", "202");
-	assert_true(nnull(it, "client_id"));              /* "userid":"0" */
+	assert_true(nnull(it, "client_id")); /* "userid":"0" */
 	assert_true(nnull(it, "registrar"));
-	assert_true(nnull(it, "amount"));                 /* "abc" */
+	assert_true(nnull(it, "amount")); /* "abc" */
 	assert_true(nnull(it, "period"));
-	assert_true(nnull(it, "auto_renew"));             /* not sent */
+	assert_true(nnull(it, "auto_renew")); /* not sent */
 	assert_string_equal(nstr(it, "status"), "transferred_away");
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": "domains":"" */
-	assert_int_equal(run_parse(whmcs_parse, "domains:0", 200, "whmcs/domains_empty.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(whmcs_parse, "domains:0", 200, "whmcs/domains_empty.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "invoices:0");
 	prov_page_free(&p);
@@ -233,37 +244,46 @@ test_whmcs_invoices(void **state)
 	assert_string_equal(nstr(it, "payment_method"), "paypal");
 	assert_string_equal(nstr(it, "currency"), "USD");
 	assert_string_equal(nstr(it, "status"), "paid");
-	assert_int_equal(nids_len(it, "lines"), 0);       /* GetInvoice adds them */
+	assert_int_equal(nids_len(it, "lines"), 0); /* GetInvoice adds them */
 	it = page_find(&p, "invoice", "302");
-	assert_string_equal(nstr(it, "number"), "302");   /* no invoicenum: the id */
-	assert_true(nnull(it, "paid_at"));                /* "0000-00-00 00:00:00" */
-	assert_string_equal(nstr(it, "total"), "129.5");  /* a JSON number, as written */
+	assert_string_equal(nstr(it, "number"), "302");  /* no invoicenum: the id */
+	assert_true(nnull(it, "paid_at"));               /* "0000-00-00 00:00:00" */
+	assert_string_equal(nstr(it, "total"), "129.5"); /* a JSON number, as written */
 	assert_string_equal(nstr(it, "currency"), "EUR");
 	assert_string_equal(nstr(it, "status"), "payment_pending");
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": "invoices":[] */
-	assert_int_equal(run_parse(whmcs_parse, "invoices:0", 200, "whmcs/invoices_empty.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(whmcs_parse, "invoices:0", 200, "whmcs/invoices_empty.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "payments:0");
 	prov_page_free(&p);
 
 	/* numreturned > 0 with nothing in the list: stop, do not loop. */
-	assert_int_equal(run_parse_text(whmcs_parse, "invoices:0", 200, "{\"result\":\"success\","
-	    "\"totalresults\":\"500\",\"numreturned\":\"25\",\"invoices\":{\"invoice\":[]}}", &p, &e), PROV_OK);
+	assert_int_equal(run_parse_text(whmcs_parse, "invoices:0", 200,
+	                     "{\"result\":\"success\","
+	                     "\"totalresults\":\"500\",\"numreturned\":\"25\",\"invoices\":{\"invoice\":[]}}",
+	                     &p, &e),
+	    PROV_OK);
 	assert_string_equal(p.next_cursor, "payments:0");
 	prov_page_free(&p);
 
 	/* A currency code that is not ISO 4217 is left empty, with a warning. */
-	assert_int_equal(run_parse_text(whmcs_parse, "invoices:0", 200, "{\"result\":\"success\","
-	    "\"totalresults\":1,\"numreturned\":1,\"invoices\":{\"invoice\":[{\"id\":\"5\",\"userid\":\"2\","
-	    "\"total\":\"1.00\",\"status\":\"Paid\",\"currencycode\":\"US$\"}]}}", &p, &e), PROV_OK);
+	assert_int_equal(
+	    run_parse_text(whmcs_parse, "invoices:0", 200,
+	        "{\"result\":\"success\","
+	        "\"totalresults\":1,\"numreturned\":1,\"invoices\":{\"invoice\":[{\"id\":\"5\",\"userid\":\"2\","
+	        "\"total\":\"1.00\",\"status\":\"Paid\",\"currencycode\":\"US$\"}]}}",
+	        &p, &e),
+	    PROV_OK);
 	assert_true(nnull(page_find(&p, "invoice", "5"), "currency"));
 	assert_true(has_warning(&p, "invoice 5: currency code \"US$\" is not an ISO 4217 code; left empty"));
 	prov_page_free(&p);
 
 	/* The payments walk the clients; after them discovery ends. */
-	assert_int_equal(run_parse(whmcs_parse, "payments:2", 200, "whmcs/clients_last.json", &p, &e), PROV_OK);
+	assert_int_equal(run_parse(whmcs_parse, "payments:2", 200, "whmcs/clients_last.json", &p, &e),
+	    PROV_OK);
 	assert_int_equal(p.n, 0);
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
@@ -300,7 +320,8 @@ test_whmcs_errors(void **state)
 	parse_fails(whmcs_parse, NULL, 503, "whmcs/rate_limited.html", PROV_TRANSIENT);
 	parse_fails(whmcs_parse, NULL, 404, "whmcs/rate_limited.html", PROV_FATAL);
 	parse_fails(whmcs_parse, "products:0", 200, "whmcs/products.json", PROV_FATAL);
-	assert_int_equal(run_parse_text(whmcs_parse, NULL, 200, "{\"result\":\"success\",\"clients\":5}", &p, &e),
+	assert_int_equal(run_parse_text(whmcs_parse, NULL, 200, "{\"result\":\"success\",\"clients\":5}", &p,
+	                     &e),
 	    PROV_TRANSIENT);
 	prov_page_free(&p);
 	assert_int_equal(run_parse_text(whmcs_parse, NULL, 200, "{\"clients\":{\"client\":[]}}", &p, &e),
@@ -333,7 +354,8 @@ test_whmcs_refused_lists(void **state)
 	assert_int_equal(run_parse(whmcs_parse, "invoices:0", 403, "whmcs/invalid_permissions.json", &p, &e),
 	    PROV_OK);
 	assert_int_equal(p.n, 0);
-	assert_true(has_warning(&p, "WHMCS refused the invoices list for this key (HTTP 403): invoices skipped"));
+	assert_true(
+	    has_warning(&p, "WHMCS refused the invoices list for this key (HTTP 403): invoices skipped"));
 	assert_string_equal(p.next_cursor, "payments:0");
 	prov_page_free(&p);
 	/* Some installations send it with HTTP 200. */
@@ -347,12 +369,14 @@ test_whmcs_refused_lists(void **state)
 	assert_true(has_warning(&p, "refused the services list for this key (HTTP 403): services skipped"));
 	assert_string_equal(p.next_cursor, "addons:0");
 	prov_page_free(&p);
-	assert_int_equal(run_parse_text(whmcs_parse, "addons:0", 403, FORBIDDEN("getclientsproducts"), &p, &e),
+	assert_int_equal(run_parse_text(whmcs_parse, "addons:0", 403, FORBIDDEN("getclientsproducts"), &p,
+	                     &e),
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "domains:0");
 	prov_page_free(&p);
 	/* The last phase refused: discovery ends. */
-	assert_int_equal(run_parse_text(whmcs_parse, "payments:0", 403, FORBIDDEN("getclients"), &p, &e), PROV_OK);
+	assert_int_equal(run_parse_text(whmcs_parse, "payments:0", 403, FORBIDDEN("getclients"), &p, &e),
+	    PROV_OK);
 	assert_true(has_warning(&p, "transactions skipped"));
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
@@ -391,8 +415,10 @@ fetch_script(struct run *r, const char *cursor, long timeout_s, const char *cons
 	}
 	mini_start(&m, (const char *const *)a);
 	r->port = m.port;
-	snprintf(credtext, sizeof credtext, "{\"url\":\"http://127.0.0.1:%d/billing/\",\"api_identifier\":"
-	    "\"wh-ident-1\",\"api_secret\":\"wh-secret-98765\"}", m.port);
+	snprintf(credtext, sizeof credtext,
+	    "{\"url\":\"http://127.0.0.1:%d/billing/\",\"api_identifier\":"
+	    "\"wh-ident-1\",\"api_secret\":\"wh-secret-98765\"}",
+	    m.port);
 	creds = json_tokener_parse(credtext);
 	/* The test config allows http and private addresses (the fakes run on 127.0.0.1). */
 	cfg_init(&cfg, "whmcs", NULL);
@@ -440,9 +466,11 @@ test_fetch_whmcs_clients_with_details(void **state)
 	assert_int_equal(r->st, PROV_OK);
 	assert_string_equal(r->p.next_cursor, "clients:2");
 	assert_non_null(strstr(r->seen, "POST /billing/includes/api.php HTTP/1.1\r\n"));
-	assert_non_null(strstr(r->seen, "action=GetClients&responsetype=json&identifier=wh-ident-1&"
+	assert_non_null(strstr(r->seen,
+	    "action=GetClients&responsetype=json&identifier=wh-ident-1&"
 	    "secret=wh-secret-98765&limitstart=0&limitnum=25"));
-	assert_non_null(strstr(r->seen, "action=GetClientsDetails&responsetype=json&identifier=wh-ident-1&"
+	assert_non_null(strstr(r->seen,
+	    "action=GetClientsDetails&responsetype=json&identifier=wh-ident-1&"
 	    "secret=wh-secret-98765&clientid=2"));
 	assert_non_null(strstr(r->seen, "&clientid=3"));
 	assert_int_equal(calls(r, "GetCurrencies"), 1);
@@ -458,17 +486,17 @@ test_fetch_whmcs_clients_with_details(void **state)
 	assert_string_equal(nstr(it, "currency"), "USD");
 	raw = json_object_object_get(it->raw, "details");
 	assert_non_null(raw);
-	assert_null(json_object_object_get(raw, "password"));     /* never kept */
+	assert_null(json_object_object_get(raw, "password")); /* never kept */
 	assert_null(json_object_object_get(raw, "securityqans"));
 	it = page_find(&r->p, "hosting_client", "3");
 	assert_string_equal(nstr(it, "address1"), "Rue de la Paix 1");
 	assert_string_equal(nstr(it, "address2"), "B\xc3\xa2timent B");
-	assert_string_equal(nstr(it, "country"), "FR");       /* "country" when no countrycode */
+	assert_string_equal(nstr(it, "country"), "FR"); /* "country" when no countrycode */
 	assert_string_equal(nstr(it, "phone"), "+33 1 23 45 67 89");
 	assert_true(nnull(it, "state"));
 	assert_string_equal(nstr(it, "credit"), "0.00");
-	assert_string_equal(nstr(it, "currency"), "EUR");     /* currency 2 by GetCurrencies */
-	assert_int_equal(r->p.nwarnings, 1);                  /* the "Archived" status */
+	assert_string_equal(nstr(it, "currency"), "EUR"); /* currency 2 by GetCurrencies */
+	assert_int_equal(r->p.nwarnings, 1);              /* the "Archived" status */
 	prov_page_free(&r->p);
 	free(r);
 }
@@ -489,7 +517,7 @@ test_fetch_whmcs_client_details_refused_or_failed(void **state)
 	fetch_script(r, NULL, 0, refused);
 	assert_int_equal(r->st, PROV_OK);
 	assert_int_equal(r->p.n, 2);
-	assert_int_equal(calls(r, "GetClientsDetails"), 1);   /* not asked again */
+	assert_int_equal(calls(r, "GetClientsDetails"), 1); /* not asked again */
 	assert_true(has_warning(&r->p, "refused GetClientsDetails for these API credentials (HTTP 403)"));
 	/* the next pages do not ask for details */
 	assert_string_equal(r->p.next_cursor, "clients-plain:2");
@@ -499,17 +527,19 @@ test_fetch_whmcs_client_details_refused_or_failed(void **state)
 	fetch_script(r, NULL, 0, failed);
 	assert_int_equal(r->st, PROV_OK);
 	assert_int_equal(r->p.n, 2);
-	assert_true(has_warning(&r->p, "client 2: its details could not be read (WHMCS answered "
+	assert_true(has_warning(&r->p,
+	    "client 2: its details could not be read (WHMCS answered "
 	    "GetClientsDetails with an error: Client Not Found)"));
 	it = page_find(&r->p, "hosting_client", "2");
 	assert_string_equal(nstr(it, "email"), "price.ima@example.com"); /* the list data */
 	assert_true(nnull(it, "address1"));
 	it = page_find(&r->p, "hosting_client", "3");
 	assert_string_equal(nstr(it, "address1"), "1 Main St");
-	assert_string_equal(nstr(it, "credit"), "12.5");      /* a JSON number, as written */
+	assert_string_equal(nstr(it, "credit"), "12.5"); /* a JSON number, as written */
 	assert_true(nnull(it, "currency"));
-	assert_true(has_warning(&r->p, "client 3: currency code \"US$\" is not an ISO 4217 code; left empty"));
-	assert_int_equal(calls(r, "GetCurrencies"), 0);       /* currency_code was there */
+	assert_true(
+	    has_warning(&r->p, "client 3: currency code \"US$\" is not an ISO 4217 code; left empty"));
+	assert_int_equal(calls(r, "GetCurrencies"), 0); /* currency_code was there */
 	prov_page_free(&r->p);
 	free(r);
 }
@@ -523,7 +553,8 @@ test_fetch_whmcs_service_currencies(void **state)
 	 * docs GetClientsDetails */
 	const char *const several[] = { "200 OK|whmcs/products_rich.json", "200 OK|whmcs/currencies.json",
 		"200 OK|whmcs/client_details.json", "200 OK|whmcs/client_details_badcode.json", NULL };
-	const char *const one[] = { "200 OK|whmcs/products_rich.json", "200 OK|whmcs/currencies_one.json", NULL };
+	const char *const one[] = { "200 OK|whmcs/products_rich.json", "200 OK|whmcs/currencies_one.json",
+		NULL };
 
 	(void)state;
 	fetch_script(r, "services:0", 0, several);
@@ -538,7 +569,7 @@ test_fetch_whmcs_service_currencies(void **state)
 	assert_string_equal(nstr(it, "first_amount"), "17.95");
 	assert_string_equal(nstr(it, "amount"), "12.95");
 	assert_string_equal(nstr(it, "registered"), "2023-01-18");
-	assert_true(nnull(page_find(&r->p, "hosting_service", "102"), "currency"));   /* "US$" */
+	assert_true(nnull(page_find(&r->p, "hosting_service", "102"), "currency")); /* "US$" */
 	assert_true(has_warning(&r->p, "client 3: currency code \"US$\" is not an ISO 4217 code"));
 	it = page_find(&r->p, "hosting_service", "103");
 	assert_string_equal(nstr(it, "currency"), "USD");
@@ -573,7 +604,8 @@ test_fetch_whmcs_addons(void **state)
 	assert_int_equal(r->st, PROV_OK);
 	assert_string_equal(r->p.next_cursor, "domains:0");
 	/* one call for the whole page: serviceid=101,102,103 */
-	assert_non_null(strstr(r->seen, "action=GetClientsAddons&responsetype=json&identifier=wh-ident-1&"
+	assert_non_null(strstr(r->seen,
+	    "action=GetClientsAddons&responsetype=json&identifier=wh-ident-1&"
 	    "secret=wh-secret-98765&serviceid=101%2C102%2C103"));
 	assert_int_equal(page_count(&r->p, "hosting_service"), 0);
 	assert_int_equal(page_count(&r->p, "hosting_addon"), 3);
@@ -592,18 +624,20 @@ test_fetch_whmcs_addons(void **state)
 	assert_string_equal(nstr(it, "name"), "Addon 2");
 	assert_true(has_warning(&r->p, "addon 2 has no name; imported as \"Addon 2\""));
 	assert_string_equal(nstr(it, "billing_cycle"), "other");
-	assert_true(has_warning(&r->p, "addon \"Addon 2\" has an unknown billing cycle \"Fortnightly\"; kept as other"));
+	assert_true(has_warning(&r->p,
+	    "addon \"Addon 2\" has an unknown billing cycle \"Fortnightly\"; kept as other"));
 	assert_string_equal(nstr(it, "status"), "suspended");
 	assert_true(nnull(it, "next_due"));
 	it = page_find(&r->p, "hosting_addon", "3");
-	assert_true(nnull(it, "setup_fee"));                  /* "" */
+	assert_true(nnull(it, "setup_fee")); /* "" */
 	assert_string_equal(nstr(it, "status"), "terminated");
 	prov_page_free(&r->p);
 
 	fetch_script(r, "addons:0", 0, refused);
 	assert_int_equal(r->st, PROV_OK);
 	assert_int_equal(r->p.n, 0);
-	assert_true(has_warning(&r->p, "WHMCS refused the service addons list for this key (HTTP 403): "
+	assert_true(has_warning(&r->p,
+	    "WHMCS refused the service addons list for this key (HTTP 403): "
 	    "service addons skipped"));
 	assert_string_equal(r->p.next_cursor, "domains:0");
 	prov_page_free(&r->p);
@@ -627,12 +661,12 @@ test_fetch_whmcs_domains(void **state)
 	assert_int_equal(calls(r, "GetCurrencies"), 1);
 	it = page_find(&r->p, "hosting_domain", "201");
 	assert_int_equal(nint(it, "period"), 2);
-	assert_false(nbool(it, "auto_renew"));             /* donotrenew "1" */
+	assert_false(nbool(it, "auto_renew")); /* donotrenew "1" */
 	assert_string_equal(nstr(it, "registered"), "2023-05-01");
 	assert_string_equal(nstr(it, "currency"), "USD");
 	it = page_find(&r->p, "hosting_domain", "202");
 	assert_int_equal(nint(it, "period"), 3);
-	assert_true(nbool(it, "auto_renew"));              /* donotrenew 0 */
+	assert_true(nbool(it, "auto_renew")); /* donotrenew 0 */
 	assert_string_equal(nstr(it, "status"), "pending_transfer");
 	assert_string_equal(nstr(it, "currency"), "EUR");
 	prov_page_free(&r->p);
@@ -649,17 +683,18 @@ test_fetch_whmcs_invoice_lines(void **state)
 	 * a manual line, transactions); docs GetInvoice "Error Responses" */
 	const char *const script[] = { "200 OK|whmcs/invoices.json", "200 OK|whmcs/invoice_rich.json",
 		"200 OK|whmcs/invoice_not_found.json", NULL };
-	const char *const refused[] = { "200 OK|whmcs/invoices.json", "403 Forbidden||" FORBIDDEN("getinvoice"),
-		NULL };
+	const char *const refused[] = { "200 OK|whmcs/invoices.json",
+		"403 Forbidden||" FORBIDDEN("getinvoice"), NULL };
 
 	(void)state;
 	fetch_script(r, "invoices:100", 0, script);
 	assert_int_equal(r->st, PROV_OK);
 	assert_string_equal(r->p.next_cursor, "invoices:102");
 	assert_non_null(strstr(r->seen, "&limitstart=100&limitnum=25"));
-	assert_non_null(strstr(r->seen, "action=GetInvoice&responsetype=json&identifier=wh-ident-1&"
+	assert_non_null(strstr(r->seen,
+	    "action=GetInvoice&responsetype=json&identifier=wh-ident-1&"
 	    "secret=wh-secret-98765&invoiceid=301"));
-	assert_int_equal(calls(r, "GetCurrencies"), 0);       /* both carry currencycode */
+	assert_int_equal(calls(r, "GetCurrencies"), 0); /* both carry currencycode */
 	it = page_find(&r->p, "invoice", "301");
 	assert_string_equal(nstr(it, "subtotal"), "25.90");
 	assert_string_equal(nstr(it, "tax"), "2.59");
@@ -679,19 +714,21 @@ test_fetch_whmcs_invoice_lines(void **state)
 	assert_string_equal(json_object_get_string(json_object_object_get(l, "relid")), "101");
 	assert_true(json_object_get_boolean(json_object_object_get(l, "taxed")));
 	l = json_object_array_get_idx(lines, 1);
-	assert_string_equal(json_object_get_string(json_object_object_get(l, "amount")), "12.95"); /* number */
+	assert_string_equal(json_object_get_string(json_object_object_get(l, "amount")),
+	    "12.95"); /* number */
 	assert_string_equal(json_object_get_string(json_object_object_get(l, "relid")), "201");
 	assert_true(json_object_get_boolean(json_object_object_get(l, "taxed")));
 	l = json_object_array_get_idx(lines, 2);
-	assert_null(json_object_object_get(l, "type"));        /* "" */
-	assert_null(json_object_object_get(l, "relid"));       /* 0: no record */
+	assert_null(json_object_object_get(l, "type"));  /* "" */
+	assert_null(json_object_object_get(l, "relid")); /* 0: no record */
 	assert_false(json_object_get_boolean(json_object_object_get(l, "taxed")));
 	/* a failed GetInvoice keeps the list data, with a warning */
 	it = page_find(&r->p, "invoice", "302");
 	assert_int_equal(nids_len(it, "lines"), 0);
 	assert_string_equal(nstr(it, "subtotal"), "129.50");
 	assert_true(nnull(it, "balance"));
-	assert_true(has_warning(&r->p, "invoice 302: its lines could not be read (WHMCS answered GetInvoice "
+	assert_true(has_warning(&r->p,
+	    "invoice 302: its lines could not be read (WHMCS answered GetInvoice "
 	    "with an error: Invoice ID Not Found); imported from the list only"));
 	prov_page_free(&r->p);
 
@@ -710,9 +747,12 @@ test_fetch_whmcs_invoice_client_currency(void **state)
 {
 	struct run *r = xcalloc(1, sizeof *r);
 	/* source: docs GetInvoice example (an older GetInvoices without currencycode) */
-	const char *const script[] = { "200 OK||{\"result\":\"success\",\"totalresults\":1,\"numreturned\":1,"
+	const char *const script[] = {
+		"200 OK||{\"result\":\"success\",\"totalresults\":1,\"numreturned\":1,"
 		"\"invoices\":{\"invoice\":[{\"id\":\"1\",\"userid\":\"2361\",\"invoicenum\":\"\",\"total\":\"15.95\","
-		"\"status\":\"Unpaid\"}]}}", "200 OK|whmcs/invoice.json", "200 OK|whmcs/currencies_one.json", NULL };
+		"\"status\":\"Unpaid\"}]}}",
+		"200 OK|whmcs/invoice.json", "200 OK|whmcs/currencies_one.json", NULL
+	};
 	const char *const plain[] = { script[0], script[2], NULL };
 
 	(void)state;
@@ -744,21 +784,23 @@ test_fetch_whmcs_payments(void **state)
 	const char *const script[] = { "200 OK|whmcs/clients.json", "200 OK|whmcs/transactions.json",
 		"200 OK|whmcs/currencies.json", "200 OK|whmcs/client_details.json",
 		"200 OK|whmcs/transactions_empty.json", NULL };
-	const char *const refused[] = { "200 OK|whmcs/clients.json", "403 Forbidden||" FORBIDDEN("gettransactions"),
-		NULL };
+	const char *const refused[] = { "200 OK|whmcs/clients.json",
+		"403 Forbidden||" FORBIDDEN("gettransactions"), NULL };
 
 	(void)state;
 	fetch_script(r, "payments:0", 0, script);
 	assert_int_equal(r->st, PROV_OK);
 	assert_string_equal(r->p.next_cursor, "payments:2");
-	assert_non_null(strstr(r->seen, "action=GetTransactions&responsetype=json&identifier=wh-ident-1&"
+	assert_non_null(strstr(r->seen,
+	    "action=GetTransactions&responsetype=json&identifier=wh-ident-1&"
 	    "secret=wh-secret-98765&clientid=2"));
-	assert_non_null(strstr(r->seen, "action=GetTransactions&responsetype=json&identifier=wh-ident-1&"
+	assert_non_null(strstr(r->seen,
+	    "action=GetTransactions&responsetype=json&identifier=wh-ident-1&"
 	    "secret=wh-secret-98765&clientid=3"));
 	assert_int_equal(page_count(&r->p, "hosting_client"), 0);
 	assert_int_equal(page_count(&r->p, "payment"), 3);
 	it = page_find(&r->p, "payment", "10");
-	assert_string_equal(nstr(it, "client_id"), "1");       /* the transaction's userid */
+	assert_string_equal(nstr(it, "client_id"), "1"); /* the transaction's userid */
 	assert_string_equal(nstr(it, "invoice_id"), "59");
 	assert_string_equal(nstr(it, "date"), "2016-01-01");
 	assert_string_equal(nstr(it, "gateway"), "paypal");
@@ -767,12 +809,12 @@ test_fetch_whmcs_payments(void **state)
 	assert_string_equal(nstr(it, "amount_in"), "45.90");
 	assert_string_equal(nstr(it, "fees"), "0.00");
 	assert_string_equal(nstr(it, "amount_out"), "0.00");
-	assert_string_equal(nstr(it, "currency"), "USD");      /* "0": the client's */
+	assert_string_equal(nstr(it, "currency"), "USD"); /* "0": the client's */
 	it = page_find(&r->p, "payment", "11");
-	assert_true(nnull(it, "invoice_id"));                /* "0": not tied to an invoice */
+	assert_true(nnull(it, "invoice_id")); /* "0": not tied to an invoice */
 	assert_string_equal(nstr(it, "fees"), "0.50");
 	it = page_find(&r->p, "payment", "12");
-	assert_string_equal(nstr(it, "currency"), "EUR");      /* currency 2 */
+	assert_string_equal(nstr(it, "currency"), "EUR"); /* currency 2 */
 	assert_string_equal(nstr(it, "fees"), "-0.30");
 	assert_string_equal(nstr(it, "amount_out"), "45.90");
 	prov_page_free(&r->p);
@@ -780,7 +822,8 @@ test_fetch_whmcs_payments(void **state)
 	fetch_script(r, "payments:0", 0, refused);
 	assert_int_equal(r->st, PROV_OK);
 	assert_int_equal(r->p.n, 0);
-	assert_true(has_warning(&r->p, "WHMCS refused the transactions list for this key (HTTP 403): "
+	assert_true(has_warning(&r->p,
+	    "WHMCS refused the transactions list for this key (HTTP 403): "
 	    "transactions skipped"));
 	assert_null(r->p.next_cursor);
 	prov_page_free(&r->p);
@@ -791,8 +834,11 @@ static void
 test_fetch_whmcs_bad_key_and_scrubbed_error(void **state)
 {
 	struct run *r = xcalloc(1, sizeof *r);
-	const char *const script[] = { "403 Forbidden||{\"result\":\"error\",\"message\":\"Authentication Failed "
-		"for wh-secret-98765\"}", NULL };
+	const char *const script[] = {
+		"403 Forbidden||{\"result\":\"error\",\"message\":\"Authentication Failed "
+		"for wh-secret-98765\"}",
+		NULL
+	};
 	const char *const later[] = { "200 OK|whmcs/clients.json",
 		"403 Forbidden||{\"result\":\"error\",\"message\":\"Authentication Failed\"}", NULL };
 
@@ -835,8 +881,10 @@ test_fetch_whmcs_redirect_reposts(void **state)
 		char credtext[256];
 		json_object *creds;
 
-		snprintf(credtext, sizeof credtext, "{\"url\":\"http://127.0.0.1:%d/billing\",\"api_identifier\":"
-		    "\"wh-ident-1\",\"api_secret\":\"wh-secret-98765\"}", m.port);
+		snprintf(credtext, sizeof credtext,
+		    "{\"url\":\"http://127.0.0.1:%d/billing\",\"api_identifier\":"
+		    "\"wh-ident-1\",\"api_secret\":\"wh-secret-98765\"}",
+		    m.port);
 		creds = json_tokener_parse(credtext);
 		cfg_init(&cfg, "whmcs", NULL);
 		cfg.allow_http_urls = true;
@@ -849,7 +897,8 @@ test_fetch_whmcs_redirect_reposts(void **state)
 	assert_non_null(strstr(seen2, "POST /billing/includes/api.php HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen2, "POST /moved/includes/api.php HTTP/1.1\r\n"));
 	/* the form went both times */
-	assert_non_null(strstr(strstr(seen2, "POST /moved/"), "\r\n\r\naction=GetClients&responsetype=json&"
+	assert_non_null(strstr(strstr(seen2, "POST /moved/"),
+	    "\r\n\r\naction=GetClients&responsetype=json&"
 	    "identifier=wh-ident-1&secret=wh-secret-98765&limitstart=0&limitnum=25"));
 	assert_string_equal(r->p.next_cursor, "contacts:0");
 	prov_page_free(&r->p);
@@ -863,8 +912,9 @@ test_fetch_whmcs_silent_calls_retry_page(void **state)
 {
 	struct run *r = xcalloc(1, sizeof *r);
 	/* two GetClientsDetails in a row without an answer in time: the page is retried */
-	const char *const script[] = { "200 OK|whmcs/clients.json", MINI_SLOW "200 OK|whmcs/client_details.json",
-		MINI_SLOW "200 OK|whmcs/client_details.json", NULL };
+	const char *const script[] = { "200 OK|whmcs/clients.json",
+		MINI_SLOW "200 OK|whmcs/client_details.json", MINI_SLOW "200 OK|whmcs/client_details.json",
+		NULL };
 
 	(void)state;
 	fetch_script(r, NULL, 1, script);
@@ -889,9 +939,11 @@ test_whmcs_numbers_out_of_range(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof returned / sizeof returned[0]; i++) {
-		snprintf(text, sizeof text, "{\"result\":\"success\",\"totalresults\":\"500\",\"startnumber\":0,"
+		snprintf(text, sizeof text,
+		    "{\"result\":\"success\",\"totalresults\":\"500\",\"startnumber\":0,"
 		    "\"numreturned\":%s,\"contacts\":{\"contact\":[{\"id\":\"3\",\"userid\":\"1\","
-		    "\"email\":\"c@example.com\"}]}}", returned[i]);
+		    "\"email\":\"c@example.com\"}]}}",
+		    returned[i]);
 		assert_int_equal(run_parse_text(whmcs_parse, "contacts:25", 200, text, &p, &e), PROV_OK);
 		assert_string_equal(p.next_cursor, "contacts:26");
 		prov_page_free(&p);

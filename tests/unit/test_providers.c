@@ -37,22 +37,39 @@ test_urlguard_blocks_private_classes(void **state)
 	static const struct {
 		const char *ip, *cls;
 	} blocked[] = {
-		{ "127.0.0.1", "loopback" }, { "127.1.2.3", "loopback" }, { "::1", "loopback" },
-		{ "10.0.0.1", "private" }, { "10.255.255.255", "private" },
-		{ "192.168.1.1", "private" }, { "172.16.0.1", "private" }, { "172.31.255.254", "private" },
-		{ "100.64.0.1", "shared (CGNAT)" }, { "100.127.255.255", "shared (CGNAT)" },
-		{ "169.254.169.254", "link-local" }, { "169.254.0.1", "link-local" },
-		{ "fe80::1", "link-local" }, { "febf::1", "link-local" },
-		{ "0.0.0.0", "unspecified" }, { "0.1.2.3", "unspecified" }, { "::", "unspecified" },
-		{ "224.0.0.1", "multicast" }, { "239.255.255.250", "multicast" }, { "ff02::1", "multicast" },
-		{ "255.255.255.255", "reserved" }, { "240.0.0.1", "reserved" },
-		{ "fc00::1", "unique-local" }, { "fd12:3456::1", "unique-local" },
-		{ "::ffff:127.0.0.1", "loopback" }, { "::ffff:10.1.2.3", "private" },
-		{ "::ffff:169.254.169.254", "link-local" }, { "::ffff:0.0.0.0", "unspecified" },
-		{ "64:ff9b::7f00:1", "loopback" },          /* NAT64 of 127.0.0.1 */
-		{ "2002:c0a8:0101::1", "private" },        /* 6to4 of 192.168.1.1 */
-		{ "::127.0.0.1", "reserved" },             /* IPv4-compatible */
-		{ "2001:db8::1", "reserved" }, { "192.0.2.1", "reserved" },
+		{ "127.0.0.1", "loopback" },
+		{ "127.1.2.3", "loopback" },
+		{ "::1", "loopback" },
+		{ "10.0.0.1", "private" },
+		{ "10.255.255.255", "private" },
+		{ "192.168.1.1", "private" },
+		{ "172.16.0.1", "private" },
+		{ "172.31.255.254", "private" },
+		{ "100.64.0.1", "shared (CGNAT)" },
+		{ "100.127.255.255", "shared (CGNAT)" },
+		{ "169.254.169.254", "link-local" },
+		{ "169.254.0.1", "link-local" },
+		{ "fe80::1", "link-local" },
+		{ "febf::1", "link-local" },
+		{ "0.0.0.0", "unspecified" },
+		{ "0.1.2.3", "unspecified" },
+		{ "::", "unspecified" },
+		{ "224.0.0.1", "multicast" },
+		{ "239.255.255.250", "multicast" },
+		{ "ff02::1", "multicast" },
+		{ "255.255.255.255", "reserved" },
+		{ "240.0.0.1", "reserved" },
+		{ "fc00::1", "unique-local" },
+		{ "fd12:3456::1", "unique-local" },
+		{ "::ffff:127.0.0.1", "loopback" },
+		{ "::ffff:10.1.2.3", "private" },
+		{ "::ffff:169.254.169.254", "link-local" },
+		{ "::ffff:0.0.0.0", "unspecified" },
+		{ "64:ff9b::7f00:1", "loopback" },  /* NAT64 of 127.0.0.1 */
+		{ "2002:c0a8:0101::1", "private" }, /* 6to4 of 192.168.1.1 */
+		{ "::127.0.0.1", "reserved" },      /* IPv4-compatible */
+		{ "2001:db8::1", "reserved" },
+		{ "192.0.2.1", "reserved" },
 	};
 
 	(void)state;
@@ -60,7 +77,8 @@ test_urlguard_blocks_private_classes(void **state)
 		const char *cls = urlguard_ip_class(blocked[i].ip);
 
 		if (cls == NULL || strcmp(cls, blocked[i].cls) != 0)
-			fail_msg("%s: expected %s, got %s", blocked[i].ip, blocked[i].cls, cls ? cls : "public");
+			fail_msg("%s: expected %s, got %s", blocked[i].ip, blocked[i].cls,
+			    cls ? cls : "public");
 	}
 }
 
@@ -68,9 +86,20 @@ static void
 test_urlguard_allows_public(void **state)
 {
 	static const char *const ok[] = {
-		"8.8.8.8", "1.1.1.1", "93.184.216.34", "172.15.255.255", "172.32.0.1",
-		"100.63.255.255", "100.128.0.1", "169.253.1.1", "192.167.1.1", "11.0.0.1",
-		"2606:4700:4700::1111", "2a00:1450:4001:81c::200e", "::ffff:8.8.8.8", "64:ff9b::808:808",
+		"8.8.8.8",
+		"1.1.1.1",
+		"93.184.216.34",
+		"172.15.255.255",
+		"172.32.0.1",
+		"100.63.255.255",
+		"100.128.0.1",
+		"169.253.1.1",
+		"192.167.1.1",
+		"11.0.0.1",
+		"2606:4700:4700::1111",
+		"2a00:1450:4001:81c::200e",
+		"::ffff:8.8.8.8",
+		"64:ff9b::808:808",
 	};
 
 	(void)state;
@@ -103,8 +132,12 @@ static void
 test_urlguard_check_url(void **state)
 {
 	static const char *const good[] = {
-		"https://billing.example.com", "https://billing.example.com/", "https://x.example.com:8443/whmcs",
-		"https://[2001:db8::1]/api", "https://10.0.0.5/whmcs", "HTTPS://Example.COM/a/b",
+		"https://billing.example.com",
+		"https://billing.example.com/",
+		"https://x.example.com:8443/whmcs",
+		"https://[2001:db8::1]/api",
+		"https://10.0.0.5/whmcs",
+		"HTTPS://Example.COM/a/b",
 	};
 	static const struct {
 		const char *url, *why;
@@ -243,10 +276,20 @@ test_classify_statuses(void **state)
 		long status;
 		enum prov_status st;
 	} cases[] = {
-		{ 200, PROV_OK }, { 204, PROV_OK }, { 429, PROV_RATE_LIMITED }, { 420, PROV_RATE_LIMITED },
-		{ 401, PROV_AUTH }, { 403, PROV_AUTH }, { 500, PROV_TRANSIENT }, { 502, PROV_TRANSIENT },
-		{ 503, PROV_TRANSIENT }, { 408, PROV_TRANSIENT }, { 404, PROV_FATAL }, { 400, PROV_FATAL },
-		{ 301, PROV_FATAL }, { 422, PROV_FATAL },
+		{ 200, PROV_OK },
+		{ 204, PROV_OK },
+		{ 429, PROV_RATE_LIMITED },
+		{ 420, PROV_RATE_LIMITED },
+		{ 401, PROV_AUTH },
+		{ 403, PROV_AUTH },
+		{ 500, PROV_TRANSIENT },
+		{ 502, PROV_TRANSIENT },
+		{ 503, PROV_TRANSIENT },
+		{ 408, PROV_TRANSIENT },
+		{ 404, PROV_FATAL },
+		{ 400, PROV_FATAL },
+		{ 301, PROV_FATAL },
+		{ 422, PROV_FATAL },
 	};
 	struct httpc_resp r;
 	struct prov_error err;
@@ -298,9 +341,11 @@ test_httpc_response_and_headers(void **state)
 	const char *seen;
 
 	(void)state;
-	mini_start(&m, (const char *const[]){ "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nRetry-After: 17\r\n"
-	    "X-RateLimit-Remaining: 0\r\nX-Secret-Header: no\r\nContent-Length: 11\r\n"
-	    "Connection: close\r\n\r\n{\"ok\":true}", NULL });
+	mini_start(&m,
+	    (const char *const[]){ "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nRetry-After: 17\r\n"
+	                           "X-RateLimit-Remaining: 0\r\nX-Secret-Header: no\r\nContent-Length: 11\r\n"
+	                           "Connection: close\r\n\r\n{\"ok\":true}",
+	        NULL });
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/v2/getMonitors", m.port);
 	req.method = "POST";
 	req.url = url;
@@ -332,7 +377,8 @@ test_httpc_truncated_body_is_transient(void **state)
 	char url[128];
 
 	(void)state;
-	mini_start(&m, (const char *const[]){ "HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n{\"stat\":\"ok\",", NULL });
+	mini_start(&m,
+	    (const char *const[]){ "HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n{\"stat\":\"ok\",", NULL });
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
 	req.url = url;
 	assert_int_equal(httpc_do(&req, &resp, &err), -1);
@@ -376,7 +422,8 @@ test_httpc_timeout_is_transient(void **state)
 	char url[128];
 
 	(void)state;
-	mini_start(&m, (const char *const[]){ MINI_SLOW "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", NULL });
+	mini_start(&m,
+	    (const char *const[]){ MINI_SLOW "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", NULL });
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
 	req.url = url;
 	req.timeout_s = 1;
@@ -396,8 +443,11 @@ test_httpc_redirect_not_followed(void **state)
 	char url[128];
 
 	(void)state;
-	mini_start(&m, (const char *const[]){ "HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/meta-data/\r\n"
-	    "Content-Length: 0\r\n\r\n", NULL });
+	mini_start(&m,
+	    (const char *const[]){
+	        "HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/meta-data/\r\n"
+	        "Content-Length: 0\r\n\r\n",
+	        NULL });
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
 	req.url = url;
 	assert_int_equal(httpc_do(&req, &resp, &err), 0);
@@ -409,7 +459,7 @@ test_httpc_redirect_not_followed(void **state)
 }
 
 #define REDIRECT_TO(code, loc) "HTTP/1.1 " code "\r\nLocation: " loc "\r\nContent-Length: 0\r\n\r\n"
-#define OK_EMPTY "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+#define OK_EMPTY               "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
 
 /* providers.md §12: a POST follows 301/302/307/308 on the same host with the same body. */
 static void
@@ -427,8 +477,8 @@ test_httpc_redirect_same_host_keeps_post_body(void **state)
 		struct prov_error err = { 0 };
 		const char *seen, *second;
 
-		snprintf(first, sizeof first, "HTTP/1.1 %s\r\nLocation: /v2/includes/api.php\r\nContent-Length: 0\r\n\r\n",
-		    codes[i]);
+		snprintf(first, sizeof first,
+		    "HTTP/1.1 %s\r\nLocation: /v2/includes/api.php\r\nContent-Length: 0\r\n\r\n", codes[i]);
 		mini_start(&m, (const char *const[]){ first, OK_EMPTY, NULL });
 		snprintf(url, sizeof url, "http://127.0.0.1:%d/includes/api.php", m.port);
 		req.url = url;
@@ -455,8 +505,10 @@ test_httpc_redirect_refusals(void **state)
 	static const struct {
 		const char *answer, *method, *needle;
 	} cases[] = {
-		{ REDIRECT_TO("301 Moved Permanently", "http://localhost:1/x"), NULL, "another host (http://localhost)" },
-		{ REDIRECT_TO("302 Found", "http://169.254.169.254/latest/meta-data/"), NULL, "another host" },
+		{ REDIRECT_TO("301 Moved Permanently", "http://localhost:1/x"), NULL,
+		    "another host (http://localhost)" },
+		{ REDIRECT_TO("302 Found", "http://169.254.169.254/latest/meta-data/"), NULL,
+		    "another host" },
 		{ REDIRECT_TO("303 See Other", "/elsewhere"), "POST", "HTTP 303" },
 	};
 
@@ -515,8 +567,9 @@ test_httpc_redirect_get_follows_303_and_five_hops(void **state)
 	const char *seen;
 
 	(void)state;
-	mini_start(&m, (const char *const[]){ REDIRECT_TO("303 See Other", "/api/v3/checks/"), hop, hop, hop, hop,
-	    OK_EMPTY, NULL });
+	mini_start(&m,
+	    (const char *const[]){ REDIRECT_TO("303 See Other", "/api/v3/checks/"), hop, hop, hop, hop,
+	        OK_EMPTY, NULL });
 	snprintf(url, sizeof url, "http://127.0.0.1:%d/api/v3/checks", m.port);
 	req.url = url;
 	req.max_redirects = HTTPC_MAX_REDIRECTS;
@@ -589,7 +642,8 @@ test_httpc_guard_https_only(void **state)
 static void
 test_json_int_refuses_huge_fractional_and_exponent_numbers(void **state)
 {
-	json_object *o = json_tokener_parse("{\"huge\":99999999999999999999,\"u64\":18446744073709551615,"
+	json_object *o = json_tokener_parse(
+	    "{\"huge\":99999999999999999999,\"u64\":18446744073709551615,"
 	    "\"max\":9223372036854775807,\"min\":-9223372036854775808,\"neghuge\":-99999999999999999999,"
 	    "\"near\":9223372036854775806,\"neg\":-5,\"frac\":1.5,\"exp\":1e3,\"expfrac\":1.5e-3,"
 	    "\"inf\":1e400,\"bigdbl\":1e16,\"s_max\":\"9223372036854775807\",\"s_over\":\"9223372036854775808\","
@@ -635,7 +689,8 @@ test_json_int_refuses_huge_fractional_and_exponent_numbers(void **state)
 static void
 test_json_readers_tolerate_provider_quirks(void **state)
 {
-	json_object *o = json_tokener_parse("{\"a\":\"80\",\"b\":80,\"c\":\"\",\"d\":null,\"e\":80.0,"
+	json_object *o = json_tokener_parse(
+	    "{\"a\":\"80\",\"b\":80,\"c\":\"\",\"d\":null,\"e\":80.0,"
 	    "\"f\":80.5,\"g\":\" 80\",\"h\":\"true\",\"i\":1,\"j\":\"0993765\",\"k\":777749809,"
 	    "\"l\":\"bad\\u0001id\",\"m\":[1,\"2\",{\"id\":\"3\"},null,true],\"n\":\"  \"}");
 	json_object *ids;
@@ -711,15 +766,16 @@ test_scrub_removes_credentials(void **state)
 	(void)state;
 	s.def = &def;
 	s.creds = json_tokener_parse("{\"api_key\":\"u12345-abcdef\",\"api_secret\":\"p@ss w/rd\","
-	    "\"url\":\"https://billing.example.com\",\"pin\":\"12\"}");
-	snprintf(text, sizeof text, "bad key u12345-abcdef at https://billing.example.com; "
+	                             "\"url\":\"https://billing.example.com\",\"pin\":\"12\"}");
+	snprintf(text, sizeof text,
+	    "bad key u12345-abcdef at https://billing.example.com; "
 	    "form api_secret=p%%40ss%%20w%%2Frd; again u12345-abcdef; pin 12");
 	prov_scrub(&s, text, sizeof text);
 	assert_null(strstr(text, "u12345-abcdef"));
 	assert_null(strstr(text, "p%40ss"));
 	assert_non_null(strstr(text, "bad key [redacted]"));
 	assert_non_null(strstr(text, "https://billing.example.com")); /* the URL is not a secret */
-	assert_non_null(strstr(text, "pin 12"));                    /* too short to scrub sanely */
+	assert_non_null(strstr(text, "pin 12"));                      /* too short to scrub sanely */
 
 	json_object_put(s.creds);
 
@@ -773,6 +829,7 @@ cfg_testprov(struct config *c, const char *base_url, const char *timeout)
 	c->nkv = n;
 }
 
+/* clang-format off */
 static const struct provider_def testprov_url = {
 	.id = "testprov", .required = (const char *const[]){ "api_key", NULL }, .optional = (const char *const[]){ NULL },
 	.url_field = "base_url", .imports = (const char *const[]){ "monitor", NULL }, .ops = &updown_ops };
@@ -1079,3 +1136,5 @@ main(void)
 
 	return PROVTEST_RUN(tests);
 }
+
+/* clang-format on */

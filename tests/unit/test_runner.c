@@ -146,7 +146,7 @@ guard_states(const char *p, char out[][32], size_t max)
 	size_t n = 0;
 
 	for (const char *q = strchr(p, '\''); q != NULL && (end == NULL || q < end) && n < max;
-	    q = strchr(q + 1, '\'')) {
+	     q = strchr(q + 1, '\'')) {
 		const char *e = strchr(q + 1, '\'');
 		assert_true(e != NULL && (size_t)(e - q - 1) < sizeof out[0]);
 		memcpy(out[n], q + 1, (size_t)(e - q - 1));
@@ -182,7 +182,7 @@ test_sql_guards_follow_the_state_table(void **state)
 		    set > where)
 			continue;
 		if (i == ST_RUN_MARK_DELETED)
-			continue; /* DELETE of a run in any state: it leaves the API with the run */
+			continue;     /* DELETE of a run in any state: it leaves the API with the run */
 		if (set[10] == '?') { /* the end of an execution: run_final_status() */
 			strcpy(to[nto++], run_final_status(0));
 			strcpy(to[nto++], run_final_status(1));
@@ -194,7 +194,8 @@ test_sql_guards_follow_the_state_table(void **state)
 		if (g == NULL || (gin != NULL && gin < g))
 			g = gin;
 		if (g == NULL)
-			fail_msg("%s sets a run status without a guard on the state it leaves", db_stmt_names[i]);
+			fail_msg("%s sets a run status without a guard on the state it leaves",
+			    db_stmt_names[i]);
 		nfrom = guard_states(g + 1, from, 9);
 		assert_true(nto > 0 && nfrom > 0);
 		for (size_t a = 0; a < nfrom; a++)
@@ -204,7 +205,8 @@ test_sql_guards_follow_the_state_table(void **state)
 					    db_stmt_names[i], from[a], to[b]);
 				for (size_t x = 0; x < 9; x++)
 					for (size_t y = 0; y < 9; y++)
-						if (strcmp(all[x], from[a]) == 0 && strcmp(all[y], to[b]) == 0)
+						if (strcmp(all[x], from[a]) == 0 &&
+						    strcmp(all[y], to[b]) == 0)
 							made[x][y] = true;
 			}
 		checked++;
@@ -213,7 +215,8 @@ test_sql_guards_follow_the_state_table(void **state)
 	for (size_t x = 0; x < 9; x++)
 		for (size_t y = 0; y < 9; y++)
 			if (run_transition_ok(all[x], all[y]) && !made[x][y])
-				fail_msg("the state table allows %s -> %s but no statement makes it", all[x], all[y]);
+				fail_msg("the state table allows %s -> %s but no statement makes it", all[x],
+				    all[y]);
 }
 
 static void
@@ -352,15 +355,15 @@ test_value_checks(void **state)
 	assert_int_equal(imp_decimal("1234.567", dec), 0);
 	assert_string_equal(dec, "1234.56");
 	assert_int_equal(imp_decimal("999999999999.99", dec), 0);
-	const char *bad[] = { "", "-", ".5", "1.", "1e3", "12,50", " 1", "1 ", "abc", "1234567890123",
-		"0x10", NULL };
+	const char *bad[] = { "", "-", ".5", "1.", "1e3", "12,50", " 1", "1 ", "abc", "1234567890123", "0x10",
+		NULL };
 	for (int i = 0; bad[i]; i++)
 		assert_int_equal(imp_decimal(bad[i], dec), -1);
 	assert_int_equal(imp_decimal(NULL, dec), -1);
 
 	assert_int_equal(utf8_cut("hello", 5, 3, SIZE_MAX), 3);
 	assert_int_equal(utf8_cut("hello", 5, 10, SIZE_MAX), 5);
-	assert_int_equal(utf8_cut("h\xc3\xa9llo", 6, 2, SIZE_MAX), 3);   /* "hé" */
+	assert_int_equal(utf8_cut("h\xc3\xa9llo", 6, 2, SIZE_MAX), 3);             /* "hé" */
 	assert_int_equal(utf8_cut("\xe2\x82\xac\xe2\x82\xac", 6, 1, SIZE_MAX), 3); /* one euro sign */
 	assert_int_equal(utf8_cut("", 0, 4, SIZE_MAX), 0);
 }
@@ -399,7 +402,9 @@ test_validate(void **state)
 		{ "hosting_domain", "{\"domain\":\"example.com\"}", 0 },
 		{ "hosting_domain", "{}", -1 },
 		{ "invoice", "{\"number\":\"INV-1\"}", 0 },
-		{ "invoice", "{\"number\":\"12345678901234567890123456789012345678901234567890123456789012345\"}", -1 },
+		{ "invoice",
+		    "{\"number\":\"12345678901234567890123456789012345678901234567890123456789012345\"}",
+		    -1 },
 		{ "maintenance_window", "{\"name\":\"Nightly\",\"start\":\"03:30\"}", 0 },
 		{ "maintenance_window", "{\"name\":null}", -1 },
 		{ "status_page_subscriber", "{\"status_page_id\":\"p1\",\"kind\":\"email\"}", 0 },
