@@ -514,6 +514,107 @@ load_run(struct runner *r, const char *run_id, char status[32], char provider[33
 	return rc;
 }
 
+/* The run's provider session from its sealed credentials: 0, or -1 when the
+ * run was failed (credentials gone, undecryptable or unreadable, or the
+ * provider refused them at once). *creds is the parsed copy to wipe. */
+static int
+open_session(struct runner *r, struct disc *d, const unsigned char *sealed, size_t sealed_len,
+    json_object **creds, struct prov_session *s)
+{
+	struct prov_error pe = { .status = PROV_OK };
+	char *plain = NULL;
+	size_t plain_len = 0;
+	int ok;
+
+	if (sealed == NULL) {
+		fail(r, d, "credentials",
+		    "Discovery failed: the run's credentials are no longer stored; start a new run.");
+		return -1;
+	}
+	if (unseal(r->key, d->job->run_id, sealed, sealed_len, &plain, &plain_len) != 0) {
+		fail(r, d, "credentials",
+		    "Discovery failed: the stored credentials could not be decrypted (the credentials key was "
+		    "changed); start a new run.");
+		return -1;
+	}
+	*creds = jx_parse(plain, plain_len, &ok);
+	seal_plain_free(plain, plain_len); /* the parsed copy is wiped by the caller */
+	if (*creds == NULL || !json_object_is_type(*creds, json_type_object)) {
+		fail(r, d, "credentials",
+		    "Discovery failed: the stored credentials are unreadable; start a new run.");
+		return -1;
+	}
+	if (prov_session_init(s, d->def, r->cfg, *creds, &pe) != 0) {
+		if (pe.status == PROV_OK)
+			pe.status = PROV_FATAL;
+		provider_error(r, d, s, &pe);
+		return -1;
+	}
+	return 0;
+}
+
+/* Fetch and save the page at *cursor. True when the loop goes on with the
+ * next cursor (now in *cursor); false when the step ends (the job released,
+ * dropped or finished, or the run failed). */
+static bool
+next_page(struct runner *r, struct disc *d, struct prov_session *s, char **cursor, int *pages,
+    int64_t step_end)
+{
+	struct prov_page page;
+	struct prov_error pe;
+	enum prov_status st;
+	enum tx_result t;
+	bool more = false;
+
+	memset(&page, 0, sizeof page);
+	memset(&pe, 0, sizeof pe);
+	d->cursor = *cursor;
+	if (page_cap_reached(r, d, *cursor))
+		return false;
+	st = d->def->ops->fetch(s, *cursor, &page, &pe);
+	if (st == PROV_OK && page.next_cursor != NULL && same_cursor(page.next_cursor, *cursor)) {
+		/* A cursor that does not move would page forever. */
+		st = prov_fail(&pe, PROV_FATAL, "the provider's paging did not advance at %s",
+		    *cursor ? *cursor : "the start");
+	}
+	if (st != PROV_OK) {
+		prov_page_free(&page);
+		provider_error(r, d, s, &pe);
+		return false;
+	}
+	d->page = &page;
+	t = runner_tx(r, save_page, d);
+	d->page = NULL;
+	(*pages)++;
+	if (t == TX_COMMIT && d->over_limit) {
+		fail(r, d, "limit",
+		    "The provider listed more than %d resources, the most one run may hold "
+		    "([limits] max_resources); discovery stopped there. Raise the limit, or import the "
+		    "account in parts.",
+		    r->cfg->max_resources);
+	} else if (t != TX_COMMIT) {
+		if (d->moved_on)
+			runner_drop(r, d->job, "run no longer discovering");
+		else if (t == TX_ERROR)
+			queue_release(r->db, d->job, queue_backoff_ms(1, 0, runner_random()), d->attempts,
+			    d->payload);
+	} else if (!d->finished) {
+		d->attempts = 0; /* progress: failures are counted afresh */
+		count_saved(d);
+		free(*cursor);
+		*cursor = page.next_cursor;
+		page.next_cursor = NULL;
+		if (page.pause_s > 0) /* the provider's quota is used up: come back when it resets */
+			queue_release(r->db, d->job, (int64_t)page.pause_s * 1000, 0, d->payload);
+		else if (*pages >= RUNNER_PAGES_PER_STEP || runner_out_of_time(r, step_end))
+			queue_release(r->db, d->job, 0, 0, d->payload); /* the continuation */
+		else
+			more = true;
+	}
+	prov_page_free(&page);
+	return more;
+}
+
 void
 discovery_step(struct runner *r, struct job *j)
 {
@@ -522,12 +623,12 @@ discovery_step(struct runner *r, struct job *j)
 		.payload = j->payload != NULL ? xstrdup(j->payload) : NULL };
 	char status[32], provider[33];
 	unsigned char *sealed = NULL;
-	size_t sealed_len = 0, plain_len = 0;
-	char *plain = NULL, *cursor = NULL;
+	size_t sealed_len = 0;
+	char *cursor = NULL;
 	json_object *creds = NULL;
 	struct prov_session s;
 	int64_t step_end = runner_step_end(r);
-	int rc, pages = 0, ok;
+	int rc, pages = 0;
 
 	if ((rc = load_run(r, j->run_id, status, provider, &sealed, &sealed_len, &cursor)) < 0) {
 		log_error("run %s: %s", j->run_id, db_error(r->db));
@@ -561,107 +662,13 @@ discovery_step(struct runner *r, struct job *j)
 		    provider);
 		goto out;
 	}
-	if (sealed == NULL) {
-		fail(r, &d, "credentials",
-		    "Discovery failed: the run's credentials are no longer stored; "
-		    "start a new run.");
-		goto out;
-	}
-	if (unseal(r->key, j->run_id, sealed, sealed_len, &plain, &plain_len) != 0) {
-		fail(r, &d, "credentials",
-		    "Discovery failed: the stored credentials could not be decrypted "
-		    "(the credentials key was changed); start a new run.");
-		goto out;
-	}
-	creds = jx_parse(plain, plain_len, &ok);
-	seal_plain_free(plain, plain_len); /* the parsed copy is wiped at the end */
-	plain = NULL;
-	if (creds == NULL || !json_object_is_type(creds, json_type_object)) {
-		fail(r, &d, "credentials",
-		    "Discovery failed: the stored credentials are unreadable; "
-		    "start a new run.");
-		goto out;
-	}
-	{
-		struct prov_error pe = { .status = PROV_OK };
-		if (prov_session_init(&s, d.def, r->cfg, creds, &pe) != 0) {
-			if (pe.status == PROV_OK)
-				pe.status = PROV_FATAL;
-			provider_error(r, &d, &s, &pe);
-			goto out;
-		}
-	}
-	for (;;) {
-		struct prov_page page;
-		struct prov_error pe;
-		enum prov_status st;
-		enum tx_result t;
-
-		memset(&page, 0, sizeof page);
-		memset(&pe, 0, sizeof pe);
-		d.cursor = cursor;
-		if (page_cap_reached(r, &d, cursor))
-			break;
-		st = d.def->ops->fetch(&s, cursor, &page, &pe);
-		if (st == PROV_OK && page.next_cursor != NULL && same_cursor(page.next_cursor, cursor)) {
-			/* A cursor that does not move would page forever. */
-			st = prov_fail(&pe, PROV_FATAL, "the provider's paging did not advance at %s",
-			    cursor ? cursor : "the start");
-		}
-		if (st != PROV_OK) {
-			prov_page_free(&page);
-			provider_error(r, &d, &s, &pe);
-			break;
-		}
-		d.page = &page;
-		t = runner_tx(r, save_page, &d);
-		d.page = NULL;
-		pages++;
-		if (t == TX_COMMIT && d.over_limit) {
-			prov_page_free(&page);
-			fail(r, &d, "limit",
-			    "The provider listed more than %d resources, the most one run may hold "
-			    "([limits] max_resources); discovery stopped there. Raise the limit, or import the "
-			    "account in parts.",
-			    r->cfg->max_resources);
-			break;
-		}
-		if (t != TX_COMMIT) {
-			prov_page_free(&page);
-			if (d.moved_on)
-				runner_drop(r, j, "run no longer discovering");
-			else if (t == TX_ERROR)
-				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), d.attempts,
-				    d.payload);
-			break;
-		}
-		d.attempts = 0; /* progress: failures are counted afresh */
-		if (d.finished) {
-			prov_page_free(&page);
-			break;
-		}
-		count_saved(&d);
-		free(cursor);
-		cursor = page.next_cursor;
-		page.next_cursor = NULL;
-		if (page.pause_s > 0) {
-			/* The provider's quota is used up: come back when it resets. */
-			queue_release(r->db, j, (int64_t)page.pause_s * 1000, 0, d.payload);
-			prov_page_free(&page);
-			break;
-		}
-		prov_page_free(&page);
-		if (pages >= RUNNER_PAGES_PER_STEP || runner_out_of_time(r, step_end)) {
-			queue_release(r->db, j, 0, 0, d.payload); /* the continuation */
-			break;
-		}
-	}
+	if (open_session(r, &d, sealed, sealed_len, &creds, &s) == 0)
+		while (next_page(r, &d, &s, &cursor, &pages, step_end))
+			;
 out:
 	free(d.payload);
 	free(cursor);
 	free(sealed);
 	jx_wipe_strings(creds);
 	json_object_put(creds);
-	if (plain != NULL)
-		seal_plain_free(plain, plain_len);
 }
