@@ -247,6 +247,62 @@ count_saved(struct disc *d)
 	d->payload = count_text(&d->count);
 }
 
+/* The page's warnings into the run log (at most WARNINGS_PER_PAGE, then how
+ * many more there were). */
+static void
+log_page_warnings(struct runner *r, struct disc *d, const struct prov_page *p)
+{
+	for (size_t i = 0; i < p->nwarnings && i < WARNINGS_PER_PAGE; i++) {
+		json_object *ctx = json_object_new_object();
+		jx_add_str(ctx, "checkpoint", d->cursor);
+		runner_log(r, d->job->run_id, "warning", ctx, "%s", p->warnings[i]);
+		json_object_put(ctx);
+	}
+	if (p->nwarnings > WARNINGS_PER_PAGE)
+		runner_log(r, d->job->run_id, "warning", NULL, "%zu more warnings on this page not shown.",
+		    p->nwarnings - WARNINGS_PER_PAGE);
+}
+
+/* After the last page, in save_page's transaction: the run goes to
+ * awaiting_review with its final stats, the job is done, and the log says
+ * what was found. TX_ABORT when the run moved on meanwhile. */
+static enum tx_result
+finish_discovery(struct runner *r, struct disc *d, const char *old_stats)
+{
+	char *stats =
+	    runner_stats(r, d->job->run_id, old_stats, true, d->def->imports, false, PROGRESS_ZERO, NULL);
+	char summary[400];
+	json_object *ctx, *all, *disc;
+	int64_t n;
+	int ok;
+
+	if (stats == NULL)
+		return TX_ERROR;
+	n = db_exec(r->db, ST_RN_DISCOVERY_END, "sis", stats, (int64_t)r->cfg->credentials_retention,
+	    d->job->run_id);
+	describe_discovered(stats, summary, sizeof summary, &d->resources);
+	ctx = json_object_new_object();
+	all = jx_parse(stats, strlen(stats), &ok);
+	if (all != NULL && json_object_object_get_ex(all, "discovered", &disc))
+		json_object_object_add(ctx, "discovered", json_object_get(disc));
+	json_object_put(all);
+	jx_add_int(ctx, "resources", d->resources);
+	free(stats);
+	if (n < 0 || (n > 0 && queue_done(r->db, d->job) < 0)) {
+		json_object_put(ctx);
+		return TX_ERROR;
+	}
+	if (n > 0)
+		runner_log(r, d->job->run_id, "info", ctx,
+		    "Discovery finished: %lld resource%s%s%s%s. Review them, then execute the run.",
+		    (long long)d->resources, d->resources == 1 ? "" : "s", summary[0] ? " (" : "", summary,
+		    summary[0] ? ")" : "");
+	json_object_put(ctx);
+	d->finished = n > 0;
+	d->moved_on = n == 0;
+	return n > 0 ? TX_COMMIT : TX_ABORT;
+}
+
 static enum tx_result
 save_page(struct runner *r, void *arg)
 {
@@ -273,15 +329,7 @@ save_page(struct runner *r, void *arg)
 	t = TX_ERROR;
 	if (save_items(r, d->job->run_id, p) != 0)
 		goto out;
-	for (size_t i = 0; i < p->nwarnings && i < WARNINGS_PER_PAGE; i++) {
-		json_object *ctx = json_object_new_object();
-		jx_add_str(ctx, "checkpoint", d->cursor);
-		runner_log(r, d->job->run_id, "warning", ctx, "%s", p->warnings[i]);
-		json_object_put(ctx);
-	}
-	if (p->nwarnings > WARNINGS_PER_PAGE)
-		runner_log(r, d->job->run_id, "warning", NULL, "%zu more warnings on this page not shown.",
-		    p->nwarnings - WARNINGS_PER_PAGE);
+	log_page_warnings(r, d, p);
 	{
 		char *stats = stats_count_page(old_stats, p, &d->resources);
 		int64_t n = db_exec(r->db, ST_RN_CHECKPOINT, "sss", p->next_cursor, stats, d->job->run_id);
@@ -296,42 +344,7 @@ save_page(struct runner *r, void *arg)
 		}
 	}
 	/* The last page: discovering -> awaiting_review. */
-	{
-		char *stats = runner_stats(r, d->job->run_id, old_stats, true, d->def->imports, false,
-		    PROGRESS_ZERO, NULL);
-		char summary[400];
-		json_object *ctx;
-		int64_t n;
-
-		if (stats == NULL)
-			goto out;
-		n = db_exec(r->db, ST_RN_DISCOVERY_END, "sis", stats, (int64_t)r->cfg->credentials_retention,
-		    d->job->run_id);
-		describe_discovered(stats, summary, sizeof summary, &d->resources);
-		ctx = json_object_new_object();
-		{
-			int ok;
-			json_object *all = jx_parse(stats, strlen(stats), &ok), *disc;
-			if (all != NULL && json_object_object_get_ex(all, "discovered", &disc))
-				json_object_object_add(ctx, "discovered", json_object_get(disc));
-			json_object_put(all);
-		}
-		jx_add_int(ctx, "resources", d->resources);
-		free(stats);
-		if (n < 0 || (n > 0 && queue_done(r->db, d->job) < 0)) {
-			json_object_put(ctx);
-			goto out;
-		}
-		if (n > 0)
-			runner_log(r, d->job->run_id, "info", ctx,
-			    "Discovery finished: %lld resource%s%s%s%s. Review them, then execute the run.",
-			    (long long)d->resources, d->resources == 1 ? "" : "s", summary[0] ? " (" : "",
-			    summary, summary[0] ? ")" : "");
-		json_object_put(ctx);
-		d->finished = n > 0;
-		d->moved_on = n == 0;
-		t = n > 0 ? TX_COMMIT : TX_ABORT;
-	}
+	t = finish_discovery(r, d, old_stats);
 out:
 	free(checkpoint);
 	free(old_stats);
