@@ -25,8 +25,10 @@ static const char usage_text[] =
     "  --config FILE     config file (else $MIGRATOR_CONFIG, else the default path)\n"
     "  --listen ADDR     a unix socket path, or :PORT on all addresses\n";
 
-int
-main(int argc, char **argv)
+/* Parse the command line. -1 to go on, else the exit status (help,
+ * version: 0; misuse: 2). */
+static int
+parse_args(int argc, char **argv, const char **config_arg, const char **listen)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -35,20 +37,16 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *config_arg = NULL, *listen = NULL;
-	struct config cfg;
-	struct app app = { 0 };
-	struct err e;
-	int ch, rc;
+	int ch;
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "c:l:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			config_arg = optarg;
+			*config_arg = optarg;
 			break;
 		case 'l':
-			listen = optarg;
+			*listen = optarg;
 			break;
 		case 'h':
 			return cli_help(usage_text);
@@ -60,6 +58,20 @@ main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_misuse(PROG, "unexpected argument %s", argv[optind]);
+	return -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *config_arg = NULL, *listen = NULL;
+	struct config cfg;
+	struct app app = { 0 };
+	struct err e;
+	int rc;
+
+	if ((rc = parse_args(argc, argv, &config_arg, &listen)) >= 0)
+		return rc;
 	log_init("migrator.fcgi", LOG_LVL_INFO);
 	err_clear(&e);
 	if (sodium_init() < 0) {

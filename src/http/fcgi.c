@@ -157,6 +157,46 @@ write_response(FCGX_Request *r, const struct http_resp *resp)
 		FCGX_PutStr(resp->body, (int)resp->body_len, r->out);
 }
 
+/* The request r carries, into req: path (path[HTTP_MAX_PATH + 1]) and query,
+ * method, the headers we read, a new request id, and the body (body[cap + 1]).
+ * Whatever cannot be read faithfully sets req->refused. */
+static void
+read_request(FCGX_Request *r, struct http_req *req, char *path, char *body, size_t cap)
+{
+	const char *uri = FCGX_GetParam("REQUEST_URI", r->envp);
+	const char *q;
+	size_t plen;
+	unsigned char rid[8];
+
+	memset(req, 0, sizeof *req);
+	if (uri == NULL)
+		uri = "";
+	q = strchr(uri, '?');
+	plen = q ? (size_t)(q - uri) : strlen(uri);
+	if (plen > HTTP_MAX_PATH || strlen(uri) > HTTP_MAX_URI) {
+		req->refused = ERR_URI_TOO_LONG; /* never cut: another path would be answered */
+		plen = 0;
+	}
+	memcpy(path, uri, plen);
+	path[plen] = '\0';
+	req->path = path;
+	req->query = q ? q + 1 : "";
+	req->method = FCGX_GetParam("REQUEST_METHOD", r->envp);
+	if (req->method == NULL)
+		req->method = "GET";
+	req->authorization = header(r, "HTTP_AUTHORIZATION", HTTP_MAX_HEADER, req);
+	req->remote_addr = FCGX_GetParam("REMOTE_ADDR", r->envp);
+	req->origin = header(r, "HTTP_ORIGIN", HTTP_MAX_HEADER, req);
+	req->host = header(r, "HTTP_HOST", HTTP_MAX_HEADER, req);
+	req->content_type = header(r, "CONTENT_TYPE", HTTP_MAX_HEADER, req);
+	req->protocol_version = header(r, "HTTP_MCP_PROTOCOL_VERSION", HTTP_MAX_HEADER, req);
+	randombytes_buf(rid, sizeof rid);
+	sodium_bin2hex(req->request_id, sizeof req->request_id, rid, sizeof rid);
+	req->body_len = read_body(r, body, cap, req);
+	body[req->body_len] = '\0';
+	req->body = body;
+}
+
 int
 fcgi_serve(struct app *app, const char *listen)
 {
@@ -180,41 +220,10 @@ fcgi_serve(struct app *app, const char *listen)
 	while (!stopping && FCGX_Accept_r(&r) >= 0) {
 		struct http_req req;
 		struct http_resp resp;
-		const char *uri = FCGX_GetParam("REQUEST_URI", r.envp);
 		char path[HTTP_MAX_PATH + 1];
-		const char *q;
-		size_t plen;
-		unsigned char rid[8];
 
-		memset(&req, 0, sizeof req);
 		memset(&resp, 0, sizeof resp);
-		if (uri == NULL)
-			uri = "";
-		q = strchr(uri, '?');
-		plen = q ? (size_t)(q - uri) : strlen(uri);
-		if (plen > HTTP_MAX_PATH || strlen(uri) > HTTP_MAX_URI) {
-			req.refused = ERR_URI_TOO_LONG; /* never cut: another path would be answered */
-			plen = 0;
-		}
-		memcpy(path, uri, plen);
-		path[plen] = '\0';
-		req.path = path;
-		req.query = q ? q + 1 : "";
-		req.method = FCGX_GetParam("REQUEST_METHOD", r.envp);
-		if (req.method == NULL)
-			req.method = "GET";
-		req.authorization = header(&r, "HTTP_AUTHORIZATION", HTTP_MAX_HEADER, &req);
-		req.remote_addr = FCGX_GetParam("REMOTE_ADDR", r.envp);
-		req.origin = header(&r, "HTTP_ORIGIN", HTTP_MAX_HEADER, &req);
-		req.host = header(&r, "HTTP_HOST", HTTP_MAX_HEADER, &req);
-		req.content_type = header(&r, "CONTENT_TYPE", HTTP_MAX_HEADER, &req);
-		req.protocol_version = header(&r, "HTTP_MCP_PROTOCOL_VERSION", HTTP_MAX_HEADER, &req);
-		randombytes_buf(rid, sizeof rid);
-		sodium_bin2hex(req.request_id, sizeof req.request_id, rid, sizeof rid);
-		req.body_len = read_body(&r, body, cap, &req);
-		body[req.body_len] = '\0';
-		req.body = body;
-
+		read_request(&r, &req, path, body, cap);
 		http_handle(app, &req, &resp);
 		write_response(&r, &resp);
 		/* Request bodies may hold credentials: wipe before the next request. */

@@ -68,6 +68,50 @@ build_inputs(const struct op *op, const struct http_req *req, const char *run, j
 	return 0;
 }
 
+/* The operation for the request's method and path, with the run id of the
+ * path in run; NULL when none. *known says whether any operation has this
+ * path, and allow lists their methods (for a 405). */
+static const struct op *
+route(const struct http_req *req, char *run, size_t runlen, char *allow, size_t allowlen, bool *known)
+{
+	const struct op *op = NULL;
+
+	*known = false;
+	for (int i = 0; i < OP__COUNT; i++) {
+		char cap[64] = "";
+		if (!path_match(op_table[i].path, req->path, cap, sizeof cap))
+			continue;
+		*known = true;
+		if (strstr(allow, op_table[i].method) == NULL)
+			snprintf(allow + strlen(allow), allowlen - strlen(allow), "%s%s",
+			    allow[0] ? ", " : "", op_table[i].method);
+		if (strcmp(op_table[i].method, req->method) == 0) {
+			op = &op_table[i];
+			snprintf(run, runlen, "%s", cap);
+		}
+	}
+	return op;
+}
+
+/* The success answer of op: its status and body (out is released), and
+ * Location for a new run. */
+static void
+answer(struct app *app, const struct op *op, json_object *out, struct http_resp *resp)
+{
+	json_object *d;
+
+	if ((op->flags & OPF_LOCATION) && json_object_object_get_ex(out, "data", &d) &&
+	    jx_str(d, "id") != NULL)
+		http_header(resp, "Location", "%s/api/v1/migrations/%s", app->cfg->public_url,
+		    jx_str(d, "id"));
+	if (op->status == 204) {
+		json_object_put(out);
+		resp->status = 204;
+		return;
+	}
+	http_json(resp, op->status, out);
+}
+
 void
 rest_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 {
@@ -87,20 +131,8 @@ rest_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 		return;
 	}
 	http_rate_headers(resp, &rate);
-	for (int i = 0; i < OP__COUNT; i++) {
-		char cap[64] = "";
-		if (!path_match(op_table[i].path, req->path, cap, sizeof cap))
-			continue;
-		known = true;
-		if (strstr(allow, op_table[i].method) == NULL)
-			snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s",
-			    allow[0] ? ", " : "", op_table[i].method);
-		if (strcmp(op_table[i].method, req->method) == 0) {
-			op = &op_table[i];
-			has_run = strstr(op->path, "{run}") != NULL;
-			memcpy(run, cap, sizeof run);
-		}
-	}
+	op = route(req, run, sizeof run, allow, sizeof allow, &known);
+	has_run = op != NULL && strstr(op->path, "{run}") != NULL;
 	/* Order (design §3): flag and scope of the operation, then the rate
 	 * limit (op_check), then routing and validation. A path with no
 	 * operation has no flag or scope to check. */
@@ -123,16 +155,5 @@ rest_handle(struct app *app, struct http_req *req, struct http_resp *resp)
 	}
 	jx_wipe_strings(in);
 	json_object_put(in);
-	if (op->flags & OPF_LOCATION) {
-		json_object *d;
-		if (json_object_object_get_ex(out, "data", &d) && jx_str(d, "id") != NULL)
-			http_header(resp, "Location", "%s/api/v1/migrations/%s", app->cfg->public_url,
-			    jx_str(d, "id"));
-	}
-	if (op->status == 204) {
-		json_object_put(out);
-		resp->status = 204;
-		return;
-	}
-	http_json(resp, op->status, out);
+	answer(app, op, out, resp);
 }
