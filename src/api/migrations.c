@@ -296,6 +296,26 @@ status_index(const char *status)
 	return -1;
 }
 
+/* The resource counts of a run per status into counts, and their sum into
+ * *total, counted by the database. 0 or -1 (database error). */
+static int
+count_in_db(struct db *db, const char *id, json_object *counts, int64_t *total)
+{
+	struct db_res *r;
+	int rc;
+
+	*total = 0;
+	if ((r = db_query(db, ST_RUN_RESOURCE_COUNTS, "s", id)) == NULL)
+		return -1;
+	while ((rc = db_next(r)) == 1) {
+		*total += db_i64(r, 1);
+		if (db_str(r, 0) != NULL)
+			jx_add_int(counts, db_str(r, 0), db_i64(r, 1));
+	}
+	db_free(r);
+	return rc < 0 ? -1 : 0;
+}
+
 int
 h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
@@ -331,23 +351,9 @@ h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		jx_add_int(counts, resource_statuses[i], counted ? n[i] : 0);
 		total += n[i];
 	}
-	if (!counted) {
-		/* A larger run: count in the database. */
-		total = 0;
-		if ((r = db_query(db, ST_RUN_RESOURCE_COUNTS, "s", a->id)) == NULL) {
-			json_object_put(counts);
-			goto fail;
-		}
-		while ((rc = db_next(r)) == 1) {
-			total += db_i64(r, 1);
-			if (db_str(r, 0) != NULL)
-				jx_add_int(counts, db_str(r, 0), db_i64(r, 1));
-		}
-		db_free(r);
-		if (rc < 0) {
-			json_object_put(counts);
-			goto fail;
-		}
+	if (!counted && count_in_db(db, a->id, counts, &total) != 0) { /* a larger run */
+		json_object_put(counts);
+		goto fail;
 	}
 	/* The run's totals from the same counts, so the two always agree. */
 	jx_add_int(run, "total_resources", total);
@@ -571,6 +577,40 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	return 0;
 }
 
+/* Set the chosen action, status and reason on the conflicts of run a->id
+ * (all, or those of a->ids, each of which must be a resource of the run);
+ * *resolved counts them. 0 or -1 with e. */
+static int
+resolve_rows(struct db *db, const struct args *a, const char *action, const char *status, const char *reason,
+    int64_t *resolved, struct err *e)
+{
+	int64_t n;
+
+	for (size_t i = 0; i < a->ids.n; i++) {
+		int64_t found;
+		if ((n = db_scalar(db, &found, ST_RES_IN_RUN, "su", a->id, a->ids.v[i])) < 0)
+			return db_fail(db, e);
+		if (n == 0)
+			return err_field(e, "resource_ids", "Resource %llu is not a resource of this run.",
+			    (unsigned long long)a->ids.v[i]);
+	}
+	if (a->ids.v == NULL) {
+		if ((n = db_exec(db, ST_RES_RESOLVE, "sssssnn", a->strategy, action, status, reason, a->id)) <
+		    0)
+			return db_fail(db, e);
+		*resolved = n;
+	} else {
+		for (size_t i = 0; i < a->ids.n; i++) {
+			n = db_exec(db, ST_RES_RESOLVE, "sssssuu", a->strategy, action, status, reason, a->id,
+			    a->ids.v[i], a->ids.v[i]);
+			if (n < 0)
+				return db_fail(db, e);
+			*resolved += n;
+		}
+	}
+	return 0;
+}
+
 int
 h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
@@ -601,28 +641,8 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 			status = map[i].status;
 			reason = map[i].reason;
 		}
-	for (size_t i = 0; i < a->ids.n; i++) {
-		int64_t found;
-		if ((n = db_scalar(db, &found, ST_RES_IN_RUN, "su", a->id, a->ids.v[i])) < 0)
-			return db_fail(db, e);
-		if (n == 0)
-			return err_field(e, "resource_ids", "Resource %llu is not a resource of this run.",
-			    (unsigned long long)a->ids.v[i]);
-	}
-	if (a->ids.v == NULL) {
-		if ((n = db_exec(db, ST_RES_RESOLVE, "sssssnn", a->strategy, action, status, reason, a->id)) <
-		    0)
-			return db_fail(db, e);
-		resolved = n;
-	} else {
-		for (size_t i = 0; i < a->ids.n; i++) {
-			n = db_exec(db, ST_RES_RESOLVE, "sssssuu", a->strategy, action, status, reason, a->id,
-			    a->ids.v[i], a->ids.v[i]);
-			if (n < 0)
-				return db_fail(db, e);
-			resolved += n;
-		}
-	}
+	if (resolve_rows(db, a, action, status, reason, &resolved, e) != 0)
+		return -1;
 	if (db_exec(db, ST_RUN_RESUME_REVIEW, "ss", a->id, a->id) < 0)
 		return db_fail(db, e);
 	if (run_status(c, a->id, false, st, e) != 0)
