@@ -197,7 +197,8 @@ struct params {
 	my_bool isnull[DB_MAX_PARAMS];
 };
 
-/* Bind the values of ap described by types, then ntail more uint64 values. */
+/* Bind the values of ap described by types, then ntail more uint64 values.
+ * Long: one case per type letter, read best as one switch. */
 static int
 bind_params(struct params *p, const char *types, va_list ap, const uint64_t *tail, size_t ntail)
 {

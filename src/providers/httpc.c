@@ -200,28 +200,14 @@ map_curl_error(CURLcode rc, const struct xfer *x, const struct httpc_req *req, c
 	}
 }
 
-/* One request, no redirect followed. */
-static int
-perform(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err)
+/* How the transfer goes: the URL, timeouts, where the answer goes, the
+ * protocols allowed (https only under a strict guard, redirects alike), the
+ * address check of every connection, and Basic authentication. */
+static void
+set_transfer(CURL *c, const struct httpc_req *req, struct xfer *x, long timeout, char *ebuf)
 {
-	struct curl_slist *hl = NULL;
-	struct xfer x;
-	char ebuf[CURL_ERROR_SIZE] = "", line[160];
-	const char *protos;
-	long timeout = req->timeout_s > 0 ? req->timeout_s : HTTPC_DEFAULT_TIMEOUT;
-	CURLcode rc;
-	CURL *c;
+	const char *protos = req->guard != NULL && !req->guard->allow_http ? "https" : "http,https";
 
-	memset(resp, 0, sizeof *resp);
-	memset(&x, 0, sizeof x);
-	x.resp = resp;
-	x.max = req->max_body ? req->max_body : HTTPC_MAX_BODY;
-	x.guard = req->guard;
-	global_init();
-	if ((c = curl_easy_init()) == NULL)
-		return prov_err(err, PROV_TRANSIENT, "cannot start an HTTP request");
-
-	protos = req->guard != NULL && !req->guard->allow_http ? "https" : "http,https";
 	curl_easy_setopt(c, CURLOPT_URL, req->url);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, HTTPC_USER_AGENT);
@@ -231,10 +217,10 @@ perform(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error 
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, ebuf);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &x);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, x);
 	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(c, CURLOPT_HEADERDATA, &x);
-	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x.max);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, x);
+	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max);
 #if LIBCURL_VERSION_NUM >= 0x075500
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, protos);
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, protos);
@@ -246,13 +232,21 @@ perform(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error 
 #endif
 	if (req->guard != NULL) {
 		curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, on_opensocket);
-		curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, &x);
+		curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, x);
 		curl_easy_setopt(c, CURLOPT_PROXY, ""); /* a proxy would hide the real address */
 	}
 	if (req->userpwd != NULL) {
 		curl_easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
 		curl_easy_setopt(c, CURLOPT_USERPWD, req->userpwd);
 	}
+}
+
+/* The request's headers and body; the header list to free after the transfer. */
+static struct curl_slist *
+set_request(CURL *c, const struct httpc_req *req)
+{
+	struct curl_slist *hl = NULL;
+	char line[160];
 
 	hl = curl_slist_append(hl, "Accept: application/json");
 	hl = curl_slist_append(hl, "Expect:");
@@ -270,6 +264,31 @@ perform(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error 
 		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)0);
 		curl_easy_setopt(c, CURLOPT_POSTFIELDS, "");
 	}
+	return hl;
+}
+
+/* One request, no redirect followed. */
+static int
+perform(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err)
+{
+	struct curl_slist *hl = NULL;
+	struct xfer x;
+	char ebuf[CURL_ERROR_SIZE] = "";
+	long timeout = req->timeout_s > 0 ? req->timeout_s : HTTPC_DEFAULT_TIMEOUT;
+	CURLcode rc;
+	CURL *c;
+
+	memset(resp, 0, sizeof *resp);
+	memset(&x, 0, sizeof x);
+	x.resp = resp;
+	x.max = req->max_body ? req->max_body : HTTPC_MAX_BODY;
+	x.guard = req->guard;
+	global_init();
+	if ((c = curl_easy_init()) == NULL)
+		return prov_err(err, PROV_TRANSIENT, "cannot start an HTTP request");
+
+	set_transfer(c, req, &x, timeout, ebuf);
+	hl = set_request(c, req);
 
 	rc = curl_easy_perform(c);
 	if (rc == CURLE_OK)

@@ -44,10 +44,64 @@ host_name_valid(const char *h, size_t len)
 	return h[len - 1] == '.' ? len <= 254 : len <= 253;
 }
 
+/* The host of the authority auth..auth_end: a bracketed IPv6 address or a
+ * host name; *host_end is where it ends (a ':' before the port, or
+ * auth_end). 0, or -1 with why. */
+static int
+check_host(const char *auth, const char *auth_end, const char **host_end, char *why, size_t whysize)
+{
+	if (*auth == '[') {
+		char buf[INET6_ADDRSTRLEN + 1];
+		struct in6_addr a6;
+		const char *close = memchr(auth, ']', (size_t)(auth_end - auth));
+
+		if (close == NULL || (size_t)(close - auth - 1) >= sizeof buf)
+			return why_set(why, whysize, "the URL has a malformed IPv6 address");
+		memcpy(buf, auth + 1, (size_t)(close - auth - 1));
+		buf[close - auth - 1] = '\0';
+		if (inet_pton(AF_INET6, buf, &a6) != 1)
+			return why_set(why, whysize, "the URL has a malformed IPv6 address");
+		*host_end = close + 1;
+		if (*host_end != auth_end && **host_end != ':')
+			return why_set(why, whysize, "the URL has a malformed IPv6 address");
+	} else {
+		*host_end = memchr(auth, ':', (size_t)(auth_end - auth));
+		if (*host_end == NULL)
+			*host_end = auth_end;
+		if (!host_name_valid(auth, (size_t)(*host_end - auth)))
+			return why_set(why, whysize, "the URL has an invalid host name");
+	}
+	return 0;
+}
+
+/* The port between host_end (':') and auth_end, if any: 1 to 65535 in
+ * decimal digits. 0, or -1 with why. */
+static int
+check_port(const char *host_end, const char *auth_end, char *why, size_t whysize)
+{
+	const char *p, *port;
+
+	if (host_end != auth_end) {
+		long v = 0;
+
+		port = host_end + 1;
+		if (port == auth_end || auth_end - port > 5)
+			return why_set(why, whysize, "the URL has an invalid port");
+		for (p = port; p < auth_end; p++) {
+			if (*p < '0' || *p > '9')
+				return why_set(why, whysize, "the URL has an invalid port");
+			v = v * 10 + (*p - '0');
+		}
+		if (v < 1 || v > 65535)
+			return why_set(why, whysize, "the URL has an invalid port");
+	}
+	return 0;
+}
+
 int
 urlguard_check_url(const char *url, bool allow_http, char *why, size_t whysize)
 {
-	const char *p, *auth, *auth_end, *host, *host_end, *port = NULL;
+	const char *auth, *auth_end, *host_end;
 	size_t len;
 
 	if (url == NULL || *url == '\0')
@@ -81,42 +135,9 @@ urlguard_check_url(const char *url, bool allow_http, char *why, size_t whysize)
 	if (auth == auth_end)
 		return why_set(why, whysize, "the URL has no host");
 
-	if (*auth == '[') {
-		char buf[INET6_ADDRSTRLEN + 1];
-		struct in6_addr a6;
-		const char *close = memchr(auth, ']', (size_t)(auth_end - auth));
-
-		if (close == NULL || (size_t)(close - auth - 1) >= sizeof buf)
-			return why_set(why, whysize, "the URL has a malformed IPv6 address");
-		memcpy(buf, auth + 1, (size_t)(close - auth - 1));
-		buf[close - auth - 1] = '\0';
-		if (inet_pton(AF_INET6, buf, &a6) != 1)
-			return why_set(why, whysize, "the URL has a malformed IPv6 address");
-		host_end = close + 1;
-		if (host_end != auth_end && *host_end != ':')
-			return why_set(why, whysize, "the URL has a malformed IPv6 address");
-	} else {
-		host = auth;
-		host_end = memchr(auth, ':', (size_t)(auth_end - auth));
-		if (host_end == NULL)
-			host_end = auth_end;
-		if (!host_name_valid(host, (size_t)(host_end - host)))
-			return why_set(why, whysize, "the URL has an invalid host name");
-	}
-	if (host_end != auth_end) {
-		long v = 0;
-
-		port = host_end + 1;
-		if (port == auth_end || auth_end - port > 5)
-			return why_set(why, whysize, "the URL has an invalid port");
-		for (p = port; p < auth_end; p++) {
-			if (*p < '0' || *p > '9')
-				return why_set(why, whysize, "the URL has an invalid port");
-			v = v * 10 + (*p - '0');
-		}
-		if (v < 1 || v > 65535)
-			return why_set(why, whysize, "the URL has an invalid port");
-	}
+	if (check_host(auth, auth_end, &host_end, why, whysize) != 0 ||
+	    check_port(host_end, auth_end, why, whysize) != 0)
+		return -1;
 	if (why != NULL && whysize > 0)
 		why[0] = '\0';
 	return 0;
