@@ -173,6 +173,48 @@ describe(json_object *planned, char *out, size_t n)
 	}
 }
 
+/* The plan has conflicts: the run pauses on them (with stats) and the log
+ * says how many. 0, or -1 on a database error. */
+static int
+pause_on_conflicts(struct runner *r, struct plan *p, const char *stats, int64_t conflicts, json_object *ctx,
+    const char *summary)
+{
+	int64_t n;
+
+	if ((n = db_exec(r->db, ST_RN_PAUSE_CONFLICTS, "ss", stats, p->job->run_id)) < 0)
+		return -1;
+	jx_add_int(ctx, "conflicts", conflicts);
+	if (n > 0)
+		runner_log(r, p->job->run_id, "warning", ctx,
+		    "Plan ready (%s). %lld resource%s conflict%s with objects already in your account; "
+		    "resolve the conflicts, then execute again.",
+		    summary, (long long)conflicts, conflicts == 1 ? "" : "s", conflicts == 1 ? "s" : "");
+	return 0;
+}
+
+/* The plan is ready without conflicts: stats saved, the import queued (once),
+ * and the log says what will be done. 0, or -1 on a database error. */
+static int
+start_import(struct runner *r, struct plan *p, const char *stats, json_object *ctx, const char *summary)
+{
+	int64_t other;
+	int found;
+
+	if (db_exec(r->db, ST_RN_SET_STATS, "ss", stats, p->job->run_id) < 0)
+		return -1;
+	if ((found = db_scalar(r->db, &other, ST_JOB_EXISTS, "ss", p->job->run_id, QUEUE_RESOURCES)) < 0)
+		return -1;
+	if (found == 0) {
+		struct err e;
+		err_clear(&e);
+		if (resources_queue(r, p->job->run_id, &e) != 0)
+			return -1;
+	}
+	runner_log(r, p->job->run_id, "info", ctx, "Plan ready (%s); importing.",
+	    summary[0] ? summary : "nothing to do");
+	return 0;
+}
+
 static enum tx_result
 plan_finish(struct runner *r, void *arg)
 {
@@ -180,7 +222,7 @@ plan_finish(struct runner *r, void *arg)
 	char status[32], *old = NULL, *stats = NULL, summary[256];
 	json_object *all = NULL, *planned = NULL, *ctx = NULL;
 	enum tx_result t;
-	int64_t conflicts = 0, n, other;
+	int64_t conflicts = 0, other;
 	int ok;
 
 	if ((t = runner_lock(r, p->job, true, status, NULL, &old)) != TX_COMMIT)
@@ -211,30 +253,9 @@ plan_finish(struct runner *r, void *arg)
 	ctx = json_object_new_object();
 	if (planned != NULL)
 		json_object_object_add(ctx, "planned", json_object_get(planned));
-	if (conflicts > 0) {
-		if ((n = db_exec(r->db, ST_RN_PAUSE_CONFLICTS, "ss", stats, p->job->run_id)) < 0)
-			goto out;
-		jx_add_int(ctx, "conflicts", conflicts);
-		if (n > 0)
-			runner_log(r, p->job->run_id, "warning", ctx,
-			    "Plan ready (%s). %lld resource%s conflict%s with objects already in your account; "
-			    "resolve the conflicts, then execute again.",
-			    summary, (long long)conflicts, conflicts == 1 ? "" : "s",
-			    conflicts == 1 ? "s" : "");
-	} else {
-		if (db_exec(r->db, ST_RN_SET_STATS, "ss", stats, p->job->run_id) < 0)
-			goto out;
-		if ((ok = db_scalar(r->db, &other, ST_JOB_EXISTS, "ss", p->job->run_id, QUEUE_RESOURCES)) < 0)
-			goto out;
-		if (ok == 0) {
-			struct err e;
-			err_clear(&e);
-			if (resources_queue(r, p->job->run_id, &e) != 0)
-				goto out;
-		}
-		runner_log(r, p->job->run_id, "info", ctx, "Plan ready (%s); importing.",
-		    summary[0] ? summary : "nothing to do");
-	}
+	if (conflicts > 0 ? pause_on_conflicts(r, p, stats, conflicts, ctx, summary) != 0 :
+	                    start_import(r, p, stats, ctx, summary) != 0)
+		goto out;
 	if (queue_done(r->db, p->job) < 0)
 		goto out;
 	t = TX_COMMIT;
@@ -311,40 +332,50 @@ split_body(struct runner *r, void *arg)
 	return TX_COMMIT;
 }
 
-void
-planning_step(struct runner *r, struct job *j)
+/* The run of planning job j (its user, provider and status into p and
+ * status[n]) and the chunk the job's payload names (none: fresh from
+ * execute). 1, 0 when the run is gone, -1 on a database error. */
+static int
+plan_load(struct runner *r, struct job *j, struct plan *p, char *status, size_t n)
 {
-	struct plan p = { .job = j };
 	struct db_res *res;
-	char status[32] = "";
-	int64_t step_end = runner_step_end(r);
 	int rc;
 
 	if ((res = db_query(r->db, ST_RN_RUN_GET, "s", j->run_id)) == NULL) {
 		log_error("run %s: %s", j->run_id, db_error(r->db));
-		return; /* the lease runs out and the job is claimed again */
+		return -1;
 	}
 	if ((rc = db_next(res)) == 1) {
-		p.user_id = (uint64_t)db_i64(res, 0);
-		snprintf(p.provider, sizeof p.provider, "%s", db_str(res, 1) ? db_str(res, 1) : "");
-		snprintf(status, sizeof status, "%s", db_str(res, 2) ? db_str(res, 2) : "");
+		p->user_id = (uint64_t)db_i64(res, 0);
+		snprintf(p->provider, sizeof p->provider, "%s", db_str(res, 1) ? db_str(res, 1) : "");
+		snprintf(status, n, "%s", db_str(res, 2) ? db_str(res, 2) : "");
 	}
 	db_free(res);
-	if (rc <= 0)
-		return;
-	if (job_verdict(QUEUE_PLANNING, status) != JOB_ACT) {
-		runner_drop(r, j, status);
-		return;
-	}
 	if (j->payload != NULL) {
 		int ok;
 		json_object *o = jx_parse(j->payload, strlen(j->payload), &ok), *v;
 		if (o != NULL && json_object_object_get_ex(o, "after", &v))
-			p.after = (uint64_t)json_object_get_int64(v);
+			p->after = (uint64_t)json_object_get_int64(v);
 		if (o != NULL && json_object_object_get_ex(o, "last", &v))
-			p.last = (uint64_t)json_object_get_int64(v);
-		p.started = p.after > 0;
+			p->last = (uint64_t)json_object_get_int64(v);
+		p->started = p->after > 0;
 		json_object_put(o);
+	}
+	return rc;
+}
+
+void
+planning_step(struct runner *r, struct job *j)
+{
+	struct plan p = { .job = j };
+	char status[32] = "";
+	int64_t step_end = runner_step_end(r);
+
+	if (plan_load(r, j, &p, status, sizeof status) <= 0)
+		return; /* gone, or the lease runs out and the job is claimed again */
+	if (job_verdict(QUEUE_PLANNING, status) != JOB_ACT) {
+		runner_drop(r, j, status);
+		return;
 	}
 	if (j->payload == NULL) {
 		/* fresh from execute */

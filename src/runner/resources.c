@@ -57,6 +57,48 @@ failure_context(struct one *o, json_object *ctx)
 /* A resource row as ST_RN_RES_LOCK and ST_RN_IMPORT_LOCK_NEXT read it. */
 enum { COL_TYPE, COL_EXT, COL_ACTION, COL_RESOLUTION, COL_STATUS, COL_ATTEMPTS, COL_NORM, NCOLS };
 
+/* The account object this import writes over (0: a new one) for action and
+ * resolution. 0, or -1 on a database error. */
+static int
+find_target(struct imp_ctx *ic, const struct one *o, const char *action, const char *resolution,
+    json_object *norm, uint64_t *target)
+{
+	int rc = 0;
+
+	if (strcmp(action, "update") == 0) {
+		/* The earlier import's target; with "overwrite", the object it conflicted
+		 * with. A target deleted meanwhile is created again. */
+		if ((rc = importer_find_link(ic, o->type, o->ext, target)) == 0 &&
+		    strcmp(resolution, "overwrite") == 0)
+			rc = importer_find_conflict(ic, o->type, norm, target);
+	} else if (strcmp(resolution, "duplicate") != 0) {
+		/* create: unless a copy was asked for, never a second one (another run of the
+		 * same account may have imported it meanwhile). */
+		rc = importer_find_link(ic, o->type, o->ext, target);
+	}
+	return rc;
+}
+
+/* The resource could not be imported (o->why): marked failed, and the run
+ * log says which and why. 0, or -1 on a database error. */
+static int
+record_failure(struct runner *r, struct one *o)
+{
+	char msg[400];
+	json_object *ctx;
+
+	snprintf(msg, sizeof msg, "Import failed: %s", o->why);
+	if (db_exec(r->db, ST_RN_RES_FAILED, "isu", (int64_t)1, msg, o->id) < 0)
+		return -1;
+	ctx = json_object_new_object();
+	failure_context(o, ctx);
+	runner_log(r, o->job->run_id, "error", ctx, "Import of %s \"%s\" (external id %s) failed: %s",
+	    o->type, o->label, o->ext, o->why);
+	json_object_put(ctx);
+	o->failed_now = true;
+	return 0;
+}
+
 /* Import the resource o->id, whose row (locked by the caller) is col[]
  * (NULL for SQL NULL). Writes the account row(s), the link and the
  * resource's status. TX_COMMIT (imported, failed for good, or nothing to do:
@@ -82,18 +124,7 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, char *const col[
 	if (col[COL_NORM] != NULL)
 		norm = jx_parse(col[COL_NORM], strlen(col[COL_NORM]), &ok);
 	importer_label(o->type, norm, o->label, sizeof o->label);
-	if (strcmp(action, "update") == 0) {
-		/* The earlier import's target; with "overwrite", the object it conflicted
-		 * with. A target deleted meanwhile is created again. */
-		if ((rc = importer_find_link(ic, o->type, o->ext, &target)) == 0 &&
-		    strcmp(resolution, "overwrite") == 0)
-			rc = importer_find_conflict(ic, o->type, norm, &target);
-	} else if (strcmp(resolution, "duplicate") != 0) {
-		/* create: unless a copy was asked for, never a second one (another run of the
-		 * same account may have imported it meanwhile). */
-		rc = importer_find_link(ic, o->type, o->ext, &target);
-	} else
-		rc = 0;
+	rc = find_target(ic, o, action, resolution, norm, &target);
 	if (rc < 0) {
 		json_object_put(norm);
 		goto db_error;
@@ -108,21 +139,10 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, char *const col[
 	case IMP_DEFER:
 		o->outcome = ONE_DEFER;
 		return TX_ABORT;
-	case IMP_INVALID: {
-		char msg[400];
-		json_object *ctx = json_object_new_object();
-		snprintf(msg, sizeof msg, "Import failed: %s", o->why);
-		if (db_exec(r->db, ST_RN_RES_FAILED, "isu", (int64_t)1, msg, o->id) < 0) {
-			json_object_put(ctx);
+	case IMP_INVALID:
+		if (record_failure(r, o) != 0)
 			goto db_error;
-		}
-		failure_context(o, ctx);
-		runner_log(r, o->job->run_id, "error", ctx, "Import of %s \"%s\" (external id %s) failed: %s",
-		    o->type, o->label, o->ext, o->why);
-		json_object_put(ctx);
-		o->failed_now = true;
 		return TX_COMMIT;
-	}
 	case IMP_DB:
 		break;
 	}
@@ -528,23 +548,35 @@ finish(struct runner *r, struct job *j, const struct run_info *run, bool delete_
 		runner_drop(r, j, "run no longer executing");
 }
 
+/* Kinds import in order: a chunk of a later kind waits (its job released
+ * for RUNNER_GATE_MS) while an earlier kind still has pending resources.
+ * True when the chunk waits. */
+static bool
+gate_closed(struct runner *r, struct job *j, const struct chain_pos *p)
+{
+	int gate;
+	char *payload;
+
+	if (p->last == 0 || (gate = earlier_pending(r, j->run_id, p->type)) == 0)
+		return false;
+	payload = pos_text(p);
+	queue_release(r->db, j, gate > 0 ? RUNNER_GATE_MS : queue_backoff_ms(1, 0, runner_random()),
+	    j->attempts, payload);
+	free(payload);
+	return true;
+}
+
 static void
 chain_step(struct runner *r, struct job *j, const struct run_info *run)
 {
 	struct chain_pos p;
 	int64_t step_end = runner_step_end(r), delay = 0, next_stats = mono_ms() + RUNNER_STATS_MS;
-	int attempts = j->attempts, gate;
+	int attempts = j->attempts;
 	char *payload;
 
 	pos_parse(j->payload, &p);
-	if (p.last != 0 && (gate = earlier_pending(r, j->run_id, p.type)) != 0) {
-		/* Kinds import in order: wait until the ones before this chunk's are final. */
-		payload = pos_text(&p);
-		queue_release(r->db, j, gate > 0 ? RUNNER_GATE_MS : queue_backoff_ms(1, 0, runner_random()),
-		    attempts, payload);
-		free(payload);
+	if (gate_closed(r, j, &p))
 		return;
-	}
 	while (importer_type_at((size_t)p.type) != NULL) {
 		struct batch b = { .job = j,
 			.run = run,
