@@ -48,18 +48,6 @@ is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
 }
 
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static uint64_t
 hash_of(const unsigned char *p, size_t n)
 {
@@ -193,7 +181,7 @@ escape_at(const unsigned char *t, size_t i, size_t len, unsigned char *out, bool
 	int h, l;
 
 	*skip = false;
-	if (t[i] == '%' && i + 2 < len && (h = hexval(t[i + 1])) >= 0 && (l = hexval(t[i + 2])) >= 0) {
+	if (t[i] == '%' && i + 2 < len && (h = hex_value(t[i + 1])) >= 0 && (l = hex_value(t[i + 2])) >= 0) {
 		*out = (unsigned char)(h * 16 + l);
 		return 3;
 	}
@@ -213,9 +201,9 @@ escape_at(const unsigned char *t, size_t i, size_t len, unsigned char *out, bool
 		*skip = true;
 		return 2;
 	case 'u':
-		if (i + 5 < len && hexval(t[i + 2]) == 0 && hexval(t[i + 3]) == 0 && hexval(t[i + 4]) >= 0 &&
-		    hexval(t[i + 5]) >= 0) {
-			*out = (unsigned char)(hexval(t[i + 4]) * 16 + hexval(t[i + 5]));
+		if (i + 5 < len && hex_value(t[i + 2]) == 0 && hex_value(t[i + 3]) == 0 &&
+		    hex_value(t[i + 4]) >= 0 && hex_value(t[i + 5]) >= 0) {
+			*out = (unsigned char)(hex_value(t[i + 4]) * 16 + hex_value(t[i + 5]));
 			return 6;
 		}
 		return 0;

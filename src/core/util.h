@@ -41,5 +41,7 @@ int64_t mono_ms(void);
 
 /* True when s equals one of the NULL-terminated list's strings. */
 bool str_in_list(const char *const *list, const char *s);
+/* The value of a hexadecimal digit (either case), or -1. */
+int hex_value(int c);
 
 #endif

@@ -127,18 +127,6 @@ http_is_json(const char *ct)
 	return ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ';
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Percent-decode s[0..n) into a new string; NULL when malformed. */
 static char *
 url_decode(const char *s, size_t n)
@@ -154,8 +142,8 @@ url_decode(const char *s, size_t n)
 				free(out);
 				return NULL;
 			}
-			hi = hexval(s[i + 1]);
-			lo = hexval(s[i + 2]);
+			hi = hex_value(s[i + 1]);
+			lo = hex_value(s[i + 2]);
 			if (hi < 0 || lo < 0) {
 				free(out);
 				return NULL;

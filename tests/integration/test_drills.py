@@ -40,6 +40,16 @@ BEGIN NOT ATOMIC
 END //"""
 
 
+def contacts_and_monitors(n):
+    """A run's resources: 20 contacts and n HTTP monitors, each alerting one contact."""
+    items = [("contact", "c%d" % i, {"name": "C%d" % i, "type": "email", "value": "c%d@example.com" % i})
+             for i in range(20)]
+    return items + [("monitor", "m%05d" % i, {"name": "M%d" % i, "url": "https://m%d.example.com/" % i,
+                                              "type": "http", "interval": 60, "paused": False, "port": None,
+                                              "keyword": None, "contact_ids": ["c%d" % (i % 20)]})
+                    for i in range(n)]
+
+
 def figures(name, **values):
     sys.stdout.write("DRILL %s: %s\n" % (name, ", ".join("%s=%s" % kv for kv in values.items())))
     sys.stdout.flush()
@@ -50,13 +60,7 @@ class TestDrills(RunnerTestCase):
     def test_twenty_kill_9_during_a_10000_resource_import(self):
         user = self.user()
         n = 10000
-        items = [("contact", "c%d" % i, {"name": "C%d" % i, "type": "email", "value": "c%d@example.com" % i})
-                 for i in range(20)]
-        items += [("monitor", "m%05d" % i, {"name": "M%d" % i, "url": "https://m%d.example.com/" % i,
-                                            "type": "http", "interval": 60, "paused": False, "port": None,
-                                            "keyword": None, "contact_ids": ["c%d" % (i % 20)]})
-                  for i in range(n)]
-        rid = self.synthetic_run(user, "uptimerobot", items)
+        rid = self.synthetic_run(user, "uptimerobot", contacts_and_monitors(n))
         self.execute(user, rid)
         rng = random.Random(12)
         t0 = time.time()
@@ -99,13 +103,7 @@ class TestDrills(RunnerTestCase):
     def test_connections_killed_inside_import_transactions_leave_nothing_half_written(self):
         user = self.user()
         n = 15000  # enough that 20 kills land before the (batched) import ends
-        items = [("contact", "c%d" % i, {"name": "C%d" % i, "type": "email", "value": "c%d@example.com" % i})
-                 for i in range(20)]
-        items += [("monitor", "m%05d" % i, {"name": "M%d" % i, "url": "https://m%d.example.com/" % i,
-                                            "type": "http", "interval": 60, "paused": False, "port": None,
-                                            "keyword": None, "contact_ids": ["c%d" % (i % 20)]})
-                  for i in range(n)]
-        rid = self.synthetic_run(user, "uptimerobot", items)
+        rid = self.synthetic_run(user, "uptimerobot", contacts_and_monitors(n))
         self.execute(user, rid)
         stderr = open(os.path.join(self.stack.tmp, "drill-kill-connection.log"), "w+")
         imported_sql = "run_id=%s AND status='imported'" % q(rid)
