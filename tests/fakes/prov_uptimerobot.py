@@ -445,6 +445,8 @@ class UptimeRobot(Provider):
             return err
         mb, cb = self.mbase(a), self.cbase(a)
         idx = range(min(limit, a.n("monitors") + a.n("heartbeats")))
+        # shape: providers.md §1.2, getMonitors' nested pagination {offset, limit, total} (bitfield/uptimerobot
+        # testdata); only total is changed, to one past the page asked for
         return jreply(200, {"stat": "ok",
                             "pagination": {"offset": offset, "limit": limit, "total": offset + limit + 1},
                             "monitors": [self.v2_monitor(a, self.spec(a, g, mb, cb), req, cb) for g in idx]})
