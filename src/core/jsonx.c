@@ -1,4 +1,6 @@
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <sodium.h>
@@ -153,4 +155,75 @@ jx_wipe_strings(json_object *o)
 			jx_wipe_strings(val);
 		}
 	}
+}
+
+/* What json-c writes for each byte of a string: 0 the byte itself, else the
+ * escape's second character ('u' for \u00XX). */
+static const char escapes[256] = {
+	['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n', ['\f'] = 'f', ['\r'] = 'r', ['"'] = '"', ['\\'] = '\\',
+	[0x00] = 'u', [0x01] = 'u', [0x02] = 'u', [0x03] = 'u', [0x04] = 'u', [0x05] = 'u', [0x06] = 'u',
+	[0x07] = 'u', [0x0b] = 'u', [0x0e] = 'u', [0x0f] = 'u', [0x10] = 'u', [0x11] = 'u', [0x12] = 'u',
+	[0x13] = 'u', [0x14] = 'u', [0x15] = 'u', [0x16] = 'u', [0x17] = 'u', [0x18] = 'u', [0x19] = 'u',
+	[0x1a] = 'u', [0x1b] = 'u', [0x1c] = 'u', [0x1d] = 'u', [0x1e] = 'u', [0x1f] = 'u',
+};
+
+void
+jx_put_str(struct printbuf *pb, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t from = 0;
+
+	if (s == NULL) {
+		printbuf_strappend(pb, "null");
+		return;
+	}
+	printbuf_strappend(pb, "\"");
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (escapes[c] != 0) {
+			char esc[6] = { '\\', escapes[c], '0', '0', hex[c >> 4], hex[c & 0xf] };
+
+			printbuf_memappend_fast(pb, s + from, (int)(i - from));
+			printbuf_memappend_fast(pb, esc, (esc[1] == 'u' ? 6 : 2));
+			from = i + 1;
+		}
+	}
+	printbuf_memappend_fast(pb, s + from, (int)(n - from));
+	printbuf_strappend(pb, "\"");
+}
+
+void
+jx_put_int(struct printbuf *pb, int64_t v)
+{
+	char num[24];
+	int n = snprintf(num, sizeof num, "%" PRId64, v);
+
+	printbuf_memappend_fast(pb, num, n);
+}
+
+static int
+emit_splice(json_object *o, struct printbuf *pb, int level, int flags)
+{
+	struct printbuf *text = json_object_get_userdata(o);
+
+	(void)level;
+	(void)flags;
+	return printbuf_memappend(pb, text->buf, text->bpos);
+}
+
+static void
+free_splice(json_object *o, void *userdata)
+{
+	(void)o;
+	printbuf_free(userdata);
+}
+
+json_object *
+jx_splice(struct printbuf *pb)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_set_serializer(o, emit_splice, pb, free_splice);
+	return o;
 }

@@ -31,4 +31,17 @@ const char *jx_str(json_object *o, const char *key);
 /* Compact text of o (borrowed, lives as long as o). */
 const char *jx_text(json_object *o);
 
+/* Writing JSON text straight into a buffer, for lists of hundreds of items
+ * where a json-c object per value costs more than the answer itself. */
+/* Append s[0..n) as a JSON string, escaped as json-c escapes it
+ * (JSON_C_TO_STRING_NOSLASHESCAPE), or null when s is NULL. s must be valid
+ * UTF-8 (database text is). */
+void jx_put_str(struct printbuf *pb, const char *s, size_t n);
+/* Append a signed integer as json-c writes it. */
+void jx_put_int(struct printbuf *pb, int64_t v);
+/* A value whose text is pb's (one complete JSON value, written with the
+ * jx_put_* helpers): added to a json-c tree, it is written as that text.
+ * Takes pb. */
+json_object *jx_splice(struct printbuf *pb);
+
 #endif

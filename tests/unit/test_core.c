@@ -138,6 +138,46 @@ test_json_parse(void **state)
 	assert_null(v);
 }
 
+/* The buffer writer gives the text json-c gives: every ASCII byte, UTF-8,
+ * null, integers, and a spliced value inside a json-c tree. */
+static void
+test_json_writer(void **state)
+{
+	char all[128 + 16];
+	const char *utf8 = "Caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 a/b";
+	struct printbuf *pb = printbuf_new();
+	json_object *tree, *s;
+
+	(void)state;
+	for (int i = 0; i < 128; i++)
+		all[i] = (char)(i + 1 == 128 ? 0 : i + 1);
+	memcpy(all + 128, "tail\x7f", 5);
+	s = json_object_new_string_len(all, 133);
+	jx_put_str(pb, all, 133);
+	assert_int_equal(printbuf_length(pb), strlen(jx_text(s)));
+	assert_memory_equal(pb->buf, jx_text(s), (size_t)printbuf_length(pb));
+	json_object_put(s);
+	printbuf_reset(pb);
+	s = json_object_new_string(utf8);
+	jx_put_str(pb, utf8, strlen(utf8));
+	assert_int_equal(printbuf_length(pb), strlen(jx_text(s)));
+	assert_memory_equal(pb->buf, jx_text(s), (size_t)printbuf_length(pb));
+	json_object_put(s);
+	printbuf_reset(pb);
+	printbuf_strappend(pb, "[");
+	jx_put_str(pb, NULL, 0);
+	printbuf_strappend(pb, ",");
+	jx_put_int(pb, INT64_MIN);
+	printbuf_strappend(pb, ",");
+	jx_put_int(pb, 42);
+	printbuf_strappend(pb, "]");
+	tree = json_object_new_object();
+	jx_add_int(tree, "a", 1);
+	json_object_object_add(tree, "b", jx_splice(pb));
+	assert_string_equal(jx_text(tree), "{\"a\":1,\"b\":[null,-9223372036854775808,42]}");
+	json_object_put(tree);
+}
+
 static char *
 write_tmp(const char *text)
 {
@@ -433,6 +473,7 @@ main(void)
 		cmocka_unit_test(test_uuid),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_json_parse),
+		cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_seal),
 		cmocka_unit_test(test_token),
