@@ -32,7 +32,8 @@ bench_build() {
 sqlc() { mariadb --no-defaults -uroot --socket="$t/my.sock" migrator "$@"; }
 
 # 25 runs for the user; $big has 500 resources and 60 log entries, the others
-# 20 resources each (a run list page of 20 counts real rows).
+# 20 resources each. Like discovery, the runs are discovering while their
+# resources arrive and then awaiting_review (which stores their totals).
 bench_data() {
 	big=00000000-0000-4000-8000-000000000500
 	small=00000000-0000-4000-8000-000000000001
@@ -40,7 +41,7 @@ bench_data() {
 INSERT INTO migration_runs (id, user_id, provider, status, stats, options, created_at, updated_at)
  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 25)
  SELECT IF(i = 25, '$big', CONCAT('00000000-0000-4000-8000-', LPAD(i, 12, '0'))), $uid, 'uptimerobot',
-  'awaiting_review', '{"discovered":{"monitor":20},"planned":{"create":20},"imported":0,"skipped":0,"failed":0,"progress":0}',
+  'discovering', '{"discovered":{"monitor":20},"planned":{"create":20},"imported":0,"skipped":0,"failed":0,"progress":0}',
   '{"import_paused":false}', UTC_TIMESTAMP(6) - INTERVAL (25 - i) MINUTE, UTC_TIMESTAMP(6) FROM n;
 INSERT INTO migration_run_resources (run_id, resource_type, external_id, name, action, status, reason,
   created_at, updated_at)
@@ -51,6 +52,7 @@ INSERT INTO migration_run_resources (run_id, resource_type, external_id, name, a
 INSERT INTO migration_run_logs (run_id, level, message, context, logged_at)
  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
  SELECT '$big', 'info', CONCAT('Discovered page ', i, '.'), '{"page":1}', UTC_TIMESTAMP(6) FROM n;
+UPDATE migration_runs SET status = 'awaiting_review' WHERE user_id = $uid;
 SQL
 }
 

@@ -498,7 +498,8 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (n == 0)
 		return err_set(e, ERR_NO_FAILED_RESOURCES, NULL);
 	if (db_exec(db, ST_RES_RETRY_RESET, "s", a->id) < 0 ||
-	    db_exec(db, ST_RUN_SET_EXECUTING_FROM_RETRY, "s", a->id) < 0)
+	    db_exec(db, ST_RUN_SET_EXECUTING_FROM_RETRY, "s", a->id) < 0 ||
+	    db_exec(db, ST_RUN_RECOUNT, "s", a->id) < 0)
 		return db_fail(db, e);
 	ctxo = json_object_new_object();
 	jx_add_int(ctxo, "retried", n);
