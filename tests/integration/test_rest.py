@@ -1566,6 +1566,42 @@ class Endpoints_RetryFailed(Base):
         empty = s.insert_run(u.id, "completed")
         self.assertError(u.request("POST", self.run_path(empty, "/retry-failed")), 422, "no_failed_resources")
 
+    def test_the_run_list_counts_stay_exact_as_the_run_changes_state(self):
+        """A run keeps its totals while they cannot change (sql/009); a retry
+        while awaiting review changes them without a change of state."""
+        s = self.stack
+        u = self.owner()
+
+        def listed(rid):
+            r = u.request("GET", "/api/v1/migrations?per_page=100")
+            self.assertStatus(r, 200)
+            row = [d for d in r.json["data"] if d["id"] == rid][0]
+            got = (row["total_resources"], row["failed_resources"])
+            d = u.request("GET", self.run_path(rid)).json["data"]
+            self.assertEqual(got, (d["total_resources"], d["failed_resources"]), "list and detail differ")
+            return got
+
+        rid, _, _, _ = self._run_with_failures(u, status="executing", failed=2)
+        self.assertEqual(listed(rid), (5, 2))
+        s.sql("UPDATE migration_runs SET status = 'completed_with_errors' WHERE id = %s" % q(rid))
+        self.assertEqual(s.sql("SELECT total_resources, failed_resources FROM migration_runs WHERE id = %s"
+                               % q(rid)), [("5", "2")], "the terminal state stores the counts")
+        self.assertEqual(listed(rid), (5, 2))
+        self.assertStatus(u.request("POST", self.run_path(rid, "/retry-failed")), 202)
+        self.assertEqual(listed(rid), (5, 0))
+        s.insert_resources(rid, 1, status="failed")  # the import fails one more while executing
+        self.assertEqual(listed(rid), (6, 1))
+        s.sql("UPDATE migration_runs SET status = 'completed_with_errors' WHERE id = %s" % q(rid))
+        self.assertEqual(listed(rid), (6, 1))
+        review, _, _, _ = self._run_with_failures(u, status="paused_conflicts", failed=1)
+        s.sql("UPDATE migration_runs SET status = 'awaiting_review' WHERE id = %s" % q(review))
+        self.assertEqual(listed(review), (4, 1))
+        self.assertStatus(u.request("POST", self.run_path(review, "/retry-failed")), 202)
+        self.assertEqual(s.run_status(review), "awaiting_review")
+        self.assertEqual(listed(review), (4, 0))
+        self.assertStatus(u.request("POST", self.run_path(review, "/cancel")), 200)
+        self.assertEqual(listed(review), (4, 0))
+
     def test_retry_on_a_cancelled_run_is_409_run_cancelled(self):
         s = self.stack
         u = self.owner()
