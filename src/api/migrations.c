@@ -13,6 +13,7 @@
 #include "core/xalloc.h"
 #include "crypto/seal.h"
 #include "db/runlog.h"
+#include "db/runs.h"
 #include "providers/provider.h"
 #include "queue/queue.h"
 
@@ -37,78 +38,104 @@ run_options_json(json_object *run, const char *text)
 	json_object_object_add(run, "options", o);
 }
 
-/* Add a new key (a string literal) to o: no copy of the key, no lookup. The
- * lists of hundreds of resources are built with these. */
+/* A list of resource items written as JSON text (hundreds per answer: one
+ * json-c object per value would cost more than the rest of the request). */
+struct resource_list {
+	struct printbuf *pb;
+	int64_t n;
+};
+
 static void
-put_new(json_object *o, const char *key, json_object *v)
+resource_list_open(struct resource_list *l)
 {
-	json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT);
+	l->pb = printbuf_new();
+	l->n = 0;
+	printbuf_strappend(l->pb, "[");
 }
 
-/* Column col of r as a JSON string, NULL for SQL NULL. */
+/* The list as a value for a json-c tree. Takes l's text. */
 static json_object *
-col_str(struct db_res *r, int col)
+resource_list_close(struct resource_list *l)
 {
-	return db_null(r, col) ? NULL : json_object_new_string_len(db_str(r, col), (int)db_len(r, col));
+	printbuf_strappend(l->pb, "]");
+	return jx_splice(l->pb);
 }
 
-/* A resource item from a row of RES_COLS (see db/sql_core.def). */
+/* Append one resource item: the keys of the spec's resource object, in order. */
+static void
+resource_put(const struct resource_row *r, void *arg)
+{
+	struct resource_list *l = arg;
+	struct printbuf *pb = l->pb;
+
+	if (l->n++ > 0)
+		printbuf_strappend(pb, ",");
+	printbuf_strappend(pb, "{\"id\":");
+	jx_put_int(pb, r->id);
+	printbuf_strappend(pb, ",\"resource_type\":");
+	jx_put_str(pb, r->type.s, r->type.len);
+	printbuf_strappend(pb, ",\"external_id\":");
+	jx_put_str(pb, r->external_id.s, r->external_id.len);
+	printbuf_strappend(pb, ",\"name\":");
+	jx_put_str(pb, r->name.s, r->name.len);
+	printbuf_strappend(pb, ",\"action\":");
+	jx_put_str(pb, r->action.s, r->action.len);
+	printbuf_strappend(pb, ",\"status\":");
+	jx_put_str(pb, r->status.s, r->status.len);
+	printbuf_strappend(pb, ",\"reason\":");
+	jx_put_str(pb, r->reason.s, r->reason.len);
+	printbuf_strappend(pb, ",\"attempts\":");
+	jx_put_int(pb, r->attempts);
+	printbuf_strappend(pb, ",\"error_message\":");
+	jx_put_str(pb, r->error_message.s, r->error_message.len);
+	printbuf_strappend(pb, "}");
+}
+
+/* A run object. */
 static json_object *
-resource_json(struct db_res *r)
+run_json(const struct run_row *r)
 {
 	json_object *o = json_object_new_object();
 
-	put_new(o, "id", json_object_new_int64(db_i64(r, 0)));
-	put_new(o, "resource_type", col_str(r, 1));
-	put_new(o, "external_id", col_str(r, 2));
-	put_new(o, "name", col_str(r, 3));
-	put_new(o, "action", col_str(r, 4));
-	put_new(o, "status", col_str(r, 5));
-	put_new(o, "reason", col_str(r, 6));
-	put_new(o, "attempts", json_object_new_int64(db_i64(r, 7)));
-	put_new(o, "error_message", col_str(r, 8));
+	jx_add_str(o, "id", r->id);
+	jx_add_str(o, "provider", r->provider);
+	jx_add_str(o, "status", r->status);
+	jx_add_json(o, "stats", r->stats, json_object_new_object());
+	jx_add_int(o, "total_resources", r->total_resources);
+	jx_add_int(o, "failed_resources", r->failed_resources);
+	jx_add_str(o, "error_message", r->error_message);
+	jx_add_time(o, "started_at", r->started_at);
+	jx_add_time(o, "finished_at", r->finished_at);
+	jx_add_time(o, "created_at", r->created_at);
+	jx_add_time(o, "updated_at", r->updated_at);
+	run_options_json(o, r->options);
 	return o;
 }
 
-/* A run object from a row of RUN_COLS (see db/sql_core.def). */
-static json_object *
-run_json(struct db_res *r)
+/* run_fn: the run as *(json_object **)arg. */
+static void
+run_keep(const struct run_row *r, void *arg)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "id", db_str(r, 0));
-	jx_add_str(o, "provider", db_str(r, 1));
-	jx_add_str(o, "status", db_str(r, 2));
-	jx_add_json(o, "stats", db_str(r, 3), json_object_new_object());
-	jx_add_int(o, "total_resources", db_i64(r, 9));
-	jx_add_int(o, "failed_resources", db_i64(r, 10));
-	jx_add_str(o, "error_message", db_str(r, 4));
-	jx_add_time(o, "started_at", db_str(r, 5));
-	jx_add_time(o, "finished_at", db_str(r, 6));
-	jx_add_time(o, "created_at", db_str(r, 7));
-	jx_add_time(o, "updated_at", db_str(r, 8));
-	run_options_json(o, db_str(r, 11));
-	return o;
+	*(json_object **)arg = run_json(r);
 }
 
-/* The caller's run read with st (ST_RUN_GET or ST_RUN_GET_UNCOUNTED): 0 with
- * *run set (owned), or -1 with e (404 when absent). */
+/* run_fn: the run appended to the array arg. */
+static void
+run_append(const struct run_row *r, void *arg)
+{
+	json_object_array_add(arg, run_json(r));
+}
+
+/* The caller's run (counted: with its totals, else both 0): 0 with *run set
+ * (owned), or -1 with e (404 when absent). */
 static int
-load_run(struct ctx *c, enum stmt_id st, const char *id, json_object **run, struct err *e)
+load_run(struct ctx *c, bool counted, const char *id, json_object **run, struct err *e)
 {
-	struct db *db = c->app->db;
-	struct db_res *r;
 	int rc;
 
 	*run = NULL;
-	if ((r = db_query(db, st, "su", id, c->who->user_id)) == NULL)
-		return db_fail(db, e);
-	rc = db_next(r);
-	if (rc == 1)
-		*run = run_json(r);
-	db_free(r);
-	if (rc < 0)
-		return db_fail(db, e);
+	if ((rc = run_get(c->app->db, id, c->who->user_id, counted, run_keep, run)) < 0)
+		return db_fail(c->app->db, e);
 	if (rc == 0)
 		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
 	return 0;
@@ -116,21 +143,12 @@ load_run(struct ctx *c, enum stmt_id st, const char *id, json_object **run, stru
 
 /* 404 when the caller has no such run, else 0 with its status in st. */
 static int
-run_status(struct ctx *c, const char *id, bool lock, char st[32], struct err *e)
+status_of(struct ctx *c, const char *id, bool lock, char st[32], struct err *e)
 {
-	struct db *db = c->app->db;
-	struct db_res *r;
-	int rc;
+	int rc = run_status(c->app->db, id, c->who->user_id, lock, st);
 
-	r = db_query(db, lock ? ST_RUN_LOCK : ST_RUN_STATUS, "su", id, c->who->user_id);
-	if (r == NULL)
-		return db_fail(db, e);
-	rc = db_next(r);
-	if (rc == 1)
-		snprintf(st, 32, "%s", db_str(r, 0) ? db_str(r, 0) : "");
-	db_free(r);
 	if (rc < 0)
-		return db_fail(db, e);
+		return db_fail(c->app->db, e);
 	if (rc == 0)
 		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
 	return 0;
@@ -148,15 +166,16 @@ ack(const char *message, const char *id, const char *status)
 	return o;
 }
 
-/* The list body {data, links, meta} of one page of a paginated list: path and
- * filter (a query prefix such as "status=failed&", already encoded) make the
- * links; total counts every row that matches. Takes data. */
+/* The list body {data, links, meta} of one page of a paginated list (data,
+ * of n items): path and filter (a query prefix such as "status=failed&",
+ * already encoded) make the links; total counts every row that matches.
+ * Takes data. */
 static json_object *
 page_body(const struct ctx *c, const char *path, const char *filter, const struct args *a, int64_t total,
-    json_object *data)
+    json_object *data, int64_t n)
 {
 	int64_t last = total == 0 ? 1 : (total + a->per_page - 1) / a->per_page;
-	int64_t offset = (a->page - 1) * a->per_page, n = (int64_t)json_object_array_length(data);
+	int64_t offset = (a->page - 1) * a->per_page;
 	json_object *out = json_object_new_object(), *links = json_object_new_object();
 	json_object *meta = json_object_new_object();
 	const struct {
@@ -218,48 +237,39 @@ h_list(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	uint64_t uid = c->who->user_id;
 	int64_t total = 0, offset = (a->page - 1) * a->per_page;
 	char filter[128] = "";
-	json_object *data;
-	struct db_res *r;
-	size_t n;
-	int rc;
+	json_object *data = json_object_new_array();
+	int64_t n;
 
-	if ((r = db_query(db, ST_RUN_LIST, "ussssii", uid, a->status, a->status, a->provider, a->provider,
-	         a->per_page, offset)) == NULL)
-		return db_fail(db, e);
-	data = json_object_new_array();
-	while ((rc = db_next(r)) == 1)
-		json_object_array_add(data, run_json(r));
-	db_free(r);
-	if (rc < 0) {
+	if (runs_page(db, uid, a->status, a->provider, a->per_page, offset, run_append, data) != 0) {
 		json_object_put(data);
 		return db_fail(db, e);
 	}
 	/* A short page that is not past the end tells the total without counting. */
-	n = json_object_array_length(data);
-	if (n < (size_t)a->per_page && (n > 0 || offset == 0))
-		total = offset + (int64_t)n;
-	else if (db_scalar(db, &total, ST_RUN_COUNT, "ussss", uid, a->status, a->status, a->provider,
-	             a->provider) < 0) {
+	n = (int64_t)json_object_array_length(data);
+	if (n < a->per_page && (n > 0 || offset == 0))
+		total = offset + n;
+	else if (runs_count(db, uid, a->status, a->provider, &total) != 0) {
 		json_object_put(data);
 		return db_fail(db, e);
 	}
 	filter_add(filter, sizeof filter, "status", a->status);
 	filter_add(filter, sizeof filter, "provider", a->provider);
-	*out = page_body(c, "/api/v1/migrations", filter, a, total, data);
+	*out = page_body(c, "/api/v1/migrations", filter, a, total, data, n);
 	return 0;
 }
 
-static json_object *
-log_json(struct db_res *r)
+/* A log entry appended to the array arg. */
+static void
+log_append(const struct log_row *r, void *arg)
 {
 	json_object *o = json_object_new_object();
 
-	jx_add_int(o, "id", db_i64(r, 0));
-	jx_add_str(o, "level", db_str(r, 1));
-	jx_add_str(o, "message", db_str(r, 2));
-	jx_add_json(o, "context", db_str(r, 3), json_object_new_object());
-	jx_add_time(o, "logged_at", db_str(r, 4));
-	return o;
+	jx_add_int(o, "id", r->id);
+	jx_add_str(o, "level", r->level);
+	jx_add_str(o, "message", r->message);
+	jx_add_json(o, "context", r->context, json_object_new_object());
+	jx_add_time(o, "logged_at", r->logged_at);
+	json_object_array_add(arg, o);
 }
 
 /* Up to limit+1 log rows from offset (the extra row tells whether a next page exists). */
@@ -267,16 +277,8 @@ static int
 fetch_logs(struct db *db, const char *id, bool errors_only, int64_t limit, int64_t offset, json_object **arr,
     struct err *e)
 {
-	struct db_res *r;
-	int rc;
-
-	if ((r = db_query(db, ST_RUN_LOGS, "siii", id, (int64_t)errors_only, limit, offset)) == NULL)
-		return db_fail(db, e);
 	*arr = json_object_new_array();
-	while ((rc = db_next(r)) == 1)
-		json_object_array_add(*arr, log_json(r));
-	db_free(r);
-	if (rc < 0) {
+	if (run_logs(db, id, errors_only, limit, offset, log_append, *arr) != 0) {
 		json_object_put(*arr);
 		*arr = NULL;
 		return db_fail(db, e);
@@ -286,72 +288,82 @@ fetch_logs(struct db *db, const char *id, bool errors_only, int64_t limit, int64
 
 #define STATUS_MAX 16 /* bound of resource_statuses for per-status tallies */
 
-/* The index of status in resource_statuses, or -1. */
-static int
-status_index(const char *status)
-{
-	for (int i = 0; status != NULL && i < STATUS_MAX && resource_statuses[i] != NULL; i++)
-		if (strcmp(resource_statuses[i], status) == 0)
-			return i;
-	return -1;
-}
-
 /* The resource counts of a run per status into counts, and their sum into
  * *total, counted by the database. 0 or -1 (database error). */
+struct tally {
+	json_object *counts;
+	int64_t total;
+};
+
+static void
+tally_add(const char *status, int64_t n, void *arg)
+{
+	struct tally *t = arg;
+
+	t->total += n;
+	if (status != NULL)
+		jx_add_int(t->counts, status, n);
+}
+
 static int
 count_in_db(struct db *db, const char *id, json_object *counts, int64_t *total)
 {
-	struct db_res *r;
-	int rc;
+	struct tally t = { counts, 0 };
+	int rc = resource_counts(db, id, tally_add, &t);
 
-	*total = 0;
-	if ((r = db_query(db, ST_RUN_RESOURCE_COUNTS, "s", id)) == NULL)
-		return -1;
-	while ((rc = db_next(r)) == 1) {
-		*total += db_i64(r, 1);
-		if (db_str(r, 0) != NULL)
-			jx_add_int(counts, db_str(r, 0), db_i64(r, 1));
-	}
-	db_free(r);
-	return rc < 0 ? -1 : 0;
+	*total = t.total;
+	return rc;
+}
+
+/* The resources of a run detail: the first DETAIL_MAX_RESOURCES written,
+ * and counted per status while every row read has a known status. */
+struct detail {
+	struct resource_list list;
+	int64_t n[STATUS_MAX], rows;
+	bool counted; /* every row was read and had a known status: n holds the counts */
+};
+
+static void
+detail_add(const struct resource_row *r, void *arg)
+{
+	struct detail *d = arg;
+	int i = -1;
+
+	for (int k = 0; r->status.s != NULL && k < STATUS_MAX && resource_statuses[k] != NULL; k++)
+		if (strlen(resource_statuses[k]) == r->status.len &&
+		    memcmp(resource_statuses[k], r->status.s, r->status.len) == 0)
+			i = k;
+	if (i < 0 || ++d->rows > DETAIL_MAX_RESOURCES)
+		d->counted = false;
+	else
+		d->n[i]++;
+	if (d->rows <= DETAIL_MAX_RESOURCES)
+		resource_put(r, &d->list);
 }
 
 int
 h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
-	json_object *run, *res, *counts, *meta, *logs;
-	struct db_res *r;
-	int64_t n[STATUS_MAX] = { 0 }, rows = 0, total = 0;
-	bool counted = true; /* every row was read and had a known status: n holds the counts */
+	json_object *run, *counts, *meta, *logs;
+	struct detail d = { .counted = true };
+	int64_t total = 0;
 	int rc;
 
-	if (load_run(c, ST_RUN_GET_UNCOUNTED, a->id, &run, e) != 0)
+	if (load_run(c, false, a->id, &run, e) != 0)
 		return -1;
 	/* One row past the limit tells whether the rows read are all of them. */
-	if ((r = db_query(db, ST_RUN_RESOURCES, "si", a->id, (int64_t)DETAIL_MAX_RESOURCES + 1)) == NULL)
-		goto fail;
-	res = json_object_new_array();
-	while ((rc = db_next(r)) == 1) {
-		int i = status_index(db_str(r, 5));
-
-		if (i < 0 || ++rows > DETAIL_MAX_RESOURCES)
-			counted = false;
-		else
-			n[i]++;
-		if (rows <= DETAIL_MAX_RESOURCES)
-			json_object_array_add(res, resource_json(r));
-	}
-	db_free(r);
-	json_object_object_add(run, "resources", res);
+	resource_list_open(&d.list);
+	rc = run_resources(db, a->id, (int64_t)DETAIL_MAX_RESOURCES + 1, detail_add, &d);
+	json_object_object_add(run, "resources", resource_list_close(&d.list));
 	if (rc < 0)
 		goto fail;
 	counts = json_object_new_object();
 	for (size_t i = 0; i < STATUS_MAX && resource_statuses[i] != NULL; i++) {
-		jx_add_int(counts, resource_statuses[i], counted ? n[i] : 0);
-		total += n[i];
+		jx_add_int(counts, resource_statuses[i], d.counted ? d.n[i] : 0);
+		total += d.n[i];
 	}
-	if (!counted && count_in_db(db, a->id, counts, &total) != 0) { /* a larger run */
+	if (!d.counted && count_in_db(db, a->id, counts, &total) != 0) { /* a larger run */
 		json_object_put(counts);
 		goto fail;
 	}
@@ -384,7 +396,7 @@ h_logs(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	json_object *data, *links, *meta;
 	size_t n;
 
-	if (run_status(c, a->id, false, st, e) != 0)
+	if (status_of(c, a->id, false, st, e) != 0)
 		return -1;
 	if (fetch_logs(c->app->db, a->id, a->errors_only, a->per_page + 1, (a->page - 1) * a->per_page, &data,
 	        e) != 0)
@@ -451,7 +463,7 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	json_object_put(ctxo);
 	if (n != 0 || queue_push(db, QUEUE_DISCOVERY, id, 0, NULL, e) != 0)
 		return -1;
-	if (load_run(c, ST_RUN_GET, id, &run, e) != 0)
+	if (load_run(c, true, id, &run, e) != 0)
 		return -1;
 	*out = json_object_new_object();
 	jx_add_str(*out, "message", "Migration run started; discovery is queued.");
@@ -469,7 +481,7 @@ h_execute(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if ((n = db_exec(db, ST_RUN_EXECUTE, "su", a->id, c->who->user_id)) < 0)
 		return db_fail(db, e);
 	if (n == 0) {
-		if (run_status(c, a->id, false, st, e) != 0)
+		if (status_of(c, a->id, false, st, e) != 0)
 			return -1;
 		return err_set(e, ERR_RUN_NOT_AWAITING_REVIEW,
 		    "The run is %s, not awaiting review; only a run awaiting review can be executed.", st);
@@ -489,7 +501,7 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	char st[32], msg[96];
 	int64_t n;
 
-	if (run_status(c, a->id, true, st, e) != 0)
+	if (status_of(c, a->id, true, st, e) != 0)
 		return -1;
 	if (strcmp(st, "cancelled") == 0)
 		return err_set(e, ERR_RUN_CANCELLED, "The run was cancelled; nothing can be retried.");
@@ -509,7 +521,7 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return -1;
 	}
 	json_object_put(ctxo);
-	if (run_status(c, a->id, false, st, e) != 0)
+	if (status_of(c, a->id, false, st, e) != 0)
 		return -1;
 	*out = ack(msg, a->id, st);
 	jx_add_int(*out, "retried", n);
@@ -525,11 +537,11 @@ h_delete(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 
 	if (!a->confirm) {
 		/* Unknown and foreign runs still look the same as to REST. */
-		if (run_status(c, a->id, false, st, e) != 0)
+		if (status_of(c, a->id, false, st, e) != 0)
 			return -1;
 		return err_set(e, ERR_CONFIRM_REQUIRED, NULL);
 	}
-	if ((n = run_status(c, a->id, true, st, e)) != 0)
+	if ((n = status_of(c, a->id, true, st, e)) != 0)
 		return -1;
 	if (db_scalar(db, &size, ST_RUN_SIZE_UPTO, "si", a->id, (int64_t)DELETE_INLINE_MAX + 1) < 0)
 		return db_fail(db, e);
@@ -561,7 +573,7 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if ((n = db_exec(db, ST_RUN_CANCEL, "su", a->id, c->who->user_id)) < 0)
 		return db_fail(db, e);
 	if (n == 0) {
-		if (run_status(c, a->id, false, st, e) != 0)
+		if (status_of(c, a->id, false, st, e) != 0)
 			return -1;
 		return err_set(e, ERR_RUN_NOT_CANCELLABLE, "The run is %s and can no longer be cancelled.",
 		    st);
@@ -570,7 +582,7 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return db_fail(db, e);
 	if (runlog_add(db, a->id, "warning", "Run cancelled; queued work dropped.", NULL, e) != 0)
 		return -1;
-	if (load_run(c, ST_RUN_GET, a->id, &run, e) != 0)
+	if (load_run(c, true, a->id, &run, e) != 0)
 		return -1;
 	*out = json_object_new_object();
 	jx_add_str(*out, "message", "Migration run cancelled.");
@@ -631,7 +643,7 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	char st[32], msg[128];
 	int64_t n, resolved = 0;
 
-	if (run_status(c, a->id, true, st, e) != 0)
+	if (status_of(c, a->id, true, st, e) != 0)
 		return -1;
 	if (strcmp(st, "paused_conflicts") != 0)
 		return err_set(e, ERR_RUN_NOT_PAUSED,
@@ -646,7 +658,7 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return -1;
 	if (db_exec(db, ST_RUN_RESUME_REVIEW, "ss", a->id, a->id) < 0)
 		return db_fail(db, e);
-	if (run_status(c, a->id, false, st, e) != 0)
+	if (status_of(c, a->id, false, st, e) != 0)
 		return -1;
 	snprintf(msg, sizeof msg, "Resolved %lld conflict%s with strategy %s.", (long long)resolved,
 	    resolved == 1 ? "" : "s", a->strategy);
@@ -667,8 +679,8 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 {
 	struct db *db = c->app->db;
 	char path[80], filter[256] = "", *like = NULL;
-	json_object *data;
-	struct db_res *r;
+	struct resource_filter f = { a->status, a->resource_type, a->action, NULL };
+	struct resource_list list;
 	int64_t total = 0;
 	int rc;
 
@@ -685,34 +697,25 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 		like[n++] = '%';
 		like[n] = '\0';
 	}
-	rc = db_scalar(db, &total, ST_RES_COUNT, "sssssssssu", a->status, a->status, a->resource_type,
-	    a->resource_type, a->action, a->action, like, like, a->id, c->who->user_id);
+	f.like = like;
+	rc = resources_count(db, a->id, c->who->user_id, &f, &total);
 	if (rc == 0) {
 		free(like);
 		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
 	}
-	if (rc < 0 ||
-	    (r = db_query(db, ST_RES_PAGE, "sssssssssii", a->id, a->status, a->status, a->resource_type,
-	         a->resource_type, a->action, a->action, like, like, a->per_page,
-	         (a->page - 1) * a->per_page)) == NULL) {
+	resource_list_open(&list);
+	if (rc < 0 || resources_page(db, a->id, &f, a->per_page, (a->page - 1) * a->per_page, resource_put, &list) != 0) {
 		free(like);
+		json_object_put(resource_list_close(&list));
 		return db_fail(db, e);
 	}
 	free(like);
-	data = json_object_new_array();
-	while ((rc = db_next(r)) == 1)
-		json_object_array_add(data, resource_json(r));
-	db_free(r);
-	if (rc < 0) {
-		json_object_put(data);
-		return db_fail(db, e);
-	}
 	snprintf(path, sizeof path, "/api/v1/migrations/%s/resources", a->id);
 	filter_add(filter, sizeof filter, "status", a->status);
 	filter_add(filter, sizeof filter, "resource_type", a->resource_type);
 	filter_add(filter, sizeof filter, "action", a->action);
 	filter_add(filter, sizeof filter, "q", a->q);
-	*out = page_body(c, path, filter, a, total, data);
+	*out = page_body(c, path, filter, a, total, resource_list_close(&list), list.n);
 	return 0;
 }
 
@@ -725,7 +728,7 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 	char st[32], msg[128];
 	int64_t n, changed = 0, found;
 
-	if (run_status(c, a->id, true, st, e) != 0)
+	if (status_of(c, a->id, true, st, e) != 0)
 		return -1;
 	if (strcmp(st, "awaiting_review") != 0)
 		return err_set(e, ERR_RUN_NOT_AWAITING_REVIEW,

@@ -5,6 +5,7 @@
 #include "auth/auth.h"
 #include "core/util.h"
 #include "crypto/token.h"
+#include "db/runs.h"
 
 /* clang-format off */
 static const char *const scope_names[SC__COUNT] = {
@@ -56,14 +57,36 @@ scope_has(const struct principal *p, enum scope s)
 	return (p->scopes & (1u << s)) != 0;
 }
 
+/* What the token lookup found, checked against the presented secret. */
+struct presented {
+	const char *secret;
+	size_t secret_len;
+	const struct config *cfg;
+	struct principal *p;
+	bool ok;
+};
+
+static void
+token_check(const struct token_row *t, void *arg)
+{
+	struct presented *x = arg;
+	char bad[80];
+
+	if (!token_verify(x->secret, x->secret_len, t->hash, t->hash_len) ||
+	    scope_parse_list(t->scopes ? t->scopes : "", &x->p->scopes, bad, sizeof bad) != 0)
+		return;
+	x->ok = true;
+	x->p->user_id = t->user_id;
+	utf8_copy(x->p->name, sizeof x->p->name, t->name ? t->name : "");
+	utf8_copy(x->p->email, sizeof x->p->email, t->email ? t->email : "");
+	x->p->flag_on = t->flag < 0 ? x->cfg->migrator_default : t->flag != 0;
+}
+
 int
 auth_bearer(struct db *db, const struct config *cfg, const char *hdr, struct principal *p, struct err *e)
 {
-	const char *secret;
-	size_t secret_len;
+	struct presented x = { NULL, 0, cfg, p, false };
 	uint64_t id;
-	struct db_res *r;
-	char bad[80];
 	int rc;
 
 	memset(p, 0, sizeof *p);
@@ -72,33 +95,20 @@ auth_bearer(struct db *db, const struct config *cfg, const char *hdr, struct pri
 	hdr += 7;
 	while (*hdr == ' ')
 		hdr++;
-	if (token_parse(hdr, &id, &secret, &secret_len) != 0)
+	if (token_parse(hdr, &id, &x.secret, &x.secret_len) != 0)
 		return err_set(e, ERR_UNAUTHENTICATED, NULL);
-	if ((r = db_query(db, ST_AUTH_TOKEN, "u", id)) == NULL)
+	if ((rc = token_lookup(db, id, token_check, &x)) < 0)
 		return db_fail(db, e);
-	rc = db_next(r);
-	if (rc < 0) {
-		db_free(r);
-		return db_fail(db, e);
-	}
 	/* Unknown id and wrong secret give the same answer, after the same work. */
 	if (rc == 0) {
 		unsigned char dummy[TOKEN_HASH_LEN] = { 0 };
-		(void)token_verify(secret, secret_len, dummy, sizeof dummy);
-		db_free(r);
-		return err_set(e, ERR_UNAUTHENTICATED, NULL);
+		(void)token_verify(x.secret, x.secret_len, dummy, sizeof dummy);
 	}
-	if (!token_verify(secret, secret_len, (const unsigned char *)db_str(r, 1), db_len(r, 1)) ||
-	    scope_parse_list(db_str(r, 2) ? db_str(r, 2) : "", &p->scopes, bad, sizeof bad) != 0) {
-		db_free(r);
+	if (!x.ok) {
+		memset(p, 0, sizeof *p);
 		return err_set(e, ERR_UNAUTHENTICATED, NULL);
 	}
 	p->token_id = id;
-	p->user_id = (uint64_t)db_i64(r, 0);
-	utf8_copy(p->name, sizeof p->name, db_str(r, 3) ? db_str(r, 3) : "");
-	utf8_copy(p->email, sizeof p->email, db_str(r, 4) ? db_str(r, 4) : "");
-	p->flag_on = db_null(r, 5) ? cfg->migrator_default : db_i64(r, 5) != 0;
-	db_free(r);
 	return 0;
 }
 

@@ -1,0 +1,221 @@
+/* Row decoding of the statements in runs.h: the only place that knows the
+ * column order of RUN_COLS, RES_COLS, the log and token statements. */
+#include <string.h>
+
+#include "db/runs.h"
+
+static struct db_text
+text(struct db_res *r, int col)
+{
+	return (struct db_text){ db_str(r, col), db_len(r, col) };
+}
+
+/* A caller's callback, of the kind the statement's rows decode to. */
+struct sink {
+	union {
+		run_fn *run;
+		resource_fn *resource;
+		void (*count)(const char *status, int64_t n, void *arg);
+		void (*log)(const struct log_row *, void *arg);
+	} fn;
+	void *arg;
+};
+
+/* Every row of r to each(r, to), then r freed: 0, or -1 on a database error. */
+static int
+each_row(struct db_res *r, void (*each)(struct db_res *, const struct sink *), const struct sink *to)
+{
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	while ((rc = db_next(r)) == 1)
+		each(r, to);
+	db_free(r);
+	return rc < 0 ? -1 : 0;
+}
+
+/* A row of RUN_COLS (db/sql_core.def). */
+static void
+run_row(struct db_res *r, const struct sink *to)
+{
+	struct run_row row = {
+		.id = db_str(r, 0),
+		.provider = db_str(r, 1),
+		.status = db_str(r, 2),
+		.stats = db_str(r, 3),
+		.error_message = db_str(r, 4),
+		.started_at = db_str(r, 5),
+		.finished_at = db_str(r, 6),
+		.created_at = db_str(r, 7),
+		.updated_at = db_str(r, 8),
+		.total_resources = db_i64(r, 9),
+		.failed_resources = db_i64(r, 10),
+		.options = db_str(r, 11),
+	};
+
+	to->fn.run(&row, to->arg);
+}
+
+int
+runs_page(struct db *db, uint64_t user, const char *status, const char *provider, int64_t limit,
+    int64_t offset, run_fn *fn, void *arg)
+{
+	return each_row(db_query(db, ST_RUN_LIST, "ussssii", user, status, status, provider, provider, limit,
+	                    offset),
+	    run_row, &(struct sink){ .fn.run = fn, .arg = arg });
+}
+
+int
+runs_count(struct db *db, uint64_t user, const char *status, const char *provider, int64_t *n)
+{
+	*n = 0;
+	return db_scalar(db, n, ST_RUN_COUNT, "ussss", user, status, status, provider, provider) < 0 ? -1 : 0;
+}
+
+/* Sets *found for each row, then passes it on. */
+struct found {
+	run_fn *fn;
+	void *arg;
+	int found;
+};
+
+static void
+run_found(const struct run_row *row, void *arg)
+{
+	struct found *f = arg;
+
+	f->found = 1;
+	f->fn(row, f->arg);
+}
+
+int
+run_get(struct db *db, const char *id, uint64_t user, bool counted, run_fn *fn, void *arg)
+{
+	struct found f = { fn, arg, 0 };
+
+	if (each_row(db_query(db, counted ? ST_RUN_GET : ST_RUN_GET_UNCOUNTED, "su", id, user), run_row,
+	        &(struct sink){ .fn.run = run_found, .arg = &f }) != 0)
+		return -1;
+	return f.found;
+}
+
+int
+run_status(struct db *db, const char *id, uint64_t user, bool lock, char st[32])
+{
+	struct db_res *r = db_query(db, lock ? ST_RUN_LOCK : ST_RUN_STATUS, "su", id, user);
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	st[0] = '\0';
+	if ((rc = db_next(r)) == 1 && db_str(r, 0) != NULL) {
+		size_t n = db_len(r, 0) < 31 ? db_len(r, 0) : 31;
+		memcpy(st, db_str(r, 0), n);
+		st[n] = '\0';
+	}
+	db_free(r);
+	return rc;
+}
+
+/* A row of RES_COLS (db/sql_core.def). */
+static void
+resource_row(struct db_res *r, const struct sink *to)
+{
+	struct resource_row row = {
+		.id = db_i64(r, 0),
+		.type = text(r, 1),
+		.external_id = text(r, 2),
+		.name = text(r, 3),
+		.action = text(r, 4),
+		.status = text(r, 5),
+		.reason = text(r, 6),
+		.attempts = db_i64(r, 7),
+		.error_message = text(r, 8),
+	};
+
+	to->fn.resource(&row, to->arg);
+}
+
+int
+run_resources(struct db *db, const char *run, int64_t limit, resource_fn *fn, void *arg)
+{
+	return each_row(db_query(db, ST_RUN_RESOURCES, "si", run, limit), resource_row,
+	    &(struct sink){ .fn.resource = fn, .arg = arg });
+}
+
+int
+resources_count(struct db *db, const char *run, uint64_t user, const struct resource_filter *f, int64_t *n)
+{
+	*n = 0;
+	return db_scalar(db, n, ST_RES_COUNT, "sssssssssu", f->status, f->status, f->type, f->type, f->action,
+	    f->action, f->like, f->like, run, user);
+}
+
+int
+resources_page(struct db *db, const char *run, const struct resource_filter *f, int64_t limit,
+    int64_t offset, resource_fn *fn, void *arg)
+{
+	return each_row(db_query(db, ST_RES_PAGE, "sssssssssii", run, f->status, f->status, f->type, f->type,
+	                    f->action, f->action, f->like, f->like, limit, offset),
+	    resource_row, &(struct sink){ .fn.resource = fn, .arg = arg });
+}
+
+static void
+count_row(struct db_res *r, const struct sink *to)
+{
+	to->fn.count(db_str(r, 0), db_i64(r, 1), to->arg);
+}
+
+int
+resource_counts(struct db *db, const char *run, void (*fn)(const char *status, int64_t n, void *arg), void *arg)
+{
+	return each_row(db_query(db, ST_RUN_RESOURCE_COUNTS, "s", run), count_row,
+	    &(struct sink){ .fn.count = fn, .arg = arg });
+}
+
+static void
+log_row(struct db_res *r, const struct sink *to)
+{
+	struct log_row row = {
+		.id = db_i64(r, 0),
+		.level = db_str(r, 1),
+		.message = db_str(r, 2),
+		.context = db_str(r, 3),
+		.logged_at = db_str(r, 4),
+	};
+
+	to->fn.log(&row, to->arg);
+}
+
+int
+run_logs(struct db *db, const char *run, bool errors_only, int64_t limit, int64_t offset,
+    void (*fn)(const struct log_row *, void *arg), void *arg)
+{
+	return each_row(db_query(db, ST_RUN_LOGS, "siii", run, (int64_t)errors_only, limit, offset), log_row,
+	    &(struct sink){ .fn.log = fn, .arg = arg });
+}
+
+int
+token_lookup(struct db *db, uint64_t token_id, void (*fn)(const struct token_row *, void *arg), void *arg)
+{
+	struct db_res *r = db_query(db, ST_AUTH_TOKEN, "u", token_id);
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		struct token_row row = {
+			.user_id = (uint64_t)db_i64(r, 0),
+			.hash = (const unsigned char *)db_str(r, 1),
+			.hash_len = db_len(r, 1),
+			.scopes = db_str(r, 2),
+			.name = db_str(r, 3),
+			.email = db_str(r, 4),
+			.flag = db_null(r, 5) ? -1 : db_i64(r, 5) != 0,
+		};
+		fn(&row, arg);
+	}
+	db_free(r);
+	return rc;
+}

@@ -1,0 +1,79 @@
+/* Runs, their resources and logs, and tokens as the API reads them: each
+ * function runs one statement of sql_core.def and hands back rows as structs,
+ * so no caller outside src/db knows a column's position. Strings in a row are
+ * borrowed for the callback (or until the next call) and NULL for SQL NULL.
+ * Functions return 0 (or 1 found / 0 none) and -1 on a database error. */
+#ifndef MIGRATOR_DB_RUNS_H
+#define MIGRATOR_DB_RUNS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db/db.h"
+
+struct db_text {
+	const char *s; /* NULL for SQL NULL */
+	size_t len;
+};
+
+struct run_row {
+	const char *id, *provider, *status, *stats, *error_message, *options;
+	const char *started_at, *finished_at, *created_at, *updated_at; /* MySQL DATETIME text */
+	int64_t total_resources, failed_resources;
+};
+typedef void run_fn(const struct run_row *, void *arg);
+
+/* One page of the user's runs (newest first), filtered by status and provider when not NULL. */
+int runs_page(struct db *, uint64_t user, const char *status, const char *provider, int64_t limit,
+    int64_t offset, run_fn *fn, void *arg);
+/* How many runs runs_page would list without limit and offset. */
+int runs_count(struct db *, uint64_t user, const char *status, const char *provider, int64_t *n);
+/* The user's run: 1 found (fn called once), 0 none. Uncounted: both totals are 0,
+ * for a caller that counts the resources itself. */
+int run_get(struct db *, const char *id, uint64_t user, bool counted, run_fn *fn, void *arg);
+/* The status of the user's run into st: 1 found, 0 none; lock: FOR UPDATE. */
+int run_status(struct db *, const char *id, uint64_t user, bool lock, char st[32]);
+
+/* A resource item as the API shows it. */
+struct resource_row {
+	int64_t id, attempts;
+	struct db_text type, external_id, name, action, status, reason, error_message;
+};
+typedef void resource_fn(const struct resource_row *, void *arg);
+
+/* The first limit resources of a run in id order. */
+int run_resources(struct db *, const char *run, int64_t limit, resource_fn *fn, void *arg);
+/* What a resource page selects; NULL matches anything; like is a LIKE pattern on the name. */
+struct resource_filter {
+	const char *status, *type, *action, *like;
+};
+/* How many resources of the user's run match f: 1 found (*n set), 0 no such run. */
+int resources_count(struct db *, const char *run, uint64_t user, const struct resource_filter *f, int64_t *n);
+/* One page of a run's resources matching f, in id order. */
+int resources_page(struct db *, const char *run, const struct resource_filter *f, int64_t limit,
+    int64_t offset, resource_fn *fn, void *arg);
+/* A run's resource count per status (statuses in order). */
+int resource_counts(struct db *, const char *run, void (*fn)(const char *status, int64_t n, void *arg),
+    void *arg);
+
+struct log_row {
+	int64_t id;
+	const char *level, *message, *context, *logged_at;
+};
+/* Log entries of a run, newest first; errors_only: level error. */
+int run_logs(struct db *, const char *run, bool errors_only, int64_t limit, int64_t offset,
+    void (*fn)(const struct log_row *, void *arg), void *arg);
+
+/* A token that is not revoked, with its owner and the owner's features:migrator
+ * flag (flag -1 when no row decides it). */
+struct token_row {
+	uint64_t user_id;
+	const unsigned char *hash;
+	size_t hash_len;
+	const char *scopes, *name, *email;
+	int flag;
+};
+/* 1 found (fn called once), 0 none. */
+int token_lookup(struct db *, uint64_t token_id, void (*fn)(const struct token_row *, void *arg), void *arg);
+
+#endif
