@@ -446,24 +446,35 @@ do_tools_list(const struct principal *who, json_object *params, struct answer *a
 	json_object_object_add(a->result, "tools", tools);
 }
 
-/* Serializer of a tool's structuredContent: the text already made for its
- * text item (userdata, borrowed from that item, which lives as long), so a
- * large result is turned into text once, not twice. */
-static int
-emit_text(json_object *o, struct printbuf *pb, int level, int flags)
+/* The result of a tool that succeeded: structuredContent is out (taken), and
+ * one text item carries the same JSON. out is turned into text once; both
+ * places splice that text (the item's escaped as a JSON string). */
+static json_object *
+tool_result(json_object *out)
 {
-	const char *text = json_object_get_userdata(o);
+	struct printbuf *raw = printbuf_new(), *quoted = printbuf_new();
+	json_object *res = json_object_new_object(), *content = json_object_new_array();
+	json_object *item = json_object_new_object();
+	size_t len;
+	const char *text = json_object_to_json_string_length(out,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
 
-	(void)level;
-	(void)flags;
-	return printbuf_memappend(pb, text, (int)strlen(text));
+	printbuf_memappend(raw, text, (int)len);
+	jx_put_str(quoted, text, len);
+	json_object_put(out);
+	jx_add_str(item, "type", "text");
+	json_object_object_add(item, "text", jx_splice(quoted));
+	json_object_array_add(content, item);
+	json_object_object_add(res, "content", content);
+	json_object_object_add(res, "structuredContent", jx_splice(raw));
+	return res;
 }
 
 static void
 do_tools_call(struct app *app, const struct http_req *req, const struct principal *who, json_object *params,
     struct answer *a)
 {
-	json_object *args = NULL, *empty = NULL, *out = NULL, *content, *item;
+	json_object *args = NULL, *empty = NULL, *out = NULL;
 	const struct op *op;
 	const char *name;
 	struct err e;
@@ -493,19 +504,8 @@ do_tools_call(struct app *app, const struct http_req *req, const struct principa
 	    op_run(app, op, who, args, TRANSPORT_TOOL, &out, &e) != 0) {
 		json_object_put(out);
 		a->result = tool_error(req, op, &e);
-	} else {
-		json_object *text = json_object_new_string(jx_text(out));
-
-		json_object_set_serializer(out, emit_text, (void *)json_object_get_string(text), NULL);
-		item = json_object_new_object();
-		jx_add_str(item, "type", "text");
-		json_object_object_add(item, "text", text);
-		content = json_object_new_array();
-		json_object_array_add(content, item);
-		a->result = json_object_new_object();
-		json_object_object_add(a->result, "content", content);
-		json_object_object_add(a->result, "structuredContent", out);
-	}
+	} else
+		a->result = tool_result(out);
 	json_object_put(empty);
 }
 
