@@ -235,20 +235,19 @@ h_list(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
 	uint64_t uid = c->who->user_id;
-	int64_t total = 0, offset = (a->page - 1) * a->per_page;
+	int64_t total, offset = (a->page - 1) * a->per_page;
 	char filter[128] = "";
 	json_object *data = json_object_new_array();
 	int64_t n;
 
-	if (runs_page(db, uid, a->status, a->provider, a->per_page, offset, run_append, data) != 0) {
+	if (runs_page(db, uid, a->status, a->provider, a->per_page, offset, &total, run_append, data) != 0) {
 		json_object_put(data);
 		return db_fail(db, e);
 	}
-	/* A short page that is not past the end tells the total without counting. */
 	n = (int64_t)json_object_array_length(data);
-	if (n < a->per_page && (n > 0 || offset == 0))
-		total = offset + n;
-	else if (runs_count(db, uid, a->status, a->provider, &total) != 0) {
+	if (total < 0 && offset == 0)
+		total = 0;
+	else if (total < 0 && runs_count(db, uid, a->status, a->provider, &total) != 0) { /* past the end */
 		json_object_put(data);
 		return db_fail(db, e);
 	}

@@ -19,6 +19,7 @@ struct sink {
 		void (*log)(const struct log_row *, void *arg);
 	} fn;
 	void *arg;
+	int64_t *total; /* ST_RUN_LIST: the count on every row */
 };
 
 /* Every row of r to each(r, to), then r freed: 0, or -1 on a database error. */
@@ -57,13 +58,22 @@ run_row(struct db_res *r, const struct sink *to)
 	to->fn.run(&row, to->arg);
 }
 
+/* A row of ST_RUN_LIST: RUN_COLS and the count of all the user's runs that match. */
+static void
+run_list_row(struct db_res *r, const struct sink *to)
+{
+	*to->total = db_i64(r, 12);
+	run_row(r, to);
+}
+
 int
 runs_page(struct db *db, uint64_t user, const char *status, const char *provider, int64_t limit,
-    int64_t offset, run_fn *fn, void *arg)
+    int64_t offset, int64_t *total, run_fn *fn, void *arg)
 {
-	return each_row(db_query(db, ST_RUN_LIST, "ussssii", user, status, status, provider, provider, limit,
-	                    offset),
-	    run_row, &(struct sink){ .fn.run = fn, .arg = arg });
+	*total = -1;
+	return each_row(db_query(db, ST_RUN_LIST, "ussssussssii", user, status, status, provider, provider, user,
+	                    status, status, provider, provider, limit, offset),
+	    run_list_row, &(struct sink){ .fn.run = fn, .arg = arg, .total = total });
 }
 
 int

@@ -23,9 +23,10 @@ struct run_row {
 };
 typedef void run_fn(const struct run_row *, void *arg);
 
-/* One page of the user's runs (newest first), filtered by status and provider when not NULL. */
+/* One page of the user's runs (newest first), filtered by status and provider when not NULL;
+ * *total: how many match in all, or -1 when the page is empty (runs_count tells). */
 int runs_page(struct db *, uint64_t user, const char *status, const char *provider, int64_t limit,
-    int64_t offset, run_fn *fn, void *arg);
+    int64_t offset, int64_t *total, run_fn *fn, void *arg);
 /* How many runs runs_page would list without limit and offset. */
 int runs_count(struct db *, uint64_t user, const char *status, const char *provider, int64_t *n);
 /* The user's run: 1 found (fn called once), 0 none. Uncounted: both totals are 0,

@@ -157,6 +157,23 @@ write_response(FCGX_Request *r, const struct http_resp *resp)
 		FCGX_PutStr(resp->body, (int)resp->body_len, r->out);
 }
 
+/* A new request id: 8 bytes of a ChaCha20 stream under a key drawn once per
+ * process, at the next nonce: unpredictable and never repeated in the
+ * process, without a system call per request. */
+static void
+request_id(char out[17])
+{
+	static unsigned char key[crypto_stream_chacha20_KEYBYTES];
+	static uint64_t counter;
+	unsigned char nonce[crypto_stream_chacha20_NONCEBYTES] = { 0 }, rid[8];
+
+	if (counter++ == 0)
+		randombytes_buf(key, sizeof key);
+	memcpy(nonce, &counter, sizeof counter < sizeof nonce ? sizeof counter : sizeof nonce);
+	crypto_stream_chacha20(rid, sizeof rid, nonce, key);
+	sodium_bin2hex(out, 17, rid, sizeof rid);
+}
+
 /* The request r carries, into req: path (path[HTTP_MAX_PATH + 1]) and query,
  * method, the headers we read, a new request id, and the body (body[cap + 1]).
  * Whatever cannot be read faithfully sets req->refused. */
@@ -166,7 +183,6 @@ read_request(FCGX_Request *r, struct http_req *req, char *path, char *body, size
 	const char *uri = FCGX_GetParam("REQUEST_URI", r->envp);
 	const char *q;
 	size_t plen;
-	unsigned char rid[8];
 
 	memset(req, 0, sizeof *req);
 	if (uri == NULL)
@@ -190,8 +206,7 @@ read_request(FCGX_Request *r, struct http_req *req, char *path, char *body, size
 	req->host = header(r, "HTTP_HOST", HTTP_MAX_HEADER, req);
 	req->content_type = header(r, "CONTENT_TYPE", HTTP_MAX_HEADER, req);
 	req->protocol_version = header(r, "HTTP_MCP_PROTOCOL_VERSION", HTTP_MAX_HEADER, req);
-	randombytes_buf(rid, sizeof rid);
-	sodium_bin2hex(req->request_id, sizeof req->request_id, rid, sizeof rid);
+	request_id(req->request_id);
 	req->body_len = read_body(r, body, cap, req);
 	body[req->body_len] = '\0';
 	req->body = body;
