@@ -2106,6 +2106,8 @@ class Limits_RequestRate(Base):
         self.assertError(r, 401, "unauthenticated", msg="another IP has its own bucket")
         r = self.stack.request("GET", MIG, token=u.token, web=a, source=ip)
         self.assertStatus(r, 200, "a valid token is counted per token, not per IP")
+        self.assertEqual(r.header("X-RateLimit-Remaining"), "239",
+                         "60 wrong secrets for this token's id counted nothing in its bucket: " + r.describe())
 
     def test_scope_and_flag_come_before_the_rate_limit_and_the_limit_before_routing(self):
         s = self.stack
