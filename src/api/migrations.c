@@ -703,7 +703,10 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
 	}
 	resource_list_open(&list);
-	if (rc < 0 || resources_page(db, a->id, &f, a->per_page, (a->page - 1) * a->per_page, resource_put, &list) != 0) {
+	if (rc > 0)
+		rc = resources_page(db, a->id, &f, a->per_page, (a->page - 1) * a->per_page, resource_put,
+		    &list);
+	if (rc < 0) {
 		free(like);
 		json_object_put(resource_list_close(&list));
 		return db_fail(db, e);

@@ -159,6 +159,7 @@ jx_wipe_strings(json_object *o)
 
 /* What json-c writes for each byte of a string: 0 the byte itself, else the
  * escape's second character ('u' for \u00XX). */
+/* clang-format off */
 static const char escapes[256] = {
 	['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n', ['\f'] = 'f', ['\r'] = 'r', ['"'] = '"', ['\\'] = '\\',
 	[0x00] = 'u', [0x01] = 'u', [0x02] = 'u', [0x03] = 'u', [0x04] = 'u', [0x05] = 'u', [0x06] = 'u',
@@ -166,6 +167,7 @@ static const char escapes[256] = {
 	[0x13] = 'u', [0x14] = 'u', [0x15] = 'u', [0x16] = 'u', [0x17] = 'u', [0x18] = 'u', [0x19] = 'u',
 	[0x1a] = 'u', [0x1b] = 'u', [0x1c] = 'u', [0x1d] = 'u', [0x1e] = 'u', [0x1f] = 'u',
 };
+/* clang-format on */
 
 void
 jx_put_str(struct printbuf *pb, const char *s, size_t n)

@@ -71,8 +71,8 @@ runs_page(struct db *db, uint64_t user, const char *status, const char *provider
     int64_t offset, int64_t *total, run_fn *fn, void *arg)
 {
 	*total = -1;
-	return each_row(db_query(db, ST_RUN_LIST, "ussssussssii", user, status, status, provider, provider, user,
-	                    status, status, provider, provider, limit, offset),
+	return each_row(db_query(db, ST_RUN_LIST, "ussssussssii", user, status, status, provider, provider,
+	                    user, status, status, provider, provider, limit, offset),
 	    run_list_row, &(struct sink){ .fn.run = fn, .arg = arg, .total = total });
 }
 
@@ -163,8 +163,8 @@ resources_count(struct db *db, const char *run, uint64_t user, const struct reso
 }
 
 int
-resources_page(struct db *db, const char *run, const struct resource_filter *f, int64_t limit,
-    int64_t offset, resource_fn *fn, void *arg)
+resources_page(struct db *db, const char *run, const struct resource_filter *f, int64_t limit, int64_t offset,
+    resource_fn *fn, void *arg)
 {
 	return each_row(db_query(db, ST_RES_PAGE, "sssssssssii", run, f->status, f->status, f->type, f->type,
 	                    f->action, f->action, f->like, f->like, limit, offset),
@@ -178,7 +178,8 @@ count_row(struct db_res *r, const struct sink *to)
 }
 
 int
-resource_counts(struct db *db, const char *run, void (*fn)(const char *status, int64_t n, void *arg), void *arg)
+resource_counts(struct db *db, const char *run, void (*fn)(const char *status, int64_t n, void *arg),
+    void *arg)
 {
 	return each_row(db_query(db, ST_RUN_RESOURCE_COUNTS, "s", run), count_row,
 	    &(struct sink){ .fn.count = fn, .arg = arg });
@@ -210,8 +211,8 @@ int
 token_hit(struct db *db, uint64_t token_id, const unsigned char *hash, size_t hash_len,
     void (*fn)(const struct token_row *, void *arg), void *arg)
 {
-	struct db_res *r = db_query(db, ST_AUTH_HIT, "ubuuuuu", token_id, (const void *)hash, hash_len, token_id,
-	    token_id, token_id, token_id, token_id);
+	struct db_res *r = db_query(db, ST_AUTH_HIT, "ubuuuuu", token_id, (const void *)hash, hash_len,
+	    token_id, token_id, token_id, token_id, token_id);
 	int rc;
 
 	if (r == NULL)

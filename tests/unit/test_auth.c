@@ -163,7 +163,7 @@ test_a_valid_token_gives_its_owner_scopes_and_flag(void **state)
 	assert_true(scope_has(&p, SC_ACCOUNT_READ));
 	assert_true(scope_has(&p, SC_MCP_USE));
 	assert_false(scope_has(&p, SC_ACCOUNT_WRITE));
-	assert_true(p.flag_on); /* no per-user flag: the config default */
+	assert_true(p.flag_on);          /* no per-user flag: the config default */
 	assert_int_equal(rate.limit, 3); /* the hit was counted in the same query */
 	assert_int_equal(rate.remaining, 2);
 	assert_false(rate.exceeded);
