@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -518,99 +519,102 @@ prov_norm_subscriber(const struct prov_subscriber *s)
 	return o;
 }
 
-json_object *
-prov_norm_hosting_client(const struct prov_hosting_client *c)
+/* A string member of a normalized struct, written under its own name. */
+struct str_member {
+	const char *key;
+	size_t off;
+};
+#define STR_MEMBER(type, m) \
+	{ \
+#m, offsetof(struct type, m) \
+	}
+
+/* A new object holding the n string members of obj that f names, in order. */
+static json_object *
+str_members(const void *obj, const struct str_member *f, size_t n)
 {
 	json_object *o = json_object_new_object();
 
-	jx_add_str(o, "email", c->email);
-	jx_add_str(o, "first_name", c->first_name);
-	jx_add_str(o, "last_name", c->last_name);
-	jx_add_str(o, "company", c->company);
-	jx_add_str(o, "status", c->status);
-	jx_add_str(o, "created", c->created);
-	jx_add_str(o, "address1", c->address1);
-	jx_add_str(o, "address2", c->address2);
-	jx_add_str(o, "city", c->city);
-	jx_add_str(o, "state", c->state);
-	jx_add_str(o, "postcode", c->postcode);
-	jx_add_str(o, "country", c->country);
-	jx_add_str(o, "phone", c->phone);
-	jx_add_str(o, "currency", c->currency);
-	jx_add_str(o, "credit", c->credit);
+	for (size_t i = 0; i < n; i++)
+		jx_add_str(o, f[i].key, *(const char *const *)(const void *)((const char *)obj + f[i].off));
 	return o;
+}
+
+/* clang-format off */
+#define C(m) STR_MEMBER(prov_hosting_client, m)
+static const struct str_member client_members[] = {
+	C(email), C(first_name), C(last_name), C(company), C(status), C(created), C(address1),
+	C(address2), C(city), C(state), C(postcode), C(country), C(phone), C(currency), C(credit),
+};
+#undef C
+#define C(m) STR_MEMBER(prov_hosting_contact, m)
+static const struct str_member contact_members[] = {
+	C(client_id), C(first_name), C(last_name), C(company), C(email), C(phone), C(address1),
+	C(address2), C(city), C(state), C(postcode), C(country),
+};
+#undef C
+#define C(m) STR_MEMBER(prov_hosting_service, m)
+static const struct str_member service_members[] = {
+	C(client_id), C(product), C(domain), C(status), C(billing_cycle), C(amount), C(next_due),
+	C(first_amount), C(registered), C(currency),
+};
+#undef C
+#define C(m) STR_MEMBER(prov_hosting_addon, m)
+static const struct str_member addon_members[] = {
+	C(client_id), C(service_id), C(name), C(status), C(billing_cycle), C(amount), C(setup_fee),
+	C(next_due), C(registered), C(currency),
+};
+#undef C
+#define C(m) STR_MEMBER(prov_hosting_domain, m)
+static const struct str_member domain_members[] = {
+	C(client_id), C(domain), C(registrar), C(status), C(expiry), C(next_due), C(amount),
+	C(registered), C(currency),
+};
+#undef C
+#define C(m) STR_MEMBER(prov_invoice, m)
+static const struct str_member invoice_members[] = {
+	C(client_id), C(number), C(date), C(due), C(paid_at), C(total), C(currency), C(status),
+	C(subtotal), C(tax), C(tax2), C(credit), C(balance), C(payment_method),
+};
+#undef C
+#define C(m) STR_MEMBER(prov_payment, m)
+static const struct str_member payment_members[] = {
+	C(client_id), C(invoice_id), C(date), C(gateway), C(transaction_id), C(description),
+	C(amount_in), C(fees), C(amount_out), C(currency),
+};
+#undef C
+/* clang-format on */
+#define STR_MEMBERS(obj, table) str_members(obj, table, sizeof table / sizeof table[0])
+
+json_object *
+prov_norm_hosting_client(const struct prov_hosting_client *c)
+{
+	return STR_MEMBERS(c, client_members);
 }
 
 json_object *
 prov_norm_hosting_contact(const struct prov_hosting_contact *c)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "client_id", c->client_id);
-	jx_add_str(o, "first_name", c->first_name);
-	jx_add_str(o, "last_name", c->last_name);
-	jx_add_str(o, "company", c->company);
-	jx_add_str(o, "email", c->email);
-	jx_add_str(o, "phone", c->phone);
-	jx_add_str(o, "address1", c->address1);
-	jx_add_str(o, "address2", c->address2);
-	jx_add_str(o, "city", c->city);
-	jx_add_str(o, "state", c->state);
-	jx_add_str(o, "postcode", c->postcode);
-	jx_add_str(o, "country", c->country);
-	return o;
+	return STR_MEMBERS(c, contact_members);
 }
 
 json_object *
 prov_norm_hosting_service(const struct prov_hosting_service *v)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "client_id", v->client_id);
-	jx_add_str(o, "product", v->product);
-	jx_add_str(o, "domain", v->domain);
-	jx_add_str(o, "status", v->status);
-	jx_add_str(o, "billing_cycle", v->billing_cycle);
-	jx_add_str(o, "amount", v->amount);
-	jx_add_str(o, "next_due", v->next_due);
-	jx_add_str(o, "first_amount", v->first_amount);
-	jx_add_str(o, "registered", v->registered);
-	jx_add_str(o, "currency", v->currency);
-	return o;
+	return STR_MEMBERS(v, service_members);
 }
 
 json_object *
 prov_norm_hosting_addon(const struct prov_hosting_addon *a)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "client_id", a->client_id);
-	jx_add_str(o, "service_id", a->service_id);
-	jx_add_str(o, "name", a->name);
-	jx_add_str(o, "status", a->status);
-	jx_add_str(o, "billing_cycle", a->billing_cycle);
-	jx_add_str(o, "amount", a->amount);
-	jx_add_str(o, "setup_fee", a->setup_fee);
-	jx_add_str(o, "next_due", a->next_due);
-	jx_add_str(o, "registered", a->registered);
-	jx_add_str(o, "currency", a->currency);
-	return o;
+	return STR_MEMBERS(a, addon_members);
 }
 
 json_object *
 prov_norm_hosting_domain(const struct prov_hosting_domain *d)
 {
-	json_object *o = json_object_new_object();
+	json_object *o = STR_MEMBERS(d, domain_members);
 
-	jx_add_str(o, "client_id", d->client_id);
-	jx_add_str(o, "domain", d->domain);
-	jx_add_str(o, "registrar", d->registrar);
-	jx_add_str(o, "status", d->status);
-	jx_add_str(o, "expiry", d->expiry);
-	jx_add_str(o, "next_due", d->next_due);
-	jx_add_str(o, "amount", d->amount);
-	jx_add_str(o, "registered", d->registered);
-	jx_add_str(o, "currency", d->currency);
 	add_pos(o, "period", d->period);
 	add_tri(o, "auto_renew", d->auto_renew);
 	return o;
@@ -633,22 +637,8 @@ prov_invoice_line(const char *description, const char *amount, const char *type,
 json_object *
 prov_norm_invoice(const struct prov_invoice *i)
 {
-	json_object *o = json_object_new_object();
+	json_object *o = STR_MEMBERS(i, invoice_members);
 
-	jx_add_str(o, "client_id", i->client_id);
-	jx_add_str(o, "number", i->number);
-	jx_add_str(o, "date", i->date);
-	jx_add_str(o, "due", i->due);
-	jx_add_str(o, "paid_at", i->paid_at);
-	jx_add_str(o, "total", i->total);
-	jx_add_str(o, "currency", i->currency);
-	jx_add_str(o, "status", i->status);
-	jx_add_str(o, "subtotal", i->subtotal);
-	jx_add_str(o, "tax", i->tax);
-	jx_add_str(o, "tax2", i->tax2);
-	jx_add_str(o, "credit", i->credit);
-	jx_add_str(o, "balance", i->balance);
-	jx_add_str(o, "payment_method", i->payment_method);
 	json_object_object_add(o, "lines", ids_or_empty(i->lines));
 	return o;
 }
@@ -656,19 +646,7 @@ prov_norm_invoice(const struct prov_invoice *i)
 json_object *
 prov_norm_payment(const struct prov_payment *p)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "client_id", p->client_id);
-	jx_add_str(o, "invoice_id", p->invoice_id);
-	jx_add_str(o, "date", p->date);
-	jx_add_str(o, "gateway", p->gateway);
-	jx_add_str(o, "transaction_id", p->transaction_id);
-	jx_add_str(o, "description", p->description);
-	jx_add_str(o, "amount_in", p->amount_in);
-	jx_add_str(o, "fees", p->fees);
-	jx_add_str(o, "amount_out", p->amount_out);
-	jx_add_str(o, "currency", p->currency);
-	return o;
+	return STR_MEMBERS(p, payment_members);
 }
 
 json_object *
@@ -894,20 +872,27 @@ prov_cred(const struct prov_session *s, const char *field)
 	return str;
 }
 
+static char *
+prov_vurl(const struct prov_session *s, const char *fmt, va_list ap)
+{
+	char *path, *url;
+
+	if (vasprintf(&path, fmt, ap) < 0)
+		return NULL;
+	url = xasprintf("%s%s", s->base_url, path);
+	free(path);
+	return url;
+}
+
 char *
 prov_url(const struct prov_session *s, const char *fmt, ...)
 {
 	va_list ap;
-	char *path, *url;
+	char *url;
 
 	va_start(ap, fmt);
-	if (vasprintf(&path, fmt, ap) < 0)
-		path = NULL;
+	url = prov_vurl(s, fmt, ap);
 	va_end(ap);
-	if (path == NULL)
-		return NULL;
-	url = xasprintf("%s%s", s->base_url, path);
-	free(path);
 	return url;
 }
 
@@ -945,6 +930,29 @@ prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp
 		resp->len = n;
 	}
 	return PROV_OK;
+}
+
+enum prov_status
+prov_get_into(const struct prov_session *s, const char *const *headers, const char *userpwd,
+    struct httpc_resp *resp, struct prov_error *err, const char *fmt, ...)
+{
+	struct httpc_req req = { 0 };
+	va_list ap;
+	enum prov_status st;
+	char *url;
+
+	httpc_resp_free(resp);
+	va_start(ap, fmt);
+	url = prov_vurl(s, fmt, ap);
+	va_end(ap);
+	if (url == NULL)
+		return prov_fail(err, PROV_TRANSIENT, "out of memory building a request URL");
+	req.url = url;
+	req.headers = headers;
+	req.userpwd = userpwd;
+	st = prov_http(s, &req, resp, err);
+	free(url);
+	return st;
 }
 
 enum prov_status

@@ -250,6 +250,13 @@ char *prov_url(const struct prov_session *s, const char *fmt, ...) __attribute__
  * out of its body (prov_scrub_secret), or an error status with err set. */
 enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp,
     struct prov_error *err);
+/* GET the session's base URL followed by the formatted path into resp (its
+ * previous answer freed first), sending headers ("Name: value" lines,
+ * NULL-terminated, or NULL) and userpwd (HTTP Basic, or NULL). Returns as
+ * prov_http. */
+enum prov_status prov_get_into(const struct prov_session *s, const char *const *headers, const char *userpwd,
+    struct httpc_resp *resp, struct prov_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 /* Last step of every fetch: on success set page->pause_s from resp's quota
  * headers; on failure drop the partial page; scrub credentials out of err and
  * the warnings. Returns st. */
