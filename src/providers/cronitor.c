@@ -782,17 +782,7 @@ add_statuspage(json_object *p, const char *id, struct prov_page *page)
 		if (has || prov_get_text(c, "name", 255) != NULL)
 			prov_sp_item(sp.items, has ? mid : NULL, prov_get_text(c, "name", 255), NULL);
 	}
-	sp.public_ = access == NULL || strcmp(access, "public") == 0;
-	if (access != NULL && !sp.public_ && strcmp(access, "private") != 0 &&
-	    strcmp(access, "protected") != 0) {
-		char ab[40];
-
-		prov_copy_text(ab, sizeof ab, access);
-		prov_page_warn(page,
-		    CR " status page \"%s\" has an unknown access setting %s; imported "
-		       "as not public",
-		    sp.name, ab);
-	}
+	sp.public_ = prov_sp_public(page, CR, sp.name, "access setting", access);
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 	free(built);
 }
@@ -985,7 +975,7 @@ parse_page(const char *cursor, const struct httpc_resp *resp, const struct cr_li
 	bool done;
 
 	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
-		return prov_fail(err, PROV_FATAL, "cannot resume " CR " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, CR);
 	if ((st = answer_error(ph, resp, page, err, &done)) != PROV_OK || done)
 		return st;
 	if ((root = prov_parse_json(resp, CR, err)) == NULL)
@@ -1162,9 +1152,9 @@ cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *pag
 	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
-		return prov_fail(err, PROV_FATAL, "cannot resume " CR " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, CR);
 	if (key == NULL)
-		return prov_fail(err, PROV_AUTH, "the " CR " credentials have no usable api_key");
+		return prov_no_cred(err, CR, "api_key");
 	userpwd = xasprintf("%s:", key);
 	f.userpwd = userpwd;
 	if (ph == PH_MONITORS)

@@ -710,7 +710,7 @@ pingdom_parse(const char *cursor, const struct httpc_resp *resp, struct prov_pag
 	char id[192];
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " PD " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, PD);
 	if (refused_kind(ph, resp, page))
 		return PROV_OK;
 	if ((st = answer_error(resp, err)) != PROV_OK)
@@ -890,9 +890,9 @@ pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page
 	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " PD " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, PD);
 	if (token == NULL)
-		return prov_fail(err, PROV_AUTH, "the " PD " credentials have no usable api_token");
+		return prov_no_cred(err, PD, "api_token");
 	auth = xasprintf("Authorization: Bearer %s", token);
 	if (ph != PH_CHECKS) {
 		if (ph == PH_CONTACTS)
