@@ -203,6 +203,57 @@ nids_len(const struct prov_item *it, const char *key)
 	return json_object_array_length(v);
 }
 
+/* Whether v is what x expects. */
+static bool
+expect_holds(const struct prov_item *it, json_object *v, const struct expect *x)
+{
+	switch (x->kind) {
+	case EX_STR:
+		return json_object_is_type(v, json_type_string) &&
+		    strcmp(json_object_get_string(v), x->s) == 0;
+	case EX_INT:
+		return json_object_is_type(v, json_type_int) && json_object_get_int64(v) == x->i;
+	case EX_BOOL:
+		return json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v) == (x->i != 0);
+	case EX_NULL:
+		return v == NULL;
+	case EX_TEXT:
+		return strcmp(ntext(it, x->key), x->s) == 0;
+	case EX_IDS:
+		return strcmp(nids(it, x->key), x->s) == 0;
+	}
+	return false;
+}
+
+void
+expect_norm_(const struct prov_item *it, const struct expect *x, size_t n, const char *file, int line)
+{
+	for (size_t i = 0; i < n; i++) {
+		json_object *v = NULL;
+
+		if (!json_object_object_get_ex(it->norm, x[i].key, &v)) {
+			print_error("normalized %s lacks key %s\n", it->external_id, x[i].key);
+			_fail(file, line);
+		}
+		if (!expect_holds(it, v, &x[i])) {
+			char want[32];
+
+			if (x[i].kind == EX_INT)
+				snprintf(want, sizeof want, "%lld", (long long)x[i].i);
+			else
+				snprintf(want, sizeof want, "%s",
+				    x[i].kind == EX_NULL ? "null" :
+				        x[i].i != 0      ? "true" :
+				                           "false");
+			print_error("normalized %s: %s is %s, not %s\n", it->external_id, x[i].key,
+			    json_object_to_json_string_ext(v,
+			        JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+			    x[i].s != NULL ? x[i].s : want);
+			_fail(file, line);
+		}
+	}
+}
+
 bool
 has_warning(const struct prov_page *p, const char *needle)
 {

@@ -40,6 +40,50 @@ const char *nheader(const struct prov_item *it, const char *name);
 const char *nids(const struct prov_item *it, const char *key);
 size_t nids_len(const struct prov_item *it, const char *key);
 bool has_warning(const struct prov_page *p, const char *needle);
+/* One expected normalized field of an item, for EXPECT_NORM: a string, an
+ * integer, a boolean, null, the compact JSON text (as ntext) or the id list
+ * (as nids). */
+struct expect {
+	const char *key;
+	enum { EX_STR, EX_INT, EX_BOOL, EX_NULL, EX_TEXT, EX_IDS } kind;
+	const char *s; /* EX_STR, EX_TEXT, EX_IDS */
+	int64_t i;     /* EX_INT, EX_BOOL */
+};
+#define X_STR(k, v) \
+	{ \
+		k, EX_STR, v, 0 \
+	}
+#define X_INT(k, v) \
+	{ \
+		k, EX_INT, NULL, v \
+	}
+#define X_TRUE(k) \
+	{ \
+		k, EX_BOOL, NULL, 1 \
+	}
+#define X_FALSE(k) \
+	{ \
+		k, EX_BOOL, NULL, 0 \
+	}
+#define X_NULL(k) \
+	{ \
+		k, EX_NULL, NULL, 0 \
+	}
+#define X_TEXT(k, v) \
+	{ \
+		k, EX_TEXT, v, 0 \
+	}
+#define X_IDS(k, v) \
+	{ \
+		k, EX_IDS, v, 0 \
+	}
+/* Check each expected field of item it (a table of X_* rows); a difference
+ * fails the test at the caller's line, naming the key and what it holds. */
+#define EXPECT_NORM(it, ...) \
+	expect_norm_((it), (const struct expect[]){ __VA_ARGS__ }, \
+	    sizeof((const struct expect[]){ __VA_ARGS__ }) / sizeof(struct expect), __FILE__, __LINE__)
+void expect_norm_(const struct prov_item *it, const struct expect *x, size_t n, const char *file, int line);
+
 /* Run parse on a fixture (or text) into a fresh page; run_parse_more adds to page. */
 enum prov_status run_parse(parse_fn fn, const char *cursor, long status, const char *fixture,
     struct prov_page *page, struct prov_error *err);

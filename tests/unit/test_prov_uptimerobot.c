@@ -42,40 +42,28 @@ test_v2_monitors(void **state)
 
 	/* keyword_type 2 "not exists" alerts when it is missing: up while present. */
 	it = page_find(&p, "monitor", "777712827");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?x=1");
-	assert_string_equal(nstr(it, "keyword"), "All systems go");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present");
-	assert_false(nbool(it, "keyword_case_sensitive")); /* keyword_case_type 1 */
-	assert_string_equal(nstr(it, "http_method"), "GET");
-	assert_true(nnull(it, "request_body")); /* post_value "" */
+	EXPECT_NORM(it, X_STR("type", "keyword"), X_STR("url", "https://shop.example.com:8443/health?x=1"),
+	    X_STR("keyword", "All systems go"), X_STR("keyword_up_when", "present"),
+	    X_FALSE("keyword_case_sensitive"),                    /* keyword_case_type 1 */
+	    X_STR("http_method", "GET"), X_NULL("request_body")); /* post_value "" */
 	assert_string_equal(nheader(it, "X-Env"), "prod");
-	assert_int_equal(nint(it, "timeout"), 30);
-	assert_true(nbool(it, "verify_ssl")); /* ignore_errors 0 */
-	assert_true(nnull(it, "follow_redirects"));
-	assert_string_equal(ntext(it, "expected_status_codes"), "[]");
-	assert_string_equal(nids(it, "contact_ids"), "0993765");
-	assert_true(nnull(it, "port"));
+	EXPECT_NORM(it, X_INT("timeout", 30), X_TRUE("verify_ssl"), /* ignore_errors 0 */
+	    X_NULL("follow_redirects"), X_TEXT("expected_status_codes", "[]"),
+	    X_IDS("contact_ids", "0993765"), X_NULL("port"));
 
 	/* keyword_type 1 "exists" alerts when found: up while absent; numbers as strings. */
 	it = page_find(&p, "monitor", "777712828");
-	assert_string_equal(nstr(it, "keyword_up_when"), "absent");
-	assert_true(nbool(it, "keyword_case_sensitive")); /* "0" */
-	assert_string_equal(nstr(it, "http_method"), "HEAD");
-	assert_int_equal(nint(it, "interval"), 900);
-	assert_int_equal(nint(it, "timeout"), 45);
-	assert_true(nbool(it, "paused"));
-	assert_false(nbool(it, "verify_ssl"));                                        /* ignore_errors 1 */
+	EXPECT_NORM(it, X_STR("keyword_up_when", "absent"), X_TRUE("keyword_case_sensitive"), /* "0" */
+	    X_STR("http_method", "HEAD"), X_INT("interval", 900), X_INT("timeout", 45), X_TRUE("paused"),
+	    X_FALSE("verify_ssl"));                                                   /* ignore_errors 1 */
 	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0); /* [] */
 	assert_string_equal(ntext(it, "expected_status_codes"), "[\"404\"]");
 	assert_string_equal(ntext(it, "alert_status_codes"), "[\"500\",\"503\"]");
 
 	/* POST with a JSON body, its content type, headers; HTTP auth is not copied. */
 	it = page_find(&p, "monitor", "777712829");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_string_equal(nstr(it, "url"), "https://api.example.com/v1/orders?dry=1");
-	assert_string_equal(nstr(it, "http_method"), "POST");
-	assert_string_equal(nstr(it, "request_body"), "{\"ping\":true}");
+	EXPECT_NORM(it, X_STR("type", "http"), X_STR("url", "https://api.example.com/v1/orders?dry=1"),
+	    X_STR("http_method", "POST"), X_STR("request_body", "{\"ping\":true}"));
 	assert_string_equal(nheader(it, "Content-Type"), "application/json");
 	assert_string_equal(nheader(it, "Authorization-Scope"), "read");
 	assert_string_equal(nheader(it, "X-Retry"), "3");
@@ -87,18 +75,14 @@ test_v2_monitors(void **state)
 
 	/* Port monitors: "port" wins over sub_type (1 for every port monitor). */
 	it = page_find(&p, "monitor", "777559666");
-	assert_string_equal(nstr(it, "type"), "port");
-	assert_string_equal(nstr(it, "url"), "db.example.com");
-	assert_int_equal(nint(it, "port"), 5432);
+	EXPECT_NORM(it, X_STR("type", "port"), X_STR("url", "db.example.com"), X_INT("port", 5432));
 	it = page_find(&p, "monitor", "777559667");
 	assert_int_equal(nint(it, "port"), 443); /* port "", sub_type 2 */
 
 	it = page_find(&p, "heartbeat", "777559668");
-	assert_string_equal(nstr(it, "name"), "Nightly backup");
-	assert_int_equal(nint(it, "interval"), 86400);
-	assert_string_equal(nstr(it, "ping_url"), "https://heartbeat.uptimerobot.com/m777559668-abc");
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "contact_ids"), "0993765");
+	EXPECT_NORM(it, X_STR("name", "Nightly backup"), X_INT("interval", 86400),
+	    X_STR("ping_url", "https://heartbeat.uptimerobot.com/m777559668-abc"), X_FALSE("paused"),
+	    X_IDS("contact_ids", "0993765"));
 
 	/* Unknown values: other, or no method, with a warning. */
 	assert_string_equal(nstr(page_find(&p, "monitor", "777559669"), "type"), "other");
@@ -133,14 +117,11 @@ test_v2_phases(void **state)
 	assert_int_equal(p.n, 3);
 	assert_string_equal(p.next_cursor, "mwindows:0");
 	it = page_find(&p, "contact", "0993765");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "name"), "John Doe");
-	assert_string_equal(nstr(it, "value"), "johndoe@gmail.com");
-	assert_false(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("type", "email"), X_STR("name", "John Doe"),
+	    X_STR("value", "johndoe@gmail.com"), X_FALSE("needs_address"));
 	it = page_find(&p, "contact", "2145");
-	assert_string_equal(nstr(it, "type"), "slack"); /* "type":"11" */
-	assert_true(nnull(it, "value"));
-	assert_true(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("type", "slack"), /* "type":"11" */
+	    X_NULL("value"), X_TRUE("needs_address"));
 	it = page_find(&p, "contact", "2146");
 	assert_string_equal(nstr(it, "type"), "other");
 	assert_true(has_warning(&p, "unknown type 42"));
@@ -159,9 +140,9 @@ test_v2_phases(void **state)
 	assert_null(p.next_cursor);
 	assert_int_equal(p.n, 3);
 	it = page_find(&p, "status_page", "123456");
-	assert_string_equal(nids(it, "items"), "777749809,777712827");
-	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/asfF1XZb0M"); /* custom_url "" */
-	assert_true(nbool(it, "public"));
+	EXPECT_NORM(it, X_IDS("items", "777749809,777712827"),
+	    X_STR("url", "https://stats.uptimerobot.com/asfF1XZb0M"), /* custom_url "" */
+	    X_TRUE("public"));
 	it = page_find(&p, "status_page", "123457");
 	assert_string_equal(nids(it, "items"), ""); /* "monitors":0 = all */
 	assert_string_equal(nstr(it, "url"), "https://status.example.com");
@@ -189,19 +170,13 @@ test_v2_windows(void **state)
 	assert_int_equal(p.n, 5);
 	assert_string_equal(p.next_cursor, "psps:0");
 	it = page_find(&p, "maintenance_window", "581");
-	assert_string_equal(nstr(it, "name"), "Weekly DB");
-	assert_string_equal(nstr(it, "recurrence"), "weekly");
-	assert_string_equal(nstr(it, "start"), "03:30");
-	assert_true(nnull(it, "end"));
-	assert_int_equal(nint(it, "duration"), 120);
-	assert_string_equal(ntext(it, "days"), "[1,3]");
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "monitor_ids"), "");
+	EXPECT_NORM(it, X_STR("name", "Weekly DB"), X_STR("recurrence", "weekly"), X_STR("start", "03:30"),
+	    X_NULL("end"), X_INT("duration", 120), X_TEXT("days", "[1,3]"), X_FALSE("paused"),
+	    X_IDS("monitor_ids", ""));
 	it = page_find(&p, "maintenance_window", "582");
-	assert_string_equal(nstr(it, "recurrence"), "once");
-	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
-	assert_string_equal(nstr(it, "end"), "2023-11-14T23:43:20Z"); /* "duration":"90" */
-	assert_string_equal(ntext(it, "days"), "[]");
+	EXPECT_NORM(it, X_STR("recurrence", "once"), X_STR("start", "2023-11-14T22:13:20Z"),
+	    X_STR("end", "2023-11-14T23:43:20Z"), /* "duration":"90" */
+	    X_TEXT("days", "[]"));
 	it = page_find(&p, "maintenance_window", "583");
 	assert_string_equal(nstr(it, "recurrence"), "daily");
 	assert_true(nbool(it, "paused"));
@@ -231,61 +206,42 @@ test_v3_monitors(void **state)
 	assert_string_equal(p.next_cursor, "v3-monitors:800123464"); /* cursor= of nextLink */
 
 	it = page_find(&p, "monitor", "800123456");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?x=1");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present"); /* ALERT_NOT_EXISTS */
-	assert_false(nbool(it, "keyword_case_sensitive"));
-	assert_string_equal(nstr(it, "http_method"), "GET");
+	EXPECT_NORM(it, X_STR("type", "keyword"), X_STR("url", "https://shop.example.com:8443/health?x=1"),
+	    X_STR("keyword_up_when", "present"), /* ALERT_NOT_EXISTS */
+	    X_FALSE("keyword_case_sensitive"), X_STR("http_method", "GET"));
 	assert_string_equal(nheader(it, "x-env"), "prod");
-	assert_string_equal(ntext(it, "expected_status_codes"), "[\"200\",\"201\"]");
-	assert_true(nbool(it, "follow_redirects"));
-	assert_true(nbool(it, "verify_ssl"));
-	assert_int_equal(nint(it, "ssl_expiry_days"), 30);
-	assert_string_equal(ntext(it, "regions"), "[\"eu\"]");
-	assert_string_equal(ntext(it, "tags"), "[\"prod\"]");
-	assert_string_equal(nids(it, "contact_ids"), "7012345,7012346");
-	assert_int_equal(nint(it, "timeout"), 30);
+	EXPECT_NORM(it, X_TEXT("expected_status_codes", "[\"200\",\"201\"]"), X_TRUE("follow_redirects"),
+	    X_TRUE("verify_ssl"), X_INT("ssl_expiry_days", 30), X_TEXT("regions", "[\"eu\"]"),
+	    X_TEXT("tags", "[\"prod\"]"), X_IDS("contact_ids", "7012345,7012346"), X_INT("timeout", 30));
 
 	it = page_find(&p, "monitor", "800123457");
-	assert_string_equal(nstr(it, "keyword_up_when"), "absent"); /* ALERT_EXISTS */
-	assert_true(nbool(it, "keyword_case_sensitive"));           /* "0" */
-	assert_true(nbool(it, "paused"));
-	assert_int_equal(nint(it, "interval"), 600);
-	assert_false(nbool(it, "follow_redirects"));
-	assert_false(nbool(it, "verify_ssl"));
-	assert_true(nnull(it, "ssl_expiry_days"));
-	assert_string_equal(ntext(it, "regions"), "[\"na\",\"eu\"]");
+	EXPECT_NORM(it, X_STR("keyword_up_when", "absent"), /* ALERT_EXISTS */
+	    X_TRUE("keyword_case_sensitive"),               /* "0" */
+	    X_TRUE("paused"), X_INT("interval", 600), X_FALSE("follow_redirects"), X_FALSE("verify_ssl"),
+	    X_NULL("ssl_expiry_days"), X_TEXT("regions", "[\"na\",\"eu\"]"));
 
 	/* API monitor: POST with a JSON body; tags; the group name needs the groups list. */
 	it = page_find(&p, "monitor", "800123458");
-	assert_string_equal(nstr(it, "type"), "api");
-	assert_string_equal(nstr(it, "http_method"), "POST");
-	assert_string_equal(nstr(it, "request_body"), "{\"ping\":true}");
+	EXPECT_NORM(it, X_STR("type", "api"), X_STR("http_method", "POST"),
+	    X_STR("request_body", "{\"ping\":true}"));
 	assert_string_equal(nheader(it, "Content-Type"), "application/json");
-	assert_string_equal(ntext(it, "expected_status_codes"), "[\"2xx\"]");
-	assert_string_equal(ntext(it, "regions"), "[\"as\",\"oc\"]");
-	assert_string_equal(ntext(it, "tags"), "[\"api\",\"billing\"]");
-	assert_string_equal(nids(it, "contact_ids"), "7012399");
+	EXPECT_NORM(it, X_TEXT("expected_status_codes", "[\"2xx\"]"), X_TEXT("regions", "[\"as\",\"oc\"]"),
+	    X_TEXT("tags", "[\"api\",\"billing\"]"), X_IDS("contact_ids", "7012399"));
 	assert_true(has_warning(&p, "\"Order API\" logs in with HTTP_BASIC authentication"));
 
 	it = page_find(&p, "monitor", "800123459");
-	assert_string_equal(nstr(it, "type"), "port");
-	assert_string_equal(nstr(it, "url"), "db.example.com");
-	assert_int_equal(nint(it, "port"), 5432);
+	EXPECT_NORM(it, X_STR("type", "port"), X_STR("url", "db.example.com"), X_INT("port", 5432));
 	it = page_find(&p, "monitor", "800123460");
 	assert_string_equal(nstr(it, "type"), "dns");
 	assert_string_equal(nstr(it, "url"), "example.org");
 	it = page_find(&p, "monitor", "800123461");
-	assert_string_equal(nstr(it, "type"), "udp");
-	assert_int_equal(nint(it, "port"), 514); /* "514" */
-	assert_string_equal(nstr(it, "request_body"), "ping");
+	EXPECT_NORM(it, X_STR("type", "udp"), X_INT("port", 514), /* "514" */
+	    X_STR("request_body", "ping"));
 
 	it = page_find(&p, "heartbeat", "800123462");
-	assert_int_equal(nint(it, "grace"), 300);
-	assert_true(nbool(it, "paused"));
-	assert_string_equal(ntext(it, "tags"), "[\"cron\"]");
-	assert_string_equal(nstr(it, "ping_url"), "https://heartbeat.uptimerobot.com/m800123462-abc");
-	assert_string_equal(nids(it, "contact_ids"), "7012345");
+	EXPECT_NORM(it, X_INT("grace", 300), X_TRUE("paused"), X_TEXT("tags", "[\"cron\"]"),
+	    X_STR("ping_url", "https://heartbeat.uptimerobot.com/m800123462-abc"),
+	    X_IDS("contact_ids", "7012345"));
 
 	assert_string_equal(nstr(page_find(&p, "monitor", "800123463"), "type"), "other");
 	assert_true(has_warning(&p, "unknown type SMTP; kept as other"));
@@ -312,9 +268,8 @@ test_v3_contacts(void **state)
 	assert_int_equal(p.n, 5);
 	assert_string_equal(p.next_cursor, "v3-integrations:0");
 	it = page_find(&p, "contact", "7012345");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "value"), "johndoe@example.com");
-	assert_false(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("type", "email"), X_STR("value", "johndoe@example.com"),
+	    X_FALSE("needs_address"));
 	assert_string_equal(nstr(page_find(&p, "contact", "7012347"), "type"), "sms");
 	it = page_find(&p, "contact", "7012348");
 	assert_string_equal(nstr(it, "type"), "push");
@@ -364,13 +319,10 @@ test_v3_windows_and_pages(void **state)
 	assert_int_equal(p.n, 4);
 	assert_string_equal(p.next_cursor, "v3-psps:0");
 	it = page_find(&p, "maintenance_window", "581");
-	assert_string_equal(nstr(it, "recurrence"), "weekly");
-	assert_string_equal(nstr(it, "start"), "03:30");
-	assert_string_equal(ntext(it, "days"), "[1,3]");
+	EXPECT_NORM(it, X_STR("recurrence", "weekly"), X_STR("start", "03:30"), X_TEXT("days", "[1,3]"));
 	it = page_find(&p, "maintenance_window", "582");
-	assert_string_equal(nstr(it, "recurrence"), "once");
-	assert_string_equal(nstr(it, "start"), "2026-12-24T22:30:00");
-	assert_string_equal(nstr(it, "end"), "2026-12-25T01:00:00");
+	EXPECT_NORM(it, X_STR("recurrence", "once"), X_STR("start", "2026-12-24T22:30:00"),
+	    X_STR("end", "2026-12-25T01:00:00"));
 	it = page_find(&p, "maintenance_window", "583");
 	assert_true(nbool(it, "paused"));
 	assert_true(has_warning(&p, "\"Daily backup\" is added to every new monitor"));
@@ -382,9 +334,8 @@ test_v3_windows_and_pages(void **state)
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "status_page", "101");
-	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/AbCdEf123");
-	assert_true(nbool(it, "public"));
-	assert_string_equal(nids(it, "items"), "800123456,800123462");
+	EXPECT_NORM(it, X_STR("url", "https://stats.uptimerobot.com/AbCdEf123"), X_TRUE("public"),
+	    X_IDS("items", "800123456,800123462"));
 	it = page_find(&p, "status_page", "102");
 	assert_string_equal(nstr(it, "url"), "https://status.example.com");
 	assert_false(nbool(it, "public")); /* password set */
