@@ -483,3 +483,29 @@ free_answers(char **answers)
 	for (size_t i = 0; answers[i] != NULL; i++)
 		free(answers[i]);
 }
+
+enum prov_status
+fetch_served(const char *id, const char *prefix, const char *creds, const char *cursor, char **answers,
+    struct prov_page *page, struct prov_error *err, const char **seen)
+{
+	json_object *c = json_tokener_parse(creds);
+	struct prov_session s;
+	struct config cfg;
+	struct mini m;
+	char base[96];
+	const char *got;
+	enum prov_status st;
+
+	assert_non_null(c);
+	memset(page, 0, sizeof *page);
+	memset(err, 0, sizeof *err);
+	mini_start(&m, (const char *const *)answers);
+	session_on(id, prefix, &s, &cfg, &m, base, sizeof base, c);
+	st = s.def->ops->fetch(&s, cursor, page, err);
+	got = mini_finish(&m);
+	if (seen != NULL)
+		*seen = got;
+	free_answers(answers);
+	json_object_put(c);
+	return st;
+}

@@ -116,6 +116,14 @@ void cfg_init(struct config *c, const char *id, const char *base);
  * becomes "http://127.0.0.1:<port><prefix>", the administrator's base_url. */
 void session_on(const char *id, const char *prefix, struct prov_session *s, struct config *cfg,
     const struct mini *m, char *base, size_t size, json_object *creds);
+/* One whole fetch against a local server: the server gives answers (a
+ * NULL-terminated list, freed here), and provider id's fetch runs at cursor
+ * with the credentials creds (a JSON object's text) and the administrator's
+ * base URL "http://127.0.0.1:<port><prefix>", into a fresh page and err.
+ * Returns the fetch's status; *seen (seen may be NULL) is what the server
+ * received (static buffer, until the next fetch). */
+enum prov_status fetch_served(const char *id, const char *prefix, const char *creds, const char *cursor,
+    char **answers, struct prov_page *page, struct prov_error *err, const char **seen);
 /* Free the malloc'd answers of a NULL-terminated list. */
 void free_answers(char **answers);
 

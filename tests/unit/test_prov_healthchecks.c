@@ -226,28 +226,20 @@ test_healthchecks_errors(void **state)
 static void
 test_fetch_healthchecks_request(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96];
-	char *a[2] = { answer_fixture("200 OK", "healthchecks/checks.json"), NULL };
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"" HC_KEY "\"}");
 
 	(void)state;
-	mini_start(&m, (const char *const *)a);
-	session_on("healthchecks", "/hc", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(fetch_served("healthchecks", "/hc", "{\"api_key\":\"" HC_KEY "\"}", NULL,
+	                     (char *[]){ answer_fixture("200 OK", "healthchecks/checks.json"), NULL }, &p, &e,
+	                     &seen),
+	    PROV_OK);
 	assert_non_null(strstr(seen, "GET /hc/api/v3/checks/ HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "X-Api-Key: " HC_KEY "\r\n"));
 	assert_int_equal(p.n, 6);
 	assert_string_equal(p.next_cursor, "channels:0");
 	prov_page_free(&p);
-	free(a[0]);
-	json_object_put(creds);
 }
 
 /* A self-hosted instance that moved (a path redirect, as a proxy or

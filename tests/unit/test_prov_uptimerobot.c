@@ -500,28 +500,30 @@ test_empty_account(void **state)
 
 /* ------------------------------------------------------------ whole fetches */
 
+/* One whole fetch with the test key against a local server (fetch_served). */
+static enum prov_status
+ur_fetch(const char *cursor, char **answers, struct prov_page *p, struct prov_error *e, const char **seen)
+{
+	return fetch_served("uptimerobot", "/ur", "{\"api_key\":\"u123-secretkeyvalue\"}", cursor, answers, p,
+	    e, seen);
+}
+
 /* The start: v3 first with the Bearer key; v3 refuses it (401), so the same
  * fetch reads the first page of v2 with every flag, and the cursor stays on v2. */
 static void
 test_fetch_falls_back_to_v2(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96], *a[3];
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	a[0] = answer_fixture("401 Unauthorized", "uptimerobot/v3_unauthorized.json");
-	a[1] = answer_fixture("200 OK", "uptimerobot/v2_monitors_rich.json");
-	a[2] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(ur_fetch(NULL,
+	                     (char *[]){
+	                         answer_fixture("401 Unauthorized", "uptimerobot/v3_unauthorized.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v2_monitors_rich.json"), NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "Authorization: Bearer u123-secretkeyvalue\r\n"));
 	assert_non_null(strstr(seen, "POST /ur/v2/getMonitors HTTP/1.1\r\n"));
@@ -532,40 +534,32 @@ test_fetch_falls_back_to_v2(void **state)
 	assert_string_equal(p.next_cursor, "monitors:9");
 	assert_true(has_warning(&p, "API v3 refused this key (HTTP 401); the import uses API v2"));
 	prov_page_free(&p);
-	free_answers(a);
-	json_object_put(creds);
 }
 
 /* Both APIs refuse the key: a bad key, and the message does not repeat it. */
 static void
 test_fetch_bad_key(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96], *a[3];
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	a[0] = answer("401 Unauthorized", "", "{\"statusCode\":401,\"message\":\"Unauthorized\"}");
-	a[1] = answer("200 OK", "",
-	    "{\"stat\":\"fail\",\"error\":{\"type\":\"invalid_parameter\","
-	    "\"parameter_name\":\"api_key\",\"passed_value\":\"u123-secretkeyvalue\","
-	    "\"message\":\"api_key u123-secretkeyvalue not found.\"}}");
-	a[2] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
-	mini_finish(&m);
+	assert_int_equal(
+	    ur_fetch(NULL,
+	        (char *[]){
+	            answer("401 Unauthorized", "", "{\"statusCode\":401,\"message\":\"Unauthorized\"}"),
+	            answer("200 OK", "",
+	                "{\"stat\":\"fail\",\"error\":{\"type\":\"invalid_parameter\","
+	                "\"parameter_name\":\"api_key\",\"passed_value\":\"u123-secretkeyvalue\","
+	                "\"message\":\"api_key u123-secretkeyvalue not found.\"}}"),
+	            NULL },
+	        &p, &e, NULL),
+	    PROV_AUTH);
 	assert_non_null(strstr(e.message, "UptimeRobot rejected the API key"));
 	assert_non_null(strstr(e.message, "API v3 answered HTTP 401"));
 	assert_null(strstr(e.message, "secretkeyvalue"));
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
-	free_answers(a);
-	json_object_put(creds);
 }
 
 /* v3 accepts the key: its monitors, and the group names as tags (official TF
@@ -573,23 +567,16 @@ test_fetch_bad_key(void **state)
 static void
 test_fetch_v3_with_groups(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96], *a[3];
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	a[0] = answer_fixture("200 OK", "uptimerobot/v3_monitors.json");
-	a[1] = answer_fixture("200 OK", "uptimerobot/v3_monitor_groups.json");
-	a[2] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(ur_fetch(NULL,
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v3_monitors.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v3_monitor_groups.json"), NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
 	assert_non_null(strstr(seen, "GET /ur/v3/monitor-groups HTTP/1.1\r\n"));
 	assert_null(strstr(seen, "/v2/"));
 	assert_string_equal(p.next_cursor, "v3-monitors:800123464");
@@ -598,21 +585,15 @@ test_fetch_v3_with_groups(void **state)
 	assert_string_equal(ntext(page_find(&p, "monitor", "800123459"), "tags"), "[\"group:Production\"]");
 	assert_string_equal(ntext(page_find(&p, "monitor", "800123456"), "tags"), "[\"prod\"]");
 	prov_page_free(&p);
-	free_answers(a);
 
 	/* The next page resumes at the cursor. */
-	a[0] = answer("200 OK", "", "{\"data\":[],\"nextLink\":null}");
-	a[1] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-monitors:800123464", &p, &e),
+	assert_int_equal(ur_fetch("v3-monitors:800123464",
+	                     (char *[]){ answer("200 OK", "", "{\"data\":[],\"nextLink\":null}"), NULL }, &p,
+	                     &e, &seen),
 	    PROV_OK);
-	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors?cursor=800123464 HTTP/1.1\r\n"));
 	assert_string_equal(p.next_cursor, "v3-contacts:0");
 	prov_page_free(&p);
-	free(a[0]);
-	json_object_put(creds);
 }
 
 /* A page of v2 windows pages through the monitors (mwindows=1 only) for the
@@ -620,24 +601,17 @@ test_fetch_v3_with_groups(void **state)
 static void
 test_fetch_v2_windows(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96], *a[4];
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	a[0] = answer_fixture("200 OK", "uptimerobot/v2_mwindows.json");
-	a[1] = answer_fixture("200 OK", "uptimerobot/v2_monitors_scan1.json");
-	a[2] = answer_fixture("200 OK", "uptimerobot/v2_monitors_scan2.json");
-	a[3] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "mwindows:0", &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(ur_fetch("mwindows:0",
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v2_mwindows.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v2_monitors_scan1.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v2_monitors_scan2.json"), NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
 	assert_non_null(strstr(seen, "POST /ur/v2/getMWindows HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "offset=0&limit=50&mwindows=1"));
 	assert_non_null(strstr(seen, "offset=2&limit=50&mwindows=1"));
@@ -649,32 +623,23 @@ test_fetch_v2_windows(void **state)
 	    "777712829,777559668");
 	assert_string_equal(nids(page_find(&p, "maintenance_window", "583"), "monitor_ids"), "");
 	prov_page_free(&p);
-	free_answers(a);
-	json_object_put(creds);
 }
 
 /* The same on v3: the plain monitor list, paged by its cursor. */
 static void
 test_fetch_v3_windows(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96], *a[4];
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	a[0] = answer_fixture("200 OK", "uptimerobot/v3_mwindows.json");
-	a[1] = answer_fixture("200 OK", "uptimerobot/v3_monitors_scan1.json");
-	a[2] = answer_fixture("200 OK", "uptimerobot/v3_monitors_scan2.json");
-	a[3] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(ur_fetch("v3-mwindows:0",
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v3_mwindows.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v3_monitors_scan1.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v3_monitors_scan2.json"), NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
 	assert_non_null(strstr(seen, "GET /ur/v3/maintenance-windows HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors?cursor=800123458 HTTP/1.1\r\n"));
@@ -684,36 +649,29 @@ test_fetch_v3_windows(void **state)
 	assert_string_equal(nids(page_find(&p, "maintenance_window", "582"), "monitor_ids"),
 	    "800123458,800123462");
 	prov_page_free(&p);
-	free_answers(a);
 
 	/* The monitor scan fails: the whole page of windows is retried later. */
-	a[0] = answer_fixture("200 OK", "uptimerobot/v3_mwindows.json");
-	a[1] = answer("503 Service Unavailable", "", "{\"statusCode\":503,\"message\":\"busy\"}");
-	a[2] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e),
+	assert_int_equal(ur_fetch("v3-mwindows:0",
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v3_mwindows.json"),
+	                         answer("503 Service Unavailable", "",
+	                             "{\"statusCode\":503,\"message\":\"busy\"}"),
+	                         NULL },
+	                     &p, &e, NULL),
 	    PROV_TRANSIENT);
-	mini_finish(&m);
 	assert_int_equal(p.n, 0);
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
-	free(a[0]);
-	free(a[1]);
 
 	/* Windows refused (403): skipped without paging the monitors. */
-	a[0] = answer_fixture("403 Forbidden", "uptimerobot/v3_forbidden.json");
-	a[1] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(ur_fetch("v3-mwindows:0",
+	                     (char *[]){ answer_fixture("403 Forbidden", "uptimerobot/v3_forbidden.json"),
+	                         NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
 	assert_null(strstr(seen, "/v3/monitors"));
 	assert_string_equal(p.next_cursor, "v3-psps:0");
 	assert_true(has_warning(&p, "refused the maintenance windows list for this key (HTTP 403)"));
 	prov_page_free(&p);
-	free(a[0]);
-	json_object_put(creds);
 }
 
 /* A window whose duration or start would overflow start + duration * 60
