@@ -312,6 +312,26 @@ run_parse_text(parse_fn fn, const char *cursor, long status, const char *text, s
 }
 
 /* A parse that must fail with st; returns err.message (copy). */
+void
+expect_empty_page_(parse_fn fn, const char *cursor, const char *fixture, const char *next, const char *file,
+    int line)
+{
+	struct prov_page p;
+	struct prov_error e;
+	enum prov_status st = run_parse(fn, cursor, 200, fixture, &p, &e);
+	bool ok = st == PROV_OK && p.n == 0 &&
+	    (next == NULL ? p.next_cursor == NULL :
+	                    p.next_cursor != NULL && strcmp(p.next_cursor, next) == 0);
+
+	if (!ok)
+		print_error("%s at %s: status %d, %zu items, next cursor %s; expected no items, then %s\n",
+		    fixture, cursor != NULL ? cursor : "the start", (int)st, p.n,
+		    p.next_cursor ? p.next_cursor : "none", next != NULL ? next : "none");
+	prov_page_free(&p);
+	if (!ok)
+		_fail(file, line);
+}
+
 const char *
 parse_fails(parse_fn fn, const char *cursor, long status, const char *fixture, enum prov_status st)
 {

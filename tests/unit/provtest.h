@@ -91,6 +91,13 @@ enum prov_status run_parse_more(parse_fn fn, const char *cursor, long status, co
     struct prov_page *page, struct prov_error *err);
 enum prov_status run_parse_text(parse_fn fn, const char *cursor, long status, const char *text,
     struct prov_page *page, struct prov_error *err);
+/* A parse of fixture (HTTP 200) at cursor that must give no items and the
+ * next cursor next (NULL: discovery ends); else the test fails at the
+ * caller's line. */
+#define EXPECT_EMPTY_PAGE(fn, cursor, fixture, next) \
+	expect_empty_page_((fn), (cursor), (fixture), (next), __FILE__, __LINE__)
+void expect_empty_page_(parse_fn fn, const char *cursor, const char *fixture, const char *next,
+    const char *file, int line);
 /* A parse that must fail with st; returns err.message (static copy). */
 const char *parse_fails(parse_fn fn, const char *cursor, long status, const char *fixture,
     enum prov_status st);

@@ -191,11 +191,7 @@ test_errors_and_refused_kinds(void **state)
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
 	/* Empty lists end the phase. */
-	assert_int_equal(run_parse(better_stack_parse, "monitors:1", 200, "better_stack/empty.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "heartbeats:1");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(better_stack_parse, "monitors:1", "better_stack/empty.json", "heartbeats:1");
 	assert_int_equal(run_parse(better_stack_parse, NULL, 200, "better_stack/not_jsonapi.json", &p, &e),
 	    PROV_TRANSIENT);
 	prov_page_free(&p);

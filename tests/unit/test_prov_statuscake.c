@@ -104,11 +104,7 @@ test_uptime_list_pages(void **state)
 	assert_string_equal(p.next_cursor, "uptime:25");
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse(statuscake_parse, "uptime:0", 200, "statuscake/empty.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "heartbeat:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(statuscake_parse, "uptime:0", "statuscake/empty.json", "heartbeat:0");
 }
 
 static void

@@ -115,11 +115,7 @@ test_statuspage_pages(void **state)
 	prov_page_free(&p);
 
 	/* Past the last page: the end. */
-	assert_int_equal(run_parse(statuspage_parse, "pages:3", 200, "statuspage/pages.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_null(p.next_cursor);
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(statuspage_parse, "pages:3", "statuspage/pages.json", NULL);
 
 	/* GET /v1/pages/<page_id> answers one object (page_one.json: schema Page). */
 	assert_int_equal(run_parse(statuspage_parse, "pages:0", 200, "statuspage/page_one.json", &p, &e),

@@ -162,10 +162,7 @@ test_updown_errors(void **state)
 	struct prov_error e;
 
 	(void)state;
-	assert_int_equal(run_parse(updown_parse, "checks:0", 200, "updown/empty.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "recipients:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(updown_parse, "checks:0", "updown/empty.json", "recipients:0");
 	assert_int_equal(run_parse(updown_parse, "status_pages:0", 200, "updown/empty.json", &p, &e),
 	    PROV_OK);
 	assert_null(p.next_cursor);

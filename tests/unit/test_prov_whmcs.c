@@ -73,10 +73,7 @@ test_whmcs_clients(void **state)
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": GetClients leaves the key out. */
-	assert_int_equal(run_parse(whmcs_parse, NULL, 200, "whmcs/clients_empty.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "contacts:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, NULL, "whmcs/clients_empty.json", "contacts:0");
 
 	/* The refused-details variant pages on, then goes to the contacts. */
 	assert_int_equal(run_parse(whmcs_parse, "clients-plain:0", 200, "whmcs/clients.json", &p, &e),
@@ -152,17 +149,10 @@ test_whmcs_services_and_domains(void **state)
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": "products":"" */
-	assert_int_equal(run_parse(whmcs_parse, "services:0", 200, "whmcs/products_empty.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "addons:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, "services:0", "whmcs/products_empty.json", "addons:0");
 
 	/* The addons phase walks the same list; its items come from GetClientsAddons. */
-	assert_int_equal(run_parse(whmcs_parse, "addons:0", 200, "whmcs/products.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "domains:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, "addons:0", "whmcs/products.json", "domains:0");
 
 	/* source: docs GetClientsDomains example (all strings) + a domain without client */
 	assert_int_equal(run_parse(whmcs_parse, "domains:0", 200, "whmcs/domains.json", &p, &e), PROV_OK);
@@ -181,11 +171,7 @@ test_whmcs_services_and_domains(void **state)
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": "domains":"" */
-	assert_int_equal(run_parse(whmcs_parse, "domains:0", 200, "whmcs/domains_empty.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "invoices:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, "domains:0", "whmcs/domains_empty.json", "invoices:0");
 }
 
 static void
@@ -216,11 +202,7 @@ test_whmcs_invoices(void **state)
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": "invoices":[] */
-	assert_int_equal(run_parse(whmcs_parse, "invoices:0", 200, "whmcs/invoices_empty.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "payments:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, "invoices:0", "whmcs/invoices_empty.json", "payments:0");
 
 	/* numreturned > 0 with nothing in the list: stop, do not loop. */
 	assert_int_equal(run_parse_text(whmcs_parse, "invoices:0", 200,
@@ -244,11 +226,7 @@ test_whmcs_invoices(void **state)
 	prov_page_free(&p);
 
 	/* The payments walk the clients; after them discovery ends. */
-	assert_int_equal(run_parse(whmcs_parse, "payments:2", 200, "whmcs/clients_last.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_null(p.next_cursor);
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, "payments:2", "whmcs/clients_last.json", NULL);
 }
 
 static void
