@@ -263,20 +263,29 @@ has_warning(const struct prov_page *p, const char *needle)
 	return false;
 }
 
+/* Run parse on r (freed here) into page, with a fresh err. */
+static enum prov_status
+parse_resp(parse_fn fn, const char *cursor, struct httpc_resp *r, struct prov_page *page,
+    struct prov_error *err)
+{
+	enum prov_status st;
+
+	memset(err, 0, sizeof *err);
+	st = fn(cursor, r, page, err);
+	httpc_resp_free(r);
+	return st;
+}
+
 /* Run parse on a fixture into a fresh page. */
 enum prov_status
 run_parse(parse_fn fn, const char *cursor, long status, const char *fixture, struct prov_page *page,
     struct prov_error *err)
 {
 	struct httpc_resp r;
-	enum prov_status st;
 
 	memset(page, 0, sizeof *page);
-	memset(err, 0, sizeof *err);
 	resp_fixture(&r, status, fixture);
-	st = fn(cursor, &r, page, err);
-	httpc_resp_free(&r);
-	return st;
+	return parse_resp(fn, cursor, &r, page, err);
 }
 
 /* The same into an existing page (a statuspage fetch fills one page twice). */
@@ -285,15 +294,11 @@ run_parse_more(parse_fn fn, const char *cursor, long status, const char *fixture
     struct prov_error *err)
 {
 	struct httpc_resp r;
-	enum prov_status st;
 
 	free(page->next_cursor);
 	page->next_cursor = NULL;
-	memset(err, 0, sizeof *err);
 	resp_fixture(&r, status, fixture);
-	st = fn(cursor, &r, page, err);
-	httpc_resp_free(&r);
-	return st;
+	return parse_resp(fn, cursor, &r, page, err);
 }
 
 enum prov_status
@@ -301,17 +306,12 @@ run_parse_text(parse_fn fn, const char *cursor, long status, const char *text, s
     struct prov_error *err)
 {
 	struct httpc_resp r;
-	enum prov_status st;
 
 	memset(page, 0, sizeof *page);
-	memset(err, 0, sizeof *err);
 	resp_text(&r, status, text);
-	st = fn(cursor, &r, page, err);
-	httpc_resp_free(&r);
-	return st;
+	return parse_resp(fn, cursor, &r, page, err);
 }
 
-/* A parse that must fail with st; returns err.message (copy). */
 void
 expect_empty_page_(parse_fn fn, const char *cursor, const char *fixture, const char *next, const char *file,
     int line)
@@ -332,6 +332,7 @@ expect_empty_page_(parse_fn fn, const char *cursor, const char *fixture, const c
 		_fail(file, line);
 }
 
+/* A parse that must fail with st; returns err.message (copy). */
 const char *
 parse_fails(parse_fn fn, const char *cursor, long status, const char *fixture, enum prov_status st)
 {
