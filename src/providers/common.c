@@ -1032,6 +1032,19 @@ prov_finish(const struct prov_session *s, enum prov_status st, const struct http
 	return st;
 }
 
+enum prov_status
+prov_fetch_done(const struct prov_session *s, enum prov_status st, struct httpc_resp *resp, char *secret,
+    struct prov_page *page, struct prov_error *err)
+{
+	st = prov_finish(s, st, resp, page, err);
+	httpc_resp_free(resp);
+	if (secret != NULL) {
+		sodium_memzero(secret, strlen(secret));
+		free(secret);
+	}
+	return st;
+}
+
 /* One request of a fetch: GET url with header, or POST form (urlencoded) when
  * form is given; parse; prov_finish. Owns url, header and form, and wipes the
  * two that may carry a secret. */

@@ -276,6 +276,13 @@ enum prov_status prov_get_into(const struct prov_session *s, const char *const *
 enum prov_status prov_finish(const struct prov_session *s, enum prov_status st, const struct httpc_resp *resp,
     struct prov_page *page, struct prov_error *err);
 
+/* The end of a fetch that made its own requests (prov_get_into): prov_finish
+ * with the last answer resp (its quota headers give the pause), then resp
+ * freed and secret (a string built from a credential, or NULL) wiped and
+ * freed. Returns the status prov_finish gives. */
+enum prov_status prov_fetch_done(const struct prov_session *s, enum prov_status st, struct httpc_resp *resp,
+    char *secret, struct prov_page *page, struct prov_error *err);
+
 /* An adapter's pure parse step (adapters.h). */
 typedef enum prov_status (*prov_parse_fn)(const char *cursor, const struct httpc_resp *resp,
     struct prov_page *page, struct prov_error *err);

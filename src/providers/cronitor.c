@@ -1172,12 +1172,7 @@ cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *pag
 		if (st == PROV_OK)
 			st = parse_page(cursor, &f.resp, NULL, page, err);
 	}
-	/* The last answer's quota headers give the pause, if any. */
-	st = prov_finish(s, st, &f.resp, page, err);
-	httpc_resp_free(&f.resp);
-	sodium_memzero(userpwd, strlen(userpwd));
-	free(userpwd);
-	return st;
+	return prov_fetch_done(s, st, &f.resp, userpwd, page, err);
 }
 
 const struct provider_ops cronitor_ops = { cronitor_fetch };

@@ -23,8 +23,6 @@
 #include <strings.h>
 #include <time.h>
 
-#include <sodium.h>
-
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
@@ -904,12 +902,7 @@ pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page
 	}
 	f.headers[0] = auth;
 	st = fetch_checks(&f, off, page, err);
-	/* The last answer's quota headers give the pause, if any. */
-	st = prov_finish(s, st, &f.resp, page, err);
-	httpc_resp_free(&f.resp);
-	sodium_memzero(auth, strlen(auth));
-	free(auth);
-	return st;
+	return prov_fetch_done(s, st, &f.resp, auth, page, err);
 }
 
 const struct provider_ops pingdom_ops = { pingdom_fetch };

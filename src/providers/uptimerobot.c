@@ -1456,11 +1456,7 @@ uptimerobot_fetch(struct prov_session *s, const char *cursor, struct prov_page *
 		return prov_no_cred(err, UR, "api_key");
 	f.auth = xasprintf("Authorization: Bearer %s", f.key);
 	st = fetch_phase(&f, cursor, page, err);
-	st = prov_finish(s, st, &f.resp, page, err);
-	httpc_resp_free(&f.resp);
-	sodium_memzero(f.auth, strlen(f.auth));
-	free(f.auth);
-	return st;
+	return prov_fetch_done(s, st, &f.resp, f.auth, page, err);
 }
 
 const struct provider_ops uptimerobot_ops = { uptimerobot_fetch };
