@@ -494,57 +494,26 @@ cmd_config_check(struct config *cfg)
 	return 0;
 }
 
-/* One command: its words, what it needs, and how it runs. */
+/* One command: its words and how it runs (run with its arguments after the
+ * words, or run_plain when it takes none). */
 struct command {
 	const char *word1, *word2; /* word2 NULL: one word */
 	int (*run)(struct config *, int argc, char **argv, int at);
+	int (*run_plain)(struct config *);
 };
-
-static int
-run_migrate(struct config *c, int argc, char **argv, int at)
-{
-	return cmd_migrate(c, argc, argv, at);
-}
-
-static int
-run_user_list(struct config *c, int argc, char **argv, int at)
-{
-	(void)argc;
-	(void)argv;
-	(void)at;
-	return cmd_user_list(c);
-}
-
-static int
-run_status(struct config *c, int argc, char **argv, int at)
-{
-	(void)argc;
-	(void)argv;
-	(void)at;
-	return cmd_status(c);
-}
-
-static int
-run_config_check(struct config *c, int argc, char **argv, int at)
-{
-	(void)argc;
-	(void)argv;
-	(void)at;
-	return cmd_config_check(c);
-}
 
 /* clang-format off */
 static const struct command commands[] = {
-	{ "db", "migrate", run_migrate },
-	{ "config", "check", run_config_check },
-	{ "user", "add", cmd_user_add },
-	{ "user", "list", run_user_list },
-	{ "token", "create", cmd_token_create },
-	{ "token", "list", cmd_token_list },
-	{ "token", "revoke", cmd_token_revoke },
-	{ "flag", "set", cmd_flag_set },
-	{ "flag", "get", cmd_flag_get },
-	{ "status", NULL, run_status },
+	{ "db", "migrate", cmd_migrate, NULL },
+	{ "config", "check", NULL, cmd_config_check },
+	{ "user", "add", cmd_user_add, NULL },
+	{ "user", "list", NULL, cmd_user_list },
+	{ "token", "create", cmd_token_create, NULL },
+	{ "token", "list", cmd_token_list, NULL },
+	{ "token", "revoke", cmd_token_revoke, NULL },
+	{ "flag", "set", cmd_flag_set, NULL },
+	{ "flag", "get", cmd_flag_get, NULL },
+	{ "status", NULL, NULL, cmd_status },
 };
 /* clang-format on */
 
@@ -587,7 +556,7 @@ main(int argc, char **argv)
 			config_free(&cfg);
 			return 1;
 		}
-		rc = k->run(&cfg, argc, argv, at + words);
+		rc = k->run != NULL ? k->run(&cfg, argc, argv, at + words) : k->run_plain(&cfg);
 		config_free(&cfg);
 		return rc;
 	}
