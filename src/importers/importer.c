@@ -917,16 +917,52 @@ contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
 	return 0;
 }
 
-/* Replace the link rows of object id (clear, then add each contact); a row
- * just inserted (id is not target) has none to clear. */
-static enum imp_result
-link_contacts(struct imp_ctx *c, enum stmt_id clear, enum stmt_id add, uint64_t target, uint64_t id,
-    const uint64_t *contacts, size_t n)
+/* The tables linking an object to its contacts. */
+enum contact_table { CT_MONITOR, CT_HEARTBEAT, CT__COUNT };
+static const struct {
+	enum stmt_id clear, add, add_rows;
+} contact_tables[CT__COUNT] = {
+	[CT_MONITOR] = { ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD, ST_ACC_MONITOR_CONTACT_ROWS },
+	[CT_HEARTBEAT] = { ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD,
+	    ST_ACC_HEARTBEAT_CONTACT_ROWS },
+};
+
+struct imp_rows {
+	json_object *links;                /* [[type, external id, model, target id], ...] */
+	json_object *contacts[CT__COUNT]; /* [[object id, contact id], ...] */
+};
+
+static json_object *
+id_pair(uint64_t a, uint64_t b)
 {
-	if (id == target && db_exec(c->db, clear, "u", id) < 0)
-		return IMP_DB;
+	json_object *p = json_object_new_array_ext(2);
+
+	json_object_array_add(p, json_object_new_uint64(a));
+	json_object_array_add(p, json_object_new_uint64(b));
+	return p;
+}
+
+/* Replace the link rows of object id (clear, then add each contact); a row
+ * just inserted (id is not target) has none to clear. In a batch the adds
+ * are kept (and a clear drops those kept for the same object). */
+static enum imp_result
+link_contacts(struct imp_ctx *c, enum contact_table t, uint64_t target, uint64_t id, const uint64_t *contacts,
+    size_t n)
+{
+	json_object *kept = c->rows ? c->rows->contacts[t] : NULL;
+
+	if (id == target) {
+		if (db_exec(c->db, contact_tables[t].clear, "u", id) < 0)
+			return IMP_DB;
+		for (size_t i = kept ? json_object_array_length(kept) : 0; i-- > 0;)
+			if (json_object_get_uint64(json_object_array_get_idx(json_object_array_get_idx(kept, i), 0)) ==
+			    id)
+				json_object_array_del_idx(kept, i, 1);
+	}
 	for (size_t i = 0; i < n; i++)
-		if (db_exec(c->db, add, "uu", id, contacts[i]) < 0)
+		if (kept != NULL)
+			json_object_array_add(kept, id_pair(id, contacts[i]));
+		else if (db_exec(c->db, contact_tables[t].add, "uu", id, contacts[i]) < 0)
 			return IMP_DB;
 	return IMP_OK;
 }
@@ -983,7 +1019,7 @@ w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 	    json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD, target, *id,
+	return link_contacts(c, CT_MONITOR, target, *id,
 	    contacts, ncontacts);
 }
 
@@ -1006,7 +1042,7 @@ w_heartbeat(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object 
 	    txt(b, norm, "schedule", 255), txt(b, norm, "timezone", 64), json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD, target, *id,
+	return link_contacts(c, CT_HEARTBEAT, target, *id,
 	    contacts, ncontacts);
 }
 
@@ -1312,10 +1348,57 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 	bag_free(&b);
 	if (r != IMP_OK)
 		return r;
+	if (c->rows != NULL) {
+		json_object *row = json_object_new_array_ext(4);
+		json_object_array_add(row, json_object_new_string(type));
+		json_object_array_add(row, json_object_new_string(external_id));
+		json_object_array_add(row, json_object_new_string(k->model));
+		json_object_array_add(row, json_object_new_uint64(*target_id));
+		json_object_array_add(c->rows->links, row);
+		return IMP_OK;
+	}
 	if (db_exec(c->db, ST_RN_LINK_UPSERT, "ussssus", c->user_id, c->provider, type, external_id, k->model,
 	        *target_id, c->run_id) < 0)
 		return IMP_DB;
 	return IMP_OK;
+}
+
+void
+importer_rows_begin(struct imp_ctx *c)
+{
+	c->rows = xcalloc(1, sizeof *c->rows);
+	c->rows->links = json_object_new_array();
+	for (int t = 0; t < CT__COUNT; t++)
+		c->rows->contacts[t] = json_object_new_array();
+}
+
+int
+importer_rows_flush(struct imp_ctx *c)
+{
+	struct imp_rows *k = c->rows;
+
+	if (json_object_array_length(k->links) > 0 &&
+	    db_exec(c->db, ST_RN_LINK_UPSERT_ROWS, "usss", c->user_id, c->provider, c->run_id,
+	        jx_text(k->links)) < 0)
+		return -1;
+	for (int t = 0; t < CT__COUNT; t++)
+		if (json_object_array_length(k->contacts[t]) > 0 &&
+		    db_exec(c->db, contact_tables[t].add_rows, "s",
+		        jx_text(k->contacts[t])) < 0)
+			return -1;
+	return 0;
+}
+
+void
+importer_rows_end(struct imp_ctx *c)
+{
+	if (c->rows == NULL)
+		return;
+	json_object_put(c->rows->links);
+	for (int t = 0; t < CT__COUNT; t++)
+		json_object_put(c->rows->contacts[t]);
+	free(c->rows);
+	c->rows = NULL;
 }
 
 /* The resource kinds, in import order: each after the kinds it refers to

@@ -44,6 +44,7 @@ struct one {
 	char why[256];
 	char dberr[256];
 	int attempts; /* consecutive transient failures, this one included */
+	json_object *imported; /* in a batch: its [id, target_model, target_id] rows, written at its end */
 };
 
 static void
@@ -133,7 +134,13 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, char *const col[
 	json_object_put(norm);
 	switch (ir) {
 	case IMP_OK:
-		if (db_exec(r->db, ST_RN_RES_IMPORTED, "suu", importer_model(o->type), target_id, o->id) < 0)
+		if (o->imported != NULL) {
+			json_object *row = json_object_new_array_ext(3);
+			json_object_array_add(row, json_object_new_uint64(o->id));
+			json_object_array_add(row, json_object_new_string(importer_model(o->type)));
+			json_object_array_add(row, json_object_new_uint64(target_id));
+			json_object_array_add(o->imported, row);
+		} else if (db_exec(r->db, ST_RN_RES_IMPORTED, "suu", importer_model(o->type), target_id, o->id) < 0)
 			goto db_error;
 		return TX_COMMIT;
 	case IMP_DEFER:
@@ -306,6 +313,7 @@ batch_body(struct runner *r, void *arg)
 		.run_id = b->job->run_id,
 		.import_paused = b->run->import_paused };
 	char status[32], *rows[RUNNER_IMPORT_TX][NCOLS];
+	json_object *imported;
 	struct db_res *res;
 	enum tx_result t;
 	int rc = 0, n = 0;
@@ -334,13 +342,23 @@ batch_body(struct runner *r, void *arg)
 	t = rc < 0 ? TX_ERROR : TX_COMMIT;
 	if (t == TX_COMMIT && n > 0 && importer_batch_facts(&ic, b->type, b->after, b->ids[n - 1]) != 0)
 		t = TX_ERROR;
+	/* The rows' links, contact links and statuses are written together at the end. */
+	importer_rows_begin(&ic);
+	imported = json_object_new_array();
 	for (int i = 0; i < n && t == TX_COMMIT; i++) {
-		struct one o = { .job = b->job, .run = b->run, .id = b->ids[i] };
+		struct one o = { .job = b->job, .run = b->run, .id = b->ids[i], .imported = imported };
 		t = import_row(r, &o, &ic, rows[i]);
 		if (t == TX_ABORT)
 			b->deferred = i; /* the only abort of import_row */
 		b->n = i + 1;
 	}
+	if (t == TX_COMMIT && importer_rows_flush(&ic) != 0)
+		t = TX_ERROR;
+	if (t == TX_COMMIT && json_object_array_length(imported) > 0 &&
+	    db_exec(r->db, ST_RN_RES_IMPORTED_ROWS, "s", jx_text(imported)) < 0)
+		t = TX_ERROR;
+	importer_rows_end(&ic);
+	json_object_put(imported);
 	for (int i = 0; i < n; i++)
 		for (int c = 0; c < NCOLS; c++)
 			free(rows[i][c]);
