@@ -37,9 +37,10 @@ struct plan {
 	int64_t conflicts;
 };
 
-/* Decide one resource and store the decision. 0 or -1 (DB error). */
+/* Decide one resource and add the decision to decided (the batch's rows of
+ * ST_RN_PLAN_SET_ROWS). 0 or -1 (DB error). */
 static int
-plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row *w)
+plan_one(struct plan *p, struct imp_ctx *ic, const struct row *w, json_object *decided)
 {
 	struct plan_facts f = { .resolution = w->resolution };
 	struct plan_decision d;
@@ -85,7 +86,15 @@ plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row 
 		message = msg;
 	}
 	json_object_put(norm);
-	return db_exec(r->db, ST_RN_PLAN_SET, "sssu", d.action, d.status, message, w->id) < 0 ? -1 : 0;
+	{
+		json_object *row = json_object_new_array_ext(4);
+		json_object_array_add(row, json_object_new_uint64(w->id));
+		json_object_array_add(row, json_object_new_string(d.action));
+		json_object_array_add(row, json_object_new_string(d.status));
+		json_object_array_add(row, json_object_new_string(message));
+		json_object_array_add(decided, row);
+	}
+	return 0;
 fail:
 	json_object_put(norm);
 	return -1;
@@ -110,6 +119,7 @@ plan_batch(struct runner *r, void *arg)
 		.run_id = p->job->run_id,
 		.planning = true };
 	struct row *rows = xcalloc(RUNNER_PLAN_BATCH, sizeof *rows);
+	json_object *decided = json_object_new_array();
 	enum tx_result t;
 	struct db_res *res;
 	char status[32];
@@ -145,13 +155,17 @@ plan_batch(struct runner *r, void *arg)
 	if (n > 0 && importer_batch_facts(&ic, rows[0].type, p->after, rows[n - 1].id) != 0)
 		goto out;
 	for (size_t i = 0; i < n; i++)
-		if (plan_one(r, p, &ic, &rows[i]) != 0)
+		if (plan_one(p, &ic, &rows[i], decided) != 0)
 			goto out;
+	if (json_object_array_length(decided) > 0 &&
+	    db_exec(r->db, ST_RN_PLAN_SET_ROWS, "s", jx_text(decided)) < 0)
+		goto out;
 	if (n > 0)
 		p->after = rows[n - 1].id;
 	p->done = n < RUNNER_PLAN_BATCH;
 	t = TX_COMMIT;
 out:
+	json_object_put(decided);
 	rows_free(rows, n);
 	free(rows);
 	return t;
