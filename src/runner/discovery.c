@@ -186,41 +186,28 @@ stats_count_page(const char *old_text, const struct prov_page *p, int64_t *total
 	return text;
 }
 
-/* The page's resources: five rows to a statement (ST_RN_RES_UPSERT_5), the
- * rest one by one. 0 or -1. */
+/* The page's resources, in one statement. 0 or -1. */
 static int
 save_items(struct runner *r, const char *run_id, const struct prov_page *p)
 {
-	enum { ROWS = 5 };
-	const char *v[ROWS][6];
-	char names[ROWS][256];
+	json_object *rows = json_object_new_array_ext((int)p->n);
+	char name[256];
+	int64_t rc;
 
-	for (size_t i = 0; i < p->n;) {
-		size_t k = p->n - i >= ROWS ? ROWS : 1;
-		int64_t rc;
-
-		for (size_t j = 0; j < k; j++) {
-			const struct prov_item *it = &p->items[i + j];
-			importer_label(it->resource_type, it->norm, names[j], sizeof names[j]);
-			v[j][0] = run_id;
-			v[j][1] = it->resource_type;
-			v[j][2] = it->external_id;
-			v[j][3] = names[j][0] ? names[j] : NULL;
-			v[j][4] = it->raw ? jx_text(it->raw) : NULL;
-			v[j][5] = it->norm ? jx_text(it->norm) : "{}";
-		}
-#define ROW(j) v[j][0], v[j][1], v[j][2], v[j][3], v[j][4], v[j][5]
-		if (k == ROWS)
-			rc = db_exec(r->db, ST_RN_RES_UPSERT_5, "ssssssssssssssssssssssssssssss", /* 5 x 6 */
-			    ROW(0), ROW(1), ROW(2), ROW(3), ROW(4));
-		else
-			rc = db_exec(r->db, ST_RN_RES_UPSERT, "ssssss", ROW(0));
-#undef ROW
-		if (rc < 0)
-			return -1;
-		i += k;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct prov_item *it = &p->items[i];
+		json_object *row = json_object_new_array_ext(5);
+		importer_label(it->resource_type, it->norm, name, sizeof name);
+		json_object_array_add(row, json_object_new_string(it->resource_type));
+		json_object_array_add(row, json_object_new_string(it->external_id));
+		json_object_array_add(row, name[0] ? json_object_new_string(name) : NULL);
+		json_object_array_add(row, json_object_get(it->raw));
+		json_object_array_add(row, it->norm ? json_object_get(it->norm) : json_object_new_object());
+		json_object_array_add(rows, row);
 	}
-	return 0;
+	rc = p->n > 0 ? db_exec(r->db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, jx_text(rows)) : 0;
+	json_object_put(rows);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Inside save_page's transaction: the page count, with the checkpoint it

@@ -42,7 +42,7 @@
 #define RUNNER_STATS_MS        1000  /* an import step refreshes the run's progress this often */
 #define RUNNER_NOKEY_DELAY_MS  60000 /* discovery without a credentials key: try later */
 #define RUNNER_HOUSEKEEPING_MS 30000 /* purges at most this often */
-#define RUNNER_IDLE_POLL_MS    1000  /* without --once: look for new jobs this often */
+#define RUNNER_IDLE_POLL_MS    250   /* without --once: look for new jobs this often */
 
 struct runner {
 	const struct config *cfg;
