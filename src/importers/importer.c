@@ -10,6 +10,7 @@
 #include "core/jsonx.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/runner_rows.h"
 #include "importers/importer.h"
 
 #define MAX_LIST 1000 /* entries of a contact, monitor or line list we keep */
@@ -474,21 +475,6 @@ importer_validate(const char *type, json_object *norm, char *why, size_t n)
 
 /* ---- lookups ---- */
 
-/* Run a query giving at most one id. 1 with *id, 0 none, -1 error. */
-static int
-one_id(struct db_res *r, uint64_t *id)
-{
-	int rc;
-
-	if (r == NULL)
-		return -1;
-	rc = db_next(r);
-	if (rc == 1)
-		*id = (uint64_t)db_i64(r, 0);
-	db_free(r);
-	return rc;
-}
-
 int
 importer_batch_facts(struct imp_ctx *c, const char *type, uint64_t after, uint64_t last)
 {
@@ -516,7 +502,7 @@ importer_find_link(struct imp_ctx *c, const char *type, const char *external_id,
 
 	if (k == NULL || (c->facts_type == k->type && c->no_link))
 		return 0;
-	return one_id(db_query(c->db, k->link, "usss", c->user_id, c->provider, type, external_id), id);
+	return lookup_id(db_query(c->db, k->link, "usss", c->user_id, c->provider, type, external_id), id);
 }
 
 enum ref { REF_NONE = 0, REF_OK = 1, REF_PENDING = 2 };
@@ -527,10 +513,8 @@ enum ref { REF_NONE = 0, REF_OK = 1, REF_PENDING = 2 };
 static int
 resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 {
-	struct db_res *r;
-	char status[16] = "";
-	char *norm_text = NULL;
-	uint64_t target = 0;
+	struct resource_row ref;
+	char *norm_text;
 	int rc, found;
 
 	for (size_t i = 0; i < c->nrefs; i++)
@@ -538,33 +522,25 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 			*id = c->refs[i].id;
 			return REF_OK;
 		}
-	if ((r = db_query(c->db, ST_RN_RES_REF, "sss", c->run_id, type, ext)) == NULL)
+	if ((found = resource_ref(c->db, c->run_id, type, ext, &ref)) < 0)
 		return -1;
-	found = db_next(r);
+	norm_text = ref.norm;
 	if (found == 1) {
-		snprintf(status, sizeof status, "%s", db_str(r, 0) ? db_str(r, 0) : "");
-		target = (uint64_t)db_i64(r, 1);
-		norm_text = db_str(r, 2) ? xstrdup(db_str(r, 2)) : NULL;
-	}
-	db_free(r);
-	if (found < 0)
-		return -1;
-	if (found == 1) {
-		if (strcmp(status, "imported") == 0 && target != 0) {
+		if (strcmp(ref.status, "imported") == 0 && ref.target_id != 0) {
 			free(norm_text);
-			*id = target;
+			*id = ref.target_id;
 			if (kind_of(type) != NULL && strlen(ext) < sizeof c->refs[0].ext) {
 				/* imported is final: remember it (when full, in place of an entry the id picks) */
 				size_t max = sizeof c->refs / sizeof c->refs[0];
 				struct imp_ref *m =
-				    &c->refs[c->nrefs < max ? c->nrefs++ : (size_t)(target % max)];
+				    &c->refs[c->nrefs < max ? c->nrefs++ : (size_t)(ref.target_id % max)];
 				m->type = kind_of(type)->type;
 				snprintf(m->ext, sizeof m->ext, "%s", ext);
-				m->id = target;
+				m->id = ref.target_id;
 			}
 			return REF_OK;
 		}
-		if (!c->planning && (strcmp(status, "pending") == 0 || strcmp(status, "running") == 0)) {
+		if (!c->planning && (strcmp(ref.status, "pending") == 0 || strcmp(ref.status, "running") == 0)) {
 			free(norm_text);
 			return REF_PENDING;
 		}
@@ -575,7 +551,7 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 	}
 	/* Not imported by us: the object it matches, when it was kept (resolved
 	 * "skip") or when we are still planning. */
-	if (found == 1 && norm_text != NULL && (c->planning || strcmp(status, "skipped") == 0)) {
+	if (found == 1 && norm_text != NULL && (c->planning || strcmp(ref.status, "skipped") == 0)) {
 		int ok;
 		json_object *norm = jx_parse(norm_text, strlen(norm_text), &ok);
 		rc = norm ? importer_find_conflict(c, type, norm, id) : 0;
@@ -639,7 +615,7 @@ m_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	const char *value = txt(b, norm, "value", 1024), *name = txt(b, norm, "name", 255);
 
-	return one_id(db_query(c->db, ST_ACC_CONTACT_NATURAL, "usssss", c->user_id,
+	return lookup_id(db_query(c->db, ST_ACC_CONTACT_NATURAL, "usssss", c->user_id,
 	                  enum_or_other(raw_str(norm, "type"), contact_types), value, value, value,
 	                  name ? name : ""),
 	    id);
@@ -650,7 +626,7 @@ m_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	const char *url = txt(b, norm, "url", 2048);
 
-	return one_id(db_query(c->db, ST_ACC_MONITOR_NATURAL, "ussI", c->user_id,
+	return lookup_id(db_query(c->db, ST_ACC_MONITOR_NATURAL, "ussI", c->user_id,
 	                  enum_or_other(raw_str(norm, "type"), monitor_types), url ? url : "",
 	                  num(norm, "port", -1, 65535, -1)),
 	    id);
@@ -659,7 +635,7 @@ m_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 static int
 m_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_HEARTBEAT_NATURAL, "uss", c->user_id, txt(b, norm, "name", 255),
+	return lookup_id(db_query(c->db, ST_ACC_HEARTBEAT_NATURAL, "uss", c->user_id, txt(b, norm, "name", 255),
 	                  txt(b, norm, "ping_url", 2048)),
 	    id);
 }
@@ -667,7 +643,7 @@ m_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 static int
 m_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_STATUS_PAGE_NATURAL, "us", c->user_id,
+	return lookup_id(db_query(c->db, ST_ACC_STATUS_PAGE_NATURAL, "us", c->user_id,
 	                  txt(b, norm, "name", 255)),
 	    id);
 }
@@ -675,7 +651,7 @@ m_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 static int
 m_window(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_WINDOW_NATURAL, "usss", c->user_id, txt(b, norm, "name", 255),
+	return lookup_id(db_query(c->db, ST_ACC_WINDOW_NATURAL, "usss", c->user_id, txt(b, norm, "name", 255),
 	                  enum_or_other(raw_str(norm, "recurrence"), recurrences), txt(b, norm, "start", 32)),
 	    id);
 }
@@ -698,7 +674,7 @@ m_subscriber(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 
 	if (rc <= 0 || page == 0)
 		return rc < 0 ? -1 : 0;
-	return one_id(db_query(c->db, ST_ACC_SUBSCRIBER_NATURAL, "uuss", c->user_id, page,
+	return lookup_id(db_query(c->db, ST_ACC_SUBSCRIBER_NATURAL, "uuss", c->user_id, page,
 	                  enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
 	                  txt(b, norm, "address", 1024)),
 	    id);
@@ -707,7 +683,7 @@ m_subscriber(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 static int
 m_hosting_client(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_HOSTING_CLIENT_NATURAL, "us", c->user_id,
+	return lookup_id(db_query(c->db, ST_ACC_HOSTING_CLIENT_NATURAL, "us", c->user_id,
 	                  txt(b, norm, "email", 255)),
 	    id);
 }
@@ -720,7 +696,7 @@ m_hosting_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 
 	if (rc <= 0)
 		return rc;
-	return one_id(db_query(c->db, ST_ACC_HOSTING_CONTACT_NATURAL, "uUs", c->user_id, client,
+	return lookup_id(db_query(c->db, ST_ACC_HOSTING_CONTACT_NATURAL, "uUs", c->user_id, client,
 	                  txt(b, norm, "email", 255)),
 	    id);
 }
@@ -734,7 +710,7 @@ m_hosting_service(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 
 	if (rc <= 0)
 		return rc;
-	return one_id(db_query(c->db, ST_ACC_HOSTING_SERVICE_NATURAL, "uUss", c->user_id, client,
+	return lookup_id(db_query(c->db, ST_ACC_HOSTING_SERVICE_NATURAL, "uUss", c->user_id, client,
 	                  product ? product : "", domain ? domain : ""),
 	    id);
 }
@@ -749,7 +725,7 @@ m_hosting_addon(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *i
 		rc = ref_for_match(c, norm, "service_id", "hosting_service", &service);
 	if (rc <= 0)
 		return rc;
-	return one_id(db_query(c->db, ST_ACC_HOSTING_ADDON_NATURAL, "uUUs", c->user_id, client, service,
+	return lookup_id(db_query(c->db, ST_ACC_HOSTING_ADDON_NATURAL, "uUUs", c->user_id, client, service,
 	                  txt(b, norm, "name", 255)),
 	    id);
 }
@@ -757,7 +733,7 @@ m_hosting_addon(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *i
 static int
 m_hosting_domain(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_HOSTING_DOMAIN_NATURAL, "us", c->user_id,
+	return lookup_id(db_query(c->db, ST_ACC_HOSTING_DOMAIN_NATURAL, "us", c->user_id,
 	                  txt(b, norm, "domain", 255)),
 	    id);
 }
@@ -765,14 +741,14 @@ m_hosting_domain(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *
 static int
 m_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_INVOICE_NATURAL, "us", c->user_id, txt(b, norm, "number", 64)),
+	return lookup_id(db_query(c->db, ST_ACC_INVOICE_NATURAL, "us", c->user_id, txt(b, norm, "number", 64)),
 	    id);
 }
 
 static int
 m_payment(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_PAYMENT_NATURAL, "uss", c->user_id, txt(b, norm, "gateway", 64),
+	return lookup_id(db_query(c->db, ST_ACC_PAYMENT_NATURAL, "uss", c->user_id, txt(b, norm, "gateway", 64),
 	                  txt(b, norm, "transaction_id", 191)),
 	    id);
 }
@@ -795,20 +771,13 @@ int
 importer_conflict_reason(struct imp_ctx *c, const char *type, uint64_t id, char *out, size_t n)
 {
 	const struct kind *k = kind_of(type);
-	struct db_res *r;
-	char origin[64] = "";
-	int rc;
+	char origin[64];
 
 	if (k == NULL) {
 		snprintf(out, n, "An object with the same key exists.");
 		return 0;
 	}
-	if ((r = db_query(c->db, ST_RN_LINK_ORIGIN, "suu", k->model, id, c->user_id)) == NULL)
-		return -1;
-	if ((rc = db_next(r)) == 1)
-		snprintf(origin, sizeof origin, "%s", db_str(r, 0) ? db_str(r, 0) : "");
-	db_free(r);
-	if (rc < 0)
+	if (link_origin(c->db, k->model, id, c->user_id, origin, sizeof origin) != 0)
 		return -1;
 	if (origin[0] != '\0')
 		snprintf(out, n, "Exists: %s %llu, imported from %s, with the same %s.", k->noun,

@@ -20,6 +20,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/runner_rows.h"
 #include "importers/importer.h"
 #include "providers/common.h"
 #include "providers/provider.h"
@@ -491,26 +492,17 @@ static int
 load_run(struct runner *r, const char *run_id, char status[32], char provider[33], unsigned char **creds,
     size_t *creds_len, char **checkpoint)
 {
-	struct db_res *res = db_query(r->db, ST_RN_RUN_GET, "s", run_id);
-	int rc;
+	struct run_row run;
+	int rc = run_get(r->db, run_id, &run);
 
-	*creds = NULL;
-	*creds_len = 0;
-	*checkpoint = NULL;
-	if (res == NULL)
-		return -1;
-	if ((rc = db_next(res)) == 1) {
-		snprintf(provider, 33, "%s", db_str(res, 1) ? db_str(res, 1) : "");
-		snprintf(status, 32, "%s", db_str(res, 2) ? db_str(res, 2) : "");
-		if (db_str(res, 3) != NULL) {
-			*creds_len = db_len(res, 3);
-			*creds = xmalloc(*creds_len + 1);
-			memcpy(*creds, db_str(res, 3), *creds_len);
-		}
-		if (db_str(res, 4) != NULL)
-			*checkpoint = xstrdup(db_str(res, 4));
-	}
-	db_free(res);
+	snprintf(provider, 33, "%s", run.provider);
+	snprintf(status, 32, "%s", run.status);
+	*creds = run.credentials;
+	*creds_len = run.credentials_len;
+	*checkpoint = run.checkpoint;
+	run.credentials = NULL;
+	run.checkpoint = NULL;
+	run_row_clear(&run);
 	return rc;
 }
 
