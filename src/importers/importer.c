@@ -332,8 +332,19 @@ struct kind {
 	const char *key_words; /* what makes two of them the same, in words */
 	const char *label[3];  /* the normalized keys that name one, first present wins */
 	bool pausable;         /* it checks something and can be paused (option import_paused) */
+	/* What importer_validate asks of the normalized data, in this order: no
+	 * member of limits longer than its max characters, and one of need's
+	 * members a non-blank string (else the message says which). */
+	struct {
+		const char *key;
+		size_t max;
+		const char *too_long;
+	} limits[2];
+	struct {
+		const char *any_of[3];
+		const char *missing;
+	} need;
 	enum stmt_id link, insert, update, any; /* any: does the user have one at all */
-	int (*validate)(json_object *norm, char *why, size_t n);
 	int (*match)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t *id);
 	enum imp_result (*write)(struct imp_ctx *, const struct kind *, struct bag *, json_object *norm,
 	    uint64_t target, uint64_t *id, char *why, size_t n);
@@ -350,117 +361,6 @@ why_set(char *why, size_t n, const char *msg)
 	return -1;
 }
 
-/* The member key is a non-blank string of at most max characters, else -1 with
- * why ("The <noun> has no <what>." / "... is longer than <max> characters."). */
-static int
-need(json_object *norm, const char *key, size_t max, const char *noun, const char *what, char *why, size_t n)
-{
-	if (raw_str(norm, key) == NULL) {
-		snprintf(why, n, "The %s has no %s.", noun, what);
-		return -1;
-	}
-	if (txt_chars(norm, key) > max) {
-		snprintf(why, n, "The %s's %s is longer than %zu characters.", noun, what, max);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-v_monitor(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "url") == NULL && raw_str(norm, "name") == NULL)
-		return why_set(why, n, "The monitor has neither a name nor a URL.");
-	if (txt_chars(norm, "url") > 2048)
-		return why_set(why, n, "The monitor URL is longer than 2048 characters.");
-	return 0;
-}
-
-static int
-v_heartbeat(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "name", 100000, "heartbeat", "name", why, n);
-}
-
-static int
-v_contact(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "name") == NULL && raw_str(norm, "value") == NULL)
-		return why_set(why, n, "The contact has neither a name nor a value.");
-	return 0;
-}
-
-static int
-v_status_page(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "name", 100000, "status page", "name", why, n);
-}
-
-static int
-v_window(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "start") != NULL && txt_chars(norm, "start") > 32)
-		return why_set(why, n, "The maintenance window's start is not a date-time or a time of day.");
-	return need(norm, "name", 100000, "maintenance window", "name", why, n);
-}
-
-static int
-v_subscriber(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "status_page_id", 191, "subscriber", "status page", why, n);
-}
-
-static int
-v_hosting_client(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "email", 255, "client", "email address", why, n);
-}
-
-static int
-v_hosting_contact(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "email") == NULL && raw_str(norm, "first_name") == NULL &&
-	    raw_str(norm, "last_name") == NULL)
-		return why_set(why, n, "The client contact has neither a name nor an email address.");
-	return 0;
-}
-
-static int
-v_hosting_service(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "product") == NULL && raw_str(norm, "domain") == NULL)
-		return why_set(why, n, "The service has neither a product nor a domain.");
-	return 0;
-}
-
-static int
-v_hosting_addon(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "name", 100000, "addon", "name", why, n);
-}
-
-static int
-v_hosting_domain(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "domain", 255, "domain record", "domain name", why, n);
-}
-
-static int
-v_invoice(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "number") == NULL)
-		return why_set(why, n, "The invoice has no number.");
-	if (txt_chars(norm, "number") > 64)
-		return why_set(why, n, "The invoice number is longer than 64 characters.");
-	return 0;
-}
-
-static int
-v_payment(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "transaction_id", 191, "payment", "transaction id", why, n);
-}
-
 int
 importer_validate(const char *type, json_object *norm, char *why, size_t n)
 {
@@ -470,7 +370,13 @@ importer_validate(const char *type, json_object *norm, char *why, size_t n)
 		return why_set(why, n, "This resource type is not supported by the importer.");
 	if (norm == NULL || !json_object_is_type(norm, json_type_object))
 		return why_set(why, n, "The provider data could not be read.");
-	return k->validate(norm, why, n);
+	for (size_t i = 0; i < sizeof k->limits / sizeof k->limits[0] && k->limits[i].key; i++)
+		if (txt_chars(norm, k->limits[i].key) > k->limits[i].max)
+			return why_set(why, n, k->limits[i].too_long);
+	for (size_t i = 0; i < sizeof k->need.any_of / sizeof k->need.any_of[0] && k->need.any_of[i]; i++)
+		if (raw_str(norm, k->need.any_of[i]) != NULL)
+			return 0;
+	return why_set(why, n, k->need.missing);
 }
 
 /* ---- lookups ---- */
@@ -1374,7 +1280,7 @@ importer_rows_end(struct imp_ctx *c)
  * (contacts before monitors, monitors before status pages and windows,
  * clients before their records, services before addons, invoices before
  * payments). resource_type names are documented in docs/resources.md. */
-#define KIND_FNS(f) .validate = v_##f, .match = m_##f, .write = w_##f
+#define KIND_FNS(f) .match = m_##f, .write = w_##f
 #define KIND_STMTS(L, A) \
 	.link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE, \
 	.any = ST_ACC_##A##_ANY
@@ -1382,42 +1288,67 @@ importer_rows_end(struct imp_ctx *c)
 static const struct kind kinds[] = {
 	{ .type = "contact", .model = "contacts", .noun = "contact",
 	  .key_words = "type and address", .label = { "name", "value" },
+	  .need = { { "name", "value" }, "The contact has neither a name nor a value." },
 	  KIND_STMTS(CONTACT, CONTACT), KIND_FNS(contact) },
 	{ .type = "hosting_client", .model = "hosting_clients", .noun = "hosting client",
 	  .key_words = "email address", .label = { "company", "email" },
+	  .limits = { { "email", 255, "The client's email address is longer than 255 characters." } },
+	  .need = { { "email" }, "The client has no email address." },
 	  KIND_STMTS(HOSTING_CLIENT, HOSTING_CLIENT), KIND_FNS(hosting_client) },
 	{ .type = "hosting_contact", .model = "hosting_contacts", .noun = "client contact",
 	  .key_words = "client and email address", .label = { "email", "last_name" },
+	  .need = { { "email", "first_name", "last_name" },
+	      "The client contact has neither a name nor an email address." },
 	  KIND_STMTS(HOSTING_CONTACT, HOSTING_CONTACT), KIND_FNS(hosting_contact) },
 	{ .type = "monitor", .model = "monitors", .noun = "monitor",
 	  .key_words = "type and URL", .label = { "name", "url" }, .pausable = true,
+	  .limits = { { "url", 2048, "The monitor URL is longer than 2048 characters." } },
+	  .need = { { "url", "name" }, "The monitor has neither a name nor a URL." },
 	  KIND_STMTS(MONITOR, MONITOR), KIND_FNS(monitor) },
 	{ .type = "heartbeat", .model = "heartbeats", .noun = "heartbeat",
 	  .key_words = "name and ping URL", .label = { "name" }, .pausable = true,
+	  .limits = { { "name", 100000, "The heartbeat's name is longer than 100000 characters." } },
+	  .need = { { "name" }, "The heartbeat has no name." },
 	  KIND_STMTS(HEARTBEAT, HEARTBEAT), KIND_FNS(heartbeat) },
 	{ .type = "maintenance_window", .model = "maintenance_windows", .noun = "maintenance window",
 	  .key_words = "name, recurrence and start", .label = { "name" },
+	  .limits = { { "start", 32, "The maintenance window's start is not a date-time or a time of day." },
+	      { "name", 100000, "The maintenance window's name is longer than 100000 characters." } },
+	  .need = { { "name" }, "The maintenance window has no name." },
 	  KIND_STMTS(MAINTENANCE_WINDOW, WINDOW), KIND_FNS(window) },
 	{ .type = "status_page", .model = "status_pages", .noun = "status page",
 	  .key_words = "name", .label = { "name", "url" },
+	  .limits = { { "name", 100000, "The status page's name is longer than 100000 characters." } },
+	  .need = { { "name" }, "The status page has no name." },
 	  KIND_STMTS(STATUS_PAGE, STATUS_PAGE), KIND_FNS(status_page) },
 	{ .type = "status_page_subscriber", .model = "status_page_subscribers", .noun = "status page subscriber",
 	  .key_words = "status page, kind and address", .label = { "address" },
+	  .limits = { { "status_page_id", 191, "The subscriber's status page is longer than 191 characters." } },
+	  .need = { { "status_page_id" }, "The subscriber has no status page." },
 	  KIND_STMTS(SUBSCRIBER, SUBSCRIBER), KIND_FNS(subscriber) },
 	{ .type = "hosting_service", .model = "hosting_services", .noun = "hosting service",
 	  .key_words = "client, product and domain", .label = { "product", "domain" },
+	  .need = { { "product", "domain" }, "The service has neither a product nor a domain." },
 	  KIND_STMTS(HOSTING_SERVICE, HOSTING_SERVICE), KIND_FNS(hosting_service) },
 	{ .type = "hosting_addon", .model = "hosting_addons", .noun = "addon",
 	  .key_words = "client, service and name", .label = { "name" },
+	  .limits = { { "name", 100000, "The addon's name is longer than 100000 characters." } },
+	  .need = { { "name" }, "The addon has no name." },
 	  KIND_STMTS(HOSTING_ADDON, HOSTING_ADDON), KIND_FNS(hosting_addon) },
 	{ .type = "hosting_domain", .model = "hosting_domains", .noun = "domain",
 	  .key_words = "domain name", .label = { "domain" },
+	  .limits = { { "domain", 255, "The domain record's domain name is longer than 255 characters." } },
+	  .need = { { "domain" }, "The domain record has no domain name." },
 	  KIND_STMTS(HOSTING_DOMAIN, HOSTING_DOMAIN), KIND_FNS(hosting_domain) },
 	{ .type = "invoice", .model = "invoices", .noun = "invoice",
 	  .key_words = "number", .label = { "number" },
+	  .limits = { { "number", 64, "The invoice number is longer than 64 characters." } },
+	  .need = { { "number" }, "The invoice has no number." },
 	  KIND_STMTS(INVOICE, INVOICE), KIND_FNS(invoice) },
 	{ .type = "payment", .model = "payments", .noun = "payment",
 	  .key_words = "gateway and transaction id", .label = { "transaction_id", "description" },
+	  .limits = { { "transaction_id", 191, "The payment's transaction id is longer than 191 characters." } },
+	  .need = { { "transaction_id" }, "The payment has no transaction id." },
 	  KIND_STMTS(PAYMENT, PAYMENT), KIND_FNS(payment) },
 };
 /* clang-format on */
