@@ -2,13 +2,15 @@
  * page's resources and the next cursor are saved in one transaction, so a
  * runner killed anywhere resumes exactly there: a page saved twice is the
  * same rows (upsert on run, type, external id), a page never saved is
- * fetched again. Only one page is held in memory at a time.
+ * fetched again. At most two pages are in memory: the one being saved and
+ * the next, fetched meanwhile (struct prefetch).
  *
  * Page cap: the pages read in a row from one list (a phase: the cursor's text
  * before its first ':', e.g. "monitors" of "monitors:50") are counted here,
  * for every provider, and kept in the job's payload with each saved page, so
  * the count survives steps and killed runners. A list that would go past
  * [limits] max_pages fails the run before that page is asked for. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -545,12 +547,75 @@ open_session(struct runner *r, struct disc *d, const unsigned char *sealed, size
 	return 0;
 }
 
+/* The next page, fetched by a thread of its own while the current page is
+ * saved (the provider still sees one request at a time). */
+struct prefetch {
+	pthread_t thread;
+	bool running;
+	struct prov_session *s;
+	const struct provider_def *def;
+	const char *cursor; /* the current page's next_cursor */
+	struct prov_page page;
+	struct prov_error pe;
+	enum prov_status st;
+};
+
+static void *
+prefetch_main(void *arg)
+{
+	struct prefetch *f = arg;
+
+	f->st = f->def->ops->fetch(f->s, f->cursor, &f->page, &f->pe);
+	return NULL;
+}
+
+/* After the page read with cursor (which gave next), fetch the next one now
+ * when the step will surely want it: not the last of the step, no pause, and
+ * not past [limits] max_pages (page_cap_reached would stop before it). */
+static void
+prefetch_start(struct runner *r, struct disc *d, struct prefetch *f, const char *cursor,
+    const struct prov_page *page, int pages, int64_t step_end)
+{
+	struct page_count next;
+	char phase[PROV_MAX_CURSOR + 1];
+
+	if (page->next_cursor == NULL || page->pause_s > 0 || pages + 1 >= RUNNER_PAGES_PER_STEP ||
+	    runner_out_of_time(r, step_end))
+		return;
+	count_page(&d->count, cursor, page->next_cursor, &next);
+	cursor_phase(page->next_cursor, phase);
+	if (strcmp(phase, next.phase) == 0 && next.pages >= r->cfg->max_pages)
+		return;
+	memset(&f->page, 0, sizeof f->page);
+	memset(&f->pe, 0, sizeof f->pe);
+	f->cursor = page->next_cursor;
+	f->running = pthread_create(&f->thread, NULL, prefetch_main, f) == 0;
+}
+
+/* Wait for the prefetch; keep its page (*page, *pe, the status returned) when
+ * keep, else drop it. PROV_FATAL when none was running. */
+static enum prov_status
+prefetch_end(struct prefetch *f, bool keep, struct prov_page *page, struct prov_error *pe)
+{
+	if (!f->running)
+		return PROV_FATAL;
+	pthread_join(f->thread, NULL);
+	f->running = false;
+	if (!keep) {
+		prov_page_free(&f->page);
+		return PROV_FATAL;
+	}
+	*page = f->page;
+	*pe = f->pe;
+	return f->st;
+}
+
 /* Fetch and save the page at *cursor. True when the loop goes on with the
  * next cursor (now in *cursor); false when the step ends (the job released,
  * dropped or finished, or the run failed). */
 static bool
 next_page(struct runner *r, struct disc *d, struct prov_session *s, char **cursor, int *pages,
-    int64_t step_end)
+    int64_t step_end, struct prefetch *f)
 {
 	struct prov_page page;
 	struct prov_error pe;
@@ -561,9 +626,12 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 	memset(&page, 0, sizeof page);
 	memset(&pe, 0, sizeof pe);
 	d->cursor = *cursor;
-	if (page_cap_reached(r, d, *cursor))
+	if (f->running)
+		st = prefetch_end(f, true, &page, &pe); /* the page at *cursor */
+	else if (page_cap_reached(r, d, *cursor))
 		return false;
-	st = d->def->ops->fetch(s, *cursor, &page, &pe);
+	else
+		st = d->def->ops->fetch(s, *cursor, &page, &pe);
 	if (st == PROV_OK && page.next_cursor != NULL && same_cursor(page.next_cursor, *cursor)) {
 		/* A cursor that does not move would page forever. */
 		st = prov_fail(&pe, PROV_FATAL, "the provider's paging did not advance at %s",
@@ -574,6 +642,9 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 		provider_error(r, d, s, &pe);
 		return false;
 	}
+	f->s = s;
+	f->def = d->def;
+	prefetch_start(r, d, f, *cursor, &page, *pages, step_end);
 	d->page = &page;
 	t = runner_tx(r, save_page, d);
 	d->page = NULL;
@@ -603,6 +674,8 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 		else
 			more = true;
 	}
+	if (!more)
+		prefetch_end(f, false, NULL, NULL);
 	prov_page_free(&page);
 	return more;
 }
@@ -619,6 +692,7 @@ discovery_step(struct runner *r, struct job *j)
 	char *cursor = NULL;
 	json_object *creds = NULL;
 	struct prov_session s;
+	struct prefetch prefetch = { .running = false };
 	int64_t step_end = runner_step_end(r);
 	int rc, pages = 0;
 
@@ -655,7 +729,7 @@ discovery_step(struct runner *r, struct job *j)
 		goto out;
 	}
 	if (open_session(r, &d, sealed, sealed_len, &creds, &s) == 0)
-		while (next_page(r, &d, &s, &cursor, &pages, step_end))
+		while (next_page(r, &d, &s, &cursor, &pages, step_end, &prefetch))
 			;
 out:
 	free(d.payload);
