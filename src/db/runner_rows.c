@@ -169,7 +169,8 @@ int
 resources_to_import(struct db *db, const char *run_id, const char *type, uint64_t after, uint64_t last,
     int max, struct resource_row *rows)
 {
-	return import_rows(db_query(db, ST_RN_IMPORT_LOCK_NEXT, "ssuui", run_id, type, after, last, (int64_t)max),
+	return import_rows(db_query(db, ST_RN_IMPORT_LOCK_NEXT, "ssuui", run_id, type, after, last,
+	                       (int64_t)max),
 	    1, max, rows);
 }
 

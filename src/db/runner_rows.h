@@ -78,7 +78,8 @@ int resources_to_import(struct db *, const char *run_id, const char *type, uint6
 int resource_lock(struct db *, uint64_t id, const char *run_id, struct resource_row *out);
 /* Another resource of the run named by type and external id (its status,
  * target and normalized data). 1 with *out, 0 none, -1 error. */
-int resource_ref(struct db *, const char *run_id, const char *type, const char *ext, struct resource_row *out);
+int resource_ref(struct db *, const char *run_id, const char *type, const char *ext,
+    struct resource_row *out);
 
 /* The first row's id of a lookup (a natural key, an import link) run by
  * db_query, which r is the result of (NULL: the query failed). Frees r.

@@ -446,7 +446,8 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 			}
 			return REF_OK;
 		}
-		if (!c->planning && (strcmp(ref.status, "pending") == 0 || strcmp(ref.status, "running") == 0)) {
+		if (!c->planning &&
+		    (strcmp(ref.status, "pending") == 0 || strcmp(ref.status, "running") == 0)) {
 			free(norm_text);
 			return REF_PENDING;
 		}
@@ -522,8 +523,8 @@ m_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 	const char *value = txt(b, norm, "value", 1024), *name = txt(b, norm, "name", 255);
 
 	return lookup_id(db_query(c->db, ST_ACC_CONTACT_NATURAL, "usssss", c->user_id,
-	                  enum_or_other(raw_str(norm, "type"), contact_types), value, value, value,
-	                  name ? name : ""),
+	                     enum_or_other(raw_str(norm, "type"), contact_types), value, value, value,
+	                     name ? name : ""),
 	    id);
 }
 
@@ -533,16 +534,16 @@ m_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 	const char *url = txt(b, norm, "url", 2048);
 
 	return lookup_id(db_query(c->db, ST_ACC_MONITOR_NATURAL, "ussI", c->user_id,
-	                  enum_or_other(raw_str(norm, "type"), monitor_types), url ? url : "",
-	                  num(norm, "port", -1, 65535, -1)),
+	                     enum_or_other(raw_str(norm, "type"), monitor_types), url ? url : "",
+	                     num(norm, "port", -1, 65535, -1)),
 	    id);
 }
 
 static int
 m_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return lookup_id(db_query(c->db, ST_ACC_HEARTBEAT_NATURAL, "uss", c->user_id, txt(b, norm, "name", 255),
-	                  txt(b, norm, "ping_url", 2048)),
+	return lookup_id(db_query(c->db, ST_ACC_HEARTBEAT_NATURAL, "uss", c->user_id,
+	                     txt(b, norm, "name", 255), txt(b, norm, "ping_url", 2048)),
 	    id);
 }
 
@@ -550,7 +551,7 @@ static int
 m_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	return lookup_id(db_query(c->db, ST_ACC_STATUS_PAGE_NATURAL, "us", c->user_id,
-	                  txt(b, norm, "name", 255)),
+	                     txt(b, norm, "name", 255)),
 	    id);
 }
 
@@ -558,7 +559,8 @@ static int
 m_window(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	return lookup_id(db_query(c->db, ST_ACC_WINDOW_NATURAL, "usss", c->user_id, txt(b, norm, "name", 255),
-	                  enum_or_other(raw_str(norm, "recurrence"), recurrences), txt(b, norm, "start", 32)),
+	                     enum_or_other(raw_str(norm, "recurrence"), recurrences),
+	                     txt(b, norm, "start", 32)),
 	    id);
 }
 
@@ -581,8 +583,8 @@ m_subscriber(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 	if (rc <= 0 || page == 0)
 		return rc < 0 ? -1 : 0;
 	return lookup_id(db_query(c->db, ST_ACC_SUBSCRIBER_NATURAL, "uuss", c->user_id, page,
-	                  enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
-	                  txt(b, norm, "address", 1024)),
+	                     enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
+	                     txt(b, norm, "address", 1024)),
 	    id);
 }
 
@@ -590,7 +592,7 @@ static int
 m_hosting_client(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	return lookup_id(db_query(c->db, ST_ACC_HOSTING_CLIENT_NATURAL, "us", c->user_id,
-	                  txt(b, norm, "email", 255)),
+	                     txt(b, norm, "email", 255)),
 	    id);
 }
 
@@ -603,7 +605,7 @@ m_hosting_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 	if (rc <= 0)
 		return rc;
 	return lookup_id(db_query(c->db, ST_ACC_HOSTING_CONTACT_NATURAL, "uUs", c->user_id, client,
-	                  txt(b, norm, "email", 255)),
+	                     txt(b, norm, "email", 255)),
 	    id);
 }
 
@@ -617,7 +619,7 @@ m_hosting_service(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 	if (rc <= 0)
 		return rc;
 	return lookup_id(db_query(c->db, ST_ACC_HOSTING_SERVICE_NATURAL, "uUss", c->user_id, client,
-	                  product ? product : "", domain ? domain : ""),
+	                     product ? product : "", domain ? domain : ""),
 	    id);
 }
 
@@ -632,7 +634,7 @@ m_hosting_addon(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *i
 	if (rc <= 0)
 		return rc;
 	return lookup_id(db_query(c->db, ST_ACC_HOSTING_ADDON_NATURAL, "uUUs", c->user_id, client, service,
-	                  txt(b, norm, "name", 255)),
+	                     txt(b, norm, "name", 255)),
 	    id);
 }
 
@@ -640,22 +642,23 @@ static int
 m_hosting_domain(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	return lookup_id(db_query(c->db, ST_ACC_HOSTING_DOMAIN_NATURAL, "us", c->user_id,
-	                  txt(b, norm, "domain", 255)),
+	                     txt(b, norm, "domain", 255)),
 	    id);
 }
 
 static int
 m_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return lookup_id(db_query(c->db, ST_ACC_INVOICE_NATURAL, "us", c->user_id, txt(b, norm, "number", 64)),
+	return lookup_id(db_query(c->db, ST_ACC_INVOICE_NATURAL, "us", c->user_id,
+	                     txt(b, norm, "number", 64)),
 	    id);
 }
 
 static int
 m_payment(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return lookup_id(db_query(c->db, ST_ACC_PAYMENT_NATURAL, "uss", c->user_id, txt(b, norm, "gateway", 64),
-	                  txt(b, norm, "transaction_id", 191)),
+	return lookup_id(db_query(c->db, ST_ACC_PAYMENT_NATURAL, "uss", c->user_id,
+	                     txt(b, norm, "gateway", 64), txt(b, norm, "transaction_id", 191)),
 	    id);
 }
 
@@ -797,13 +800,14 @@ enum contact_table { CT_MONITOR, CT_HEARTBEAT, CT__COUNT };
 static const struct {
 	enum stmt_id clear, add, add_rows;
 } contact_tables[CT__COUNT] = {
-	[CT_MONITOR] = { ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD, ST_ACC_MONITOR_CONTACT_ROWS },
+	[CT_MONITOR] = { ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD,
+	    ST_ACC_MONITOR_CONTACT_ROWS },
 	[CT_HEARTBEAT] = { ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD,
 	    ST_ACC_HEARTBEAT_CONTACT_ROWS },
 };
 
 struct imp_rows {
-	json_object *links;                /* [[type, external id, model, target id], ...] */
+	json_object *links;               /* [[type, external id, model, target id], ...] */
 	json_object *contacts[CT__COUNT]; /* [[object id, contact id], ...] */
 };
 
@@ -830,8 +834,8 @@ link_contacts(struct imp_ctx *c, enum contact_table t, uint64_t target, uint64_t
 		if (db_exec(c->db, contact_tables[t].clear, "u", id) < 0)
 			return IMP_DB;
 		for (size_t i = kept ? json_object_array_length(kept) : 0; i-- > 0;)
-			if (json_object_get_uint64(json_object_array_get_idx(json_object_array_get_idx(kept, i), 0)) ==
-			    id)
+			if (json_object_get_uint64(
+			        json_object_array_get_idx(json_object_array_get_idx(kept, i), 0)) == id)
 				json_object_array_del_idx(kept, i, 1);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -894,8 +898,7 @@ w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 	    json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, CT_MONITOR, target, *id,
-	    contacts, ncontacts);
+	return link_contacts(c, CT_MONITOR, target, *id, contacts, ncontacts);
 }
 
 static enum imp_result
@@ -917,8 +920,7 @@ w_heartbeat(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object 
 	    txt(b, norm, "schedule", 255), txt(b, norm, "timezone", 64), json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, CT_HEARTBEAT, target, *id,
-	    contacts, ncontacts);
+	return link_contacts(c, CT_HEARTBEAT, target, *id, contacts, ncontacts);
 }
 
 /* An entry of a status page or maintenance window: a monitor or a heartbeat
@@ -1258,8 +1260,7 @@ importer_rows_flush(struct imp_ctx *c)
 		return -1;
 	for (int t = 0; t < CT__COUNT; t++)
 		if (json_object_array_length(k->contacts[t]) > 0 &&
-		    db_exec(c->db, contact_tables[t].add_rows, "s",
-		        jx_text(k->contacts[t])) < 0)
+		    db_exec(c->db, contact_tables[t].add_rows, "s", jx_text(k->contacts[t])) < 0)
 			return -1;
 	return 0;
 }

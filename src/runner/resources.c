@@ -44,7 +44,7 @@ struct one {
 	char label[160]; /* a human name of the resource, for messages */
 	char why[256];
 	char dberr[256];
-	int attempts; /* consecutive transient failures, this one included */
+	int attempts;          /* consecutive transient failures, this one included */
 	json_object *imported; /* in a batch: its [id, target_model, target_id] rows, written at its end */
 };
 
@@ -133,7 +133,8 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 			json_object_array_add(row, json_object_new_string(importer_model(o->type)));
 			json_object_array_add(row, json_object_new_uint64(target_id));
 			json_object_array_add(o->imported, row);
-		} else if (db_exec(r->db, ST_RN_RES_IMPORTED, "suu", importer_model(o->type), target_id, o->id) < 0)
+		} else if (db_exec(r->db, ST_RN_RES_IMPORTED, "suu", importer_model(o->type), target_id,
+		               o->id) < 0)
 			goto db_error;
 		return TX_COMMIT;
 	case IMP_DEFER:
