@@ -116,7 +116,7 @@ def provider_alone(st, key, pages=40):
     """Resources/s the fake provider serves to a Python client: the first
     monitor pages the runner asks for (v2 getMonitors, 50 a page, the same
     flags), back to back, no runner. How much of discovery's time is the
-    fake's own (a single-threaded Python server on the same two cores)."""
+    fake's own (a Python server, a thread per connection, on the same two cores)."""
     conn = http.client.HTTPConnection("127.0.0.1", st.fake_port, timeout=60)
     t = time.monotonic()
     for i in range(pages):
