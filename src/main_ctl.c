@@ -17,6 +17,7 @@
 #include "core/xalloc.h"
 #include "crypto/seal.h"
 #include "crypto/token.h"
+#include "db/admin.h"
 #include "db/db.h"
 
 #ifndef DATADIR
@@ -181,12 +182,11 @@ cmd_migrate(struct config *cfg, int argc, char **argv, int at)
 	if (n < 0)
 		return 1;
 	db = connect_or_die(cfg);
-	if (db_exec(db, ST_MIGRATIONS_TABLE, "") < 0)
+	if (schema_migrations_init(db) != 0)
 		rc = fail_db(db, "schema_migrations");
 	for (ssize_t i = 0; rc == 0 && i < n; i++) {
-		int64_t one;
 		char *path;
-		int found = db_scalar(db, &one, ST_MIGRATION_APPLIED, "s", names[i]);
+		int found = schema_migration_applied(db, names[i]);
 
 		if (found < 0) {
 			rc = fail_db(db, "schema_migrations");
@@ -195,7 +195,7 @@ cmd_migrate(struct config *cfg, int argc, char **argv, int at)
 		if (found == 1)
 			continue;
 		path = xasprintf("%s/%s", dir, names[i]);
-		if (apply_file(db, path) != 0 || db_exec(db, ST_MIGRATION_RECORD, "s", names[i]) < 0)
+		if (apply_file(db, path) != 0 || schema_migration_record(db, names[i]) != 0)
 			rc = 1;
 		else {
 			printf("applied %s\n", names[i]);
@@ -230,18 +230,19 @@ cmd_user_add(struct config *cfg, int argc, char **argv, int at)
 {
 	const char *name = opt(argc, argv, at, "--name"), *email = opt(argc, argv, at, "--email");
 	struct db *db;
+	uint64_t id;
 
 	if (name == NULL || email == NULL || !*name || strchr(email, '@') == NULL)
 		return die_usage();
 	db = connect_or_die(cfg);
-	if (db_exec(db, ST_USER_ADD, "ss", name, email) < 0) {
+	if (user_add(db, name, email, &id) != 0) {
 		int rc = db_error_class(db) == DB_DUPLICATE ?
 		    (fprintf(stderr, "migratorctl: a user with email %s exists\n", email), 1) :
 		    fail_db(db, "user add");
 		db_close(db);
 		return rc;
 	}
-	printf("%llu\n", (unsigned long long)db_insert_id(db));
+	printf("%llu\n", (unsigned long long)id);
 	db_close(db);
 	return 0;
 }
@@ -252,9 +253,8 @@ cmd_token_create(struct config *cfg, int argc, char **argv, int at)
 	const char *name = opt(argc, argv, at, "--name"), *scopes = opt(argc, argv, at, "--scopes");
 	char secret[TOKEN_SECRET_LEN + 1], bad[80], canon[512] = "";
 	unsigned char hash[TOKEN_HASH_LEN];
-	uint64_t user;
+	uint64_t user, id;
 	uint32_t mask;
-	int64_t exists;
 	struct db *db;
 
 	if (name == NULL || scopes == NULL || parse_id(opt(argc, argv, at, "--user"), "--user", &user) != 0)
@@ -268,45 +268,71 @@ cmd_token_create(struct config *cfg, int argc, char **argv, int at)
 			snprintf(canon + strlen(canon), sizeof canon - strlen(canon), "%s%s",
 			    canon[0] ? "," : "", scope_name((enum scope)i));
 	db = connect_or_die(cfg);
-	if (db_scalar(db, &exists, ST_USER_EXISTS, "u", user) != 1) {
+	if (user_exists(db, user) != 1) {
 		fprintf(stderr, "migratorctl: no user %llu\n", (unsigned long long)user);
 		db_close(db);
 		return 1;
 	}
 	token_secret_new(secret);
 	token_hash(secret, strlen(secret), hash);
-	if (db_exec(db, ST_TOKEN_ADD, "usbs", user, name, hash, sizeof hash, canon) < 0) {
+	if (token_add(db, user, name, hash, sizeof hash, canon, &id) != 0) {
 		int rc = fail_db(db, "token create");
 		sodium_memzero(secret, sizeof secret);
 		db_close(db);
 		return rc;
 	}
-	printf("%llu|%s\n", (unsigned long long)db_insert_id(db), secret);
+	printf("%llu|%s\n", (unsigned long long)id, secret);
 	sodium_memzero(secret, sizeof secret);
 	db_close(db);
 	return 0;
 }
 
+/* A table printed as tab-separated rows under its header line. The header
+ * goes out with the first row, or after a read that found none, so a read
+ * that fails at once prints nothing. */
+struct table {
+	const char *header;
+	size_t rows;
+};
+
+static void
+table_row(struct table *t)
+{
+	if (t->rows++ == 0)
+		fputs(t->header, stdout);
+}
+
+/* The end of a read into t: 0, or -1 (nothing more printed) when it failed. */
+static int
+table_end(struct table *t, int rc)
+{
+	if (rc == 0 && t->rows == 0)
+		fputs(t->header, stdout);
+	return rc;
+}
+
+static void
+print_token(const struct admin_token *t, void *table)
+{
+	table_row(table);
+	printf("%s\t%s\t%s\t%s\t%s\t%s\n", t->id, t->name, t->scopes, t->last_used ? t->last_used : "never",
+	    t->created, t->revoked ? t->revoked : "-");
+}
+
 static int
 cmd_token_list(struct config *cfg, int argc, char **argv, int at)
 {
-	struct db_res *r;
+	struct table t = { "id\tname\tscopes\tlast_used\tcreated\trevoked\n", 0 };
 	struct db *db;
 	uint64_t user;
-	int rc;
 
 	if (parse_id(opt(argc, argv, at, "--user"), "--user", &user) != 0)
 		return die_usage();
 	db = connect_or_die(cfg);
-	if ((r = db_query(db, ST_TOKEN_LIST, "u", user)) == NULL)
+	if (table_end(&t, tokens_list(db, user, print_token, &t)) != 0)
 		return fail_db(db, "token list");
-	printf("id\tname\tscopes\tlast_used\tcreated\trevoked\n");
-	while ((rc = db_next(r)) == 1)
-		printf("%s\t%s\t%s\t%s\t%s\t%s\n", db_str(r, 0), db_str(r, 1), db_str(r, 2),
-		    db_str(r, 3) ? db_str(r, 3) : "never", db_str(r, 4), db_str(r, 5) ? db_str(r, 5) : "-");
-	db_free(r);
 	db_close(db);
-	return rc < 0 ? 1 : 0;
+	return 0;
 }
 
 static int
@@ -314,12 +340,12 @@ cmd_token_revoke(struct config *cfg, int argc, char **argv, int at)
 {
 	struct db *db;
 	uint64_t id;
-	int64_t n;
+	int n;
 
 	if (parse_id(opt(argc, argv, at, "--id"), "--id", &id) != 0)
 		return die_usage();
 	db = connect_or_die(cfg);
-	if ((n = db_exec(db, ST_TOKEN_REVOKE, "u", id)) < 0)
+	if ((n = token_revoke(db, id)) < 0)
 		return fail_db(db, "token revoke");
 	db_close(db);
 	if (n == 0) {
@@ -349,7 +375,7 @@ cmd_flag_set(struct config *cfg, int argc, char **argv, int at)
 	if (user_arg != NULL && parse_id(user_arg, "--user", &user) != 0)
 		return 2;
 	db = connect_or_die(cfg);
-	if (db_exec(db, ST_FLAG_SET, "sui", "features:migrator", user, (int64_t)on) < 0)
+	if (flag_set(db, "features:migrator", user, on) != 0)
 		return fail_db(db, "flag set");
 	db_close(db);
 	if (user)
@@ -376,14 +402,28 @@ cmd_keygen(int argc, char **argv, int at)
 	return 0;
 }
 
+static void
+print_queue(const struct admin_queue *q, void *table)
+{
+	table_row(table);
+	printf("%s\t%s\t%s\t%s\n", q->queue, q->jobs, q->reserved, q->oldest_age_s);
+}
+
+static void
+print_run_count(const struct admin_run_count *c, void *table)
+{
+	table_row(table);
+	printf("%s\t%s\n", c->status, c->runs);
+}
+
 static int
 cmd_status(struct config *cfg)
 {
-	struct db_res *r;
+	struct table queues = { "queue\tjobs\treserved\toldest_age_s\n", 0 };
+	struct table runs = { "\nrun_status\truns\n", 0 };
 	struct db *db = connect_or_die(cfg);
-	int rc, any = 0;
 
-	if ((r = db_query(db, ST_STATUS_QUEUES, "")) == NULL) {
+	if (table_end(&queues, status_queues(db, print_queue, &queues)) != 0) {
 		if (strstr(db_error(db), "doesn't exist") != NULL) {
 			fprintf(stderr,
 			    PROG ": the database has no schema yet: run migratorctl db migrate\n");
@@ -392,50 +432,39 @@ cmd_status(struct config *cfg)
 		}
 		return fail_db(db, "status");
 	}
-	printf("queue\tjobs\treserved\toldest_age_s\n");
-	while ((rc = db_next(r)) == 1) {
-		printf("%s\t%s\t%s\t%s\n", db_str(r, 0), db_str(r, 1), db_str(r, 3) ? db_str(r, 3) : "0",
-		    db_str(r, 2));
-		any = 1;
-	}
-	db_free(r);
-	if (!any)
+	if (queues.rows == 0)
 		printf("(no queued jobs)\n");
-	if ((r = db_query(db, ST_STATUS_RUNS, "")) == NULL)
+	if (table_end(&runs, status_runs(db, print_run_count, &runs)) != 0)
 		return fail_db(db, "status");
-	printf("\nrun_status\truns\n");
-	while ((rc = db_next(r)) == 1)
-		printf("%s\t%s\n", db_str(r, 0), db_str(r, 1));
-	db_free(r);
 	db_close(db);
-	return rc < 0 ? 1 : 0;
+	return 0;
+}
+
+static void
+print_user(const struct admin_user *u, void *table)
+{
+	table_row(table);
+	printf("%s\t%s\t%s\t%s\t%s\n", u->id, u->name, u->email, u->created, u->active_tokens);
 }
 
 static int
 cmd_user_list(struct config *cfg)
 {
+	struct table t = { "id\tname\temail\tcreated\tactive_tokens\n", 0 };
 	struct db *db = connect_or_die(cfg);
-	struct db_res *r;
-	int rc;
 
-	if ((r = db_query(db, ST_USER_LIST, "")) == NULL)
+	if (table_end(&t, users_list(db, print_user, &t)) != 0)
 		return fail_db(db, "user list");
-	printf("id\tname\temail\tcreated\tactive_tokens\n");
-	while ((rc = db_next(r)) == 1)
-		printf("%s\t%s\t%s\t%s\t%s\n", db_str(r, 0), db_str(r, 1), db_str(r, 2), db_str(r, 3),
-		    db_str(r, 4));
-	db_free(r);
 	db_close(db);
-	return rc < 0 ? 1 : 0;
+	return 0;
 }
 
 static int
 cmd_flag_get(struct config *cfg, int argc, char **argv, int at)
 {
 	const char *user_arg = opt(argc, argv, at, "--user");
-	int global = -1, mine = -1, rc;
+	int global, mine;
 	uint64_t user = 0;
-	struct db_res *r;
 	struct db *db;
 
 	if (argc < at + 1 || strcmp(argv[at], "migrator") != 0)
@@ -443,18 +472,9 @@ cmd_flag_get(struct config *cfg, int argc, char **argv, int at)
 	if (user_arg != NULL && parse_id(user_arg, "--user", &user) != 0)
 		return 2;
 	db = connect_or_die(cfg);
-	if ((r = db_query(db, ST_FLAG_GET, "su", "features:migrator", user)) == NULL)
+	if (flag_get(db, "features:migrator", user, &global, &mine) != 0)
 		return fail_db(db, "flag get");
-	while ((rc = db_next(r)) == 1) {
-		if (db_i64(r, 0) == 0)
-			global = db_i64(r, 1) != 0;
-		else
-			mine = db_i64(r, 1) != 0;
-	}
-	db_free(r);
 	db_close(db);
-	if (rc < 0)
-		return 1;
 	if (mine >= 0)
 		printf("features:migrator %s for user %llu (per-user override)\n", mine ? "on" : "off",
 		    (unsigned long long)user);
@@ -474,57 +494,26 @@ cmd_config_check(struct config *cfg)
 	return 0;
 }
 
-/* One command: its words, what it needs, and how it runs. */
+/* One command: its words and how it runs (run with its arguments after the
+ * words, or run_plain when it takes none). */
 struct command {
 	const char *word1, *word2; /* word2 NULL: one word */
 	int (*run)(struct config *, int argc, char **argv, int at);
+	int (*run_plain)(struct config *);
 };
-
-static int
-run_migrate(struct config *c, int argc, char **argv, int at)
-{
-	return cmd_migrate(c, argc, argv, at);
-}
-
-static int
-run_user_list(struct config *c, int argc, char **argv, int at)
-{
-	(void)argc;
-	(void)argv;
-	(void)at;
-	return cmd_user_list(c);
-}
-
-static int
-run_status(struct config *c, int argc, char **argv, int at)
-{
-	(void)argc;
-	(void)argv;
-	(void)at;
-	return cmd_status(c);
-}
-
-static int
-run_config_check(struct config *c, int argc, char **argv, int at)
-{
-	(void)argc;
-	(void)argv;
-	(void)at;
-	return cmd_config_check(c);
-}
 
 /* clang-format off */
 static const struct command commands[] = {
-	{ "db", "migrate", run_migrate },
-	{ "config", "check", run_config_check },
-	{ "user", "add", cmd_user_add },
-	{ "user", "list", run_user_list },
-	{ "token", "create", cmd_token_create },
-	{ "token", "list", cmd_token_list },
-	{ "token", "revoke", cmd_token_revoke },
-	{ "flag", "set", cmd_flag_set },
-	{ "flag", "get", cmd_flag_get },
-	{ "status", NULL, run_status },
+	{ "db", "migrate", cmd_migrate, NULL },
+	{ "config", "check", NULL, cmd_config_check },
+	{ "user", "add", cmd_user_add, NULL },
+	{ "user", "list", NULL, cmd_user_list },
+	{ "token", "create", cmd_token_create, NULL },
+	{ "token", "list", cmd_token_list, NULL },
+	{ "token", "revoke", cmd_token_revoke, NULL },
+	{ "flag", "set", cmd_flag_set, NULL },
+	{ "flag", "get", cmd_flag_get, NULL },
+	{ "status", NULL, NULL, cmd_status },
 };
 /* clang-format on */
 
@@ -567,7 +556,7 @@ main(int argc, char **argv)
 			config_free(&cfg);
 			return 1;
 		}
-		rc = k->run(&cfg, argc, argv, at + words);
+		rc = k->run != NULL ? k->run(&cfg, argc, argv, at + words) : k->run_plain(&cfg);
 		config_free(&cfg);
 		return rc;
 	}

@@ -10,6 +10,7 @@
 #include "core/jsonx.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/runner_rows.h"
 #include "importers/importer.h"
 
 #define MAX_LIST 1000 /* entries of a contact, monitor or line list we keep */
@@ -331,8 +332,19 @@ struct kind {
 	const char *key_words; /* what makes two of them the same, in words */
 	const char *label[3];  /* the normalized keys that name one, first present wins */
 	bool pausable;         /* it checks something and can be paused (option import_paused) */
+	/* What importer_validate asks of the normalized data, in this order: no
+	 * member of limits longer than its max characters, and one of need's
+	 * members a non-blank string (else the message says which). */
+	struct {
+		const char *key;
+		size_t max;
+		const char *too_long;
+	} limits[2];
+	struct {
+		const char *any_of[3];
+		const char *missing;
+	} need;
 	enum stmt_id link, insert, update, any; /* any: does the user have one at all */
-	int (*validate)(json_object *norm, char *why, size_t n);
 	int (*match)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t *id);
 	enum imp_result (*write)(struct imp_ctx *, const struct kind *, struct bag *, json_object *norm,
 	    uint64_t target, uint64_t *id, char *why, size_t n);
@@ -349,117 +361,6 @@ why_set(char *why, size_t n, const char *msg)
 	return -1;
 }
 
-/* The member key is a non-blank string of at most max characters, else -1 with
- * why ("The <noun> has no <what>." / "... is longer than <max> characters."). */
-static int
-need(json_object *norm, const char *key, size_t max, const char *noun, const char *what, char *why, size_t n)
-{
-	if (raw_str(norm, key) == NULL) {
-		snprintf(why, n, "The %s has no %s.", noun, what);
-		return -1;
-	}
-	if (txt_chars(norm, key) > max) {
-		snprintf(why, n, "The %s's %s is longer than %zu characters.", noun, what, max);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-v_monitor(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "url") == NULL && raw_str(norm, "name") == NULL)
-		return why_set(why, n, "The monitor has neither a name nor a URL.");
-	if (txt_chars(norm, "url") > 2048)
-		return why_set(why, n, "The monitor URL is longer than 2048 characters.");
-	return 0;
-}
-
-static int
-v_heartbeat(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "name", 100000, "heartbeat", "name", why, n);
-}
-
-static int
-v_contact(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "name") == NULL && raw_str(norm, "value") == NULL)
-		return why_set(why, n, "The contact has neither a name nor a value.");
-	return 0;
-}
-
-static int
-v_status_page(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "name", 100000, "status page", "name", why, n);
-}
-
-static int
-v_window(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "start") != NULL && txt_chars(norm, "start") > 32)
-		return why_set(why, n, "The maintenance window's start is not a date-time or a time of day.");
-	return need(norm, "name", 100000, "maintenance window", "name", why, n);
-}
-
-static int
-v_subscriber(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "status_page_id", 191, "subscriber", "status page", why, n);
-}
-
-static int
-v_hosting_client(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "email", 255, "client", "email address", why, n);
-}
-
-static int
-v_hosting_contact(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "email") == NULL && raw_str(norm, "first_name") == NULL &&
-	    raw_str(norm, "last_name") == NULL)
-		return why_set(why, n, "The client contact has neither a name nor an email address.");
-	return 0;
-}
-
-static int
-v_hosting_service(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "product") == NULL && raw_str(norm, "domain") == NULL)
-		return why_set(why, n, "The service has neither a product nor a domain.");
-	return 0;
-}
-
-static int
-v_hosting_addon(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "name", 100000, "addon", "name", why, n);
-}
-
-static int
-v_hosting_domain(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "domain", 255, "domain record", "domain name", why, n);
-}
-
-static int
-v_invoice(json_object *norm, char *why, size_t n)
-{
-	if (raw_str(norm, "number") == NULL)
-		return why_set(why, n, "The invoice has no number.");
-	if (txt_chars(norm, "number") > 64)
-		return why_set(why, n, "The invoice number is longer than 64 characters.");
-	return 0;
-}
-
-static int
-v_payment(json_object *norm, char *why, size_t n)
-{
-	return need(norm, "transaction_id", 191, "payment", "transaction id", why, n);
-}
-
 int
 importer_validate(const char *type, json_object *norm, char *why, size_t n)
 {
@@ -469,25 +370,16 @@ importer_validate(const char *type, json_object *norm, char *why, size_t n)
 		return why_set(why, n, "This resource type is not supported by the importer.");
 	if (norm == NULL || !json_object_is_type(norm, json_type_object))
 		return why_set(why, n, "The provider data could not be read.");
-	return k->validate(norm, why, n);
+	for (size_t i = 0; i < sizeof k->limits / sizeof k->limits[0] && k->limits[i].key; i++)
+		if (txt_chars(norm, k->limits[i].key) > k->limits[i].max)
+			return why_set(why, n, k->limits[i].too_long);
+	for (size_t i = 0; i < sizeof k->need.any_of / sizeof k->need.any_of[0] && k->need.any_of[i]; i++)
+		if (raw_str(norm, k->need.any_of[i]) != NULL)
+			return 0;
+	return why_set(why, n, k->need.missing);
 }
 
 /* ---- lookups ---- */
-
-/* Run a query giving at most one id. 1 with *id, 0 none, -1 error. */
-static int
-one_id(struct db_res *r, uint64_t *id)
-{
-	int rc;
-
-	if (r == NULL)
-		return -1;
-	rc = db_next(r);
-	if (rc == 1)
-		*id = (uint64_t)db_i64(r, 0);
-	db_free(r);
-	return rc;
-}
 
 int
 importer_batch_facts(struct imp_ctx *c, const char *type, uint64_t after, uint64_t last)
@@ -516,7 +408,7 @@ importer_find_link(struct imp_ctx *c, const char *type, const char *external_id,
 
 	if (k == NULL || (c->facts_type == k->type && c->no_link))
 		return 0;
-	return one_id(db_query(c->db, k->link, "usss", c->user_id, c->provider, type, external_id), id);
+	return lookup_id(db_query(c->db, k->link, "usss", c->user_id, c->provider, type, external_id), id);
 }
 
 enum ref { REF_NONE = 0, REF_OK = 1, REF_PENDING = 2 };
@@ -527,10 +419,8 @@ enum ref { REF_NONE = 0, REF_OK = 1, REF_PENDING = 2 };
 static int
 resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 {
-	struct db_res *r;
-	char status[16] = "";
-	char *norm_text = NULL;
-	uint64_t target = 0;
+	struct resource_row ref;
+	char *norm_text;
 	int rc, found;
 
 	for (size_t i = 0; i < c->nrefs; i++)
@@ -538,33 +428,26 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 			*id = c->refs[i].id;
 			return REF_OK;
 		}
-	if ((r = db_query(c->db, ST_RN_RES_REF, "sss", c->run_id, type, ext)) == NULL)
+	if ((found = resource_ref(c->db, c->run_id, type, ext, &ref)) < 0)
 		return -1;
-	found = db_next(r);
+	norm_text = ref.norm;
 	if (found == 1) {
-		snprintf(status, sizeof status, "%s", db_str(r, 0) ? db_str(r, 0) : "");
-		target = (uint64_t)db_i64(r, 1);
-		norm_text = db_str(r, 2) ? xstrdup(db_str(r, 2)) : NULL;
-	}
-	db_free(r);
-	if (found < 0)
-		return -1;
-	if (found == 1) {
-		if (strcmp(status, "imported") == 0 && target != 0) {
+		if (strcmp(ref.status, "imported") == 0 && ref.target_id != 0) {
 			free(norm_text);
-			*id = target;
+			*id = ref.target_id;
 			if (kind_of(type) != NULL && strlen(ext) < sizeof c->refs[0].ext) {
 				/* imported is final: remember it (when full, in place of an entry the id picks) */
 				size_t max = sizeof c->refs / sizeof c->refs[0];
 				struct imp_ref *m =
-				    &c->refs[c->nrefs < max ? c->nrefs++ : (size_t)(target % max)];
+				    &c->refs[c->nrefs < max ? c->nrefs++ : (size_t)(ref.target_id % max)];
 				m->type = kind_of(type)->type;
 				snprintf(m->ext, sizeof m->ext, "%s", ext);
-				m->id = target;
+				m->id = ref.target_id;
 			}
 			return REF_OK;
 		}
-		if (!c->planning && (strcmp(status, "pending") == 0 || strcmp(status, "running") == 0)) {
+		if (!c->planning &&
+		    (strcmp(ref.status, "pending") == 0 || strcmp(ref.status, "running") == 0)) {
 			free(norm_text);
 			return REF_PENDING;
 		}
@@ -575,7 +458,7 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 	}
 	/* Not imported by us: the object it matches, when it was kept (resolved
 	 * "skip") or when we are still planning. */
-	if (found == 1 && norm_text != NULL && (c->planning || strcmp(status, "skipped") == 0)) {
+	if (found == 1 && norm_text != NULL && (c->planning || strcmp(ref.status, "skipped") == 0)) {
 		int ok;
 		json_object *norm = jx_parse(norm_text, strlen(norm_text), &ok);
 		rc = norm ? importer_find_conflict(c, type, norm, id) : 0;
@@ -639,9 +522,9 @@ m_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	const char *value = txt(b, norm, "value", 1024), *name = txt(b, norm, "name", 255);
 
-	return one_id(db_query(c->db, ST_ACC_CONTACT_NATURAL, "usssss", c->user_id,
-	                  enum_or_other(raw_str(norm, "type"), contact_types), value, value, value,
-	                  name ? name : ""),
+	return lookup_id(db_query(c->db, ST_ACC_CONTACT_NATURAL, "usssss", c->user_id,
+	                     enum_or_other(raw_str(norm, "type"), contact_types), value, value, value,
+	                     name ? name : ""),
 	    id);
 }
 
@@ -650,33 +533,34 @@ m_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	const char *url = txt(b, norm, "url", 2048);
 
-	return one_id(db_query(c->db, ST_ACC_MONITOR_NATURAL, "ussI", c->user_id,
-	                  enum_or_other(raw_str(norm, "type"), monitor_types), url ? url : "",
-	                  num(norm, "port", -1, 65535, -1)),
+	return lookup_id(db_query(c->db, ST_ACC_MONITOR_NATURAL, "ussI", c->user_id,
+	                     enum_or_other(raw_str(norm, "type"), monitor_types), url ? url : "",
+	                     num(norm, "port", -1, 65535, -1)),
 	    id);
 }
 
 static int
 m_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_HEARTBEAT_NATURAL, "uss", c->user_id, txt(b, norm, "name", 255),
-	                  txt(b, norm, "ping_url", 2048)),
+	return lookup_id(db_query(c->db, ST_ACC_HEARTBEAT_NATURAL, "uss", c->user_id,
+	                     txt(b, norm, "name", 255), txt(b, norm, "ping_url", 2048)),
 	    id);
 }
 
 static int
 m_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_STATUS_PAGE_NATURAL, "us", c->user_id,
-	                  txt(b, norm, "name", 255)),
+	return lookup_id(db_query(c->db, ST_ACC_STATUS_PAGE_NATURAL, "us", c->user_id,
+	                     txt(b, norm, "name", 255)),
 	    id);
 }
 
 static int
 m_window(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_WINDOW_NATURAL, "usss", c->user_id, txt(b, norm, "name", 255),
-	                  enum_or_other(raw_str(norm, "recurrence"), recurrences), txt(b, norm, "start", 32)),
+	return lookup_id(db_query(c->db, ST_ACC_WINDOW_NATURAL, "usss", c->user_id, txt(b, norm, "name", 255),
+	                     enum_or_other(raw_str(norm, "recurrence"), recurrences),
+	                     txt(b, norm, "start", 32)),
 	    id);
 }
 
@@ -698,17 +582,17 @@ m_subscriber(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 
 	if (rc <= 0 || page == 0)
 		return rc < 0 ? -1 : 0;
-	return one_id(db_query(c->db, ST_ACC_SUBSCRIBER_NATURAL, "uuss", c->user_id, page,
-	                  enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
-	                  txt(b, norm, "address", 1024)),
+	return lookup_id(db_query(c->db, ST_ACC_SUBSCRIBER_NATURAL, "uuss", c->user_id, page,
+	                     enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
+	                     txt(b, norm, "address", 1024)),
 	    id);
 }
 
 static int
 m_hosting_client(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_HOSTING_CLIENT_NATURAL, "us", c->user_id,
-	                  txt(b, norm, "email", 255)),
+	return lookup_id(db_query(c->db, ST_ACC_HOSTING_CLIENT_NATURAL, "us", c->user_id,
+	                     txt(b, norm, "email", 255)),
 	    id);
 }
 
@@ -720,8 +604,8 @@ m_hosting_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 
 	if (rc <= 0)
 		return rc;
-	return one_id(db_query(c->db, ST_ACC_HOSTING_CONTACT_NATURAL, "uUs", c->user_id, client,
-	                  txt(b, norm, "email", 255)),
+	return lookup_id(db_query(c->db, ST_ACC_HOSTING_CONTACT_NATURAL, "uUs", c->user_id, client,
+	                     txt(b, norm, "email", 255)),
 	    id);
 }
 
@@ -734,8 +618,8 @@ m_hosting_service(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 
 	if (rc <= 0)
 		return rc;
-	return one_id(db_query(c->db, ST_ACC_HOSTING_SERVICE_NATURAL, "uUss", c->user_id, client,
-	                  product ? product : "", domain ? domain : ""),
+	return lookup_id(db_query(c->db, ST_ACC_HOSTING_SERVICE_NATURAL, "uUss", c->user_id, client,
+	                     product ? product : "", domain ? domain : ""),
 	    id);
 }
 
@@ -749,31 +633,32 @@ m_hosting_addon(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *i
 		rc = ref_for_match(c, norm, "service_id", "hosting_service", &service);
 	if (rc <= 0)
 		return rc;
-	return one_id(db_query(c->db, ST_ACC_HOSTING_ADDON_NATURAL, "uUUs", c->user_id, client, service,
-	                  txt(b, norm, "name", 255)),
+	return lookup_id(db_query(c->db, ST_ACC_HOSTING_ADDON_NATURAL, "uUUs", c->user_id, client, service,
+	                     txt(b, norm, "name", 255)),
 	    id);
 }
 
 static int
 m_hosting_domain(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_HOSTING_DOMAIN_NATURAL, "us", c->user_id,
-	                  txt(b, norm, "domain", 255)),
+	return lookup_id(db_query(c->db, ST_ACC_HOSTING_DOMAIN_NATURAL, "us", c->user_id,
+	                     txt(b, norm, "domain", 255)),
 	    id);
 }
 
 static int
 m_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_INVOICE_NATURAL, "us", c->user_id, txt(b, norm, "number", 64)),
+	return lookup_id(db_query(c->db, ST_ACC_INVOICE_NATURAL, "us", c->user_id,
+	                     txt(b, norm, "number", 64)),
 	    id);
 }
 
 static int
 m_payment(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return one_id(db_query(c->db, ST_ACC_PAYMENT_NATURAL, "uss", c->user_id, txt(b, norm, "gateway", 64),
-	                  txt(b, norm, "transaction_id", 191)),
+	return lookup_id(db_query(c->db, ST_ACC_PAYMENT_NATURAL, "uss", c->user_id,
+	                     txt(b, norm, "gateway", 64), txt(b, norm, "transaction_id", 191)),
 	    id);
 }
 
@@ -795,20 +680,13 @@ int
 importer_conflict_reason(struct imp_ctx *c, const char *type, uint64_t id, char *out, size_t n)
 {
 	const struct kind *k = kind_of(type);
-	struct db_res *r;
-	char origin[64] = "";
-	int rc;
+	char origin[64];
 
 	if (k == NULL) {
 		snprintf(out, n, "An object with the same key exists.");
 		return 0;
 	}
-	if ((r = db_query(c->db, ST_RN_LINK_ORIGIN, "suu", k->model, id, c->user_id)) == NULL)
-		return -1;
-	if ((rc = db_next(r)) == 1)
-		snprintf(origin, sizeof origin, "%s", db_str(r, 0) ? db_str(r, 0) : "");
-	db_free(r);
-	if (rc < 0)
+	if (link_origin(c->db, k->model, id, c->user_id, origin, sizeof origin) != 0)
 		return -1;
 	if (origin[0] != '\0')
 		snprintf(out, n, "Exists: %s %llu, imported from %s, with the same %s.", k->noun,
@@ -917,16 +795,53 @@ contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
 	return 0;
 }
 
-/* Replace the link rows of object id (clear, then add each contact); a row
- * just inserted (id is not target) has none to clear. */
-static enum imp_result
-link_contacts(struct imp_ctx *c, enum stmt_id clear, enum stmt_id add, uint64_t target, uint64_t id,
-    const uint64_t *contacts, size_t n)
+/* The tables linking an object to its contacts. */
+enum contact_table { CT_MONITOR, CT_HEARTBEAT, CT__COUNT };
+static const struct {
+	enum stmt_id clear, add, add_rows;
+} contact_tables[CT__COUNT] = {
+	[CT_MONITOR] = { ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD,
+	    ST_ACC_MONITOR_CONTACT_ROWS },
+	[CT_HEARTBEAT] = { ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD,
+	    ST_ACC_HEARTBEAT_CONTACT_ROWS },
+};
+
+struct imp_rows {
+	json_object *links;               /* [[type, external id, model, target id], ...] */
+	json_object *contacts[CT__COUNT]; /* [[object id, contact id], ...] */
+};
+
+static json_object *
+id_pair(uint64_t a, uint64_t b)
 {
-	if (id == target && db_exec(c->db, clear, "u", id) < 0)
-		return IMP_DB;
+	json_object *p = json_object_new_array_ext(2);
+
+	json_object_array_add(p, json_object_new_uint64(a));
+	json_object_array_add(p, json_object_new_uint64(b));
+	return p;
+}
+
+/* Replace the link rows of object id (clear, then add each contact); a row
+ * just inserted (id is not target) has none to clear. In a batch the adds
+ * are kept (and a clear drops those kept for the same object). */
+static enum imp_result
+link_contacts(struct imp_ctx *c, enum contact_table t, uint64_t target, uint64_t id, const uint64_t *contacts,
+    size_t n)
+{
+	json_object *kept = c->rows ? c->rows->contacts[t] : NULL;
+
+	if (id == target) {
+		if (db_exec(c->db, contact_tables[t].clear, "u", id) < 0)
+			return IMP_DB;
+		for (size_t i = kept ? json_object_array_length(kept) : 0; i-- > 0;)
+			if (json_object_get_uint64(
+			        json_object_array_get_idx(json_object_array_get_idx(kept, i), 0)) == id)
+				json_object_array_del_idx(kept, i, 1);
+	}
 	for (size_t i = 0; i < n; i++)
-		if (db_exec(c->db, add, "uu", id, contacts[i]) < 0)
+		if (kept != NULL)
+			json_object_array_add(kept, id_pair(id, contacts[i]));
+		else if (db_exec(c->db, contact_tables[t].add, "uu", id, contacts[i]) < 0)
 			return IMP_DB;
 	return IMP_OK;
 }
@@ -983,8 +898,7 @@ w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 	    json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD, target, *id,
-	    contacts, ncontacts);
+	return link_contacts(c, CT_MONITOR, target, *id, contacts, ncontacts);
 }
 
 static enum imp_result
@@ -1006,8 +920,7 @@ w_heartbeat(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object 
 	    txt(b, norm, "schedule", 255), txt(b, norm, "timezone", 64), json_col(b, norm, "tags"));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD, target, *id,
-	    contacts, ncontacts);
+	return link_contacts(c, CT_HEARTBEAT, target, *id, contacts, ncontacts);
 }
 
 /* An entry of a status page or maintenance window: a monitor or a heartbeat
@@ -1312,17 +1225,63 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 	bag_free(&b);
 	if (r != IMP_OK)
 		return r;
+	if (c->rows != NULL) {
+		json_object *row = json_object_new_array_ext(4);
+		json_object_array_add(row, json_object_new_string(type));
+		json_object_array_add(row, json_object_new_string(external_id));
+		json_object_array_add(row, json_object_new_string(k->model));
+		json_object_array_add(row, json_object_new_uint64(*target_id));
+		json_object_array_add(c->rows->links, row);
+		return IMP_OK;
+	}
 	if (db_exec(c->db, ST_RN_LINK_UPSERT, "ussssus", c->user_id, c->provider, type, external_id, k->model,
 	        *target_id, c->run_id) < 0)
 		return IMP_DB;
 	return IMP_OK;
 }
 
+void
+importer_rows_begin(struct imp_ctx *c)
+{
+	c->rows = xcalloc(1, sizeof *c->rows);
+	c->rows->links = json_object_new_array();
+	for (int t = 0; t < CT__COUNT; t++)
+		c->rows->contacts[t] = json_object_new_array();
+}
+
+int
+importer_rows_flush(struct imp_ctx *c)
+{
+	struct imp_rows *k = c->rows;
+
+	if (json_object_array_length(k->links) > 0 &&
+	    db_exec(c->db, ST_RN_LINK_UPSERT_ROWS, "usss", c->user_id, c->provider, c->run_id,
+	        jx_text(k->links)) < 0)
+		return -1;
+	for (int t = 0; t < CT__COUNT; t++)
+		if (json_object_array_length(k->contacts[t]) > 0 &&
+		    db_exec(c->db, contact_tables[t].add_rows, "s", jx_text(k->contacts[t])) < 0)
+			return -1;
+	return 0;
+}
+
+void
+importer_rows_end(struct imp_ctx *c)
+{
+	if (c->rows == NULL)
+		return;
+	json_object_put(c->rows->links);
+	for (int t = 0; t < CT__COUNT; t++)
+		json_object_put(c->rows->contacts[t]);
+	free(c->rows);
+	c->rows = NULL;
+}
+
 /* The resource kinds, in import order: each after the kinds it refers to
  * (contacts before monitors, monitors before status pages and windows,
  * clients before their records, services before addons, invoices before
  * payments). resource_type names are documented in docs/resources.md. */
-#define KIND_FNS(f) .validate = v_##f, .match = m_##f, .write = w_##f
+#define KIND_FNS(f) .match = m_##f, .write = w_##f
 #define KIND_STMTS(L, A) \
 	.link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE, \
 	.any = ST_ACC_##A##_ANY
@@ -1330,42 +1289,67 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 static const struct kind kinds[] = {
 	{ .type = "contact", .model = "contacts", .noun = "contact",
 	  .key_words = "type and address", .label = { "name", "value" },
+	  .need = { { "name", "value" }, "The contact has neither a name nor a value." },
 	  KIND_STMTS(CONTACT, CONTACT), KIND_FNS(contact) },
 	{ .type = "hosting_client", .model = "hosting_clients", .noun = "hosting client",
 	  .key_words = "email address", .label = { "company", "email" },
+	  .limits = { { "email", 255, "The client's email address is longer than 255 characters." } },
+	  .need = { { "email" }, "The client has no email address." },
 	  KIND_STMTS(HOSTING_CLIENT, HOSTING_CLIENT), KIND_FNS(hosting_client) },
 	{ .type = "hosting_contact", .model = "hosting_contacts", .noun = "client contact",
 	  .key_words = "client and email address", .label = { "email", "last_name" },
+	  .need = { { "email", "first_name", "last_name" },
+	      "The client contact has neither a name nor an email address." },
 	  KIND_STMTS(HOSTING_CONTACT, HOSTING_CONTACT), KIND_FNS(hosting_contact) },
 	{ .type = "monitor", .model = "monitors", .noun = "monitor",
 	  .key_words = "type and URL", .label = { "name", "url" }, .pausable = true,
+	  .limits = { { "url", 2048, "The monitor URL is longer than 2048 characters." } },
+	  .need = { { "url", "name" }, "The monitor has neither a name nor a URL." },
 	  KIND_STMTS(MONITOR, MONITOR), KIND_FNS(monitor) },
 	{ .type = "heartbeat", .model = "heartbeats", .noun = "heartbeat",
 	  .key_words = "name and ping URL", .label = { "name" }, .pausable = true,
+	  .limits = { { "name", 100000, "The heartbeat's name is longer than 100000 characters." } },
+	  .need = { { "name" }, "The heartbeat has no name." },
 	  KIND_STMTS(HEARTBEAT, HEARTBEAT), KIND_FNS(heartbeat) },
 	{ .type = "maintenance_window", .model = "maintenance_windows", .noun = "maintenance window",
 	  .key_words = "name, recurrence and start", .label = { "name" },
+	  .limits = { { "start", 32, "The maintenance window's start is not a date-time or a time of day." },
+	      { "name", 100000, "The maintenance window's name is longer than 100000 characters." } },
+	  .need = { { "name" }, "The maintenance window has no name." },
 	  KIND_STMTS(MAINTENANCE_WINDOW, WINDOW), KIND_FNS(window) },
 	{ .type = "status_page", .model = "status_pages", .noun = "status page",
 	  .key_words = "name", .label = { "name", "url" },
+	  .limits = { { "name", 100000, "The status page's name is longer than 100000 characters." } },
+	  .need = { { "name" }, "The status page has no name." },
 	  KIND_STMTS(STATUS_PAGE, STATUS_PAGE), KIND_FNS(status_page) },
 	{ .type = "status_page_subscriber", .model = "status_page_subscribers", .noun = "status page subscriber",
 	  .key_words = "status page, kind and address", .label = { "address" },
+	  .limits = { { "status_page_id", 191, "The subscriber's status page is longer than 191 characters." } },
+	  .need = { { "status_page_id" }, "The subscriber has no status page." },
 	  KIND_STMTS(SUBSCRIBER, SUBSCRIBER), KIND_FNS(subscriber) },
 	{ .type = "hosting_service", .model = "hosting_services", .noun = "hosting service",
 	  .key_words = "client, product and domain", .label = { "product", "domain" },
+	  .need = { { "product", "domain" }, "The service has neither a product nor a domain." },
 	  KIND_STMTS(HOSTING_SERVICE, HOSTING_SERVICE), KIND_FNS(hosting_service) },
 	{ .type = "hosting_addon", .model = "hosting_addons", .noun = "addon",
 	  .key_words = "client, service and name", .label = { "name" },
+	  .limits = { { "name", 100000, "The addon's name is longer than 100000 characters." } },
+	  .need = { { "name" }, "The addon has no name." },
 	  KIND_STMTS(HOSTING_ADDON, HOSTING_ADDON), KIND_FNS(hosting_addon) },
 	{ .type = "hosting_domain", .model = "hosting_domains", .noun = "domain",
 	  .key_words = "domain name", .label = { "domain" },
+	  .limits = { { "domain", 255, "The domain record's domain name is longer than 255 characters." } },
+	  .need = { { "domain" }, "The domain record has no domain name." },
 	  KIND_STMTS(HOSTING_DOMAIN, HOSTING_DOMAIN), KIND_FNS(hosting_domain) },
 	{ .type = "invoice", .model = "invoices", .noun = "invoice",
 	  .key_words = "number", .label = { "number" },
+	  .limits = { { "number", 64, "The invoice number is longer than 64 characters." } },
+	  .need = { { "number" }, "The invoice has no number." },
 	  KIND_STMTS(INVOICE, INVOICE), KIND_FNS(invoice) },
 	{ .type = "payment", .model = "payments", .noun = "payment",
 	  .key_words = "gateway and transaction id", .label = { "transaction_id", "description" },
+	  .limits = { { "transaction_id", 191, "The payment's transaction id is longer than 191 characters." } },
+	  .need = { { "transaction_id" }, "The payment has no transaction id." },
 	  KIND_STMTS(PAYMENT, PAYMENT), KIND_FNS(payment) },
 };
 /* clang-format on */

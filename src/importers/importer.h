@@ -51,6 +51,9 @@ struct imp_ctx {
 		uint64_t id;
 	} refs[8];
 	size_t nrefs;
+	/* between importer_rows_begin and importer_rows_end: the links and
+	 * contact links importer_write makes, kept to be written together */
+	struct imp_rows *rows;
 };
 
 /* The type at position i of the import order, or NULL past the last. */
@@ -108,6 +111,15 @@ int importer_plan_reason(struct imp_ctx *, const char *type, const char *action,
  * gets a human text for IMP_INVALID and IMP_DEFER. */
 enum imp_result importer_write(struct imp_ctx *, const char *type, const char *external_id, json_object *norm,
     uint64_t target, uint64_t *target_id, char *why, size_t n);
+
+/* A batch: from here on importer_write keeps the import links and contact
+ * links it makes (three multi-row statements instead of one or more per
+ * resource), until importer_rows_flush writes them in the caller's
+ * transaction; it must run before that commits. importer_rows_end frees
+ * them (written or not) and makes importer_write write at once again. */
+void importer_rows_begin(struct imp_ctx *);
+int importer_rows_flush(struct imp_ctx *); /* 0, or -1 on a DB error */
+void importer_rows_end(struct imp_ctx *);
 
 /* ---- pure helpers (exported for the unit tests) ---- */
 

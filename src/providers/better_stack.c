@@ -1156,7 +1156,7 @@ better_stack_parse(const char *cursor, const struct httpc_resp *resp, struct pro
 	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || ph == PH_CONTACTS || pg < 1)
-		return prov_fail(err, PROV_FATAL, "cannot resume " BS " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, BS);
 	if ((st = list_answer(ph, resp, &root, page, err)) != PROV_OK || root == NULL)
 		return st;
 	build_page(NULL, ph, pg, root, page);
@@ -1283,9 +1283,9 @@ better_stack_fetch(struct prov_session *s, const char *cursor, struct prov_page 
 	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || (ph != PH_CONTACTS && pg < 1))
-		return prov_fail(err, PROV_FATAL, "cannot resume " BS " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, BS);
 	if (token == NULL)
-		return prov_fail(err, PROV_AUTH, "the " BS " credentials have no usable api_token");
+		return prov_no_cred(err, BS, "api_token");
 	auth = xasprintf("Authorization: Bearer %s", token);
 	if (ph == PH_CONTACTS) {
 		st = step_contacts(s, auth, page, err);

@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,18 @@ prov_fail(struct prov_error *err, enum prov_status st, const char *fmt, ...)
 	set_err(err, st, fmt, ap);
 	va_end(ap);
 	return st;
+}
+
+enum prov_status
+prov_bad_checkpoint(struct prov_error *err, const char *who)
+{
+	return prov_fail(err, PROV_FATAL, "cannot resume %s discovery: bad checkpoint", who);
+}
+
+enum prov_status
+prov_no_cred(struct prov_error *err, const char *who, const char *fields)
+{
+	return prov_fail(err, PROV_AUTH, "the %s credentials have no usable %s", who, fields);
 }
 
 static int
@@ -353,94 +366,208 @@ prov_id_list(json_object *arr, const char *subkey)
 
 /* ---- normalized objects ---- */
 
+/* How a member of a normalized struct is written. */
+enum member_kind {
+	MK_STR,    /* const char *; NULL: null */
+	MK_KIND,   /* const char *; NULL: "other" */
+	MK_INT,    /* int64_t */
+	MK_NONNEG, /* int64_t; < 0: null */
+	MK_POS,    /* int64_t; <= 0: null */
+	MK_BOOL,   /* bool */
+	MK_TRI,    /* enum prov_tri; unset: null */
+	MK_LIST,   /* json_object * array, taken over; NULL: [] */
+	MK_OBJECT, /* json_object * object, taken over; NULL: {} */
+};
+
+/* A member of a normalized struct: the key it is written under, its kind and
+ * where it is. */
+struct member {
+	const char *key;
+	enum member_kind kind;
+	size_t off;
+};
+#define MEMBER(type, m, kind) \
+	{ \
+#m, kind, offsetof(struct type, m) \
+	}
+#define MEMBER_AS(key, type, m, kind) \
+	{ \
+		key, kind, offsetof(struct type, m) \
+	}
+
+/* Add the n members of obj that m describes to o, in order. */
+static void
+add_members(json_object *o, const void *obj, const struct member *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const void *at = (const char *)obj + m[i].off;
+		const char *str = NULL;
+		int64_t num = 0;
+		json_object *v = NULL;
+
+		if (m[i].kind == MK_STR || m[i].kind == MK_KIND)
+			str = *(const char *const *)at;
+		else if (m[i].kind == MK_INT || m[i].kind == MK_NONNEG || m[i].kind == MK_POS)
+			num = *(const int64_t *)at;
+		else if (m[i].kind == MK_LIST || m[i].kind == MK_OBJECT)
+			v = *(json_object *const *)at;
+		switch (m[i].kind) {
+		case MK_STR:
+			jx_add_str(o, m[i].key, str);
+			break;
+		case MK_KIND:
+			jx_add_str(o, m[i].key, str != NULL ? str : "other");
+			break;
+		case MK_INT:
+			jx_add_int(o, m[i].key, num);
+			break;
+		case MK_NONNEG:
+		case MK_POS:
+			if (num > 0 || (num == 0 && m[i].kind == MK_NONNEG))
+				jx_add_int(o, m[i].key, num);
+			else
+				json_object_object_add(o, m[i].key, NULL);
+			break;
+		case MK_BOOL:
+			jx_add_bool(o, m[i].key, *(const bool *)at);
+			break;
+		case MK_TRI:
+			if (*(const enum prov_tri *)at == PROV_UNSET)
+				json_object_object_add(o, m[i].key, NULL);
+			else
+				jx_add_bool(o, m[i].key, *(const enum prov_tri *)at == PROV_YES);
+			break;
+		case MK_LIST:
+			json_object_object_add(o, m[i].key, v != NULL ? v : json_object_new_array());
+			break;
+		case MK_OBJECT:
+			json_object_object_add(o, m[i].key, v != NULL ? v : json_object_new_object());
+			break;
+		}
+	}
+}
+
+/* A new object of the members of obj that table describes. */
+#define MEMBERS(obj, table) members_new(obj, table, sizeof table / sizeof table[0])
+
 static json_object *
-ids_or_empty(json_object *ids)
+members_new(const void *obj, const struct member *m, size_t n)
 {
-	return ids != NULL ? ids : json_object_new_array();
+	json_object *o = json_object_new_object();
+
+	add_members(o, obj, m, n);
+	return o;
 }
 
-static void
-add_tri(json_object *o, const char *key, enum prov_tri v)
-{
-	if (v == PROV_UNSET)
-		json_object_object_add(o, key, NULL);
-	else
-		jx_add_bool(o, key, v == PROV_YES);
-}
-
-/* A positive number, else null. */
-static void
-add_pos(json_object *o, const char *key, int64_t v)
-{
-	if (v > 0)
-		jx_add_int(o, key, v);
-	else
-		json_object_object_add(o, key, NULL);
-}
+/* clang-format off */
+#define M(m, kind) MEMBER(prov_monitor, m, kind)
+static const struct member monitor_members[] = {
+	M(name, MK_STR), M(url, MK_STR), M(type, MK_KIND), M(interval, MK_INT), M(paused, MK_BOOL),
+	M(port, MK_NONNEG), M(keyword, MK_STR), M(keyword_up_when, MK_STR),
+	M(keyword_case_sensitive, MK_TRI), M(http_method, MK_STR), M(request_body, MK_STR),
+	M(request_headers, MK_OBJECT), M(expected_status_codes, MK_LIST), M(alert_status_codes, MK_LIST),
+	M(timeout, MK_POS), M(follow_redirects, MK_TRI), M(verify_ssl, MK_TRI), M(ssl_expiry_days, MK_POS),
+	M(regions, MK_LIST), M(tags, MK_LIST), M(contact_ids, MK_LIST),
+};
+#undef M
+#define M(m, kind) MEMBER(prov_heartbeat, m, kind)
+static const struct member heartbeat_members[] = {
+	M(name, MK_STR), M(interval, MK_INT), M(grace, MK_INT), M(paused, MK_BOOL), M(ping_url, MK_STR),
+	M(schedule, MK_STR), M(timezone, MK_STR), M(tags, MK_LIST), M(contact_ids, MK_LIST),
+};
+#undef M
+#define M(m, kind) MEMBER(prov_contact, m, kind)
+static const struct member contact_members[] = {
+	M(name, MK_STR), M(type, MK_KIND), M(value, MK_STR), M(needs_address, MK_BOOL),
+};
+#undef M
+#define M(m, kind) MEMBER(prov_status_page, m, kind)
+static const struct member status_page_members[] = {
+	M(name, MK_STR), M(url, MK_STR), M(timezone, MK_STR),
+	MEMBER_AS("public", prov_status_page, public_, MK_BOOL),
+};
+#undef M
+#define M(m, kind) MEMBER(prov_maintenance_window, m, kind)
+static const struct member window_members[] = {
+	M(name, MK_STR), M(recurrence, MK_KIND), M(start, MK_STR), M(end, MK_STR), M(duration, MK_POS),
+	M(days, MK_LIST), M(timezone, MK_STR), M(paused, MK_BOOL), M(monitor_ids, MK_LIST),
+	M(heartbeat_ids, MK_LIST),
+};
+#undef M
+#define M(m, kind) MEMBER(prov_subscriber, m, kind)
+static const struct member subscriber_members[] = {
+	M(status_page_id, MK_STR), M(kind, MK_KIND), M(address, MK_STR), M(state, MK_STR),
+	M(created, MK_STR), M(components, MK_LIST),
+};
+#undef M
+#define S(m) MEMBER(prov_hosting_client, m, MK_STR)
+static const struct member hosting_client_members[] = {
+	S(email), S(first_name), S(last_name), S(company), S(status), S(created), S(address1),
+	S(address2), S(city), S(state), S(postcode), S(country), S(phone), S(currency), S(credit),
+};
+#undef S
+#define S(m) MEMBER(prov_hosting_contact, m, MK_STR)
+static const struct member hosting_contact_members[] = {
+	S(client_id), S(first_name), S(last_name), S(company), S(email), S(phone), S(address1),
+	S(address2), S(city), S(state), S(postcode), S(country),
+};
+#undef S
+#define S(m) MEMBER(prov_hosting_service, m, MK_STR)
+static const struct member hosting_service_members[] = {
+	S(client_id), S(product), S(domain), S(status), S(billing_cycle), S(amount), S(next_due),
+	S(first_amount), S(registered), S(currency),
+};
+#undef S
+#define S(m) MEMBER(prov_hosting_addon, m, MK_STR)
+static const struct member hosting_addon_members[] = {
+	S(client_id), S(service_id), S(name), S(status), S(billing_cycle), S(amount), S(setup_fee),
+	S(next_due), S(registered), S(currency),
+};
+#undef S
+#define S(m) MEMBER(prov_hosting_domain, m, MK_STR)
+static const struct member hosting_domain_members[] = {
+	S(client_id), S(domain), S(registrar), S(status), S(expiry), S(next_due), S(amount),
+	S(registered), S(currency), MEMBER(prov_hosting_domain, period, MK_POS),
+	MEMBER(prov_hosting_domain, auto_renew, MK_TRI),
+};
+#undef S
+#define S(m) MEMBER(prov_invoice, m, MK_STR)
+static const struct member invoice_members[] = {
+	S(client_id), S(number), S(date), S(due), S(paid_at), S(total), S(currency), S(status),
+	S(subtotal), S(tax), S(tax2), S(credit), S(balance), S(payment_method),
+	MEMBER(prov_invoice, lines, MK_LIST),
+};
+#undef S
+#define S(m) MEMBER(prov_payment, m, MK_STR)
+static const struct member payment_members[] = {
+	S(client_id), S(invoice_id), S(date), S(gateway), S(transaction_id), S(description),
+	S(amount_in), S(fees), S(amount_out), S(currency),
+};
+#undef S
+/* clang-format on */
 
 json_object *
 prov_norm_monitor(const struct prov_monitor *m)
 {
-	json_object *o = json_object_new_object();
+	struct prov_monitor w = *m;
 
-	jx_add_str(o, "name", m->name);
-	jx_add_str(o, "url", m->url);
-	jx_add_str(o, "type", m->type != NULL ? m->type : "other");
-	jx_add_int(o, "interval", m->interval);
-	jx_add_bool(o, "paused", m->paused);
-	if (m->port >= 0)
-		jx_add_int(o, "port", m->port);
-	else
-		json_object_object_add(o, "port", NULL);
-	jx_add_str(o, "keyword", m->keyword);
-	jx_add_str(o, "keyword_up_when",
-	    m->keyword == NULL             ? NULL :
-	        m->keyword_up_when != NULL ? m->keyword_up_when :
-	                                     "present");
-	add_tri(o, "keyword_case_sensitive", m->keyword_case_sensitive);
-	jx_add_str(o, "http_method", m->http_method);
-	jx_add_str(o, "request_body", m->request_body);
-	json_object_object_add(o, "request_headers",
-	    m->request_headers != NULL ? m->request_headers : json_object_new_object());
-	json_object_object_add(o, "expected_status_codes", ids_or_empty(m->expected_status_codes));
-	json_object_object_add(o, "alert_status_codes", ids_or_empty(m->alert_status_codes));
-	add_pos(o, "timeout", m->timeout);
-	add_tri(o, "follow_redirects", m->follow_redirects);
-	add_tri(o, "verify_ssl", m->verify_ssl);
-	add_pos(o, "ssl_expiry_days", m->ssl_expiry_days);
-	json_object_object_add(o, "regions", ids_or_empty(m->regions));
-	json_object_object_add(o, "tags", ids_or_empty(m->tags));
-	json_object_object_add(o, "contact_ids", ids_or_empty(m->contact_ids));
-	return o;
+	/* A keyword check is up while the keyword is present unless it says. */
+	w.keyword_up_when = m->keyword == NULL ? NULL :
+	    m->keyword_up_when != NULL         ? m->keyword_up_when :
+	                                         "present";
+	return MEMBERS(&w, monitor_members);
 }
 
 json_object *
 prov_norm_heartbeat(const struct prov_heartbeat *h)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "name", h->name);
-	jx_add_int(o, "interval", h->interval);
-	jx_add_int(o, "grace", h->grace);
-	jx_add_bool(o, "paused", h->paused);
-	jx_add_str(o, "ping_url", h->ping_url);
-	jx_add_str(o, "schedule", h->schedule);
-	jx_add_str(o, "timezone", h->timezone);
-	json_object_object_add(o, "tags", ids_or_empty(h->tags));
-	json_object_object_add(o, "contact_ids", ids_or_empty(h->contact_ids));
-	return o;
+	return MEMBERS(h, heartbeat_members);
 }
 
 json_object *
 prov_norm_contact(const struct prov_contact *c)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "name", c->name);
-	jx_add_str(o, "type", c->type != NULL ? c->type : "other");
-	jx_add_str(o, "value", c->value);
-	jx_add_bool(o, "needs_address", c->needs_address);
-	return o;
+	return MEMBERS(c, contact_members);
 }
 
 static void
@@ -469,7 +596,8 @@ prov_sp_heartbeat(json_object *items, const char *heartbeat_id, const char *name
 json_object *
 prov_norm_status_page(const struct prov_status_page *p)
 {
-	json_object *o = json_object_new_object(), *items = ids_or_empty(p->items);
+	json_object *o = MEMBERS(p, status_page_members);
+	json_object *items = p->items != NULL ? p->items : json_object_new_array();
 	size_t n = p->monitor_ids != NULL ? json_object_array_length(p->monitor_ids) : 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -478,142 +606,66 @@ prov_norm_status_page(const struct prov_status_page *p)
 			prov_sp_item(items, json_object_get_string(id), NULL, NULL);
 	}
 	json_object_put(p->monitor_ids);
-	jx_add_str(o, "name", p->name);
-	jx_add_str(o, "url", p->url);
-	jx_add_str(o, "timezone", p->timezone);
-	jx_add_bool(o, "public", p->public_);
 	json_object_object_add(o, "items", items);
 	return o;
+}
+
+bool
+prov_sp_public(struct prov_page *page, const char *who, const char *name, const char *setting,
+    const char *value)
+{
+	char vb[40];
+
+	if (value == NULL || strcmp(value, "public") == 0)
+		return true;
+	if (strcmp(value, "protected") != 0 && strcmp(value, "private") != 0) {
+		prov_copy_text(vb, sizeof vb, value);
+		prov_page_warn(page, "%s status page \"%s\" has an unknown %s %s; imported as not public",
+		    who, name, setting, vb);
+	}
+	return false;
 }
 
 json_object *
 prov_norm_maintenance_window(const struct prov_maintenance_window *w)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "name", w->name);
-	jx_add_str(o, "recurrence", w->recurrence != NULL ? w->recurrence : "other");
-	jx_add_str(o, "start", w->start);
-	jx_add_str(o, "end", w->end);
-	add_pos(o, "duration", w->duration);
-	json_object_object_add(o, "days", ids_or_empty(w->days));
-	jx_add_str(o, "timezone", w->timezone);
-	jx_add_bool(o, "paused", w->paused);
-	json_object_object_add(o, "monitor_ids", ids_or_empty(w->monitor_ids));
-	json_object_object_add(o, "heartbeat_ids", ids_or_empty(w->heartbeat_ids));
-	return o;
+	return MEMBERS(w, window_members);
 }
 
 json_object *
 prov_norm_subscriber(const struct prov_subscriber *s)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "status_page_id", s->status_page_id);
-	jx_add_str(o, "kind", s->kind != NULL ? s->kind : "other");
-	jx_add_str(o, "address", s->address);
-	jx_add_str(o, "state", s->state);
-	jx_add_str(o, "created", s->created);
-	json_object_object_add(o, "components", ids_or_empty(s->components));
-	return o;
+	return MEMBERS(s, subscriber_members);
 }
 
 json_object *
 prov_norm_hosting_client(const struct prov_hosting_client *c)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "email", c->email);
-	jx_add_str(o, "first_name", c->first_name);
-	jx_add_str(o, "last_name", c->last_name);
-	jx_add_str(o, "company", c->company);
-	jx_add_str(o, "status", c->status);
-	jx_add_str(o, "created", c->created);
-	jx_add_str(o, "address1", c->address1);
-	jx_add_str(o, "address2", c->address2);
-	jx_add_str(o, "city", c->city);
-	jx_add_str(o, "state", c->state);
-	jx_add_str(o, "postcode", c->postcode);
-	jx_add_str(o, "country", c->country);
-	jx_add_str(o, "phone", c->phone);
-	jx_add_str(o, "currency", c->currency);
-	jx_add_str(o, "credit", c->credit);
-	return o;
+	return MEMBERS(c, hosting_client_members);
 }
 
 json_object *
 prov_norm_hosting_contact(const struct prov_hosting_contact *c)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "client_id", c->client_id);
-	jx_add_str(o, "first_name", c->first_name);
-	jx_add_str(o, "last_name", c->last_name);
-	jx_add_str(o, "company", c->company);
-	jx_add_str(o, "email", c->email);
-	jx_add_str(o, "phone", c->phone);
-	jx_add_str(o, "address1", c->address1);
-	jx_add_str(o, "address2", c->address2);
-	jx_add_str(o, "city", c->city);
-	jx_add_str(o, "state", c->state);
-	jx_add_str(o, "postcode", c->postcode);
-	jx_add_str(o, "country", c->country);
-	return o;
+	return MEMBERS(c, hosting_contact_members);
 }
 
 json_object *
 prov_norm_hosting_service(const struct prov_hosting_service *v)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "client_id", v->client_id);
-	jx_add_str(o, "product", v->product);
-	jx_add_str(o, "domain", v->domain);
-	jx_add_str(o, "status", v->status);
-	jx_add_str(o, "billing_cycle", v->billing_cycle);
-	jx_add_str(o, "amount", v->amount);
-	jx_add_str(o, "next_due", v->next_due);
-	jx_add_str(o, "first_amount", v->first_amount);
-	jx_add_str(o, "registered", v->registered);
-	jx_add_str(o, "currency", v->currency);
-	return o;
+	return MEMBERS(v, hosting_service_members);
 }
 
 json_object *
 prov_norm_hosting_addon(const struct prov_hosting_addon *a)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "client_id", a->client_id);
-	jx_add_str(o, "service_id", a->service_id);
-	jx_add_str(o, "name", a->name);
-	jx_add_str(o, "status", a->status);
-	jx_add_str(o, "billing_cycle", a->billing_cycle);
-	jx_add_str(o, "amount", a->amount);
-	jx_add_str(o, "setup_fee", a->setup_fee);
-	jx_add_str(o, "next_due", a->next_due);
-	jx_add_str(o, "registered", a->registered);
-	jx_add_str(o, "currency", a->currency);
-	return o;
+	return MEMBERS(a, hosting_addon_members);
 }
 
 json_object *
 prov_norm_hosting_domain(const struct prov_hosting_domain *d)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "client_id", d->client_id);
-	jx_add_str(o, "domain", d->domain);
-	jx_add_str(o, "registrar", d->registrar);
-	jx_add_str(o, "status", d->status);
-	jx_add_str(o, "expiry", d->expiry);
-	jx_add_str(o, "next_due", d->next_due);
-	jx_add_str(o, "amount", d->amount);
-	jx_add_str(o, "registered", d->registered);
-	jx_add_str(o, "currency", d->currency);
-	add_pos(o, "period", d->period);
-	add_tri(o, "auto_renew", d->auto_renew);
-	return o;
+	return MEMBERS(d, hosting_domain_members);
 }
 
 json_object *
@@ -633,42 +685,13 @@ prov_invoice_line(const char *description, const char *amount, const char *type,
 json_object *
 prov_norm_invoice(const struct prov_invoice *i)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "client_id", i->client_id);
-	jx_add_str(o, "number", i->number);
-	jx_add_str(o, "date", i->date);
-	jx_add_str(o, "due", i->due);
-	jx_add_str(o, "paid_at", i->paid_at);
-	jx_add_str(o, "total", i->total);
-	jx_add_str(o, "currency", i->currency);
-	jx_add_str(o, "status", i->status);
-	jx_add_str(o, "subtotal", i->subtotal);
-	jx_add_str(o, "tax", i->tax);
-	jx_add_str(o, "tax2", i->tax2);
-	jx_add_str(o, "credit", i->credit);
-	jx_add_str(o, "balance", i->balance);
-	jx_add_str(o, "payment_method", i->payment_method);
-	json_object_object_add(o, "lines", ids_or_empty(i->lines));
-	return o;
+	return MEMBERS(i, invoice_members);
 }
 
 json_object *
 prov_norm_payment(const struct prov_payment *p)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "client_id", p->client_id);
-	jx_add_str(o, "invoice_id", p->invoice_id);
-	jx_add_str(o, "date", p->date);
-	jx_add_str(o, "gateway", p->gateway);
-	jx_add_str(o, "transaction_id", p->transaction_id);
-	jx_add_str(o, "description", p->description);
-	jx_add_str(o, "amount_in", p->amount_in);
-	jx_add_str(o, "fees", p->fees);
-	jx_add_str(o, "amount_out", p->amount_out);
-	jx_add_str(o, "currency", p->currency);
-	return o;
+	return MEMBERS(p, payment_members);
 }
 
 json_object *
@@ -894,20 +917,27 @@ prov_cred(const struct prov_session *s, const char *field)
 	return str;
 }
 
+static char *
+prov_vurl(const struct prov_session *s, const char *fmt, va_list ap)
+{
+	char *path, *url;
+
+	if (vasprintf(&path, fmt, ap) < 0)
+		return NULL;
+	url = xasprintf("%s%s", s->base_url, path);
+	free(path);
+	return url;
+}
+
 char *
 prov_url(const struct prov_session *s, const char *fmt, ...)
 {
 	va_list ap;
-	char *path, *url;
+	char *url;
 
 	va_start(ap, fmt);
-	if (vasprintf(&path, fmt, ap) < 0)
-		path = NULL;
+	url = prov_vurl(s, fmt, ap);
 	va_end(ap);
-	if (path == NULL)
-		return NULL;
-	url = xasprintf("%s%s", s->base_url, path);
-	free(path);
 	return url;
 }
 
@@ -948,6 +978,29 @@ prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp
 }
 
 enum prov_status
+prov_get_into(const struct prov_session *s, const char *const *headers, const char *userpwd,
+    struct httpc_resp *resp, struct prov_error *err, const char *fmt, ...)
+{
+	struct httpc_req req = { 0 };
+	va_list ap;
+	enum prov_status st;
+	char *url;
+
+	httpc_resp_free(resp);
+	va_start(ap, fmt);
+	url = prov_vurl(s, fmt, ap);
+	va_end(ap);
+	if (url == NULL)
+		return prov_fail(err, PROV_TRANSIENT, "out of memory building a request URL");
+	req.url = url;
+	req.headers = headers;
+	req.userpwd = userpwd;
+	st = prov_http(s, &req, resp, err);
+	free(url);
+	return st;
+}
+
+enum prov_status
 prov_finish(const struct prov_session *s, enum prov_status st, const struct httpc_resp *resp,
     struct prov_page *page, struct prov_error *err)
 {
@@ -975,6 +1028,19 @@ prov_finish(const struct prov_session *s, enum prov_status st, const struct http
 			page->warnings[i] = w;
 		}
 		scrub_free(sc);
+	}
+	return st;
+}
+
+enum prov_status
+prov_fetch_done(const struct prov_session *s, enum prov_status st, struct httpc_resp *resp, char *secret,
+    struct prov_page *page, struct prov_error *err)
+{
+	st = prov_finish(s, st, resp, page, err);
+	httpc_resp_free(resp);
+	if (secret != NULL) {
+		sodium_memzero(secret, strlen(secret));
+		free(secret);
 	}
 	return st;
 }

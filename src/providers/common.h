@@ -179,6 +179,13 @@ json_object *prov_norm_hosting_domain(const struct prov_hosting_domain *);
 json_object *prov_norm_invoice(const struct prov_invoice *);
 json_object *prov_norm_payment(const struct prov_payment *);
 
+/* Whether a status page whose setting (its name at the provider, e.g.
+ * "visibility") says value is public: unset or "public" is, "protected" and
+ * "private" are not, and any other value is not, with the warning "<who>
+ * status page "<name>" has an unknown <setting> <value>; imported as not
+ * public". */
+bool prov_sp_public(struct prov_page *page, const char *who, const char *name, const char *setting,
+    const char *value);
 /* Append a status page entry to items: the external id of a monitor of the
  * same run (or of a heartbeat, where the provider numbers both alike; NULL
  * for an entry without one, e.g. a manually tracked component), the name it
@@ -216,6 +223,12 @@ char *prov_cursor_make(const char *phase, int64_t pos);
 /* Fill err (printf-style) and return st. */
 enum prov_status prov_fail(struct prov_error *err, enum prov_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* prov_fail for a cursor that does not parse: PROV_FATAL, "cannot resume
+ * <who> discovery: bad checkpoint". */
+enum prov_status prov_bad_checkpoint(struct prov_error *err, const char *who);
+/* prov_fail for missing credentials: PROV_AUTH, "the <who> credentials have
+ * no usable <fields>". */
+enum prov_status prov_no_cred(struct prov_error *err, const char *who, const char *fields);
 /* Copy a provider's text into dst: valid UTF-8 characters kept, control
  * characters and stray bytes as '?', runs of white space folded, cut to size
  * on a character boundary. (Credentials were already taken out of the whole
@@ -250,11 +263,25 @@ char *prov_url(const struct prov_session *s, const char *fmt, ...) __attribute__
  * out of its body (prov_scrub_secret), or an error status with err set. */
 enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp,
     struct prov_error *err);
+/* GET the session's base URL followed by the formatted path into resp (its
+ * previous answer freed first), sending headers ("Name: value" lines,
+ * NULL-terminated, or NULL) and userpwd (HTTP Basic, or NULL). Returns as
+ * prov_http. */
+enum prov_status prov_get_into(const struct prov_session *s, const char *const *headers, const char *userpwd,
+    struct httpc_resp *resp, struct prov_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 /* Last step of every fetch: on success set page->pause_s from resp's quota
  * headers; on failure drop the partial page; scrub credentials out of err and
  * the warnings. Returns st. */
 enum prov_status prov_finish(const struct prov_session *s, enum prov_status st, const struct httpc_resp *resp,
     struct prov_page *page, struct prov_error *err);
+
+/* The end of a fetch that made its own requests (prov_get_into): prov_finish
+ * with the last answer resp (its quota headers give the pause), then resp
+ * freed and secret (a string built from a credential, or NULL) wiped and
+ * freed. Returns the status prov_finish gives. */
+enum prov_status prov_fetch_done(const struct prov_session *s, enum prov_status st, struct httpc_resp *resp,
+    char *secret, struct prov_page *page, struct prov_error *err);
 
 /* An adapter's pure parse step (adapters.h). */
 typedef enum prov_status (*prov_parse_fn)(const char *cursor, const struct httpc_resp *resp,

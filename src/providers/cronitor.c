@@ -21,7 +21,6 @@
  * per-resource scopes: 401/403 on the monitors list is a bad key, on a later
  * list it skips that kind with a warning and the run goes on. */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -783,17 +782,7 @@ add_statuspage(json_object *p, const char *id, struct prov_page *page)
 		if (has || prov_get_text(c, "name", 255) != NULL)
 			prov_sp_item(sp.items, has ? mid : NULL, prov_get_text(c, "name", 255), NULL);
 	}
-	sp.public_ = access == NULL || strcmp(access, "public") == 0;
-	if (access != NULL && !sp.public_ && strcmp(access, "private") != 0 &&
-	    strcmp(access, "protected") != 0) {
-		char ab[40];
-
-		prov_copy_text(ab, sizeof ab, access);
-		prov_page_warn(page,
-		    CR " status page \"%s\" has an unknown access setting %s; imported "
-		       "as not public",
-		    sp.name, ab);
-	}
+	sp.public_ = prov_sp_public(page, CR, sp.name, "access setting", access);
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 	free(built);
 }
@@ -986,7 +975,7 @@ parse_page(const char *cursor, const struct httpc_resp *resp, const struct cr_li
 	bool done;
 
 	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
-		return prov_fail(err, PROV_FATAL, "cannot resume " CR " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, CR);
 	if ((st = answer_error(ph, resp, page, err, &done)) != PROV_OK || done)
 		return st;
 	if ((root = prov_parse_json(resp, CR, err)) == NULL)
@@ -1053,31 +1042,7 @@ struct cr_fetch {
 	struct httpc_resp resp; /* the last answer */
 };
 
-static enum prov_status cr_get(struct cr_fetch *f, struct prov_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static enum prov_status
-cr_get(struct cr_fetch *f, struct prov_error *err, const char *fmt, ...)
-{
-	static const char *const headers[] = { "Cronitor-Version: 2020-10-01", NULL };
-	struct httpc_req req = { 0 };
-	char path[256];
-	char *url;
-	va_list ap;
-	enum prov_status st;
-
-	va_start(ap, fmt);
-	vsnprintf(path, sizeof path, fmt, ap);
-	va_end(ap);
-	httpc_resp_free(&f->resp);
-	url = prov_url(f->s, "%s", path);
-	req.url = url;
-	req.headers = headers;
-	req.userpwd = f->userpwd;
-	st = prov_http(f->s, &req, &f->resp, err);
-	free(url);
-	return st;
-}
+static const char *const cr_headers[] = { "Cronitor-Version: 2020-10-01", NULL };
 
 /* Whether a page of monitors names a notification list (notify omitted
  * means the "default" list). */
@@ -1121,7 +1086,8 @@ lookup_lists(struct cr_fetch *f, struct cr_links *l, struct prov_error *err)
 	for (int64_t pg = 1; more && st == PROV_OK && pg <= CR_LIST_PAGES; pg++) {
 		json_object *root, *list;
 
-		if ((st = cr_get(f, err, "/api/notifications?page=%lld", (long long)pg)) != PROV_OK)
+		if ((st = prov_get_into(f->s, cr_headers, f->userpwd, &f->resp, err,
+		         "/api/notifications?page=%lld", (long long)pg)) != PROV_OK)
 			break;
 		if (f->resp.status == 401 || f->resp.status == 403 || f->resp.status == 404) {
 			l->refused = f->resp.status;
@@ -1152,7 +1118,8 @@ fetch_monitors(struct cr_fetch *f, const char *cursor, int64_t pg, struct prov_p
 {
 	struct cr_links l = { NULL, 0 };
 	struct httpc_resp mresp;
-	enum prov_status st = cr_get(f, err, "/api/monitors?page=%lld", (long long)pg);
+	enum prov_status st = prov_get_into(f->s, cr_headers, f->userpwd, &f->resp, err,
+	    "/api/monitors?page=%lld", (long long)pg);
 
 	if (st != PROV_OK || !needs_lists(&f->resp))
 		return st == PROV_OK ? parse_page(cursor, &f->resp, NULL, page, err) : st;
@@ -1185,29 +1152,27 @@ cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *pag
 	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 1, &ph, &pg) != 0 || pg < 1)
-		return prov_fail(err, PROV_FATAL, "cannot resume " CR " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, CR);
 	if (key == NULL)
-		return prov_fail(err, PROV_AUTH, "the " CR " credentials have no usable api_key");
+		return prov_no_cred(err, CR, "api_key");
 	userpwd = xasprintf("%s:", key);
 	f.userpwd = userpwd;
 	if (ph == PH_MONITORS)
 		st = fetch_monitors(&f, cursor, pg, page, err);
 	else {
 		if (ph == PH_NOTIFICATIONS)
-			st = cr_get(&f, err, "/api/notifications?page=%lld", (long long)pg);
+			st = prov_get_into(f.s, cr_headers, f.userpwd, &f.resp, err,
+			    "/api/notifications?page=%lld", (long long)pg);
 		else if (ph == PH_STATUSPAGES)
-			st = cr_get(&f, err, "/api/statuspages?page=%lld&withComponents=true", (long long)pg);
+			st = prov_get_into(f.s, cr_headers, f.userpwd, &f.resp, err,
+			    "/api/statuspages?page=%lld&withComponents=true", (long long)pg);
 		else
-			st = cr_get(&f, err, "/api/maintenance_windows?page=%lld", (long long)pg);
+			st = prov_get_into(f.s, cr_headers, f.userpwd, &f.resp, err,
+			    "/api/maintenance_windows?page=%lld", (long long)pg);
 		if (st == PROV_OK)
 			st = parse_page(cursor, &f.resp, NULL, page, err);
 	}
-	/* The last answer's quota headers give the pause, if any. */
-	st = prov_finish(s, st, &f.resp, page, err);
-	httpc_resp_free(&f.resp);
-	sodium_memzero(userpwd, strlen(userpwd));
-	free(userpwd);
-	return st;
+	return prov_fetch_done(s, st, &f.resp, userpwd, page, err);
 }
 
 const struct provider_ops cronitor_ops = { cronitor_fetch };

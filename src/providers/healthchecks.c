@@ -218,7 +218,7 @@ healthchecks_parse(const char *cursor, const struct httpc_resp *resp, struct pro
 	char text[160];
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " HC " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, HC);
 	if ((st = classify(ph, resp, page, &skipped, err)) != PROV_OK)
 		return st;
 	if (phases[ph + 1] != NULL)
@@ -257,9 +257,9 @@ healthchecks_fetch(struct prov_session *s, const char *cursor, struct prov_page 
 	int64_t pos;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " HC " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, HC);
 	if (key == NULL)
-		return prov_fail(err, PROV_AUTH, "the " HC " credentials have no usable api_key");
+		return prov_no_cred(err, HC, "api_key");
 	/* Trailing slashes as documented (Django's APPEND_SLASH would answer 301);
 	 * prov_http follows same-host redirects (http→https, a moved SITE_ROOT). */
 	url = prov_url(s, "/api/v3/%s/", phases[ph]);

@@ -17,14 +17,11 @@
  * row without any answer (timeouts) make the page a retry. A refused
  * (401/403) contacts, teams or maintenance list after the first call skips
  * that kind with a warning; only the check list's refusal is a bad key. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-
-#include <sodium.h>
 
 #include "core/xalloc.h"
 #include "providers/adapters.h"
@@ -711,7 +708,7 @@ pingdom_parse(const char *cursor, const struct httpc_resp *resp, struct prov_pag
 	char id[192];
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " PD " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, PD);
 	if (refused_kind(ph, resp, page))
 		return PROV_OK;
 	if ((st = answer_error(resp, err)) != PROV_OK)
@@ -741,37 +738,11 @@ pingdom_parse(const char *cursor, const struct httpc_resp *resp, struct prov_pag
 
 struct pd_fetch {
 	struct prov_session *s;
-	const char *auth;
+	const char *headers[2]; /* the Authorization header */
 	struct httpc_resp resp; /* the last answer */
 	int silent;             /* details in a row that got no answer (timeout, connection) */
 	struct prov_error last; /* why the last of them failed */
 };
-
-/* GET path (formatted) into f->resp. */
-static enum prov_status pd_get(struct pd_fetch *f, struct prov_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static enum prov_status
-pd_get(struct pd_fetch *f, struct prov_error *err, const char *fmt, ...)
-{
-	const char *headers[2] = { f->auth, NULL };
-	struct httpc_req req = { 0 };
-	char path[256];
-	char *url;
-	va_list ap;
-	enum prov_status st;
-
-	va_start(ap, fmt);
-	vsnprintf(path, sizeof path, fmt, ap);
-	va_end(ap);
-	httpc_resp_free(&f->resp);
-	url = prov_url(f->s, "/api/3.1%s", path);
-	req.url = url;
-	req.headers = headers;
-	st = prov_http(f->s, &req, &f->resp, err);
-	free(url);
-	return st;
-}
 
 /* GET one of the alerting lists for the links. *root NULL when refused or
  * not there (401, 403, 404; the caller warns); an error status when it must
@@ -780,7 +751,8 @@ static enum prov_status
 lookup_list(struct pd_fetch *f, const char *what, json_object **root, json_object **list,
     struct prov_error *err)
 {
-	enum prov_status st = pd_get(f, err, "/alerting/%s", what);
+	enum prov_status st =
+	    prov_get_into(f->s, f->headers, NULL, &f->resp, err, "/api/3.1/alerting/%s", what);
 
 	*root = *list = NULL;
 	if (st != PROV_OK)
@@ -821,7 +793,8 @@ detail_of(struct pd_fetch *f, const char *id, const char *name, bool *stop, stru
 {
 	struct prov_error e = { 0 };
 	json_object *root, *d = NULL;
-	enum prov_status st = pd_get(f, &e, "/checks/%s?include_teams=true", id);
+	enum prov_status st =
+	    prov_get_into(f->s, f->headers, NULL, &f->resp, &e, "/api/3.1/checks/%s?include_teams=true", id);
 
 	f->silent = st == PROV_OK ? 0 : f->silent + 1;
 	if (st != PROV_OK)
@@ -855,7 +828,8 @@ fetch_checks(struct pd_fetch *f, int64_t off, struct prov_page *page, struct pro
 	bool stop = false;
 	char id[192];
 
-	st = pd_get(f, err, "/checks?limit=%d&offset=%lld&include_tags=true", PD_LIMIT, (long long)off);
+	st = prov_get_into(f->s, f->headers, NULL, &f->resp, err,
+	    "/api/3.1/checks?limit=%d&offset=%lld&include_tags=true", PD_LIMIT, (long long)off);
 	if (st != PROV_OK || (st = answer_error(&f->resp, err)) != PROV_OK)
 		return st;
 	if ((root = answer_list(&f->resp, "checks", &list, err)) == NULL)
@@ -914,9 +888,9 @@ pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page
 	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &off) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " PD " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, PD);
 	if (token == NULL)
-		return prov_fail(err, PROV_AUTH, "the " PD " credentials have no usable api_token");
+		return prov_no_cred(err, PD, "api_token");
 	auth = xasprintf("Authorization: Bearer %s", token);
 	if (ph != PH_CHECKS) {
 		if (ph == PH_CONTACTS)
@@ -926,14 +900,9 @@ pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page
 			    (long long)off);
 		return prov_fetch_get(s, cursor, url, auth, pingdom_parse, page, err);
 	}
-	f.auth = auth;
+	f.headers[0] = auth;
 	st = fetch_checks(&f, off, page, err);
-	/* The last answer's quota headers give the pause, if any. */
-	st = prov_finish(s, st, &f.resp, page, err);
-	httpc_resp_free(&f.resp);
-	sodium_memzero(auth, strlen(auth));
-	free(auth);
-	return st;
+	return prov_fetch_done(s, st, &f.resp, auth, page, err);
 }
 
 const struct provider_ops pingdom_ops = { pingdom_fetch };

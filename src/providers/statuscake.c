@@ -799,7 +799,7 @@ sc_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *pa
 	char id[160];
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " SC " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, SC);
 	if ((st = httpc_classify(resp, SC, "API token", err)) != PROV_OK)
 		return sc_refused(ph, resp, st, page, err);
 	if ((root = prov_parse_json(resp, SC, err)) == NULL)
@@ -867,9 +867,9 @@ statuscake_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " SC " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, SC);
 	if (token == NULL)
-		return prov_fail(err, PROV_AUTH, "the " SC " credentials have no usable api_token");
+		return prov_no_cred(err, SC, "api_token");
 	limit = (int64_t)sc_limit(ph);
 	url = prov_url(s, "/v1/%s?page=%lld&limit=%lld", phases[ph], (long long)(pos / limit + 1),
 	    (long long)limit);

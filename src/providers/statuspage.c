@@ -578,7 +578,7 @@ statuspage_parse(const char *cursor, const struct httpc_resp *resp, struct prov_
 	char text[160];
 
 	if (cursor_parse(cursor, &c) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " SP " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, SP);
 	if ((st = httpc_classify(resp, SP, "API key", err)) != PROV_OK) {
 		prov_body_message(resp, text, sizeof text);
 		if (c.ph != PH_PAGES)
@@ -660,9 +660,9 @@ statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 	int k;
 
 	if (cursor_parse(cursor, &c) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " SP " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, SP);
 	if (key == NULL)
-		return prov_fail(err, PROV_AUTH, "the " SP " credentials have no usable api_key");
+		return prov_no_cred(err, SP, "api_key");
 	if (page_id != NULL && !valid_page_id(page_id))
 		return prov_fail(err, PROV_FATAL,
 		    "the " SP " page_id must be a page id (letters and "

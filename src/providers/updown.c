@@ -294,17 +294,7 @@ add_status_page(json_object *p, const char *id, struct prov_page *page)
 	sp.url = prov_get_text(p, "url", PROV_MAX_STR);
 	/* Tokens of checks or pulses: one id space, the importer finds either. */
 	sp.monitor_ids = prov_id_list(prov_get_array(p, "checks"), "token");
-	sp.public_ = vis == NULL || strcmp(vis, "public") == 0;
-	if (vis != NULL && strcmp(vis, "public") != 0 && strcmp(vis, "protected") != 0 &&
-	    strcmp(vis, "private") != 0) {
-		char vb[40];
-
-		prov_copy_text(vb, sizeof vb, vis);
-		prov_page_warn(page,
-		    UD " status page \"%s\" has an unknown visibility %s; imported as not "
-		       "public",
-		    sp.name, vb);
-	}
+	sp.public_ = prov_sp_public(page, UD, sp.name, "visibility", vis);
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 }
 
@@ -344,7 +334,7 @@ updown_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page
 	char id[160], text[160];
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " UD " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, UD);
 	if ((st = classify(ph, resp, page, &skipped, err)) != PROV_OK)
 		return st;
 	if (!skipped && (root = prov_parse_json(resp, UD, err)) == NULL)
@@ -391,9 +381,9 @@ updown_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
 	int64_t pos;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &pos) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " UD " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, UD);
 	if (key == NULL)
-		return prov_fail(err, PROV_AUTH, "the " UD " credentials have no usable api_key");
+		return prov_no_cred(err, UD, "api_key");
 	url = prov_url(s, "/api/%s", phases[ph]);
 	hdr = xasprintf("X-API-KEY: %s", key);
 	return prov_fetch_get(s, cursor, url, hdr, updown_parse, page, err);

@@ -1099,7 +1099,7 @@ parse_page(const char *cursor, const struct httpc_resp *resp, const struct ur_ct
 	bool refused, first;
 
 	if (cursor_of(cursor, &ph, &pos) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " UR " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, UR);
 	first = ph == PH_MONITORS || ph == PH3_MONITORS;
 	if (!first && (resp->status == 401 || resp->status == 403)) {
 		/* A later list refused for this key (providers.md §12): skip it. */
@@ -1431,7 +1431,7 @@ fetch_phase(struct ur_fetch *f, const char *cursor, struct prov_page *page, stru
 	if (cursor == NULL)
 		return fetch_start(f, page, err);
 	if (cursor_of(cursor, &ph, &pos) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " UR " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, UR);
 	if (ph == PH_MWINDOWS || ph == PH3_MWINDOWS)
 		return fetch_windows(f, cursor, ph, pos, page, err);
 	if (ph == PH3_MONITORS)
@@ -1451,16 +1451,12 @@ uptimerobot_fetch(struct prov_session *s, const char *cursor, struct prov_page *
 	enum prov_status st;
 
 	if (cursor_of(cursor, &ph, &pos) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " UR " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, UR);
 	if (f.key == NULL)
-		return prov_fail(err, PROV_AUTH, "the " UR " credentials have no usable api_key");
+		return prov_no_cred(err, UR, "api_key");
 	f.auth = xasprintf("Authorization: Bearer %s", f.key);
 	st = fetch_phase(&f, cursor, page, err);
-	st = prov_finish(s, st, &f.resp, page, err);
-	httpc_resp_free(&f.resp);
-	sodium_memzero(f.auth, strlen(f.auth));
-	free(f.auth);
-	return st;
+	return prov_fetch_done(s, st, &f.resp, f.auth, page, err);
 }
 
 const struct provider_ops uptimerobot_ops = { uptimerobot_fetch };

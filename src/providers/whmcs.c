@@ -561,7 +561,7 @@ parse_list(const char *cursor, const struct httpc_resp *resp, struct prov_page *
 	if (entries != NULL)
 		*entries = NULL;
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &start) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " WH " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, WH);
 	switch (answer_of(resp, ph_info[ph].action, ph_info[ph].base == PH_CLIENTS, &root, err)) {
 	case WA_FAILED:
 		return err->status;
@@ -1236,14 +1236,12 @@ whmcs_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, 
 	enum prov_status st;
 
 	if (prov_cursor_parse(cursor, phases, 0, &ph, &start) != 0)
-		return prov_fail(err, PROV_FATAL, "cannot resume " WH " discovery: bad checkpoint");
+		return prov_bad_checkpoint(err, WH);
 	w.ident = prov_cred(s, "api_identifier");
 	w.secret = prov_cred(s, "api_secret");
 	w.access = prov_cred(s, "access_key");
 	if (w.ident == NULL || w.secret == NULL)
-		return prov_fail(err, PROV_AUTH,
-		    "the " WH " credentials have no usable api_identifier "
-		    "and api_secret");
+		return prov_no_cred(err, WH, "api_identifier and api_secret");
 	snprintf(ls, sizeof ls, "%lld", (long long)start);
 	snprintf(ln, sizeof ln, "%d", ph_info[ph].limit);
 	st = wh_call(&w, err, ph_info[ph].action, "limitstart", ls, "limitnum", ln, NULL);

@@ -4,7 +4,7 @@
 
 #include "core/log.h"
 #include "core/util.h"
-#include "core/xalloc.h"
+#include "db/runner_rows.h"
 #include "queue/queue.h"
 
 int
@@ -28,22 +28,18 @@ job_clear(struct job *j)
 static int
 claim_once(struct db *db, const char *queue, const char *worker, int lease_s, struct job *j)
 {
-	struct db_res *r;
+	struct job_row row;
 	int rc;
 
 	if (db_begin(db) != 0)
 		return -1;
-	if ((r = db_query(db, ST_JOB_PICK, "s", queue)) == NULL)
-		goto fail;
-	rc = db_next(r);
-	if (rc == 1) {
-		j->id = (uint64_t)db_i64(r, 0);
-		snprintf(j->run_id, sizeof j->run_id, "%s", db_str(r, 1) ? db_str(r, 1) : "");
-		j->resource_id = (uint64_t)db_i64(r, 2);
-		j->payload = db_str(r, 3) ? xstrdup(db_str(r, 3)) : NULL;
-		j->attempts = (int)db_i64(r, 4);
+	if ((rc = job_pick(db, queue, &row)) == 1) {
+		j->id = row.id;
+		snprintf(j->run_id, sizeof j->run_id, "%s", row.run_id);
+		j->resource_id = row.resource_id;
+		j->payload = row.payload;
+		j->attempts = row.attempts;
 	}
-	db_free(r);
 	if (rc < 0)
 		goto fail;
 	if (rc == 0) {

@@ -2,13 +2,15 @@
  * page's resources and the next cursor are saved in one transaction, so a
  * runner killed anywhere resumes exactly there: a page saved twice is the
  * same rows (upsert on run, type, external id), a page never saved is
- * fetched again. Only one page is held in memory at a time.
+ * fetched again. At most two pages are in memory: the one being saved and
+ * the next, fetched meanwhile (struct prefetch).
  *
  * Page cap: the pages read in a row from one list (a phase: the cursor's text
  * before its first ':', e.g. "monitors" of "monitors:50") are counted here,
  * for every provider, and kept in the job's payload with each saved page, so
  * the count survives steps and killed runners. A list that would go past
  * [limits] max_pages fails the run before that page is asked for. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/runner_rows.h"
 #include "importers/importer.h"
 #include "providers/common.h"
 #include "providers/provider.h"
@@ -186,41 +189,28 @@ stats_count_page(const char *old_text, const struct prov_page *p, int64_t *total
 	return text;
 }
 
-/* The page's resources: five rows to a statement (ST_RN_RES_UPSERT_5), the
- * rest one by one. 0 or -1. */
+/* The page's resources, in one statement. 0 or -1. */
 static int
 save_items(struct runner *r, const char *run_id, const struct prov_page *p)
 {
-	enum { ROWS = 5 };
-	const char *v[ROWS][6];
-	char names[ROWS][256];
+	json_object *rows = json_object_new_array_ext((int)p->n);
+	char name[256];
+	int64_t rc;
 
-	for (size_t i = 0; i < p->n;) {
-		size_t k = p->n - i >= ROWS ? ROWS : 1;
-		int64_t rc;
-
-		for (size_t j = 0; j < k; j++) {
-			const struct prov_item *it = &p->items[i + j];
-			importer_label(it->resource_type, it->norm, names[j], sizeof names[j]);
-			v[j][0] = run_id;
-			v[j][1] = it->resource_type;
-			v[j][2] = it->external_id;
-			v[j][3] = names[j][0] ? names[j] : NULL;
-			v[j][4] = it->raw ? jx_text(it->raw) : NULL;
-			v[j][5] = it->norm ? jx_text(it->norm) : "{}";
-		}
-#define ROW(j) v[j][0], v[j][1], v[j][2], v[j][3], v[j][4], v[j][5]
-		if (k == ROWS)
-			rc = db_exec(r->db, ST_RN_RES_UPSERT_5, "ssssssssssssssssssssssssssssss", /* 5 x 6 */
-			    ROW(0), ROW(1), ROW(2), ROW(3), ROW(4));
-		else
-			rc = db_exec(r->db, ST_RN_RES_UPSERT, "ssssss", ROW(0));
-#undef ROW
-		if (rc < 0)
-			return -1;
-		i += k;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct prov_item *it = &p->items[i];
+		json_object *row = json_object_new_array_ext(5);
+		importer_label(it->resource_type, it->norm, name, sizeof name);
+		json_object_array_add(row, json_object_new_string(it->resource_type));
+		json_object_array_add(row, json_object_new_string(it->external_id));
+		json_object_array_add(row, name[0] ? json_object_new_string(name) : NULL);
+		json_object_array_add(row, json_object_get(it->raw));
+		json_object_array_add(row, it->norm ? json_object_get(it->norm) : json_object_new_object());
+		json_object_array_add(rows, row);
 	}
-	return 0;
+	rc = p->n > 0 ? db_exec(r->db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, jx_text(rows)) : 0;
+	json_object_put(rows);
+	return rc < 0 ? -1 : 0;
 }
 
 /* Inside save_page's transaction: the page count, with the checkpoint it
@@ -504,26 +494,17 @@ static int
 load_run(struct runner *r, const char *run_id, char status[32], char provider[33], unsigned char **creds,
     size_t *creds_len, char **checkpoint)
 {
-	struct db_res *res = db_query(r->db, ST_RN_RUN_GET, "s", run_id);
-	int rc;
+	struct run_row run;
+	int rc = run_get(r->db, run_id, &run);
 
-	*creds = NULL;
-	*creds_len = 0;
-	*checkpoint = NULL;
-	if (res == NULL)
-		return -1;
-	if ((rc = db_next(res)) == 1) {
-		snprintf(provider, 33, "%s", db_str(res, 1) ? db_str(res, 1) : "");
-		snprintf(status, 32, "%s", db_str(res, 2) ? db_str(res, 2) : "");
-		if (db_str(res, 3) != NULL) {
-			*creds_len = db_len(res, 3);
-			*creds = xmalloc(*creds_len + 1);
-			memcpy(*creds, db_str(res, 3), *creds_len);
-		}
-		if (db_str(res, 4) != NULL)
-			*checkpoint = xstrdup(db_str(res, 4));
-	}
-	db_free(res);
+	snprintf(provider, 33, "%s", run.provider);
+	snprintf(status, 32, "%s", run.status);
+	*creds = run.credentials;
+	*creds_len = run.credentials_len;
+	*checkpoint = run.checkpoint;
+	run.credentials = NULL;
+	run.checkpoint = NULL;
+	run_row_clear(&run);
 	return rc;
 }
 
@@ -566,12 +547,75 @@ open_session(struct runner *r, struct disc *d, const unsigned char *sealed, size
 	return 0;
 }
 
+/* The next page, fetched by a thread of its own while the current page is
+ * saved (the provider still sees one request at a time). */
+struct prefetch {
+	pthread_t thread;
+	bool running;
+	struct prov_session *s;
+	const struct provider_def *def;
+	const char *cursor; /* the current page's next_cursor */
+	struct prov_page page;
+	struct prov_error pe;
+	enum prov_status st;
+};
+
+static void *
+prefetch_main(void *arg)
+{
+	struct prefetch *f = arg;
+
+	f->st = f->def->ops->fetch(f->s, f->cursor, &f->page, &f->pe);
+	return NULL;
+}
+
+/* After the page read with cursor (which gave next), fetch the next one now
+ * when the step will surely want it: not the last of the step, no pause, and
+ * not past [limits] max_pages (page_cap_reached would stop before it). */
+static void
+prefetch_start(struct runner *r, struct disc *d, struct prefetch *f, const char *cursor,
+    const struct prov_page *page, int pages, int64_t step_end)
+{
+	struct page_count next;
+	char phase[PROV_MAX_CURSOR + 1];
+
+	if (page->next_cursor == NULL || page->pause_s > 0 || pages + 1 >= RUNNER_PAGES_PER_STEP ||
+	    runner_out_of_time(r, step_end))
+		return;
+	count_page(&d->count, cursor, page->next_cursor, &next);
+	cursor_phase(page->next_cursor, phase);
+	if (strcmp(phase, next.phase) == 0 && next.pages >= r->cfg->max_pages)
+		return;
+	memset(&f->page, 0, sizeof f->page);
+	memset(&f->pe, 0, sizeof f->pe);
+	f->cursor = page->next_cursor;
+	f->running = pthread_create(&f->thread, NULL, prefetch_main, f) == 0;
+}
+
+/* Wait for the prefetch; keep its page (*page, *pe, the status returned) when
+ * keep, else drop it. PROV_FATAL when none was running. */
+static enum prov_status
+prefetch_end(struct prefetch *f, bool keep, struct prov_page *page, struct prov_error *pe)
+{
+	if (!f->running)
+		return PROV_FATAL;
+	pthread_join(f->thread, NULL);
+	f->running = false;
+	if (!keep) {
+		prov_page_free(&f->page);
+		return PROV_FATAL;
+	}
+	*page = f->page;
+	*pe = f->pe;
+	return f->st;
+}
+
 /* Fetch and save the page at *cursor. True when the loop goes on with the
  * next cursor (now in *cursor); false when the step ends (the job released,
  * dropped or finished, or the run failed). */
 static bool
 next_page(struct runner *r, struct disc *d, struct prov_session *s, char **cursor, int *pages,
-    int64_t step_end)
+    int64_t step_end, struct prefetch *f)
 {
 	struct prov_page page;
 	struct prov_error pe;
@@ -582,9 +626,12 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 	memset(&page, 0, sizeof page);
 	memset(&pe, 0, sizeof pe);
 	d->cursor = *cursor;
-	if (page_cap_reached(r, d, *cursor))
+	if (f->running)
+		st = prefetch_end(f, true, &page, &pe); /* the page at *cursor */
+	else if (page_cap_reached(r, d, *cursor))
 		return false;
-	st = d->def->ops->fetch(s, *cursor, &page, &pe);
+	else
+		st = d->def->ops->fetch(s, *cursor, &page, &pe);
 	if (st == PROV_OK && page.next_cursor != NULL && same_cursor(page.next_cursor, *cursor)) {
 		/* A cursor that does not move would page forever. */
 		st = prov_fail(&pe, PROV_FATAL, "the provider's paging did not advance at %s",
@@ -595,6 +642,9 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 		provider_error(r, d, s, &pe);
 		return false;
 	}
+	f->s = s;
+	f->def = d->def;
+	prefetch_start(r, d, f, *cursor, &page, *pages, step_end);
 	d->page = &page;
 	t = runner_tx(r, save_page, d);
 	d->page = NULL;
@@ -624,6 +674,8 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 		else
 			more = true;
 	}
+	if (!more)
+		prefetch_end(f, false, NULL, NULL);
 	prov_page_free(&page);
 	return more;
 }
@@ -640,6 +692,7 @@ discovery_step(struct runner *r, struct job *j)
 	char *cursor = NULL;
 	json_object *creds = NULL;
 	struct prov_session s;
+	struct prefetch prefetch = { .running = false };
 	int64_t step_end = runner_step_end(r);
 	int rc, pages = 0;
 
@@ -676,7 +729,7 @@ discovery_step(struct runner *r, struct job *j)
 		goto out;
 	}
 	if (open_session(r, &d, sealed, sealed_len, &creds, &s) == 0)
-		while (next_page(r, &d, &s, &cursor, &pages, step_end))
+		while (next_page(r, &d, &s, &cursor, &pages, step_end, &prefetch))
 			;
 out:
 	free(d.payload);

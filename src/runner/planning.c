@@ -14,18 +14,10 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/runner_rows.h"
 #include "importers/importer.h"
 #include "runner/rules.h"
 #include "runner/runner.h"
-
-struct row {
-	uint64_t id;
-	char type[32];
-	char ext[192];
-	char *resolution;
-	char status[16];
-	char *norm;
-};
 
 struct plan {
 	struct job *job;
@@ -37,11 +29,12 @@ struct plan {
 	int64_t conflicts;
 };
 
-/* Decide one resource and store the decision. 0 or -1 (DB error). */
+/* Decide one resource and add the decision to decided (the batch's rows of
+ * ST_RN_PLAN_SET_ROWS). 0 or -1 (DB error). */
 static int
-plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row *w)
+plan_one(struct plan *p, struct imp_ctx *ic, const struct resource_row *w, json_object *decided)
 {
-	struct plan_facts f = { .resolution = w->resolution };
+	struct plan_facts f = { .resolution = w->resolution[0] ? w->resolution : NULL };
 	struct plan_decision d;
 	char why[256] = "", msg[400];
 	const char *message = NULL;
@@ -49,7 +42,7 @@ plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row 
 	uint64_t id = 0;
 	int ok, rc;
 
-	if (w->resolution != NULL)
+	if (w->resolution[0] != '\0')
 		return 0; /* decided by resolve-conflicts */
 	if (strcmp(w->status, "pending") != 0 && strcmp(w->status, "skipped") != 0 &&
 	    strcmp(w->status, "conflict") != 0)
@@ -85,19 +78,18 @@ plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct row 
 		message = msg;
 	}
 	json_object_put(norm);
-	return db_exec(r->db, ST_RN_PLAN_SET, "sssu", d.action, d.status, message, w->id) < 0 ? -1 : 0;
+	{
+		json_object *row = json_object_new_array_ext(4);
+		json_object_array_add(row, json_object_new_uint64(w->id));
+		json_object_array_add(row, json_object_new_string(d.action));
+		json_object_array_add(row, json_object_new_string(d.status));
+		json_object_array_add(row, json_object_new_string(message));
+		json_object_array_add(decided, row);
+	}
+	return 0;
 fail:
 	json_object_put(norm);
 	return -1;
-}
-
-static void
-rows_free(struct row *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(rows[i].resolution);
-		free(rows[i].norm);
-	}
 }
 
 static enum tx_result
@@ -109,12 +101,11 @@ plan_batch(struct runner *r, void *arg)
 		.provider = p->provider,
 		.run_id = p->job->run_id,
 		.planning = true };
-	struct row *rows = xcalloc(RUNNER_PLAN_BATCH, sizeof *rows);
+	struct resource_row *rows = xcalloc(RUNNER_PLAN_BATCH, sizeof *rows);
+	json_object *decided = json_object_new_array();
 	enum tx_result t;
-	struct db_res *res;
 	char status[32];
-	size_t n = 0;
-	int rc = 0;
+	int n = 0;
 
 	if ((t = runner_lock(r, p->job, false, status, NULL, NULL)) != TX_COMMIT)
 		goto out;
@@ -126,33 +117,27 @@ plan_batch(struct runner *r, void *arg)
 	t = TX_ERROR;
 	if (!p->started && p->after == 0)
 		runner_log(r, p->job->run_id, "info", NULL, "Planning started.");
-	if ((res = db_query(r->db, ST_RN_PLAN_BATCH, "suui", p->job->run_id, p->after,
-	         p->last ? p->last : UINT64_MAX, (int64_t)RUNNER_PLAN_BATCH)) == NULL)
+	if ((n = resources_to_plan(r->db, p->job->run_id, p->after, p->last ? p->last : UINT64_MAX,
+	         RUNNER_PLAN_BATCH, rows)) < 0) {
+		n = 0;
 		goto out;
-	while (n < RUNNER_PLAN_BATCH && (rc = db_next(res)) == 1) {
-		struct row *w = &rows[n++];
-		w->id = (uint64_t)db_i64(res, 0);
-		snprintf(w->type, sizeof w->type, "%s", db_str(res, 1) ? db_str(res, 1) : "");
-		snprintf(w->ext, sizeof w->ext, "%s", db_str(res, 2) ? db_str(res, 2) : "");
-		w->resolution = db_str(res, 3) ? xstrdup(db_str(res, 3)) : NULL;
-		snprintf(w->status, sizeof w->status, "%s", db_str(res, 4) ? db_str(res, 4) : "");
-		w->norm = db_str(res, 5) ? xstrdup(db_str(res, 5)) : NULL;
 	}
-	db_free(res);
-	if (rc < 0)
-		goto out;
 	/* one look at the account for the batch's (first) type instead of one per resource */
 	if (n > 0 && importer_batch_facts(&ic, rows[0].type, p->after, rows[n - 1].id) != 0)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		if (plan_one(r, p, &ic, &rows[i]) != 0)
+	for (int i = 0; i < n; i++)
+		if (plan_one(p, &ic, &rows[i], decided) != 0)
 			goto out;
+	if (json_object_array_length(decided) > 0 &&
+	    db_exec(r->db, ST_RN_PLAN_SET_ROWS, "s", jx_text(decided)) < 0)
+		goto out;
 	if (n > 0)
 		p->after = rows[n - 1].id;
 	p->done = n < RUNNER_PLAN_BATCH;
 	t = TX_COMMIT;
 out:
-	rows_free(rows, n);
+	json_object_put(decided);
+	resource_rows_clear(rows, (size_t)n);
 	free(rows);
 	return t;
 }
@@ -338,19 +323,19 @@ split_body(struct runner *r, void *arg)
 static int
 plan_load(struct runner *r, struct job *j, struct plan *p, char *status, size_t n)
 {
-	struct db_res *res;
+	struct run_row run;
 	int rc;
 
-	if ((res = db_query(r->db, ST_RN_RUN_GET, "s", j->run_id)) == NULL) {
+	if ((rc = run_get(r->db, j->run_id, &run)) < 0) {
 		log_error("run %s: %s", j->run_id, db_error(r->db));
 		return -1;
 	}
-	if ((rc = db_next(res)) == 1) {
-		p->user_id = (uint64_t)db_i64(res, 0);
-		snprintf(p->provider, sizeof p->provider, "%s", db_str(res, 1) ? db_str(res, 1) : "");
-		snprintf(status, n, "%s", db_str(res, 2) ? db_str(res, 2) : "");
+	if (rc == 1) {
+		p->user_id = run.user_id;
+		snprintf(p->provider, sizeof p->provider, "%s", run.provider);
+		snprintf(status, n, "%s", run.status);
 	}
-	db_free(res);
+	run_row_clear(&run);
 	if (j->payload != NULL) {
 		int ok;
 		json_object *o = jx_parse(j->payload, strlen(j->payload), &ok), *v;

@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/runner_rows.h"
 #include "importers/importer.h"
 #include "runner/rules.h"
 #include "runner/runner.h"
@@ -43,7 +44,8 @@ struct one {
 	char label[160]; /* a human name of the resource, for messages */
 	char why[256];
 	char dberr[256];
-	int attempts; /* consecutive transient failures, this one included */
+	int attempts;          /* consecutive transient failures, this one included */
+	json_object *imported; /* in a batch: its [id, target_model, target_id] rows, written at its end */
 };
 
 static void
@@ -53,9 +55,6 @@ failure_context(struct one *o, json_object *ctx)
 	jx_add_str(ctx, "resource_type", o->type);
 	jx_add_str(ctx, "external_id", o->ext);
 }
-
-/* A resource row as ST_RN_RES_LOCK and ST_RN_IMPORT_LOCK_NEXT read it. */
-enum { COL_TYPE, COL_EXT, COL_ACTION, COL_RESOLUTION, COL_STATUS, COL_ATTEMPTS, COL_NORM, NCOLS };
 
 /* The account object this import writes over (0: a new one) for action and
  * resolution. 0, or -1 on a database error. */
@@ -99,14 +98,12 @@ record_failure(struct runner *r, struct one *o)
 	return 0;
 }
 
-/* Import the resource o->id, whose row (locked by the caller) is col[]
- * (NULL for SQL NULL). Writes the account row(s), the link and the
+/* Import the resource o->id, whose row (locked by the caller) is w. Writes the account row(s), the link and the
  * resource's status. TX_COMMIT (imported, failed for good, or nothing to do:
  * not pending any more), TX_ABORT with o->outcome ONE_DEFER, or TX_ERROR. */
 static enum tx_result
-import_row(struct runner *r, struct one *o, struct imp_ctx *ic, char *const col[NCOLS])
+import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct resource_row *w)
 {
-	char action[16], resolution[16], res_status[16];
 	json_object *norm = NULL;
 	enum imp_result ir;
 	uint64_t target = 0, target_id = 0;
@@ -114,17 +111,14 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, char *const col[
 
 	o->outcome = ONE_DONE;
 	o->failed_now = false;
-	snprintf(o->type, sizeof o->type, "%s", col[COL_TYPE] ? col[COL_TYPE] : "");
-	snprintf(o->ext, sizeof o->ext, "%s", col[COL_EXT] ? col[COL_EXT] : "");
-	snprintf(action, sizeof action, "%s", col[COL_ACTION] ? col[COL_ACTION] : "");
-	snprintf(resolution, sizeof resolution, "%s", col[COL_RESOLUTION] ? col[COL_RESOLUTION] : "");
-	snprintf(res_status, sizeof res_status, "%s", col[COL_STATUS] ? col[COL_STATUS] : "");
-	if (strcmp(res_status, "pending") != 0)
+	snprintf(o->type, sizeof o->type, "%s", w->type);
+	snprintf(o->ext, sizeof o->ext, "%s", w->ext);
+	if (strcmp(w->status, "pending") != 0)
 		return TX_COMMIT; /* already done by someone else */
-	if (col[COL_NORM] != NULL)
-		norm = jx_parse(col[COL_NORM], strlen(col[COL_NORM]), &ok);
+	if (w->norm != NULL)
+		norm = jx_parse(w->norm, strlen(w->norm), &ok);
 	importer_label(o->type, norm, o->label, sizeof o->label);
-	rc = find_target(ic, o, action, resolution, norm, &target);
+	rc = find_target(ic, o, w->action, w->resolution, norm, &target);
 	if (rc < 0) {
 		json_object_put(norm);
 		goto db_error;
@@ -133,7 +127,14 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, char *const col[
 	json_object_put(norm);
 	switch (ir) {
 	case IMP_OK:
-		if (db_exec(r->db, ST_RN_RES_IMPORTED, "suu", importer_model(o->type), target_id, o->id) < 0)
+		if (o->imported != NULL) {
+			json_object *row = json_object_new_array_ext(3);
+			json_object_array_add(row, json_object_new_uint64(o->id));
+			json_object_array_add(row, json_object_new_string(importer_model(o->type)));
+			json_object_array_add(row, json_object_new_uint64(target_id));
+			json_object_array_add(o->imported, row);
+		} else if (db_exec(r->db, ST_RN_RES_IMPORTED, "suu", importer_model(o->type), target_id,
+		               o->id) < 0)
 			goto db_error;
 		return TX_COMMIT;
 	case IMP_DEFER:
@@ -162,8 +163,8 @@ import_body(struct runner *r, void *arg)
 		.provider = o->run->provider,
 		.run_id = o->job->run_id,
 		.import_paused = o->run->import_paused };
-	char status[32], *col[NCOLS];
-	struct db_res *res;
+	char status[32];
+	struct resource_row row;
 	enum tx_result t;
 	int rc;
 
@@ -177,15 +178,10 @@ import_body(struct runner *r, void *arg)
 		o->outcome = ONE_MOVED;
 		return TX_ABORT;
 	}
-	if ((res = db_query(r->db, ST_RN_RES_LOCK, "us", o->id, o->job->run_id)) == NULL)
-		return TX_ERROR;
-	if ((rc = db_next(res)) == 1) {
-		for (int c = 0; c < NCOLS; c++)
-			col[c] = (char *)db_str(res, c);
-		t = import_row(r, o, &ic, col);
-	} else
-		t = rc < 0 ? TX_ERROR : TX_COMMIT; /* gone */
-	db_free(res);
+	if ((rc = resource_lock(r->db, o->id, o->job->run_id, &row)) != 1)
+		return rc < 0 ? TX_ERROR : TX_COMMIT; /* gone */
+	t = import_row(r, o, &ic, &row);
+	resource_rows_clear(&row, 1);
 	return t;
 }
 
@@ -305,10 +301,11 @@ batch_body(struct runner *r, void *arg)
 		.provider = b->run->provider,
 		.run_id = b->job->run_id,
 		.import_paused = b->run->import_paused };
-	char status[32], *rows[RUNNER_IMPORT_TX][NCOLS];
-	struct db_res *res;
+	struct resource_row rows[RUNNER_IMPORT_TX];
+	char status[32];
+	json_object *imported;
 	enum tx_result t;
-	int rc = 0, n = 0;
+	int n;
 
 	b->n = 0;
 	b->deferred = -1;
@@ -321,29 +318,31 @@ batch_body(struct runner *r, void *arg)
 		b->outcome = ONE_MOVED;
 		return TX_ABORT;
 	}
-	if ((res = db_query(r->db, ST_RN_IMPORT_LOCK_NEXT, "ssuui", b->job->run_id, b->type, b->after,
-	         b->last, (int64_t)b->limit)) == NULL)
+	if ((n = resources_to_import(r->db, b->job->run_id, b->type, b->after, b->last, b->limit, rows)) < 0)
 		return TX_ERROR;
-	while (n < b->limit && (rc = db_next(res)) == 1) {
-		b->ids[n] = (uint64_t)db_i64(res, 0);
-		for (int c = 0; c < NCOLS; c++)
-			rows[n][c] = db_str(res, c + 1) ? xstrdup(db_str(res, c + 1)) : NULL;
-		n++;
-	}
-	db_free(res);
-	t = rc < 0 ? TX_ERROR : TX_COMMIT;
-	if (t == TX_COMMIT && n > 0 && importer_batch_facts(&ic, b->type, b->after, b->ids[n - 1]) != 0)
+	for (int i = 0; i < n; i++)
+		b->ids[i] = rows[i].id;
+	t = TX_COMMIT;
+	if (n > 0 && importer_batch_facts(&ic, b->type, b->after, b->ids[n - 1]) != 0)
 		t = TX_ERROR;
+	/* The rows' links, contact links and statuses are written together at the end. */
+	importer_rows_begin(&ic);
+	imported = json_object_new_array();
 	for (int i = 0; i < n && t == TX_COMMIT; i++) {
-		struct one o = { .job = b->job, .run = b->run, .id = b->ids[i] };
-		t = import_row(r, &o, &ic, rows[i]);
+		struct one o = { .job = b->job, .run = b->run, .id = b->ids[i], .imported = imported };
+		t = import_row(r, &o, &ic, &rows[i]);
 		if (t == TX_ABORT)
 			b->deferred = i; /* the only abort of import_row */
 		b->n = i + 1;
 	}
-	for (int i = 0; i < n; i++)
-		for (int c = 0; c < NCOLS; c++)
-			free(rows[i][c]);
+	if (t == TX_COMMIT && importer_rows_flush(&ic) != 0)
+		t = TX_ERROR;
+	if (t == TX_COMMIT && json_object_array_length(imported) > 0 &&
+	    db_exec(r->db, ST_RN_RES_IMPORTED_ROWS, "s", jx_text(imported)) < 0)
+		t = TX_ERROR;
+	importer_rows_end(&ic);
+	json_object_put(imported);
+	resource_rows_clear(rows, (size_t)n);
 	return t;
 }
 
@@ -403,32 +402,36 @@ struct finish {
 	bool moved_on, completed, delete_job;
 };
 
+struct paused {
+	json_object *types;
+	int64_t total;
+};
+
+static void
+count_paused(void *arg, const char *type, int64_t n)
+{
+	struct paused *p = arg;
+
+	if (importer_pausable(type)) {
+		jx_add_int(p->types, type, n);
+		p->total += n;
+	}
+}
+
 /* The run option import_paused: say which targets were left paused. 0 or -1. */
 static int
 log_left_paused(struct runner *r, const char *run_id)
 {
-	struct db_res *res = db_query(r->db, ST_RN_COUNT_IMPORTED_TYPE, "s", run_id);
-	json_object *ctx = json_object_new_object(), *types = json_object_new_object();
-	int64_t total = 0;
-	int rc;
+	struct paused p = { json_object_new_object(), 0 };
+	json_object *ctx = json_object_new_object();
+	int rc = run_count_groups(r->db, ST_RN_COUNT_IMPORTED_TYPE, run_id, count_paused, &p);
 
-	if (res == NULL) {
-		json_object_put(ctx);
-		json_object_put(types);
-		return -1;
-	}
-	while ((rc = db_next(res)) == 1)
-		if (importer_pausable(db_str(res, 0))) {
-			jx_add_int(types, db_str(res, 0), db_i64(res, 1));
-			total += db_i64(res, 1);
-		}
-	db_free(res);
-	json_object_object_add(ctx, "left_paused", types);
+	json_object_object_add(ctx, "left_paused", p.types);
 	if (rc == 0)
 		runner_log(r, run_id, "info", ctx,
 		    "%lld imported monitor%s and heartbeat%s were left paused "
 		    "(option import_paused): resume them when you switch over.",
-		    (long long)total, total == 1 ? "" : "s", total == 1 ? "" : "s");
+		    (long long)p.total, p.total == 1 ? "" : "s", p.total == 1 ? "" : "s");
 	json_object_put(ctx);
 	return rc < 0 ? -1 : 0;
 }
@@ -681,21 +684,19 @@ void
 resources_step(struct runner *r, struct job *j)
 {
 	struct run_info run = { 0 };
-	struct db_res *res;
+	struct run_row row;
 	char status[32] = "";
 	int rc;
 
-	if ((res = db_query(r->db, ST_RN_RUN_GET, "s", j->run_id)) == NULL) {
+	if ((rc = run_get(r->db, j->run_id, &row)) < 0)
 		log_error("run %s: %s", j->run_id, db_error(r->db));
-		return;
+	if (rc == 1) {
+		run.user_id = row.user_id;
+		snprintf(run.provider, sizeof run.provider, "%s", row.provider);
+		snprintf(status, sizeof status, "%s", row.status);
+		run.import_paused = run_option(row.options, "import_paused");
 	}
-	if ((rc = db_next(res)) == 1) {
-		run.user_id = (uint64_t)db_i64(res, 0);
-		snprintf(run.provider, sizeof run.provider, "%s", db_str(res, 1) ? db_str(res, 1) : "");
-		snprintf(status, sizeof status, "%s", db_str(res, 2) ? db_str(res, 2) : "");
-		run.import_paused = run_option(db_str(res, 6), "import_paused");
-	}
-	db_free(res);
+	run_row_clear(&row);
 	if (rc <= 0)
 		return; /* deleted with its jobs (or a DB error: claimed again later) */
 	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {

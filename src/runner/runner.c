@@ -12,6 +12,7 @@
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "db/runlog.h"
+#include "db/runner_rows.h"
 #include "runner/rules.h"
 #include "runner/runner.h"
 
@@ -70,7 +71,7 @@ enum tx_result
 runner_lock(struct runner *r, const struct job *j, bool exclusive, char status[32], char **checkpoint,
     char **stats)
 {
-	struct db_res *res;
+	struct run_row run;
 	int rc, held;
 
 	if (checkpoint != NULL)
@@ -79,19 +80,18 @@ runner_lock(struct runner *r, const struct job *j, bool exclusive, char status[3
 		*stats = NULL;
 
 	/* The run first, then the job: the order the API's cancel and delete use. */
-	res = exclusive ? db_query(r->db, ST_RN_RUN_LOCK, "s", j->run_id) :
-	                  db_query(r->db, ST_RN_RUN_SHARE, "s", j->run_id);
-	if (res == NULL)
-		return TX_ERROR;
-	rc = db_next(res);
-	if (rc == 1) {
-		snprintf(status, 32, "%s", db_str(res, 0) ? db_str(res, 0) : "");
-		if (exclusive && checkpoint != NULL && db_str(res, 1) != NULL)
-			*checkpoint = xstrdup(db_str(res, 1));
-		if (exclusive && stats != NULL && db_str(res, 2) != NULL)
-			*stats = xstrdup(db_str(res, 2));
+	if ((rc = run_lock(r->db, j->run_id, exclusive, &run)) == 1) {
+		snprintf(status, 32, "%s", run.status);
+		if (checkpoint != NULL) {
+			*checkpoint = run.checkpoint;
+			run.checkpoint = NULL;
+		}
+		if (stats != NULL) {
+			*stats = run.stats;
+			run.stats = NULL;
+		}
 	}
-	db_free(res);
+	run_row_clear(&run);
 	if (rc < 0)
 		return TX_ERROR;
 	if (rc == 0)
@@ -143,22 +143,19 @@ runner_drop(struct runner *r, struct job *j, const char *why)
 	runner_tx(r, drop_body, &a);
 }
 
-/* name -> count of a two-column GROUP BY result, as a JSON object. NULL on error. */
+static void
+add_count(void *o, const char *name, int64_t n)
+{
+	jx_add_int(o, name, n);
+}
+
+/* name -> count of a run_count_groups statement, as a JSON object. NULL on error. */
 static json_object *
 count_object(struct db *db, enum stmt_id st, const char *run_id)
 {
-	struct db_res *res = db_query(db, st, "s", run_id);
-	json_object *o;
-	int rc;
+	json_object *o = json_object_new_object();
 
-	if (res == NULL)
-		return NULL;
-	o = json_object_new_object();
-	while ((rc = db_next(res)) == 1)
-		if (db_str(res, 0) != NULL)
-			jx_add_int(o, db_str(res, 0), db_i64(res, 1));
-	db_free(res);
-	if (rc < 0) {
+	if (run_count_groups(db, st, run_id, add_count, o) != 0) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -218,18 +215,14 @@ runner_stats(struct runner *r, const char *run_id, const char *old, bool discove
 int
 runner_housekeeping(struct runner *r)
 {
-	struct db_res *res;
 	char ids[100][37];
-	int n = 0, rc;
+	int n;
 
 	r->last_housekeeping = mono_ms();
-	if ((res = db_query(r->db, ST_RN_CREDS_DUE, "")) == NULL) {
+	if ((n = runs_credentials_due(r->db, ids, 100)) < 0) {
 		log_error("credentials purge: %s", db_error(r->db));
 		return -1;
 	}
-	while (n < 100 && (rc = db_next(res)) == 1)
-		snprintf(ids[n++], sizeof ids[0], "%s", db_str(res, 0) ? db_str(res, 0) : "");
-	db_free(res);
 	for (int i = 0; i < n; i++) {
 		int64_t k = db_exec(r->db, ST_RN_CREDS_WIPE, "s", ids[i]);
 		if (k < 0) {

@@ -33,16 +33,16 @@
 
 #define RUNNER_STEP_MS         10000 /* a step's time budget */
 #define RUNNER_PAGES_PER_STEP  20    /* discovery pages per step */
-#define RUNNER_PLAN_BATCH      200   /* resources per planning transaction */
+#define RUNNER_PLAN_BATCH      500   /* resources per planning transaction */
 #define RUNNER_PLAN_CHUNK      2500  /* a larger run's plan: chunk jobs of this many resources */
-#define RUNNER_IMPORT_TX       25    /* resources imported per transaction */
+#define RUNNER_IMPORT_TX       100   /* resources imported per transaction */
 #define RUNNER_IMPORT_CHUNK    2000  /* a larger run's import: chunk jobs of this many resources */
 #define RUNNER_GATE_MS         250   /* a chunk waiting for the kinds before its own: look again */
 #define RUNNER_DEFER_MS        2000  /* wait for a referenced resource of the same run */
 #define RUNNER_STATS_MS        1000  /* an import step refreshes the run's progress this often */
 #define RUNNER_NOKEY_DELAY_MS  60000 /* discovery without a credentials key: try later */
 #define RUNNER_HOUSEKEEPING_MS 30000 /* purges at most this often */
-#define RUNNER_IDLE_POLL_MS    1000  /* without --once: look for new jobs this often */
+#define RUNNER_IDLE_POLL_MS    250   /* without --once: look for new jobs this often */
 
 struct runner {
 	const struct config *cfg;

@@ -1,6 +1,7 @@
 """The three programs' command lines as an operator meets them (issue 13):
 --help and --version, usage errors, migratorctl's user list, flag get,
-config check, status on an empty database and db migrate from the build tree;
+config check, status on an empty database and db migrate from the build tree,
+token list and the status tables;
 the manual pages: clean under man --warnings, every config key and command in them.
 """
 
@@ -90,7 +91,43 @@ class TestCommandLines(ApiTestCase):
         self.assertIn("applied 001_core.sql", r.stdout)
         rc, out, err = self.stack.ctl("status", config=conf, check=False)
         self.assertEqual(rc, 0, err)
+        self.assertEqual(out, "queue\tjobs\treserved\toldest_age_s\n(no queued jobs)\n\nrun_status\truns")
         self.stack.sql("DROP DATABASE empty_cli", db="")
+
+    def test_token_list_and_status_rows(self):
+        u = self.stack.new_user(["account:read"])
+        second = self.stack.new_token(u.id, ["account:read", "account:write"], name="second")
+        self.stack.ctl("token", "revoke", "--id", second.split("|")[0])
+        lines = self.stack.ctl("token", "list", "--user", u.id).splitlines()
+        self.assertEqual(lines[0], "id\tname\tscopes\tlast_used\tcreated\trevoked")
+        rows = [l.split("\t") for l in lines[1:]]
+        self.assertEqual([(r[0], r[2], r[3]) for r in rows],
+                         [(u.token_id, "account:read", "never"), (second.split("|")[0], "account:read,account:write", "never")])
+        self.assertEqual(rows[0][5], "-")
+        self.assertRegex(rows[1][5], r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$")
+        for tok in (u.token, second):
+            self.assertNotIn(tok.split("|")[1], "\n".join(lines))
+        lone = self.stack.ctl("user", "add", "--name", "lone", "--email", self.stack.unique("lone") + "@example.test")
+        self.assertEqual(self.stack.ctl("token", "list", "--user", lone), "id\tname\tscopes\tlast_used\tcreated\trevoked")
+
+        run_id = self.stack.insert_run(u.id, status="cancelled")
+        self.stack.insert_job(run_id, queue="ctl_probe")
+        self.stack.insert_job(run_id, queue="ctl_probe")
+        try:
+            lines = self.stack.ctl("status").splitlines()
+        finally:
+            self.stack.sql("DELETE FROM jobs WHERE queue = 'ctl_probe'")
+            self.stack.sql("DELETE FROM migration_runs WHERE id = %s" % harness.q(run_id))
+        self.assertEqual(lines[0], "queue\tjobs\treserved\toldest_age_s")
+        probe = [l.split("\t") for l in lines if l.startswith("ctl_probe\t")]
+        self.assertEqual(len(probe), 1, lines)
+        self.assertEqual(probe[0][1:3], ["2", "0"])
+        self.assertRegex(probe[0][3], r"^\d+$")
+        at = lines.index("run_status\truns")
+        self.assertEqual(lines[at - 1], "")
+        cancelled = [l.split("\t") for l in lines[at + 1:] if l.startswith("cancelled\t")]
+        self.assertEqual(len(cancelled), 1, lines)
+        self.assertGreaterEqual(int(cancelled[0][1]), 1)
 
 
 class TestManualPages(ApiTestCase):

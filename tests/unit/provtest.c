@@ -203,6 +203,57 @@ nids_len(const struct prov_item *it, const char *key)
 	return json_object_array_length(v);
 }
 
+/* Whether v is what x expects. */
+static bool
+expect_holds(const struct prov_item *it, json_object *v, const struct expect *x)
+{
+	switch (x->kind) {
+	case EX_STR:
+		return json_object_is_type(v, json_type_string) &&
+		    strcmp(json_object_get_string(v), x->s) == 0;
+	case EX_INT:
+		return json_object_is_type(v, json_type_int) && json_object_get_int64(v) == x->i;
+	case EX_BOOL:
+		return json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v) == (x->i != 0);
+	case EX_NULL:
+		return v == NULL;
+	case EX_TEXT:
+		return strcmp(ntext(it, x->key), x->s) == 0;
+	case EX_IDS:
+		return strcmp(nids(it, x->key), x->s) == 0;
+	}
+	return false;
+}
+
+void
+expect_norm_(const struct prov_item *it, const struct expect *x, size_t n, const char *file, int line)
+{
+	for (size_t i = 0; i < n; i++) {
+		json_object *v = NULL;
+
+		if (!json_object_object_get_ex(it->norm, x[i].key, &v)) {
+			print_error("normalized %s lacks key %s\n", it->external_id, x[i].key);
+			_fail(file, line);
+		}
+		if (!expect_holds(it, v, &x[i])) {
+			char want[32];
+
+			if (x[i].kind == EX_INT)
+				snprintf(want, sizeof want, "%lld", (long long)x[i].i);
+			else
+				snprintf(want, sizeof want, "%s",
+				    x[i].kind == EX_NULL ? "null" :
+				        x[i].i != 0      ? "true" :
+				                           "false");
+			print_error("normalized %s: %s is %s, not %s\n", it->external_id, x[i].key,
+			    json_object_to_json_string_ext(v,
+			        JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+			    x[i].s != NULL ? x[i].s : want);
+			_fail(file, line);
+		}
+	}
+}
+
 bool
 has_warning(const struct prov_page *p, const char *needle)
 {
@@ -212,20 +263,29 @@ has_warning(const struct prov_page *p, const char *needle)
 	return false;
 }
 
+/* Run parse on r (freed here) into page, with a fresh err. */
+static enum prov_status
+parse_resp(parse_fn fn, const char *cursor, struct httpc_resp *r, struct prov_page *page,
+    struct prov_error *err)
+{
+	enum prov_status st;
+
+	memset(err, 0, sizeof *err);
+	st = fn(cursor, r, page, err);
+	httpc_resp_free(r);
+	return st;
+}
+
 /* Run parse on a fixture into a fresh page. */
 enum prov_status
 run_parse(parse_fn fn, const char *cursor, long status, const char *fixture, struct prov_page *page,
     struct prov_error *err)
 {
 	struct httpc_resp r;
-	enum prov_status st;
 
 	memset(page, 0, sizeof *page);
-	memset(err, 0, sizeof *err);
 	resp_fixture(&r, status, fixture);
-	st = fn(cursor, &r, page, err);
-	httpc_resp_free(&r);
-	return st;
+	return parse_resp(fn, cursor, &r, page, err);
 }
 
 /* The same into an existing page (a statuspage fetch fills one page twice). */
@@ -234,15 +294,11 @@ run_parse_more(parse_fn fn, const char *cursor, long status, const char *fixture
     struct prov_error *err)
 {
 	struct httpc_resp r;
-	enum prov_status st;
 
 	free(page->next_cursor);
 	page->next_cursor = NULL;
-	memset(err, 0, sizeof *err);
 	resp_fixture(&r, status, fixture);
-	st = fn(cursor, &r, page, err);
-	httpc_resp_free(&r);
-	return st;
+	return parse_resp(fn, cursor, &r, page, err);
 }
 
 enum prov_status
@@ -250,14 +306,30 @@ run_parse_text(parse_fn fn, const char *cursor, long status, const char *text, s
     struct prov_error *err)
 {
 	struct httpc_resp r;
-	enum prov_status st;
 
 	memset(page, 0, sizeof *page);
-	memset(err, 0, sizeof *err);
 	resp_text(&r, status, text);
-	st = fn(cursor, &r, page, err);
-	httpc_resp_free(&r);
-	return st;
+	return parse_resp(fn, cursor, &r, page, err);
+}
+
+void
+expect_empty_page_(parse_fn fn, const char *cursor, const char *fixture, const char *next, const char *file,
+    int line)
+{
+	struct prov_page p;
+	struct prov_error e;
+	enum prov_status st = run_parse(fn, cursor, 200, fixture, &p, &e);
+	bool ok = st == PROV_OK && p.n == 0 &&
+	    (next == NULL ? p.next_cursor == NULL :
+	                    p.next_cursor != NULL && strcmp(p.next_cursor, next) == 0);
+
+	if (!ok)
+		print_error("%s at %s: status %d, %zu items, next cursor %s; expected no items, then %s\n",
+		    fixture, cursor != NULL ? cursor : "the start", (int)st, p.n,
+		    p.next_cursor ? p.next_cursor : "none", next != NULL ? next : "none");
+	prov_page_free(&p);
+	if (!ok)
+		_fail(file, line);
 }
 
 /* A parse that must fail with st; returns err.message (copy). */
@@ -431,4 +503,30 @@ free_answers(char **answers)
 {
 	for (size_t i = 0; answers[i] != NULL; i++)
 		free(answers[i]);
+}
+
+enum prov_status
+fetch_served(const char *id, const char *prefix, const char *creds, const char *cursor, char **answers,
+    struct prov_page *page, struct prov_error *err, const char **seen)
+{
+	json_object *c = json_tokener_parse(creds);
+	struct prov_session s;
+	struct config cfg;
+	struct mini m;
+	char base[96];
+	const char *got;
+	enum prov_status st;
+
+	assert_non_null(c);
+	memset(page, 0, sizeof *page);
+	memset(err, 0, sizeof *err);
+	mini_start(&m, (const char *const *)answers);
+	session_on(id, prefix, &s, &cfg, &m, base, sizeof base, c);
+	st = s.def->ops->fetch(&s, cursor, page, err);
+	got = mini_finish(&m);
+	if (seen != NULL)
+		*seen = got;
+	free_answers(answers);
+	json_object_put(c);
+	return st;
 }

@@ -41,62 +41,40 @@ test_monitor_fields(void **state)
 	assert_string_equal(p.next_cursor, "monitors:2");
 	assert_int_equal(page_count(&p, "monitor"), 7);
 	it = page_find(&p, "monitor", "2");
-	assert_string_equal(nstr(it, "name"), "Shop");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?deep=1");
-	assert_string_equal(nstr(it, "keyword"), "All systems go");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present");
-	assert_true(nnull(it, "keyword_case_sensitive"));
-	assert_string_equal(nstr(it, "http_method"), "POST");
-	assert_string_equal(nstr(it, "request_body"), "{\"ping\":1}");
+	EXPECT_NORM(it, X_STR("name", "Shop"), X_STR("type", "keyword"),
+	    X_STR("url", "https://shop.example.com:8443/health?deep=1"), X_STR("keyword", "All systems go"),
+	    X_STR("keyword_up_when", "present"), X_NULL("keyword_case_sensitive"),
+	    X_STR("http_method", "POST"), X_STR("request_body", "{\"ping\":1}"));
 	assert_string_equal(ntext(it, "request_headers"),
 	    "{\"X-Env\":\"prod\",\"Accept\":\"application/json\"}");
-	assert_int_equal(nint(it, "interval"), 30);
-	assert_int_equal(nint(it, "timeout"), 15);
-	assert_false(nbool(it, "follow_redirects"));
-	assert_true(nbool(it, "verify_ssl"));
-	assert_int_equal(nint(it, "ssl_expiry_days"), 14);
-	assert_string_equal(nids(it, "regions"), "us,eu");
-	assert_true(nnull(it, "port"));
-	assert_string_equal(nids(it, "contact_ids"), ""); /* links need the context: fetch tests */
-	assert_false(nbool(it, "paused"));
+	EXPECT_NORM(it, X_INT("interval", 30), X_INT("timeout", 15), X_FALSE("follow_redirects"),
+	    X_TRUE("verify_ssl"), X_INT("ssl_expiry_days", 14), X_IDS("regions", "us,eu"), X_NULL("port"),
+	    X_IDS("contact_ids", ""), /* links need the context: fetch tests */
+	    X_FALSE("paused"));
 	/* The basic-auth password is not kept in the stored provider copy. */
 	json_object_object_get_ex(it->raw, "attributes", &a);
 	assert_string_equal(json_object_get_string(json_object_object_get(a, "auth_password")), "[redacted]");
 	it = page_find(&p, "maintenance_window", "monitor-2");
-	assert_string_equal(nstr(it, "name"), "Shop maintenance");
-	assert_string_equal(nstr(it, "recurrence"), "weekly");
-	assert_string_equal(nstr(it, "start"), "01:00");
-	assert_int_equal(nint(it, "duration"), 150);
-	assert_string_equal(ntext(it, "days"), "[6,7]");
-	assert_string_equal(nstr(it, "timezone"), "Europe/Amsterdam");
-	assert_string_equal(nids(it, "monitor_ids"), "2");
+	EXPECT_NORM(it, X_STR("name", "Shop maintenance"), X_STR("recurrence", "weekly"),
+	    X_STR("start", "01:00"), X_INT("duration", 150), X_TEXT("days", "[6,7]"),
+	    X_STR("timezone", "Europe/Amsterdam"), X_IDS("monitor_ids", "2"));
 
 	it = page_find(&p, "monitor", "3");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "keyword"), "error");
-	assert_string_equal(nstr(it, "keyword_up_when"), "absent");
-	assert_true(nbool(it, "paused"));
-	assert_int_equal(nint(it, "interval"), 60); /* "60" */
-	assert_int_equal(nint(it, "timeout"), 30);  /* "30" */
-	assert_false(nbool(it, "verify_ssl"));      /* "false" */
-	assert_true(nbool(it, "follow_redirects")); /* "1" */
-	assert_string_equal(nstr(it, "http_method"), "GET");
-	assert_string_equal(nids(it, "regions"), "");
+	EXPECT_NORM(it, X_STR("type", "keyword"), X_STR("keyword", "error"),
+	    X_STR("keyword_up_when", "absent"), X_TRUE("paused"), X_INT("interval", 60), /* "60" */
+	    X_INT("timeout", 30),                                                        /* "30" */
+	    X_FALSE("verify_ssl"),                                                       /* "false" */
+	    X_TRUE("follow_redirects"),                                                  /* "1" */
+	    X_STR("http_method", "GET"), X_IDS("regions", ""));
 	it = page_find(&p, "maintenance_window", "monitor-3");
-	assert_string_equal(nstr(it, "recurrence"), "daily"); /* no days: every day */
-	assert_string_equal(nstr(it, "start"), "23:00");
-	assert_int_equal(nint(it, "duration"), 180); /* overnight */
-	assert_string_equal(nstr(it, "timezone"), "Europe/Prague");
+	EXPECT_NORM(it, X_STR("recurrence", "daily"),        /* no days: every day */
+	    X_STR("start", "23:00"), X_INT("duration", 180), /* overnight */
+	    X_STR("timezone", "Europe/Prague"));
 
 	it = page_find(&p, "monitor", "4");
-	assert_string_equal(nstr(it, "type"), "tcp");
-	assert_string_equal(nstr(it, "url"), "db.example.com");
-	assert_int_equal(nint(it, "port"), 5432);
-	assert_int_equal(nint(it, "timeout"), 2); /* 2000 ms */
-	assert_true(nnull(it, "keyword"));
-	assert_true(nnull(it, "keyword_up_when"));
-	assert_true(nnull(it, "follow_redirects"));
+	EXPECT_NORM(it, X_STR("type", "tcp"), X_STR("url", "db.example.com"), X_INT("port", 5432),
+	    X_INT("timeout", 2), /* 2000 ms */
+	    X_NULL("keyword"), X_NULL("keyword_up_when"), X_NULL("follow_redirects"));
 
 	it = page_find(&p, "monitor", "5");
 	assert_string_equal(nstr(it, "type"), "other");
@@ -106,11 +84,9 @@ test_monitor_fields(void **state)
 	assert_true(has_warning(&p, "without id or attributes"));
 
 	it = page_find(&p, "monitor", "7");
-	assert_string_equal(nstr(it, "name"), "mail.example.com");
-	assert_string_equal(nstr(it, "type"), "smtp");
-	assert_int_equal(nint(it, "port"), 25);
-	assert_int_equal(nint(it, "timeout"), 1);    /* 500 ms, rounded up */
-	assert_int_equal(nint(it, "interval"), 180); /* "" */
+	EXPECT_NORM(it, X_STR("name", "mail.example.com"), X_STR("type", "smtp"), X_INT("port", 25),
+	    X_INT("timeout", 1),     /* 500 ms, rounded up */
+	    X_INT("interval", 180)); /* "" */
 	assert_true(has_warning(&p, "checks ports 25,465,587; only the first (25) was imported"));
 	it = page_find(&p, "maintenance_window", "monitor-7");
 	assert_string_equal(ntext(it, "days"), "[1]");
@@ -119,18 +95,13 @@ test_monitor_fields(void **state)
 	assert_true(has_warning(&p, "unknown maintenance day fun"));
 
 	it = page_find(&p, "monitor", "8");
-	assert_string_equal(nstr(it, "type"), "dns");
-	assert_string_equal(nstr(it, "request_body"), "example.org");
-	assert_int_equal(nint(it, "port"), 53);
-	assert_int_equal(nint(it, "timeout"), 5);
+	EXPECT_NORM(it, X_STR("type", "dns"), X_STR("request_body", "example.org"), X_INT("port", 53),
+	    X_INT("timeout", 5));
 
 	it = page_find(&p, "monitor", "9");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_string_equal(nids(it, "expected_status_codes"), "200,204");
-	assert_string_equal(nstr(it, "http_method"), "HEAD");
-	assert_true(nnull(it, "request_body"));
-	assert_string_equal(ntext(it, "request_headers"), "{}");
-	assert_true(nnull(it, "keyword_up_when"));
+	EXPECT_NORM(it, X_STR("type", "http"), X_IDS("expected_status_codes", "200,204"),
+	    X_STR("http_method", "HEAD"), X_NULL("request_body"), X_TEXT("request_headers", "{}"),
+	    X_NULL("keyword_up_when"));
 	prov_page_free(&p);
 }
 
@@ -148,19 +119,14 @@ test_heartbeats(void **state)
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "contacts:0");
 	it = page_find(&p, "heartbeat", "12345");
-	assert_string_equal(nstr(it, "name"), "Cron backup");
-	assert_int_equal(nint(it, "interval"), 3600);
-	assert_int_equal(nint(it, "grace"), 300); /* "300" */
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nstr(it, "ping_url"), "https://uptime.betterstack.com/api/v1/heartbeat/abcd1234");
+	EXPECT_NORM(it, X_STR("name", "Cron backup"), X_INT("interval", 3600),
+	    X_INT("grace", 300), /* "300" */
+	    X_FALSE("paused"), X_STR("ping_url", "https://uptime.betterstack.com/api/v1/heartbeat/abcd1234"));
 	it = page_find(&p, "maintenance_window", "heartbeat-12345");
-	assert_string_equal(nstr(it, "name"), "Cron backup heartbeat maintenance");
-	assert_string_equal(nstr(it, "recurrence"), "daily"); /* all seven days */
-	assert_string_equal(ntext(it, "days"), "[]");
-	assert_int_equal(nint(it, "duration"), 60);
-	assert_string_equal(nstr(it, "timezone"), "Europe/Prague");
-	assert_string_equal(nids(it, "monitor_ids"), "");
-	assert_string_equal(nids(it, "heartbeat_ids"), "12345"); /* numbered apart from monitors */
+	EXPECT_NORM(it, X_STR("name", "Cron backup heartbeat maintenance"),
+	    X_STR("recurrence", "daily"), /* all seven days */
+	    X_TEXT("days", "[]"), X_INT("duration", 60), X_STR("timezone", "Europe/Prague"),
+	    X_IDS("monitor_ids", ""), X_IDS("heartbeat_ids", "12345")); /* numbered apart from monitors */
 	it = page_find(&p, "heartbeat", "12346");
 	assert_true(nbool(it, "paused"));
 	assert_int_equal(page_count(&p, "maintenance_window"), 1);
@@ -181,14 +147,12 @@ test_status_pages_parse(void **state)
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "status_page", "123");
-	assert_string_equal(nstr(it, "name"), "Acme");
-	assert_string_equal(nstr(it, "url"), "https://acme.betteruptime.com");
-	assert_string_equal(nstr(it, "timezone"), "America/New_York");
-	assert_true(nbool(it, "public"));
+	EXPECT_NORM(it, X_STR("name", "Acme"), X_STR("url", "https://acme.betteruptime.com"),
+	    X_STR("timezone", "America/New_York"), X_TRUE("public"));
 	it = page_find(&p, "status_page", "124");
-	assert_string_equal(nstr(it, "url"), "https://status.acme.example");
-	assert_false(nbool(it, "public")); /* password protected */
-	assert_true(nnull(it, "timezone"));
+	EXPECT_NORM(it, X_STR("url", "https://status.acme.example"),
+	    X_FALSE("public"), /* password protected */
+	    X_NULL("timezone"));
 	assert_true(has_warning(&p, "unknown time zone Atlantis"));
 	prov_page_free(&p);
 }
@@ -227,11 +191,7 @@ test_errors_and_refused_kinds(void **state)
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
 	/* Empty lists end the phase. */
-	assert_int_equal(run_parse(better_stack_parse, "monitors:1", 200, "better_stack/empty.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "heartbeats:1");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(better_stack_parse, "monitors:1", "better_stack/empty.json", "heartbeats:1");
 	assert_int_equal(run_parse(better_stack_parse, NULL, 200, "better_stack/not_jsonapi.json", &p, &e),
 	    PROV_TRANSIENT);
 	prov_page_free(&p);
@@ -377,14 +337,11 @@ test_fetch_contacts(void **state)
 	assert_string_equal(f.p.next_cursor, "status-pages:1");
 	assert_int_equal(page_count(&f.p, "contact"), 8);
 	it = page_find(&f.p, "contact", "user:2345:email");
-	assert_string_equal(nstr(it, "name"), "Ann Lee");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "value"), "ann@example.com");
-	assert_false(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("name", "Ann Lee"), X_STR("type", "email"), X_STR("value", "ann@example.com"),
+	    X_FALSE("needs_address"));
 	it = page_find(&f.p, "contact", "user:2345:sms");
-	assert_string_equal(nstr(it, "name"), "Ann Lee (SMS)");
-	assert_string_equal(nstr(it, "type"), "sms");
-	assert_string_equal(nstr(it, "value"), "+420123456789");
+	EXPECT_NORM(it, X_STR("name", "Ann Lee (SMS)"), X_STR("type", "sms"),
+	    X_STR("value", "+420123456789"));
 	it = page_find(&f.p, "contact", "user:2345:voice");
 	assert_string_equal(nstr(it, "type"), "voice");
 	assert_string_equal(nstr(it, "value"), "+420123456789");
@@ -397,9 +354,7 @@ test_fetch_contacts(void **state)
 	it = page_find(&f.p, "contact", "user:email=carol@example.com:email");
 	assert_string_equal(nstr(it, "value"), "Carol@Example.com");
 	it = page_find(&f.p, "contact", "user:7777:email");
-	assert_string_equal(nstr(it, "name"), "Better Stack user 7777");
-	assert_true(nnull(it, "value"));
-	assert_true(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("name", "Better Stack user 7777"), X_NULL("value"), X_TRUE("needs_address"));
 	fx_end(&f, ans);
 }
 

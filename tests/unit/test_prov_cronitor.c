@@ -39,32 +39,21 @@ test_cronitor_heartbeats(void **state)
 
 	/* A cron job: the schedule and its time zone, no period. */
 	it = page_find(&p, "heartbeat", "key1");
-	assert_string_equal(nstr(it, "name"), "Nightly restore");
-	assert_int_equal(nint(it, "interval"), 0);
-	assert_string_equal(nstr(it, "schedule"), "0 3 * * *");
-	assert_string_equal(nstr(it, "timezone"), "Europe/Stockholm");
-	assert_int_equal(nint(it, "grace"), 3600);
-	assert_false(nbool(it, "paused"));
-	assert_true(nnull(it, "ping_url"));
-	assert_string_equal(ntext(it, "tags"), "[\"database\",\"nightly\"]");
-	assert_string_equal(nids(it, "contact_ids"), "email:dba@example.com");
+	EXPECT_NORM(it, X_STR("name", "Nightly restore"), X_INT("interval", 0),
+	    X_STR("schedule", "0 3 * * *"), X_STR("timezone", "Europe/Stockholm"), X_INT("grace", 3600),
+	    X_FALSE("paused"), X_NULL("ping_url"), X_TEXT("tags", "[\"database\",\"nightly\"]"),
+	    X_IDS("contact_ids", "email:dba@example.com"));
 	it = page_find(&p, "contact", "email:dba@example.com");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "value"), "dba@example.com");
-	assert_false(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("type", "email"), X_STR("value", "dba@example.com"), X_FALSE("needs_address"));
 	assert_true(has_warning(&p,
 	    "\"Nightly restore\" has 1 assertion without an equivalent (e.g. "
 	    "\"metric.duration < 15min\")"));
 
 	/* "every 1 hour": a period; "" time zone is null; grace "300"; disabled = paused. */
 	it = page_find(&p, "heartbeat", "hb2");
-	assert_int_equal(nint(it, "interval"), 3600);
-	assert_true(nnull(it, "schedule"));
-	assert_true(nnull(it, "timezone"));
-	assert_int_equal(nint(it, "grace"), 300);
-	assert_true(nbool(it, "paused"));
-	assert_string_equal(ntext(it, "tags"), "[]");
-	assert_string_equal(nids(it, "contact_ids"), ""); /* list keys only: resolved by the fetch */
+	EXPECT_NORM(it, X_INT("interval", 3600), X_NULL("schedule"), X_NULL("timezone"), X_INT("grace", 300),
+	    X_TRUE("paused"), X_TEXT("tags", "[]"),
+	    X_IDS("contact_ids", "")); /* list keys only: resolved by the fetch */
 
 	it = page_find(&p, "heartbeat", "hb4");
 	assert_int_equal(nint(it, "interval"), 0);
@@ -101,25 +90,17 @@ test_cronitor_checks(void **state)
 	assert_int_equal(run_parse(cronitor_parse, NULL, 200, "cronitor/monitors_page1.json", &p, &e),
 	    PROV_OK);
 	it = page_find(&p, "monitor", "chk3");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/cart?probe=1&v=2");
-	assert_int_equal(nint(it, "port"), 8443);
-	assert_string_equal(nstr(it, "keyword"), "Add to cart");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present");
-	assert_true(nnull(it, "keyword_case_sensitive"));
-	assert_string_equal(nstr(it, "http_method"), "POST");
-	assert_string_equal(nstr(it, "request_body"), "{\"q\":1}");
-	assert_string_equal(ntext(it, "request_headers"), "{\"X-Env\":\"prod\",\"Accept\":\"text/html\"}");
-	assert_string_equal(ntext(it, "expected_status_codes"), "[\"200\",\"201\"]");
-	assert_string_equal(ntext(it, "alert_status_codes"), "[]");
-	assert_int_equal(nint(it, "timeout"), 10); /* "10" */
-	assert_false(nbool(it, "follow_redirects"));
-	assert_true(nbool(it, "verify_ssl"));
-	assert_int_equal(nint(it, "ssl_expiry_days"), 14);
-	assert_string_equal(ntext(it, "regions"), "[\"us-east-1\",\"eu-central-1\"]");
-	assert_string_equal(ntext(it, "tags"), "[\"shop\",\"prod\"]");
-	assert_int_equal(nint(it, "interval"), 300);
-	assert_true(nbool(it, "paused"));
+	EXPECT_NORM(it, X_STR("type", "keyword"),
+	    X_STR("url", "https://shop.example.com:8443/cart?probe=1&v=2"), X_INT("port", 8443),
+	    X_STR("keyword", "Add to cart"), X_STR("keyword_up_when", "present"),
+	    X_NULL("keyword_case_sensitive"), X_STR("http_method", "POST"),
+	    X_STR("request_body", "{\"q\":1}"),
+	    X_TEXT("request_headers", "{\"X-Env\":\"prod\",\"Accept\":\"text/html\"}"),
+	    X_TEXT("expected_status_codes", "[\"200\",\"201\"]"), X_TEXT("alert_status_codes", "[]"),
+	    X_INT("timeout", 10), /* "10" */
+	    X_FALSE("follow_redirects"), X_TRUE("verify_ssl"), X_INT("ssl_expiry_days", 14),
+	    X_TEXT("regions", "[\"us-east-1\",\"eu-central-1\"]"), X_TEXT("tags", "[\"shop\",\"prod\"]"),
+	    X_INT("interval", 300), X_TRUE("paused"));
 	/* Direct destinations: their own contacts, once a page. */
 	assert_string_equal(nids(it, "contact_ids"), "slack:#ops,email:dba@example.com");
 	assert_string_equal(nstr(page_find(&p, "contact", "slack:#ops"), "type"), "slack");
@@ -142,25 +123,15 @@ test_cronitor_checks(void **state)
 	assert_true(has_warning(&p, "\"Login flow\" runs on the schedule \"hourly on weekdays\""));
 	/* TCP: the host and the port; a cron-run check gets 60 s. */
 	it = page_find(&p, "monitor", "tcp6");
-	assert_string_equal(nstr(it, "type"), "tcp");
-	assert_string_equal(nstr(it, "url"), "mail.example.com");
-	assert_int_equal(nint(it, "port"), 25);
-	assert_int_equal(nint(it, "timeout"), 5);
-	assert_int_equal(nint(it, "interval"), 60);
+	EXPECT_NORM(it, X_STR("type", "tcp"), X_STR("url", "mail.example.com"), X_INT("port", 25),
+	    X_INT("timeout", 5), X_INT("interval", 60));
 	/* !contains: keyword absent; default port; unknown method warned; "" body null. */
 	it = page_find(&p, "monitor", "neg7");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "url"), "http://www.example.com/");
-	assert_true(nnull(it, "port"));
-	assert_string_equal(nstr(it, "keyword"), "Internal Error");
-	assert_string_equal(nstr(it, "keyword_up_when"), "absent");
-	assert_true(nnull(it, "http_method"));
-	assert_true(nnull(it, "request_body"));
-	assert_true(nnull(it, "follow_redirects"));
-	assert_int_equal(nint(it, "interval"), 30);
-	assert_string_equal(ntext(it, "expected_status_codes"), "[]");
-	assert_string_equal(ntext(it, "tags"), "[]");
-	assert_string_equal(nids(it, "contact_ids"), ""); /* notify []: nobody */
+	EXPECT_NORM(it, X_STR("type", "keyword"), X_STR("url", "http://www.example.com/"), X_NULL("port"),
+	    X_STR("keyword", "Internal Error"), X_STR("keyword_up_when", "absent"), X_NULL("http_method"),
+	    X_NULL("request_body"), X_NULL("follow_redirects"), X_INT("interval", 30),
+	    X_TEXT("expected_status_codes", "[]"), X_TEXT("tags", "[]"),
+	    X_IDS("contact_ids", "")); /* notify []: nobody */
 	assert_true(has_warning(&p, "\"Status absent\" uses an unknown request method"));
 	assert_true(has_warning(&p,
 	    "\"Status absent\" has 1 assertion without an equivalent (e.g. \"response.code < 400\")"));
@@ -231,9 +202,7 @@ test_cronitor_notification_lists(void **state)
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "statuspages:1");
 	it = page_find(&p, "contact", "email:ops@example.com");
-	assert_string_equal(nstr(it, "name"), "Default");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "value"), "ops@example.com");
+	EXPECT_NORM(it, X_STR("name", "Default"), X_STR("type", "email"), X_STR("value", "ops@example.com"));
 	assert_string_equal(nstr(page_find(&p, "contact", "email:cto@example.com"), "value"),
 	    "cto@example.com");
 	assert_string_equal(nstr(page_find(&p, "contact", "slack:#alerts"), "type"), "slack");
@@ -308,9 +277,7 @@ test_cronitor_status_pages(void **state)
 	assert_string_equal(nids(it, "items"), "chk3,hb2,-,site4");
 	assert_true(nbool(it, "public"));
 	it = page_find(&p, "status_page", "sp_internal");
-	assert_false(nbool(it, "public"));
-	assert_string_equal(nstr(it, "url"), "https://status.acme.example");
-	assert_string_equal(nids(it, "items"), "");
+	EXPECT_NORM(it, X_FALSE("public"), X_STR("url", "https://status.acme.example"), X_IDS("items", ""));
 	assert_false(nbool(page_find(&p, "status_page", "sp_odd"), "public"));
 	assert_true(has_warning(&p, "\"Odd\" has an unknown access setting members-only"));
 	prov_page_free(&p);
@@ -331,12 +298,9 @@ test_cronitor_maintenance_windows(void **state)
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "maintenance_window", "mw_abc123def456");
-	assert_string_equal(nstr(it, "name"), "Database Maintenance");
-	assert_string_equal(nstr(it, "recurrence"), "once");
-	assert_string_equal(nstr(it, "start"), "2023-12-01T02:00:00Z");
-	assert_string_equal(nstr(it, "end"), "2023-12-01T04:00:00Z");
-	assert_int_equal(nint(it, "duration"), 120);
-	assert_string_equal(nids(it, "monitor_ids"), "key1,chk3");
+	EXPECT_NORM(it, X_STR("name", "Database Maintenance"), X_STR("recurrence", "once"),
+	    X_STR("start", "2023-12-01T02:00:00Z"), X_STR("end", "2023-12-01T04:00:00Z"),
+	    X_INT("duration", 120), X_IDS("monitor_ids", "key1,chk3"));
 	assert_true(has_warning(&p, "\"Database Maintenance\" is shown on 1 status page"));
 	it = page_find(&p, "maintenance_window", "mw_group");
 	assert_int_equal(nint(it, "duration"), 90); /* across midnight, with an offset */
@@ -350,9 +314,7 @@ test_cronitor_maintenance_windows(void **state)
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "maintenance_window", "mw_bare");
-	assert_int_equal(nint(it, "duration"), 45);
-	assert_true(nnull(it, "end"));
-	assert_string_equal(nids(it, "monitor_ids"), "");
+	EXPECT_NORM(it, X_INT("duration", 45), X_NULL("end"), X_IDS("monitor_ids", ""));
 	prov_page_free(&p);
 
 	/* A shape we cannot read: skipped with a warning, the run goes on. */

@@ -44,35 +44,26 @@ test_healthchecks_checks(void **state)
 
 	/* A simple check: the period is its timeout; tags split on spaces. */
 	it = page_find(&p, "heartbeat", "31365bce-8b8a-4bd0-9b7a-5c2e2a2d2f10");
-	assert_string_equal(nstr(it, "name"), "Filesystem Backup");
-	assert_int_equal(nint(it, "interval"), 3600);
-	assert_int_equal(nint(it, "grace"), 600);
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nstr(it, "ping_url"), "https://hc-ping.com/31365bce-8b8a-4bd0-9b7a-5c2e2a2d2f10");
-	assert_true(nnull(it, "schedule"));
-	assert_true(nnull(it, "timezone"));
-	assert_string_equal(nids(it, "tags"), "backup,fs");
+	EXPECT_NORM(it, X_STR("name", "Filesystem Backup"), X_INT("interval", 3600), X_INT("grace", 600),
+	    X_FALSE("paused"), X_STR("ping_url", "https://hc-ping.com/31365bce-8b8a-4bd0-9b7a-5c2e2a2d2f10"),
+	    X_NULL("schedule"), X_NULL("timezone"), X_IDS("tags", "backup,fs"));
 	assert_string_equal(nids(it, "contact_ids"),
 	    "1bdea468-03e5-4ab4-a0b3-96b2a0c2a8f1,51c6eb2b-5c4d-4f2c-9a5c-7f3e6b7a9d02");
 	assert_non_null(json_object_object_get(it->raw, "badge_url"));
 
 	/* A cron check: interval 0, the schedule with its time zone; paused. */
 	it = page_find(&p, "heartbeat", "5a1f0c1e-4ac2-4f61-8a2f-0c3b8e1d7e22");
-	assert_int_equal(nint(it, "interval"), 0);
-	assert_string_equal(nstr(it, "schedule"), "0 3 * * *");
-	assert_string_equal(nstr(it, "timezone"), "Europe/Riga");
-	assert_int_equal(nint(it, "grace"), 300);         /* "grace":"300" */
-	assert_true(nbool(it, "paused"));                 /* status paused */
-	assert_string_equal(nids(it, "contact_ids"), ""); /* "channels":"" */
-	assert_string_equal(nids(it, "tags"), "");        /* "tags":"" */
+	EXPECT_NORM(it, X_INT("interval", 0), X_STR("schedule", "0 3 * * *"),
+	    X_STR("timezone", "Europe/Riga"), X_INT("grace", 300), /* "grace":"300" */
+	    X_TRUE("paused"),                                      /* status paused */
+	    X_IDS("contact_ids", ""),                              /* "channels":"" */
+	    X_IDS("tags", ""));                                    /* "tags":"" */
 	assert_false(has_warning(&p, "time zone"));
 
 	/* No name: the slug; status grace and started are not paused. */
 	it = page_find(&p, "heartbeat", "7c2d0e9f-1b3a-4c5d-8e6f-9a0b1c2d3e33");
-	assert_string_equal(nstr(it, "name"), "queue-worker");
-	assert_string_equal(nstr(it, "schedule"), "*/5 * * * *");
-	assert_string_equal(nstr(it, "timezone"), "UTC");
-	assert_false(nbool(it, "paused"));
+	EXPECT_NORM(it, X_STR("name", "queue-worker"), X_STR("schedule", "*/5 * * * *"),
+	    X_STR("timezone", "UTC"), X_FALSE("paused"));
 
 	it = page_find(&p, "heartbeat", "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b44");
 	assert_int_equal(nint(it, "interval"), 86400);    /* "timeout":"86400" */
@@ -119,10 +110,8 @@ test_healthchecks_readonly_key(void **state)
 	    PROV_OK);
 	assert_int_equal(p.n, 1);
 	it = page_find(&p, "heartbeat", "a6c7b0a8a66bed0df66abfdab3c77736861703ee");
-	assert_string_equal(nstr(it, "name"), "Filesystem Backup");
-	assert_true(nnull(it, "ping_url"));
-	assert_string_equal(nids(it, "contact_ids"), "");
-	assert_string_equal(nids(it, "tags"), "backup,fs");
+	EXPECT_NORM(it, X_STR("name", "Filesystem Backup"), X_NULL("ping_url"), X_IDS("contact_ids", ""),
+	    X_IDS("tags", "backup,fs"));
 	assert_string_equal(p.next_cursor, "channels:0");
 	assert_true(has_warning(&p,
 	    "API key is read-only: the checks were imported without their ping URLs "
@@ -151,10 +140,9 @@ test_healthchecks_channels(void **state)
 	    "and kind only"));
 
 	it = page_find(&p, "contact", "1bdea468-03e5-4ab4-a0b3-96b2a0c2a8f1");
-	assert_string_equal(nstr(it, "name"), "My Work Email");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_true(nnull(it, "value")); /* the API does not show the address */
-	assert_true(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("name", "My Work Email"), X_STR("type", "email"),
+	    X_NULL("value"), /* the API does not show the address */
+	    X_TRUE("needs_address"));
 	it = page_find(&p, "contact", "51c6eb2b-5c4d-4f2c-9a5c-7f3e6b7a9d02");
 	assert_string_equal(nstr(it, "type"), "slack");
 	assert_true(nbool(it, "needs_address"));
@@ -238,28 +226,20 @@ test_healthchecks_errors(void **state)
 static void
 test_fetch_healthchecks_request(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96];
-	char *a[2] = { answer_fixture("200 OK", "healthchecks/checks.json"), NULL };
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"" HC_KEY "\"}");
 
 	(void)state;
-	mini_start(&m, (const char *const *)a);
-	session_on("healthchecks", "/hc", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(fetch_served("healthchecks", "/hc", "{\"api_key\":\"" HC_KEY "\"}", NULL,
+	                     (char *[]){ answer_fixture("200 OK", "healthchecks/checks.json"), NULL }, &p, &e,
+	                     &seen),
+	    PROV_OK);
 	assert_non_null(strstr(seen, "GET /hc/api/v3/checks/ HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "X-Api-Key: " HC_KEY "\r\n"));
 	assert_int_equal(p.n, 6);
 	assert_string_equal(p.next_cursor, "channels:0");
 	prov_page_free(&p);
-	free(a[0]);
-	json_object_put(creds);
 }
 
 /* A self-hosted instance that moved (a path redirect, as a proxy or

@@ -37,17 +37,13 @@ test_pingdom_checks(void **state)
 	assert_int_equal(p.n, 3);
 	assert_string_equal(p.next_cursor, "checks:3");
 	it = page_find(&p, "monitor", "85975");
-	assert_string_equal(nstr(it, "name"), "My check 1");
-	assert_string_equal(nstr(it, "url"), "example.com");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_int_equal(nint(it, "interval"), 60); /* resolution 1 minute */
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "tags"), "apache");
-	assert_true(nnull(it, "http_method")); /* unknown without the detail */
+	EXPECT_NORM(it, X_STR("name", "My check 1"), X_STR("url", "example.com"), X_STR("type", "http"),
+	    X_INT("interval", 60), /* resolution 1 minute */
+	    X_FALSE("paused"), X_IDS("tags", "apache"),
+	    X_NULL("http_method")); /* unknown without the detail */
 	it = page_find(&p, "monitor", "161748");
-	assert_string_equal(nstr(it, "type"), "tcp");
-	assert_int_equal(nint(it, "interval"), 300); /* "resolution":"5" */
-	assert_true(nbool(it, "paused"));
+	EXPECT_NORM(it, X_STR("type", "tcp"), X_INT("interval", 300), /* "resolution":"5" */
+	    X_TRUE("paused"));
 	it = page_find(&p, "monitor", "208655");
 	assert_string_equal(nstr(it, "type"), "other");
 	assert_true(has_warning(&p, "unknown type transaction"));
@@ -74,9 +70,8 @@ test_pingdom_contacts(void **state)
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "maintenance:0");
 	it = page_find(&p, "contact", "1:email:0");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "name"), "John Doe");
-	assert_string_equal(nstr(it, "value"), "johndoe@teamrocket.com");
+	EXPECT_NORM(it, X_STR("type", "email"), X_STR("name", "John Doe"),
+	    X_STR("value", "johndoe@teamrocket.com"));
 	it = page_find(&p, "contact", "1:sms:0");
 	assert_string_equal(nstr(it, "type"), "sms");
 	assert_string_equal(nstr(it, "value"), "111111111"); /* country code "00": none */
@@ -116,20 +111,15 @@ test_pingdom_maintenance(void **state)
 	assert_null(p.next_cursor); /* fewer than asked for: the end */
 	assert_int_equal(page_count(&p, "maintenance_window"), 5);
 	it = page_find(&p, "maintenance_window", "1");
-	assert_string_equal(nstr(it, "name"), "Maintenance window from DB");
-	assert_string_equal(nstr(it, "recurrence"), "weekly");
-	assert_string_equal(nstr(it, "start"), "2017-06-15T10:00:00Z");
-	assert_string_equal(nstr(it, "end"), "2017-07-14T02:40:00Z"); /* effectiveto */
-	assert_int_equal(nint(it, "duration"), 900);                  /* 15 hours */
+	EXPECT_NORM(it, X_STR("name", "Maintenance window from DB"), X_STR("recurrence", "weekly"),
+	    X_STR("start", "2017-06-15T10:00:00Z"), X_STR("end", "2017-07-14T02:40:00Z"), /* effectiveto */
+	    X_INT("duration", 900));                                                      /* 15 hours */
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(njson(it, "days"), 0)), 4);
-	assert_string_equal(nstr(it, "timezone"), "UTC");
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "monitor_ids"), "85975,85976");
+	EXPECT_NORM(it, X_STR("timezone", "UTC"), X_FALSE("paused"), X_IDS("monitor_ids", "85975,85976"));
 	it = page_find(&p, "maintenance_window", "2");
-	assert_string_equal(nstr(it, "recurrence"), "once");
-	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
-	assert_string_equal(nstr(it, "end"), "2023-11-14T23:13:20Z"); /* to */
-	assert_int_equal(nint(it, "duration"), 60);
+	EXPECT_NORM(it, X_STR("recurrence", "once"), X_STR("start", "2023-11-14T22:13:20Z"),
+	    X_STR("end", "2023-11-14T23:13:20Z"), /* to */
+	    X_INT("duration", 60));
 	assert_int_equal(nids_len(it, "days"), 0);
 	assert_string_equal(nids(it, "monitor_ids"), "161749");
 	it = page_find(&p, "maintenance_window", "3");
@@ -328,21 +318,13 @@ test_fetch_pingdom_details(void **state)
 
 	/* shouldcontain, https on a non-default port, path and query, headers. */
 	it = page_find(&p, "monitor", "85975");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?x=1");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "keyword"), "OK");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present");
-	assert_string_equal(nstr(it, "http_method"), "GET");
-	assert_true(nnull(it, "request_body"));
+	EXPECT_NORM(it, X_STR("url", "https://shop.example.com:8443/health?x=1"), X_STR("type", "keyword"),
+	    X_STR("keyword", "OK"), X_STR("keyword_up_when", "present"), X_STR("http_method", "GET"),
+	    X_NULL("request_body"));
 	assert_null(nheader(it, "User-Agent")); /* Pingdom's own: dropped */
 	assert_string_equal(nheader(it, "X-Env"), "prod");
-	assert_int_equal(nint(it, "port"), 8443);
-	assert_true(nbool(it, "verify_ssl"));
-	assert_int_equal(nint(it, "ssl_expiry_days"), 7);
-	assert_int_equal(nint(it, "timeout"), 30);
-	assert_int_equal(nint(it, "interval"), 60);
-	assert_string_equal(nids(it, "regions"), "EU");
-	assert_string_equal(nids(it, "tags"), "prod");
+	EXPECT_NORM(it, X_INT("port", 8443), X_TRUE("verify_ssl"), X_INT("ssl_expiry_days", 7),
+	    X_INT("timeout", 30), X_INT("interval", 60), X_IDS("regions", "EU"), X_IDS("tags", "prod"));
 	/* userids [1] and team Oncall (members 1 and 3): every item of those contacts. */
 	assert_string_equal(nids(it, "contact_ids"), "1:email:0,1:sms:0,1:sms:1,3:carrier_pigeon:0");
 	assert_true(has_warning(&p, "\"Shop\" alerts 1 integration (webhooks)"));
@@ -351,19 +333,14 @@ test_fetch_pingdom_details(void **state)
 
 	/* shouldnotcontain, POST data, own User-Agent kept, numbers as strings. */
 	it = page_find(&p, "monitor", "85976");
-	assert_string_equal(nstr(it, "url"), "http://api.example.com:8080/api/login");
-	assert_string_equal(nstr(it, "keyword"), "Error");
-	assert_string_equal(nstr(it, "keyword_up_when"), "absent");
-	assert_string_equal(nstr(it, "http_method"), "POST");
-	assert_string_equal(nstr(it, "request_body"), "user=demo&remember=1");
+	EXPECT_NORM(it, X_STR("url", "http://api.example.com:8080/api/login"), X_STR("keyword", "Error"),
+	    X_STR("keyword_up_when", "absent"), X_STR("http_method", "POST"),
+	    X_STR("request_body", "user=demo&remember=1"));
 	assert_string_equal(nheader(it, "User-Agent"), "ShopProbe/2.0");
 	assert_string_equal(nheader(it, "Content-Type"), "application/x-www-form-urlencoded");
-	assert_false(nbool(it, "verify_ssl"));
-	assert_true(nnull(it, "ssl_expiry_days"));
-	assert_int_equal(nint(it, "timeout"), 3); /* 2500 ms, rounded up */
-	assert_int_equal(nint(it, "interval"), 300);
-	assert_true(nbool(it, "paused"));
-	assert_string_equal(nids(it, "regions"), "NA,APAC");
+	EXPECT_NORM(it, X_FALSE("verify_ssl"), X_NULL("ssl_expiry_days"),
+	    X_INT("timeout", 3), /* 2500 ms, rounded up */
+	    X_INT("interval", 300), X_TRUE("paused"), X_IDS("regions", "NA,APAC"));
 	assert_true(has_warning(&p, "probe filter \"probes: 12\" that is not a region"));
 	assert_string_equal(nids(it, "tags"), "api,login");
 	/* userids ["2"], team 7: members 2 (again) and 99, who is not a contact. */
@@ -376,26 +353,18 @@ test_fetch_pingdom_details(void **state)
 
 	/* A detail that failed: the list data stays, with a warning. */
 	it = page_find(&p, "monitor", "161748");
-	assert_string_equal(nstr(it, "url"), "mail.example.com");
-	assert_string_equal(nstr(it, "type"), "tcp");
-	assert_true(nnull(it, "port"));
+	EXPECT_NORM(it, X_STR("url", "mail.example.com"), X_STR("type", "tcp"), X_NULL("port"));
 	assert_true(has_warning(&p, "check \"Mail port\": its details could not be read"));
 
 	it = page_find(&p, "monitor", "161749");
-	assert_string_equal(nstr(it, "url"), "relay.example.com");
-	assert_int_equal(nint(it, "port"), 2525);
-	assert_string_equal(nstr(it, "request_body"), "EHLO migrator");
-	assert_string_equal(nstr(it, "keyword"), "250");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present");
-	assert_true(nnull(it, "http_method"));
+	EXPECT_NORM(it, X_STR("url", "relay.example.com"), X_INT("port", 2525),
+	    X_STR("request_body", "EHLO migrator"), X_STR("keyword", "250"),
+	    X_STR("keyword_up_when", "present"), X_NULL("http_method"));
 	assert_int_equal(nids_len(it, "contact_ids"), 0);
 
 	it = page_find(&p, "monitor", "208656");
-	assert_string_equal(nstr(it, "type"), "dns");
-	assert_string_equal(nstr(it, "url"), "example.com");
-	assert_true(nnull(it, "port"));
-	assert_string_equal(nids(it, "contact_ids"), "1:email:0,1:sms:0,1:sms:1");
-	assert_int_equal(nint(it, "interval"), 900);
+	EXPECT_NORM(it, X_STR("type", "dns"), X_STR("url", "example.com"), X_NULL("port"),
+	    X_IDS("contact_ids", "1:email:0,1:sms:0,1:sms:1"), X_INT("interval", 900));
 	prov_page_free(&p);
 	free_answers(a);
 	json_object_put(creds);
@@ -429,14 +398,11 @@ test_fetch_pingdom_gopingdom_detail(void **state)
 	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
 	mini_finish(&m);
 	it = page_find(&p, "monitor", "85975");
-	assert_string_equal(nstr(it, "url"), "http://s7.mydomain.com/");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_true(nnull(it, "keyword"));
-	assert_true(nnull(it, "keyword_up_when"));
+	EXPECT_NORM(it, X_STR("url", "http://s7.mydomain.com/"), X_STR("type", "http"), X_NULL("keyword"),
+	    X_NULL("keyword_up_when"));
 	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0);
-	assert_int_equal(nint(it, "timeout"), 3); /* 2300 ms */
-	assert_true(nnull(it, "verify_ssl"));
-	assert_string_equal(nids(it, "contact_ids"), "1:email:0,1:sms:0,1:sms:1,3:carrier_pigeon:0");
+	EXPECT_NORM(it, X_INT("timeout", 3), /* 2300 ms */
+	    X_NULL("verify_ssl"), X_IDS("contact_ids", "1:email:0,1:sms:0,1:sms:1,3:carrier_pigeon:0"));
 	assert_true(has_warning(&p, "\"My check 7\" alerts 2 integrations"));
 	prov_page_free(&p);
 	free_answers(a);
@@ -630,9 +596,7 @@ test_pingdom_numbers_out_of_range(void **state)
 	        &p, &e),
 	    PROV_OK);
 	it = page_find(&p, "maintenance_window", "7");
-	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
-	assert_true(nnull(it, "end"));
-	assert_true(nnull(it, "duration"));
+	EXPECT_NORM(it, X_STR("start", "2023-11-14T22:13:20Z"), X_NULL("end"), X_NULL("duration"));
 	it = page_find(&p, "maintenance_window", "8");
 	assert_true(nnull(it, "start"));
 	assert_true(nnull(it, "duration"));

@@ -75,16 +75,12 @@ test_uptime_list_pages(void **state)
 	assert_string_equal(p.next_cursor, "uptime:25"); /* offset of page 2 (limit 25) */
 	assert_int_equal(p.n, 3);
 	it = page_find(&p, "monitor", "1234");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_string_equal(nstr(it, "url"), "https://example.com");
-	assert_int_equal(nint(it, "interval"), 300);
-	assert_string_equal(nids(it, "contact_ids"), "77"); /* no groups read: the group's first address */
-	assert_string_equal(nids(it, "tags"), "prod");
+	EXPECT_NORM(it, X_STR("type", "http"), X_STR("url", "https://example.com"), X_INT("interval", 300),
+	    X_IDS("contact_ids", "77"), /* no groups read: the group's first address */
+	    X_IDS("tags", "prod"));
 	it = page_find(&p, "monitor", "1235");
-	assert_string_equal(nstr(it, "type"), "ping");
-	assert_int_equal(nint(it, "interval"), 60); /* "check_rate":"60" */
-	assert_true(nbool(it, "paused"));
-	assert_true(nnull(it, "http_method"));
+	EXPECT_NORM(it, X_STR("type", "ping"), X_INT("interval", 60), /* "check_rate":"60" */
+	    X_TRUE("paused"), X_NULL("http_method"));
 	it = page_find(&p, "monitor", "1236"); /* numeric id */
 	assert_string_equal(nstr(it, "type"), "other");
 	assert_string_equal(nids(it, "contact_ids"), "77,78");
@@ -108,11 +104,7 @@ test_uptime_list_pages(void **state)
 	assert_string_equal(p.next_cursor, "uptime:25");
 	prov_page_free(&p);
 
-	assert_int_equal(run_parse(statuscake_parse, "uptime:0", 200, "statuscake/empty.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "heartbeat:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(statuscake_parse, "uptime:0", "statuscake/empty.json", "heartbeat:0");
 }
 
 static void
@@ -128,29 +120,24 @@ test_heartbeats_ssl_groups(void **state)
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "ssl:0");
 	it = page_find(&p, "heartbeat", "5001");
-	assert_int_equal(nint(it, "interval"), 1800);
-	assert_string_equal(nstr(it, "ping_url"), "https://push.statuscake.com/?PK=abc&TestID=5001&time=0");
-	assert_string_equal(nids(it, "contact_ids"), "77");
+	EXPECT_NORM(it, X_INT("interval", 1800),
+	    X_STR("ping_url", "https://push.statuscake.com/?PK=abc&TestID=5001&time=0"),
+	    X_IDS("contact_ids", "77"));
 	prov_page_free(&p);
 
 	/* statuscake-go SSLTest list (providers.md §3 example). */
 	assert_int_equal(run_parse(statuscake_parse, "ssl:0", 200, "statuscake/ssl.json", &p, &e), PROV_OK);
 	assert_string_equal(p.next_cursor, "contact-groups:0");
 	it = page_find(&p, "monitor", "ssl:42");
-	assert_string_equal(nstr(it, "name"), "SSL https://shop.example.com");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com");
-	assert_int_equal(nint(it, "interval"), 86400);
-	assert_int_equal(nint(it, "ssl_expiry_days"), 30); /* alert_at [7,14,30]: the first alert */
-	assert_true(nbool(it, "verify_ssl"));              /* alert_broken */
-	assert_false(nbool(it, "follow_redirects"));
-	assert_string_equal(ntext(it, "request_headers"), "{\"User-Agent\":\"CertBot/2\"}");
-	assert_string_equal(nids(it, "contact_ids"), "77");
+	EXPECT_NORM(it, X_STR("name", "SSL https://shop.example.com"), X_STR("type", "http"),
+	    X_STR("url", "https://shop.example.com"), X_INT("interval", 86400),
+	    X_INT("ssl_expiry_days", 30), /* alert_at [7,14,30]: the first alert */
+	    X_TRUE("verify_ssl"),         /* alert_broken */
+	    X_FALSE("follow_redirects"), X_TEXT("request_headers", "{\"User-Agent\":\"CertBot/2\"}"),
+	    X_IDS("contact_ids", "77"));
 	it = page_find(&p, "monitor", "ssl:43");
-	assert_true(nnull(it, "ssl_expiry_days")); /* alert_expiry false */
-	assert_false(nbool(it, "verify_ssl"));
-	assert_true(nbool(it, "paused"));
-	assert_int_equal(nint(it, "interval"), 3600); /* "3600" */
+	EXPECT_NORM(it, X_NULL("ssl_expiry_days"),                             /* alert_expiry false */
+	    X_FALSE("verify_ssl"), X_TRUE("paused"), X_INT("interval", 3600)); /* "3600" */
 	prov_page_free(&p);
 
 	/* statuscake-go ContactGroup list. */
@@ -160,9 +147,7 @@ test_heartbeats_ssl_groups(void **state)
 	assert_string_equal(p.next_cursor, "maintenance-windows:0");
 	/* Every address is a contact; the first keeps the group's id. */
 	it = page_find(&p, "contact", "77");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "name"), "Ops");
-	assert_string_equal(nstr(it, "value"), "ops@example.com");
+	EXPECT_NORM(it, X_STR("type", "email"), X_STR("name", "Ops"), X_STR("value", "ops@example.com"));
 	assert_string_equal(nstr(page_find(&p, "contact", "77:email:1"), "value"), "oncall@example.com");
 	it = page_find(&p, "contact", "77:sms:0");
 	assert_string_equal(nstr(it, "type"), "sms");
@@ -192,20 +177,14 @@ test_maintenance_windows(void **state)
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "maintenance_window", "9");
-	assert_string_equal(nstr(it, "name"), "Nightly");
-	assert_string_equal(nstr(it, "recurrence"), "weekly");
-	assert_string_equal(nstr(it, "start"), "2026-12-01T01:00:00Z");
-	assert_string_equal(nstr(it, "end"), "2026-12-01T03:00:00Z");
-	assert_int_equal(nint(it, "duration"), 120);
-	assert_string_equal(ntext(it, "days"), "[2]"); /* a Tuesday in London */
-	assert_string_equal(nstr(it, "timezone"), "Europe/London");
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "monitor_ids"), "1234,1235");
+	EXPECT_NORM(it, X_STR("name", "Nightly"), X_STR("recurrence", "weekly"),
+	    X_STR("start", "2026-12-01T01:00:00Z"), X_STR("end", "2026-12-01T03:00:00Z"),
+	    X_INT("duration", 120), X_TEXT("days", "[2]"), /* a Tuesday in London */
+	    X_STR("timezone", "Europe/London"), X_FALSE("paused"), X_IDS("monitor_ids", "1234,1235"));
 	it = page_find(&p, "maintenance_window", "10");
-	assert_string_equal(nstr(it, "recurrence"), "monthly");
-	assert_string_equal(ntext(it, "days"), "[5]"); /* 03:30Z on the 6th is the 5th in New York */
-	assert_int_equal(nint(it, "duration"), 45);
-	assert_true(nbool(it, "paused")); /* state paused */
+	EXPECT_NORM(it, X_STR("recurrence", "monthly"),
+	    X_TEXT("days", "[5]"),                    /* 03:30Z on the 6th is the 5th in New York */
+	    X_INT("duration", 45), X_TRUE("paused")); /* state paused */
 	it = page_find(&p, "maintenance_window", "11");
 	assert_string_equal(nstr(it, "recurrence"), "once");
 	assert_string_equal(ntext(it, "days"), "[]");
@@ -220,9 +199,7 @@ test_maintenance_windows(void **state)
 	assert_true(has_warning(&p, "\"Odd\" repeats by an unknown interval 3d; kept as other"));
 	assert_true(has_warning(&p, "\"Odd\" has an unknown state"));
 	it = page_find(&p, "maintenance_window", "14"); /* offsets, fractions, numeric ids */
-	assert_int_equal(nint(it, "duration"), 45);
-	assert_string_equal(ntext(it, "days"), "[1]");
-	assert_string_equal(nids(it, "monitor_ids"), "1234");
+	EXPECT_NORM(it, X_INT("duration", 45), X_TEXT("days", "[1]"), X_IDS("monitor_ids", "1234"));
 	prov_page_free(&p);
 }
 
@@ -327,36 +304,25 @@ test_fetch_uptime_with_details_and_groups(void **state)
 	assert_int_equal(p.n, 2);
 
 	it = page_find(&p, "monitor", "1234");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com/health?full=1");
-	assert_string_equal(nstr(it, "keyword"), "All systems go");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present"); /* do_not_find false */
-	assert_string_equal(nstr(it, "http_method"), "POST");        /* post_body */
-	assert_string_equal(nstr(it, "request_body"), "{\"probe\":true}");
+	EXPECT_NORM(it, X_STR("type", "keyword"), X_STR("url", "https://shop.example.com/health?full=1"),
+	    X_STR("keyword", "All systems go"), X_STR("keyword_up_when", "present"), /* do_not_find false */
+	    X_STR("http_method", "POST"),                                            /* post_body */
+	    X_STR("request_body", "{\"probe\":true}"));
 	assert_string_equal(ntext(it, "request_headers"),
 	    "{\"X-Env\":\"prod\",\"Accept\":\"application/json\",\"User-Agent\":\"ShopProbe/1.0\"}");
-	assert_string_equal(ntext(it, "alert_status_codes"), "[\"500\",\"502\",\"503\",\"504\"]");
-	assert_string_equal(ntext(it, "expected_status_codes"), "[]");
-	assert_int_equal(nint(it, "timeout"), 15);
-	assert_true(nbool(it, "follow_redirects"));
-	assert_int_equal(nint(it, "ssl_expiry_days"), 7); /* enable_ssl_alert */
-	assert_string_equal(nids(it, "regions"), "london,frankfurt");
-	assert_string_equal(nids(it, "tags"), "prod,shop");
+	EXPECT_NORM(it, X_TEXT("alert_status_codes", "[\"500\",\"502\",\"503\",\"504\"]"),
+	    X_TEXT("expected_status_codes", "[]"), X_INT("timeout", 15), X_TRUE("follow_redirects"),
+	    X_INT("ssl_expiry_days", 7), /* enable_ssl_alert */
+	    X_IDS("regions", "london,frankfurt"), X_IDS("tags", "prod,shop"));
 	/* Every address of group 77: two e-mails, a number, the ping_url webhook. */
 	assert_string_equal(nids(it, "contact_ids"), "77,77:email:1,77:sms:0,77:webhook:0");
 	assert_non_null(strstr(json_object_to_json_string(it->raw), "custom_header")); /* raw = detail */
 
 	it = page_find(&p, "monitor", "1235"); /* numbers as strings */
-	assert_string_equal(nstr(it, "type"), "tcp");
-	assert_string_equal(nstr(it, "url"), "relay.example.com");
-	assert_int_equal(nint(it, "port"), 2525);
-	assert_int_equal(nint(it, "interval"), 60);
-	assert_int_equal(nint(it, "timeout"), 30);
-	assert_true(nbool(it, "paused"));
-	assert_true(nnull(it, "keyword"));
-	assert_true(nnull(it, "keyword_up_when"));
-	assert_true(nnull(it, "http_method"));
-	assert_string_equal(nids(it, "contact_ids"), "78"); /* a group without addresses */
+	EXPECT_NORM(it, X_STR("type", "tcp"), X_STR("url", "relay.example.com"), X_INT("port", 2525),
+	    X_INT("interval", 60), X_INT("timeout", 30), X_TRUE("paused"), X_NULL("keyword"),
+	    X_NULL("keyword_up_when"), X_NULL("http_method"),
+	    X_IDS("contact_ids", "78"));  /* a group without addresses */
 	assert_int_equal(p.nwarnings, 0); /* the integrations are reported with the groups */
 	prov_page_free(&p);
 	free_answers(a);
@@ -384,22 +350,17 @@ test_fetch_uptime_keyword_absent_head_constant(void **state)
 	env_finish(&v);
 	assert_int_equal(p.n, 1);
 	it = page_find(&p, "monitor", "1237");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "keyword"), "Maintenance");
-	assert_string_equal(nstr(it, "keyword_up_when"), "absent"); /* do_not_find true */
-	assert_string_equal(nstr(it, "http_method"), "HEAD");
-	assert_true(nnull(it, "request_body"));                                      /* HEAD sends no body */
-	assert_string_equal(nstr(it, "url"), "http://status.example.com:8080/ping"); /* port put in */
-	assert_int_equal(nint(it, "port"), 8080);
-	assert_int_equal(nint(it, "interval"), 30); /* check_rate 0: constant */
+	EXPECT_NORM(it, X_STR("type", "keyword"), X_STR("keyword", "Maintenance"),
+	    X_STR("keyword_up_when", "absent"),                   /* do_not_find true */
+	    X_STR("http_method", "HEAD"), X_NULL("request_body"), /* HEAD sends no body */
+	    X_STR("url", "http://status.example.com:8080/ping"),  /* port put in */
+	    X_INT("port", 8080), X_INT("interval", 30));          /* check_rate 0: constant */
 	assert_true(
 	    has_warning(&p, "\"Status page\" checks constantly (check_rate 0); imported with a 30 s"));
 	assert_true(has_warning(&p, "custom headers that are not a JSON object"));
-	assert_string_equal(ntext(it, "request_headers"), "{}");
-	assert_string_equal(ntext(it, "alert_status_codes"), "[\"404\",\"500\"]");
-	assert_string_equal(nids(it, "tags"), "edge,public"); /* a string, tolerated */
-	assert_false(nbool(it, "follow_redirects"));
-	assert_true(nnull(it, "ssl_expiry_days"));
+	EXPECT_NORM(it, X_TEXT("request_headers", "{}"), X_TEXT("alert_status_codes", "[\"404\",\"500\"]"),
+	    X_IDS("tags", "edge,public"), /* a string, tolerated */
+	    X_FALSE("follow_redirects"), X_NULL("ssl_expiry_days"));
 	assert_int_equal(nids_len(it, "contact_ids"), 0);
 	assert_string_equal(p.next_cursor, "heartbeat:0");
 	prov_page_free(&p);
@@ -427,10 +388,8 @@ test_fetch_detail_failures(void **state)
 	env_finish(&v);
 	assert_int_equal(p.n, 2);
 	it = page_find(&p, "monitor", "1234");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com/health?full=1");
-	assert_string_equal(nids(it, "tags"), "prod,shop");
-	assert_string_equal(nids(it, "contact_ids"), "77");
+	EXPECT_NORM(it, X_STR("type", "http"), X_STR("url", "https://shop.example.com/health?full=1"),
+	    X_IDS("tags", "prod,shop"), X_IDS("contact_ids", "77"));
 	assert_true(has_warning(&p, "\"Shop\" (1234): its details could not be read (HTTP 404)"));
 	assert_true(has_warning(&p,
 	    "contact groups could not be read (HTTP 500): alerts link to the first "

@@ -88,9 +88,8 @@ test_statuspage_pages(void **state)
 	it = page_find(&p, "status_page", PID);
 	assert_string_equal(nstr(it, "name"), "Acme Status");
 	/* its own domain; `url` is the company website the page links to */
-	assert_string_equal(nstr(it, "url"), "https://status.acme.example");
-	assert_string_equal(nstr(it, "timezone"), "America/New_York");
-	assert_true(nbool(it, "public"));
+	EXPECT_NORM(it, X_STR("url", "https://status.acme.example"), X_STR("timezone", "America/New_York"),
+	    X_TRUE("public"));
 	assert_int_equal(nids_len(it, "items"), 0);
 	/* the raw page keeps room for its groups and components as received */
 	assert_true(json_object_is_type(prov_get(it->raw, "component_groups"), json_type_array));
@@ -101,9 +100,9 @@ test_statuspage_pages(void **state)
 	    PROV_OK);
 	assert_string_equal(p.next_cursor, "groups:1:0:k8w2rd0q7n3m");
 	it = page_find(&p, "status_page", "k8w2rd0q7n3m");
-	assert_string_equal(nstr(it, "url"), "https://acme-internal.statuspage.io");
-	assert_false(nbool(it, "public")); /* viewers must be team members */
-	assert_true(nnull(it, "timezone"));
+	EXPECT_NORM(it, X_STR("url", "https://acme-internal.statuspage.io"),
+	    X_FALSE("public"), /* viewers must be team members */
+	    X_NULL("timezone"));
 	assert_true(has_warning(&p, "\"Eastern Time (US & Canada)\", which is not an IANA name"));
 	prov_page_free(&p);
 
@@ -111,18 +110,12 @@ test_statuspage_pages(void **state)
 	assert_int_equal(run_parse(statuspage_parse, "pages:2", 200, "statuspage/pages.json", &p, &e),
 	    PROV_OK);
 	it = page_find(&p, "status_page", "m2b91t7vwhzx");
-	assert_string_equal(nstr(it, "name"), "m2b91t7vwhzx");
-	assert_string_equal(nstr(it, "url"), "https://legacy.statuspage.io");
-	assert_true(nbool(it, "public"));
-	assert_true(nnull(it, "timezone"));
+	EXPECT_NORM(it, X_STR("name", "m2b91t7vwhzx"), X_STR("url", "https://legacy.statuspage.io"),
+	    X_TRUE("public"), X_NULL("timezone"));
 	prov_page_free(&p);
 
 	/* Past the last page: the end. */
-	assert_int_equal(run_parse(statuspage_parse, "pages:3", 200, "statuspage/pages.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_null(p.next_cursor);
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(statuspage_parse, "pages:3", "statuspage/pages.json", NULL);
 
 	/* GET /v1/pages/<page_id> answers one object (page_one.json: schema Page). */
 	assert_int_equal(run_parse(statuspage_parse, "pages:0", 200, "statuspage/page_one.json", &p, &e),
@@ -334,24 +327,19 @@ test_statuspage_subscribers(void **state)
 	assert_string_equal(p.next_cursor, "unconfirmed:0:0:" PID); /* then the unconfirmed ones */
 	it = page_find(&p, "status_page_subscriber", "s00000000100");
 	assert_string_equal(nstr(it, "status_page_id"), PID);
-	assert_string_equal(nstr(it, "kind"), "email");
-	assert_string_equal(nstr(it, "address"), "ann@example.com");
-	assert_string_equal(nstr(it, "state"), "active");
-	assert_string_equal(nstr(it, "created"), "2024-01-23");
-	assert_string_equal(nids(it, "components"), "c00000000002,c00000000101");
+	EXPECT_NORM(it, X_STR("kind", "email"), X_STR("address", "ann@example.com"), X_STR("state", "active"),
+	    X_STR("created", "2024-01-23"), X_IDS("components", "c00000000002,c00000000101"));
 	it = page_find(&p, "status_page_subscriber", "s00000000101");
-	assert_string_equal(nstr(it, "kind"), "sms");
-	assert_string_equal(nstr(it, "address"), "+1 (202) 555-0105");
-	assert_string_equal(nids(it, "components"), "c00000000003"); /* JSON text, as the schema types it */
+	EXPECT_NORM(it, X_STR("kind", "sms"), X_STR("address", "+1 (202) 555-0105"),
+	    X_IDS("components", "c00000000003")); /* JSON text, as the schema types it */
 	it = page_find(&p, "status_page_subscriber", "s00000000102");
 	assert_string_equal(nstr(it, "address"), "DE 030 1234567"); /* no display form */
 	it = page_find(&p, "status_page_subscriber", "s00000000103");
 	assert_string_equal(nstr(it, "kind"), "webhook");
 	assert_string_equal(nstr(it, "address"), "https://hooks.example.com/sp/1");
 	it = page_find(&p, "status_page_subscriber", "s00000000104");
-	assert_string_equal(nstr(it, "kind"), "slack");
-	assert_string_equal(nstr(it, "address"), "Atlassian/#*******an");
-	assert_string_equal(nids(it, "components"), ""); /* [] = every component */
+	EXPECT_NORM(it, X_STR("kind", "slack"), X_STR("address", "Atlassian/#*******an"),
+	    X_IDS("components", "")); /* [] = every component */
 	it = page_find(&p, "status_page_subscriber", "s00000000105");
 	assert_string_equal(nstr(it, "kind"), "other");
 	assert_true(nnull(it, "address"));
@@ -363,9 +351,8 @@ test_statuspage_subscribers(void **state)
 	assert_string_equal(nstr(it, "address"), "pigeon@example.com");
 	assert_true(has_warning(&p, "s00000000106 has an unknown mode carrier_pigeon; kept as other"));
 	it = page_find(&p, "status_page_subscriber", "s00000000107");
-	assert_string_equal(nstr(it, "state"), "quarantined"); /* quarantined_at set */
-	assert_true(nnull(it, "created"));
-	assert_string_equal(nids(it, "components"), "");
+	EXPECT_NORM(it, X_STR("state", "quarantined"), /* quarantined_at set */
+	    X_NULL("created"), X_IDS("components", ""));
 	assert_true(has_warning(&p, "1 of its subscribers had no usable id; skipped"));
 	prov_page_free(&p);
 

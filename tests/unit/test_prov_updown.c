@@ -45,56 +45,39 @@ test_updown_checks(void **state)
 
 	/* The docs' example: alias "", string_match "", "GET/HEAD". */
 	it = page_find(&p, "monitor", "ngg8");
-	assert_string_equal(nstr(it, "name"), "https://updown.io");
-	assert_string_equal(nstr(it, "url"), "https://updown.io");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_true(nnull(it, "keyword"));
-	assert_true(nnull(it, "keyword_up_when"));
-	assert_string_equal(nstr(it, "http_method"), "GET");
-	assert_true(nnull(it, "request_body"));
+	EXPECT_NORM(it, X_STR("name", "https://updown.io"), X_STR("url", "https://updown.io"),
+	    X_STR("type", "http"), X_NULL("keyword"), X_NULL("keyword_up_when"), X_STR("http_method", "GET"),
+	    X_NULL("request_body"));
 	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0);
-	assert_int_equal(nint(it, "interval"), 15);
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "regions"), ""); /* nothing disabled: every location */
-	assert_string_equal(nids(it, "contact_ids"), "email:1246848337,sms:231178295");
+	EXPECT_NORM(it, X_INT("interval", 15), X_FALSE("paused"),
+	    X_IDS("regions", ""), /* nothing disabled: every location */
+	    X_IDS("contact_ids", "email:1246848337,sms:231178295"));
 
 	/* Keyword, port, path and query, POST with a body and headers, regions. */
 	it = page_find(&p, "monitor", "dmbe");
-	assert_string_equal(nstr(it, "name"), "Shop");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/api/health?deep=1");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "keyword"), "All systems go");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present");
-	assert_true(nnull(it, "keyword_case_sensitive"));
-	assert_string_equal(nstr(it, "http_method"), "POST");
-	assert_string_equal(nstr(it, "request_body"), "{\"probe\":true}");
+	EXPECT_NORM(it, X_STR("name", "Shop"),
+	    X_STR("url", "https://shop.example.com:8443/api/health?deep=1"), X_STR("type", "keyword"),
+	    X_STR("keyword", "All systems go"), X_STR("keyword_up_when", "present"),
+	    X_NULL("keyword_case_sensitive"), X_STR("http_method", "POST"),
+	    X_STR("request_body", "{\"probe\":true}"));
 	assert_string_equal(nheader(it, "X-Env"), "prod");
 	assert_string_equal(nheader(it, "Authorization"), "Bearer abc");
-	assert_true(nbool(it, "paused"));           /* enabled false */
-	assert_int_equal(nint(it, "interval"), 60); /* "period":"60" */
-	assert_string_equal(nids(it, "regions"), "lan,mia,bhs,gra,fra,syd");
-	assert_string_equal(nids(it, "contact_ids"), "email:1246848337,slack_compatible:42");
+	EXPECT_NORM(it, X_TRUE("paused"), /* enabled false */
+	    X_INT("interval", 60),        /* "period":"60" */
+	    X_IDS("regions", "lan,mia,bhs,gra,fra,syd"),
+	    X_IDS("contact_ids", "email:1246848337,slack_compatible:42"));
 
 	/* tcps: host and port; icmp: the host of a bracketed IPv6 URL. */
 	it = page_find(&p, "monitor", "tc01");
-	assert_string_equal(nstr(it, "type"), "tcp");
-	assert_string_equal(nstr(it, "url"), "db.example.com");
-	assert_int_equal(nint(it, "port"), 5432);
-	assert_true(nnull(it, "http_method"));
-	assert_string_equal(nids(it, "contact_ids"), "msteams:7");
+	EXPECT_NORM(it, X_STR("type", "tcp"), X_STR("url", "db.example.com"), X_INT("port", 5432),
+	    X_NULL("http_method"), X_IDS("contact_ids", "msteams:7"));
 	it = page_find(&p, "monitor", "ic01");
-	assert_string_equal(nstr(it, "type"), "ping");
-	assert_string_equal(nstr(it, "url"), "2001:db8::1");
-	assert_true(nnull(it, "port"));
+	EXPECT_NORM(it, X_STR("type", "ping"), X_STR("url", "2001:db8::1"), X_NULL("port"));
 
 	/* pulse: a heartbeat, interval = period, grace 0, no ping URL. */
 	it = page_find(&p, "heartbeat", "p3rl");
-	assert_string_equal(nstr(it, "name"), "Nightly backup");
-	assert_int_equal(nint(it, "interval"), 90000);
-	assert_int_equal(nint(it, "grace"), 0);
-	assert_true(nnull(it, "ping_url"));
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "contact_ids"), "email:1246848337");
+	EXPECT_NORM(it, X_STR("name", "Nightly backup"), X_INT("interval", 90000), X_INT("grace", 0),
+	    X_NULL("ping_url"), X_FALSE("paused"), X_IDS("contact_ids", "email:1246848337"));
 	assert_true(has_warning(&p,
 	    "pulse check \"Nightly backup\" was imported as a heartbeat without its "
 	    "ping URL"));
@@ -127,10 +110,9 @@ test_updown_recipients(void **state)
 	assert_string_equal(p.next_cursor, "status_pages:0");
 	assert_int_equal(p.n, 7);
 	it = page_find(&p, "contact", "email:3719031852");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "name"), "tech@example.com");
-	assert_string_equal(nstr(it, "value"), "tech@example.com"); /* from "Company <…>" */
-	assert_false(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("type", "email"), X_STR("name", "tech@example.com"),
+	    X_STR("value", "tech@example.com"), /* from "Company <…>" */
+	    X_FALSE("needs_address"));
 	assert_string_equal(nstr(page_find(&p, "contact", "sms:231178295"), "value"), "+33612345678");
 	assert_string_equal(nstr(page_find(&p, "contact", "webhook:55"), "type"), "webhook");
 	it = page_find(&p, "contact", "slack_compatible:42");
@@ -140,9 +122,7 @@ test_updown_recipients(void **state)
 	assert_string_equal(nstr(it, "type"), "teams");
 	assert_false(nbool(it, "needs_address"));
 	it = page_find(&p, "contact", "slack:1");
-	assert_string_equal(nstr(it, "type"), "slack");
-	assert_true(nnull(it, "value"));
-	assert_true(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("type", "slack"), X_NULL("value"), X_TRUE("needs_address"));
 	assert_string_equal(nstr(page_find(&p, "contact", "carrier:3"), "type"), "other");
 	assert_true(has_warning(&p, "\"Bob\" has an unknown type carrier_pigeon; kept as other"));
 	prov_page_free(&p);
@@ -162,10 +142,9 @@ test_updown_status_pages(void **state)
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "status_page", "3ji4k");
-	assert_string_equal(nstr(it, "name"), "Public page");
-	assert_string_equal(nids(it, "items"), "ngg8,dmbe,p3rl"); /* a pulse too: same id space */
-	assert_true(nbool(it, "public"));
-	assert_string_equal(nstr(it, "url"), "https://updown.io/p/3ji4k");
+	EXPECT_NORM(it, X_STR("name", "Public page"),
+	    X_IDS("items", "ngg8,dmbe,p3rl"), /* a pulse too: same id space */
+	    X_TRUE("public"), X_STR("url", "https://updown.io/p/3ji4k"));
 	assert_false(nbool(page_find(&p, "status_page", "9xk2p"), "public"));
 	it = page_find(&p, "status_page", "zz01");
 	assert_false(nbool(it, "public"));
@@ -183,10 +162,7 @@ test_updown_errors(void **state)
 	struct prov_error e;
 
 	(void)state;
-	assert_int_equal(run_parse(updown_parse, "checks:0", 200, "updown/empty.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "recipients:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(updown_parse, "checks:0", "updown/empty.json", "recipients:0");
 	assert_int_equal(run_parse(updown_parse, "status_pages:0", 200, "updown/empty.json", &p, &e),
 	    PROV_OK);
 	assert_null(p.next_cursor);

@@ -42,40 +42,28 @@ test_v2_monitors(void **state)
 
 	/* keyword_type 2 "not exists" alerts when it is missing: up while present. */
 	it = page_find(&p, "monitor", "777712827");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?x=1");
-	assert_string_equal(nstr(it, "keyword"), "All systems go");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present");
-	assert_false(nbool(it, "keyword_case_sensitive")); /* keyword_case_type 1 */
-	assert_string_equal(nstr(it, "http_method"), "GET");
-	assert_true(nnull(it, "request_body")); /* post_value "" */
+	EXPECT_NORM(it, X_STR("type", "keyword"), X_STR("url", "https://shop.example.com:8443/health?x=1"),
+	    X_STR("keyword", "All systems go"), X_STR("keyword_up_when", "present"),
+	    X_FALSE("keyword_case_sensitive"),                    /* keyword_case_type 1 */
+	    X_STR("http_method", "GET"), X_NULL("request_body")); /* post_value "" */
 	assert_string_equal(nheader(it, "X-Env"), "prod");
-	assert_int_equal(nint(it, "timeout"), 30);
-	assert_true(nbool(it, "verify_ssl")); /* ignore_errors 0 */
-	assert_true(nnull(it, "follow_redirects"));
-	assert_string_equal(ntext(it, "expected_status_codes"), "[]");
-	assert_string_equal(nids(it, "contact_ids"), "0993765");
-	assert_true(nnull(it, "port"));
+	EXPECT_NORM(it, X_INT("timeout", 30), X_TRUE("verify_ssl"), /* ignore_errors 0 */
+	    X_NULL("follow_redirects"), X_TEXT("expected_status_codes", "[]"),
+	    X_IDS("contact_ids", "0993765"), X_NULL("port"));
 
 	/* keyword_type 1 "exists" alerts when found: up while absent; numbers as strings. */
 	it = page_find(&p, "monitor", "777712828");
-	assert_string_equal(nstr(it, "keyword_up_when"), "absent");
-	assert_true(nbool(it, "keyword_case_sensitive")); /* "0" */
-	assert_string_equal(nstr(it, "http_method"), "HEAD");
-	assert_int_equal(nint(it, "interval"), 900);
-	assert_int_equal(nint(it, "timeout"), 45);
-	assert_true(nbool(it, "paused"));
-	assert_false(nbool(it, "verify_ssl"));                                        /* ignore_errors 1 */
+	EXPECT_NORM(it, X_STR("keyword_up_when", "absent"), X_TRUE("keyword_case_sensitive"), /* "0" */
+	    X_STR("http_method", "HEAD"), X_INT("interval", 900), X_INT("timeout", 45), X_TRUE("paused"),
+	    X_FALSE("verify_ssl"));                                                   /* ignore_errors 1 */
 	assert_int_equal(json_object_object_length(njson(it, "request_headers")), 0); /* [] */
 	assert_string_equal(ntext(it, "expected_status_codes"), "[\"404\"]");
 	assert_string_equal(ntext(it, "alert_status_codes"), "[\"500\",\"503\"]");
 
 	/* POST with a JSON body, its content type, headers; HTTP auth is not copied. */
 	it = page_find(&p, "monitor", "777712829");
-	assert_string_equal(nstr(it, "type"), "http");
-	assert_string_equal(nstr(it, "url"), "https://api.example.com/v1/orders?dry=1");
-	assert_string_equal(nstr(it, "http_method"), "POST");
-	assert_string_equal(nstr(it, "request_body"), "{\"ping\":true}");
+	EXPECT_NORM(it, X_STR("type", "http"), X_STR("url", "https://api.example.com/v1/orders?dry=1"),
+	    X_STR("http_method", "POST"), X_STR("request_body", "{\"ping\":true}"));
 	assert_string_equal(nheader(it, "Content-Type"), "application/json");
 	assert_string_equal(nheader(it, "Authorization-Scope"), "read");
 	assert_string_equal(nheader(it, "X-Retry"), "3");
@@ -87,18 +75,14 @@ test_v2_monitors(void **state)
 
 	/* Port monitors: "port" wins over sub_type (1 for every port monitor). */
 	it = page_find(&p, "monitor", "777559666");
-	assert_string_equal(nstr(it, "type"), "port");
-	assert_string_equal(nstr(it, "url"), "db.example.com");
-	assert_int_equal(nint(it, "port"), 5432);
+	EXPECT_NORM(it, X_STR("type", "port"), X_STR("url", "db.example.com"), X_INT("port", 5432));
 	it = page_find(&p, "monitor", "777559667");
 	assert_int_equal(nint(it, "port"), 443); /* port "", sub_type 2 */
 
 	it = page_find(&p, "heartbeat", "777559668");
-	assert_string_equal(nstr(it, "name"), "Nightly backup");
-	assert_int_equal(nint(it, "interval"), 86400);
-	assert_string_equal(nstr(it, "ping_url"), "https://heartbeat.uptimerobot.com/m777559668-abc");
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "contact_ids"), "0993765");
+	EXPECT_NORM(it, X_STR("name", "Nightly backup"), X_INT("interval", 86400),
+	    X_STR("ping_url", "https://heartbeat.uptimerobot.com/m777559668-abc"), X_FALSE("paused"),
+	    X_IDS("contact_ids", "0993765"));
 
 	/* Unknown values: other, or no method, with a warning. */
 	assert_string_equal(nstr(page_find(&p, "monitor", "777559669"), "type"), "other");
@@ -133,14 +117,11 @@ test_v2_phases(void **state)
 	assert_int_equal(p.n, 3);
 	assert_string_equal(p.next_cursor, "mwindows:0");
 	it = page_find(&p, "contact", "0993765");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "name"), "John Doe");
-	assert_string_equal(nstr(it, "value"), "johndoe@gmail.com");
-	assert_false(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("type", "email"), X_STR("name", "John Doe"),
+	    X_STR("value", "johndoe@gmail.com"), X_FALSE("needs_address"));
 	it = page_find(&p, "contact", "2145");
-	assert_string_equal(nstr(it, "type"), "slack"); /* "type":"11" */
-	assert_true(nnull(it, "value"));
-	assert_true(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("type", "slack"), /* "type":"11" */
+	    X_NULL("value"), X_TRUE("needs_address"));
 	it = page_find(&p, "contact", "2146");
 	assert_string_equal(nstr(it, "type"), "other");
 	assert_true(has_warning(&p, "unknown type 42"));
@@ -159,9 +140,9 @@ test_v2_phases(void **state)
 	assert_null(p.next_cursor);
 	assert_int_equal(p.n, 3);
 	it = page_find(&p, "status_page", "123456");
-	assert_string_equal(nids(it, "items"), "777749809,777712827");
-	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/asfF1XZb0M"); /* custom_url "" */
-	assert_true(nbool(it, "public"));
+	EXPECT_NORM(it, X_IDS("items", "777749809,777712827"),
+	    X_STR("url", "https://stats.uptimerobot.com/asfF1XZb0M"), /* custom_url "" */
+	    X_TRUE("public"));
 	it = page_find(&p, "status_page", "123457");
 	assert_string_equal(nids(it, "items"), ""); /* "monitors":0 = all */
 	assert_string_equal(nstr(it, "url"), "https://status.example.com");
@@ -189,19 +170,13 @@ test_v2_windows(void **state)
 	assert_int_equal(p.n, 5);
 	assert_string_equal(p.next_cursor, "psps:0");
 	it = page_find(&p, "maintenance_window", "581");
-	assert_string_equal(nstr(it, "name"), "Weekly DB");
-	assert_string_equal(nstr(it, "recurrence"), "weekly");
-	assert_string_equal(nstr(it, "start"), "03:30");
-	assert_true(nnull(it, "end"));
-	assert_int_equal(nint(it, "duration"), 120);
-	assert_string_equal(ntext(it, "days"), "[1,3]");
-	assert_false(nbool(it, "paused"));
-	assert_string_equal(nids(it, "monitor_ids"), "");
+	EXPECT_NORM(it, X_STR("name", "Weekly DB"), X_STR("recurrence", "weekly"), X_STR("start", "03:30"),
+	    X_NULL("end"), X_INT("duration", 120), X_TEXT("days", "[1,3]"), X_FALSE("paused"),
+	    X_IDS("monitor_ids", ""));
 	it = page_find(&p, "maintenance_window", "582");
-	assert_string_equal(nstr(it, "recurrence"), "once");
-	assert_string_equal(nstr(it, "start"), "2023-11-14T22:13:20Z");
-	assert_string_equal(nstr(it, "end"), "2023-11-14T23:43:20Z"); /* "duration":"90" */
-	assert_string_equal(ntext(it, "days"), "[]");
+	EXPECT_NORM(it, X_STR("recurrence", "once"), X_STR("start", "2023-11-14T22:13:20Z"),
+	    X_STR("end", "2023-11-14T23:43:20Z"), /* "duration":"90" */
+	    X_TEXT("days", "[]"));
 	it = page_find(&p, "maintenance_window", "583");
 	assert_string_equal(nstr(it, "recurrence"), "daily");
 	assert_true(nbool(it, "paused"));
@@ -231,61 +206,42 @@ test_v3_monitors(void **state)
 	assert_string_equal(p.next_cursor, "v3-monitors:800123464"); /* cursor= of nextLink */
 
 	it = page_find(&p, "monitor", "800123456");
-	assert_string_equal(nstr(it, "type"), "keyword");
-	assert_string_equal(nstr(it, "url"), "https://shop.example.com:8443/health?x=1");
-	assert_string_equal(nstr(it, "keyword_up_when"), "present"); /* ALERT_NOT_EXISTS */
-	assert_false(nbool(it, "keyword_case_sensitive"));
-	assert_string_equal(nstr(it, "http_method"), "GET");
+	EXPECT_NORM(it, X_STR("type", "keyword"), X_STR("url", "https://shop.example.com:8443/health?x=1"),
+	    X_STR("keyword_up_when", "present"), /* ALERT_NOT_EXISTS */
+	    X_FALSE("keyword_case_sensitive"), X_STR("http_method", "GET"));
 	assert_string_equal(nheader(it, "x-env"), "prod");
-	assert_string_equal(ntext(it, "expected_status_codes"), "[\"200\",\"201\"]");
-	assert_true(nbool(it, "follow_redirects"));
-	assert_true(nbool(it, "verify_ssl"));
-	assert_int_equal(nint(it, "ssl_expiry_days"), 30);
-	assert_string_equal(ntext(it, "regions"), "[\"eu\"]");
-	assert_string_equal(ntext(it, "tags"), "[\"prod\"]");
-	assert_string_equal(nids(it, "contact_ids"), "7012345,7012346");
-	assert_int_equal(nint(it, "timeout"), 30);
+	EXPECT_NORM(it, X_TEXT("expected_status_codes", "[\"200\",\"201\"]"), X_TRUE("follow_redirects"),
+	    X_TRUE("verify_ssl"), X_INT("ssl_expiry_days", 30), X_TEXT("regions", "[\"eu\"]"),
+	    X_TEXT("tags", "[\"prod\"]"), X_IDS("contact_ids", "7012345,7012346"), X_INT("timeout", 30));
 
 	it = page_find(&p, "monitor", "800123457");
-	assert_string_equal(nstr(it, "keyword_up_when"), "absent"); /* ALERT_EXISTS */
-	assert_true(nbool(it, "keyword_case_sensitive"));           /* "0" */
-	assert_true(nbool(it, "paused"));
-	assert_int_equal(nint(it, "interval"), 600);
-	assert_false(nbool(it, "follow_redirects"));
-	assert_false(nbool(it, "verify_ssl"));
-	assert_true(nnull(it, "ssl_expiry_days"));
-	assert_string_equal(ntext(it, "regions"), "[\"na\",\"eu\"]");
+	EXPECT_NORM(it, X_STR("keyword_up_when", "absent"), /* ALERT_EXISTS */
+	    X_TRUE("keyword_case_sensitive"),               /* "0" */
+	    X_TRUE("paused"), X_INT("interval", 600), X_FALSE("follow_redirects"), X_FALSE("verify_ssl"),
+	    X_NULL("ssl_expiry_days"), X_TEXT("regions", "[\"na\",\"eu\"]"));
 
 	/* API monitor: POST with a JSON body; tags; the group name needs the groups list. */
 	it = page_find(&p, "monitor", "800123458");
-	assert_string_equal(nstr(it, "type"), "api");
-	assert_string_equal(nstr(it, "http_method"), "POST");
-	assert_string_equal(nstr(it, "request_body"), "{\"ping\":true}");
+	EXPECT_NORM(it, X_STR("type", "api"), X_STR("http_method", "POST"),
+	    X_STR("request_body", "{\"ping\":true}"));
 	assert_string_equal(nheader(it, "Content-Type"), "application/json");
-	assert_string_equal(ntext(it, "expected_status_codes"), "[\"2xx\"]");
-	assert_string_equal(ntext(it, "regions"), "[\"as\",\"oc\"]");
-	assert_string_equal(ntext(it, "tags"), "[\"api\",\"billing\"]");
-	assert_string_equal(nids(it, "contact_ids"), "7012399");
+	EXPECT_NORM(it, X_TEXT("expected_status_codes", "[\"2xx\"]"), X_TEXT("regions", "[\"as\",\"oc\"]"),
+	    X_TEXT("tags", "[\"api\",\"billing\"]"), X_IDS("contact_ids", "7012399"));
 	assert_true(has_warning(&p, "\"Order API\" logs in with HTTP_BASIC authentication"));
 
 	it = page_find(&p, "monitor", "800123459");
-	assert_string_equal(nstr(it, "type"), "port");
-	assert_string_equal(nstr(it, "url"), "db.example.com");
-	assert_int_equal(nint(it, "port"), 5432);
+	EXPECT_NORM(it, X_STR("type", "port"), X_STR("url", "db.example.com"), X_INT("port", 5432));
 	it = page_find(&p, "monitor", "800123460");
 	assert_string_equal(nstr(it, "type"), "dns");
 	assert_string_equal(nstr(it, "url"), "example.org");
 	it = page_find(&p, "monitor", "800123461");
-	assert_string_equal(nstr(it, "type"), "udp");
-	assert_int_equal(nint(it, "port"), 514); /* "514" */
-	assert_string_equal(nstr(it, "request_body"), "ping");
+	EXPECT_NORM(it, X_STR("type", "udp"), X_INT("port", 514), /* "514" */
+	    X_STR("request_body", "ping"));
 
 	it = page_find(&p, "heartbeat", "800123462");
-	assert_int_equal(nint(it, "grace"), 300);
-	assert_true(nbool(it, "paused"));
-	assert_string_equal(ntext(it, "tags"), "[\"cron\"]");
-	assert_string_equal(nstr(it, "ping_url"), "https://heartbeat.uptimerobot.com/m800123462-abc");
-	assert_string_equal(nids(it, "contact_ids"), "7012345");
+	EXPECT_NORM(it, X_INT("grace", 300), X_TRUE("paused"), X_TEXT("tags", "[\"cron\"]"),
+	    X_STR("ping_url", "https://heartbeat.uptimerobot.com/m800123462-abc"),
+	    X_IDS("contact_ids", "7012345"));
 
 	assert_string_equal(nstr(page_find(&p, "monitor", "800123463"), "type"), "other");
 	assert_true(has_warning(&p, "unknown type SMTP; kept as other"));
@@ -312,9 +268,8 @@ test_v3_contacts(void **state)
 	assert_int_equal(p.n, 5);
 	assert_string_equal(p.next_cursor, "v3-integrations:0");
 	it = page_find(&p, "contact", "7012345");
-	assert_string_equal(nstr(it, "type"), "email");
-	assert_string_equal(nstr(it, "value"), "johndoe@example.com");
-	assert_false(nbool(it, "needs_address"));
+	EXPECT_NORM(it, X_STR("type", "email"), X_STR("value", "johndoe@example.com"),
+	    X_FALSE("needs_address"));
 	assert_string_equal(nstr(page_find(&p, "contact", "7012347"), "type"), "sms");
 	it = page_find(&p, "contact", "7012348");
 	assert_string_equal(nstr(it, "type"), "push");
@@ -364,13 +319,10 @@ test_v3_windows_and_pages(void **state)
 	assert_int_equal(p.n, 4);
 	assert_string_equal(p.next_cursor, "v3-psps:0");
 	it = page_find(&p, "maintenance_window", "581");
-	assert_string_equal(nstr(it, "recurrence"), "weekly");
-	assert_string_equal(nstr(it, "start"), "03:30");
-	assert_string_equal(ntext(it, "days"), "[1,3]");
+	EXPECT_NORM(it, X_STR("recurrence", "weekly"), X_STR("start", "03:30"), X_TEXT("days", "[1,3]"));
 	it = page_find(&p, "maintenance_window", "582");
-	assert_string_equal(nstr(it, "recurrence"), "once");
-	assert_string_equal(nstr(it, "start"), "2026-12-24T22:30:00");
-	assert_string_equal(nstr(it, "end"), "2026-12-25T01:00:00");
+	EXPECT_NORM(it, X_STR("recurrence", "once"), X_STR("start", "2026-12-24T22:30:00"),
+	    X_STR("end", "2026-12-25T01:00:00"));
 	it = page_find(&p, "maintenance_window", "583");
 	assert_true(nbool(it, "paused"));
 	assert_true(has_warning(&p, "\"Daily backup\" is added to every new monitor"));
@@ -382,9 +334,8 @@ test_v3_windows_and_pages(void **state)
 	    PROV_OK);
 	assert_null(p.next_cursor);
 	it = page_find(&p, "status_page", "101");
-	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/AbCdEf123");
-	assert_true(nbool(it, "public"));
-	assert_string_equal(nids(it, "items"), "800123456,800123462");
+	EXPECT_NORM(it, X_STR("url", "https://stats.uptimerobot.com/AbCdEf123"), X_TRUE("public"),
+	    X_IDS("items", "800123456,800123462"));
 	it = page_find(&p, "status_page", "102");
 	assert_string_equal(nstr(it, "url"), "https://status.example.com");
 	assert_false(nbool(it, "public")); /* password set */
@@ -549,28 +500,30 @@ test_empty_account(void **state)
 
 /* ------------------------------------------------------------ whole fetches */
 
+/* One whole fetch with the test key against a local server (fetch_served). */
+static enum prov_status
+ur_fetch(const char *cursor, char **answers, struct prov_page *p, struct prov_error *e, const char **seen)
+{
+	return fetch_served("uptimerobot", "/ur", "{\"api_key\":\"u123-secretkeyvalue\"}", cursor, answers, p,
+	    e, seen);
+}
+
 /* The start: v3 first with the Bearer key; v3 refuses it (401), so the same
  * fetch reads the first page of v2 with every flag, and the cursor stays on v2. */
 static void
 test_fetch_falls_back_to_v2(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96], *a[3];
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	a[0] = answer_fixture("401 Unauthorized", "uptimerobot/v3_unauthorized.json");
-	a[1] = answer_fixture("200 OK", "uptimerobot/v2_monitors_rich.json");
-	a[2] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(ur_fetch(NULL,
+	                     (char *[]){
+	                         answer_fixture("401 Unauthorized", "uptimerobot/v3_unauthorized.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v2_monitors_rich.json"), NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "Authorization: Bearer u123-secretkeyvalue\r\n"));
 	assert_non_null(strstr(seen, "POST /ur/v2/getMonitors HTTP/1.1\r\n"));
@@ -581,40 +534,32 @@ test_fetch_falls_back_to_v2(void **state)
 	assert_string_equal(p.next_cursor, "monitors:9");
 	assert_true(has_warning(&p, "API v3 refused this key (HTTP 401); the import uses API v2"));
 	prov_page_free(&p);
-	free_answers(a);
-	json_object_put(creds);
 }
 
 /* Both APIs refuse the key: a bad key, and the message does not repeat it. */
 static void
 test_fetch_bad_key(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96], *a[3];
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	a[0] = answer("401 Unauthorized", "", "{\"statusCode\":401,\"message\":\"Unauthorized\"}");
-	a[1] = answer("200 OK", "",
-	    "{\"stat\":\"fail\",\"error\":{\"type\":\"invalid_parameter\","
-	    "\"parameter_name\":\"api_key\",\"passed_value\":\"u123-secretkeyvalue\","
-	    "\"message\":\"api_key u123-secretkeyvalue not found.\"}}");
-	a[2] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_AUTH);
-	mini_finish(&m);
+	assert_int_equal(
+	    ur_fetch(NULL,
+	        (char *[]){
+	            answer("401 Unauthorized", "", "{\"statusCode\":401,\"message\":\"Unauthorized\"}"),
+	            answer("200 OK", "",
+	                "{\"stat\":\"fail\",\"error\":{\"type\":\"invalid_parameter\","
+	                "\"parameter_name\":\"api_key\",\"passed_value\":\"u123-secretkeyvalue\","
+	                "\"message\":\"api_key u123-secretkeyvalue not found.\"}}"),
+	            NULL },
+	        &p, &e, NULL),
+	    PROV_AUTH);
 	assert_non_null(strstr(e.message, "UptimeRobot rejected the API key"));
 	assert_non_null(strstr(e.message, "API v3 answered HTTP 401"));
 	assert_null(strstr(e.message, "secretkeyvalue"));
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
-	free_answers(a);
-	json_object_put(creds);
 }
 
 /* v3 accepts the key: its monitors, and the group names as tags (official TF
@@ -622,23 +567,16 @@ test_fetch_bad_key(void **state)
 static void
 test_fetch_v3_with_groups(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96], *a[3];
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	a[0] = answer_fixture("200 OK", "uptimerobot/v3_monitors.json");
-	a[1] = answer_fixture("200 OK", "uptimerobot/v3_monitor_groups.json");
-	a[2] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(ur_fetch(NULL,
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v3_monitors.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v3_monitor_groups.json"), NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
 	assert_non_null(strstr(seen, "GET /ur/v3/monitor-groups HTTP/1.1\r\n"));
 	assert_null(strstr(seen, "/v2/"));
 	assert_string_equal(p.next_cursor, "v3-monitors:800123464");
@@ -647,21 +585,15 @@ test_fetch_v3_with_groups(void **state)
 	assert_string_equal(ntext(page_find(&p, "monitor", "800123459"), "tags"), "[\"group:Production\"]");
 	assert_string_equal(ntext(page_find(&p, "monitor", "800123456"), "tags"), "[\"prod\"]");
 	prov_page_free(&p);
-	free_answers(a);
 
 	/* The next page resumes at the cursor. */
-	a[0] = answer("200 OK", "", "{\"data\":[],\"nextLink\":null}");
-	a[1] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-monitors:800123464", &p, &e),
+	assert_int_equal(ur_fetch("v3-monitors:800123464",
+	                     (char *[]){ answer("200 OK", "", "{\"data\":[],\"nextLink\":null}"), NULL }, &p,
+	                     &e, &seen),
 	    PROV_OK);
-	seen = mini_finish(&m);
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors?cursor=800123464 HTTP/1.1\r\n"));
 	assert_string_equal(p.next_cursor, "v3-contacts:0");
 	prov_page_free(&p);
-	free(a[0]);
-	json_object_put(creds);
 }
 
 /* A page of v2 windows pages through the monitors (mwindows=1 only) for the
@@ -669,24 +601,17 @@ test_fetch_v3_with_groups(void **state)
 static void
 test_fetch_v2_windows(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96], *a[4];
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	a[0] = answer_fixture("200 OK", "uptimerobot/v2_mwindows.json");
-	a[1] = answer_fixture("200 OK", "uptimerobot/v2_monitors_scan1.json");
-	a[2] = answer_fixture("200 OK", "uptimerobot/v2_monitors_scan2.json");
-	a[3] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "mwindows:0", &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(ur_fetch("mwindows:0",
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v2_mwindows.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v2_monitors_scan1.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v2_monitors_scan2.json"), NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
 	assert_non_null(strstr(seen, "POST /ur/v2/getMWindows HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "offset=0&limit=50&mwindows=1"));
 	assert_non_null(strstr(seen, "offset=2&limit=50&mwindows=1"));
@@ -698,32 +623,23 @@ test_fetch_v2_windows(void **state)
 	    "777712829,777559668");
 	assert_string_equal(nids(page_find(&p, "maintenance_window", "583"), "monitor_ids"), "");
 	prov_page_free(&p);
-	free_answers(a);
-	json_object_put(creds);
 }
 
 /* The same on v3: the plain monitor list, paged by its cursor. */
 static void
 test_fetch_v3_windows(void **state)
 {
-	struct config cfg;
-	struct prov_session s;
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
-	struct mini m;
-	char base[96], *a[4];
 	const char *seen;
-	json_object *creds = json_tokener_parse("{\"api_key\":\"u123-secretkeyvalue\"}");
 
 	(void)state;
-	a[0] = answer_fixture("200 OK", "uptimerobot/v3_mwindows.json");
-	a[1] = answer_fixture("200 OK", "uptimerobot/v3_monitors_scan1.json");
-	a[2] = answer_fixture("200 OK", "uptimerobot/v3_monitors_scan2.json");
-	a[3] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(ur_fetch("v3-mwindows:0",
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v3_mwindows.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v3_monitors_scan1.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v3_monitors_scan2.json"), NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
 	assert_non_null(strstr(seen, "GET /ur/v3/maintenance-windows HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors HTTP/1.1\r\n"));
 	assert_non_null(strstr(seen, "GET /ur/v3/monitors?cursor=800123458 HTTP/1.1\r\n"));
@@ -733,36 +649,29 @@ test_fetch_v3_windows(void **state)
 	assert_string_equal(nids(page_find(&p, "maintenance_window", "582"), "monitor_ids"),
 	    "800123458,800123462");
 	prov_page_free(&p);
-	free_answers(a);
 
 	/* The monitor scan fails: the whole page of windows is retried later. */
-	a[0] = answer_fixture("200 OK", "uptimerobot/v3_mwindows.json");
-	a[1] = answer("503 Service Unavailable", "", "{\"statusCode\":503,\"message\":\"busy\"}");
-	a[2] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e),
+	assert_int_equal(ur_fetch("v3-mwindows:0",
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v3_mwindows.json"),
+	                         answer("503 Service Unavailable", "",
+	                             "{\"statusCode\":503,\"message\":\"busy\"}"),
+	                         NULL },
+	                     &p, &e, NULL),
 	    PROV_TRANSIENT);
-	mini_finish(&m);
 	assert_int_equal(p.n, 0);
 	assert_null(p.next_cursor);
 	prov_page_free(&p);
-	free(a[0]);
-	free(a[1]);
 
 	/* Windows refused (403): skipped without paging the monitors. */
-	a[0] = answer_fixture("403 Forbidden", "uptimerobot/v3_forbidden.json");
-	a[1] = NULL;
-	mini_start(&m, (const char *const *)a);
-	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
-	assert_int_equal(provider_find("uptimerobot")->ops->fetch(&s, "v3-mwindows:0", &p, &e), PROV_OK);
-	seen = mini_finish(&m);
+	assert_int_equal(ur_fetch("v3-mwindows:0",
+	                     (char *[]){ answer_fixture("403 Forbidden", "uptimerobot/v3_forbidden.json"),
+	                         NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
 	assert_null(strstr(seen, "/v3/monitors"));
 	assert_string_equal(p.next_cursor, "v3-psps:0");
 	assert_true(has_warning(&p, "refused the maintenance windows list for this key (HTTP 403)"));
 	prov_page_free(&p);
-	free(a[0]);
-	json_object_put(creds);
 }
 
 /* A window whose duration or start would overflow start + duration * 60

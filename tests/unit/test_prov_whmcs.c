@@ -45,17 +45,13 @@ test_whmcs_clients(void **state)
 	assert_int_equal(p.n, 2);
 	assert_string_equal(p.next_cursor, "clients:2"); /* limitstart += numreturned */
 	it = page_find(&p, "hosting_client", "2");
-	assert_string_equal(nstr(it, "email"), "price.ima@example.com");
-	assert_string_equal(nstr(it, "first_name"), "Angelica");
-	assert_string_equal(nstr(it, "last_name"), "Mohr");
-	assert_true(nnull(it, "company")); /* "" */
-	assert_string_equal(nstr(it, "status"), "active");
-	assert_string_equal(nstr(it, "created"), "2016-01-15");
-	assert_true(nnull(it, "address1"));        /* the list has no address: the fetch adds it */
+	EXPECT_NORM(it, X_STR("email", "price.ima@example.com"), X_STR("first_name", "Angelica"),
+	    X_STR("last_name", "Mohr"), X_NULL("company"), /* "" */
+	    X_STR("status", "active"), X_STR("created", "2016-01-15"),
+	    X_NULL("address1"));                   /* the list has no address: the fetch adds it */
 	it = page_find(&p, "hosting_client", "3"); /* "id":"3" */
-	assert_string_equal(nstr(it, "company"), "Tran Hosting Ltd");
-	assert_true(nnull(it, "created")); /* "0000-00-00" */
-	assert_string_equal(nstr(it, "status"), "other");
+	EXPECT_NORM(it, X_STR("company", "Tran Hosting Ltd"), X_NULL("created"), /* "0000-00-00" */
+	    X_STR("status", "other"));
 	assert_true(
 	    has_warning(&p, "client \"bo@example.net\" has an unknown status \"Archived\"; kept as other"));
 	prov_page_free(&p);
@@ -77,10 +73,7 @@ test_whmcs_clients(void **state)
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": GetClients leaves the key out. */
-	assert_int_equal(run_parse(whmcs_parse, NULL, 200, "whmcs/clients_empty.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "contacts:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, NULL, "whmcs/clients_empty.json", "contacts:0");
 
 	/* The refused-details variant pages on, then goes to the contacts. */
 	assert_int_equal(run_parse(whmcs_parse, "clients-plain:0", 200, "whmcs/clients.json", &p, &e),
@@ -103,18 +96,10 @@ test_whmcs_contacts(void **state)
 	assert_int_equal(p.n, 2);
 	assert_string_equal(p.next_cursor, "contacts:2");
 	it = page_find(&p, "hosting_contact", "1");
-	assert_string_equal(nstr(it, "client_id"), "1");
-	assert_string_equal(nstr(it, "first_name"), "Test");
-	assert_string_equal(nstr(it, "last_name"), "Contact");
-	assert_true(nnull(it, "company"));
-	assert_string_equal(nstr(it, "email"), "contact@example.com");
-	assert_true(nnull(it, "phone"));
-	assert_string_equal(nstr(it, "address1"), "404 Street Not Found");
-	assert_true(nnull(it, "address2"));
-	assert_string_equal(nstr(it, "city"), "Test");
-	assert_string_equal(nstr(it, "state"), "Tester");
-	assert_string_equal(nstr(it, "postcode"), "TE5 5ST");
-	assert_string_equal(nstr(it, "country"), "GB");
+	EXPECT_NORM(it, X_STR("client_id", "1"), X_STR("first_name", "Test"), X_STR("last_name", "Contact"),
+	    X_NULL("company"), X_STR("email", "contact@example.com"), X_NULL("phone"),
+	    X_STR("address1", "404 Street Not Found"), X_NULL("address2"), X_STR("city", "Test"),
+	    X_STR("state", "Tester"), X_STR("postcode", "TE5 5ST"), X_STR("country", "GB"));
 	/* the password hash is not kept, even in the raw copy */
 	assert_null(json_object_object_get(it->raw, "password"));
 	assert_non_null(json_object_object_get(it->raw, "invoiceemails"));
@@ -124,10 +109,8 @@ test_whmcs_contacts(void **state)
 	assert_string_equal(nstr(it, "last_name"),
 	    "\xc3\x98"
 	    "degaard");
-	assert_string_equal(nstr(it, "company"), "Nordlys AS");
-	assert_string_equal(nstr(it, "phone"), "+47 22 00 00 00");
-	assert_string_equal(nstr(it, "address2"), "3. etasje");
-	assert_true(nnull(it, "state"));
+	EXPECT_NORM(it, X_STR("company", "Nordlys AS"), X_STR("phone", "+47 22 00 00 00"),
+	    X_STR("address2", "3. etasje"), X_NULL("state"));
 	prov_page_free(&p);
 
 	/* No contacts: the key is missing; the services come next. */
@@ -155,67 +138,40 @@ test_whmcs_services_and_domains(void **state)
 	assert_true(has_warning(&p, "entry of products without a usable id; skipped"));
 	assert_string_equal(p.next_cursor, "addons:0");
 	it = page_find(&p, "hosting_service", "101");
-	assert_string_equal(nstr(it, "client_id"), "2");
-	assert_string_equal(nstr(it, "product"), "Shared Hosting Plan 1");
-	assert_string_equal(nstr(it, "domain"), "svc1.client1.example.com");
-	assert_string_equal(nstr(it, "status"), "active");
-	assert_string_equal(nstr(it, "billing_cycle"), "monthly");
-	assert_string_equal(nstr(it, "amount"), "12.95");
-	assert_string_equal(nstr(it, "first_amount"), "12.95");
-	assert_string_equal(nstr(it, "next_due"), "2024-02-18");
-	assert_string_equal(nstr(it, "registered"), "2023-01-18");
-	assert_true(nnull(it, "currency")); /* the fetch adds the client's */
+	EXPECT_NORM(it, X_STR("client_id", "2"), X_STR("product", "Shared Hosting Plan 1"),
+	    X_STR("domain", "svc1.client1.example.com"), X_STR("status", "active"),
+	    X_STR("billing_cycle", "monthly"), X_STR("amount", "12.95"), X_STR("first_amount", "12.95"),
+	    X_STR("next_due", "2024-02-18"), X_STR("registered", "2023-01-18"),
+	    X_NULL("currency")); /* the fetch adds the client's */
 	it = page_find(&p, "hosting_service", "102");
-	assert_true(nnull(it, "domain"));
-	assert_string_equal(nstr(it, "status"), "suspended");
-	assert_string_equal(nstr(it, "billing_cycle"), "free");
-	assert_string_equal(nstr(it, "amount"), "129.50");
-	assert_true(nnull(it, "next_due")); /* "0000-00-00" */
+	EXPECT_NORM(it, X_NULL("domain"), X_STR("status", "suspended"), X_STR("billing_cycle", "free"),
+	    X_STR("amount", "129.50"), X_NULL("next_due")); /* "0000-00-00" */
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": "products":"" */
-	assert_int_equal(run_parse(whmcs_parse, "services:0", 200, "whmcs/products_empty.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "addons:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, "services:0", "whmcs/products_empty.json", "addons:0");
 
 	/* The addons phase walks the same list; its items come from GetClientsAddons. */
-	assert_int_equal(run_parse(whmcs_parse, "addons:0", 200, "whmcs/products.json", &p, &e), PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "domains:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, "addons:0", "whmcs/products.json", "domains:0");
 
 	/* source: docs GetClientsDomains example (all strings) + a domain without client */
 	assert_int_equal(run_parse(whmcs_parse, "domains:0", 200, "whmcs/domains.json", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 2);
 	assert_string_equal(p.next_cursor, "invoices:0");
 	it = page_find(&p, "hosting_domain", "201");
-	assert_string_equal(nstr(it, "client_id"), "2");
-	assert_string_equal(nstr(it, "domain"), "example-shop.com");
-	assert_string_equal(nstr(it, "registrar"), "enom");
-	assert_string_equal(nstr(it, "status"), "active");
-	assert_string_equal(nstr(it, "expiry"), "2024-05-01");
-	assert_string_equal(nstr(it, "next_due"), "2024-04-17");
-	assert_string_equal(nstr(it, "registered"), "2023-05-01");
-	assert_string_equal(nstr(it, "amount"), "12.95");
-	assert_int_equal(nint(it, "period"), 1);
-	assert_true(nbool(it, "auto_renew")); /* donotrenew "0" */
+	EXPECT_NORM(it, X_STR("client_id", "2"), X_STR("domain", "example-shop.com"),
+	    X_STR("registrar", "enom"), X_STR("status", "active"), X_STR("expiry", "2024-05-01"),
+	    X_STR("next_due", "2024-04-17"), X_STR("registered", "2023-05-01"), X_STR("amount", "12.95"),
+	    X_INT("period", 1), X_TRUE("auto_renew")); /* donotrenew "0" */
 	it = page_find(&p, "hosting_domain", "202");
-	assert_true(nnull(it, "client_id")); /* "userid":"0" */
-	assert_true(nnull(it, "registrar"));
-	assert_true(nnull(it, "amount")); /* "abc" */
-	assert_true(nnull(it, "period"));
-	assert_true(nnull(it, "auto_renew")); /* not sent */
-	assert_string_equal(nstr(it, "status"), "transferred_away");
+	EXPECT_NORM(it, X_NULL("client_id"),        /* "userid":"0" */
+	    X_NULL("registrar"), X_NULL("amount"),  /* "abc" */
+	    X_NULL("period"), X_NULL("auto_renew"), /* not sent */
+	    X_STR("status", "transferred_away"));
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": "domains":"" */
-	assert_int_equal(run_parse(whmcs_parse, "domains:0", 200, "whmcs/domains_empty.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "invoices:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, "domains:0", "whmcs/domains_empty.json", "invoices:0");
 }
 
 static void
@@ -233,32 +189,20 @@ test_whmcs_invoices(void **state)
 	 * from 102, never from 125. */
 	assert_string_equal(p.next_cursor, "invoices:102");
 	it = page_find(&p, "invoice", "301");
-	assert_string_equal(nstr(it, "client_id"), "2");
-	assert_string_equal(nstr(it, "number"), "INV-2024-0301");
-	assert_string_equal(nstr(it, "date"), "2024-01-01");
-	assert_string_equal(nstr(it, "due"), "2024-01-15");
-	assert_string_equal(nstr(it, "paid_at"), "2024-01-03");
-	assert_string_equal(nstr(it, "total"), "12.95");
-	assert_string_equal(nstr(it, "subtotal"), "12.95");
-	assert_string_equal(nstr(it, "tax"), "0.00");
-	assert_string_equal(nstr(it, "payment_method"), "paypal");
-	assert_string_equal(nstr(it, "currency"), "USD");
-	assert_string_equal(nstr(it, "status"), "paid");
+	EXPECT_NORM(it, X_STR("client_id", "2"), X_STR("number", "INV-2024-0301"),
+	    X_STR("date", "2024-01-01"), X_STR("due", "2024-01-15"), X_STR("paid_at", "2024-01-03"),
+	    X_STR("total", "12.95"), X_STR("subtotal", "12.95"), X_STR("tax", "0.00"),
+	    X_STR("payment_method", "paypal"), X_STR("currency", "USD"), X_STR("status", "paid"));
 	assert_int_equal(nids_len(it, "lines"), 0); /* GetInvoice adds them */
 	it = page_find(&p, "invoice", "302");
-	assert_string_equal(nstr(it, "number"), "302");  /* no invoicenum: the id */
-	assert_true(nnull(it, "paid_at"));               /* "0000-00-00 00:00:00" */
-	assert_string_equal(nstr(it, "total"), "129.5"); /* a JSON number, as written */
-	assert_string_equal(nstr(it, "currency"), "EUR");
-	assert_string_equal(nstr(it, "status"), "payment_pending");
+	EXPECT_NORM(it, X_STR("number", "302"), /* no invoicenum: the id */
+	    X_NULL("paid_at"),                  /* "0000-00-00 00:00:00" */
+	    X_STR("total", "129.5"),            /* a JSON number, as written */
+	    X_STR("currency", "EUR"), X_STR("status", "payment_pending"));
 	prov_page_free(&p);
 
 	/* source: providers.md §9.2 "Empty results": "invoices":[] */
-	assert_int_equal(run_parse(whmcs_parse, "invoices:0", 200, "whmcs/invoices_empty.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_string_equal(p.next_cursor, "payments:0");
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, "invoices:0", "whmcs/invoices_empty.json", "payments:0");
 
 	/* numreturned > 0 with nothing in the list: stop, do not loop. */
 	assert_int_equal(run_parse_text(whmcs_parse, "invoices:0", 200,
@@ -282,11 +226,7 @@ test_whmcs_invoices(void **state)
 	prov_page_free(&p);
 
 	/* The payments walk the clients; after them discovery ends. */
-	assert_int_equal(run_parse(whmcs_parse, "payments:2", 200, "whmcs/clients_last.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(p.n, 0);
-	assert_null(p.next_cursor);
-	prov_page_free(&p);
+	EXPECT_EMPTY_PAGE(whmcs_parse, "payments:2", "whmcs/clients_last.json", NULL);
 }
 
 static void
@@ -475,28 +415,19 @@ test_fetch_whmcs_clients_with_details(void **state)
 	assert_non_null(strstr(r->seen, "&clientid=3"));
 	assert_int_equal(calls(r, "GetCurrencies"), 1);
 	it = page_find(&r->p, "hosting_client", "2");
-	assert_string_equal(nstr(it, "address1"), "123 Test Street");
-	assert_true(nnull(it, "address2"));
-	assert_string_equal(nstr(it, "city"), "Test");
-	assert_string_equal(nstr(it, "state"), "Tester");
-	assert_string_equal(nstr(it, "postcode"), "TE5 5ST");
-	assert_string_equal(nstr(it, "country"), "GB");
-	assert_string_equal(nstr(it, "phone"), "+44.1234567890");
-	assert_string_equal(nstr(it, "credit"), "12.50");
-	assert_string_equal(nstr(it, "currency"), "USD");
+	EXPECT_NORM(it, X_STR("address1", "123 Test Street"), X_NULL("address2"), X_STR("city", "Test"),
+	    X_STR("state", "Tester"), X_STR("postcode", "TE5 5ST"), X_STR("country", "GB"),
+	    X_STR("phone", "+44.1234567890"), X_STR("credit", "12.50"), X_STR("currency", "USD"));
 	raw = json_object_object_get(it->raw, "details");
 	assert_non_null(raw);
 	assert_null(json_object_object_get(raw, "password")); /* never kept */
 	assert_null(json_object_object_get(raw, "securityqans"));
 	it = page_find(&r->p, "hosting_client", "3");
-	assert_string_equal(nstr(it, "address1"), "Rue de la Paix 1");
-	assert_string_equal(nstr(it, "address2"), "B\xc3\xa2timent B");
-	assert_string_equal(nstr(it, "country"), "FR"); /* "country" when no countrycode */
-	assert_string_equal(nstr(it, "phone"), "+33 1 23 45 67 89");
-	assert_true(nnull(it, "state"));
-	assert_string_equal(nstr(it, "credit"), "0.00");
-	assert_string_equal(nstr(it, "currency"), "EUR"); /* currency 2 by GetCurrencies */
-	assert_int_equal(r->p.nwarnings, 1);              /* the "Archived" status */
+	EXPECT_NORM(it, X_STR("address1", "Rue de la Paix 1"), X_STR("address2", "B\xc3\xa2timent B"),
+	    X_STR("country", "FR"), /* "country" when no countrycode */
+	    X_STR("phone", "+33 1 23 45 67 89"), X_NULL("state"), X_STR("credit", "0.00"),
+	    X_STR("currency", "EUR"));       /* currency 2 by GetCurrencies */
+	assert_int_equal(r->p.nwarnings, 1); /* the "Archived" status */
 	prov_page_free(&r->p);
 	free(r);
 }
@@ -534,9 +465,9 @@ test_fetch_whmcs_client_details_refused_or_failed(void **state)
 	assert_string_equal(nstr(it, "email"), "price.ima@example.com"); /* the list data */
 	assert_true(nnull(it, "address1"));
 	it = page_find(&r->p, "hosting_client", "3");
-	assert_string_equal(nstr(it, "address1"), "1 Main St");
-	assert_string_equal(nstr(it, "credit"), "12.5"); /* a JSON number, as written */
-	assert_true(nnull(it, "currency"));
+	EXPECT_NORM(it, X_STR("address1", "1 Main St"),
+	    X_STR("credit", "12.5"), /* a JSON number, as written */
+	    X_NULL("currency"));
 	assert_true(
 	    has_warning(&r->p, "client 3: currency code \"US$\" is not an ISO 4217 code; left empty"));
 	assert_int_equal(calls(r, "GetCurrencies"), 0); /* currency_code was there */
@@ -565,16 +496,13 @@ test_fetch_whmcs_service_currencies(void **state)
 	/* two clients on the page: one details call each (the third service is client 2's again) */
 	assert_int_equal(calls(r, "GetClientsDetails"), 2);
 	it = page_find(&r->p, "hosting_service", "101");
-	assert_string_equal(nstr(it, "currency"), "USD");
-	assert_string_equal(nstr(it, "first_amount"), "17.95");
-	assert_string_equal(nstr(it, "amount"), "12.95");
-	assert_string_equal(nstr(it, "registered"), "2023-01-18");
+	EXPECT_NORM(it, X_STR("currency", "USD"), X_STR("first_amount", "17.95"), X_STR("amount", "12.95"),
+	    X_STR("registered", "2023-01-18"));
 	assert_true(nnull(page_find(&r->p, "hosting_service", "102"), "currency")); /* "US$" */
 	assert_true(has_warning(&r->p, "client 3: currency code \"US$\" is not an ISO 4217 code"));
 	it = page_find(&r->p, "hosting_service", "103");
-	assert_string_equal(nstr(it, "currency"), "USD");
-	assert_string_equal(nstr(it, "billing_cycle"), "biennially");
-	assert_string_equal(nstr(it, "status"), "completed");
+	EXPECT_NORM(it, X_STR("currency", "USD"), X_STR("billing_cycle", "biennially"),
+	    X_STR("status", "completed"));
 	prov_page_free(&r->p);
 
 	/* One currency configured: every client has it, no details needed. */
@@ -610,16 +538,10 @@ test_fetch_whmcs_addons(void **state)
 	assert_int_equal(page_count(&r->p, "hosting_service"), 0);
 	assert_int_equal(page_count(&r->p, "hosting_addon"), 3);
 	it = page_find(&r->p, "hosting_addon", "1");
-	assert_string_equal(nstr(it, "client_id"), "2");
-	assert_string_equal(nstr(it, "service_id"), "101");
-	assert_string_equal(nstr(it, "name"), "Addon 1");
-	assert_string_equal(nstr(it, "status"), "active");
-	assert_string_equal(nstr(it, "billing_cycle"), "monthly");
-	assert_string_equal(nstr(it, "amount"), "15.00");
-	assert_string_equal(nstr(it, "setup_fee"), "0.00");
-	assert_string_equal(nstr(it, "next_due"), "2016-10-03");
-	assert_string_equal(nstr(it, "registered"), "2015-12-03");
-	assert_string_equal(nstr(it, "currency"), "GBP");
+	EXPECT_NORM(it, X_STR("client_id", "2"), X_STR("service_id", "101"), X_STR("name", "Addon 1"),
+	    X_STR("status", "active"), X_STR("billing_cycle", "monthly"), X_STR("amount", "15.00"),
+	    X_STR("setup_fee", "0.00"), X_STR("next_due", "2016-10-03"), X_STR("registered", "2015-12-03"),
+	    X_STR("currency", "GBP"));
 	it = page_find(&r->p, "hosting_addon", "2");
 	assert_string_equal(nstr(it, "name"), "Addon 2");
 	assert_true(has_warning(&r->p, "addon 2 has no name; imported as \"Addon 2\""));
@@ -660,15 +582,11 @@ test_fetch_whmcs_domains(void **state)
 	assert_string_equal(r->p.next_cursor, "invoices:0");
 	assert_int_equal(calls(r, "GetCurrencies"), 1);
 	it = page_find(&r->p, "hosting_domain", "201");
-	assert_int_equal(nint(it, "period"), 2);
-	assert_false(nbool(it, "auto_renew")); /* donotrenew "1" */
-	assert_string_equal(nstr(it, "registered"), "2023-05-01");
-	assert_string_equal(nstr(it, "currency"), "USD");
+	EXPECT_NORM(it, X_INT("period", 2), X_FALSE("auto_renew"), /* donotrenew "1" */
+	    X_STR("registered", "2023-05-01"), X_STR("currency", "USD"));
 	it = page_find(&r->p, "hosting_domain", "202");
-	assert_int_equal(nint(it, "period"), 3);
-	assert_true(nbool(it, "auto_renew")); /* donotrenew 0 */
-	assert_string_equal(nstr(it, "status"), "pending_transfer");
-	assert_string_equal(nstr(it, "currency"), "EUR");
+	EXPECT_NORM(it, X_INT("period", 3), X_TRUE("auto_renew"), /* donotrenew 0 */
+	    X_STR("status", "pending_transfer"), X_STR("currency", "EUR"));
 	prov_page_free(&r->p);
 	free(r);
 }
@@ -696,14 +614,9 @@ test_fetch_whmcs_invoice_lines(void **state)
 	    "secret=wh-secret-98765&invoiceid=301"));
 	assert_int_equal(calls(r, "GetCurrencies"), 0); /* both carry currencycode */
 	it = page_find(&r->p, "invoice", "301");
-	assert_string_equal(nstr(it, "subtotal"), "25.90");
-	assert_string_equal(nstr(it, "tax"), "2.59");
-	assert_string_equal(nstr(it, "tax2"), "0.26");
-	assert_string_equal(nstr(it, "credit"), "2.50");
-	assert_string_equal(nstr(it, "balance"), "0.00");
-	assert_string_equal(nstr(it, "total"), "28.75");
-	assert_string_equal(nstr(it, "payment_method"), "stripe");
-	assert_string_equal(nstr(it, "currency"), "USD");
+	EXPECT_NORM(it, X_STR("subtotal", "25.90"), X_STR("tax", "2.59"), X_STR("tax2", "0.26"),
+	    X_STR("credit", "2.50"), X_STR("balance", "0.00"), X_STR("total", "28.75"),
+	    X_STR("payment_method", "stripe"), X_STR("currency", "USD"));
 	lines = json_object_object_get(it->norm, "lines");
 	assert_int_equal(json_object_array_length(lines), 3);
 	l = json_object_array_get_idx(lines, 0);
@@ -800,23 +713,17 @@ test_fetch_whmcs_payments(void **state)
 	assert_int_equal(page_count(&r->p, "hosting_client"), 0);
 	assert_int_equal(page_count(&r->p, "payment"), 3);
 	it = page_find(&r->p, "payment", "10");
-	assert_string_equal(nstr(it, "client_id"), "1"); /* the transaction's userid */
-	assert_string_equal(nstr(it, "invoice_id"), "59");
-	assert_string_equal(nstr(it, "date"), "2016-01-01");
-	assert_string_equal(nstr(it, "gateway"), "paypal");
-	assert_string_equal(nstr(it, "transaction_id"), "1479732071aad259f3513ec");
-	assert_string_equal(nstr(it, "description"), "Invoice Payment");
-	assert_string_equal(nstr(it, "amount_in"), "45.90");
-	assert_string_equal(nstr(it, "fees"), "0.00");
-	assert_string_equal(nstr(it, "amount_out"), "0.00");
-	assert_string_equal(nstr(it, "currency"), "USD"); /* "0": the client's */
+	EXPECT_NORM(it, X_STR("client_id", "1"), /* the transaction's userid */
+	    X_STR("invoice_id", "59"), X_STR("date", "2016-01-01"), X_STR("gateway", "paypal"),
+	    X_STR("transaction_id", "1479732071aad259f3513ec"), X_STR("description", "Invoice Payment"),
+	    X_STR("amount_in", "45.90"), X_STR("fees", "0.00"), X_STR("amount_out", "0.00"),
+	    X_STR("currency", "USD")); /* "0": the client's */
 	it = page_find(&r->p, "payment", "11");
 	assert_true(nnull(it, "invoice_id")); /* "0": not tied to an invoice */
 	assert_string_equal(nstr(it, "fees"), "0.50");
 	it = page_find(&r->p, "payment", "12");
-	assert_string_equal(nstr(it, "currency"), "EUR"); /* currency 2 */
-	assert_string_equal(nstr(it, "fees"), "-0.30");
-	assert_string_equal(nstr(it, "amount_out"), "45.90");
+	EXPECT_NORM(it, X_STR("currency", "EUR"), /* currency 2 */
+	    X_STR("fees", "-0.30"), X_STR("amount_out", "45.90"));
 	prov_page_free(&r->p);
 
 	fetch_script(r, "payments:0", 0, refused);

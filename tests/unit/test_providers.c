@@ -367,22 +367,35 @@ test_httpc_response_and_headers(void **state)
 	httpc_resp_free(&resp);
 }
 
+/* httpc_do of req for /x on a local server that gives the one answer; returns
+ * what httpc_do returned (req->url is left NULL). */
+static int
+do_one(const char *answer, struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err)
+{
+	struct mini m;
+	char url[128];
+	int rc;
+
+	mini_start(&m, (const char *const[]){ answer, NULL });
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
+	req->url = url;
+	rc = httpc_do(req, resp, err);
+	mini_finish(&m);
+	req->url = NULL;
+	return rc;
+}
+
 static void
 test_httpc_truncated_body_is_transient(void **state)
 {
-	struct mini m;
 	struct httpc_req req = { 0 };
 	struct httpc_resp resp;
 	struct prov_error err = { 0 };
-	char url[128];
 
 	(void)state;
-	mini_start(&m,
-	    (const char *const[]){ "HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n{\"stat\":\"ok\",", NULL });
-	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
-	req.url = url;
-	assert_int_equal(httpc_do(&req, &resp, &err), -1);
-	mini_finish(&m);
+	assert_int_equal(do_one("HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n{\"stat\":\"ok\",", &req,
+	                     &resp, &err),
+	    -1);
 	assert_int_equal(err.status, PROV_TRANSIENT);
 	assert_null(resp.body);
 }
@@ -390,24 +403,19 @@ test_httpc_truncated_body_is_transient(void **state)
 static void
 test_httpc_body_cap_is_fatal(void **state)
 {
-	struct mini m;
 	struct httpc_req req = { 0 };
 	struct httpc_resp resp;
 	struct prov_error err = { 0 };
-	char url[128], *big;
+	char *big;
 
 	(void)state;
 	big = xmalloc(9000);
 	snprintf(big, 9000, "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n");
 	memset(big + strlen(big), 'x', 5000);
 	big[strlen("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n") + 5000] = '\0';
-	mini_start(&m, (const char *const[]){ big, NULL });
-	free(big);
-	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
-	req.url = url;
 	req.max_body = 1000;
-	assert_int_equal(httpc_do(&req, &resp, &err), -1);
-	mini_finish(&m);
+	assert_int_equal(do_one(big, &req, &resp, &err), -1);
+	free(big);
 	assert_int_equal(err.status, PROV_FATAL);
 	assert_non_null(strstr(err.message, "larger than 1000 bytes"));
 }
@@ -415,20 +423,15 @@ test_httpc_body_cap_is_fatal(void **state)
 static void
 test_httpc_timeout_is_transient(void **state)
 {
-	struct mini m;
 	struct httpc_req req = { 0 };
 	struct httpc_resp resp;
 	struct prov_error err = { 0 };
-	char url[128];
 
 	(void)state;
-	mini_start(&m,
-	    (const char *const[]){ MINI_SLOW "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", NULL });
-	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
-	req.url = url;
 	req.timeout_s = 1;
-	assert_int_equal(httpc_do(&req, &resp, &err), -1);
-	mini_finish(&m);
+	assert_int_equal(do_one(MINI_SLOW "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", &req, &resp,
+	                     &err),
+	    -1);
 	assert_int_equal(err.status, PROV_TRANSIENT);
 	assert_non_null(strstr(err.message, "in time"));
 }
@@ -436,22 +439,15 @@ test_httpc_timeout_is_transient(void **state)
 static void
 test_httpc_redirect_not_followed(void **state)
 {
-	struct mini m;
 	struct httpc_req req = { 0 };
 	struct httpc_resp resp;
 	struct prov_error err = { 0 };
-	char url[128];
 
 	(void)state;
-	mini_start(&m,
-	    (const char *const[]){
-	        "HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/meta-data/\r\n"
-	        "Content-Length: 0\r\n\r\n",
-	        NULL });
-	snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
-	req.url = url;
-	assert_int_equal(httpc_do(&req, &resp, &err), 0);
-	mini_finish(&m);
+	assert_int_equal(do_one("HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/meta-data/\r\n"
+	                        "Content-Length: 0\r\n\r\n",
+	                     &req, &resp, &err),
+	    0);
 	assert_int_equal(resp.status, 302);
 	assert_string_equal(httpc_header(&resp, "location"), "http://169.254.169.254/latest/meta-data/");
 	assert_int_equal(httpc_classify(&resp, "Prov", "API key", &err), PROV_FATAL);
@@ -514,23 +510,17 @@ test_httpc_redirect_refusals(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		struct mini m;
 		struct httpc_req req = { 0 };
 		struct httpc_resp resp;
 		struct prov_error err = { 0 };
-		char url[128];
 
-		mini_start(&m, (const char *const[]){ cases[i].answer, NULL });
-		snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
-		req.url = url;
 		req.max_redirects = HTTPC_MAX_REDIRECTS;
 		if (cases[i].method != NULL) {
 			req.method = cases[i].method;
 			req.body = "a=1";
 			req.body_len = 3;
 		}
-		assert_int_equal(httpc_do(&req, &resp, &err), -1);
-		mini_finish(&m);
+		assert_int_equal(do_one(cases[i].answer, &req, &resp, &err), -1);
 		assert_int_equal(err.status, PROV_FATAL);
 		if (strstr(err.message, cases[i].needle) == NULL)
 			fail_msg("case %zu: %s", i, err.message);

@@ -430,6 +430,23 @@ test_validate(void **state)
 			assert_true(strlen(why) > 0);
 		json_object_put(o);
 	}
+	/* what the run log says of a resource that cannot be stored */
+	static const struct {
+		const char *type, *json, *why;
+	} says[] = {
+		{ "heartbeat", "{\"name\":\"  \"}", "The heartbeat has no name." },
+		{ "monitor", "{}", "The monitor has neither a name nor a URL." },
+		{ "hosting_client", "{}", "The client has no email address." },
+		{ "maintenance_window", "{\"name\":\"N\",\"start\":\"123456789012345678901234567890123\"}",
+		    "The maintenance window's start is not a date-time or a time of day." },
+		{ "invoice", "{}", "The invoice has no number." },
+	};
+	for (size_t i = 0; i < sizeof says / sizeof says[0]; i++) {
+		json_object *o = norm(says[i].json);
+		assert_int_equal(importer_validate(says[i].type, o, why, sizeof why), -1);
+		assert_string_equal(why, says[i].why);
+		json_object_put(o);
+	}
 	assert_int_equal(importer_validate("monitor", NULL, why, sizeof why), -1);
 	json_object *arr = json_object_new_array();
 	assert_int_equal(importer_validate("monitor", arr, why, sizeof why), -1);

@@ -1,0 +1,258 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "db/runner_rows.h"
+
+/* Column col of the current row into out[n] ("" for NULL). */
+static void
+col_text(struct db_res *r, int col, char *out, size_t n)
+{
+	snprintf(out, n, "%s", db_str(r, col) ? db_str(r, col) : "");
+}
+
+/* Column col as a malloc'd string, or NULL for NULL. */
+static char *
+col_dup(struct db_res *r, int col)
+{
+	return db_str(r, col) ? xstrdup(db_str(r, col)) : NULL;
+}
+
+int
+job_pick(struct db *db, const char *queue, struct job_row *out)
+{
+	struct db_res *r = db_query(db, ST_JOB_PICK, "s", queue);
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		out->id = (uint64_t)db_i64(r, 0);
+		col_text(r, 1, out->run_id, sizeof out->run_id);
+		out->resource_id = (uint64_t)db_i64(r, 2);
+		out->payload = col_dup(r, 3);
+		out->attempts = (int)db_i64(r, 4);
+	}
+	db_free(r);
+	return rc;
+}
+
+int
+run_get(struct db *db, const char *run_id, struct run_row *out)
+{
+	struct db_res *r = db_query(db, ST_RN_RUN_GET, "s", run_id);
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		out->user_id = (uint64_t)db_i64(r, 0);
+		col_text(r, 1, out->provider, sizeof out->provider);
+		col_text(r, 2, out->status, sizeof out->status);
+		if (db_str(r, 3) != NULL) {
+			out->credentials_len = db_len(r, 3);
+			out->credentials = xmalloc(out->credentials_len + 1);
+			memcpy(out->credentials, db_str(r, 3), out->credentials_len);
+		}
+		out->checkpoint = col_dup(r, 4);
+		out->stats = col_dup(r, 5);
+		out->options = col_dup(r, 6);
+	}
+	db_free(r);
+	return rc;
+}
+
+int
+run_lock(struct db *db, const char *run_id, bool exclusive, struct run_row *out)
+{
+	struct db_res *r = exclusive ? db_query(db, ST_RN_RUN_LOCK, "s", run_id) :
+	                               db_query(db, ST_RN_RUN_SHARE, "s", run_id);
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		col_text(r, 0, out->status, sizeof out->status);
+		if (exclusive) {
+			out->checkpoint = col_dup(r, 1);
+			out->stats = col_dup(r, 2);
+		}
+	}
+	db_free(r);
+	return rc;
+}
+
+void
+run_row_clear(struct run_row *row)
+{
+	free(row->credentials);
+	free(row->checkpoint);
+	free(row->stats);
+	free(row->options);
+	memset(row, 0, sizeof *row);
+}
+
+int
+run_count_groups(struct db *db, enum stmt_id st, const char *run_id,
+    void (*fn)(void *arg, const char *name, int64_t n), void *arg)
+{
+	struct db_res *r = db_query(db, st, "s", run_id);
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	while ((rc = db_next(r)) == 1)
+		if (db_str(r, 0) != NULL)
+			fn(arg, db_str(r, 0), db_i64(r, 1));
+	db_free(r);
+	return rc < 0 ? -1 : 0;
+}
+
+int
+runs_credentials_due(struct db *db, char (*ids)[37], int max)
+{
+	struct db_res *r = db_query(db, ST_RN_CREDS_DUE, "");
+	int n = 0, rc = 0;
+
+	if (r == NULL)
+		return -1;
+	while (n < max && (rc = db_next(r)) == 1)
+		col_text(r, 0, ids[n++], sizeof ids[0]);
+	db_free(r);
+	return rc < 0 ? -1 : n;
+}
+
+void
+resource_rows_clear(struct resource_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].norm);
+		memset(&rows[i], 0, sizeof rows[i]);
+	}
+}
+
+/* The rows of r as ST_RN_IMPORT_LOCK_NEXT and ST_RN_RES_LOCK give them (the
+ * id first only in the former: first is 1 there), at most max. The count, or -1. */
+static int
+import_rows(struct db_res *r, int first, int max, struct resource_row *rows)
+{
+	int n = 0, rc = 0;
+
+	if (r == NULL)
+		return -1;
+	while (n < max && (rc = db_next(r)) == 1) {
+		struct resource_row *w = &rows[n++];
+		memset(w, 0, sizeof *w);
+		if (first > 0)
+			w->id = (uint64_t)db_i64(r, 0);
+		col_text(r, first, w->type, sizeof w->type);
+		col_text(r, first + 1, w->ext, sizeof w->ext);
+		col_text(r, first + 2, w->action, sizeof w->action);
+		col_text(r, first + 3, w->resolution, sizeof w->resolution);
+		col_text(r, first + 4, w->status, sizeof w->status);
+		w->attempts = (int)db_i64(r, first + 5);
+		w->norm = col_dup(r, first + 6);
+	}
+	db_free(r);
+	if (rc < 0) {
+		resource_rows_clear(rows, (size_t)n);
+		return -1;
+	}
+	return n;
+}
+
+int
+resources_to_import(struct db *db, const char *run_id, const char *type, uint64_t after, uint64_t last,
+    int max, struct resource_row *rows)
+{
+	return import_rows(db_query(db, ST_RN_IMPORT_LOCK_NEXT, "ssuui", run_id, type, after, last,
+	                       (int64_t)max),
+	    1, max, rows);
+}
+
+int
+resource_lock(struct db *db, uint64_t id, const char *run_id, struct resource_row *out)
+{
+	int n = import_rows(db_query(db, ST_RN_RES_LOCK, "us", id, run_id), 0, 1, out);
+
+	if (n == 1)
+		out->id = id;
+	return n;
+}
+
+int
+resources_to_plan(struct db *db, const char *run_id, uint64_t after, uint64_t last, int max,
+    struct resource_row *rows)
+{
+	struct db_res *r = db_query(db, ST_RN_PLAN_BATCH, "suui", run_id, after, last, (int64_t)max);
+	int n = 0, rc = 0;
+
+	if (r == NULL)
+		return -1;
+	while (n < max && (rc = db_next(r)) == 1) {
+		struct resource_row *w = &rows[n++];
+		memset(w, 0, sizeof *w);
+		w->id = (uint64_t)db_i64(r, 0);
+		col_text(r, 1, w->type, sizeof w->type);
+		col_text(r, 2, w->ext, sizeof w->ext);
+		col_text(r, 3, w->resolution, sizeof w->resolution);
+		col_text(r, 4, w->status, sizeof w->status);
+		w->norm = col_dup(r, 5);
+	}
+	db_free(r);
+	if (rc < 0) {
+		resource_rows_clear(rows, (size_t)n);
+		return -1;
+	}
+	return n;
+}
+
+int
+resource_ref(struct db *db, const char *run_id, const char *type, const char *ext, struct resource_row *out)
+{
+	struct db_res *r = db_query(db, ST_RN_RES_REF, "sss", run_id, type, ext);
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		col_text(r, 0, out->status, sizeof out->status);
+		out->target_id = (uint64_t)db_i64(r, 1);
+		out->norm = col_dup(r, 2);
+	}
+	db_free(r);
+	return rc;
+}
+
+int
+lookup_id(struct db_res *r, uint64_t *id)
+{
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1)
+		*id = (uint64_t)db_i64(r, 0);
+	db_free(r);
+	return rc;
+}
+
+int
+link_origin(struct db *db, const char *model, uint64_t id, uint64_t user_id, char *origin, size_t n)
+{
+	struct db_res *r = db_query(db, ST_RN_LINK_ORIGIN, "suu", model, id, user_id);
+	int rc;
+
+	origin[0] = '\0';
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1)
+		col_text(r, 0, origin, n);
+	db_free(r);
+	return rc < 0 ? -1 : 0;
+}
