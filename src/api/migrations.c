@@ -63,7 +63,7 @@ resource_list_close(struct resource_list *l)
 
 /* Append one resource item: the keys of the spec's resource object, in order. */
 static void
-resource_put(const struct resource_row *r, void *arg)
+resource_put(const struct resource_item *r, void *arg)
 {
 	struct resource_list *l = arg;
 	struct printbuf *pb = l->pb;
@@ -93,7 +93,7 @@ resource_put(const struct resource_row *r, void *arg)
 
 /* A run object. */
 static json_object *
-run_json(const struct run_row *r)
+run_json(const struct run_view *r)
 {
 	json_object *o = json_object_new_object();
 
@@ -112,16 +112,16 @@ run_json(const struct run_row *r)
 	return o;
 }
 
-/* run_fn: the run as *(json_object **)arg. */
+/* run_view_fn: the run as *(json_object **)arg. */
 static void
-run_keep(const struct run_row *r, void *arg)
+run_keep(const struct run_view *r, void *arg)
 {
 	*(json_object **)arg = run_json(r);
 }
 
-/* run_fn: the run appended to the array arg. */
+/* run_view_fn: the run appended to the array arg. */
 static void
-run_append(const struct run_row *r, void *arg)
+run_append(const struct run_view *r, void *arg)
 {
 	json_object_array_add(arg, run_json(r));
 }
@@ -134,7 +134,7 @@ load_run(struct ctx *c, bool counted, const char *id, json_object **run, struct 
 	int rc;
 
 	*run = NULL;
-	if ((rc = run_get(c->app->db, id, c->who->user_id, counted, run_keep, run)) < 0)
+	if ((rc = run_of_user(c->app->db, id, c->who->user_id, counted, run_keep, run)) < 0)
 		return db_fail(c->app->db, e);
 	if (rc == 0)
 		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
@@ -323,7 +323,7 @@ struct detail {
 };
 
 static void
-detail_add(const struct resource_row *r, void *arg)
+detail_add(const struct resource_item *r, void *arg)
 {
 	struct detail *d = arg;
 	int i = -1;

@@ -13,8 +13,8 @@ text(struct db_res *r, int col)
 /* A caller's callback, of the kind the statement's rows decode to. */
 struct sink {
 	union {
-		run_fn *run;
-		resource_fn *resource;
+		run_view_fn *run;
+		resource_item_fn *resource;
 		void (*count)(const char *status, int64_t n, void *arg);
 		void (*log)(const struct log_row *, void *arg);
 	} fn;
@@ -40,7 +40,7 @@ each_row(struct db_res *r, void (*each)(struct db_res *, const struct sink *), c
 static void
 run_row(struct db_res *r, const struct sink *to)
 {
-	struct run_row row = {
+	struct run_view row = {
 		.id = db_str(r, 0),
 		.provider = db_str(r, 1),
 		.status = db_str(r, 2),
@@ -68,7 +68,7 @@ run_list_row(struct db_res *r, const struct sink *to)
 
 int
 runs_page(struct db *db, uint64_t user, const char *status, const char *provider, int64_t limit,
-    int64_t offset, int64_t *total, run_fn *fn, void *arg)
+    int64_t offset, int64_t *total, run_view_fn *fn, void *arg)
 {
 	*total = -1;
 	return each_row(db_query(db, ST_RUN_LIST, "ussssussssii", user, status, status, provider, provider,
@@ -85,13 +85,13 @@ runs_count(struct db *db, uint64_t user, const char *status, const char *provide
 
 /* Sets *found for each row, then passes it on. */
 struct found {
-	run_fn *fn;
+	run_view_fn *fn;
 	void *arg;
 	int found;
 };
 
 static void
-run_found(const struct run_row *row, void *arg)
+run_found(const struct run_view *row, void *arg)
 {
 	struct found *f = arg;
 
@@ -100,7 +100,7 @@ run_found(const struct run_row *row, void *arg)
 }
 
 int
-run_get(struct db *db, const char *id, uint64_t user, bool counted, run_fn *fn, void *arg)
+run_of_user(struct db *db, const char *id, uint64_t user, bool counted, run_view_fn *fn, void *arg)
 {
 	struct found f = { fn, arg, 0 };
 
@@ -132,7 +132,7 @@ run_status(struct db *db, const char *id, uint64_t user, bool lock, char st[32])
 static void
 resource_row(struct db_res *r, const struct sink *to)
 {
-	struct resource_row row = {
+	struct resource_item row = {
 		.id = db_i64(r, 0),
 		.type = text(r, 1),
 		.external_id = text(r, 2),
@@ -148,7 +148,7 @@ resource_row(struct db_res *r, const struct sink *to)
 }
 
 int
-run_resources(struct db *db, const char *run, int64_t limit, resource_fn *fn, void *arg)
+run_resources(struct db *db, const char *run, int64_t limit, resource_item_fn *fn, void *arg)
 {
 	return each_row(db_query(db, ST_RUN_RESOURCES, "si", run, limit), resource_row,
 	    &(struct sink){ .fn.resource = fn, .arg = arg });
@@ -164,7 +164,7 @@ resources_count(struct db *db, const char *run, uint64_t user, const struct reso
 
 int
 resources_page(struct db *db, const char *run, const struct resource_filter *f, int64_t limit, int64_t offset,
-    resource_fn *fn, void *arg)
+    resource_item_fn *fn, void *arg)
 {
 	return each_row(db_query(db, ST_RES_PAGE, "sssssssssii", run, f->status, f->status, f->type, f->type,
 	                    f->action, f->action, f->like, f->like, limit, offset),

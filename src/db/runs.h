@@ -16,34 +16,34 @@ struct db_text {
 	size_t len;
 };
 
-struct run_row {
+struct run_view {
 	const char *id, *provider, *status, *stats, *error_message, *options;
 	const char *started_at, *finished_at, *created_at, *updated_at; /* MySQL DATETIME text */
 	int64_t total_resources, failed_resources;
 };
-typedef void run_fn(const struct run_row *, void *arg);
+typedef void run_view_fn(const struct run_view *, void *arg);
 
 /* One page of the user's runs (newest first), filtered by status and provider when not NULL;
  * *total: how many match in all, or -1 when the page is empty (runs_count tells). */
 int runs_page(struct db *, uint64_t user, const char *status, const char *provider, int64_t limit,
-    int64_t offset, int64_t *total, run_fn *fn, void *arg);
+    int64_t offset, int64_t *total, run_view_fn *fn, void *arg);
 /* How many runs runs_page would list without limit and offset. */
 int runs_count(struct db *, uint64_t user, const char *status, const char *provider, int64_t *n);
 /* The user's run: 1 found (fn called once), 0 none. Uncounted: both totals are 0,
  * for a caller that counts the resources itself. */
-int run_get(struct db *, const char *id, uint64_t user, bool counted, run_fn *fn, void *arg);
+int run_of_user(struct db *, const char *id, uint64_t user, bool counted, run_view_fn *fn, void *arg);
 /* The status of the user's run into st: 1 found, 0 none; lock: FOR UPDATE. */
 int run_status(struct db *, const char *id, uint64_t user, bool lock, char st[32]);
 
 /* A resource item as the API shows it. */
-struct resource_row {
+struct resource_item {
 	int64_t id, attempts;
 	struct db_text type, external_id, name, action, status, reason, error_message;
 };
-typedef void resource_fn(const struct resource_row *, void *arg);
+typedef void resource_item_fn(const struct resource_item *, void *arg);
 
 /* The first limit resources of a run in id order. */
-int run_resources(struct db *, const char *run, int64_t limit, resource_fn *fn, void *arg);
+int run_resources(struct db *, const char *run, int64_t limit, resource_item_fn *fn, void *arg);
 /* What a resource page selects; NULL matches anything; like is a LIKE pattern on the name. */
 struct resource_filter {
 	const char *status, *type, *action, *like;
@@ -52,7 +52,7 @@ struct resource_filter {
 int resources_count(struct db *, const char *run, uint64_t user, const struct resource_filter *f, int64_t *n);
 /* One page of a run's resources matching f, in id order. */
 int resources_page(struct db *, const char *run, const struct resource_filter *f, int64_t limit,
-    int64_t offset, resource_fn *fn, void *arg);
+    int64_t offset, resource_item_fn *fn, void *arg);
 /* A run's resource count per status (statuses in order). */
 int resource_counts(struct db *, const char *run, void (*fn)(const char *status, int64_t n, void *arg),
     void *arg);
