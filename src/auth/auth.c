@@ -2,8 +2,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <sodium.h>
-
 #include "auth/auth.h"
 #include "core/util.h"
 #include "crypto/token.h"
@@ -59,35 +57,23 @@ scope_has(const struct principal *p, enum scope s)
 	return (p->scopes & (1u << s)) != 0;
 }
 
-/* The rate of a bucket that has had hits requests this minute. */
-static void
-rate_fill(struct rate *r, int limit, int64_t hits)
-{
-	r->limit = limit;
-	r->remaining = hits >= limit ? 0 : (int)(limit - hits);
-	r->exceeded = hits > limit;
-	r->retry_after = (int)(60 - now_s() % 60);
-	if (r->retry_after < 1)
-		r->retry_after = 1;
-}
-
-/* What the token lookup found, for the request's principal and rate. */
+/* What the token lookup found, checked against the presented secret. */
 struct presented {
+	const char *secret;
+	size_t secret_len;
 	const struct config *cfg;
-	int limit;
 	struct principal *p;
-	struct rate *r;
 	bool ok;
 };
 
 static void
-token_found(const struct token_row *t, void *arg)
+token_check(const struct token_row *t, void *arg)
 {
 	struct presented *x = arg;
 	char bad[80];
 
-	rate_fill(x->r, x->limit, t->hits);
-	if (scope_parse_list(t->scopes ? t->scopes : "", &x->p->scopes, bad, sizeof bad) != 0)
+	if (!token_verify(x->secret, x->secret_len, t->hash, t->hash_len) ||
+	    scope_parse_list(t->scopes ? t->scopes : "", &x->p->scopes, bad, sizeof bad) != 0)
 		return;
 	x->ok = true;
 	x->p->user_id = t->user_id;
@@ -97,13 +83,9 @@ token_found(const struct token_row *t, void *arg)
 }
 
 int
-auth_bearer(struct db *db, const struct config *cfg, const char *hdr, int limit, struct principal *p,
-    struct rate *r, struct err *e)
+auth_bearer(struct db *db, const struct config *cfg, const char *hdr, struct principal *p, struct err *e)
 {
-	struct presented x = { cfg, limit, p, r, false };
-	unsigned char hash[TOKEN_HASH_LEN];
-	const char *secret;
-	size_t secret_len;
+	struct presented x = { NULL, 0, cfg, p, false };
 	uint64_t id;
 	int rc;
 
@@ -113,15 +95,15 @@ auth_bearer(struct db *db, const struct config *cfg, const char *hdr, int limit,
 	hdr += 7;
 	while (*hdr == ' ')
 		hdr++;
-	if (token_parse(hdr, &id, &secret, &secret_len) != 0)
+	if (token_parse(hdr, &id, &x.secret, &x.secret_len) != 0)
 		return err_set(e, ERR_UNAUTHENTICATED, NULL);
-	/* The database compares hashes: an unknown id and a wrong secret are the
-	 * same statement, and the secret itself never leaves this process. */
-	token_hash(secret, secret_len, hash);
-	rc = token_hit(db, id, hash, sizeof hash, token_found, &x);
-	sodium_memzero(hash, sizeof hash);
-	if (rc < 0)
+	if ((rc = token_lookup(db, id, token_check, &x)) < 0)
 		return db_fail(db, e);
+	/* Unknown id and wrong secret give the same answer, after the same work. */
+	if (rc == 0) {
+		unsigned char dummy[TOKEN_HASH_LEN] = { 0 };
+		(void)token_verify(x.secret, x.secret_len, dummy, sizeof dummy);
+	}
 	if (!x.ok) {
 		memset(p, 0, sizeof *p);
 		return err_set(e, ERR_UNAUTHENTICATED, NULL);
@@ -133,8 +115,16 @@ auth_bearer(struct db *db, const struct config *cfg, const char *hdr, int limit,
 int
 rate_hit(struct db *db, const char *bucket, int limit, struct rate *r, struct err *e)
 {
+	int64_t hits;
+
 	if (db_exec(db, ST_RL_HIT, "s", bucket) < 0)
 		return db_fail(db, e);
-	rate_fill(r, limit, (int64_t)db_insert_id(db));
+	hits = (int64_t)db_insert_id(db);
+	r->limit = limit;
+	r->remaining = hits >= limit ? 0 : (int)(limit - hits);
+	r->exceeded = hits > limit;
+	r->retry_after = (int)(60 - now_s() % 60);
+	if (r->retry_after < 1)
+		r->retry_after = 1;
 	return 0;
 }

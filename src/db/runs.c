@@ -208,19 +208,18 @@ run_logs(struct db *db, const char *run, bool errors_only, int64_t limit, int64_
 }
 
 int
-token_hit(struct db *db, uint64_t token_id, const unsigned char *hash, size_t hash_len,
-    void (*fn)(const struct token_row *, void *arg), void *arg)
+token_lookup(struct db *db, uint64_t token_id, void (*fn)(const struct token_row *, void *arg), void *arg)
 {
-	struct db_res *r = db_query(db, ST_AUTH_HIT, "ubuuuuu", token_id, (const void *)hash, hash_len,
-	    token_id, token_id, token_id, token_id, token_id);
+	struct db_res *r = db_query(db, ST_AUTH_TOKEN, "u", token_id);
 	int rc;
 
 	if (r == NULL)
 		return -1;
 	if ((rc = db_next(r)) == 1) {
 		struct token_row row = {
-			.hits = db_i64(r, 0),
-			.user_id = (uint64_t)db_i64(r, 1),
+			.user_id = (uint64_t)db_i64(r, 0),
+			.hash = (const unsigned char *)db_str(r, 1),
+			.hash_len = db_len(r, 1),
 			.scopes = db_str(r, 2),
 			.name = db_str(r, 3),
 			.email = db_str(r, 4),

@@ -65,19 +65,16 @@ struct log_row {
 int run_logs(struct db *, const char *run, bool errors_only, int64_t limit, int64_t offset,
     void (*fn)(const struct log_row *, void *arg), void *arg);
 
-/* A token that authenticated, with its owner, the owner's features:migrator
- * flag (-1 when no row decides it), and the hits of its rate bucket this
- * minute, this request included. */
+/* A token that is not revoked, with its owner and the owner's features:migrator
+ * flag (flag -1 when no row decides it). */
 struct token_row {
-	int64_t hits;
 	uint64_t user_id;
+	const unsigned char *hash;
+	size_t hash_len;
 	const char *scopes, *name, *email;
 	int flag;
 };
-/* Look up token id with the SHA-256 of the presented secret and, when both
- * match a live token, count the request in its bucket (ST_AUTH_HIT): 1 found
- * (fn called once), 0 unknown id or wrong secret (nothing counted). */
-int token_hit(struct db *, uint64_t token_id, const unsigned char *hash, size_t hash_len,
-    void (*fn)(const struct token_row *, void *arg), void *arg);
+/* 1 found (fn called once), 0 none. */
+int token_lookup(struct db *, uint64_t token_id, void (*fn)(const struct token_row *, void *arg), void *arg);
 
 #endif
