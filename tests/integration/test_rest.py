@@ -1567,8 +1567,9 @@ class Endpoints_RetryFailed(Base):
         self.assertError(u.request("POST", self.run_path(empty, "/retry-failed")), 422, "no_failed_resources")
 
     def test_the_run_list_counts_stay_exact_as_the_run_changes_state(self):
-        """A run keeps its totals while they cannot change (sql/009); a retry
-        while awaiting review changes them without a change of state."""
+        """A run keeps its totals while they cannot change (sql/009): the
+        statement that moves it there counts them; a retry while awaiting review
+        changes them without a change of state."""
         s = self.stack
         u = self.owner()
 
@@ -1583,9 +1584,8 @@ class Endpoints_RetryFailed(Base):
 
         rid, _, _, _ = self._run_with_failures(u, status="executing", failed=2)
         self.assertEqual(listed(rid), (5, 2))
+        # a state set by hand keeps no totals: the list counts live
         s.sql("UPDATE migration_runs SET status = 'completed_with_errors' WHERE id = %s" % q(rid))
-        self.assertEqual(s.sql("SELECT total_resources, failed_resources FROM migration_runs WHERE id = %s"
-                               % q(rid)), [("5", "2")], "the terminal state stores the counts")
         self.assertEqual(listed(rid), (5, 2))
         self.assertStatus(u.request("POST", self.run_path(rid, "/retry-failed")), 202)
         self.assertEqual(listed(rid), (5, 0))
@@ -1600,7 +1600,13 @@ class Endpoints_RetryFailed(Base):
         self.assertEqual(s.run_status(review), "awaiting_review")
         self.assertEqual(listed(review), (4, 0))
         self.assertStatus(u.request("POST", self.run_path(review, "/cancel")), 200)
+        self.assertEqual(s.sql("SELECT total_resources, failed_resources FROM migration_runs WHERE id = %s"
+                               % q(review)), [("4", "0")], "the cancel stored the totals")
         self.assertEqual(listed(review), (4, 0))
+        s.insert_resources(review, 2, status="failed")  # never done to a cancelled run: the kept totals show
+        r = u.request("GET", "/api/v1/migrations?per_page=100")
+        row = [d for d in r.json["data"] if d["id"] == review][0]
+        self.assertEqual((row["total_resources"], row["failed_resources"]), (4, 0), "the list reads the kept totals")
 
     def test_retry_on_a_cancelled_run_is_409_run_cancelled(self):
         s = self.stack

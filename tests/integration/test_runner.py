@@ -81,6 +81,14 @@ class RunnerTestCase(harness.ApiTestCase):
         self.assertStatus(r, 200)
         return r.json
 
+    def listed_totals(self, user, rid):
+        """The run's totals as the run list shows them, and as the run keeps them."""
+        r = user.request("GET", "/api/v1/migrations?per_page=100")
+        self.assertStatus(r, 200)
+        row = [d for d in r.json["data"] if d["id"] == rid][0]
+        kept = self.stack.sql("SELECT total_resources, failed_resources FROM migration_runs WHERE id=%s" % q(rid))
+        return (row["total_resources"], row["failed_resources"]), kept[0]
+
     def execute(self, user, rid):
         r = user.request("POST", "/api/v1/migrations/%s/execute" % rid)
         self.assertStatus(r, 202)
@@ -167,6 +175,7 @@ class TestRunnerLifecycle(RunnerTestCase):
                          {"monitor": 12, "heartbeat": 2, "contact": 3, "status_page": 2, "maintenance_window": 0})
         self.assertEqual(run["stats"]["progress"], 0)
         self.assertEqual(run["total_resources"], 19)
+        self.assertEqual(self.listed_totals(user, rid), ((19, 0), ("19", "0")), "discovery's end kept the totals")
         self.assertIsNotNone(run["started_at"])
         purge = self.stack.sql_value("SELECT TIMESTAMPDIFF(SECOND, UTC_TIMESTAMP(), credentials_purge_at) "
                                      "FROM migration_runs WHERE id=%s" % q(rid))
@@ -184,6 +193,7 @@ class TestRunnerLifecycle(RunnerTestCase):
         self.assertEqual(run["stats"]["progress"], 1)
         self.assertIsNotNone(run["finished_at"])
         self.assertEqual(body["meta"]["resource_counts"]["imported"], 19)
+        self.assertEqual(self.listed_totals(user, rid), ((19, 0), ("19", "0")), "the completion kept the totals")
         for res in run["resources"]:
             self.assertEqual((res["action"], res["status"], res["attempts"]), ("create", "imported", 1), res)
         self.assertImportedExactly(user, rid, 12, 2, 3, 2)

@@ -161,6 +161,7 @@ guard_states(const char *p, char out[][32], size_t max)
 /* The SQL guards against the transition table: every statement that sets a
  * run's status names the states it leaves in its WHERE, and each pair it can
  * make must be a row of the table; every row must be made by some statement.
+ * Each such statement also counts or clears the run's kept totals.
  * So a guard changed in the .def files without the table (or the reverse)
  * fails here. */
 static void
@@ -189,6 +190,17 @@ test_sql_guards_follow_the_state_table(void **state)
 		} else {
 			nto = guard_states(set + 1, to, 1);
 		}
+		/* A run keeps its totals in awaiting_review and the terminal states (sql/009):
+		 * the statement that moves it there counts them, any other one clears them. */
+		bool keep = true;
+		for (size_t b = 0; b < nto; b++)
+			keep = keep && (strcmp(to[b], "awaiting_review") == 0 || run_status_final(to[b]));
+		const char *totals = strstr(sql,
+		    keep ? " total_resources = (SELECT COUNT(*) FROM migration_run_resources" :
+		           " total_resources = NULL, failed_resources = NULL");
+		if (totals == NULL)
+			fail_msg("%s moves a run to %s without %s its totals", db_stmt_names[i], to[0],
+			    keep ? "counting" : "clearing");
 		const char *g = strstr(where, " status = ");
 		const char *gin = strstr(where, " status IN (");
 		if (g == NULL || (gin != NULL && gin < g))
