@@ -33,7 +33,8 @@ sqlc() { mariadb --no-defaults -uroot --socket="$t/my.sock" migrator "$@"; }
 
 # 25 runs for the user; $big has 500 resources and 60 log entries, the others
 # 20 resources each. Like discovery, the runs are discovering while their
-# resources arrive and then awaiting_review (which stores their totals).
+# resources arrive and then awaiting_review, their totals stored as discovery's
+# end stores them (RUN_TOTALS_KEEP in src/db/sql_core.def).
 bench_data() {
 	big=00000000-0000-4000-8000-000000000500
 	small=00000000-0000-4000-8000-000000000001
@@ -52,7 +53,10 @@ INSERT INTO migration_run_resources (run_id, resource_type, external_id, name, a
 INSERT INTO migration_run_logs (run_id, level, message, context, logged_at)
  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60)
  SELECT '$big', 'info', CONCAT('Discovered page ', i, '.'), '{"page":1}', UTC_TIMESTAMP(6) FROM n;
-UPDATE migration_runs SET status = 'awaiting_review' WHERE user_id = $uid;
+UPDATE migration_runs m SET m.status = 'awaiting_review',
+ m.total_resources = (SELECT COUNT(*) FROM migration_run_resources r WHERE r.run_id = m.id),
+ m.failed_resources = (SELECT COUNT(*) FROM migration_run_resources r WHERE r.run_id = m.id AND r.status = 'failed')
+ WHERE m.user_id = $uid;
 SQL
 }
 
