@@ -449,7 +449,7 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	}
 	sodium_memzero(plain, plain_len);
 	json_object_put(none);
-	n = db_exec(db, ST_RUN_INSERT, "susssbs", id, c->who->user_id, a->provider, initial_stats,
+	n = run_insert(db, id, c->who->user_id, a->provider, initial_stats,
 	    a->options.import_paused ? "{\"import_paused\":true}" : "{\"import_paused\":false}", sealed,
 	    sealed_len, seal_key_id(c->app->key));
 	free(sealed);
@@ -477,7 +477,7 @@ h_execute(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	char st[32];
 	int64_t n;
 
-	if ((n = db_exec(db, ST_RUN_EXECUTE, "su", a->id, c->who->user_id)) < 0)
+	if ((n = run_execute(db, a->id, c->who->user_id)) < 0)
 		return db_fail(db, e);
 	if (n == 0) {
 		if (status_of(c, a->id, false, st, e) != 0)
@@ -504,14 +504,10 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return -1;
 	if (strcmp(st, "cancelled") == 0)
 		return err_set(e, ERR_RUN_CANCELLED, "The run was cancelled; nothing can be retried.");
-	if ((n = db_exec(db, ST_RES_RETRY_ENQUEUE, "s", a->id)) < 0)
+	if ((n = run_retry_failed(db, a->id)) < 0)
 		return db_fail(db, e);
 	if (n == 0)
 		return err_set(e, ERR_NO_FAILED_RESOURCES, NULL);
-	if (db_exec(db, ST_RES_RETRY_RESET, "s", a->id) < 0 ||
-	    db_exec(db, ST_RUN_SET_EXECUTING_FROM_RETRY, "s", a->id) < 0 ||
-	    db_exec(db, ST_RUN_RECOUNT, "s", a->id) < 0)
-		return db_fail(db, e);
 	ctxo = json_object_new_object();
 	jx_add_int(ctxo, "retried", n);
 	snprintf(msg, sizeof msg, "Retrying %lld failed resource%s.", (long long)n, n == 1 ? "" : "s");
@@ -542,13 +538,12 @@ h_delete(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	}
 	if ((n = status_of(c, a->id, true, st, e)) != 0)
 		return -1;
-	if (db_scalar(db, &size, ST_RUN_SIZE_UPTO, "si", a->id, (int64_t)DELETE_INLINE_MAX + 1) < 0)
+	if (run_size_upto(db, a->id, (int64_t)DELETE_INLINE_MAX + 1, &size) != 0)
 		return db_fail(db, e);
 	if (size <= DELETE_INLINE_MAX)
-		n = db_exec(db, ST_RUN_DELETE, "su", a->id, c->who->user_id);
-	else if ((n = db_exec(db, ST_RUN_MARK_DELETED, "su", a->id, c->who->user_id)) > 0 &&
-	    (db_exec(db, ST_JOBS_DELETE_RUN, "s", a->id) < 0 ||
-	        queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
+		n = run_delete(db, a->id, c->who->user_id);
+	else if ((n = run_mark_deleted(db, a->id, c->who->user_id)) > 0 &&
+	    (run_jobs_drop(db, a->id) < 0 || queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
 		return e->code != ERR_NONE ? -1 : db_fail(db, e);
 	if (n < 0)
 		return db_fail(db, e);
@@ -569,7 +564,7 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	char st[32];
 	int64_t n;
 
-	if ((n = db_exec(db, ST_RUN_CANCEL, "su", a->id, c->who->user_id)) < 0)
+	if ((n = run_cancel(db, a->id, c->who->user_id)) < 0)
 		return db_fail(db, e);
 	if (n == 0) {
 		if (status_of(c, a->id, false, st, e) != 0)
@@ -577,7 +572,7 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return err_set(e, ERR_RUN_NOT_CANCELLABLE, "The run is %s and can no longer be cancelled.",
 		    st);
 	}
-	if (db_exec(db, ST_JOBS_DELETE_RUN, "s", a->id) < 0)
+	if (run_jobs_drop(db, a->id) < 0)
 		return db_fail(db, e);
 	if (runlog_add(db, a->id, "warning", "Run cancelled; queued work dropped.", NULL, e) != 0)
 		return -1;
@@ -599,22 +594,19 @@ resolve_rows(struct db *db, const struct args *a, const char *action, const char
 	int64_t n;
 
 	for (size_t i = 0; i < a->ids.n; i++) {
-		int64_t found;
-		if ((n = db_scalar(db, &found, ST_RES_IN_RUN, "su", a->id, a->ids.v[i])) < 0)
+		if ((n = resource_in_run(db, a->id, a->ids.v[i])) < 0)
 			return db_fail(db, e);
 		if (n == 0)
 			return err_field(e, "resource_ids", "Resource %llu is not a resource of this run.",
 			    (unsigned long long)a->ids.v[i]);
 	}
 	if (a->ids.v == NULL) {
-		if ((n = db_exec(db, ST_RES_RESOLVE, "sssssnn", a->strategy, action, status, reason, a->id)) <
-		    0)
+		if ((n = conflicts_resolve(db, a->id, 0, a->strategy, action, status, reason)) < 0)
 			return db_fail(db, e);
 		*resolved = n;
 	} else {
 		for (size_t i = 0; i < a->ids.n; i++) {
-			n = db_exec(db, ST_RES_RESOLVE, "sssssuu", a->strategy, action, status, reason, a->id,
-			    a->ids.v[i], a->ids.v[i]);
+			n = conflicts_resolve(db, a->id, a->ids.v[i], a->strategy, action, status, reason);
 			if (n < 0)
 				return db_fail(db, e);
 			*resolved += n;
@@ -655,7 +647,7 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		}
 	if (resolve_rows(db, a, action, status, reason, &resolved, e) != 0)
 		return -1;
-	if (db_exec(db, ST_RUN_RESUME_REVIEW, "ss", a->id, a->id) < 0)
+	if (run_resume_review(db, a->id) < 0)
 		return db_fail(db, e);
 	if (status_of(c, a->id, false, st, e) != 0)
 		return -1;
@@ -728,7 +720,7 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 	struct db *db = c->app->db;
 	json_object *ctxo;
 	char st[32], msg[128];
-	int64_t n, changed = 0, found;
+	int64_t n, changed = 0;
 
 	if (status_of(c, a->id, true, st, e) != 0)
 		return -1;
@@ -738,15 +730,14 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 		    "awaits review.",
 		    st, exclude ? "excluded" : "included");
 	for (size_t i = 0; i < a->ids.n; i++) {
-		if ((n = db_scalar(db, &found, ST_RES_IN_RUN, "su", a->id, a->ids.v[i])) < 0)
+		if ((n = resource_in_run(db, a->id, a->ids.v[i])) < 0)
 			return db_fail(db, e);
 		if (n == 0)
 			return err_field(e, "ids", "Resource %llu is not a resource of this run.",
 			    (unsigned long long)a->ids.v[i]);
 	}
 	for (size_t i = 0; i < a->ids.n; i++) {
-		if ((n = db_exec(db, exclude ? ST_RES_EXCLUDE : ST_RES_INCLUDE, "su", a->id, a->ids.v[i])) <
-		    0)
+		if ((n = resource_exclude(db, a->id, a->ids.v[i], exclude)) < 0)
 			return db_fail(db, e);
 		changed += n;
 	}

@@ -117,9 +117,8 @@ rate_hit(struct db *db, const char *bucket, int limit, struct rate *r, struct er
 {
 	int64_t hits;
 
-	if (db_exec(db, ST_RL_HIT, "s", bucket) < 0)
+	if ((hits = rate_count(db, bucket)) < 0)
 		return db_fail(db, e);
-	hits = (int64_t)db_insert_id(db);
 	r->limit = limit;
 	r->remaining = hits >= limit ? 0 : (int)(limit - hits);
 	r->exceeded = hits > limit;

@@ -1,5 +1,6 @@
-/* Row decoding of the statements in runs.h: the only place that knows the
- * column order of RUN_COLS, RES_COLS, the log and token statements. */
+/* The statements of runs.h: the only place that knows the column order of
+ * RUN_COLS, RES_COLS, the log and token statements, and the values each of
+ * the API's writes binds. */
 #include <string.h>
 
 #include "db/runs.h"
@@ -229,4 +230,105 @@ token_lookup(struct db *db, uint64_t token_id, void (*fn)(const struct token_row
 	}
 	db_free(r);
 	return rc;
+}
+
+int64_t
+run_insert(struct db *db, const char *id, uint64_t user, const char *provider, const char *stats,
+    const char *options, const void *sealed, size_t sealed_len, const char *key_id)
+{
+	return db_exec(db, ST_RUN_INSERT, "susssbs", id, user, provider, stats, options, sealed, sealed_len,
+	    key_id);
+}
+
+int64_t
+run_execute(struct db *db, const char *id, uint64_t user)
+{
+	return db_exec(db, ST_RUN_EXECUTE, "su", id, user);
+}
+
+int64_t
+run_cancel(struct db *db, const char *id, uint64_t user)
+{
+	return db_exec(db, ST_RUN_CANCEL, "su", id, user);
+}
+
+int64_t
+run_retry_failed(struct db *db, const char *id)
+{
+	int64_t n = db_exec(db, ST_RES_RETRY_ENQUEUE, "s", id);
+
+	if (n <= 0)
+		return n;
+	if (db_exec(db, ST_RES_RETRY_RESET, "s", id) < 0 ||
+	    db_exec(db, ST_RUN_SET_EXECUTING_FROM_RETRY, "s", id) < 0 ||
+	    db_exec(db, ST_RUN_RECOUNT, "s", id) < 0)
+		return -1;
+	return n;
+}
+
+int
+run_size_upto(struct db *db, const char *id, int64_t max, int64_t *size)
+{
+	*size = 0;
+	return db_scalar(db, size, ST_RUN_SIZE_UPTO, "si", id, max) < 0 ? -1 : 0;
+}
+
+int64_t
+run_delete(struct db *db, const char *id, uint64_t user)
+{
+	return db_exec(db, ST_RUN_DELETE, "su", id, user);
+}
+
+int64_t
+run_mark_deleted(struct db *db, const char *id, uint64_t user)
+{
+	return db_exec(db, ST_RUN_MARK_DELETED, "su", id, user);
+}
+
+int64_t
+run_jobs_drop(struct db *db, const char *id)
+{
+	return db_exec(db, ST_JOBS_DELETE_RUN, "s", id);
+}
+
+int64_t
+run_resume_review(struct db *db, const char *id)
+{
+	return db_exec(db, ST_RUN_RESUME_REVIEW, "ss", id, id);
+}
+
+int
+resource_in_run(struct db *db, const char *run, uint64_t resource)
+{
+	int64_t found;
+
+	return db_scalar(db, &found, ST_RES_IN_RUN, "su", run, resource);
+}
+
+int64_t
+conflicts_resolve(struct db *db, const char *run, uint64_t resource, const char *resolution,
+    const char *action, const char *status, const char *reason)
+{
+	return db_exec(db, ST_RES_RESOLVE, "sssssUU", resolution, action, status, reason, run, resource,
+	    resource);
+}
+
+int64_t
+resource_exclude(struct db *db, const char *run, uint64_t resource, bool exclude)
+{
+	return db_exec(db, exclude ? ST_RES_EXCLUDE : ST_RES_INCLUDE, "su", run, resource);
+}
+
+int64_t
+token_touch(struct db *db, uint64_t token_id)
+{
+	return db_exec(db, ST_TOKEN_TOUCH, "u", token_id);
+}
+
+int64_t
+rate_count(struct db *db, const char *bucket)
+{
+	if (db_exec(db, ST_RL_HIT, "s", bucket) < 0)
+		return -1;
+	return (int64_t)db_insert_id(db);
 }

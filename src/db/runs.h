@@ -77,4 +77,39 @@ struct token_row {
 /* 1 found (fn called once), 0 none. */
 int token_lookup(struct db *, uint64_t token_id, void (*fn)(const struct token_row *, void *arg), void *arg);
 
+/* ---- the API's writes: each returns the rows it changed (>= 0), or -1 ---- */
+
+/* A new pending run of user holding the sealed credentials. */
+int64_t run_insert(struct db *, const char *id, uint64_t user, const char *provider, const char *stats,
+    const char *options, const void *sealed, size_t sealed_len, const char *key_id);
+/* awaiting_review -> executing. */
+int64_t run_execute(struct db *, const char *id, uint64_t user);
+/* A run not yet ended -> cancelled. */
+int64_t run_cancel(struct db *, const char *id, uint64_t user);
+/* Queue every failed resource of the run again and make them pending: the
+ * run goes back to executing (or, awaiting review, recounts its totals).
+ * Returns how many were queued; 0 changes nothing. */
+int64_t run_retry_failed(struct db *, const char *id);
+/* The run's resources counted up to max (*size); 0 or -1. */
+int run_size_upto(struct db *, const char *id, int64_t max, int64_t *size);
+/* Delete the run with its resources and logs at once. */
+int64_t run_delete(struct db *, const char *id, uint64_t user);
+/* Hide a large run from the API and wipe its credentials; the cleanup job deletes the rest. */
+int64_t run_mark_deleted(struct db *, const char *id, uint64_t user);
+/* Drop the run's queued jobs. */
+int64_t run_jobs_drop(struct db *, const char *id);
+/* paused_conflicts -> awaiting_review once no conflict is left. */
+int64_t run_resume_review(struct db *, const char *id);
+/* 1 when resource is one of the run's, 0 when not, -1 on error. */
+int resource_in_run(struct db *, const char *run, uint64_t resource);
+/* Resolve the run's conflicts (resource 0: all of them) with the chosen resolution. */
+int64_t conflicts_resolve(struct db *, const char *run, uint64_t resource, const char *resolution,
+    const char *action, const char *status, const char *reason);
+/* Exclude a resource from the import (exclude) or include it again. */
+int64_t resource_exclude(struct db *, const char *run, uint64_t resource, bool exclude);
+/* Record that the token was used now. */
+int64_t token_touch(struct db *, uint64_t token_id);
+/* Count a hit in bucket's current minute: the hits so far, or -1. */
+int64_t rate_count(struct db *, const char *bucket);
+
 #endif

@@ -9,6 +9,7 @@
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "db/db.h"
+#include "db/runs.h"
 #include "http/http.h"
 
 void
@@ -112,7 +113,7 @@ http_authenticate(struct app *app, const struct http_req *req, struct principal 
 		return -1;
 	*counted = true;
 	/* last_used_at: once per token per minute is precise enough and cheap. */
-	if (r->remaining == r->limit - 1 && db_exec(app->db, ST_TOKEN_TOUCH, "u", p->token_id) < 0)
+	if (r->remaining == r->limit - 1 && token_touch(app->db, p->token_id) < 0)
 		log_warn("token last-use update failed: %s", db_error(app->db));
 	return 0;
 }
