@@ -808,6 +808,20 @@ prov_copy_text(char *dst, size_t size, const char *src)
 	utf8_clean(dst, size, src, SIZE_MAX);
 }
 
+const char *
+prov_map_other(const struct prov_map *map, const char *value, struct prov_page *page, const char *what,
+    const char *name, const char *field)
+{
+	char shown[64];
+
+	for (size_t i = 0; value != NULL && map[i].from != NULL; i++)
+		if (strcasecmp(value, map[i].from) == 0)
+			return map[i].to;
+	prov_copy_text(shown, sizeof shown, value ? value : "(none)");
+	prov_page_warn(page, "%s \"%s\" has an unknown %s %s; kept as other", what, name, field, shown);
+	return "other";
+}
+
 /* The secrets of a session: every credential value but the user's URL and
  * the plain fields. */
 static struct scrub *

@@ -229,6 +229,17 @@ enum prov_status prov_bad_checkpoint(struct prov_error *err, const char *who);
 /* prov_fail for missing credentials: PROV_AUTH, "the <who> credentials have
  * no usable <fields>". */
 enum prov_status prov_no_cred(struct prov_error *err, const char *who, const char *fields);
+/* A provider's value and its normalized form; a table of them ends with
+ * { NULL, NULL }. */
+struct prov_map {
+	const char *from, *to;
+};
+/* The normalized form of value by map, compared without regard to case. When
+ * value is NULL or not in map: "other", with the warning `<what> "<name>" has
+ * an unknown <field> <value>; kept as other` (value as prov_copy_text makes
+ * it, "(none)" when NULL). */
+const char *prov_map_other(const struct prov_map *map, const char *value, struct prov_page *page,
+    const char *what, const char *name, const char *field);
 /* Copy a provider's text into dst: valid UTF-8 characters kept, control
  * characters and stray bytes as '?', runs of white space folded, cut to size
  * on a character boundary. (Credentials were already taken out of the whole

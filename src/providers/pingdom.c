@@ -36,20 +36,16 @@
 enum { PH_CHECKS, PH_CONTACTS, PH_MAINT };
 static const char *const phases[] = { "checks", "contacts", "maintenance", NULL };
 
-static const struct {
-	const char *pingdom, *norm;
-	/* clang-format off */
-} check_types[] = {
+/* clang-format off */
+static const struct prov_map check_types[] = {
 	{ "http", "http" }, { "httpcustom", "http" }, { "tcp", "tcp" }, { "ping", "ping" },
 	{ "dns", "dns" }, { "udp", "udp" }, { "smtp", "smtp" }, { "pop3", "pop3" },
 	{ "imap", "imap" }, { NULL, NULL }
 };
 /* clang-format on */
 
-static const struct {
-	const char *pingdom, *norm;
-	/* clang-format off */
-} recurrences[] = {
+/* clang-format off */
+static const struct prov_map recurrences[] = {
 	{ "none", "once" }, { "day", "daily" }, { "week", "weekly" }, { "month", "monthly" }, { NULL, NULL }
 };
 /* clang-format on */
@@ -430,20 +426,6 @@ fill_port(struct prov_monitor *m, json_object *t)
 	}
 }
 
-/* The normalized type of a Pingdom type, or "other" with a warning. */
-static const char *
-norm_type(const char *type, const char *name, struct prov_page *page)
-{
-	char t[64];
-
-	for (size_t i = 0; type != NULL && check_types[i].pingdom != NULL; i++)
-		if (strcmp(type, check_types[i].pingdom) == 0)
-			return check_types[i].norm;
-	prov_copy_text(t, sizeof t, type ? type : "(none)");
-	prov_page_warn(page, PD " check \"%s\" has an unknown type %s; kept as other", name, t);
-	return "other";
-}
-
 /* The settings only the detail has (d: its "check" object). */
 static void
 fill_detail(struct prov_monitor *m, json_object *d, const char *type, json_object *t,
@@ -503,7 +485,7 @@ add_check(json_object *c, json_object *d, const char *id, const struct pd_links 
 	if (m.name == NULL)
 		m.name = m.url != NULL ? m.url : id;
 	type = check_type_name(pick(d, c, "type"), &t);
-	m.type = norm_type(type, m.name, page);
+	m.type = prov_map_other(check_types, type, page, PD " check", m.name, "type");
 	m.interval = prov_int_in_or(pick(d, c, "resolution"), "resolution", 1, INT32_MAX / 60, 5) * 60;
 	m.paused = status != NULL && strcmp(status, "paused") == 0;
 	m.port = -1;
@@ -538,20 +520,6 @@ day_of(int64_t t, bool weekday)
 	return weekday ? (tm.tm_wday == 0 ? 7 : tm.tm_wday) : tm.tm_mday;
 }
 
-static const char *
-norm_recurrence(const char *rt, const char *name, struct prov_page *page)
-{
-	char buf[32];
-
-	for (size_t i = 0; rt != NULL && recurrences[i].pingdom != NULL; i++)
-		if (strcmp(rt, recurrences[i].pingdom) == 0)
-			return recurrences[i].norm;
-	prov_copy_text(buf, sizeof buf, rt ? rt : "(none)");
-	prov_page_warn(page, PD " maintenance window \"%s\" has an unknown recurrence %s; kept as other",
-	    name, buf);
-	return "other";
-}
-
 static void
 add_window(json_object *w, const char *id, struct prov_page *page)
 {
@@ -566,7 +534,8 @@ add_window(json_object *w, const char *id, struct prov_page *page)
 	mw.name = prov_get_text(w, "description", PROV_MAX_STR);
 	if (mw.name == NULL)
 		mw.name = id;
-	mw.recurrence = norm_recurrence(prov_get_str(w, "recurrencetype", 32), mw.name, page);
+	mw.recurrence = prov_map_other(recurrences, prov_get_str(w, "recurrencetype", 32), page,
+	    PD " maintenance window", mw.name, "recurrence");
 	iso_time(start, sizeof start, from);
 	/* Once: the window's end; recurring: when the repetition ends. */
 	iso_time(end, sizeof end, strcmp(mw.recurrence, "once") == 0 ? to : until);

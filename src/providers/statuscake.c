@@ -50,10 +50,8 @@ struct sc_ctx {
 	int wait_s;     /* how long the provider asked us to wait */
 };
 
-static const struct {
-	const char *sc, *norm;
-	/* clang-format off */
-} test_types[] = {
+/* clang-format off */
+static const struct prov_map test_types[] = {
 	{ "HTTP", "http" }, { "HEAD", "http" }, { "DNS", "dns" }, { "PING", "ping" },
 	{ "SMTP", "smtp" }, { "SSH", "ssh" }, { "TCP", "tcp" }, { NULL, NULL }
 };
@@ -355,18 +353,7 @@ sc_type(json_object *t, struct prov_monitor *m, struct prov_page *page)
 	const char *raw = prov_get_str(t, "post_raw", PROV_MAX_STR);
 	const char *body = prov_get_str(t, "post_body", PROV_MAX_STR);
 
-	for (size_t i = 0; type != NULL && test_types[i].sc != NULL; i++)
-		if (strcasecmp(type, test_types[i].sc) == 0)
-			m->type = test_types[i].norm;
-	if (m->type == NULL) {
-		char tb[64];
-
-		prov_copy_text(tb, sizeof tb, type ? type : "(none)");
-		m->type = "other";
-		prov_page_warn(page, SC " uptime check \"%s\" has an unknown type %s; kept as other", m->name,
-		    tb);
-		return false;
-	}
+	m->type = prov_map_other(test_types, type, page, SC " uptime check", m->name, "type");
 	if (strcmp(m->type, "http") != 0)
 		return false;
 	m->request_body = raw != NULL && *raw != '\0' ? raw : body != NULL && *body != '\0' ? body : NULL;
@@ -659,27 +646,15 @@ sc_tagged(struct sc_ctx *c, json_object *tags, json_object *ids, const char *nam
 static void
 sc_window_times(json_object *w, struct prov_maintenance_window *mw, struct prov_page *page)
 {
-	static const struct {
-		const char *sc, *norm;
-	} reps[] = { { "never", "once" }, { "1d", "daily" }, { "1w", "weekly" }, { "2w", "other" },
-		{ "1m", "monthly" }, { NULL, NULL } };
+	static const struct prov_map reps[] = { { "never", "once" }, { "1d", "daily" }, { "1w", "weekly" },
+		{ "2w", "other" }, { "1m", "monthly" }, { NULL, NULL } };
 	const char *rep = prov_get_str(w, "repeat_interval", 64);
 	time_t a, b;
 	struct tm tm;
 
-	for (size_t i = 0; rep != NULL && reps[i].sc != NULL; i++)
-		if (strcasecmp(rep, reps[i].sc) == 0)
-			mw->recurrence = reps[i].norm;
-	if (mw->recurrence == NULL) {
-		char rb[64];
-
-		prov_copy_text(rb, sizeof rb, rep ? rep : "(none)");
-		mw->recurrence = "other";
-		prov_page_warn(page,
-		    SC " maintenance window \"%s\" repeats by an unknown interval %s; "
-		       "kept as other",
-		    mw->name, rb);
-	} else if (strcasecmp(rep, "2w") == 0)
+	mw->recurrence =
+	    prov_map_other(reps, rep, page, SC " maintenance window", mw->name, "repeat interval");
+	if (rep != NULL && strcasecmp(rep, "2w") == 0)
 		prov_page_warn(page,
 		    SC " maintenance window \"%s\" repeats every two weeks; imported as "
 		       "recurrence other on its weekday",

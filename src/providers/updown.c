@@ -25,10 +25,8 @@ static const char *const phases[] = { "checks", "recipients", "status_pages", NU
 
 /* Recipient types: the API's own (email, sms, webhook, slack_compatible,
  * msteams) and the UI-only integrations that have an equivalent. */
-static const struct {
-	const char *ud, *norm;
-	/* clang-format off */
-} recipient_types[] = {
+/* clang-format off */
+static const struct prov_map recipient_types[] = {
 	{ "email", "email" }, { "sms", "sms" }, { "webhook", "webhook" },
 	{ "slack_compatible", "slack" }, { "msteams", "teams" }, { "slack", "slack" },
 	{ "telegram", "telegram" }, { NULL, NULL }
@@ -265,17 +263,7 @@ add_recipient(json_object *r, const char *id, struct prov_page *page)
 
 	ct.value = prov_get_text(r, "value", PROV_MAX_STR);
 	ct.name = name ? name : ct.value ? ct.value : id;
-	for (size_t i = 0; type != NULL && recipient_types[i].ud != NULL; i++)
-		if (strcmp(type, recipient_types[i].ud) == 0)
-			ct.type = recipient_types[i].norm;
-	if (ct.type == NULL) {
-		char tb[40];
-
-		prov_copy_text(tb, sizeof tb, type ? type : "(none)");
-		ct.type = "other";
-		prov_page_warn(page, UD " recipient \"%s\" has an unknown type %s; kept as other", ct.name,
-		    tb);
-	}
+	ct.type = prov_map_other(recipient_types, type, page, UD " recipient", ct.name, "type");
 	if (strcmp(ct.type, "email") == 0)
 		ct.value = email_address(ct.value, addr, sizeof addr);
 	/* UI-only integrations show no value: the user must add the address. */

@@ -93,31 +93,28 @@ static const struct phase {
 /* clang-format on */
 
 /* WHMCS values (as shown in its admin area) and their normalized forms. */
-struct map {
-	const char *wh, *norm;
-};
 /* clang-format off */
-static const struct map client_statuses[] = {
+static const struct prov_map client_statuses[] = {
 	{ "Active", "active" }, { "Inactive", "inactive" }, { "Closed", "closed" }, { NULL, NULL }
 };
-static const struct map service_statuses[] = {
+static const struct prov_map service_statuses[] = {
 	{ "Pending", "pending" }, { "Active", "active" }, { "Suspended", "suspended" },
 	{ "Terminated", "terminated" }, { "Cancelled", "cancelled" }, { "Fraud", "fraud" },
 	{ "Completed", "completed" }, { NULL, NULL }
 };
-static const struct map domain_statuses[] = {
+static const struct prov_map domain_statuses[] = {
 	{ "Pending", "pending" }, { "Pending Registration", "pending_registration" },
 	{ "Pending Transfer", "pending_transfer" }, { "Active", "active" }, { "Grace", "grace" },
 	{ "Redemption", "redemption" }, { "Expired", "expired" },
 	{ "Transferred Away", "transferred_away" }, { "Cancelled", "cancelled" }, { "Fraud", "fraud" },
 	{ NULL, NULL }
 };
-static const struct map invoice_statuses[] = {
+static const struct prov_map invoice_statuses[] = {
 	{ "Draft", "draft" }, { "Unpaid", "unpaid" }, { "Paid", "paid" }, { "Cancelled", "cancelled" },
 	{ "Refunded", "refunded" }, { "Collections", "collections" },
 	{ "Payment Pending", "payment_pending" }, { "Overdue", "overdue" }, { NULL, NULL }
 };
-static const struct map cycles[] = {
+static const struct prov_map cycles[] = {
 	{ "Free Account", "free" }, { "Free", "free" }, { "One Time", "one_time" },
 	{ "Onetime", "one_time" }, { "Monthly", "monthly" }, { "Quarterly", "quarterly" },
 	{ "Semi-Annually", "semi_annually" }, { "Annually", "annually" },
@@ -128,24 +125,16 @@ static const struct map cycles[] = {
 /* ---------------------------------------------------------------- values */
 
 /* The normalized form of member key of o by table m: NULL when absent or "",
- * "other" (with a warning) when unknown. */
+ * else as prov_map_other. */
 static const char *
-map_value(json_object *o, const char *key, const struct map *m, const char *what, const char *name,
+map_value(json_object *o, const char *key, const struct prov_map *m, const char *what, const char *name,
     struct prov_page *page)
 {
 	const char *v = prov_get_text(o, key, 64);
-	char vb[48], nb[96];
 
-	if (v == NULL)
-		return NULL;
-	for (size_t i = 0; m[i].wh != NULL; i++)
-		if (strcasecmp(v, m[i].wh) == 0)
-			return m[i].norm;
-	prov_copy_text(vb, sizeof vb, v);
-	prov_copy_text(nb, sizeof nb, name);
-	prov_page_warn(page, WH " %s \"%s\" has an unknown %s \"%s\"; kept as other", what, nb,
-	    strcmp(key, "billingcycle") == 0 ? "billing cycle" : "status", vb);
-	return "other";
+	return v == NULL ? NULL :
+	                   prov_map_other(m, v, page, what, name,
+	                       strcmp(key, "billingcycle") == 0 ? "billing cycle" : "status");
 }
 
 /* A date "YYYY-MM-DD[ hh:mm:ss]" as YYYY-MM-DD in buf, or NULL ("0000-00-00"
@@ -246,7 +235,7 @@ add_client(json_object *c, const char *id, struct prov_page *page)
 	hc.first_name = prov_get_text(c, "firstname", 255);
 	hc.last_name = prov_get_text(c, "lastname", 255);
 	hc.company = prov_get_text(c, "companyname", 255);
-	hc.status = map_value(c, "status", client_statuses, "client", email ? email : id, page);
+	hc.status = map_value(c, "status", client_statuses, WH " client", email ? email : id, page);
 	hc.created = date_of(c, "datecreated", created);
 	prov_page_add(page, "hosting_client", id, raw_clean(c), prov_norm_hosting_client(&hc));
 }
@@ -282,9 +271,10 @@ add_service(json_object *v, const char *id, struct prov_page *page)
 	hs.client_id = ref_of(v, "clientid", client, sizeof client);
 	hs.product = name ? name : prov_get_text(v, "groupname", 255);
 	hs.domain = prov_get_text(v, "domain", 255);
-	hs.status = map_value(v, "status", service_statuses, "service", hs.product ? hs.product : id, page);
+	hs.status =
+	    map_value(v, "status", service_statuses, WH " service", hs.product ? hs.product : id, page);
 	hs.billing_cycle =
-	    map_value(v, "billingcycle", cycles, "service", hs.product ? hs.product : id, page);
+	    map_value(v, "billingcycle", cycles, WH " service", hs.product ? hs.product : id, page);
 	hs.amount = amount_of(v, "recurringamount", amount);
 	hs.first_amount = amount_of(v, "firstpaymentamount", first);
 	hs.next_due = date_of(v, "nextduedate", due);
@@ -302,7 +292,7 @@ add_domain(json_object *d, const char *id, struct prov_page *page)
 	hd.client_id = ref_of(d, "userid", client, sizeof client);
 	hd.domain = prov_get_text(d, "domainname", 255);
 	hd.registrar = prov_get_text(d, "registrar", 255);
-	hd.status = map_value(d, "status", domain_statuses, "domain", hd.domain ? hd.domain : id, page);
+	hd.status = map_value(d, "status", domain_statuses, WH " domain", hd.domain ? hd.domain : id, page);
 	hd.expiry = date_of(d, "expirydate", expiry);
 	hd.next_due = date_of(d, "nextduedate", due);
 	hd.registered = date_of(d, "regdate", reg);
@@ -354,7 +344,7 @@ add_invoice(json_object *v, const char *id, struct prov_page *page)
 	in.payment_method = prov_get_text(v, "paymentmethod", 64);
 	snprintf(whose, sizeof whose, "invoice %s", in.number);
 	in.currency = currency_checked(prov_get_text(v, "currencycode", 16), cur, whose, page);
-	in.status = map_value(v, "status", invoice_statuses, "invoice", in.number, page);
+	in.status = map_value(v, "status", invoice_statuses, WH " invoice", in.number, page);
 	prov_page_add(page, "invoice", id, raw_clean(v), prov_norm_invoice(&in));
 }
 
@@ -949,8 +939,8 @@ add_addon(json_object *a, const char *id, const char *currency, struct prov_page
 		ha.name = name;
 		prov_page_warn(page, WH " addon %s has no name; imported as \"%s\"", id, name);
 	}
-	ha.status = map_value(a, "status", service_statuses, "addon", ha.name, page);
-	ha.billing_cycle = map_value(a, "billingcycle", cycles, "addon", ha.name, page);
+	ha.status = map_value(a, "status", service_statuses, WH " addon", ha.name, page);
+	ha.billing_cycle = map_value(a, "billingcycle", cycles, WH " addon", ha.name, page);
 	ha.amount = amount_of(a, "recurring", amount);
 	ha.setup_fee = amount_of(a, "setupfee", setup);
 	ha.next_due = date_of(a, "nextduedate", due);

@@ -196,7 +196,7 @@ test_maintenance_windows(void **state)
 	assert_true(has_warning(&p, "\"Fortnightly\" repeats every two weeks"));
 	it = page_find(&p, "maintenance_window", "13");
 	assert_string_equal(nstr(it, "recurrence"), "other");
-	assert_true(has_warning(&p, "\"Odd\" repeats by an unknown interval 3d; kept as other"));
+	assert_true(has_warning(&p, "\"Odd\" has an unknown repeat interval 3d; kept as other"));
 	assert_true(has_warning(&p, "\"Odd\" has an unknown state"));
 	it = page_find(&p, "maintenance_window", "14"); /* offsets, fractions, numeric ids */
 	EXPECT_NORM(it, X_INT("duration", 45), X_TEXT("days", "[1]"), X_IDS("monitor_ids", "1234"));

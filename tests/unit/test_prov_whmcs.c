@@ -53,7 +53,7 @@ test_whmcs_clients(void **state)
 	EXPECT_NORM(it, X_STR("company", "Tran Hosting Ltd"), X_NULL("created"), /* "0000-00-00" */
 	    X_STR("status", "other"));
 	assert_true(
-	    has_warning(&p, "client \"bo@example.net\" has an unknown status \"Archived\"; kept as other"));
+	    has_warning(&p, "client \"bo@example.net\" has an unknown status Archived; kept as other"));
 	prov_page_free(&p);
 
 	/* source: docs GetClients, counters as strings; 2 + 1 >= 3: the next list. */
@@ -546,8 +546,8 @@ test_fetch_whmcs_addons(void **state)
 	assert_string_equal(nstr(it, "name"), "Addon 2");
 	assert_true(has_warning(&r->p, "addon 2 has no name; imported as \"Addon 2\""));
 	assert_string_equal(nstr(it, "billing_cycle"), "other");
-	assert_true(has_warning(&r->p,
-	    "addon \"Addon 2\" has an unknown billing cycle \"Fortnightly\"; kept as other"));
+	assert_true(
+	    has_warning(&r->p, "addon \"Addon 2\" has an unknown billing cycle Fortnightly; kept as other"));
 	assert_string_equal(nstr(it, "status"), "suspended");
 	assert_true(nnull(it, "next_due"));
 	it = page_find(&r->p, "hosting_addon", "3");
