@@ -73,6 +73,17 @@ entries_named(const struct prov_item *sp, const char *name)
 	return n;
 }
 
+/* One more answer of a fetch into p: fixture, with HTTP status, for cursor at;
+ * it must parse, and end with next as the next cursor (NULL: not checked). */
+static void
+more(struct prov_page *p, struct prov_error *e, const char *at, int status, const char *fixture,
+    const char *next)
+{
+	assert_int_equal(run_parse_more(statuspage_parse, at, status, fixture, p, e), PROV_OK);
+	if (next != NULL)
+		assert_string_equal(p->next_cursor, next);
+}
+
 static void
 test_statuspage_pages(void **state)
 {
@@ -141,24 +152,13 @@ test_statuspage_components_are_page_entries(void **state)
 	/* As in one fetch: the page, its groups, then its components into the same page. */
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	/* component_groups.json: schema GroupComponent */
-	assert_int_equal(run_parse_more(statuspage_parse, "groups:0:0:" PID, 200,
-	                     "statuspage/component_groups.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "components:0:0:" PID); /* 2 < 100: the last */
+	more(&p, &e, "groups:0:0:" PID, 200, "statuspage/component_groups.json",
+	    "components:0:0:" PID); /* 2 < 100: the last */
 	/* components_page0.json: schema Component, 100 rows = per_page: another page */
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
-	                     "statuspage/components_page0.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "components:0:1:" PID);
+	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", "components:0:1:" PID);
 	/* page=1 answers page 0 again (numbering from 1, 0 read as 1): dropped, on to 2 */
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
-	                     "statuspage/components_page0.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "components:0:2:" PID);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:2:" PID, 200,
-	                     "statuspage/components_last.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_page0.json", "components:0:2:" PID);
+	more(&p, &e, "components:0:2:" PID, 200, "statuspage/components_last.json", "subscribers:0:0:" PID);
 
 	/* Components are entries of the page, never monitors. */
 	assert_int_equal(page_count(&p, "monitor"), 0);
@@ -193,20 +193,13 @@ test_statuspage_sections_from_group_rows(void **state)
 
 	(void)state;
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
-	assert_int_equal(run_parse_more(statuspage_parse, "groups:0:0:" PID, 403, "statuspage/refused.json",
-	                     &p, &e),
-	    PROV_OK);
+	more(&p, &e, "groups:0:0:" PID, 403, "statuspage/refused.json", NULL);
 	assert_true(has_warning(&p,
 	    "Statuspage refused the component groups list for this key "
 	    "(HTTP 403): component groups skipped"));
 	assert_string_equal(p.next_cursor, "components:0:0:" PID);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
-	                     "statuspage/components_page0.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
-	                     "statuspage/components_last.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", NULL);
+	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_last.json", "subscribers:0:0:" PID);
 	sp = page_find(&p, "status_page", PID);
 	entry_is(sp, 0, "API", "Backend"); /* the `group: true` row's name */
 	entry_is(sp, 2, "Webhooks", "");   /* only the group list knew it */
@@ -227,13 +220,8 @@ test_statuspage_first_component_page_never_skipped(void **state)
 	(void)state;
 	/* Numbering from 0: page 0, then page 1 holds new entries. */
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
-	                     "statuspage/components_page0.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
-	                     "statuspage/components_last.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", NULL);
+	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_last.json", "subscribers:0:0:" PID);
 	sp = page_find(&p, "status_page", PID);
 	assert_int_equal(nids_len(sp, "items"), 101);
 	entry_is(sp, 0, "API", "Backend");
@@ -251,13 +239,8 @@ test_statuspage_first_component_page_never_skipped(void **state)
 		httpc_resp_free(&r);
 	}
 	assert_string_equal(p.next_cursor, "components:0:1:" PID);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
-	                     "statuspage/components_page0.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "components:0:2:" PID);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:2:" PID, 200,
-	                     "statuspage/components_last.json", &p, &e),
-	    PROV_OK);
+	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_page0.json", "components:0:2:" PID);
+	more(&p, &e, "components:0:2:" PID, 200, "statuspage/components_last.json", NULL);
 	sp = page_find(&p, "status_page", PID);
 	assert_int_equal(nids_len(sp, "items"), 101);
 	entry_is(sp, 0, "API", "Backend");
@@ -265,16 +248,9 @@ test_statuspage_first_component_page_never_skipped(void **state)
 
 	/* A later page that only repeats (a server ignoring `page`): the list ends. */
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 200,
-	                     "statuspage/components_page0.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:1:" PID, 200,
-	                     "statuspage/components_page0.json", &p, &e),
-	    PROV_OK);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:2:" PID, 200,
-	                     "statuspage/components_page0.json", &p, &e),
-	    PROV_OK);
-	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", NULL);
+	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_page0.json", NULL);
+	more(&p, &e, "components:0:2:" PID, 200, "statuspage/components_page0.json", "subscribers:0:0:" PID);
 	assert_true(has_warning(&p, "page 2 of its components repeated earlier entries"));
 	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 99);
 	prov_page_free(&p);
@@ -409,9 +385,7 @@ test_statuspage_refused_kinds(void **state)
 
 	/* Components refused: the page keeps no entries and goes on. */
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
-	assert_int_equal(run_parse_more(statuspage_parse, "components:0:0:" PID, 403,
-	                     "statuspage/refused.json", &p, &e),
-	    PROV_OK);
+	more(&p, &e, "components:0:0:" PID, 403, "statuspage/refused.json", NULL);
 	assert_true(has_warning(&p, "refused the components list for this key (HTTP 403)"));
 	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
 	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 0);

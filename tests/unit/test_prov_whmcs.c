@@ -389,6 +389,33 @@ calls(const struct run *r, const char *action)
 	return k;
 }
 
+/* Whether a request posted action with the test credentials, then params. */
+static bool
+posted(const struct run *r, const char *action, const char *params)
+{
+	char needle[256];
+
+	snprintf(needle, sizeof needle,
+	    "action=%s&responsetype=json&identifier=wh-ident-1&secret=wh-secret-98765&%s", action, params);
+	return strstr(r->seen, needle) != NULL;
+}
+
+/* A page whose list WHMCS refused: nothing, the warning, and the next phase. */
+static void
+expect_skipped(struct run *r, const char *cursor, const char *const *script, const char *warning,
+    const char *next)
+{
+	fetch_script(r, cursor, 0, script);
+	assert_int_equal(r->st, PROV_OK);
+	assert_int_equal(r->p.n, 0);
+	assert_true(has_warning(&r->p, warning));
+	if (next == NULL)
+		assert_null(r->p.next_cursor);
+	else
+		assert_string_equal(r->p.next_cursor, next);
+	prov_page_free(&r->p);
+}
+
 static void
 test_fetch_whmcs_clients_with_details(void **state)
 {
@@ -406,12 +433,8 @@ test_fetch_whmcs_clients_with_details(void **state)
 	assert_int_equal(r->st, PROV_OK);
 	assert_string_equal(r->p.next_cursor, "clients:2");
 	assert_non_null(strstr(r->seen, "POST /billing/includes/api.php HTTP/1.1\r\n"));
-	assert_non_null(strstr(r->seen,
-	    "action=GetClients&responsetype=json&identifier=wh-ident-1&"
-	    "secret=wh-secret-98765&limitstart=0&limitnum=25"));
-	assert_non_null(strstr(r->seen,
-	    "action=GetClientsDetails&responsetype=json&identifier=wh-ident-1&"
-	    "secret=wh-secret-98765&clientid=2"));
+	assert_true(posted(r, "GetClients", "limitstart=0&limitnum=25"));
+	assert_true(posted(r, "GetClientsDetails", "clientid=2"));
 	assert_non_null(strstr(r->seen, "&clientid=3"));
 	assert_int_equal(calls(r, "GetCurrencies"), 1);
 	it = page_find(&r->p, "hosting_client", "2");
@@ -532,9 +555,7 @@ test_fetch_whmcs_addons(void **state)
 	assert_int_equal(r->st, PROV_OK);
 	assert_string_equal(r->p.next_cursor, "domains:0");
 	/* one call for the whole page: serviceid=101,102,103 */
-	assert_non_null(strstr(r->seen,
-	    "action=GetClientsAddons&responsetype=json&identifier=wh-ident-1&"
-	    "secret=wh-secret-98765&serviceid=101%2C102%2C103"));
+	assert_true(posted(r, "GetClientsAddons", "serviceid=101%2C102%2C103"));
 	assert_int_equal(page_count(&r->p, "hosting_service"), 0);
 	assert_int_equal(page_count(&r->p, "hosting_addon"), 3);
 	it = page_find(&r->p, "hosting_addon", "1");
@@ -555,14 +576,9 @@ test_fetch_whmcs_addons(void **state)
 	assert_string_equal(nstr(it, "status"), "terminated");
 	prov_page_free(&r->p);
 
-	fetch_script(r, "addons:0", 0, refused);
-	assert_int_equal(r->st, PROV_OK);
-	assert_int_equal(r->p.n, 0);
-	assert_true(has_warning(&r->p,
-	    "WHMCS refused the service addons list for this key (HTTP 403): "
-	    "service addons skipped"));
-	assert_string_equal(r->p.next_cursor, "domains:0");
-	prov_page_free(&r->p);
+	expect_skipped(r, "addons:0", refused,
+	    "WHMCS refused the service addons list for this key (HTTP 403): service addons skipped",
+	    "domains:0");
 	free(r);
 }
 
@@ -609,9 +625,7 @@ test_fetch_whmcs_invoice_lines(void **state)
 	assert_int_equal(r->st, PROV_OK);
 	assert_string_equal(r->p.next_cursor, "invoices:102");
 	assert_non_null(strstr(r->seen, "&limitstart=100&limitnum=25"));
-	assert_non_null(strstr(r->seen,
-	    "action=GetInvoice&responsetype=json&identifier=wh-ident-1&"
-	    "secret=wh-secret-98765&invoiceid=301"));
+	assert_true(posted(r, "GetInvoice", "invoiceid=301"));
 	assert_int_equal(calls(r, "GetCurrencies"), 0); /* both carry currencycode */
 	it = page_find(&r->p, "invoice", "301");
 	EXPECT_NORM(it, X_STR("subtotal", "25.90"), X_STR("tax", "2.59"), X_STR("tax2", "0.26"),
@@ -704,12 +718,8 @@ test_fetch_whmcs_payments(void **state)
 	fetch_script(r, "payments:0", 0, script);
 	assert_int_equal(r->st, PROV_OK);
 	assert_string_equal(r->p.next_cursor, "payments:2");
-	assert_non_null(strstr(r->seen,
-	    "action=GetTransactions&responsetype=json&identifier=wh-ident-1&"
-	    "secret=wh-secret-98765&clientid=2"));
-	assert_non_null(strstr(r->seen,
-	    "action=GetTransactions&responsetype=json&identifier=wh-ident-1&"
-	    "secret=wh-secret-98765&clientid=3"));
+	assert_true(posted(r, "GetTransactions", "clientid=2"));
+	assert_true(posted(r, "GetTransactions", "clientid=3"));
 	assert_int_equal(page_count(&r->p, "hosting_client"), 0);
 	assert_int_equal(page_count(&r->p, "payment"), 3);
 	it = page_find(&r->p, "payment", "10");
@@ -726,14 +736,8 @@ test_fetch_whmcs_payments(void **state)
 	    X_STR("fees", "-0.30"), X_STR("amount_out", "45.90"));
 	prov_page_free(&r->p);
 
-	fetch_script(r, "payments:0", 0, refused);
-	assert_int_equal(r->st, PROV_OK);
-	assert_int_equal(r->p.n, 0);
-	assert_true(has_warning(&r->p,
-	    "WHMCS refused the transactions list for this key (HTTP 403): "
-	    "transactions skipped"));
-	assert_null(r->p.next_cursor);
-	prov_page_free(&r->p);
+	expect_skipped(r, "payments:0", refused,
+	    "WHMCS refused the transactions list for this key (HTTP 403): transactions skipped", NULL);
 	free(r);
 }
 
