@@ -11,11 +11,12 @@ BUILD_DEPS="autoconf automake libtool pkg-config
 libfcgi-dev libjson-c-dev default-libmysqlclient-dev libsodium-dev uuid-dev
 libcmocka-dev libcurl4-openssl-dev"
 # Building and checking the Debian package (tests/deploy/package.sh), and cron
-# for the deploy check (tests/deploy/run.sh).
+# for the deploy check (tests/deploy/run.sh); systemd for systemd-analyze verify of the
+# shipped units (tests/integration/test_install.py).
 PACKAGING="dpkg-dev debhelper fakeroot lintian cron"
 PKGS="build-essential $BUILD_DEPS $PACKAGING
 mariadb-server mariadb-client lighttpd apache2 libapache2-mod-fcgid spawn-fcgi
-python3 curl ca-certificates procps man-db groff-base clang-format"
+python3 curl ca-certificates procps man-db groff-base clang-format systemd"
 
 missing=""
 for p in $PKGS; do

@@ -20,6 +20,7 @@ import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import threading
@@ -122,15 +123,52 @@ def q(value):
     return "'" + s + "'"
 
 
+def fcgi_call(sock_path, params, stdin=b""):
+    """One FastCGI responder request (FastCGI 1.0 specification, sections 3-5: BEGIN_REQUEST,
+    PARAMS, STDIN, then STDOUT until END_REQUEST) straight to migrator.fcgi, so that params a web
+    server would never pass reach it. Returns (status, headers text, body bytes)."""
+    def record(rtype, content):
+        return struct.pack("!BBHHBx", 1, rtype, 1, len(content), 0) + content
+
+    def length(n):
+        return bytes([n]) if n < 128 else struct.pack("!I", n | 0x80000000)
+
+    pairs = b"".join(length(len(k)) + length(len(v)) + k + v
+                     for k, v in ((k.encode(), v.encode()) for k, v in params.items()))
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    conn.settimeout(20)
+    conn.connect(sock_path)
+    try:
+        conn.sendall(record(1, struct.pack("!HB5x", 1, 0)) + record(4, pairs) + record(4, b"")
+                     + (record(5, stdin) if stdin else b"") + record(5, b""))
+        data = b""
+        while True:
+            chunk = conn.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        conn.close()
+    out, pos = b"", 0
+    while pos + 8 <= len(data):
+        _, rtype, _, clen, plen = struct.unpack("!BBHHB", data[pos:pos + 7])
+        if rtype == 6:
+            out += data[pos + 8:pos + 8 + clen]
+        pos += 8 + clen + plen
+    head, _, body = out.partition(b"\r\n\r\n")
+    status = int(head.split(b"Status: ", 1)[1][:3]) if b"Status: " in head else 200
+    return status, head.decode(), body
+
+
 class Proc:
     """A child process in its own process group, with its output in a file."""
 
-    def __init__(self, name, argv, log, env=None, cwd=None):
+    def __init__(self, name, argv, log, env=None, cwd=None, stdin=subprocess.DEVNULL):
         self.name = name
         self.argv = argv
         self.log = log
         self._logf = open(log, "ab")
-        self.p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=self._logf,
+        self.p = subprocess.Popen(argv, stdin=stdin, stdout=self._logf,
                                   stderr=subprocess.STDOUT, env=env, cwd=cwd,
                                   start_new_session=True, preexec_fn=_set_pdeathsig)
         self.pid = self.p.pid

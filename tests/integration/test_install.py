@@ -9,13 +9,17 @@ database (issue 5).
 - the installed cron file (examples/cron.d/migrator) runs the installed cron
   wrapper, which runs the installed runner: its line is parsed, the DESTDIR
   put in front of the install paths, and the command run once (with --once,
-  the test config and without `| logger`) - it must exit 0.
+  the test config and without `| logger`) - it must exit 0;
+- the installed systemd units load (`systemd-analyze verify`), and their
+  commands do what the units promise (there is no systemd here to start them).
 """
 
+import json
 import os
 import re
 import shlex
 import shutil
+import socket
 import subprocess
 import tempfile
 
@@ -129,6 +133,74 @@ class Install(harness.ApiTestCase):
         r = self.run_installed([ctl, "--config", self.stack.config, "status"])
         self.assertEqual(r.returncode, 0, "status: %s %s" % (r.stdout, r.stderr))
         self.assertTrue(r.stdout.strip(), "status printed nothing")
+
+    def unit(self, path):
+        """A systemd unit file as {key: [values]} (sections are not told apart)."""
+        keys = {}
+        with open(self.d(path)) as f:
+            for line in f:
+                m = re.match(r"^([A-Za-z]+)=(.*)$", line.strip())
+                if m:
+                    keys.setdefault(m.group(1), []).append(m.group(2))
+        return keys
+
+    def test_installed_systemd_units_verify_and_do_what_they_say(self):
+        """systemd-analyze verify finds no fault in the four units (it reports unknown keys,
+        bad timer specifications and commands that are not there); the socket is the one the
+        mod_proxy_fcgi example names; migrator-fcgi.service's command answers FastCGI on that
+        kind of socket given as standard input (StandardInput=socket with Accept=no); and
+        migrator-runner.service's command, with its Environment, runs a pass."""
+        units = {"migrator-fcgi.socket": "/usr/share/migrator/apache/",
+                 "migrator-fcgi.service": "/usr/share/migrator/apache/",
+                 "migrator-runner.service": "/usr/share/migrator/examples/",
+                 "migrator-runner.timer": "/usr/share/migrator/examples/"}
+        unitdir = tempfile.mkdtemp(prefix="units-", dir=self.destdir)
+        for name, folder in units.items():
+            with open(self.d(folder + name)) as f:
+                text = f.read()
+            # verify checks that ExecStart's program exists: the installed one, under DESTDIR
+            text = re.sub(r"(?m)^ExecStart=/", "ExecStart=" + self.destdir + "/", text)
+            with open(os.path.join(unitdir, name), "w") as f:
+                f.write(text)
+        r = subprocess.run(["systemd-analyze", "verify"] + [os.path.join(unitdir, n) for n in units],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+        faults = [l for l in r.stdout.splitlines() if "migrator" in l]
+        self.assertEqual((r.returncode, faults), (0, []), r.stdout)
+
+        sock_unit = self.unit("/usr/share/migrator/apache/migrator-fcgi.socket")
+        with open(self.d("/usr/share/migrator/apache/migrator-proxy-fcgi.conf")) as f:
+            proxy = f.read()
+        self.assertEqual(sock_unit["ListenStream"], ["/run/migrator/fcgi.sock"])
+        self.assertIn('"unix:/run/migrator/fcgi.sock|', proxy, "the proxy example names another socket")
+        service = self.unit("/usr/share/migrator/apache/migrator-fcgi.service")
+        self.assertEqual(service["StandardInput"], ["socket"])
+        argv = shlex.split(service["ExecStart"][0])
+        self.assertEqual(argv, ["/usr/libexec/migrator.fcgi", "--config", "/etc/migrator/migrator.conf"])
+        argv = [self.d(argv[0]), "--config", self.stack.config]
+        path = os.path.join(unitdir, "fcgi.sock")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(path)
+        listener.listen(16)
+        proc = harness.Proc("unit-fcgi", argv, os.path.join(unitdir, "fcgi.log"),
+                            env=self.stack._mariadb_env(), stdin=listener.fileno())
+        listener.close()
+        try:
+            user = self.user()
+            status, head, body = harness.fcgi_call(path, {
+                "REQUEST_METHOD": "GET", "REQUEST_URI": "/api/v1/me", "REMOTE_ADDR": "127.0.0.1",
+                "HTTP_AUTHORIZATION": "Bearer " + user.token})
+            self.assertEqual(status, 200, body)
+            self.assertEqual(json.loads(body)["data"]["email"], user.email)
+        finally:
+            proc.stop()
+
+        runner = self.unit("/usr/share/migrator/examples/migrator-runner.service")
+        self.assertEqual(runner["Environment"], ["MIGRATOR_CONFIG=/etc/migrator/migrator.conf"])
+        argv = shlex.split(runner["ExecStart"][0])
+        self.assertEqual(argv[0], "/usr/bin/migrator-runner")
+        env = dict(self.stack._mariadb_env(), MIGRATOR_CONFIG=self.stack.config)
+        r = self.run_installed([self.d(argv[0])] + argv[1:] + ["--once"], env=env)
+        self.assertEqual(r.returncode, 0, "runner service command: %s %s" % (r.stdout, r.stderr))
 
     def test_installed_cron_file_runs_the_installed_runner(self):
         with open(self.d("/usr/share/migrator/examples/cron.d/migrator")) as f:

@@ -14,7 +14,6 @@ import json
 import os
 import secrets
 import socket
-import struct
 import sys
 import time
 
@@ -250,43 +249,6 @@ class TestAdministratorsBaseUrl(RunnerTestCase):
         self.assertIn("credentials.url", r.json["errors"])
 
 
-def fcgi_call(sock_path, params, stdin=b""):
-    """One FastCGI responder request (FastCGI 1.0 specification, sections 3-5: BEGIN_REQUEST,
-    PARAMS, STDIN, then STDOUT until END_REQUEST) straight to migrator.fcgi, so that params a web
-    server would never pass reach it. Returns (status, headers text, body bytes)."""
-    def record(rtype, content):
-        return struct.pack("!BBHHBx", 1, rtype, 1, len(content), 0) + content
-
-    def length(n):
-        return bytes([n]) if n < 128 else struct.pack("!I", n | 0x80000000)
-
-    pairs = b"".join(length(len(k)) + length(len(v)) + k + v
-                     for k, v in ((k.encode(), v.encode()) for k, v in params.items()))
-    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    conn.settimeout(20)
-    conn.connect(sock_path)
-    try:
-        conn.sendall(record(1, struct.pack("!HB5x", 1, 0)) + record(4, pairs) + record(4, b"")
-                     + (record(5, stdin) if stdin else b"") + record(5, b""))
-        data = b""
-        while True:
-            chunk = conn.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    finally:
-        conn.close()
-    out, pos = b"", 0
-    while pos + 8 <= len(data):
-        _, rtype, _, clen, plen = struct.unpack("!BBHHB", data[pos:pos + 7])
-        if rtype == 6:
-            out += data[pos + 8:pos + 8 + clen]
-        pos += 8 + clen + plen
-    head, _, body = out.partition(b"\r\n\r\n")
-    status = int(head.split(b"Status: ", 1)[1][:3]) if b"Status: " in head else 200
-    return status, head.decode(), body
-
-
 class TestFastCgiFraming(RunnerTestCase):
     """What fcgi.c does with a CONTENT_LENGTH that cannot be trusted: refused with 400 JSON."""
 
@@ -304,12 +266,12 @@ class TestFastCgiFraming(RunnerTestCase):
             body = json.dumps({"provider": PROVIDER, "credentials": {"api_key": "k-framing"}}).encode()
             base = {"REQUEST_METHOD": "POST", "REQUEST_URI": "/api/v1/migrations", "REMOTE_ADDR": "127.0.0.1",
                     "CONTENT_TYPE": "application/json", "HTTP_AUTHORIZATION": "Bearer " + user.token}
-            status, head, answer = fcgi_call(sock, dict(base, CONTENT_LENGTH=str(len(body))), body)
+            status, head, answer = harness.fcgi_call(sock, dict(base, CONTENT_LENGTH=str(len(body))), body)
             self.assertEqual(status, 201, answer)  # the same request, framed right, is taken
             for cl, sent in (("abc", body), ("12x", body), ("-1", body), (" 5", body), ("0x10", body),
                              (str(len(body) + 40), body)):
                 with self.subTest(content_length=cl):
-                    status, head, answer = fcgi_call(sock, dict(base, CONTENT_LENGTH=cl), sent)
+                    status, head, answer = harness.fcgi_call(sock, dict(base, CONTENT_LENGTH=cl), sent)
                     self.assertEqual(status, 400, answer)
                     self.assertIn("application/json", head)
                     self.assertEqual(json.loads(answer)["code"], "bad_request")
