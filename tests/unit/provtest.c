@@ -352,6 +352,32 @@ parse_fails(parse_fn fn, const char *cursor, long status, const char *fixture, e
 
 /* ------------------------------------------- a local server of N answers */
 
+/* Read one request from c into buf (headers and the body Content-Length
+ * announces, at most size - 1 bytes); its length. */
+static size_t
+read_request(int c, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (;;) {
+		char *end, *cl;
+		size_t need;
+		ssize_t k = read(c, buf + n, size - 1 - n);
+
+		if (k <= 0)
+			return n;
+		n += (size_t)k;
+		buf[n] = '\0';
+		if ((end = strstr(buf, "\r\n\r\n")) == NULL)
+			continue;
+		need = (size_t)(end + 4 - buf);
+		if ((cl = strcasestr(buf, "\ncontent-length:")) != NULL && cl < end)
+			need += (size_t)strtoul(cl + 16, NULL, 10);
+		if (n >= need || n == size - 1)
+			return n;
+	}
+}
+
 /* Serve the answers in order, one connection each. */
 void
 mini_start(struct mini *m, const char *const *answers)
@@ -377,29 +403,13 @@ mini_start(struct mini *m, const char *const *answers)
 		close(p[0]);
 		alarm(20);
 		for (size_t i = 0; answers[i] != NULL; i++) {
-			size_t n = 0, off = 0, len = strlen(answers[i]);
+			size_t n, off = 0, len = strlen(answers[i]);
 			ssize_t k;
 			int c;
 
 			if ((c = accept(fd, NULL, NULL)) < 0)
 				_exit(1);
-			for (;;) {
-				char *end, *cl;
-				size_t need;
-
-				k = read(c, buf + n, sizeof buf - 1 - n);
-				if (k <= 0)
-					break;
-				n += (size_t)k;
-				buf[n] = '\0';
-				if ((end = strstr(buf, "\r\n\r\n")) == NULL)
-					continue;
-				need = (size_t)(end + 4 - buf);
-				if ((cl = strcasestr(buf, "\ncontent-length:")) != NULL && cl < end)
-					need += (size_t)strtoul(cl + 16, NULL, 10);
-				if (n >= need || n == sizeof buf - 1)
-					break;
-			}
+			n = read_request(c, buf, sizeof buf);
 			if (write(p[1], buf, n) < 0 || write(p[1], "\n=====\n", 7) < 0)
 				_exit(1);
 			if (strncmp(answers[i], MINI_SLOW, strlen(MINI_SLOW)) == 0) {

@@ -25,7 +25,8 @@
 /* ---- pure parse ---- */
 
 /* Fixture monitors_page1.json: monitor attributes as in the docs' monitor example and TF
- * resource_monitor.go `monitor` struct (providers.md §4.2), with numbers as strings, "" and nulls. */
+ * resource_monitor.go `monitor` struct (providers.md §4.2), with numbers as strings, "" and nulls.
+ * Long because: one parse of the page and each monitor it makes, checked in turn. */
 static void
 test_monitor_fields(void **state)
 {

@@ -235,24 +235,28 @@ test_cronitor_notification_lists(void **state)
 	assert_int_equal(p.n, 12);
 	assert_true(has_warning(&p, "\"Nobody\" has no targets; nothing to import"));
 	prov_page_free(&p);
+}
 
-	/* A long target is hashed into a stable id. */
-	{
-		char body[700], id1[200];
+/* A long target is hashed into a stable id. */
+static void
+test_cronitor_long_target_hashed(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	char body[700], id1[200];
 
-		snprintf(body, sizeof body,
-		    "{\"templates\":[{\"key\":\"l\",\"name\":\"L\",\"notifications\":"
-		    "{\"webhooks\":[\"https://hooks.example.com/%0300d\"]}}],\"page\":1,\"page_size\":50,"
-		    "\"total_count\":1}",
-		    7);
-		assert_int_equal(run_parse_text(cronitor_parse, "notifications:1", 200, body, &p, &e),
-		    PROV_OK);
-		assert_int_equal(p.n, 1);
-		snprintf(id1, sizeof id1, "%s", p.items[0].external_id);
-		assert_int_equal(strncmp(id1, "webhook:#", 9), 0);
-		assert_int_equal(strlen(id1), 9 + 32);
-		prov_page_free(&p);
-	}
+	(void)state;
+	snprintf(body, sizeof body,
+	    "{\"templates\":[{\"key\":\"l\",\"name\":\"L\",\"notifications\":"
+	    "{\"webhooks\":[\"https://hooks.example.com/%0300d\"]}}],\"page\":1,\"page_size\":50,"
+	    "\"total_count\":1}",
+	    7);
+	assert_int_equal(run_parse_text(cronitor_parse, "notifications:1", 200, body, &p, &e), PROV_OK);
+	assert_int_equal(p.n, 1);
+	snprintf(id1, sizeof id1, "%s", p.items[0].external_id);
+	assert_int_equal(strncmp(id1, "webhook:#", 9), 0);
+	assert_int_equal(strlen(id1), 9 + 32);
+	prov_page_free(&p);
 }
 
 static void
@@ -586,6 +590,7 @@ main(void)
 		cmocka_unit_test(test_cronitor_checks),
 		cmocka_unit_test(test_cronitor_paging),
 		cmocka_unit_test(test_cronitor_notification_lists),
+		cmocka_unit_test(test_cronitor_long_target_hashed),
 		cmocka_unit_test(test_cronitor_status_pages),
 		cmocka_unit_test(test_cronitor_maintenance_windows),
 		cmocka_unit_test(test_cronitor_errors),

@@ -25,7 +25,8 @@
  * healthchecks/healthchecks hc/api/models.py (the first entry is the
  * example of templates/docs/api.md "List existing checks"): "tags"
  * space-separated, "channels" comma-separated UUIDs, "timeout" for simple
- * checks, "schedule" + "tz" for cron and OnCalendar ones. */
+ * checks, "schedule" + "tz" for cron and OnCalendar ones.
+ * Long because: one parse of the list and each check it makes, checked in turn. */
 static void
 test_healthchecks_checks(void **state)
 {

@@ -139,9 +139,9 @@ test_pingdom_maintenance(void **state)
 	prov_page_free(&p);
 }
 
-/* Paging of the checks and maintenance lists, and empty lists. */
+/* Paging of the checks and maintenance lists. */
 static void
-test_pingdom_paging_and_empty(void **state)
+test_pingdom_paging(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
@@ -180,7 +180,16 @@ test_pingdom_paging_and_empty(void **state)
 	prov_page_free(&p);
 	free(body);
 	free(list);
+}
 
+/* Empty and missing lists. */
+static void
+test_pingdom_empty_lists(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
 	assert_int_equal(run_parse_text(pingdom_parse, NULL, 200,
 	                     "{\"checks\":[],\"counts\":{\"total\":0,\"limited\":0,\"filtered\":0}}", &p, &e),
 	    PROV_OK);
@@ -278,7 +287,8 @@ test_pingdom_errors(void **state)
  * DnsAttributes, DetailedCheckAttributes) and go-pingdom CheckResponse
  * (pingdom/api_responses.go: userids, teams); teams from the spec's
  * AlertingTeams example (GET /alerting/teams). detail_absent.json sends
- * numbers as strings. */
+ * numbers as strings.
+ * Long because: one fetch (eight answers) and each check it makes, checked in turn. */
 static void
 test_fetch_pingdom_details(void **state)
 {
@@ -610,7 +620,8 @@ main(void)
 		cmocka_unit_test(test_pingdom_checks),
 		cmocka_unit_test(test_pingdom_contacts),
 		cmocka_unit_test(test_pingdom_maintenance),
-		cmocka_unit_test(test_pingdom_paging_and_empty),
+		cmocka_unit_test(test_pingdom_paging),
+		cmocka_unit_test(test_pingdom_empty_lists),
 		cmocka_unit_test(test_pingdom_refused_kinds),
 		cmocka_unit_test(test_pingdom_errors),
 		cmocka_unit_test(test_fetch_pingdom_details),

@@ -206,11 +206,10 @@ test_maintenance_windows(void **state)
 /* ------------------------------------------------ refused kinds and errors */
 
 static void
-test_refused_kinds_and_errors(void **state)
+test_refused_kinds(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
-	struct httpc_resp r;
 
 	(void)state;
 	/* The first call (the uptime list) refused: a bad token, never repeated in the message. */
@@ -251,7 +250,17 @@ test_refused_kinds_and_errors(void **state)
 	assert_int_equal(run_parse_text(statuscake_parse, "heartbeat:0", 404, "{\"message\":\"x\"}", &p, &e),
 	    PROV_FATAL);
 	prov_page_free(&p);
+}
 
+/* Rate limits, unreadable answers and bad checkpoints. */
+static void
+test_errors(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	struct httpc_resp r;
+
+	(void)state;
 	memset(&p, 0, sizeof p);
 	resp_text(&r, 429, "{\"message\":\"Too many requests\"}");
 	httpc_resp_set_header(&r, "x-ratelimit-limit", "5, 60;w=60, 5;w=1");
@@ -397,9 +406,19 @@ test_fetch_detail_failures(void **state)
 	assert_int_equal(nint(page_find(&p, "monitor", "1235"), "port"), 2525);
 	prov_page_free(&p);
 	free_answers(a);
+}
 
+/* Rate limits met while reading details. */
+static void
+test_fetch_details_rate_limited(void **state)
+{
+	struct sc_env v;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	char *a[6] = { NULL };
+
+	(void)state;
 	/* Rate limited on the first detail: the fetch is retried later, nothing kept. */
-	memset(a, 0, sizeof a);
 	a[0] = answer_fixture("200 OK", "statuscake/uptime_list_detail.json");
 	a[1] = answer("429 Too Many Requests", "Retry-After: 9\r\n", "{\"message\":\"Too Many Requests\"}");
 	env_start(&v, (const char *const *)a);
@@ -514,10 +533,12 @@ main(void)
 		cmocka_unit_test(test_uptime_list_pages),
 		cmocka_unit_test(test_heartbeats_ssl_groups),
 		cmocka_unit_test(test_maintenance_windows),
-		cmocka_unit_test(test_refused_kinds_and_errors),
+		cmocka_unit_test(test_refused_kinds),
+		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_fetch_uptime_with_details_and_groups),
 		cmocka_unit_test(test_fetch_uptime_keyword_absent_head_constant),
 		cmocka_unit_test(test_fetch_detail_failures),
+		cmocka_unit_test(test_fetch_details_rate_limited),
 		cmocka_unit_test(test_fetch_heartbeats_and_windows_resolve),
 	};
 

@@ -84,6 +84,21 @@ more(struct prov_page *p, struct prov_error *e, const char *at, int status, cons
 		assert_string_equal(p->next_cursor, next);
 }
 
+/* One more answer of a fetch into p: an empty list for cursor at; it must
+ * parse and end with next as the next cursor. */
+static void
+more_empty(struct prov_page *p, struct prov_error *e, const char *at, const char *next)
+{
+	struct httpc_resp r;
+
+	resp_text(&r, 200, "[]");
+	free(p->next_cursor);
+	p->next_cursor = NULL;
+	assert_int_equal(statuspage_parse(at, &r, p, e), PROV_OK);
+	assert_string_equal(p->next_cursor, next);
+	httpc_resp_free(&r);
+}
+
 static void
 test_statuspage_pages(void **state)
 {
@@ -209,16 +224,16 @@ test_statuspage_sections_from_group_rows(void **state)
 }
 
 /* The base of `page` for components and groups is not documented: every
- * reading keeps the first page. */
+ * reading keeps the first page. Numbering from 0: page 0, then page 1 holds
+ * new entries. */
 static void
-test_statuspage_first_component_page_never_skipped(void **state)
+test_statuspage_components_numbered_from_0(void **state)
 {
 	struct prov_page p;
 	struct prov_error e;
 	const struct prov_item *sp;
 
 	(void)state;
-	/* Numbering from 0: page 0, then page 1 holds new entries. */
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", NULL);
 	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_last.json", "subscribers:0:0:" PID);
@@ -226,27 +241,35 @@ test_statuspage_first_component_page_never_skipped(void **state)
 	assert_int_equal(nids_len(sp, "items"), 101);
 	entry_is(sp, 0, "API", "Backend");
 	prov_page_free(&p);
+}
 
-	/* Numbering from 1, page 0 answered empty: page 1 is the first page. */
+/* Numbering from 1, page 0 answered empty: page 1 is the first page. */
+static void
+test_statuspage_components_numbered_from_1(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *sp;
+
+	(void)state;
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
-	{
-		struct httpc_resp r;
-
-		resp_text(&r, 200, "[]");
-		free(p.next_cursor);
-		p.next_cursor = NULL;
-		assert_int_equal(statuspage_parse("components:0:0:" PID, &r, &p, &e), PROV_OK);
-		httpc_resp_free(&r);
-	}
-	assert_string_equal(p.next_cursor, "components:0:1:" PID);
+	more_empty(&p, &e, "components:0:0:" PID, "components:0:1:" PID);
 	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_page0.json", "components:0:2:" PID);
 	more(&p, &e, "components:0:2:" PID, 200, "statuspage/components_last.json", NULL);
 	sp = page_find(&p, "status_page", PID);
 	assert_int_equal(nids_len(sp, "items"), 101);
 	entry_is(sp, 0, "API", "Backend");
 	prov_page_free(&p);
+}
 
-	/* A later page that only repeats (a server ignoring `page`): the list ends. */
+/* A later page that only repeats (a server ignoring `page`): the list ends. */
+static void
+test_statuspage_components_repeated_page_ends_the_list(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", NULL);
 	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_page0.json", NULL);
@@ -254,27 +277,21 @@ test_statuspage_first_component_page_never_skipped(void **state)
 	assert_true(has_warning(&p, "page 2 of its components repeated earlier entries"));
 	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 99);
 	prov_page_free(&p);
+}
 
-	/* An empty list: page 0 and page 1 empty, no entries. */
+/* Empty lists: groups page 0 and page 1 empty, components page 1 empty, no
+ * entries. */
+static void
+test_statuspage_components_empty(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
-	{
-		struct httpc_resp r;
-
-		resp_text(&r, 200, "[]");
-		free(p.next_cursor);
-		p.next_cursor = NULL;
-		assert_int_equal(statuspage_parse("groups:0:0:" PID, &r, &p, &e), PROV_OK);
-		assert_string_equal(p.next_cursor, "groups:0:1:" PID);
-		free(p.next_cursor);
-		p.next_cursor = NULL;
-		assert_int_equal(statuspage_parse("groups:0:1:" PID, &r, &p, &e), PROV_OK);
-		assert_string_equal(p.next_cursor, "components:0:0:" PID);
-		free(p.next_cursor);
-		p.next_cursor = NULL;
-		assert_int_equal(statuspage_parse("components:0:1:" PID, &r, &p, &e), PROV_OK);
-		assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
-		httpc_resp_free(&r);
-	}
+	more_empty(&p, &e, "groups:0:0:" PID, "groups:0:1:" PID);
+	more_empty(&p, &e, "groups:0:1:" PID, "components:0:0:" PID);
+	more_empty(&p, &e, "components:0:1:" PID, "subscribers:0:0:" PID);
 	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 0);
 	prov_page_free(&p);
 }
@@ -331,8 +348,16 @@ test_statuspage_subscribers(void **state)
 	    X_NULL("created"), X_IDS("components", ""));
 	assert_true(has_warning(&p, "1 of its subscribers had no usable id; skipped"));
 	prov_page_free(&p);
+}
 
-	/* The same shapes in the other state lists. */
+/* The same shapes in the other state lists. */
+static void
+test_statuspage_subscriber_state_lists(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
 	assert_int_equal(run_parse(statuspage_parse, "unconfirmed:0:0:" PID, 200,
 	                     "statuspage/subscribers_last.json", &p, &e),
 	    PROV_OK);
@@ -617,8 +642,12 @@ main(void)
 		cmocka_unit_test(test_statuspage_pages),
 		cmocka_unit_test(test_statuspage_components_are_page_entries),
 		cmocka_unit_test(test_statuspage_sections_from_group_rows),
-		cmocka_unit_test(test_statuspage_first_component_page_never_skipped),
+		cmocka_unit_test(test_statuspage_components_numbered_from_0),
+		cmocka_unit_test(test_statuspage_components_numbered_from_1),
+		cmocka_unit_test(test_statuspage_components_repeated_page_ends_the_list),
+		cmocka_unit_test(test_statuspage_components_empty),
 		cmocka_unit_test(test_statuspage_subscribers),
+		cmocka_unit_test(test_statuspage_subscriber_state_lists),
 		cmocka_unit_test(test_statuspage_refused_kinds),
 		cmocka_unit_test(test_statuspage_errors),
 		cmocka_unit_test(test_fetch_statuspage_page_with_its_entries),

@@ -28,7 +28,8 @@
  * custom_headers, disabled_locations, recipients) and
  * Nastaliss/terraform-provider-updown internal/updown/checks.go ("type":
  * https, http, icmp, pulse, tcp, tcps); the pulse entry follows providers.md
- * §5 (its url redacted). */
+ * §5 (its url redacted).
+ * Long because: one parse of the list and each check it makes, checked in turn. */
 static void
 test_updown_checks(void **state)
 {

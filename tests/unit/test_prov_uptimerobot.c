@@ -24,7 +24,8 @@
  * bitfield/uptimerobot testdata, louy/terraform-provider-uptimerobot
  * uptimerobot/api/monitor.go and Linuxfabrik/lfops plugins/module_utils/uptimerobot.py):
  * keyword modes both ways, method codes, bodies, headers, status overrides,
- * TLS, the port of a port monitor, heartbeats, numbers as strings. */
+ * TLS, the port of a port monitor, heartbeats, numbers as strings.
+ * Long because: one parse of the page and each monitor it makes, checked in turn. */
 static void
 test_v2_monitors(void **state)
 {
