@@ -320,6 +320,11 @@ class Provider:
                 ignored[key] = iv
         return out, ignored
 
+    def refused(self, a, kind):
+        """Whether the account's "refuse" option (a kind or a list of kinds) names kind."""
+        r = a.options.get("refuse") or []
+        return kind in (r if isinstance(r, list) else [r])
+
     def base(self, a, kind, lo, buckets, spacing):
         return lo + (h64(self.id, kind, a.seed) % buckets) * spacing
 

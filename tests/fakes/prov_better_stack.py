@@ -58,10 +58,6 @@ class BetterStack(Provider):
         n = to_int(a.options.get("on_call"), 2)
         return max(0, min(n if n is not None else 2, a.n("users")))
 
-    def refused(self, a, kind):
-        r = a.options.get("refuse") or []
-        return kind in r if isinstance(r, list) else False
-
     # shape: 401 body, providers.md §4.3 (errors is a string)
     def bad_key(self, req):
         return jreply(401, {"errors": self.INVALID})

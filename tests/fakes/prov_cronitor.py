@@ -70,10 +70,6 @@ class Cronitor(Provider):
     def forbidden(self):
         return jreply(403, {"detail": "You do not have permission to perform this action."})
 
-    def refused(self, a, kind):
-        r = a.options.get("refuse") or []
-        return kind in (r if isinstance(r, list) else [r])
-
     def handle(self, req, a):
         if req.method != "GET":
             return self.method_not_allowed(req)

@@ -49,10 +49,6 @@ class Healthchecks(Provider):
     def bad_key(self, req, missing=False):
         return jreply(401, {"error": "missing api key" if missing else "wrong api key"})
 
-    def refused(self, a, kind):
-        r = a.options.get("refuse") or []
-        return kind in (r if isinstance(r, list) else [r])
-
     def redirect(self, req, a):
         """The 301 of a moved instance or of Django's APPEND_SLASH, else None."""
         moved = a.options.get("moved_from") if a else None

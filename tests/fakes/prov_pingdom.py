@@ -91,10 +91,6 @@ class Pingdom(Provider):
                 tok = bu[0]
         return tok
 
-    def refused(self, a, kind):
-        r = a.options.get("refuse") or []
-        return kind in (r if isinstance(r, list) else [r])
-
     def handle(self, req, a):
         if req.method != "GET":
             return self.method_not_allowed(req)

@@ -44,10 +44,6 @@ class StatusCake(Provider):
     def ext_id(self, a, kind, i):
         return str(self.bases(a)[kind] + i)
 
-    def refused(self, a, kind):
-        r = a.options.get("refuse") or []
-        return kind in r if isinstance(r, list) else False
-
     # shape: statuscake-go error.go / providers.md §3.3: {"message": ..., "errors": {field: [...]}}
     def bad_key(self, req):
         return jreply(401, {"message": "Unauthorised", "errors": {}})

@@ -64,10 +64,6 @@ class Statuspage(Provider):
     def forbidden(self):
         return jreply(403, {"message": "You are not authorized to access this resource."})
 
-    def refused(self, a, kind):
-        r = a.options.get("refuse") or []
-        return kind in (r if isinstance(r, list) else [r])
-
     # shape: HTTP 420 "Enhance Your Calm" or 429 (providers.md §8.3)
     def rate_limited(self, req, status, retry_hdr):
         headers = [("Retry-After", retry_hdr)] if retry_hdr is not None else []

@@ -55,10 +55,6 @@ class Updown(Provider):
     def bad_key(self, req, missing=False):
         return jreply(401, {"error": "Missing API key" if missing else "Invalid API key"})
 
-    def refused(self, a, kind):
-        r = a.options.get("refuse") or []
-        return kind in (r if isinstance(r, list) else [r])
-
     def handle(self, req, a):
         if req.method != "GET":
             return self.method_not_allowed(req)

@@ -75,10 +75,6 @@ class UptimeRobot(Provider):
             return v
         return "both" if a.credentials.get("api_key") == DEMO_KEY else "v2"
 
-    def refused(self, a, kind):
-        r = a.options.get("refuse") or []
-        return kind in r if isinstance(r, list) else False
-
     # -- error answers
     @staticmethod
     def is_v3(req):
