@@ -16,6 +16,13 @@ if ! "$top/scripts/check-format.sh"; then
 	status=1
 fi
 
+# The fake providers check themselves against the wire shapes they cite
+# (every provider's lists, keys, paging and faults; a few seconds).
+echo "== fake providers self-check (tests/fakes/selftest.py)"
+if ! python3 "$top/tests/fakes/selftest.py"; then
+	status=1
+fi
+
 run_suite() { # name builddir [configure args]
 	name=$1 dir=$2
 	shift 2
