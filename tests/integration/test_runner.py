@@ -60,6 +60,22 @@ class RunnerTestCase(harness.ApiTestCase):
         harness.fake_call(self.stack, "DELETE", "/_control/requests")
         return key
 
+    def user_with_own_copies(self, key, n, name_sql):
+        """A new user who already has (not imported) monitors equal to the first
+        n of the provider account's, named by name_sql (SQL over the provider's
+        name); the user and the ids of those monitors."""
+        # learn the provider's monitors through another user's import
+        donor = self.user()
+        rid0 = self.start(donor, key)
+        self.drive(rid0, "awaiting_review")
+        self.execute(donor, rid0)
+        self.drive(rid0, "completed")
+        user = self.user()
+        self.stack.sql("INSERT INTO monitors (user_id, name, type, url, interval_s, paused, created_at, updated_at) "
+                       "SELECT %d, %s, type, url, 60, 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) "
+                       "FROM monitors WHERE user_id=%d ORDER BY id LIMIT %d" % (user.id, name_sql, donor.id, n))
+        return user, [r[0] for r in self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id" % user.id)]
+
     def faults(self, *faults):
         harness.fake_call(self.stack, "POST", "/_control/%s/faults" % PROVIDER, {"faults": list(faults)})
 
@@ -495,17 +511,7 @@ class TestRunnerPlanning(RunnerTestCase):
         """A user who already has (not imported) monitors equal to the first
         three of the provider's, and a run paused on those conflicts."""
         key = self.account(monitors=8, heartbeats=0, contacts=2, status_pages=1)
-        # learn the provider's monitors through another user's import
-        donor = self.user()
-        rid0 = self.start(donor, key)
-        self.drive(rid0, "awaiting_review")
-        self.execute(donor, rid0)
-        self.drive(rid0, "completed")
-        user = self.user()
-        self.stack.sql("INSERT INTO monitors (user_id, name, type, url, interval_s, paused, created_at, updated_at) "
-                       "SELECT %d, CONCAT('Mine ', name), type, url, 60, 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) "
-                       "FROM monitors WHERE user_id=%d ORDER BY id LIMIT 3" % (user.id, donor.id))
-        mine = [r[0] for r in self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id" % user.id)]
+        user, mine = self.user_with_own_copies(key, 3, "CONCAT('Mine ', name)")
         rid = self.start(user, key)
         self.drive(rid, "awaiting_review")
         self.execute(user, rid)

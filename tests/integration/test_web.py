@@ -91,16 +91,7 @@ class TestReviewPageInABrowser(RunnerTestCase):
 
     def test_conflicts_resolved_with_overwrite(self):
         key = self.account(monitors=3, heartbeats=0, contacts=1, status_pages=0, paused_every=0)
-        donor = self.user()
-        rid0 = self.start(donor, key)
-        self.drive(rid0, "awaiting_review")
-        self.execute(donor, rid0)
-        self.drive(rid0, "completed")
-        user = self.user()
-        self.stack.sql("INSERT INTO monitors (user_id, name, type, url, interval_s, paused, created_at, updated_at) "
-                       "SELECT %d, 'Mine', type, url, 60, 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM monitors "
-                       "WHERE user_id=%d ORDER BY id LIMIT 1" % (user.id, donor.id))
-        mine = self.stack.sql_value("SELECT id FROM monitors WHERE user_id=%d" % user.id)
+        user, (mine,) = self.user_with_own_copies(key, 1, "'Mine'")
         res = self.journey("conflicts", user.token, KEY=key)
         self.assertEqual(self.stack.run_status(res["run"]), "completed")
         self.assertEqual(self.count("monitors", user), 3)
