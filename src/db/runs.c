@@ -224,12 +224,28 @@ token_lookup(struct db *db, uint64_t token_id, void (*fn)(const struct token_row
 			.scopes = db_str(r, 2),
 			.name = db_str(r, 3),
 			.email = db_str(r, 4),
-			.flag = db_null(r, 5) ? -1 : db_i64(r, 5) != 0,
 		};
 		fn(&row, arg);
 	}
 	db_free(r);
 	return rc;
+}
+
+int
+token_hit(struct db *db, uint64_t token_id, const unsigned char *hash, size_t hash_len, const char *bucket,
+    int64_t *hits, int *flag)
+{
+	int64_t n = db_exec(db, ST_AUTH_HIT, "sub", bucket, token_id, hash, hash_len);
+	uint64_t v;
+
+	*hits = 0;
+	*flag = -1;
+	if (n <= 0)
+		return n < 0 ? -1 : 0;
+	v = db_insert_id(db); /* 4 * hits + flag, see ST_AUTH_HIT */
+	*hits = (int64_t)(v / 4);
+	*flag = v % 4 == 2 ? -1 : (int)(v % 4);
+	return 1;
 }
 
 int64_t
