@@ -48,11 +48,10 @@ int run_resources(struct db *, const char *run, int64_t limit, resource_item_fn 
 struct resource_filter {
 	const char *status, *type, *action, *like;
 };
-/* How many resources of the user's run match f: 1 found (*n set), 0 no such run. */
-int resources_count(struct db *, const char *run, uint64_t user, const struct resource_filter *f, int64_t *n);
-/* One page of a run's resources matching f, in id order. */
-int resources_page(struct db *, const char *run, const struct resource_filter *f, int64_t limit,
-    int64_t offset, resource_item_fn *fn, void *arg);
+/* One page of the user's run's resources matching f, in id order, and *total: how many match in
+ * all. 1 found, 0 no such run. One round trip, two for a page past the end. */
+int resources_page(struct db *, const char *run, uint64_t user, const struct resource_filter *f, int64_t limit,
+    int64_t offset, int64_t *total, resource_item_fn *fn, void *arg);
 /* A run's resource count per status (statuses in order). */
 int resource_counts(struct db *, const char *run, void (*fn)(const char *status, int64_t n, void *arg),
     void *arg);
