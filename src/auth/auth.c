@@ -60,8 +60,8 @@ scope_has(const struct principal *p, enum scope s)
 }
 
 /* The owners of recently used tokens, per process, so that a request with a known token makes
- * one round trip (ST_AUTH_HIT) instead of two. An entry holds what never changes for a token (its
- * user, its scopes) and its owner's name and email, re-read after AUTH_CACHE_SECONDS; it is used
+ * one round trip (ST_AUTH_HIT) instead of two. An entry holds the token's user and scopes (no
+ * command changes them) and the user's name and email, all read again after AUTH_CACHE_SECONDS; it is used
  * only after ST_AUTH_HIT has found the token valid with this very secret, in the same request, and
  * the flag always comes from that statement (docs/security.md). */
 #define AUTH_CACHE_SLOTS   64
