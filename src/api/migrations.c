@@ -126,14 +126,15 @@ run_append(const struct run_view *r, void *arg)
 	json_object_array_add(arg, run_json(r));
 }
 
-/* The caller's run: 0 with *run set (owned), or -1 with e (404 when absent). */
+/* The caller's run (counted: with its totals, else both 0): 0 with *run set
+ * (owned), or -1 with e (404 when absent). */
 static int
-load_run(struct ctx *c, const char *id, json_object **run, struct err *e)
+load_run(struct ctx *c, bool counted, const char *id, json_object **run, struct err *e)
 {
 	int rc;
 
 	*run = NULL;
-	if ((rc = run_of_user(c->app->db, id, c->who->user_id, run_keep, run)) < 0)
+	if ((rc = run_of_user(c->app->db, id, c->who->user_id, counted, run_keep, run)) < 0)
 		return db_fail(c->app->db, e);
 	if (rc == 0)
 		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
@@ -313,10 +314,9 @@ count_in_db(struct db *db, const char *id, json_object *counts, int64_t *total)
 	return rc;
 }
 
-/* The run of a detail and its resources: the first DETAIL_MAX_RESOURCES
- * written, and counted per status while every row read has a known status. */
+/* The resources of a run detail: the first DETAIL_MAX_RESOURCES written,
+ * and counted per status while every row read has a known status. */
 struct detail {
-	json_object *run;
 	struct resource_list list;
 	int64_t n[STATUS_MAX], rows;
 	bool counted; /* every row was read and had a known status: n holds the counts */
@@ -340,32 +340,23 @@ detail_add(const struct resource_item *r, void *arg)
 		resource_put(r, &d->list);
 }
 
-/* run_view_fn: the detail's run. */
-static void
-detail_run(const struct run_view *r, void *arg)
-{
-	((struct detail *)arg)->run = run_json(r);
-}
-
 int
 h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
 	json_object *run, *counts, *meta, *logs;
-	struct detail d = { .run = NULL, .counted = true };
+	struct detail d = { .counted = true };
 	int64_t total = 0;
 	int rc;
 
+	if (load_run(c, false, a->id, &run, e) != 0)
+		return -1;
 	/* One row past the limit tells whether the rows read are all of them. */
 	resource_list_open(&d.list);
-	rc = run_detail(db, a->id, c->who->user_id, (int64_t)DETAIL_MAX_RESOURCES + 1, detail_run, detail_add, &d);
-	run = d.run;
-	if (rc <= 0) {
-		json_object_put(resource_list_close(&d.list));
-		json_object_put(run);
-		return rc == 0 ? err_set(e, ERR_NOT_FOUND, "Migration run not found.") : db_fail(db, e);
-	}
+	rc = run_resources(db, a->id, (int64_t)DETAIL_MAX_RESOURCES + 1, detail_add, &d);
 	json_object_object_add(run, "resources", resource_list_close(&d.list));
+	if (rc < 0)
+		goto fail;
 	counts = json_object_new_object();
 	for (size_t i = 0; i < STATUS_MAX && resource_statuses[i] != NULL; i++) {
 		jx_add_int(counts, resource_statuses[i], d.counted ? d.n[i] : 0);
@@ -471,7 +462,7 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	json_object_put(ctxo);
 	if (n != 0 || queue_push(db, QUEUE_DISCOVERY, id, 0, NULL, e) != 0)
 		return -1;
-	if (load_run(c, id, &run, e) != 0)
+	if (load_run(c, true, id, &run, e) != 0)
 		return -1;
 	*out = json_object_new_object();
 	jx_add_str(*out, "message", "Migration run started; discovery is queued.");
@@ -585,7 +576,7 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return db_fail(db, e);
 	if (runlog_add(db, a->id, "warning", "Run cancelled; queued work dropped.", NULL, e) != 0)
 		return -1;
-	if (load_run(c, a->id, &run, e) != 0)
+	if (load_run(c, true, a->id, &run, e) != 0)
 		return -1;
 	*out = json_object_new_object();
 	jx_add_str(*out, "message", "Migration run cancelled.");

@@ -101,11 +101,11 @@ run_found(const struct run_view *row, void *arg)
 }
 
 int
-run_of_user(struct db *db, const char *id, uint64_t user, run_view_fn *fn, void *arg)
+run_of_user(struct db *db, const char *id, uint64_t user, bool counted, run_view_fn *fn, void *arg)
 {
 	struct found f = { fn, arg, 0 };
 
-	if (each_row(db_query(db, ST_RUN_GET, "su", id, user), run_row,
+	if (each_row(db_query(db, counted ? ST_RUN_GET : ST_RUN_GET_UNCOUNTED, "su", id, user), run_row,
 	        &(struct sink){ .fn.run = run_found, .arg = &f }) != 0)
 		return -1;
 	return f.found;
@@ -129,52 +129,30 @@ run_status(struct db *db, const char *id, uint64_t user, bool lock, char st[32])
 	return rc;
 }
 
-/* RES_COLS (db/sql_core.def) from column at of a row. */
-static void
-resource_at(struct db_res *r, int at, resource_item_fn *fn, void *arg)
-{
-	struct resource_item row = {
-		.id = db_i64(r, at),
-		.type = text(r, at + 1),
-		.external_id = text(r, at + 2),
-		.name = text(r, at + 3),
-		.action = text(r, at + 4),
-		.status = text(r, at + 5),
-		.reason = text(r, at + 6),
-		.attempts = db_i64(r, at + 7),
-		.error_message = text(r, at + 8),
-	};
-
-	fn(&row, arg);
-}
-
-/* A row of RES_COLS. */
+/* A row of RES_COLS (db/sql_core.def). */
 static void
 resource_row(struct db_res *r, const struct sink *to)
 {
-	resource_at(r, 0, to->fn.resource, to->arg);
+	struct resource_item row = {
+		.id = db_i64(r, 0),
+		.type = text(r, 1),
+		.external_id = text(r, 2),
+		.name = text(r, 3),
+		.action = text(r, 4),
+		.status = text(r, 5),
+		.reason = text(r, 6),
+		.attempts = db_i64(r, 7),
+		.error_message = text(r, 8),
+	};
+
+	to->fn.resource(&row, to->arg);
 }
 
 int
-run_detail(struct db *db, const char *id, uint64_t user, int64_t limit, run_view_fn *run_fn,
-    resource_item_fn *resource_fn, void *arg)
+run_resources(struct db *db, const char *run, int64_t limit, resource_item_fn *fn, void *arg)
 {
-	struct db_res *r = db_query(db, ST_RUN_DETAIL, "ssui", id, id, user, limit);
-	int rc, found = 0;
-
-	if (r == NULL)
-		return -1;
-	while ((rc = db_next(r)) == 1) {
-		if (!found) /* the run's columns: on the first row only */
-			run_row(r, &(struct sink){ .fn.run = run_fn, .arg = arg });
-		found = 1;
-		resource_at(r, 12, resource_fn, arg);
-	}
-	db_free(r);
-	if (rc < 0)
-		return -1;
-	/* No row: a run without resources, or none of the caller's. */
-	return found ? 1 : run_of_user(db, id, user, run_fn, arg);
+	return each_row(db_query(db, ST_RUN_RESOURCES, "si", run, limit), resource_row,
+	    &(struct sink){ .fn.resource = fn, .arg = arg });
 }
 
 /* A row of ST_RES_PAGE: RES_COLS and the count of all the run's resources that match. */

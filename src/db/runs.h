@@ -29,8 +29,9 @@ int runs_page(struct db *, uint64_t user, const char *status, const char *provid
     int64_t offset, int64_t *total, run_view_fn *fn, void *arg);
 /* How many runs runs_page would list without limit and offset. */
 int runs_count(struct db *, uint64_t user, const char *status, const char *provider, int64_t *n);
-/* The user's run: 1 found (fn called once), 0 none. */
-int run_of_user(struct db *, const char *id, uint64_t user, run_view_fn *fn, void *arg);
+/* The user's run: 1 found (fn called once), 0 none. Uncounted: both totals are 0,
+ * for a caller that counts the resources itself. */
+int run_of_user(struct db *, const char *id, uint64_t user, bool counted, run_view_fn *fn, void *arg);
 /* The status of the user's run into st: 1 found, 0 none; lock: FOR UPDATE. */
 int run_status(struct db *, const char *id, uint64_t user, bool lock, char st[32]);
 
@@ -41,12 +42,8 @@ struct resource_item {
 };
 typedef void resource_item_fn(const struct resource_item *, void *arg);
 
-/* The user's run and its first limit resources in id order: 1 found (run_fn called once, first;
- * resource_fn per resource), 0 none. The run's totals are 0 (for a caller that counts the resources
- * itself) when it has resources. One round trip; two for a run without resources. */
-int run_detail(struct db *, const char *id, uint64_t user, int64_t limit, run_view_fn *run_fn,
-    resource_item_fn *resource_fn, void *arg);
-
+/* The first limit resources of a run in id order. */
+int run_resources(struct db *, const char *run, int64_t limit, resource_item_fn *fn, void *arg);
 /* What a resource page selects; NULL matches anything; like is a LIKE pattern on the name. */
 struct resource_filter {
 	const char *status, *type, *action, *like;
