@@ -177,8 +177,8 @@ resources_page(struct db *db, const char *run, uint64_t user, const struct resou
 		return 1;
 	/* An empty page: whether the run is the caller's, and how many match, from the count alone. */
 	*total = 0;
-	return db_scalar(db, total, ST_RES_COUNT, "sssssssssu", f->status, f->status, f->type, f->type, f->action,
-	    f->action, f->like, f->like, run, user);
+	return db_scalar(db, total, ST_RES_COUNT, "sssssssssu", f->status, f->status, f->type, f->type,
+	    f->action, f->action, f->like, f->like, run, user);
 }
 
 static void

@@ -50,8 +50,8 @@ struct resource_filter {
 };
 /* One page of the user's run's resources matching f, in id order, and *total: how many match in
  * all. 1 found, 0 no such run. One round trip, two for a page past the end. */
-int resources_page(struct db *, const char *run, uint64_t user, const struct resource_filter *f, int64_t limit,
-    int64_t offset, int64_t *total, resource_item_fn *fn, void *arg);
+int resources_page(struct db *, const char *run, uint64_t user, const struct resource_filter *f,
+    int64_t limit, int64_t offset, int64_t *total, resource_item_fn *fn, void *arg);
 /* A run's resource count per status (statuses in order). */
 int resource_counts(struct db *, const char *run, void (*fn)(const char *status, int64_t n, void *arg),
     void *arg);

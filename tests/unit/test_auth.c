@@ -318,8 +318,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_a_valid_token_gives_its_owner_scopes_flag_and_count, setup),
-		cmocka_unit_test_setup(test_a_known_token_makes_one_round_trip_and_the_flag_is_read_every_time,
-		    setup),
+		cmocka_unit_test_setup(
+		    test_a_known_token_makes_one_round_trip_and_the_flag_is_read_every_time, setup),
 		cmocka_unit_test_setup(test_wrong_secret_unknown_id_and_bad_stored_scopes_are_401_alike,
 		    setup),
 		cmocka_unit_test_setup(test_malformed_headers_are_401_without_a_query, setup),
