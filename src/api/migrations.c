@@ -689,21 +689,14 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 		like[n] = '\0';
 	}
 	f.like = like;
-	rc = resources_count(db, a->id, c->who->user_id, &f, &total);
-	if (rc == 0) {
-		free(like);
-		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
-	}
 	resource_list_open(&list);
-	if (rc > 0)
-		rc = resources_page(db, a->id, &f, a->per_page, (a->page - 1) * a->per_page, resource_put,
-		    &list);
-	if (rc < 0) {
-		free(like);
-		json_object_put(resource_list_close(&list));
-		return db_fail(db, e);
-	}
+	rc = resources_page(db, a->id, c->who->user_id, &f, a->per_page, (a->page - 1) * a->per_page, &total,
+	    resource_put, &list);
 	free(like);
+	if (rc <= 0) {
+		json_object_put(resource_list_close(&list));
+		return rc == 0 ? err_set(e, ERR_NOT_FOUND, "Migration run not found.") : db_fail(db, e);
+	}
 	snprintf(path, sizeof path, "/api/v1/migrations/%s/resources", a->id);
 	filter_add(filter, sizeof filter, "status", a->status);
 	filter_add(filter, sizeof filter, "resource_type", a->resource_type);

@@ -49,10 +49,13 @@ const char *scope_name(enum scope);
 int scope_parse_list(const char *list, uint32_t *mask, char *bad, size_t badlen);
 bool scope_has(const struct principal *, enum scope);
 
-/* Authenticate "Bearer <id>|<secret>". 0 with p filled, or -1 with e
- * (401 for anything wrong with the token, 503 when the database is down). */
+/* Authenticate "Bearer <id>|<secret>" and count the request in the token's bucket for the
+ * current minute (limit: [limits] requests_per_minute), in one round trip when this process
+ * knows the token's owner (docs/security.md). 0 with p and r filled, or -1 with e (401 for
+ * anything wrong with the token: an unknown id, a revoked token or a wrong secret count nothing
+ * in its bucket; 503 when the database is down). */
 int auth_bearer(struct db *, const struct config *, const char *authorization, struct principal *p,
-    struct err *e);
+    struct rate *r, struct err *e);
 
 /* Count one hit in bucket for the current minute (one round trip) and fill r. */
 int rate_hit(struct db *, const char *bucket, int limit, struct rate *r, struct err *e);

@@ -1,5 +1,5 @@
 /* Personal access tokens: "<id>|<48 base62 chars>". Only SHA-256 of the
- * secret part is stored; lookup is by id, comparison in constant time. */
+ * secret part is stored (docs/security.md: how a request's token is checked). */
 #ifndef MIGRATOR_TOKEN_H
 #define MIGRATOR_TOKEN_H
 #include <stddef.h>

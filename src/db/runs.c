@@ -20,7 +20,7 @@ struct sink {
 		void (*log)(const struct log_row *, void *arg);
 	} fn;
 	void *arg;
-	int64_t *total; /* ST_RUN_LIST: the count on every row */
+	int64_t *total; /* ST_RUN_LIST, ST_RES_PAGE: the count on every row */
 };
 
 /* Every row of r to each(r, to), then r freed: 0, or -1 on a database error. */
@@ -155,21 +155,30 @@ run_resources(struct db *db, const char *run, int64_t limit, resource_item_fn *f
 	    &(struct sink){ .fn.resource = fn, .arg = arg });
 }
 
-int
-resources_count(struct db *db, const char *run, uint64_t user, const struct resource_filter *f, int64_t *n)
+/* A row of ST_RES_PAGE: RES_COLS and the count of all the run's resources that match. */
+static void
+resource_page_row(struct db_res *r, const struct sink *to)
 {
-	*n = 0;
-	return db_scalar(db, n, ST_RES_COUNT, "sssssssssu", f->status, f->status, f->type, f->type, f->action,
-	    f->action, f->like, f->like, run, user);
+	*to->total = db_i64(r, 9);
+	resource_row(r, to);
 }
 
 int
-resources_page(struct db *db, const char *run, const struct resource_filter *f, int64_t limit, int64_t offset,
-    resource_item_fn *fn, void *arg)
+resources_page(struct db *db, const char *run, uint64_t user, const struct resource_filter *f, int64_t limit,
+    int64_t offset, int64_t *total, resource_item_fn *fn, void *arg)
 {
-	return each_row(db_query(db, ST_RES_PAGE, "sssssssssii", run, f->status, f->status, f->type, f->type,
-	                    f->action, f->action, f->like, f->like, limit, offset),
-	    resource_row, &(struct sink){ .fn.resource = fn, .arg = arg });
+	*total = -1;
+	if (each_row(db_query(db, ST_RES_PAGE, "sssssssssssssssssssuii", run, f->status, f->status, f->type,
+	                 f->type, f->action, f->action, f->like, f->like, run, f->status, f->status, f->type,
+	                 f->type, f->action, f->action, f->like, f->like, run, user, limit, offset),
+	        resource_page_row, &(struct sink){ .fn.resource = fn, .arg = arg, .total = total }) != 0)
+		return -1;
+	if (*total >= 0)
+		return 1;
+	/* An empty page: whether the run is the caller's, and how many match, from the count alone. */
+	*total = 0;
+	return db_scalar(db, total, ST_RES_COUNT, "sssssssssu", f->status, f->status, f->type, f->type,
+	    f->action, f->action, f->like, f->like, run, user);
 }
 
 static void
@@ -224,12 +233,28 @@ token_lookup(struct db *db, uint64_t token_id, void (*fn)(const struct token_row
 			.scopes = db_str(r, 2),
 			.name = db_str(r, 3),
 			.email = db_str(r, 4),
-			.flag = db_null(r, 5) ? -1 : db_i64(r, 5) != 0,
 		};
 		fn(&row, arg);
 	}
 	db_free(r);
 	return rc;
+}
+
+int
+token_hit(struct db *db, uint64_t token_id, const unsigned char *hash, size_t hash_len, const char *bucket,
+    int64_t *hits, int *flag)
+{
+	int64_t n = db_exec(db, ST_AUTH_HIT, "sub", bucket, token_id, hash, hash_len);
+	uint64_t v;
+
+	*hits = 0;
+	*flag = -1;
+	if (n <= 0)
+		return n < 0 ? -1 : 0;
+	v = db_insert_id(db); /* 4 * hits + flag, see ST_AUTH_HIT */
+	*hits = (int64_t)(v / 4);
+	*flag = v % 4 == 2 ? -1 : (int)(v % 4);
+	return 1;
 }
 
 int64_t

@@ -48,11 +48,10 @@ int run_resources(struct db *, const char *run, int64_t limit, resource_item_fn 
 struct resource_filter {
 	const char *status, *type, *action, *like;
 };
-/* How many resources of the user's run match f: 1 found (*n set), 0 no such run. */
-int resources_count(struct db *, const char *run, uint64_t user, const struct resource_filter *f, int64_t *n);
-/* One page of a run's resources matching f, in id order. */
-int resources_page(struct db *, const char *run, const struct resource_filter *f, int64_t limit,
-    int64_t offset, resource_item_fn *fn, void *arg);
+/* One page of the user's run's resources matching f, in id order, and *total: how many match in
+ * all. 1 found, 0 no such run. One round trip, two for a page past the end. */
+int resources_page(struct db *, const char *run, uint64_t user, const struct resource_filter *f,
+    int64_t limit, int64_t offset, int64_t *total, resource_item_fn *fn, void *arg);
 /* A run's resource count per status (statuses in order). */
 int resource_counts(struct db *, const char *run, void (*fn)(const char *status, int64_t n, void *arg),
     void *arg);
@@ -65,17 +64,21 @@ struct log_row {
 int run_logs(struct db *, const char *run, bool errors_only, int64_t limit, int64_t offset,
     void (*fn)(const struct log_row *, void *arg), void *arg);
 
-/* A token that is not revoked, with its owner and the owner's features:migrator
- * flag (flag -1 when no row decides it). */
+/* A token that is not revoked, with its owner. */
 struct token_row {
 	uint64_t user_id;
 	const unsigned char *hash;
 	size_t hash_len;
 	const char *scopes, *name, *email;
-	int flag;
 };
 /* 1 found (fn called once), 0 none. */
 int token_lookup(struct db *, uint64_t token_id, void (*fn)(const struct token_row *, void *arg), void *arg);
+/* Count a request in bucket's current minute if token_id is a token that is not revoked and whose
+ * stored hash is hash: 1 counted, with *hits the bucket's count this minute and *flag the owner's
+ * features:migrator flag (1 on, 0 off, -1 when no row decides it); 0 no such token, nothing
+ * counted; -1 on a database error. One round trip. */
+int token_hit(struct db *, uint64_t token_id, const unsigned char *hash, size_t hash_len, const char *bucket,
+    int64_t *hits, int *flag);
 
 /* ---- the API's writes: each returns the rows it changed (>= 0), or -1 ---- */
 

@@ -94,7 +94,7 @@ http_authenticate(struct app *app, const struct http_req *req, struct principal 
 	char bucket[96];
 
 	*counted = false;
-	if (auth_bearer(app->db, app->cfg, req->authorization, p, e) != 0) {
+	if (auth_bearer(app->db, app->cfg, req->authorization, p, r, e) != 0) {
 		if (e->code != ERR_UNAUTHENTICATED)
 			return -1;
 		/* No valid token: the caller's address pays, so guessing ends in 429s. */
@@ -108,9 +108,6 @@ http_authenticate(struct app *app, const struct http_req *req, struct principal 
 		}
 		return err_set(e, ERR_UNAUTHENTICATED, NULL);
 	}
-	snprintf(bucket, sizeof bucket, "token:%llu", (unsigned long long)p->token_id);
-	if (rate_hit(app->db, bucket, app->cfg->requests_per_minute, r, e) != 0)
-		return -1;
 	*counted = true;
 	/* last_used_at: once per token per minute is precise enough and cheap. */
 	if (r->remaining == r->limit - 1 && token_touch(app->db, p->token_id) < 0)
