@@ -344,7 +344,7 @@ struct kind {
 		const char *any_of[3];
 		const char *missing;
 	} need;
-	enum account_table table; /* the model's statements (db/account.h) */
+	enum account_table table; /* the model's link lookup and any-row test (db/account.h) */
 	int (*match)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t *id);
 	enum imp_result (*write)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t target,
 	    uint64_t *id, char *why, size_t n);
