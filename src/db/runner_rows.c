@@ -354,7 +354,7 @@ run_pending_count(struct db *db, const char *run_id, int64_t *n)
 	return db_scalar(db, n, ST_RN_COUNT_PENDING, "s", run_id) < 0 ? -1 : 0;
 }
 
-/* A scalar id lookup: db_scalar's result, with the value into *id. */
+/* The id a scalar lookup found (rc 1: v; a NULL or no id reads 0) into *id. Returns rc. */
 static int
 scalar_id(int rc, int64_t v, uint64_t *id)
 {
@@ -367,8 +367,9 @@ int
 resource_nth_after(struct db *db, const char *run_id, uint64_t after, int64_t k, uint64_t *id)
 {
 	int64_t v = 0;
+	int rc = db_scalar(db, &v, ST_RN_NTH_AFTER, "sui", run_id, after, k);
 
-	return scalar_id(db_scalar(db, &v, ST_RN_NTH_AFTER, "sui", run_id, after, k), v, id);
+	return scalar_id(rc, v, id);
 }
 
 int
@@ -376,16 +377,18 @@ pending_nth_after(struct db *db, const char *run_id, const char *type, uint64_t 
     uint64_t *id)
 {
 	int64_t v = 0;
+	int rc = db_scalar(db, &v, ST_RN_PENDING_NTH, "ssui", run_id, type, after, k);
 
-	return scalar_id(db_scalar(db, &v, ST_RN_PENDING_NTH, "ssui", run_id, type, after, k), v, id);
+	return scalar_id(rc, v, id);
 }
 
 int
 pending_last_after(struct db *db, const char *run_id, const char *type, uint64_t after, uint64_t *id)
 {
 	int64_t v = 0;
+	int rc = db_scalar(db, &v, ST_RN_PENDING_LAST, "ssu", run_id, type, after);
 
-	return scalar_id(db_scalar(db, &v, ST_RN_PENDING_LAST, "ssu", run_id, type, after), v, id);
+	return scalar_id(rc, v, id);
 }
 
 int
