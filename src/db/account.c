@@ -1,4 +1,5 @@
 #include <stdarg.h>
+#include <stdio.h>
 
 #include "db/account.h"
 
@@ -90,6 +91,21 @@ int
 links_upsert_rows(struct db *db, uint64_t user, const char *provider, const char *run_id, const char *rows)
 {
 	return done(db_exec(db, ST_RN_LINK_UPSERT_ROWS, "usss", user, provider, run_id, rows));
+}
+
+int
+link_origin(struct db *db, const char *model, uint64_t id, uint64_t user_id, char *origin, size_t n)
+{
+	struct db_res *r = db_query(db, ST_RN_LINK_ORIGIN, "suu", model, id, user_id);
+	int rc;
+
+	origin[0] = '\0';
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1)
+		snprintf(origin, n, "%s", db_str(r, 0) ? db_str(r, 0) : "");
+	db_free(r);
+	return rc < 0 ? -1 : 0;
 }
 
 int

@@ -50,6 +50,9 @@ int link_upsert(struct db *, uint64_t user, const char *provider, const char *ty
     const char *model, uint64_t target, const char *run_id);
 /* The same for a batch: rows is one JSON array [[type, external id, model, target], ...]. */
 int links_upsert_rows(struct db *, uint64_t user, const char *provider, const char *run_id, const char *rows);
+/* The provider an account object (model, id) of the user was last imported
+ * from, into origin[n] ("" when none). 0 or -1. */
+int link_origin(struct db *, const char *model, uint64_t id, uint64_t user_id, char *origin, size_t n);
 
 /* ---- natural keys: an object of the user with the same key, whoever created it ---- */
 

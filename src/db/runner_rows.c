@@ -299,21 +299,6 @@ resource_ref(struct db *db, const char *run_id, const char *type, const char *ex
 	return rc;
 }
 
-int
-link_origin(struct db *db, const char *model, uint64_t id, uint64_t user_id, char *origin, size_t n)
-{
-	struct db_res *r = db_query(db, ST_RN_LINK_ORIGIN, "suu", model, id, user_id);
-	int rc;
-
-	origin[0] = '\0';
-	if (r == NULL)
-		return -1;
-	if ((rc = db_next(r)) == 1)
-		col_text(r, 0, origin, n);
-	db_free(r);
-	return rc < 0 ? -1 : 0;
-}
-
 /* 0 when the statement ran (rows changed >= 0), -1 on an error. */
 static int
 ran(int64_t n)

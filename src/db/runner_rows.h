@@ -101,10 +101,6 @@ int resource_lock(struct db *, uint64_t id, const char *run_id, struct resource_
 int resource_ref(struct db *, const char *run_id, const char *type, const char *ext,
     struct resource_row *out);
 
-/* The provider an account object (model, id) of the user was last imported
- * from, into origin[n] ("" when none). 0 or -1. */
-int link_origin(struct db *, const char *model, uint64_t id, uint64_t user_id, char *origin, size_t n);
-
 /* ---- a run's resources ---- */
 
 /* Discovery: a page's resources inserted or refreshed; rows is one JSON array
