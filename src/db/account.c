@@ -47,13 +47,6 @@ first_id(struct db_res *r, uint64_t *id)
 	return rc;
 }
 
-/* 0 when n rows were changed (n >= 0), -1 on an error. */
-static int
-done(int64_t n)
-{
-	return n < 0 ? -1 : 0;
-}
-
 int
 link_find(struct db *db, enum account_table t, uint64_t user, const char *provider, const char *type,
     const char *external_id, uint64_t *id)
@@ -79,18 +72,18 @@ account_has_any(struct db *db, enum account_table t, uint64_t user)
 	return db_scalar(db, &one, tables[t].any, "u", user);
 }
 
-int
+int64_t
 link_upsert(struct db *db, uint64_t user, const char *provider, const char *type, const char *external_id,
     const char *model, uint64_t target, const char *run_id)
 {
-	return done(db_exec(db, ST_RN_LINK_UPSERT, "ussssus", user, provider, type, external_id, model,
-	    target, run_id));
+	return db_exec(db, ST_RN_LINK_UPSERT, "ussssus", user, provider, type, external_id, model, target,
+	    run_id);
 }
 
-int
+int64_t
 links_upsert_rows(struct db *db, uint64_t user, const char *provider, const char *run_id, const char *rows)
 {
-	return done(db_exec(db, ST_RN_LINK_UPSERT_ROWS, "usss", user, provider, run_id, rows));
+	return db_exec(db, ST_RN_LINK_UPSERT_ROWS, "usss", user, provider, run_id, rows);
 }
 
 int
@@ -334,22 +327,22 @@ payment_save(struct db *db, uint64_t user, uint64_t target, const struct payment
 	    v->amount_in, v->fees, v->amount_out, v->currency);
 }
 
-int
+int64_t
 contacts_clear(struct db *db, enum contact_owner o, uint64_t id)
 {
-	return done(db_exec(db, contact_tables[o].clear, "u", id));
+	return db_exec(db, contact_tables[o].clear, "u", id);
 }
 
-int
+int64_t
 contact_link(struct db *db, enum contact_owner o, uint64_t id, uint64_t contact)
 {
-	return done(db_exec(db, contact_tables[o].add, "uu", id, contact));
+	return db_exec(db, contact_tables[o].add, "uu", id, contact);
 }
 
-int
+int64_t
 contact_link_rows(struct db *db, enum contact_owner o, const char *rows)
 {
-	return done(db_exec(db, contact_tables[o].add_rows, "s", rows));
+	return db_exec(db, contact_tables[o].add_rows, "s", rows);
 }
 
 int

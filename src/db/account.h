@@ -7,8 +7,9 @@
  * In the column structs a string NULL stores SQL NULL, an id 0 stores NULL
  * (no referenced object) and a field marked "-1: NULL" stores NULL when
  * negative. A save updates row target of user (target 0: none) when it is
- * there, else inserts a new row; *id is the row written. Saves and lookups
- * return 0 (lookups: 1 found with *id, 0 none) or -1 on a database error. */
+ * there, else inserts a new row; *id is the row written. Saves and the list
+ * setters return 0, lookups 1 found (with *id) or 0 none, single writes the
+ * rows they changed; all -1 on a database error. */
 #ifndef MIGRATOR_DB_ACCOUNT_H
 #define MIGRATOR_DB_ACCOUNT_H
 #include <stddef.h>
@@ -46,10 +47,11 @@ int links_any_in_range(struct db *, uint64_t user, const char *provider, const c
 /* 1 when user has any row in table, 0 when none, -1. */
 int account_has_any(struct db *, enum account_table, uint64_t user);
 /* Point the link (user, provider, type, external id) at (model, target), made by run_id. */
-int link_upsert(struct db *, uint64_t user, const char *provider, const char *type, const char *external_id,
-    const char *model, uint64_t target, const char *run_id);
+int64_t link_upsert(struct db *, uint64_t user, const char *provider, const char *type,
+    const char *external_id, const char *model, uint64_t target, const char *run_id);
 /* The same for a batch: rows is one JSON array [[type, external id, model, target], ...]. */
-int links_upsert_rows(struct db *, uint64_t user, const char *provider, const char *run_id, const char *rows);
+int64_t links_upsert_rows(struct db *, uint64_t user, const char *provider, const char *run_id,
+    const char *rows);
 /* The provider an account object (model, id) of the user was last imported
  * from, into origin[n] ("" when none). 0 or -1. */
 int link_origin(struct db *, const char *model, uint64_t id, uint64_t user_id, char *origin, size_t n);
@@ -184,11 +186,11 @@ int payment_save(struct db *, uint64_t user, uint64_t target, const struct payme
 /* The objects with a contact list (monitor_contacts, heartbeat_contacts). */
 enum contact_owner { CONTACTS_OF_MONITOR, CONTACTS_OF_HEARTBEAT, CONTACT_OWNERS };
 /* Drop every contact link of object id. */
-int contacts_clear(struct db *, enum contact_owner, uint64_t id);
+int64_t contacts_clear(struct db *, enum contact_owner, uint64_t id);
 /* Link contact to object id (a link already there stays one). */
-int contact_link(struct db *, enum contact_owner, uint64_t id, uint64_t contact);
+int64_t contact_link(struct db *, enum contact_owner, uint64_t id, uint64_t contact);
 /* The same for a batch: rows is one JSON array [[object id, contact id], ...]. */
-int contact_link_rows(struct db *, enum contact_owner, const char *rows);
+int64_t contact_link_rows(struct db *, enum contact_owner, const char *rows);
 
 /* An entry of a status page or maintenance window: a monitor or a heartbeat
  * of the account (both 0 for an entry without one), with its name and

@@ -299,23 +299,16 @@ resource_ref(struct db *db, const char *run_id, const char *type, const char *ex
 	return rc;
 }
 
-/* 0 when the statement ran (rows changed >= 0), -1 on an error. */
-static int
-ran(int64_t n)
-{
-	return n < 0 ? -1 : 0;
-}
-
-int
+int64_t
 resources_upsert_rows(struct db *db, const char *run_id, const char *rows)
 {
-	return ran(db_exec(db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, rows));
+	return db_exec(db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, rows);
 }
 
-int
+int64_t
 plan_set_rows(struct db *db, const char *rows)
 {
-	return ran(db_exec(db, ST_RN_PLAN_SET_ROWS, "s", rows));
+	return db_exec(db, ST_RN_PLAN_SET_ROWS, "s", rows);
 }
 
 int
@@ -390,10 +383,10 @@ resource_imported(struct db *db, uint64_t id, const char *model, uint64_t target
 	return db_exec(db, ST_RN_RES_IMPORTED, "suu", model, target, id);
 }
 
-int
+int64_t
 resources_imported_rows(struct db *db, const char *rows)
 {
-	return ran(db_exec(db, ST_RN_RES_IMPORTED_ROWS, "s", rows));
+	return db_exec(db, ST_RN_RES_IMPORTED_ROWS, "s", rows);
 }
 
 int64_t

@@ -104,11 +104,11 @@ int resource_ref(struct db *, const char *run_id, const char *type, const char *
 /* ---- a run's resources ---- */
 
 /* Discovery: a page's resources inserted or refreshed; rows is one JSON array
- * in page order [[type, external id, name, raw data or null, normalized data], ...]. 0 or -1. */
-int resources_upsert_rows(struct db *, const char *run_id, const char *rows);
+ * in page order [[type, external id, name, raw data or null, normalized data], ...]. */
+int64_t resources_upsert_rows(struct db *, const char *run_id, const char *rows);
 /* Planning: a batch's decisions, rows one JSON array [[id, action, status, reason], ...]
- * (never over one made by resolve-conflicts, never on finished work). 0 or -1. */
-int plan_set_rows(struct db *, const char *rows);
+ * (never over one made by resolve-conflicts, never on finished work). */
+int64_t plan_set_rows(struct db *, const char *rows);
 /* How many resources the run has (all of them, in conflict, pending) into *n. 0 or -1. */
 int run_resource_count(struct db *, const char *run_id, int64_t *n);
 int run_conflict_count(struct db *, const char *run_id, int64_t *n);
@@ -126,8 +126,8 @@ int pending_any(struct db *, const char *run_id, const char *type);
 
 /* A pending resource imported into (model, target). */
 int64_t resource_imported(struct db *, uint64_t id, const char *model, uint64_t target);
-/* A batch's imports: rows one JSON array [[resource id, model, target], ...]. 0 or -1. */
-int resources_imported_rows(struct db *, const char *rows);
+/* A batch's imports: rows one JSON array [[resource id, model, target], ...]. */
+int64_t resources_imported_rows(struct db *, const char *rows);
 /* A pending resource tried once more, still pending. */
 int64_t resource_attempt(struct db *, uint64_t id);
 /* A pending resource tried once more and failed for good with message. */

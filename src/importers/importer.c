@@ -771,7 +771,7 @@ link_contacts(struct imp_ctx *c, enum contact_owner t, uint64_t target, uint64_t
 	json_object *kept = c->rows ? c->rows->contacts[t] : NULL;
 
 	if (id == target) {
-		if (contacts_clear(c->db, t, id) != 0)
+		if (contacts_clear(c->db, t, id) < 0)
 			return IMP_DB;
 		for (size_t i = kept ? json_object_array_length(kept) : 0; i-- > 0;)
 			if (json_object_get_uint64(
@@ -781,7 +781,7 @@ link_contacts(struct imp_ctx *c, enum contact_owner t, uint64_t target, uint64_t
 	for (size_t i = 0; i < n; i++)
 		if (kept != NULL)
 			json_object_array_add(kept, id_pair(id, contacts[i]));
-		else if (contact_link(c->db, t, id, contacts[i]) != 0)
+		else if (contact_link(c->db, t, id, contacts[i]) < 0)
 			return IMP_DB;
 	return IMP_OK;
 }
@@ -1253,7 +1253,7 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 		json_object_array_add(c->rows->links, row);
 		return IMP_OK;
 	}
-	if (link_upsert(c->db, c->user_id, c->provider, type, external_id, k->model, *target_id, c->run_id) !=
+	if (link_upsert(c->db, c->user_id, c->provider, type, external_id, k->model, *target_id, c->run_id) <
 	    0)
 		return IMP_DB;
 	return IMP_OK;
@@ -1274,11 +1274,11 @@ importer_rows_flush(struct imp_ctx *c)
 	struct imp_rows *k = c->rows;
 
 	if (json_object_array_length(k->links) > 0 &&
-	    links_upsert_rows(c->db, c->user_id, c->provider, c->run_id, jx_text(k->links)) != 0)
+	    links_upsert_rows(c->db, c->user_id, c->provider, c->run_id, jx_text(k->links)) < 0)
 		return -1;
 	for (int t = 0; t < CONTACT_OWNERS; t++)
 		if (json_object_array_length(k->contacts[t]) > 0 &&
-		    contact_link_rows(c->db, (enum contact_owner)t, jx_text(k->contacts[t])) != 0)
+		    contact_link_rows(c->db, (enum contact_owner)t, jx_text(k->contacts[t])) < 0)
 			return -1;
 	return 0;
 }

@@ -129,7 +129,7 @@ plan_batch(struct runner *r, void *arg)
 	for (int i = 0; i < n; i++)
 		if (plan_one(p, &ic, &rows[i], decided) != 0)
 			goto out;
-	if (json_object_array_length(decided) > 0 && plan_set_rows(r->db, jx_text(decided)) != 0)
+	if (json_object_array_length(decided) > 0 && plan_set_rows(r->db, jx_text(decided)) < 0)
 		goto out;
 	if (n > 0)
 		p->after = rows[n - 1].id;

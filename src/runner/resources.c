@@ -337,7 +337,7 @@ batch_body(struct runner *r, void *arg)
 	if (t == TX_COMMIT && importer_rows_flush(&ic) != 0)
 		t = TX_ERROR;
 	if (t == TX_COMMIT && json_object_array_length(imported) > 0 &&
-	    resources_imported_rows(r->db, jx_text(imported)) != 0)
+	    resources_imported_rows(r->db, jx_text(imported)) < 0)
 		t = TX_ERROR;
 	importer_rows_end(&ic);
 	json_object_put(imported);
