@@ -20,26 +20,6 @@ col_dup(struct db_res *r, int col)
 }
 
 int
-job_pick(struct db *db, const char *queue, struct job_row *out)
-{
-	struct db_res *r = db_query(db, ST_JOB_PICK, "s", queue);
-	int rc;
-
-	memset(out, 0, sizeof *out);
-	if (r == NULL)
-		return -1;
-	if ((rc = db_next(r)) == 1) {
-		out->id = (uint64_t)db_i64(r, 0);
-		col_text(r, 1, out->run_id, sizeof out->run_id);
-		out->resource_id = (uint64_t)db_i64(r, 2);
-		out->payload = col_dup(r, 3);
-		out->attempts = (int)db_i64(r, 4);
-	}
-	db_free(r);
-	return rc;
-}
-
-int
 run_get(struct db *db, const char *run_id, struct run_row *out)
 {
 	struct db_res *r = db_query(db, ST_RN_RUN_GET, "s", run_id);
@@ -96,9 +76,9 @@ run_row_clear(struct run_row *row)
 	memset(row, 0, sizeof *row);
 }
 
-int
-run_count_groups(struct db *db, enum stmt_id st, const char *run_id,
-    void (*fn)(void *arg, const char *name, int64_t n), void *arg)
+/* Each group of the name -> count statement st over the run's resources to fn. */
+static int
+count_groups(struct db *db, enum stmt_id st, const char *run_id, count_fn *fn, void *arg)
 {
 	struct db_res *r = db_query(db, st, "s", run_id);
 	int rc;
@@ -107,9 +87,99 @@ run_count_groups(struct db *db, enum stmt_id st, const char *run_id,
 		return -1;
 	while ((rc = db_next(r)) == 1)
 		if (db_str(r, 0) != NULL)
-			fn(arg, db_str(r, 0), db_i64(r, 1));
+			fn(db_str(r, 0), db_i64(r, 1), arg);
 	db_free(r);
 	return rc < 0 ? -1 : 0;
+}
+
+int
+run_count_by_type(struct db *db, const char *run_id, count_fn *fn, void *arg)
+{
+	return count_groups(db, ST_RN_COUNT_TYPE, run_id, fn, arg);
+}
+
+int
+run_count_by_action(struct db *db, const char *run_id, count_fn *fn, void *arg)
+{
+	return count_groups(db, ST_RN_COUNT_ACTION, run_id, fn, arg);
+}
+
+int
+run_count_imported_by_type(struct db *db, const char *run_id, count_fn *fn, void *arg)
+{
+	return count_groups(db, ST_RN_COUNT_IMPORTED_TYPE, run_id, fn, arg);
+}
+
+int64_t
+run_discovery_begin(struct db *db, const char *run_id)
+{
+	return db_exec(db, ST_RN_DISCOVERY_BEGIN, "s", run_id);
+}
+
+int64_t
+run_checkpoint(struct db *db, const char *run_id, const char *cursor, const char *stats)
+{
+	return db_exec(db, ST_RN_CHECKPOINT, "sss", cursor, stats, run_id);
+}
+
+int64_t
+run_discovery_end(struct db *db, const char *run_id, const char *stats, int64_t retention_s)
+{
+	return db_exec(db, ST_RN_DISCOVERY_END, "sis", stats, retention_s, run_id);
+}
+
+int64_t
+run_fail(struct db *db, const char *run_id, const char *message)
+{
+	return db_exec(db, ST_RN_RUN_FAIL, "ss", message, run_id);
+}
+
+int64_t
+run_stats_set(struct db *db, const char *run_id, const char *stats)
+{
+	return db_exec(db, ST_RN_SET_STATS, "ss", stats, run_id);
+}
+
+int64_t
+run_pause_conflicts(struct db *db, const char *run_id, const char *stats)
+{
+	return db_exec(db, ST_RN_PAUSE_CONFLICTS, "ss", stats, run_id);
+}
+
+int64_t
+run_complete(struct db *db, const char *run_id, const char *status, const char *stats)
+{
+	return db_exec(db, ST_RN_COMPLETE, "ssss", status, stats, run_id, run_id);
+}
+
+int64_t
+run_credentials_wipe(struct db *db, const char *run_id)
+{
+	return db_exec(db, ST_RN_CREDS_WIPE, "s", run_id);
+}
+
+int64_t
+rate_limits_purge(struct db *db)
+{
+	return db_exec(db, ST_RL_PURGE, "");
+}
+
+int64_t
+run_resources_delete(struct db *db, const char *run_id, int64_t batch)
+{
+	return db_exec(db, ST_RN_CLEAN_RESOURCES, "si", run_id, batch);
+}
+
+int64_t
+run_logs_delete(struct db *db, const char *run_id, int64_t batch)
+{
+	return db_exec(db, ST_RN_CLEAN_LOGS, "si", run_id, batch);
+}
+
+int64_t
+run_row_delete(struct db *db, const char *run_id)
+{
+	return db_exec(db, ST_RN_CLEAN_RUN, "s", run_id);
 }
 
 int
@@ -229,30 +299,104 @@ resource_ref(struct db *db, const char *run_id, const char *type, const char *ex
 	return rc;
 }
 
-int
-lookup_id(struct db_res *r, uint64_t *id)
+int64_t
+resources_upsert_rows(struct db *db, const char *run_id, const char *rows)
 {
-	int rc;
+	return db_exec(db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, rows);
+}
 
-	if (r == NULL)
-		return -1;
-	if ((rc = db_next(r)) == 1)
-		*id = (uint64_t)db_i64(r, 0);
-	db_free(r);
+int64_t
+plan_set_rows(struct db *db, const char *rows)
+{
+	return db_exec(db, ST_RN_PLAN_SET_ROWS, "s", rows);
+}
+
+int
+run_resource_count(struct db *db, const char *run_id, int64_t *n)
+{
+	*n = 0;
+	return db_scalar(db, n, ST_RN_COUNT_ALL, "s", run_id) < 0 ? -1 : 0;
+}
+
+int
+run_conflict_count(struct db *db, const char *run_id, int64_t *n)
+{
+	*n = 0;
+	return db_scalar(db, n, ST_RN_COUNT_CONFLICTS, "s", run_id) < 0 ? -1 : 0;
+}
+
+int
+run_pending_count(struct db *db, const char *run_id, int64_t *n)
+{
+	*n = 0;
+	return db_scalar(db, n, ST_RN_COUNT_PENDING, "s", run_id) < 0 ? -1 : 0;
+}
+
+/* The id a scalar lookup found (rc 1: v; a NULL or no id reads 0) into *id. Returns rc. */
+static int
+scalar_id(int rc, int64_t v, uint64_t *id)
+{
+	if (rc == 1)
+		*id = v > 0 ? (uint64_t)v : 0;
 	return rc;
 }
 
 int
-link_origin(struct db *db, const char *model, uint64_t id, uint64_t user_id, char *origin, size_t n)
+resource_nth_after(struct db *db, const char *run_id, uint64_t after, int64_t k, uint64_t *id)
 {
-	struct db_res *r = db_query(db, ST_RN_LINK_ORIGIN, "suu", model, id, user_id);
-	int rc;
+	int64_t v = 0;
+	int rc = db_scalar(db, &v, ST_RN_NTH_AFTER, "sui", run_id, after, k);
 
-	origin[0] = '\0';
-	if (r == NULL)
-		return -1;
-	if ((rc = db_next(r)) == 1)
-		col_text(r, 0, origin, n);
-	db_free(r);
-	return rc < 0 ? -1 : 0;
+	return scalar_id(rc, v, id);
+}
+
+int
+pending_nth_after(struct db *db, const char *run_id, const char *type, uint64_t after, int64_t k,
+    uint64_t *id)
+{
+	int64_t v = 0;
+	int rc = db_scalar(db, &v, ST_RN_PENDING_NTH, "ssui", run_id, type, after, k);
+
+	return scalar_id(rc, v, id);
+}
+
+int
+pending_last_after(struct db *db, const char *run_id, const char *type, uint64_t after, uint64_t *id)
+{
+	int64_t v = 0;
+	int rc = db_scalar(db, &v, ST_RN_PENDING_LAST, "ssu", run_id, type, after);
+
+	return scalar_id(rc, v, id);
+}
+
+int
+pending_any(struct db *db, const char *run_id, const char *type)
+{
+	int64_t one;
+
+	return db_scalar(db, &one, ST_RN_PENDING_ANY, "ss", run_id, type);
+}
+
+int64_t
+resource_imported(struct db *db, uint64_t id, const char *model, uint64_t target)
+{
+	return db_exec(db, ST_RN_RES_IMPORTED, "suu", model, target, id);
+}
+
+int64_t
+resources_imported_rows(struct db *db, const char *rows)
+{
+	return db_exec(db, ST_RN_RES_IMPORTED_ROWS, "s", rows);
+}
+
+int64_t
+resource_attempt(struct db *db, uint64_t id)
+{
+	return db_exec(db, ST_RN_RES_ATTEMPT, "u", id);
+}
+
+int64_t
+resource_failed(struct db *db, uint64_t id, const char *message)
+{
+	return db_exec(db, ST_RN_RES_FAILED, "isu", (int64_t)1, message, id);
 }

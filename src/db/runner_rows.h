@@ -1,8 +1,10 @@
-/* The rows the queue, the runner and the importers read (sql_queue.def,
- * sql_runner.def), decoded here so that no file outside src/db reads a
- * column by its position. Each function runs one statement; strings are
- * copied out ("" for SQL NULL unless said otherwise), and what is marked
- * malloc'd belongs to the caller. */
+/* Runs and their resources as the runner and the importers read and write
+ * them (sql_runner.def), so that no file outside src/db names a statement or
+ * reads a column by its position. Each function runs one statement unless
+ * it says otherwise; strings are copied out ("" for SQL NULL unless said
+ * otherwise), and what is marked malloc'd belongs to the caller. The writes
+ * return the rows they changed (0: the guard did not match), or -1 on a
+ * database error. */
 #ifndef MIGRATOR_RUNNER_ROWS_H
 #define MIGRATOR_RUNNER_ROWS_H
 #include <stdbool.h>
@@ -10,18 +12,6 @@
 #include <stdint.h>
 
 #include "db/db.h"
-
-/* A job as a claim reads it. */
-struct job_row {
-	uint64_t id;
-	char run_id[37];
-	uint64_t resource_id; /* 0: none */
-	char *payload;        /* malloc'd, or NULL */
-	int attempts;
-};
-/* Inside the claim's transaction: the oldest available job of queue, locked
- * (FOR UPDATE SKIP LOCKED). 1 with *out, 0 none, -1 error. */
-int job_pick(struct db *, const char *queue, struct job_row *out);
 
 /* A run as the job kinds read it. */
 struct run_row {
@@ -41,11 +31,41 @@ int run_get(struct db *, const char *run_id, struct run_row *out);
 int run_lock(struct db *, const char *run_id, bool exclusive, struct run_row *out);
 void run_row_clear(struct run_row *);
 
-/* A name -> count statement over the run's resources (ST_RN_COUNT_TYPE,
- * ST_RN_COUNT_ACTION, ST_RN_COUNT_IMPORTED_TYPE, ST_RUN_RESOURCE_COUNTS):
- * each group with a name to fn. 0 or -1. */
-int run_count_groups(struct db *, enum stmt_id, const char *run_id,
-    void (*fn)(void *arg, const char *name, int64_t n), void *arg);
+/* The run's resources counted by type, by planned action (when planned), or,
+ * imported, by type: each group with a name to fn. 0 or -1. (By status:
+ * resource_counts, db/runs.h.) */
+typedef void count_fn(const char *name, int64_t n, void *arg);
+int run_count_by_type(struct db *, const char *run_id, count_fn *fn, void *arg);
+int run_count_by_action(struct db *, const char *run_id, count_fn *fn, void *arg);
+int run_count_imported_by_type(struct db *, const char *run_id, count_fn *fn, void *arg);
+
+/* ---- a run's state (the guards: sql_runner.def) ---- */
+
+/* pending -> discovering. */
+int64_t run_discovery_begin(struct db *, const char *run_id);
+/* While discovering: the cursor to go on from and the stats counted so far. */
+int64_t run_checkpoint(struct db *, const char *run_id, const char *cursor, const char *stats);
+/* discovering -> awaiting_review with stats; the credentials go after retention_s seconds. */
+int64_t run_discovery_end(struct db *, const char *run_id, const char *stats, int64_t retention_s);
+/* pending or discovering -> failed with message; the credentials go at once. */
+int64_t run_fail(struct db *, const char *run_id, const char *message);
+/* The run's stats, whatever its state. */
+int64_t run_stats_set(struct db *, const char *run_id, const char *stats);
+/* executing -> paused_conflicts with stats. */
+int64_t run_pause_conflicts(struct db *, const char *run_id, const char *stats);
+/* executing -> status (completed or completed_with_errors) with stats, only
+ * when no resource is left to do. */
+int64_t run_complete(struct db *, const char *run_id, const char *status, const char *stats);
+/* Wipe the run's stored credentials if they are still due. */
+int64_t run_credentials_wipe(struct db *, const char *run_id);
+/* Drop the rate-limit counters of windows long past (at most 10,000). */
+int64_t rate_limits_purge(struct db *);
+
+/* A deleted run, in batches: at most batch of its resources, of its log
+ * entries, then its row (only once it is marked deleted). */
+int64_t run_resources_delete(struct db *, const char *run_id, int64_t batch);
+int64_t run_logs_delete(struct db *, const char *run_id, int64_t batch);
+int64_t run_row_delete(struct db *, const char *run_id);
 
 /* Runs whose stored credentials are due to be wiped: up to max ids into ids.
  * The count, or -1. */
@@ -81,12 +101,36 @@ int resource_lock(struct db *, uint64_t id, const char *run_id, struct resource_
 int resource_ref(struct db *, const char *run_id, const char *type, const char *ext,
     struct resource_row *out);
 
-/* The first row's id of a lookup (a natural key, an import link) run by
- * db_query, which r is the result of (NULL: the query failed). Frees r.
- * 1 with *id, 0 none, -1 error. */
-int lookup_id(struct db_res *r, uint64_t *id);
-/* The provider an account object (model, id) of the user was last imported
- * from, into origin[n] ("" when none). 0 or -1. */
-int link_origin(struct db *, const char *model, uint64_t id, uint64_t user_id, char *origin, size_t n);
+/* ---- a run's resources ---- */
+
+/* Discovery: a page's resources inserted or refreshed; rows is one JSON array
+ * in page order [[type, external id, name, raw data or null, normalized data], ...]. */
+int64_t resources_upsert_rows(struct db *, const char *run_id, const char *rows);
+/* Planning: a batch's decisions, rows one JSON array [[id, action, status, reason], ...]
+ * (never over one made by resolve-conflicts, never on finished work). */
+int64_t plan_set_rows(struct db *, const char *rows);
+/* How many resources the run has (all of them, in conflict, pending) into *n. 0 or -1. */
+int run_resource_count(struct db *, const char *run_id, int64_t *n);
+int run_conflict_count(struct db *, const char *run_id, int64_t *n);
+int run_pending_count(struct db *, const char *run_id, int64_t *n);
+/* The id of the resource k places after id after in the run (k = 0: the
+ * next). 1 with *id, 0 none, -1. */
+int resource_nth_after(struct db *, const char *run_id, uint64_t after, int64_t k, uint64_t *id);
+/* The same over the run's pending resources of type. */
+int pending_nth_after(struct db *, const char *run_id, const char *type, uint64_t after, int64_t k,
+    uint64_t *id);
+/* The last pending resource of type after id after: 1 with *id (0 when none), -1. */
+int pending_last_after(struct db *, const char *run_id, const char *type, uint64_t after, uint64_t *id);
+/* 1 when the run has a pending resource of type, 0 when none, -1. */
+int pending_any(struct db *, const char *run_id, const char *type);
+
+/* A pending resource imported into (model, target). */
+int64_t resource_imported(struct db *, uint64_t id, const char *model, uint64_t target);
+/* A batch's imports: rows one JSON array [[resource id, model, target], ...]. */
+int64_t resources_imported_rows(struct db *, const char *rows);
+/* A pending resource tried once more, still pending. */
+int64_t resource_attempt(struct db *, uint64_t id);
+/* A pending resource tried once more and failed for good with message. */
+int64_t resource_failed(struct db *, uint64_t id, const char *message);
 
 #endif

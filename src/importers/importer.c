@@ -2,7 +2,6 @@
  * writer per kind over the account tables, the natural keys that define a
  * conflict, and the import linkage. */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "core/jsonx.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/account.h"
 #include "db/runner_rows.h"
 #include "importers/importer.h"
 
@@ -344,10 +344,10 @@ struct kind {
 		const char *any_of[3];
 		const char *missing;
 	} need;
-	enum stmt_id link, insert, update, any; /* any: does the user have one at all */
+	enum account_table table; /* the model's link lookup and any-row test (db/account.h) */
 	int (*match)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t *id);
-	enum imp_result (*write)(struct imp_ctx *, const struct kind *, struct bag *, json_object *norm,
-	    uint64_t target, uint64_t *id, char *why, size_t n);
+	enum imp_result (*write)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t target,
+	    uint64_t *id, char *why, size_t n);
 };
 
 static const struct kind *kind_of(const char *type);
@@ -385,15 +385,13 @@ int
 importer_batch_facts(struct imp_ctx *c, const char *type, uint64_t after, uint64_t last)
 {
 	const struct kind *k = kind_of(type);
-	int64_t one;
 	int links, objects;
 
 	c->facts_type = NULL;
 	if (k == NULL)
 		return 0;
-	if ((links = db_scalar(c->db, &one, ST_RN_LINK_ANY_OF_RANGE, "usssuu", c->user_id, c->provider,
-	         c->run_id, type, after, last)) < 0 ||
-	    (objects = db_scalar(c->db, &one, k->any, "u", c->user_id)) < 0)
+	if ((links = links_any_in_range(c->db, c->user_id, c->provider, c->run_id, type, after, last)) < 0 ||
+	    (objects = account_has_any(c->db, k->table, c->user_id)) < 0)
 		return -1;
 	c->facts_type = k->type;
 	c->no_link = links == 0;
@@ -408,7 +406,7 @@ importer_find_link(struct imp_ctx *c, const char *type, const char *external_id,
 
 	if (k == NULL || (c->facts_type == k->type && c->no_link))
 		return 0;
-	return lookup_id(db_query(c->db, k->link, "usss", c->user_id, c->provider, type, external_id), id);
+	return link_find(c->db, k->table, c->user_id, c->provider, type, external_id, id);
 }
 
 enum ref { REF_NONE = 0, REF_OK = 1, REF_PENDING = 2 };
@@ -522,10 +520,8 @@ m_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	const char *value = txt(b, norm, "value", 1024), *name = txt(b, norm, "name", 255);
 
-	return lookup_id(db_query(c->db, ST_ACC_CONTACT_NATURAL, "usssss", c->user_id,
-	                     enum_or_other(raw_str(norm, "type"), contact_types), value, value, value,
-	                     name ? name : ""),
-	    id);
+	return contact_find(c->db, c->user_id, enum_or_other(raw_str(norm, "type"), contact_types), value,
+	    name ? name : "", id);
 }
 
 static int
@@ -533,35 +529,28 @@ m_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
 	const char *url = txt(b, norm, "url", 2048);
 
-	return lookup_id(db_query(c->db, ST_ACC_MONITOR_NATURAL, "ussI", c->user_id,
-	                     enum_or_other(raw_str(norm, "type"), monitor_types), url ? url : "",
-	                     num(norm, "port", -1, 65535, -1)),
-	    id);
+	return monitor_find(c->db, c->user_id, enum_or_other(raw_str(norm, "type"), monitor_types),
+	    url ? url : "", num(norm, "port", -1, 65535, -1), id);
 }
 
 static int
 m_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return lookup_id(db_query(c->db, ST_ACC_HEARTBEAT_NATURAL, "uss", c->user_id,
-	                     txt(b, norm, "name", 255), txt(b, norm, "ping_url", 2048)),
+	return heartbeat_find(c->db, c->user_id, txt(b, norm, "name", 255), txt(b, norm, "ping_url", 2048),
 	    id);
 }
 
 static int
 m_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return lookup_id(db_query(c->db, ST_ACC_STATUS_PAGE_NATURAL, "us", c->user_id,
-	                     txt(b, norm, "name", 255)),
-	    id);
+	return status_page_find(c->db, c->user_id, txt(b, norm, "name", 255), id);
 }
 
 static int
 m_window(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return lookup_id(db_query(c->db, ST_ACC_WINDOW_NATURAL, "usss", c->user_id, txt(b, norm, "name", 255),
-	                     enum_or_other(raw_str(norm, "recurrence"), recurrences),
-	                     txt(b, norm, "start", 32)),
-	    id);
+	return window_find(c->db, c->user_id, txt(b, norm, "name", 255),
+	    enum_or_other(raw_str(norm, "recurrence"), recurrences), txt(b, norm, "start", 32), id);
 }
 
 /* A natural key that holds a reference: no match while the referenced
@@ -582,18 +571,14 @@ m_subscriber(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 
 	if (rc <= 0 || page == 0)
 		return rc < 0 ? -1 : 0;
-	return lookup_id(db_query(c->db, ST_ACC_SUBSCRIBER_NATURAL, "uuss", c->user_id, page,
-	                     enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
-	                     txt(b, norm, "address", 1024)),
-	    id);
+	return subscriber_find(c->db, c->user_id, page,
+	    enum_or_other(raw_str(norm, "kind"), subscriber_kinds), txt(b, norm, "address", 1024), id);
 }
 
 static int
 m_hosting_client(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return lookup_id(db_query(c->db, ST_ACC_HOSTING_CLIENT_NATURAL, "us", c->user_id,
-	                     txt(b, norm, "email", 255)),
-	    id);
+	return hosting_client_find(c->db, c->user_id, txt(b, norm, "email", 255), id);
 }
 
 static int
@@ -604,9 +589,7 @@ m_hosting_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 
 	if (rc <= 0)
 		return rc;
-	return lookup_id(db_query(c->db, ST_ACC_HOSTING_CONTACT_NATURAL, "uUs", c->user_id, client,
-	                     txt(b, norm, "email", 255)),
-	    id);
+	return hosting_contact_find(c->db, c->user_id, client, txt(b, norm, "email", 255), id);
 }
 
 static int
@@ -618,8 +601,7 @@ m_hosting_service(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t 
 
 	if (rc <= 0)
 		return rc;
-	return lookup_id(db_query(c->db, ST_ACC_HOSTING_SERVICE_NATURAL, "uUss", c->user_id, client,
-	                     product ? product : "", domain ? domain : ""),
+	return hosting_service_find(c->db, c->user_id, client, product ? product : "", domain ? domain : "",
 	    id);
 }
 
@@ -633,33 +615,26 @@ m_hosting_addon(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *i
 		rc = ref_for_match(c, norm, "service_id", "hosting_service", &service);
 	if (rc <= 0)
 		return rc;
-	return lookup_id(db_query(c->db, ST_ACC_HOSTING_ADDON_NATURAL, "uUUs", c->user_id, client, service,
-	                     txt(b, norm, "name", 255)),
-	    id);
+	return hosting_addon_find(c->db, c->user_id, client, service, txt(b, norm, "name", 255), id);
 }
 
 static int
 m_hosting_domain(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return lookup_id(db_query(c->db, ST_ACC_HOSTING_DOMAIN_NATURAL, "us", c->user_id,
-	                     txt(b, norm, "domain", 255)),
-	    id);
+	return hosting_domain_find(c->db, c->user_id, txt(b, norm, "domain", 255), id);
 }
 
 static int
 m_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return lookup_id(db_query(c->db, ST_ACC_INVOICE_NATURAL, "us", c->user_id,
-	                     txt(b, norm, "number", 64)),
-	    id);
+	return invoice_find(c->db, c->user_id, txt(b, norm, "number", 64), id);
 }
 
 static int
 m_payment(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t *id)
 {
-	return lookup_id(db_query(c->db, ST_ACC_PAYMENT_NATURAL, "uss", c->user_id,
-	                     txt(b, norm, "gateway", 64), txt(b, norm, "transaction_id", 191)),
-	    id);
+	return payment_find(c->db, c->user_id, txt(b, norm, "gateway", 64),
+	    txt(b, norm, "transaction_id", 191), id);
 }
 
 int
@@ -736,35 +711,11 @@ importer_plan_reason(struct imp_ctx *c, const char *type, const char *action, ui
 
 /* ---- writing ---- */
 
-/* Save the kind's row: UPDATE target (the values, then target and user) when
- * it is set and still there, else INSERT (the values, then user). The values
- * are described by types as for db_exec. */
+/* A row save's result (0 or -1) as an import result. */
 static enum imp_result
-save(struct imp_ctx *c, const struct kind *k, uint64_t target, uint64_t *id, const char *types, ...)
+saved(int rc)
 {
-	uint64_t tail[2] = { target, c->user_id };
-	va_list ap;
-	int64_t r;
-
-	*id = 0;
-	if (target != 0) {
-		va_start(ap, types);
-		r = db_vexec_tail(c->db, k->update, types, ap, tail, 2);
-		va_end(ap);
-		if (r < 0)
-			return IMP_DB;
-		if (r > 0) {
-			*id = target;
-			return IMP_OK;
-		}
-	}
-	va_start(ap, types);
-	r = db_vexec_tail(c->db, k->insert, types, ap, tail + 1, 1);
-	va_end(ap);
-	if (r < 0)
-		return IMP_DB;
-	*id = db_insert_id(c->db);
-	return IMP_OK;
+	return rc == 0 ? IMP_OK : IMP_DB;
 }
 
 /* Contacts of a monitor or heartbeat: local ids of contact_ids into ids (at
@@ -795,20 +746,9 @@ contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
 	return 0;
 }
 
-/* The tables linking an object to its contacts. */
-enum contact_table { CT_MONITOR, CT_HEARTBEAT, CT__COUNT };
-static const struct {
-	enum stmt_id clear, add, add_rows;
-} contact_tables[CT__COUNT] = {
-	[CT_MONITOR] = { ST_ACC_MONITOR_CONTACTS_CLEAR, ST_ACC_MONITOR_CONTACT_ADD,
-	    ST_ACC_MONITOR_CONTACT_ROWS },
-	[CT_HEARTBEAT] = { ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_ACC_HEARTBEAT_CONTACT_ADD,
-	    ST_ACC_HEARTBEAT_CONTACT_ROWS },
-};
-
 struct imp_rows {
-	json_object *links;               /* [[type, external id, model, target id], ...] */
-	json_object *contacts[CT__COUNT]; /* [[object id, contact id], ...] */
+	json_object *links;                    /* [[type, external id, model, target id], ...] */
+	json_object *contacts[CONTACT_OWNERS]; /* [[object id, contact id], ...] */
 };
 
 static json_object *
@@ -825,13 +765,13 @@ id_pair(uint64_t a, uint64_t b)
  * just inserted (id is not target) has none to clear. In a batch the adds
  * are kept (and a clear drops those kept for the same object). */
 static enum imp_result
-link_contacts(struct imp_ctx *c, enum contact_table t, uint64_t target, uint64_t id, const uint64_t *contacts,
+link_contacts(struct imp_ctx *c, enum contact_owner t, uint64_t target, uint64_t id, const uint64_t *contacts,
     size_t n)
 {
 	json_object *kept = c->rows ? c->rows->contacts[t] : NULL;
 
 	if (id == target) {
-		if (db_exec(c->db, contact_tables[t].clear, "u", id) < 0)
+		if (contacts_clear(c->db, t, id) < 0)
 			return IMP_DB;
 		for (size_t i = kept ? json_object_array_length(kept) : 0; i-- > 0;)
 			if (json_object_get_uint64(
@@ -841,14 +781,14 @@ link_contacts(struct imp_ctx *c, enum contact_table t, uint64_t target, uint64_t
 	for (size_t i = 0; i < n; i++)
 		if (kept != NULL)
 			json_object_array_add(kept, id_pair(id, contacts[i]));
-		else if (db_exec(c->db, contact_tables[t].add, "uu", id, contacts[i]) < 0)
+		else if (contact_link(c->db, t, id, contacts[i]) < 0)
 			return IMP_DB;
 	return IMP_OK;
 }
 
 static enum imp_result
-w_contact(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
+    size_t n)
 {
 	const char *value = txt(b, norm, "value", 1024), *name = txt(b, norm, "name", 255);
 
@@ -856,13 +796,17 @@ w_contact(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 	(void)n;
 	if (name == NULL)
 		name = bag_keep(b, xstrndup(value, utf8_cut(value, strlen(value), 255, SIZE_MAX)));
-	return save(c, k, target, id, "sssi", name, enum_or_other(raw_str(norm, "type"), contact_types),
-	    value, (int64_t)flag(norm, "needs_address"));
+	return saved(contact_save(c->db, c->user_id, target,
+	    &(struct contact_cols){ .name = name,
+	        .type = enum_or_other(raw_str(norm, "type"), contact_types),
+	        .value = value,
+	        .needs_address = flag(norm, "needs_address") },
+	    id));
 }
 
 static enum imp_result
-w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
+    size_t n)
 {
 	const char *url = txt(b, norm, "url", 2048), *name = txt(b, norm, "name", 255);
 	const char *keyword = txt(b, norm, "keyword", 1024);
@@ -886,24 +830,36 @@ w_monitor(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 		url = "";
 	if (name == NULL)
 		name = bag_keep(b, xstrndup(url, utf8_cut(url, strlen(url), 255, SIZE_MAX)));
-	r = save(c, k, target, id, "sssiiIssIsssssIIIIss", name,
-	    enum_or_other(raw_str(norm, "type"), monitor_types), url,
-	    num(norm, "interval", 0, 100000000, 300), (int64_t)(flag(norm, "paused") || c->import_paused),
-	    num(norm, "port", -1, 65535, -1), keyword, up_when, tri(norm, "keyword_case_sensitive"),
-	    method(b, norm, "http_method"), txt(b, norm, "request_body", 65535),
-	    json_col(b, norm, "request_headers"), json_col(b, norm, "expected_status_codes"),
-	    json_col(b, norm, "alert_status_codes"), num(norm, "timeout", -1, 86400, -1),
-	    tri(norm, "follow_redirects"), tri(norm, "verify_ssl"),
-	    num(norm, "ssl_expiry_days", -1, 3650, -1), json_col(b, norm, "regions"),
-	    json_col(b, norm, "tags"));
+	r = saved(monitor_save(c->db, c->user_id, target,
+	    &(struct monitor_cols){ .name = name,
+	        .type = enum_or_other(raw_str(norm, "type"), monitor_types),
+	        .url = url,
+	        .interval_s = num(norm, "interval", 0, 100000000, 300),
+	        .paused = flag(norm, "paused") || c->import_paused,
+	        .port = num(norm, "port", -1, 65535, -1),
+	        .keyword = keyword,
+	        .keyword_up_when = up_when,
+	        .keyword_case_sensitive = tri(norm, "keyword_case_sensitive"),
+	        .http_method = method(b, norm, "http_method"),
+	        .request_body = txt(b, norm, "request_body", 65535),
+	        .request_headers = json_col(b, norm, "request_headers"),
+	        .expected_status_codes = json_col(b, norm, "expected_status_codes"),
+	        .alert_status_codes = json_col(b, norm, "alert_status_codes"),
+	        .timeout_s = num(norm, "timeout", -1, 86400, -1),
+	        .follow_redirects = tri(norm, "follow_redirects"),
+	        .verify_ssl = tri(norm, "verify_ssl"),
+	        .ssl_expiry_days = num(norm, "ssl_expiry_days", -1, 3650, -1),
+	        .regions = json_col(b, norm, "regions"),
+	        .tags = json_col(b, norm, "tags") },
+	    id));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, CT_MONITOR, target, *id, contacts, ncontacts);
+	return link_contacts(c, CONTACTS_OF_MONITOR, target, *id, contacts, ncontacts);
 }
 
 static enum imp_result
-w_heartbeat(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
+    size_t n)
 {
 	uint64_t contacts[MAX_LIST];
 	size_t ncontacts;
@@ -914,27 +870,26 @@ w_heartbeat(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object 
 		return IMP_DB;
 	if (rc == REF_PENDING)
 		return defer(why, n, "the heartbeat's contacts");
-	r = save(c, k, target, id, "siiissss", txt(b, norm, "name", 255),
-	    num(norm, "interval", 0, 100000000, 0), num(norm, "grace", 0, 100000000, 0),
-	    (int64_t)(flag(norm, "paused") || c->import_paused), txt(b, norm, "ping_url", 2048),
-	    txt(b, norm, "schedule", 255), txt(b, norm, "timezone", 64), json_col(b, norm, "tags"));
+	r = saved(heartbeat_save(c->db, c->user_id, target,
+	    &(struct heartbeat_cols){ .name = txt(b, norm, "name", 255),
+	        .interval_s = num(norm, "interval", 0, 100000000, 0),
+	        .grace_s = num(norm, "grace", 0, 100000000, 0),
+	        .paused = flag(norm, "paused") || c->import_paused,
+	        .ping_url = txt(b, norm, "ping_url", 2048),
+	        .schedule = txt(b, norm, "schedule", 255),
+	        .timezone = txt(b, norm, "timezone", 64),
+	        .tags = json_col(b, norm, "tags") },
+	    id));
 	if (r != IMP_OK)
 		return r;
-	return link_contacts(c, CT_HEARTBEAT, target, *id, contacts, ncontacts);
+	return link_contacts(c, CONTACTS_OF_HEARTBEAT, target, *id, contacts, ncontacts);
 }
-
-/* An entry of a status page or maintenance window: a monitor or a heartbeat
- * of the account (both 0 for an entry without one), with its name and section. */
-struct entry {
-	uint64_t monitor, heartbeat;
-	const char *name, *section;
-};
 
 /* The local monitor or heartbeat of an external id into e: a monitor, else
  * (one id space at some providers) a heartbeat; heartbeat_only: a heartbeat.
  * REF_OK, REF_NONE, REF_PENDING or -1. */
 static int
-entry_target(struct imp_ctx *c, const char *ext, bool heartbeat_only, struct entry *e)
+entry_target(struct imp_ctx *c, const char *ext, bool heartbeat_only, struct list_entry *e)
 {
 	uint64_t local;
 	int rc;
@@ -955,7 +910,7 @@ entry_target(struct imp_ctx *c, const char *ext, bool heartbeat_only, struct ent
  * heartbeat_ids). An entry whose monitor is not in the account is kept only
  * when it has a name. */
 static enum imp_result
-entries(struct imp_ctx *c, struct bag *b, json_object *norm, const char *key, struct entry **out,
+entries(struct imp_ctx *c, struct bag *b, json_object *norm, const char *key, struct list_entry **out,
     size_t *nout, char *why, size_t n, const char *what)
 {
 	json_object *arr = id_list(norm, key);
@@ -966,7 +921,7 @@ entries(struct imp_ctx *c, struct bag *b, json_object *norm, const char *key, st
 	*out = xrealloc(*out, (*nout + (total > MAX_LIST ? MAX_LIST : total) + 1) * sizeof **out);
 	for (size_t i = 0; i < total && *nout < MAX_LIST; i++) {
 		json_object *it = json_object_array_get_idx(arr, i);
-		struct entry e = { 0, 0, NULL, NULL };
+		struct list_entry e = { 0, 0, NULL, NULL };
 		int rc = REF_NONE;
 
 		if (json_object_is_type(it, json_type_object)) {
@@ -989,33 +944,33 @@ entries(struct imp_ctx *c, struct bag *b, json_object *norm, const char *key, st
 }
 
 static enum imp_result
-w_status_page(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
+    size_t n)
 {
 	int64_t public_ = json_object_object_get_ex(norm, "public", NULL) ? flag(norm, "public") : 1;
-	struct entry *items = NULL;
+	struct list_entry *items = NULL;
 	size_t nitems = 0;
 	enum imp_result r =
 	    entries(c, b, norm, "items", &items, &nitems, why, n, "the status page's monitors");
 
 	if (r == IMP_OK)
-		r = save(c, k, target, id, "ssis", txt(b, norm, "name", 255), txt(b, norm, "url", 2048),
-		    public_, txt(b, norm, "timezone", 64));
-	if (r == IMP_OK && db_exec(c->db, ST_ACC_STATUS_PAGE_ITEMS_CLEAR, "u", *id) < 0)
-		r = IMP_DB;
-	for (size_t i = 0; r == IMP_OK && i < nitems; i++)
-		if (db_exec(c->db, ST_ACC_STATUS_PAGE_ITEM_ADD, "uiUUss", *id, (int64_t)i, items[i].monitor,
-		        items[i].heartbeat, items[i].name, items[i].section) < 0)
-			r = IMP_DB;
+		r = saved(status_page_save(c->db, c->user_id, target,
+		    &(struct status_page_cols){ .name = txt(b, norm, "name", 255),
+		        .url = txt(b, norm, "url", 2048),
+		        .public_ = public_,
+		        .timezone = txt(b, norm, "timezone", 64) },
+		    id));
+	if (r == IMP_OK)
+		r = saved(status_page_items_set(c->db, *id, items, nitems));
 	free(items);
 	return r;
 }
 
 static enum imp_result
-w_window(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_window(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
+    size_t n)
 {
-	struct entry *mons = NULL;
+	struct list_entry *mons = NULL;
 	size_t nmons = 0;
 	enum imp_result r =
 	    entries(c, b, norm, "monitor_ids", &mons, &nmons, why, n, "the maintenance window's monitors");
@@ -1025,23 +980,25 @@ w_window(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *no
 		    "the maintenance window's heartbeats");
 
 	if (r == IMP_OK)
-		r = save(c, k, target, id, "ssssIssi", txt(b, norm, "name", 255),
-		    enum_or_other(raw_str(norm, "recurrence"), recurrences), txt(b, norm, "start", 32),
-		    txt(b, norm, "end", 32), num(norm, "duration", -1, 100000000, -1),
-		    json_col(b, norm, "days"), txt(b, norm, "timezone", 64), (int64_t)flag(norm, "paused"));
-	if (r == IMP_OK && db_exec(c->db, ST_ACC_WINDOW_MONITORS_CLEAR, "u", *id) < 0)
-		r = IMP_DB;
-	for (size_t i = 0; r == IMP_OK && i < nmons; i++)
-		if (db_exec(c->db, ST_ACC_WINDOW_MONITOR_ADD, "uiUU", *id, (int64_t)i, mons[i].monitor,
-		        mons[i].heartbeat) < 0)
-			r = IMP_DB;
+		r = saved(window_save(c->db, c->user_id, target,
+		    &(struct window_cols){ .name = txt(b, norm, "name", 255),
+		        .recurrence = enum_or_other(raw_str(norm, "recurrence"), recurrences),
+		        .starts = txt(b, norm, "start", 32),
+		        .ends = txt(b, norm, "end", 32),
+		        .duration_min = num(norm, "duration", -1, 100000000, -1),
+		        .days = json_col(b, norm, "days"),
+		        .timezone = txt(b, norm, "timezone", 64),
+		        .paused = flag(norm, "paused") },
+		    id));
+	if (r == IMP_OK)
+		r = saved(window_monitors_set(c->db, *id, mons, nmons));
 	free(mons);
 	return r;
 }
 
 static enum imp_result
-w_subscriber(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_subscriber(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
+    size_t n)
 {
 	uint64_t page;
 	enum imp_result r = ref_or_defer(c, norm, "status_page_id", "status_page", &page, why, n,
@@ -1053,28 +1010,44 @@ w_subscriber(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object
 		snprintf(why, n, "Its status page was not imported.");
 		return IMP_INVALID;
 	}
-	return save(c, k, target, id, "usssss", page, enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
-	    txt(b, norm, "address", 1024), txt(b, norm, "state", 16), json_col(b, norm, "components"),
-	    date(b, norm, "created"));
+	return saved(subscriber_save(c->db, c->user_id, target,
+	    &(struct subscriber_cols){ .status_page_id = page,
+	        .kind = enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
+	        .address = txt(b, norm, "address", 1024),
+	        .state = txt(b, norm, "state", 16),
+	        .components = json_col(b, norm, "components"),
+	        .subscribed_on = date(b, norm, "created") },
+	    id));
 }
 
 static enum imp_result
-w_hosting_client(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_hosting_client(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id,
+    char *why, size_t n)
 {
 	(void)why;
 	(void)n;
-	return save(c, k, target, id, "sssssssssssssss", txt(b, norm, "email", 255),
-	    txt(b, norm, "first_name", 255), txt(b, norm, "last_name", 255), txt(b, norm, "company", 255),
-	    txt(b, norm, "status", 32), date(b, norm, "created"), txt(b, norm, "address1", 255),
-	    txt(b, norm, "address2", 255), txt(b, norm, "city", 255), txt(b, norm, "state", 255),
-	    txt(b, norm, "postcode", 32), txt(b, norm, "country", 64), txt(b, norm, "phone", 64),
-	    currency(norm, "currency"), decimal(b, norm, "credit"));
+	return saved(hosting_client_save(c->db, c->user_id, target,
+	    &(struct hosting_client_cols){ .email = txt(b, norm, "email", 255),
+	        .first_name = txt(b, norm, "first_name", 255),
+	        .last_name = txt(b, norm, "last_name", 255),
+	        .company = txt(b, norm, "company", 255),
+	        .status = txt(b, norm, "status", 32),
+	        .client_since = date(b, norm, "created"),
+	        .address1 = txt(b, norm, "address1", 255),
+	        .address2 = txt(b, norm, "address2", 255),
+	        .city = txt(b, norm, "city", 255),
+	        .state = txt(b, norm, "state", 255),
+	        .postcode = txt(b, norm, "postcode", 32),
+	        .country = txt(b, norm, "country", 64),
+	        .phone = txt(b, norm, "phone", 64),
+	        .currency = currency(norm, "currency"),
+	        .credit = decimal(b, norm, "credit") },
+	    id));
 }
 
 static enum imp_result
-w_hosting_contact(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_hosting_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id,
+    char *why, size_t n)
 {
 	uint64_t client;
 	enum imp_result r =
@@ -1082,16 +1055,25 @@ w_hosting_contact(struct imp_ctx *c, const struct kind *k, struct bag *b, json_o
 
 	if (r != IMP_OK)
 		return r;
-	return save(c, k, target, id, "Usssssssssss", client, txt(b, norm, "first_name", 255),
-	    txt(b, norm, "last_name", 255), txt(b, norm, "company", 255), txt(b, norm, "email", 255),
-	    txt(b, norm, "phone", 64), txt(b, norm, "address1", 255), txt(b, norm, "address2", 255),
-	    txt(b, norm, "city", 255), txt(b, norm, "state", 255), txt(b, norm, "postcode", 32),
-	    txt(b, norm, "country", 64));
+	return saved(hosting_contact_save(c->db, c->user_id, target,
+	    &(struct hosting_contact_cols){ .client_id = client,
+	        .first_name = txt(b, norm, "first_name", 255),
+	        .last_name = txt(b, norm, "last_name", 255),
+	        .company = txt(b, norm, "company", 255),
+	        .email = txt(b, norm, "email", 255),
+	        .phone = txt(b, norm, "phone", 64),
+	        .address1 = txt(b, norm, "address1", 255),
+	        .address2 = txt(b, norm, "address2", 255),
+	        .city = txt(b, norm, "city", 255),
+	        .state = txt(b, norm, "state", 255),
+	        .postcode = txt(b, norm, "postcode", 32),
+	        .country = txt(b, norm, "country", 64) },
+	    id));
 }
 
 static enum imp_result
-w_hosting_service(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_hosting_service(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id,
+    char *why, size_t n)
 {
 	const char *product = txt(b, norm, "product", 255), *domain = txt(b, norm, "domain", 255);
 	uint64_t client;
@@ -1100,17 +1082,23 @@ w_hosting_service(struct imp_ctx *c, const struct kind *k, struct bag *b, json_o
 
 	if (r != IMP_OK)
 		return r;
-	return save(c, k, target, id,
-	    "Ussssssss"
-	    "s",
-	    client, product ? product : "", domain ? domain : "", txt(b, norm, "status", 32),
-	    txt(b, norm, "billing_cycle", 32), decimal(b, norm, "amount"), date(b, norm, "next_due"),
-	    decimal(b, norm, "first_amount"), date(b, norm, "registered"), currency(norm, "currency"));
+	return saved(hosting_service_save(c->db, c->user_id, target,
+	    &(struct hosting_service_cols){ .client_id = client,
+	        .product = product ? product : "",
+	        .domain = domain ? domain : "",
+	        .status = txt(b, norm, "status", 32),
+	        .billing_cycle = txt(b, norm, "billing_cycle", 32),
+	        .amount = decimal(b, norm, "amount"),
+	        .next_due = date(b, norm, "next_due"),
+	        .first_amount = decimal(b, norm, "first_amount"),
+	        .registered = date(b, norm, "registered"),
+	        .currency = currency(norm, "currency") },
+	    id));
 }
 
 static enum imp_result
-w_hosting_addon(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_hosting_addon(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
+    size_t n)
 {
 	uint64_t client, service;
 	enum imp_result r =
@@ -1121,15 +1109,23 @@ w_hosting_addon(struct imp_ctx *c, const struct kind *k, struct bag *b, json_obj
 		    "the addon's service");
 	if (r != IMP_OK)
 		return r;
-	return save(c, k, target, id, "UUssssssss", client, service, txt(b, norm, "name", 255),
-	    txt(b, norm, "status", 32), txt(b, norm, "billing_cycle", 32), decimal(b, norm, "amount"),
-	    decimal(b, norm, "setup_fee"), date(b, norm, "next_due"), date(b, norm, "registered"),
-	    currency(norm, "currency"));
+	return saved(hosting_addon_save(c->db, c->user_id, target,
+	    &(struct hosting_addon_cols){ .client_id = client,
+	        .service_id = service,
+	        .name = txt(b, norm, "name", 255),
+	        .status = txt(b, norm, "status", 32),
+	        .billing_cycle = txt(b, norm, "billing_cycle", 32),
+	        .amount = decimal(b, norm, "amount"),
+	        .setup_fee = decimal(b, norm, "setup_fee"),
+	        .next_due = date(b, norm, "next_due"),
+	        .registered = date(b, norm, "registered"),
+	        .currency = currency(norm, "currency") },
+	    id));
 }
 
 static enum imp_result
-w_hosting_domain(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_hosting_domain(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id,
+    char *why, size_t n)
 {
 	uint64_t client;
 	enum imp_result r =
@@ -1137,41 +1133,48 @@ w_hosting_domain(struct imp_ctx *c, const struct kind *k, struct bag *b, json_ob
 
 	if (r != IMP_OK)
 		return r;
-	return save(c, k, target, id, "UssssssssII", client, txt(b, norm, "domain", 255),
-	    txt(b, norm, "registrar", 255), txt(b, norm, "status", 32), date(b, norm, "expiry"),
-	    date(b, norm, "next_due"), decimal(b, norm, "amount"), date(b, norm, "registered"),
-	    currency(norm, "currency"), num(norm, "period", -1, 100, -1), tri(norm, "auto_renew"));
+	return saved(hosting_domain_save(c->db, c->user_id, target,
+	    &(struct hosting_domain_cols){ .client_id = client,
+	        .domain = txt(b, norm, "domain", 255),
+	        .registrar = txt(b, norm, "registrar", 255),
+	        .status = txt(b, norm, "status", 32),
+	        .expiry = date(b, norm, "expiry"),
+	        .next_due = date(b, norm, "next_due"),
+	        .amount = decimal(b, norm, "amount"),
+	        .registered = date(b, norm, "registered"),
+	        .currency = currency(norm, "currency"),
+	        .period_years = num(norm, "period", -1, 100, -1),
+	        .auto_renew = tri(norm, "auto_renew") },
+	    id));
 }
 
-/* The invoice's lines, replaced as a whole. */
+/* The invoice's lines (each at its place in the list), replaced as a whole. */
 static enum imp_result
-invoice_lines(struct imp_ctx *c, json_object *norm, uint64_t invoice)
+invoice_lines(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t invoice)
 {
 	json_object *arr = id_list(norm, "lines");
-	size_t total = arr ? json_object_array_length(arr) : 0;
+	size_t total = arr ? json_object_array_length(arr) : 0, n = 0;
+	struct invoice_line *lines = xcalloc(total < MAX_LIST ? total + 1 : MAX_LIST, sizeof *lines);
+	enum imp_result r;
 
-	if (db_exec(c->db, ST_ACC_INVOICE_ITEMS_CLEAR, "u", invoice) < 0)
-		return IMP_DB;
 	for (size_t i = 0; i < total && i < MAX_LIST; i++) {
 		json_object *line = json_object_array_get_idx(arr, i);
-		struct bag b = { NULL, 0, 0 };
-		int64_t x;
-
-		if (!json_object_is_type(line, json_type_object))
-			continue;
-		x = db_exec(c->db, ST_ACC_INVOICE_ITEM_ADD, "uissssi", invoice, (int64_t)i,
-		    txt(&b, line, "description", 65535), decimal(&b, line, "amount"),
-		    txt(&b, line, "type", 32), txt(&b, line, "relid", 64), (int64_t)flag(line, "taxed"));
-		bag_free(&b);
-		if (x < 0)
-			return IMP_DB;
+		if (json_object_is_type(line, json_type_object))
+			lines[n++] = (struct invoice_line){ .position = (int64_t)i,
+				.description = txt(b, line, "description", 65535),
+				.amount = decimal(b, line, "amount"),
+				.type = txt(b, line, "type", 32),
+				.relid = txt(b, line, "relid", 64),
+				.taxed = flag(line, "taxed") };
 	}
-	return IMP_OK;
+	r = saved(invoice_items_set(c->db, invoice, lines, n));
+	free(lines);
+	return r;
 }
 
 static enum imp_result
-w_invoice(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
+    size_t n)
 {
 	uint64_t client;
 	enum imp_result r =
@@ -1179,20 +1182,28 @@ w_invoice(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 
 	if (r != IMP_OK)
 		return r;
-	r = save(c, k, target, id,
-	    "Ussssssssssss"
-	    "s",
-	    client, txt(b, norm, "number", 64), date(b, norm, "date"), date(b, norm, "due"),
-	    date(b, norm, "paid_at"), decimal(b, norm, "total"), currency(norm, "currency"),
-	    txt(b, norm, "status", 32), decimal(b, norm, "subtotal"), decimal(b, norm, "tax"),
-	    decimal(b, norm, "tax2"), decimal(b, norm, "credit"), decimal(b, norm, "balance"),
-	    txt(b, norm, "payment_method", 64));
-	return r != IMP_OK ? r : invoice_lines(c, norm, *id);
+	r = saved(invoice_save(c->db, c->user_id, target,
+	    &(struct invoice_cols){ .client_id = client,
+	        .number = txt(b, norm, "number", 64),
+	        .invoice_date = date(b, norm, "date"),
+	        .due = date(b, norm, "due"),
+	        .paid_at = date(b, norm, "paid_at"),
+	        .total = decimal(b, norm, "total"),
+	        .currency = currency(norm, "currency"),
+	        .status = txt(b, norm, "status", 32),
+	        .subtotal = decimal(b, norm, "subtotal"),
+	        .tax = decimal(b, norm, "tax"),
+	        .tax2 = decimal(b, norm, "tax2"),
+	        .credit = decimal(b, norm, "credit"),
+	        .balance = decimal(b, norm, "balance"),
+	        .payment_method = txt(b, norm, "payment_method", 64) },
+	    id));
+	return r != IMP_OK ? r : invoice_lines(c, b, norm, *id);
 }
 
 static enum imp_result
-w_payment(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *norm, uint64_t target,
-    uint64_t *id, char *why, size_t n)
+w_payment(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
+    size_t n)
 {
 	uint64_t client, invoice;
 	enum imp_result r =
@@ -1202,10 +1213,18 @@ w_payment(struct imp_ctx *c, const struct kind *k, struct bag *b, json_object *n
 		r = ref_or_defer(c, norm, "invoice_id", "invoice", &invoice, why, n, "the payment's invoice");
 	if (r != IMP_OK)
 		return r;
-	return save(c, k, target, id, "UUssssssss", client, invoice, date(b, norm, "date"),
-	    txt(b, norm, "gateway", 64), txt(b, norm, "transaction_id", 191),
-	    txt(b, norm, "description", 1024), decimal(b, norm, "amount_in"), decimal(b, norm, "fees"),
-	    decimal(b, norm, "amount_out"), currency(norm, "currency"));
+	return saved(payment_save(c->db, c->user_id, target,
+	    &(struct payment_cols){ .client_id = client,
+	        .invoice_id = invoice,
+	        .paid_on = date(b, norm, "date"),
+	        .gateway = txt(b, norm, "gateway", 64),
+	        .transaction_id = txt(b, norm, "transaction_id", 191),
+	        .description = txt(b, norm, "description", 1024),
+	        .amount_in = decimal(b, norm, "amount_in"),
+	        .fees = decimal(b, norm, "fees"),
+	        .amount_out = decimal(b, norm, "amount_out"),
+	        .currency = currency(norm, "currency") },
+	    id));
 }
 
 enum imp_result
@@ -1221,7 +1240,7 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 		why[0] = '\0';
 	if (importer_validate(type, norm, why, n) != 0)
 		return IMP_INVALID;
-	r = k->write(c, k, &b, norm, target, target_id, why, n);
+	r = k->write(c, &b, norm, target, target_id, why, n);
 	bag_free(&b);
 	if (r != IMP_OK)
 		return r;
@@ -1234,8 +1253,8 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 		json_object_array_add(c->rows->links, row);
 		return IMP_OK;
 	}
-	if (db_exec(c->db, ST_RN_LINK_UPSERT, "ussssus", c->user_id, c->provider, type, external_id, k->model,
-	        *target_id, c->run_id) < 0)
+	if (link_upsert(c->db, c->user_id, c->provider, type, external_id, k->model, *target_id, c->run_id) <
+	    0)
 		return IMP_DB;
 	return IMP_OK;
 }
@@ -1245,7 +1264,7 @@ importer_rows_begin(struct imp_ctx *c)
 {
 	c->rows = xcalloc(1, sizeof *c->rows);
 	c->rows->links = json_object_new_array();
-	for (int t = 0; t < CT__COUNT; t++)
+	for (int t = 0; t < CONTACT_OWNERS; t++)
 		c->rows->contacts[t] = json_object_new_array();
 }
 
@@ -1255,12 +1274,11 @@ importer_rows_flush(struct imp_ctx *c)
 	struct imp_rows *k = c->rows;
 
 	if (json_object_array_length(k->links) > 0 &&
-	    db_exec(c->db, ST_RN_LINK_UPSERT_ROWS, "usss", c->user_id, c->provider, c->run_id,
-	        jx_text(k->links)) < 0)
+	    links_upsert_rows(c->db, c->user_id, c->provider, c->run_id, jx_text(k->links)) < 0)
 		return -1;
-	for (int t = 0; t < CT__COUNT; t++)
+	for (int t = 0; t < CONTACT_OWNERS; t++)
 		if (json_object_array_length(k->contacts[t]) > 0 &&
-		    db_exec(c->db, contact_tables[t].add_rows, "s", jx_text(k->contacts[t])) < 0)
+		    contact_link_rows(c->db, (enum contact_owner)t, jx_text(k->contacts[t])) < 0)
 			return -1;
 	return 0;
 }
@@ -1271,7 +1289,7 @@ importer_rows_end(struct imp_ctx *c)
 	if (c->rows == NULL)
 		return;
 	json_object_put(c->rows->links);
-	for (int t = 0; t < CT__COUNT; t++)
+	for (int t = 0; t < CONTACT_OWNERS; t++)
 		json_object_put(c->rows->contacts[t]);
 	free(c->rows);
 	c->rows = NULL;
@@ -1282,75 +1300,72 @@ importer_rows_end(struct imp_ctx *c)
  * clients before their records, services before addons, invoices before
  * payments). resource_type names are documented in docs/resources.md. */
 #define KIND_FNS(f) .match = m_##f, .write = w_##f
-#define KIND_STMTS(L, A) \
-	.link = ST_RN_LINK_##L, .insert = ST_ACC_##A##_INSERT, .update = ST_ACC_##A##_UPDATE, \
-	.any = ST_ACC_##A##_ANY
 /* clang-format off */
 static const struct kind kinds[] = {
 	{ .type = "contact", .model = "contacts", .noun = "contact",
 	  .key_words = "type and address", .label = { "name", "value" },
 	  .need = { { "name", "value" }, "The contact has neither a name nor a value." },
-	  KIND_STMTS(CONTACT, CONTACT), KIND_FNS(contact) },
+	  .table = ACC_CONTACTS, KIND_FNS(contact) },
 	{ .type = "hosting_client", .model = "hosting_clients", .noun = "hosting client",
 	  .key_words = "email address", .label = { "company", "email" },
 	  .limits = { { "email", 255, "The client's email address is longer than 255 characters." } },
 	  .need = { { "email" }, "The client has no email address." },
-	  KIND_STMTS(HOSTING_CLIENT, HOSTING_CLIENT), KIND_FNS(hosting_client) },
+	  .table = ACC_HOSTING_CLIENTS, KIND_FNS(hosting_client) },
 	{ .type = "hosting_contact", .model = "hosting_contacts", .noun = "client contact",
 	  .key_words = "client and email address", .label = { "email", "last_name" },
 	  .need = { { "email", "first_name", "last_name" },
 	      "The client contact has neither a name nor an email address." },
-	  KIND_STMTS(HOSTING_CONTACT, HOSTING_CONTACT), KIND_FNS(hosting_contact) },
+	  .table = ACC_HOSTING_CONTACTS, KIND_FNS(hosting_contact) },
 	{ .type = "monitor", .model = "monitors", .noun = "monitor",
 	  .key_words = "type and URL", .label = { "name", "url" }, .pausable = true,
 	  .limits = { { "url", 2048, "The monitor URL is longer than 2048 characters." } },
 	  .need = { { "url", "name" }, "The monitor has neither a name nor a URL." },
-	  KIND_STMTS(MONITOR, MONITOR), KIND_FNS(monitor) },
+	  .table = ACC_MONITORS, KIND_FNS(monitor) },
 	{ .type = "heartbeat", .model = "heartbeats", .noun = "heartbeat",
 	  .key_words = "name and ping URL", .label = { "name" }, .pausable = true,
 	  .limits = { { "name", 100000, "The heartbeat's name is longer than 100000 characters." } },
 	  .need = { { "name" }, "The heartbeat has no name." },
-	  KIND_STMTS(HEARTBEAT, HEARTBEAT), KIND_FNS(heartbeat) },
+	  .table = ACC_HEARTBEATS, KIND_FNS(heartbeat) },
 	{ .type = "maintenance_window", .model = "maintenance_windows", .noun = "maintenance window",
 	  .key_words = "name, recurrence and start", .label = { "name" },
 	  .limits = { { "start", 32, "The maintenance window's start is not a date-time or a time of day." },
 	      { "name", 100000, "The maintenance window's name is longer than 100000 characters." } },
 	  .need = { { "name" }, "The maintenance window has no name." },
-	  KIND_STMTS(MAINTENANCE_WINDOW, WINDOW), KIND_FNS(window) },
+	  .table = ACC_MAINTENANCE_WINDOWS, KIND_FNS(window) },
 	{ .type = "status_page", .model = "status_pages", .noun = "status page",
 	  .key_words = "name", .label = { "name", "url" },
 	  .limits = { { "name", 100000, "The status page's name is longer than 100000 characters." } },
 	  .need = { { "name" }, "The status page has no name." },
-	  KIND_STMTS(STATUS_PAGE, STATUS_PAGE), KIND_FNS(status_page) },
+	  .table = ACC_STATUS_PAGES, KIND_FNS(status_page) },
 	{ .type = "status_page_subscriber", .model = "status_page_subscribers", .noun = "status page subscriber",
 	  .key_words = "status page, kind and address", .label = { "address" },
 	  .limits = { { "status_page_id", 191, "The subscriber's status page is longer than 191 characters." } },
 	  .need = { { "status_page_id" }, "The subscriber has no status page." },
-	  KIND_STMTS(SUBSCRIBER, SUBSCRIBER), KIND_FNS(subscriber) },
+	  .table = ACC_SUBSCRIBERS, KIND_FNS(subscriber) },
 	{ .type = "hosting_service", .model = "hosting_services", .noun = "hosting service",
 	  .key_words = "client, product and domain", .label = { "product", "domain" },
 	  .need = { { "product", "domain" }, "The service has neither a product nor a domain." },
-	  KIND_STMTS(HOSTING_SERVICE, HOSTING_SERVICE), KIND_FNS(hosting_service) },
+	  .table = ACC_HOSTING_SERVICES, KIND_FNS(hosting_service) },
 	{ .type = "hosting_addon", .model = "hosting_addons", .noun = "addon",
 	  .key_words = "client, service and name", .label = { "name" },
 	  .limits = { { "name", 100000, "The addon's name is longer than 100000 characters." } },
 	  .need = { { "name" }, "The addon has no name." },
-	  KIND_STMTS(HOSTING_ADDON, HOSTING_ADDON), KIND_FNS(hosting_addon) },
+	  .table = ACC_HOSTING_ADDONS, KIND_FNS(hosting_addon) },
 	{ .type = "hosting_domain", .model = "hosting_domains", .noun = "domain",
 	  .key_words = "domain name", .label = { "domain" },
 	  .limits = { { "domain", 255, "The domain record's domain name is longer than 255 characters." } },
 	  .need = { { "domain" }, "The domain record has no domain name." },
-	  KIND_STMTS(HOSTING_DOMAIN, HOSTING_DOMAIN), KIND_FNS(hosting_domain) },
+	  .table = ACC_HOSTING_DOMAINS, KIND_FNS(hosting_domain) },
 	{ .type = "invoice", .model = "invoices", .noun = "invoice",
 	  .key_words = "number", .label = { "number" },
 	  .limits = { { "number", 64, "The invoice number is longer than 64 characters." } },
 	  .need = { { "number" }, "The invoice has no number." },
-	  KIND_STMTS(INVOICE, INVOICE), KIND_FNS(invoice) },
+	  .table = ACC_INVOICES, KIND_FNS(invoice) },
 	{ .type = "payment", .model = "payments", .noun = "payment",
 	  .key_words = "gateway and transaction id", .label = { "transaction_id", "description" },
 	  .limits = { { "transaction_id", 191, "The payment's transaction id is longer than 191 characters." } },
 	  .need = { { "transaction_id" }, "The payment has no transaction id." },
-	  KIND_STMTS(PAYMENT, PAYMENT), KIND_FNS(payment) },
+	  .table = ACC_PAYMENTS, KIND_FNS(payment) },
 };
 /* clang-format on */
 static const size_t nkinds = sizeof kinds / sizeof kinds[0];

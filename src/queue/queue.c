@@ -4,17 +4,14 @@
 
 #include "core/log.h"
 #include "core/util.h"
-#include "db/runner_rows.h"
+#include "db/queue_rows.h"
 #include "queue/queue.h"
 
 int
 queue_push(struct db *db, const char *queue, const char *run_id, uint64_t resource_id, const char *payload,
     struct err *e)
 {
-	int64_t n = resource_id ? db_exec(db, ST_JOB_INSERT, "ssus", queue, run_id, resource_id, payload) :
-	                          db_exec(db, ST_JOB_INSERT, "ssns", queue, run_id, payload);
-
-	return n < 0 ? db_fail(db, e) : 0;
+	return job_insert(db, queue, run_id, resource_id, payload) < 0 ? db_fail(db, e) : 0;
 }
 
 void
@@ -46,7 +43,7 @@ claim_once(struct db *db, const char *queue, const char *worker, int lease_s, st
 		db_rollback(db);
 		return 0;
 	}
-	if (db_exec(db, ST_JOB_RESERVE, "siiu", worker, (int64_t)lease_s, (int64_t)lease_s, j->id) < 0)
+	if (job_reserve(db, j->id, worker, lease_s) < 0)
 		goto fail;
 	if (db_commit(db) != 0)
 		goto fail;
@@ -78,8 +75,7 @@ queue_claim(struct db *db, const char *queue, const char *worker, int lease_s, s
 int
 queue_hold(struct db *db, const struct job *j)
 {
-	int64_t n =
-	    db_exec(db, ST_JOB_HOLD, "iius", (int64_t)j->lease_s, (int64_t)j->lease_s, j->id, j->worker);
+	int64_t n = job_hold(db, j->id, j->worker, j->lease_s);
 
 	return n < 0 ? -1 : n > 0;
 }
@@ -91,15 +87,14 @@ queue_release(struct db *db, const struct job *j, int64_t delay_ms, int attempts
 
 	if (delay_ms < 0)
 		delay_ms = 0;
-	n = db_exec(db, ST_JOB_RELEASE, "iisus", delay_ms * 1000, (int64_t)attempts, payload, j->id,
-	    j->worker);
+	n = job_release(db, j->id, j->worker, delay_ms * 1000, attempts, payload);
 	return n < 0 ? -1 : n > 0;
 }
 
 int
 queue_done(struct db *db, const struct job *j)
 {
-	int64_t n = db_exec(db, ST_JOB_DONE, "us", j->id, j->worker);
+	int64_t n = job_done(db, j->id, j->worker);
 
 	return n < 0 ? -1 : n > 0;
 }

@@ -3,13 +3,15 @@
  * then the run row. A crash repeats at most one batch; the job finishes when
  * the run is gone. */
 #include "core/log.h"
+#include "db/runner_rows.h"
 #include "runner/runner.h"
 
 #define CLEANUP_BATCH 5000
 
 struct clean {
 	struct job *job;
-	enum stmt_id what;
+	/* a batch of the run's rows of one kind; NULL: the run row, last */
+	int64_t (*batch)(struct db *, const char *run_id, int64_t batch);
 	int64_t deleted;
 };
 
@@ -20,25 +22,26 @@ clean_batch(struct runner *r, void *arg)
 
 	if (queue_hold(r->db, c->job) <= 0)
 		return TX_ABORT; /* the lease was lost: the job is someone else's */
-	if (c->what == ST_RN_CLEAN_RUN) {
+	if (c->batch == NULL) {
 		/* the job goes first: deleting the run would take its row along */
 		if (queue_done(r->db, c->job) < 0)
 			return TX_ERROR;
-		c->deleted = db_exec(r->db, c->what, "s", c->job->run_id);
+		c->deleted = run_row_delete(r->db, c->job->run_id);
 	} else
-		c->deleted = db_exec(r->db, c->what, "si", c->job->run_id, (int64_t)CLEANUP_BATCH);
+		c->deleted = c->batch(r->db, c->job->run_id, CLEANUP_BATCH);
 	return c->deleted < 0 ? TX_ERROR : TX_COMMIT;
 }
 
 void
 cleanup_step(struct runner *r, struct job *j)
 {
-	static const enum stmt_id order[] = { ST_RN_CLEAN_RESOURCES, ST_RN_CLEAN_LOGS };
+	static int64_t (*const order[])(struct db *, const char *, int64_t) = { run_resources_delete,
+		run_logs_delete };
 	int64_t step_end = runner_step_end(r);
 	struct clean c = { .job = j };
 
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
-		c.what = order[i];
+		c.batch = order[i];
 		do {
 			enum tx_result t = runner_tx(r, clean_batch, &c);
 			if (t == TX_ABORT)
@@ -54,7 +57,7 @@ cleanup_step(struct runner *r, struct job *j)
 			}
 		} while (c.deleted > 0);
 	}
-	c.what = ST_RN_CLEAN_RUN;
+	c.batch = NULL;
 	if (runner_tx(r, clean_batch, &c) == TX_ERROR)
 		queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), 0, NULL);
 }

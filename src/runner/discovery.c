@@ -22,6 +22,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/queue_rows.h"
 #include "db/runner_rows.h"
 #include "importers/importer.h"
 #include "providers/common.h"
@@ -208,7 +209,7 @@ save_items(struct runner *r, const char *run_id, const struct prov_page *p)
 		json_object_array_add(row, it->norm ? json_object_get(it->norm) : json_object_new_object());
 		json_object_array_add(rows, row);
 	}
-	rc = p->n > 0 ? db_exec(r->db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, jx_text(rows)) : 0;
+	rc = p->n > 0 ? resources_upsert_rows(r->db, run_id, jx_text(rows)) : 0;
 	json_object_put(rows);
 	return rc < 0 ? -1 : 0;
 }
@@ -223,7 +224,7 @@ save_count(struct runner *r, struct disc *d)
 
 	count_page(&d->count, d->cursor, d->page->next_cursor, &d->counted);
 	payload = count_text(&d->counted);
-	n = db_exec(r->db, ST_JOB_PAYLOAD, "sus", payload, d->job->id, d->job->worker);
+	n = job_payload_set(r->db, d->job->id, d->job->worker, payload);
 	free(payload);
 	return n;
 }
@@ -268,8 +269,7 @@ finish_discovery(struct runner *r, struct disc *d, const char *old_stats)
 
 	if (stats == NULL)
 		return TX_ERROR;
-	n = db_exec(r->db, ST_RN_DISCOVERY_END, "sis", stats, (int64_t)r->cfg->credentials_retention,
-	    d->job->run_id);
+	n = run_discovery_end(r->db, d->job->run_id, stats, (int64_t)r->cfg->credentials_retention);
 	describe_discovered(stats, summary, sizeof summary, &d->resources);
 	ctx = json_object_new_object();
 	all = jx_parse(stats, strlen(stats), &ok);
@@ -322,7 +322,7 @@ save_page(struct runner *r, void *arg)
 	log_page_warnings(r, d, p);
 	{
 		char *stats = stats_count_page(old_stats, p, &d->resources);
-		int64_t n = db_exec(r->db, ST_RN_CHECKPOINT, "sss", p->next_cursor, stats, d->job->run_id);
+		int64_t n = run_checkpoint(r->db, d->job->run_id, p->next_cursor, stats);
 		free(stats);
 		if (n < 0)
 			goto out;
@@ -356,7 +356,7 @@ begin_discovery(struct runner *r, void *arg)
 		d->moved_on = strcmp(status, "discovering") != 0;
 		return TX_COMMIT;
 	}
-	if ((n = db_exec(r->db, ST_RN_DISCOVERY_BEGIN, "s", d->job->run_id)) < 0)
+	if ((n = run_discovery_begin(r->db, d->job->run_id)) < 0)
 		return TX_ERROR;
 	ctx = json_object_new_object();
 	jx_add_str(ctx, "provider", d->def ? d->def->id : NULL);
@@ -377,8 +377,7 @@ fail_run(struct runner *r, void *arg)
 
 	if ((t = runner_lock(r, d->job, true, status, NULL, NULL)) != TX_COMMIT)
 		return t;
-	if ((n = db_exec(r->db, ST_RN_RUN_FAIL, "ss", d->error_message, d->job->run_id)) < 0 ||
-	    queue_done(r->db, d->job) < 0)
+	if ((n = run_fail(r->db, d->job->run_id, d->error_message)) < 0 || queue_done(r->db, d->job) < 0)
 		return TX_ERROR;
 	if (n > 0) {
 		ctx = json_object_new_object();

@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/queue_rows.h"
 #include "db/runner_rows.h"
 #include "importers/importer.h"
 #include "runner/rules.h"
@@ -30,7 +31,7 @@ struct plan {
 };
 
 /* Decide one resource and add the decision to decided (the batch's rows of
- * ST_RN_PLAN_SET_ROWS). 0 or -1 (DB error). */
+ * plan_set_rows). 0 or -1 (DB error). */
 static int
 plan_one(struct plan *p, struct imp_ctx *ic, const struct resource_row *w, json_object *decided)
 {
@@ -128,8 +129,7 @@ plan_batch(struct runner *r, void *arg)
 	for (int i = 0; i < n; i++)
 		if (plan_one(p, &ic, &rows[i], decided) != 0)
 			goto out;
-	if (json_object_array_length(decided) > 0 &&
-	    db_exec(r->db, ST_RN_PLAN_SET_ROWS, "s", jx_text(decided)) < 0)
+	if (json_object_array_length(decided) > 0 && plan_set_rows(r->db, jx_text(decided)) < 0)
 		goto out;
 	if (n > 0)
 		p->after = rows[n - 1].id;
@@ -166,7 +166,7 @@ pause_on_conflicts(struct runner *r, struct plan *p, const char *stats, int64_t 
 {
 	int64_t n;
 
-	if ((n = db_exec(r->db, ST_RN_PAUSE_CONFLICTS, "ss", stats, p->job->run_id)) < 0)
+	if ((n = run_pause_conflicts(r->db, p->job->run_id, stats)) < 0)
 		return -1;
 	jx_add_int(ctx, "conflicts", conflicts);
 	if (n > 0)
@@ -182,12 +182,11 @@ pause_on_conflicts(struct runner *r, struct plan *p, const char *stats, int64_t 
 static int
 start_import(struct runner *r, struct plan *p, const char *stats, json_object *ctx, const char *summary)
 {
-	int64_t other;
 	int found;
 
-	if (db_exec(r->db, ST_RN_SET_STATS, "ss", stats, p->job->run_id) < 0)
+	if (run_stats_set(r->db, p->job->run_id, stats) < 0)
 		return -1;
-	if ((found = db_scalar(r->db, &other, ST_JOB_EXISTS, "ss", p->job->run_id, QUEUE_RESOURCES)) < 0)
+	if ((found = job_of_run(r->db, p->job->run_id, QUEUE_RESOURCES)) < 0)
 		return -1;
 	if (found == 0) {
 		struct err e;
@@ -218,7 +217,7 @@ plan_finish(struct runner *r, void *arg)
 		goto out;
 	}
 	t = TX_ERROR;
-	if (db_scalar(r->db, &other, ST_JOB_OTHERS, "ssu", p->job->run_id, QUEUE_PLANNING, p->job->id) < 0)
+	if (jobs_other_count(r->db, p->job->run_id, QUEUE_PLANNING, p->job->id, &other) != 0)
 		goto out;
 	if (other > 0) {
 		/* Another chunk of the plan is still at work: the last one ends the plan. */
@@ -227,7 +226,7 @@ plan_finish(struct runner *r, void *arg)
 		t = TX_COMMIT;
 		goto out;
 	}
-	if (db_scalar(r->db, &conflicts, ST_RN_COUNT_CONFLICTS, "s", p->job->run_id) < 0)
+	if (run_conflict_count(r->db, p->job->run_id, &conflicts) != 0)
 		goto out;
 	if ((stats = runner_stats(r, p->job->run_id, old, false, NULL, true, PROGRESS_COUNT, NULL)) == NULL)
 		goto out;
@@ -283,7 +282,8 @@ split_body(struct runner *r, void *arg)
 	char status[32], payload[96];
 	enum tx_result t;
 	uint64_t after = 0;
-	int64_t total, end;
+	int64_t total;
+	uint64_t end;
 	struct err e;
 	int rc;
 
@@ -294,22 +294,22 @@ split_body(struct runner *r, void *arg)
 		p->moved_on = true;
 		return TX_ABORT;
 	}
-	if (db_scalar(r->db, &total, ST_RN_COUNT_ALL, "s", p->job->run_id) < 0)
+	if (run_resource_count(r->db, p->job->run_id, &total) != 0)
 		return TX_ERROR;
 	if (total <= RUNNER_PLAN_CHUNK)
 		return TX_COMMIT;
 	err_clear(&e);
 	for (;;) {
-		if ((rc = db_scalar(r->db, &end, ST_RN_NTH_AFTER, "sui", p->job->run_id, after,
-		         (int64_t)RUNNER_PLAN_CHUNK - 1)) < 0)
+		if ((rc = resource_nth_after(r->db, p->job->run_id, after, (int64_t)RUNNER_PLAN_CHUNK - 1,
+		         &end)) < 0)
 			return TX_ERROR;
 		/* the last chunk has no bound: it takes whatever is left */
-		pos_text(payload, sizeof payload, after, rc == 1 ? (uint64_t)end : 0);
+		pos_text(payload, sizeof payload, after, rc == 1 ? end : 0);
 		if (queue_push(r->db, QUEUE_PLANNING, p->job->run_id, 0, payload, &e) != 0)
 			return TX_ERROR;
 		if (rc == 0)
 			break;
-		after = (uint64_t)end;
+		after = end;
 	}
 	if (queue_done(r->db, p->job) < 0)
 		return TX_ERROR;

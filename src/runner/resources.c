@@ -87,7 +87,7 @@ record_failure(struct runner *r, struct one *o)
 	json_object *ctx;
 
 	snprintf(msg, sizeof msg, "Import failed: %s", o->why);
-	if (db_exec(r->db, ST_RN_RES_FAILED, "isu", (int64_t)1, msg, o->id) < 0)
+	if (resource_failed(r->db, o->id, msg) < 0)
 		return -1;
 	ctx = json_object_new_object();
 	failure_context(o, ctx);
@@ -133,8 +133,7 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 			json_object_array_add(row, json_object_new_string(importer_model(o->type)));
 			json_object_array_add(row, json_object_new_uint64(target_id));
 			json_object_array_add(o->imported, row);
-		} else if (db_exec(r->db, ST_RN_RES_IMPORTED, "suu", importer_model(o->type), target_id,
-		               o->id) < 0)
+		} else if (resource_imported(r->db, o->id, importer_model(o->type), target_id) < 0)
 			goto db_error;
 		return TX_COMMIT;
 	case IMP_DEFER:
@@ -222,13 +221,13 @@ error_body(struct runner *r, void *arg)
 		else
 			snprintf(why, sizeof why, "the %s could not be saved in your account", o->type);
 		snprintf(msg, sizeof msg, "Import failed: %s.", why);
-		n = db_exec(r->db, ST_RN_RES_FAILED, "isu", (int64_t)1, msg, o->id);
+		n = resource_failed(r->db, o->id, msg);
 		if (n > 0)
 			runner_log(r, o->job->run_id, "error", ctx,
 			    "Import of %s (external id %s) failed: %s.", o->type, o->ext, why);
 		o->failed_now = n > 0;
 	} else {
-		n = db_exec(r->db, ST_RN_RES_ATTEMPT, "u", o->id);
+		n = resource_attempt(r->db, o->id);
 		if (n > 0) {
 			jx_add_int(ctx, "retry_in_s", (a->delay_ms + 999) / 1000);
 			runner_log(r, o->job->run_id, "warning", ctx,
@@ -338,7 +337,7 @@ batch_body(struct runner *r, void *arg)
 	if (t == TX_COMMIT && importer_rows_flush(&ic) != 0)
 		t = TX_ERROR;
 	if (t == TX_COMMIT && json_object_array_length(imported) > 0 &&
-	    db_exec(r->db, ST_RN_RES_IMPORTED_ROWS, "s", jx_text(imported)) < 0)
+	    resources_imported_rows(r->db, jx_text(imported)) < 0)
 		t = TX_ERROR;
 	importer_rows_end(&ic);
 	json_object_put(imported);
@@ -408,7 +407,7 @@ struct paused {
 };
 
 static void
-count_paused(void *arg, const char *type, int64_t n)
+count_paused(const char *type, int64_t n, void *arg)
 {
 	struct paused *p = arg;
 
@@ -424,7 +423,7 @@ log_left_paused(struct runner *r, const char *run_id)
 {
 	struct paused p = { json_object_new_object(), 0 };
 	json_object *ctx = json_object_new_object();
-	int rc = run_count_groups(r->db, ST_RN_COUNT_IMPORTED_TYPE, run_id, count_paused, &p);
+	int rc = run_count_imported_by_type(r->db, run_id, count_paused, &p);
 
 	json_object_object_add(ctx, "left_paused", p.types);
 	if (rc == 0)
@@ -459,8 +458,7 @@ finish_body(struct runner *r, void *arg)
 		goto out;
 	if (f->delete_job) {
 		const char *final = run_final_status(failed);
-		if ((n = db_exec(r->db, ST_RN_COMPLETE, "ssss", final, stats, f->job->run_id,
-		         f->job->run_id)) < 0)
+		if ((n = run_complete(r->db, f->job->run_id, final, stats)) < 0)
 			goto out;
 		if (n > 0) {
 			int ok;
@@ -479,7 +477,7 @@ finish_body(struct runner *r, void *arg)
 		if (queue_done(r->db, f->job) < 0)
 			goto out;
 	}
-	if (n == 0 && db_exec(r->db, ST_RN_SET_STATS, "ss", stats, f->job->run_id) < 0)
+	if (n == 0 && run_stats_set(r->db, f->job->run_id, stats) < 0)
 		goto out;
 	t = TX_COMMIT;
 out:
@@ -534,8 +532,7 @@ static int
 earlier_pending(struct runner *r, const char *run_id, int rank)
 {
 	for (int i = 0; i < rank; i++) {
-		int64_t one;
-		int rc = db_scalar(r->db, &one, ST_RN_PENDING_ANY, "ss", run_id, importer_type_at((size_t)i));
+		int rc = pending_any(r->db, run_id, importer_type_at((size_t)i));
 		if (rc != 0)
 			return rc;
 	}
@@ -634,26 +631,25 @@ resources_queue(struct runner *r, const char *run_id, struct err *e)
 	int64_t pending;
 	int rc;
 
-	if (db_scalar(r->db, &pending, ST_RN_COUNT_PENDING, "s", run_id) < 0)
+	if (run_pending_count(r->db, run_id, &pending) != 0)
 		return db_fail(r->db, e);
 	if (pending <= RUNNER_IMPORT_CHUNK)
 		return queue_push(r->db, QUEUE_RESOURCES, run_id, 0, NULL, e); /* one job walks it all */
 	for (int t = 0; importer_type_at((size_t)t) != NULL; t++) {
 		struct chain_pos p = { .type = t };
 		for (;;) {
-			int64_t end;
+			uint64_t end;
 			char *payload;
 			/* the id RUNNER_IMPORT_CHUNK pending resources on, else the type's last */
-			if ((rc = db_scalar(r->db, &end, ST_RN_PENDING_NTH, "ssui", run_id,
-			         importer_type_at((size_t)t), p.after, (int64_t)RUNNER_IMPORT_CHUNK - 1)) ==
-			    0)
-				rc = db_scalar(r->db, &end, ST_RN_PENDING_LAST, "ssu", run_id,
-				    importer_type_at((size_t)t), p.after);
+			if ((rc = pending_nth_after(r->db, run_id, importer_type_at((size_t)t), p.after,
+			         (int64_t)RUNNER_IMPORT_CHUNK - 1, &end)) == 0)
+				rc = pending_last_after(r->db, run_id, importer_type_at((size_t)t), p.after,
+				    &end);
 			if (rc < 0)
 				return db_fail(r->db, e);
-			if (rc == 0 || end <= 0)
+			if (rc == 0 || end == 0)
 				break;
-			p.last = (uint64_t)end;
+			p.last = end;
 			payload = pos_text(&p);
 			rc = queue_push(r->db, QUEUE_RESOURCES, run_id, 0, payload, e);
 			free(payload);

@@ -13,6 +13,7 @@
 #include "core/xalloc.h"
 #include "db/runlog.h"
 #include "db/runner_rows.h"
+#include "db/runs.h"
 #include "runner/rules.h"
 #include "runner/runner.h"
 
@@ -144,18 +145,18 @@ runner_drop(struct runner *r, struct job *j, const char *why)
 }
 
 static void
-add_count(void *o, const char *name, int64_t n)
+add_count(const char *name, int64_t n, void *o)
 {
 	jx_add_int(o, name, n);
 }
 
-/* name -> count of a run_count_groups statement, as a JSON object. NULL on error. */
+/* The run's resources counted in groups by count (name -> count), as a JSON object. NULL on error. */
 static json_object *
-count_object(struct db *db, enum stmt_id st, const char *run_id)
+count_object(struct db *db, int (*count)(struct db *, const char *, count_fn *, void *), const char *run_id)
 {
 	json_object *o = json_object_new_object();
 
-	if (run_count_groups(db, st, run_id, add_count, o) != 0) {
+	if (count(db, run_id, add_count, o) != 0) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -178,16 +179,16 @@ runner_stats(struct runner *r, const char *run_id, const char *old, bool discove
 	int64_t imported, skipped, failed, total = 0;
 	char *text;
 
-	if (discovered && (disc = count_object(r->db, ST_RN_COUNT_TYPE, run_id)) == NULL)
+	if (discovered && (disc = count_object(r->db, run_count_by_type, run_id)) == NULL)
 		return NULL;
 	for (size_t i = 0; disc != NULL && seed_types != NULL && seed_types[i] != NULL; i++)
 		if (!json_object_object_get_ex(disc, seed_types[i], NULL))
 			jx_add_int(disc, seed_types[i], 0);
-	if (planned && (plan = count_object(r->db, ST_RN_COUNT_ACTION, run_id)) == NULL) {
+	if (planned && (plan = count_object(r->db, run_count_by_action, run_id)) == NULL) {
 		json_object_put(disc);
 		return NULL;
 	}
-	if ((st = count_object(r->db, ST_RUN_RESOURCE_COUNTS, run_id)) == NULL) {
+	if ((st = count_object(r->db, resource_counts, run_id)) == NULL) {
 		json_object_put(disc);
 		json_object_put(plan);
 		return NULL;
@@ -224,7 +225,7 @@ runner_housekeeping(struct runner *r)
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		int64_t k = db_exec(r->db, ST_RN_CREDS_WIPE, "s", ids[i]);
+		int64_t k = run_credentials_wipe(r->db, ids[i]);
 		if (k < 0) {
 			log_error("credentials purge: %s", db_error(r->db));
 			return -1;
@@ -233,7 +234,7 @@ runner_housekeeping(struct runner *r)
 			runner_log(r, ids[i], "info", NULL,
 			    "Stored provider credentials wiped (retention period ended).");
 	}
-	if (db_exec(r->db, ST_RL_PURGE, "") < 0) {
+	if (rate_limits_purge(r->db) < 0) {
 		log_error("rate limit purge: %s", db_error(r->db));
 		return -1;
 	}

@@ -1,0 +1,77 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "db/queue_rows.h"
+
+int64_t
+job_insert(struct db *db, const char *queue, const char *run_id, uint64_t resource_id, const char *payload)
+{
+	return db_exec(db, ST_JOB_INSERT, "ssUs", queue, run_id, resource_id, payload);
+}
+
+int
+job_pick(struct db *db, const char *queue, struct job_row *out)
+{
+	struct db_res *r = db_query(db, ST_JOB_PICK, "s", queue);
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		out->id = (uint64_t)db_i64(r, 0);
+		snprintf(out->run_id, sizeof out->run_id, "%s", db_str(r, 1) ? db_str(r, 1) : "");
+		out->resource_id = (uint64_t)db_i64(r, 2);
+		out->payload = db_str(r, 3) ? xstrdup(db_str(r, 3)) : NULL;
+		out->attempts = (int)db_i64(r, 4);
+	}
+	db_free(r);
+	return rc;
+}
+
+int64_t
+job_reserve(struct db *db, uint64_t id, const char *worker, int lease_s)
+{
+	return db_exec(db, ST_JOB_RESERVE, "siiu", worker, (int64_t)lease_s, (int64_t)lease_s, id);
+}
+
+int64_t
+job_hold(struct db *db, uint64_t id, const char *worker, int lease_s)
+{
+	return db_exec(db, ST_JOB_HOLD, "iius", (int64_t)lease_s, (int64_t)lease_s, id, worker);
+}
+
+int64_t
+job_release(struct db *db, uint64_t id, const char *worker, int64_t delay_us, int attempts,
+    const char *payload)
+{
+	return db_exec(db, ST_JOB_RELEASE, "iisus", delay_us, (int64_t)attempts, payload, id, worker);
+}
+
+int64_t
+job_payload_set(struct db *db, uint64_t id, const char *worker, const char *payload)
+{
+	return db_exec(db, ST_JOB_PAYLOAD, "sus", payload, id, worker);
+}
+
+int64_t
+job_done(struct db *db, uint64_t id, const char *worker)
+{
+	return db_exec(db, ST_JOB_DONE, "us", id, worker);
+}
+
+int
+job_of_run(struct db *db, const char *run_id, const char *queue)
+{
+	int64_t id;
+
+	return db_scalar(db, &id, ST_JOB_EXISTS, "ss", run_id, queue);
+}
+
+int
+jobs_other_count(struct db *db, const char *run_id, const char *queue, uint64_t id, int64_t *n)
+{
+	*n = 0;
+	return db_scalar(db, n, ST_JOB_OTHERS, "ssu", run_id, queue, id) < 0 ? -1 : 0;
+}

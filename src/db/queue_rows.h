@@ -1,0 +1,43 @@
+/* The jobs table as the queue and the job kinds read and write it
+ * (sql_queue.def). A job is changed only while worker holds it (WHERE id = ?
+ * AND reserved_by = ?): the writes return the rows they changed (0: the
+ * lease was lost), or -1 on a database error. */
+#ifndef MIGRATOR_QUEUE_ROWS_H
+#define MIGRATOR_QUEUE_ROWS_H
+#include <stdint.h>
+
+#include "db/db.h"
+
+/* A job as a claim reads it. */
+struct job_row {
+	uint64_t id;
+	char run_id[37];
+	uint64_t resource_id; /* 0: none */
+	char *payload;        /* malloc'd, or NULL */
+	int attempts;
+};
+
+/* A new job of queue for run_id (resource_id 0: none; payload may be NULL), available now. */
+int64_t job_insert(struct db *, const char *queue, const char *run_id, uint64_t resource_id,
+    const char *payload);
+/* Inside the claim's transaction: the oldest available job of queue, locked
+ * (FOR UPDATE SKIP LOCKED). 1 with *out, 0 none, -1 error. */
+int job_pick(struct db *, const char *queue, struct job_row *out);
+/* Inside the claim's transaction: job id is worker's for lease_s seconds. */
+int64_t job_reserve(struct db *, uint64_t id, const char *worker, int lease_s);
+/* Extend worker's lease of job id to lease_s seconds from now (and lock the row). */
+int64_t job_hold(struct db *, uint64_t id, const char *worker, int lease_s);
+/* Give job id back, claimable again after delay_us microseconds, with its new
+ * attempts and payload (NULL clears it). */
+int64_t job_release(struct db *, uint64_t id, const char *worker, int64_t delay_us, int attempts,
+    const char *payload);
+/* Set the payload of job id (the state a step saves with its results). */
+int64_t job_payload_set(struct db *, uint64_t id, const char *worker, const char *payload);
+/* Delete the finished job id. */
+int64_t job_done(struct db *, uint64_t id, const char *worker);
+/* 1 when the run has a job of queue without a resource, 0 when not, -1. */
+int job_of_run(struct db *, const char *run_id, const char *queue);
+/* How many other jobs than id the run has in queue, into *n. 0 or -1. */
+int jobs_other_count(struct db *, const char *run_id, const char *queue, uint64_t id, int64_t *n);
+
+#endif
