@@ -609,6 +609,37 @@ prefetch_end(struct prefetch *f, bool keep, struct prov_page *page, struct prov_
 	return f->st;
 }
 
+/* The page at cursor into *page: the prefetched one, else fetched now. False
+ * when the step ends instead (the page cap reached, or the provider's error
+ * handled). */
+static bool
+page_at(struct runner *r, struct disc *d, struct prov_session *s, const char *cursor, struct prefetch *f,
+    struct prov_page *page)
+{
+	struct prov_error pe;
+	enum prov_status st;
+
+	memset(page, 0, sizeof *page);
+	memset(&pe, 0, sizeof pe);
+	if (f->running)
+		st = prefetch_end(f, true, page, &pe);
+	else if (page_cap_reached(r, d, cursor))
+		return false;
+	else
+		st = d->def->ops->fetch(s, cursor, page, &pe);
+	if (st == PROV_OK && page->next_cursor != NULL && same_cursor(page->next_cursor, cursor)) {
+		/* A cursor that does not move would page forever. */
+		st = prov_fail(&pe, PROV_FATAL, "the provider's paging did not advance at %s",
+		    cursor ? cursor : "the start");
+	}
+	if (st != PROV_OK) {
+		prov_page_free(page);
+		provider_error(r, d, s, &pe);
+		return false;
+	}
+	return true;
+}
+
 /* Fetch and save the page at *cursor. True when the loop goes on with the
  * next cursor (now in *cursor); false when the step ends (the job released,
  * dropped or finished, or the run failed). */
@@ -617,30 +648,12 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
     int64_t step_end, struct prefetch *f)
 {
 	struct prov_page page;
-	struct prov_error pe;
-	enum prov_status st;
 	enum tx_result t;
 	bool more = false;
 
-	memset(&page, 0, sizeof page);
-	memset(&pe, 0, sizeof pe);
 	d->cursor = *cursor;
-	if (f->running)
-		st = prefetch_end(f, true, &page, &pe); /* the page at *cursor */
-	else if (page_cap_reached(r, d, *cursor))
+	if (!page_at(r, d, s, *cursor, f, &page))
 		return false;
-	else
-		st = d->def->ops->fetch(s, *cursor, &page, &pe);
-	if (st == PROV_OK && page.next_cursor != NULL && same_cursor(page.next_cursor, *cursor)) {
-		/* A cursor that does not move would page forever. */
-		st = prov_fail(&pe, PROV_FATAL, "the provider's paging did not advance at %s",
-		    *cursor ? *cursor : "the start");
-	}
-	if (st != PROV_OK) {
-		prov_page_free(&page);
-		provider_error(r, d, s, &pe);
-		return false;
-	}
 	f->s = s;
 	f->def = d->def;
 	prefetch_start(r, d, f, *cursor, &page, *pages, step_end);

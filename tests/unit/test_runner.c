@@ -158,6 +158,23 @@ guard_states(const char *p, char out[][32], size_t max)
 	return n;
 }
 
+/* A run keeps its totals in awaiting_review and the terminal states (sql/009):
+ * statement i, which moves a run to the nto states to, counts them when it
+ * moves it there, and clears them otherwise. */
+static void
+check_totals(int i, char to[][32], size_t nto)
+{
+	bool keep = true;
+
+	for (size_t b = 0; b < nto; b++)
+		keep = keep && (strcmp(to[b], "awaiting_review") == 0 || run_status_final(to[b]));
+	if (strstr(db_sql[i],
+	        keep ? " total_resources = (SELECT COUNT(*) FROM migration_run_resources" :
+	               " total_resources = NULL, failed_resources = NULL") == NULL)
+		fail_msg("%s moves a run to %s without %s its totals", db_stmt_names[i], to[0],
+		    keep ? "counting" : "clearing");
+}
+
 /* The SQL guards against the transition table: every statement that sets a
  * run's status names the states it leaves in its WHERE, and each pair it can
  * make must be a row of the table; every row must be made by some statement.
@@ -190,17 +207,7 @@ test_sql_guards_follow_the_state_table(void **state)
 		} else {
 			nto = guard_states(set + 1, to, 1);
 		}
-		/* A run keeps its totals in awaiting_review and the terminal states (sql/009):
-		 * the statement that moves it there counts them, any other one clears them. */
-		bool keep = true;
-		for (size_t b = 0; b < nto; b++)
-			keep = keep && (strcmp(to[b], "awaiting_review") == 0 || run_status_final(to[b]));
-		const char *totals = strstr(sql,
-		    keep ? " total_resources = (SELECT COUNT(*) FROM migration_run_resources" :
-		           " total_resources = NULL, failed_resources = NULL");
-		if (totals == NULL)
-			fail_msg("%s moves a run to %s without %s its totals", db_stmt_names[i], to[0],
-			    keep ? "counting" : "clearing");
+		check_totals(i, to, nto);
 		const char *g = strstr(where, " status = ");
 		const char *gin = strstr(where, " status IN (");
 		if (g == NULL || (gin != NULL && gin < g))
@@ -442,7 +449,16 @@ test_validate(void **state)
 			assert_true(strlen(why) > 0);
 		json_object_put(o);
 	}
-	/* what the run log says of a resource that cannot be stored */
+}
+
+/* What the run log says of a resource that cannot be stored, and the edges:
+ * no object, not an object, a URL over 2048 characters. */
+static void
+test_validate_says_why(void **state)
+{
+	char why[200];
+
+	(void)state;
 	static const struct {
 		const char *type, *json, *why;
 	} says[] = {
@@ -488,6 +504,7 @@ main(void)
 		cmocka_unit_test(test_import_order),
 		cmocka_unit_test(test_value_checks),
 		cmocka_unit_test(test_validate),
+		cmocka_unit_test(test_validate_says_why),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
