@@ -224,15 +224,6 @@ time_mysql_to_iso(const char *m, char out[21])
 	return 0;
 }
 
-void
-time_to_mysql(time_t t, char out[20])
-{
-	struct tm tm;
-
-	gmtime_r(&t, &tm);
-	strftime(out, 20, "%Y-%m-%d %H:%M:%S", &tm);
-}
-
 time_t
 now_s(void)
 {

@@ -32,8 +32,6 @@ void uuid_v7(char out[37]);
 /* Format a MySQL DATETIME text ("YYYY-MM-DD HH:MM:SS[.ffffff]", UTC) as
  * ISO 8601 "YYYY-MM-DDTHH:MM:SSZ" into out[21]. Returns 0 or -1. */
 int time_mysql_to_iso(const char *mysql, char out[21]);
-/* Format t (UTC) as MySQL DATETIME text into out[20]. */
-void time_to_mysql(time_t t, char out[20]);
 /* Seconds since the epoch (wall clock). */
 time_t now_s(void);
 /* Monotonic milliseconds, for measuring durations. */

@@ -477,12 +477,6 @@ db_i64(struct db_res *r, int col)
 	return v;
 }
 
-bool
-db_null(struct db_res *r, int col)
-{
-	return col < 0 || (unsigned)col >= r->ncols || r->nulls[col];
-}
-
 void
 db_free(struct db_res *r)
 {

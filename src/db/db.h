@@ -53,7 +53,6 @@ int db_next(struct db_res *);
 const char *db_str(struct db_res *, int col); /* NULL for SQL NULL; borrowed */
 size_t db_len(struct db_res *, int col);
 int64_t db_i64(struct db_res *, int col); /* 0 for NULL */
-bool db_null(struct db_res *, int col);
 void db_free(struct db_res *);
 /* Run a query expected to give at most one integer: 1 found (*out set), 0 none, -1 error. */
 int db_scalar(struct db *, int64_t *out, enum stmt_id, const char *types, ...);

@@ -651,7 +651,10 @@ importer_find_conflict(struct imp_ctx *c, const char *type, json_object *norm, u
 	return rc;
 }
 
-int
+/* Why a resource conflicts with the account object id found by
+ * importer_find_conflict, in words: which object, what is the same, where it
+ * came from. 0, or -1 on a DB error. */
+static int
 importer_conflict_reason(struct imp_ctx *c, const char *type, uint64_t id, char *out, size_t n)
 {
 	const struct kind *k = kind_of(type);

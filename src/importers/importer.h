@@ -88,11 +88,6 @@ int importer_find_link(struct imp_ctx *, const char *type, const char *external_
  * provider's import, or the user). 1 with *id, 0 none, -1 DB error. */
 int importer_find_conflict(struct imp_ctx *, const char *type, json_object *norm, uint64_t *id);
 
-/* Why a resource conflicts with the account object id found by
- * importer_find_conflict, in words: which object, what is the same, where it
- * came from. 0, or -1 on a DB error. */
-int importer_conflict_reason(struct imp_ctx *, const char *type, uint64_t id, char *out, size_t n);
-
 /* A short human name of a resource from its normalized data (its name at the
  * provider, or its URL or address), at most 255 characters cut on a character
  * boundary; "" when it has none. */

@@ -236,20 +236,14 @@ prov_get_int(json_object *o, const char *key, int64_t *out)
 }
 
 bool
-prov_json_int_in(json_object *v, int64_t min, int64_t max, int64_t *out)
+prov_get_int_in(json_object *o, const char *key, int64_t min, int64_t max, int64_t *out)
 {
 	int64_t n;
 
-	if (!prov_json_int(v, &n) || n < min || n > max)
+	if (!prov_json_int(prov_get(o, key), &n) || n < min || n > max)
 		return false;
 	*out = n;
 	return true;
-}
-
-bool
-prov_get_int_in(json_object *o, const char *key, int64_t min, int64_t max, int64_t *out)
-{
-	return prov_json_int_in(prov_get(o, key), min, max, out);
 }
 
 int64_t
@@ -843,16 +837,6 @@ session_scrub(const struct prov_session *s)
 }
 
 void
-prov_scrub_secret(char *text, size_t size, const char *secret)
-{
-	struct scrub *sc = scrub_new();
-
-	scrub_add(sc, secret);
-	scrub_buf(sc, text, size);
-	scrub_free(sc);
-}
-
-void
 prov_scrub(const struct prov_session *s, char *text, size_t size)
 {
 	struct scrub *sc = session_scrub(s);
@@ -1059,12 +1043,9 @@ prov_fetch_done(const struct prov_session *s, enum prov_status st, struct httpc_
 	return st;
 }
 
-/* One request of a fetch: GET url with header, or POST form (urlencoded) when
- * form is given; parse; prov_finish. Owns url, header and form, and wipes the
- * two that may carry a secret. */
-static enum prov_status
-fetch_one(const struct prov_session *s, const char *cursor, char *url, char *header, char *form,
-    prov_parse_fn parse, struct prov_page *page, struct prov_error *err)
+enum prov_status
+prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header, prov_parse_fn parse,
+    struct prov_page *page, struct prov_error *err)
 {
 	struct httpc_req req = { 0 };
 	struct httpc_resp resp = { 0 };
@@ -1073,39 +1054,13 @@ fetch_one(const struct prov_session *s, const char *cursor, char *url, char *hea
 
 	req.url = url;
 	req.headers = headers;
-	if (form != NULL) {
-		req.method = "POST";
-		req.body = form;
-		req.body_len = strlen(form);
-		req.content_type = "application/x-www-form-urlencoded";
-	}
 	st = prov_http(s, &req, &resp, err);
 	if (st == PROV_OK)
 		st = parse(cursor, &resp, page, err);
 	st = prov_finish(s, st, &resp, page, err);
 	httpc_resp_free(&resp);
 	free(url);
-	if (header != NULL) {
-		sodium_memzero(header, strlen(header));
-		free(header);
-	}
-	if (form != NULL) {
-		sodium_memzero(form, strlen(form));
-		free(form);
-	}
+	sodium_memzero(header, strlen(header));
+	free(header);
 	return st;
-}
-
-enum prov_status
-prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header, prov_parse_fn parse,
-    struct prov_page *page, struct prov_error *err)
-{
-	return fetch_one(s, cursor, url, header, NULL, parse, page, err);
-}
-
-enum prov_status
-prov_fetch_form(const struct prov_session *s, const char *cursor, char *url, char *form, prov_parse_fn parse,
-    struct prov_page *page, struct prov_error *err)
-{
-	return fetch_one(s, cursor, url, NULL, form, parse, page, err);
 }

@@ -35,10 +35,8 @@ json_object *prov_get_object(json_object *o, const char *key);
 bool prov_json_int(json_object *v, int64_t *out);
 /* prov_json_int on member key. */
 bool prov_get_int(json_object *o, const char *key, int64_t *out);
-/* prov_json_int, and only when min <= value <= max: the one way an adapter
- * takes a number it computes with (a sum, a product, a time). */
-bool prov_json_int_in(json_object *v, int64_t min, int64_t max, int64_t *out);
-/* prov_json_int_in on member key. */
+/* prov_json_int of member key, and only when min <= value <= max: the one
+ * way an adapter takes a number it computes with (a sum, a product, a time). */
 bool prov_get_int_in(json_object *o, const char *key, int64_t min, int64_t max, int64_t *out);
 /* Member key as an integer, or dflt when absent, null, "" or not a number. */
 int64_t prov_int_or(json_object *o, const char *key, int64_t dflt);
@@ -245,12 +243,10 @@ const char *prov_map_other(const struct prov_map *map, const char *value, struct
  * on a character boundary. (Credentials were already taken out of the whole
  * answer by prov_http.) */
 void prov_copy_text(char *dst, size_t size, const char *src);
-/* Replace every form of secret in text (core/scrub.h: verbatim, percent- or
- * JSON-escaped, split by white space, base64, any 12-character run of it) by
- * "[redacted]", then cut to size on a character boundary. Secrets shorter
- * than 4 bytes are left alone. */
-void prov_scrub_secret(char *text, size_t size, const char *secret);
-/* Scrub every credential value of s (all but the URL field) from text. */
+/* Replace every form of every credential value of s but the URL field in
+ * text (core/scrub.h: verbatim, percent- or JSON-escaped, split by white
+ * space, base64, any 12-character run of it) by "[redacted]", then cut to
+ * size on a character boundary. Values shorter than 4 bytes are left alone. */
 void prov_scrub(const struct prov_session *s, char *text, size_t size);
 /* The body of resp as JSON, or NULL with err set to PROV_TRANSIENT ("who
  * sent a malformed or truncated answer"). Caller puts the value. */
@@ -271,7 +267,7 @@ char *prov_url(const struct prov_session *s, const char *fmt, ...) __attribute__
 /* Perform req for s: sets the timeout, redirect following (providers.md §12)
  * and, for a user-supplied base URL, the URL guard from the config. Returns
  * PROV_OK with resp filled (any HTTP status) and every credential of s taken
- * out of its body (prov_scrub_secret), or an error status with err set. */
+ * out of its body (as prov_scrub does), or an error status with err set. */
 enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp,
     struct prov_error *err);
 /* GET the session's base URL followed by the formatted path into resp (its
@@ -301,9 +297,6 @@ typedef enum prov_status (*prov_parse_fn)(const char *cursor, const struct httpc
  * credential), parse the answer with parse, prov_finish. Takes ownership of
  * url and header (the header is wiped before it is freed). */
 enum prov_status prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header,
-    prov_parse_fn parse, struct prov_page *page, struct prov_error *err);
-/* The same as a POST of an urlencoded form (which carries the credential). */
-enum prov_status prov_fetch_form(const struct prov_session *s, const char *cursor, char *url, char *form,
     prov_parse_fn parse, struct prov_page *page, struct prov_error *err);
 
 #endif

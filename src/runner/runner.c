@@ -241,7 +241,9 @@ runner_housekeeping(struct runner *r)
 	return 0;
 }
 
-void
+/* Run one step of a claimed job. The job is deleted, released (continuation
+ * or backoff) or, when the lease was lost, left alone. */
+static void
 runner_step(struct runner *r, struct job *j)
 {
 	r->run_id = j->run_id;

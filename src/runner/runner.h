@@ -72,10 +72,6 @@ long runner_run(struct runner *, const struct runner_opts *);
  * 0 or -1 (database error, logged). */
 int runner_housekeeping(struct runner *);
 
-/* Run one step of a claimed job. The job is deleted, released (continuation
- * or backoff) or, when the lease was lost, left alone. */
-void runner_step(struct runner *, struct job *);
-
 /* ---- internal: shared by the job kinds (runner.c) ---- */
 
 /* The end of the current step: now + RUNNER_STEP_MS, no later than the deadline. */

@@ -37,7 +37,6 @@ int __wrap_db_next(struct db_res *);
 const char *__wrap_db_str(struct db_res *, int);
 size_t __wrap_db_len(struct db_res *, int);
 int64_t __wrap_db_i64(struct db_res *, int);
-bool __wrap_db_null(struct db_res *, int);
 void __wrap_db_free(struct db_res *);
 int __wrap_db_fail_(struct db *, struct err *, const char *, int);
 
