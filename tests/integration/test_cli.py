@@ -94,6 +94,51 @@ class TestCommandLines(ApiTestCase):
         self.assertEqual(out, "queue\tjobs\treserved\toldest_age_s\n(no queued jobs)\n\nrun_status\truns")
         self.stack.sql("DROP DATABASE empty_cli", db="")
 
+    def test_clustering_by_run_keeps_every_row_and_id(self):
+        """sql/010 rebuilds the resource and log tables with (run_id, id) as
+        their primary key. On a database migrated to 009 with data in them,
+        every row keeps its id and columns, and the next rows get new ids."""
+        self.stack.sql("DROP DATABASE IF EXISTS upgrade_010; CREATE DATABASE upgrade_010", db="")
+        conf = os.path.join(self.stack.tmp, "upgrade.conf")
+        with open(self.stack.config) as f:
+            text = f.read().replace("name = migrator", "name = upgrade_010")
+        with open(conf, "w") as f:
+            f.write(text)
+        old = os.path.join(self.stack.tmp, "sql-009")
+        shutil.rmtree(old, ignore_errors=True)
+        shutil.copytree(os.path.join(harness.SRCDIR, "sql"), old,
+                        ignore=lambda d, names: [n for n in names if not n.endswith(".sql") or n >= "010"])
+        self.stack.ctl("db", "migrate", "--sql-dir", old, config=conf)
+        fill = ("INSERT INTO users (id, name, email) VALUES "
+                "(1, 'u', 'u@example.test');"
+                "INSERT INTO migration_runs (id, user_id, provider, status, created_at, updated_at) VALUES "
+                "('r1', 1, 'updown', 'awaiting_review', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)),"
+                "('r2', 1, 'updown', 'awaiting_review', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6));"
+                "INSERT INTO migration_run_resources (run_id, resource_type, external_id, name, status, "
+                "created_at, updated_at) VALUES ('r1', 'monitor', 'a', 'A', 'pending', NOW(6), NOW(6)),"
+                "('r2', 'monitor', 'b', 'B', 'failed', NOW(6), NOW(6)),"
+                "('r1', 'monitor', 'c', 'C', 'pending', NOW(6), NOW(6));"
+                "INSERT INTO migration_run_logs (run_id, level, message, logged_at) VALUES "
+                "('r2', 'info', 'one', NOW(6)), ('r1', 'error', 'two', NOW(6));")
+        self.stack.sql(fill, db="upgrade_010")
+        rows = "SELECT id, run_id, external_id, name, status FROM migration_run_resources ORDER BY id"
+        logs = "SELECT id, run_id, level, message FROM migration_run_logs ORDER BY id"
+        before = (self.stack.sql(rows, db="upgrade_010"), self.stack.sql(logs, db="upgrade_010"))
+        r = run([self.stack.ctl_path, "--config", conf, "db", "migrate", "--sql-dir",
+                 os.path.join(harness.SRCDIR, "sql")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout.strip(), "applied 010_cluster_by_run.sql")
+        self.assertEqual((self.stack.sql(rows, db="upgrade_010"), self.stack.sql(logs, db="upgrade_010")), before)
+        self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
+                       "created_at, updated_at) VALUES ('r2', 'monitor', 'd', 'pending', NOW(6), NOW(6));"
+                       "INSERT INTO migration_run_logs (run_id, level, message, logged_at) "
+                       "VALUES ('r1', 'info', 'three', NOW(6))", db="upgrade_010")
+        self.assertEqual(self.stack.sql("SELECT id FROM migration_run_resources WHERE external_id = 'd'",
+                                        db="upgrade_010"), [(str(int(before[0][-1][0]) + 1),)])
+        self.assertEqual(self.stack.sql("SELECT id FROM migration_run_logs WHERE message = 'three'",
+                                        db="upgrade_010"), [(str(int(before[1][-1][0]) + 1),)])
+        self.stack.sql("DROP DATABASE upgrade_010", db="")
+
     def test_token_list_and_status_rows(self):
         u = self.stack.new_user(["account:read"])
         second = self.stack.new_token(u.id, ["account:read", "account:write"], name="second")
