@@ -155,7 +155,7 @@ run_resources(struct db *db, const char *run, int64_t limit, resource_item_fn *f
 	    &(struct sink){ .fn.resource = fn, .arg = arg });
 }
 
-/* A row of ST_RES_PAGE: RES_COLS and the count of all the run's resources that match. */
+/* A row of ST_RES_PAGE(_ALL): RES_COLS and the count of all the run's resources that match. */
 static void
 resource_page_row(struct db_res *r, const struct sink *to)
 {
@@ -167,11 +167,16 @@ int
 resources_page(struct db *db, const char *run, uint64_t user, const struct resource_filter *f, int64_t limit,
     int64_t offset, int64_t *total, resource_item_fn *fn, void *arg)
 {
+	bool all = f->status == NULL && f->type == NULL && f->action == NULL && f->like == NULL;
+	struct sink to = { .fn.resource = fn, .arg = arg, .total = total };
+	struct db_res *r = all ?
+	    db_query(db, ST_RES_PAGE_ALL, "suii", run, user, limit, offset) :
+	    db_query(db, ST_RES_PAGE, "sssssssssssssssssssuii", run, f->status, f->status, f->type, f->type,
+	        f->action, f->action, f->like, f->like, run, f->status, f->status, f->type, f->type,
+	        f->action, f->action, f->like, f->like, run, user, limit, offset);
+
 	*total = -1;
-	if (each_row(db_query(db, ST_RES_PAGE, "sssssssssssssssssssuii", run, f->status, f->status, f->type,
-	                 f->type, f->action, f->action, f->like, f->like, run, f->status, f->status, f->type,
-	                 f->type, f->action, f->action, f->like, f->like, run, user, limit, offset),
-	        resource_page_row, &(struct sink){ .fn.resource = fn, .arg = arg, .total = total }) != 0)
+	if (each_row(r, resource_page_row, &to) != 0)
 		return -1;
 	if (*total >= 0)
 		return 1;

@@ -70,6 +70,28 @@ class TestResourceList(RunnerTestCase):
         writer = self.user(scopes=["account:write"])
         self.assertStatus(writer.request("GET", "/api/v1/migrations/%s/resources" % rid), 403)
 
+    def test_an_unfiltered_total_is_the_kept_one_or_counted_live(self):
+        """Unfiltered, a page's total is the run's kept total (sql/009) while it has
+        one, and the resources counted while the run has none."""
+        user = self.user()
+        rid = self.run_with(user, n=4)
+        path = "/api/v1/migrations/%s/resources" % rid
+        # as discovery's end keeps them
+        self.stack.sql("UPDATE migration_runs SET total_resources = 5, failed_resources = 0 WHERE id = %s" % q(rid))
+        body = user.request("GET", path).json
+        self.assertEqual((body["meta"]["total"], len(body["data"])), (5, 5))
+        # discovering, as while its resources arrive: no kept total, one more resource
+        self.stack.sql("UPDATE migration_runs SET status = 'discovering', total_resources = NULL, "
+                       "failed_resources = NULL WHERE id = %s; "
+                       "INSERT INTO migration_run_resources (run_id, resource_type, external_id, name, status, "
+                       "created_at, updated_at) VALUES (%s, 'monitor', 'late', 'Late', 'pending', NOW(6), NOW(6))"
+                       % (q(rid), q(rid)))
+        body = user.request("GET", path).json
+        self.assertEqual((body["meta"]["total"], body["data"][-1]["name"]), (6, "Late"))
+        body = user.request("GET", path + "?per_page=2&page=3").json
+        self.assertEqual((body["meta"]["total"], [x["name"] for x in body["data"]]), (6, ["Shop 3", "Late"]))
+        self.assertStatus(self.user().request("GET", path), 404)
+
     def test_plan_reasons_say_why(self):
         user = self.user()
         rid = self.run_with(user, n=3)
