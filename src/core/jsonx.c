@@ -169,39 +169,57 @@ static const char escapes[256] = {
 };
 /* clang-format on */
 
+/* Escaped bytes gather in a buffer on the stack, appended a block at a time:
+ * the tool call escapes its whole answer (hundreds of KB, a quote every few
+ * bytes), and one append per run of plain bytes cost more than the rest of it. */
 void
 jx_put_str(struct printbuf *pb, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t from = 0;
+	char out[4096];
+	size_t k = 0;
 
 	if (s == NULL) {
 		printbuf_strappend(pb, "null");
 		return;
 	}
-	printbuf_strappend(pb, "\"");
+	out[k++] = '"';
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
+		char e = escapes[c];
 
-		if (escapes[c] != 0) {
-			char esc[6] = { '\\', escapes[c], '0', '0', hex[c >> 4], hex[c & 0xf] };
-
-			printbuf_memappend_fast(pb, s + from, (int)(i - from));
-			printbuf_memappend_fast(pb, esc, (esc[1] == 'u' ? 6 : 2));
-			from = i + 1;
+		if (k > sizeof out - 7) { /* room for one escape and the closing quote */
+			printbuf_memappend_fast(pb, out, (int)k);
+			k = 0;
+		}
+		if (e == 0)
+			out[k++] = (char)c;
+		else if (e != 'u') {
+			out[k++] = '\\';
+			out[k++] = e;
+		} else {
+			memcpy(out + k, "\\u00", 4);
+			out[k + 4] = hex[c >> 4];
+			out[k + 5] = hex[c & 0xf];
+			k += 6;
 		}
 	}
-	printbuf_memappend_fast(pb, s + from, (int)(n - from));
-	printbuf_strappend(pb, "\"");
+	out[k++] = '"';
+	printbuf_memappend_fast(pb, out, (int)k);
 }
 
 void
 jx_put_int(struct printbuf *pb, int64_t v)
 {
-	char num[24];
-	int n = snprintf(num, sizeof num, "%" PRId64, v);
+	char num[24], *p = num + sizeof num;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	printbuf_memappend_fast(pb, num, n);
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
+	printbuf_memappend_fast(pb, p, (int)(num + sizeof num - p));
 }
 
 static int

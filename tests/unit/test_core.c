@@ -137,11 +137,12 @@ test_json_parse(void **state)
 }
 
 /* The buffer writer gives the text json-c gives: every ASCII byte, UTF-8,
- * null, integers, and a spliced value inside a json-c tree. */
+ * a long text with escapes across its block boundaries, null, integers, and
+ * a spliced value inside a json-c tree. */
 static void
 test_json_writer(void **state)
 {
-	char all[128 + 16];
+	char all[128 + 16], long_text[10007];
 	const char *utf8 = "Caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 a/b";
 	struct printbuf *pb = printbuf_new();
 	json_object *tree, *s;
@@ -158,6 +159,14 @@ test_json_writer(void **state)
 	printbuf_reset(pb);
 	s = json_object_new_string(utf8);
 	jx_put_str(pb, utf8, strlen(utf8));
+	assert_int_equal(printbuf_length(pb), strlen(jx_text(s)));
+	assert_memory_equal(pb->buf, jx_text(s), (size_t)printbuf_length(pb));
+	json_object_put(s);
+	printbuf_reset(pb);
+	for (size_t i = 0; i < sizeof long_text; i++) /* escapes of 2 and 6 bytes at every offset */
+		long_text[i] = "ab\"c\001de\\"[i % 8];
+	s = json_object_new_string_len(long_text, (int)sizeof long_text);
+	jx_put_str(pb, long_text, sizeof long_text);
 	assert_int_equal(printbuf_length(pb), strlen(jx_text(s)));
 	assert_memory_equal(pb->buf, jx_text(s), (size_t)printbuf_length(pb));
 	json_object_put(s);
