@@ -96,6 +96,7 @@ server.document-root = "$t"
 server.errorlog = "$t/lighttpd.err"
 server.modules = ("mod_fastcgi")
 server.max-connections = 1024
+server.stream-response-body = 1
 fastcgi.server = (
   "/bare" => (( "bin-path" => "$b/bench/bare.fcgi", "socket" => "$t/bare.sock", "check-local" => "disable",
                 "max-procs" => $nprocs, "bin-environment" => ("BENCH_DB_SOCKET" => "$t/my.sock") )),

@@ -108,6 +108,7 @@ alias.url = ( "/migrator/" => "$top/web/migrator/" )
   index-file.names = ( "index.html" )
   setenv.add-response-header = ( "Content-Security-Policy" => "$csp", "X-Content-Type-Options" => "nosniff" )
 }
+server.stream-response-body = 1
 fastcgi.server = (
   "/api/v1" => (( "bin-path" => "$build/migrator.fcgi", "socket" => "$var/run/fcgi.sock",
                   "check-local" => "disable", "max-procs" => 2,

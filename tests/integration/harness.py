@@ -410,6 +410,7 @@ class Lighttpd(WebServer):
             f.write('server.errorlog = "%s"\n' % self.errorlog)
             f.write('server.pid-file = "%s"\n' % os.path.join(self.dir, "lighttpd.pid"))
             f.write('server.modules = ( "mod_fastcgi", "mod_alias", "mod_setenv", "mod_indexfile" )\n')
+            f.write('server.stream-response-body = 1\n')  # as the shipped snippet sets it
             f.write('fastcgi.server = (\n  "/api/v1" => %s,\n  "/mcp" => %s\n)\n' % (
                 backend(os.path.join(self.dir, "fcgi.sock"), 2),
                 backend(os.path.join(self.dir, "fcgi-mcp.sock"), 1)))
