@@ -74,13 +74,18 @@ class TestCommandLines(ApiTestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("database.password = (set)", out.splitlines())
 
-    def test_status_on_an_empty_database_and_migrate_from_the_build_tree(self):
-        self.stack.sql("DROP DATABASE IF EXISTS empty_cli; CREATE DATABASE empty_cli", db="")
-        conf = os.path.join(self.stack.tmp, "empty.conf")
+    def empty_database(self, name):
+        """A new empty database and a config file naming it; returns the file's path."""
+        self.stack.sql("DROP DATABASE IF EXISTS %s; CREATE DATABASE %s" % (name, name), db="")
+        conf = os.path.join(self.stack.tmp, name + ".conf")
         with open(self.stack.config) as f:
-            text = f.read().replace("name = migrator", "name = empty_cli")
+            text = f.read().replace("name = migrator", "name = " + name)
         with open(conf, "w") as f:
             f.write(text)
+        return conf
+
+    def test_status_on_an_empty_database_and_migrate_from_the_build_tree(self):
+        conf = self.empty_database("empty_cli")
         rc, out, err = self.stack.ctl("status", config=conf, check=False)
         self.assertEqual(rc, 1)
         self.assertIn("run migratorctl db migrate", err)
@@ -98,12 +103,7 @@ class TestCommandLines(ApiTestCase):
         """sql/010 rebuilds the resource and log tables with (run_id, id) as
         their primary key. On a database migrated to 009 with data in them,
         every row keeps its id and columns, and the next rows get new ids."""
-        self.stack.sql("DROP DATABASE IF EXISTS upgrade_010; CREATE DATABASE upgrade_010", db="")
-        conf = os.path.join(self.stack.tmp, "upgrade.conf")
-        with open(self.stack.config) as f:
-            text = f.read().replace("name = migrator", "name = upgrade_010")
-        with open(conf, "w") as f:
-            f.write(text)
+        conf = self.empty_database("upgrade_010")
         old = os.path.join(self.stack.tmp, "sql-009")
         shutil.rmtree(old, ignore_errors=True)
         shutil.copytree(os.path.join(harness.SRCDIR, "sql"), old,
