@@ -169,22 +169,27 @@ static const char escapes[256] = {
 };
 /* clang-format on */
 
-/* Escaped bytes gather in a buffer on the stack, appended a block at a time:
- * the tool call escapes its whole answer (hundreds of KB, a quote every few
- * bytes), and one append per run of plain bytes cost more than the rest of it. */
+/* The bytes before the first escape are appended at once (the whole string,
+ * for most values); from there, escaped bytes gather in a buffer on the stack,
+ * appended a block at a time: the tool call escapes its whole answer (hundreds
+ * of KB, a quote every few bytes), and one append per run of plain bytes cost
+ * more than the rest of it. */
 void
 jx_put_str(struct printbuf *pb, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	char out[4096];
-	size_t k = 0;
+	size_t k = 0, i = 0;
 
 	if (s == NULL) {
 		printbuf_strappend(pb, "null");
 		return;
 	}
-	out[k++] = '"';
-	for (size_t i = 0; i < n; i++) {
+	while (i < n && escapes[(unsigned char)s[i]] == 0)
+		i++;
+	printbuf_strappend(pb, "\"");
+	printbuf_memappend_fast(pb, s, (int)i);
+	for (; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 		char e = escapes[c];
 

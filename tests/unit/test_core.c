@@ -136,9 +136,9 @@ test_json_parse(void **state)
 	assert_null(v);
 }
 
-/* The buffer writer gives the text json-c gives: every ASCII byte, UTF-8,
- * a long text with escapes across its block boundaries, null, integers, and
- * a spliced value inside a json-c tree. */
+/* The buffer writer gives the text json-c gives: every ASCII byte, UTF-8, a
+ * long text of every byte from 0x20 up with escapes between (across block
+ * boundaries), null, integers, and a spliced value inside a json-c tree. */
 static void
 test_json_writer(void **state)
 {
@@ -163,8 +163,11 @@ test_json_writer(void **state)
 	assert_memory_equal(pb->buf, jx_text(s), (size_t)printbuf_length(pb));
 	json_object_put(s);
 	printbuf_reset(pb);
-	for (size_t i = 0; i < sizeof long_text; i++) /* escapes of 2 and 6 bytes at every offset */
-		long_text[i] = "ab\"c\001de\\"[i % 8];
+	for (size_t i = 0, r = 1; i < sizeof long_text; i++) { /* plain runs of any length, escapes between */
+		r = r * 1103515245 + 12345;
+		long_text[i] =
+		    (r >> 16) % 13 == 0 ? "\"\\\001\037"[(r >> 8) % 4] : (char)(0x20 + (r >> 20) % 0xe0);
+	}
 	s = json_object_new_string_len(long_text, (int)sizeof long_text);
 	jx_put_str(pb, long_text, sizeof long_text);
 	assert_int_equal(printbuf_length(pb), strlen(jx_text(s)));
