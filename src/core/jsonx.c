@@ -1,6 +1,5 @@
-#include <inttypes.h>
+#include <stdint.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <sodium.h>
