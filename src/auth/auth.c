@@ -116,7 +116,6 @@ owner_get(struct db *db, uint64_t id, const char *secret, size_t secret_len,
 		*out = o;
 		return 1;
 	}
-	memset(o, 0, sizeof *o);
 	if ((rc = token_lookup(db, id, token_check, &x)) <= 0 || !x.ok) {
 		memset(o, 0, sizeof *o);
 		return rc < 0 ? -1 : 0;
