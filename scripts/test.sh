@@ -113,4 +113,19 @@ failed=${totals#* }
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 if [ $status -eq 0 ]; then echo "== all suites passed"; else echo "== FAILED"; fi
 echo "$passed passed, $failed failed"
+# What failed comes last, where a truncated CI log still shows it:
+# each failing cmocka test and each failing integration test with the first
+# lines of its message.
+if [ "$failed" -gt 0 ]; then
+	echo "== what failed"
+	for log in "$top"/build/tests/unit/*.log "$top"/build/tests/integration/*.log \
+		"$top"/build-asan/tests/unit/*.log "$top"/build-asan/tests/integration/*.log; do
+		[ -f "$log" ] || continue
+		awk -v name="${log#"$top"/}" '
+		/^\[  FAILED  \] [a-z_]/ { print name ": " $0 }
+		/^(PASS|SKIP)  / { n = 0 }
+		/^FAIL  / { n = 12; print name ": " $0; next }
+		n > 0 { print "    " $0; n-- }' "$log"
+	done
+fi
 exit $status
