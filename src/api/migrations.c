@@ -23,39 +23,58 @@
 static const char initial_stats[] =
     "{\"discovered\":{},\"planned\":{},\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0}";
 
-/* "options" of a run from its stored text: every option with its value. */
+/* "options" of a run from its stored text: every option with its value.
+ * The stored text is the one h_create writes; any other is parsed. */
 static void
-run_options_json(json_object *run, const char *text)
+run_options_put(struct printbuf *pb, const char *text)
 {
-	json_object *o = json_object_new_object(), *stored = NULL, *v;
+	json_object *stored = NULL, *v;
+	bool paused;
 	int ok;
 
-	if (text != NULL)
-		stored = jx_parse(text, strlen(text), &ok);
-	jx_add_bool(o, "import_paused",
-	    json_object_object_get_ex(stored, "import_paused", &v) && json_object_get_boolean(v));
-	json_object_put(stored);
-	json_object_object_add(run, "options", o);
+	if (text != NULL && strcmp(text, "{\"import_paused\":false}") == 0)
+		paused = false;
+	else if (text != NULL && strcmp(text, "{\"import_paused\":true}") == 0)
+		paused = true;
+	else {
+		if (text != NULL)
+			stored = jx_parse(text, strlen(text), &ok);
+		paused = json_object_object_get_ex(stored, "import_paused", &v) && json_object_get_boolean(v);
+		json_object_put(stored);
+	}
+	if (paused)
+		printbuf_strappend(pb, "{\"import_paused\":true}");
+	else
+		printbuf_strappend(pb, "{\"import_paused\":false}");
 }
 
-/* A list of resource items written as JSON text (hundreds per answer: one
- * json-c object per value would cost more than the rest of the request). */
-struct resource_list {
+/* A list of items written as JSON text (hundreds of resources, dozens of
+ * runs or log entries per answer: one json-c object per value would cost more
+ * than the rest of the request). */
+struct item_list {
 	struct printbuf *pb;
 	int64_t n;
 };
 
 static void
-resource_list_open(struct resource_list *l)
+item_list_open(struct item_list *l)
 {
 	l->pb = printbuf_new();
 	l->n = 0;
 	printbuf_strappend(l->pb, "[");
 }
 
+/* Before an item's text: the comma that parts it from the one before. */
+static void
+item_next(struct item_list *l)
+{
+	if (l->n++ > 0)
+		printbuf_strappend(l->pb, ",");
+}
+
 /* The list as a value for a json-c tree. Takes l's text. */
 static json_object *
-resource_list_close(struct resource_list *l)
+item_list_close(struct item_list *l)
 {
 	printbuf_strappend(l->pb, "]");
 	return jx_splice(l->pb);
@@ -65,11 +84,10 @@ resource_list_close(struct resource_list *l)
 static void
 resource_put(const struct resource_item *r, void *arg)
 {
-	struct resource_list *l = arg;
+	struct item_list *l = arg;
 	struct printbuf *pb = l->pb;
 
-	if (l->n++ > 0)
-		printbuf_strappend(pb, ",");
+	item_next(l);
 	printbuf_strappend(pb, "{\"id\":");
 	jx_put_int(pb, r->id);
 	printbuf_strappend(pb, ",\"resource_type\":");
@@ -91,39 +109,59 @@ resource_put(const struct resource_item *r, void *arg)
 	printbuf_strappend(pb, "}");
 }
 
-/* A run object. */
-static json_object *
-run_json(const struct run_view *r)
+/* A run object, written as JSON text (a list page has dozens). */
+static void
+run_put(struct printbuf *pb, const struct run_view *r)
 {
-	json_object *o = json_object_new_object();
-
-	jx_add_str(o, "id", r->id);
-	jx_add_str(o, "provider", r->provider);
-	jx_add_str(o, "status", r->status);
-	jx_add_json(o, "stats", r->stats, json_object_new_object());
-	jx_add_int(o, "total_resources", r->total_resources);
-	jx_add_int(o, "failed_resources", r->failed_resources);
-	jx_add_str(o, "error_message", r->error_message);
-	jx_add_time(o, "started_at", r->started_at);
-	jx_add_time(o, "finished_at", r->finished_at);
-	jx_add_time(o, "created_at", r->created_at);
-	jx_add_time(o, "updated_at", r->updated_at);
-	run_options_json(o, r->options);
-	return o;
+	printbuf_strappend(pb, "{\"id\":");
+	jx_put_cstr(pb, r->id);
+	printbuf_strappend(pb, ",\"provider\":");
+	jx_put_cstr(pb, r->provider);
+	printbuf_strappend(pb, ",\"status\":");
+	jx_put_cstr(pb, r->status);
+	printbuf_strappend(pb, ",\"stats\":");
+	jx_put_object(pb, r->stats);
+	printbuf_strappend(pb, ",\"total_resources\":");
+	jx_put_int(pb, r->total_resources);
+	printbuf_strappend(pb, ",\"failed_resources\":");
+	jx_put_int(pb, r->failed_resources);
+	printbuf_strappend(pb, ",\"error_message\":");
+	jx_put_cstr(pb, r->error_message);
+	printbuf_strappend(pb, ",\"started_at\":");
+	jx_put_time(pb, r->started_at);
+	printbuf_strappend(pb, ",\"finished_at\":");
+	jx_put_time(pb, r->finished_at);
+	printbuf_strappend(pb, ",\"created_at\":");
+	jx_put_time(pb, r->created_at);
+	printbuf_strappend(pb, ",\"updated_at\":");
+	jx_put_time(pb, r->updated_at);
+	printbuf_strappend(pb, ",\"options\":");
+	run_options_put(pb, r->options);
+	printbuf_strappend(pb, "}");
 }
 
-/* run_view_fn: the run as *(json_object **)arg. */
+/* run_view_fn: the run as a json-c tree in *(json_object **)arg, for a caller
+ * that adds to it (NULL if the text did not read back, which valid UTF-8 in
+ * the database rules out). */
 static void
 run_keep(const struct run_view *r, void *arg)
 {
-	*(json_object **)arg = run_json(r);
+	struct printbuf *pb = printbuf_new();
+	int ok;
+
+	run_put(pb, r);
+	*(json_object **)arg = jx_parse(pb->buf, (size_t)pb->bpos, &ok);
+	printbuf_free(pb);
 }
 
-/* run_view_fn: the run appended to the array arg. */
+/* run_view_fn: the run appended to the item list arg. */
 static void
 run_append(const struct run_view *r, void *arg)
 {
-	json_object_array_add(arg, run_json(r));
+	struct item_list *l = arg;
+
+	item_next(l);
+	run_put(l->pb, r);
 }
 
 /* The caller's run (counted: with its totals, else both 0): 0 with *run set
@@ -138,6 +176,8 @@ load_run(struct ctx *c, bool counted, const char *id, json_object **run, struct 
 		return db_fail(c->app->db, e);
 	if (rc == 0)
 		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
+	if (*run == NULL)
+		return err_set(e, ERR_INTERNAL, "The stored run did not read back as JSON.");
 	return 0;
 }
 
@@ -237,49 +277,62 @@ h_list(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	uint64_t uid = c->who->user_id;
 	int64_t total, offset = (a->page - 1) * a->per_page;
 	char filter[128] = "";
-	json_object *data = json_object_new_array();
-	int64_t n;
+	struct item_list runs;
 
-	if (runs_page(db, uid, a->status, a->provider, a->per_page, offset, &total, run_append, data) != 0) {
-		json_object_put(data);
+	item_list_open(&runs);
+	/* An empty page past the first is counted on its own. */
+	if (runs_page(db, uid, a->status, a->provider, a->per_page, offset, &total, run_append, &runs) != 0 ||
+	    (total < 0 && offset > 0 && runs_count(db, uid, a->status, a->provider, &total) != 0)) {
+		json_object_put(item_list_close(&runs));
 		return db_fail(db, e);
 	}
-	n = (int64_t)json_object_array_length(data);
-	if (total < 0 && offset == 0)
+	if (total < 0) /* an empty first page */
 		total = 0;
-	else if (total < 0 && runs_count(db, uid, a->status, a->provider, &total) != 0) { /* past the end */
-		json_object_put(data);
-		return db_fail(db, e);
-	}
 	filter_add(filter, sizeof filter, "status", a->status);
 	filter_add(filter, sizeof filter, "provider", a->provider);
-	*out = page_body(c, "/api/v1/migrations", filter, a, total, data, n);
+	*out = page_body(c, "/api/v1/migrations", filter, a, total, item_list_close(&runs), runs.n);
 	return 0;
 }
 
-/* A log entry appended to the array arg. */
-static void
-log_append(const struct log_row *r, void *arg)
-{
-	json_object *o = json_object_new_object();
+/* Log entries written as text: the first max of the rows read (rows counts
+ * them all). */
+struct log_list {
+	struct item_list list;
+	int64_t max, rows;
+};
 
-	jx_add_int(o, "id", r->id);
-	jx_add_str(o, "level", r->level);
-	jx_add_str(o, "message", r->message);
-	jx_add_json(o, "context", r->context, json_object_new_object());
-	jx_add_time(o, "logged_at", r->logged_at);
-	json_object_array_add(arg, o);
+static void
+log_put(const struct log_row *r, void *arg)
+{
+	struct log_list *l = arg;
+	struct printbuf *pb = l->list.pb;
+
+	if (l->rows++ >= l->max)
+		return;
+	item_next(&l->list);
+	printbuf_strappend(pb, "{\"id\":");
+	jx_put_int(pb, r->id);
+	printbuf_strappend(pb, ",\"level\":");
+	jx_put_cstr(pb, r->level);
+	printbuf_strappend(pb, ",\"message\":");
+	jx_put_cstr(pb, r->message);
+	printbuf_strappend(pb, ",\"context\":");
+	jx_put_object(pb, r->context);
+	printbuf_strappend(pb, ",\"logged_at\":");
+	jx_put_time(pb, r->logged_at);
+	printbuf_strappend(pb, "}");
 }
 
-/* Up to limit+1 log rows from offset (the extra row tells whether a next page exists). */
+/* The log entries from offset into l, the first max written: one more row is
+ * read, so l->rows > max tells that a next page exists. 0 or -1 with e. */
 static int
-fetch_logs(struct db *db, const char *id, bool errors_only, int64_t limit, int64_t offset, json_object **arr,
+fetch_logs(struct db *db, const char *id, bool errors_only, int64_t max, int64_t offset, struct log_list *l,
     struct err *e)
 {
-	*arr = json_object_new_array();
-	if (run_logs(db, id, errors_only, limit, offset, log_append, *arr) != 0) {
-		json_object_put(*arr);
-		*arr = NULL;
+	*l = (struct log_list){ .max = max };
+	item_list_open(&l->list);
+	if (run_logs(db, id, errors_only, max + 1, offset, log_put, l) != 0) {
+		json_object_put(item_list_close(&l->list));
 		return db_fail(db, e);
 	}
 	return 0;
@@ -317,7 +370,7 @@ count_in_db(struct db *db, const char *id, json_object *counts, int64_t *total)
 /* The resources of a run detail: the first DETAIL_MAX_RESOURCES written,
  * and counted per status while every row read has a known status. */
 struct detail {
-	struct resource_list list;
+	struct item_list list;
 	int64_t n[STATUS_MAX], rows;
 	bool counted; /* every row was read and had a known status: n holds the counts */
 };
@@ -344,17 +397,18 @@ int
 h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
-	json_object *run, *counts, *meta, *logs;
+	json_object *run, *counts, *meta;
 	struct detail d = { .counted = true };
+	struct log_list logs;
 	int64_t total = 0;
 	int rc;
 
 	if (load_run(c, false, a->id, &run, e) != 0)
 		return -1;
 	/* One row past the limit tells whether the rows read are all of them. */
-	resource_list_open(&d.list);
+	item_list_open(&d.list);
 	rc = run_resources(db, a->id, (int64_t)DETAIL_MAX_RESOURCES + 1, detail_add, &d);
-	json_object_object_add(run, "resources", resource_list_close(&d.list));
+	json_object_object_add(run, "resources", item_list_close(&d.list));
 	if (rc < 0)
 		goto fail;
 	counts = json_object_new_object();
@@ -377,7 +431,7 @@ h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 			json_object_put(run);
 			return -1;
 		}
-		json_object_object_add(run, "logs", logs);
+		json_object_object_add(run, "logs", item_list_close(&logs.list));
 	}
 	*out = json_object_new_object();
 	json_object_object_add(*out, "data", run);
@@ -392,21 +446,17 @@ int
 h_logs(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	char st[32], path[80];
-	json_object *data, *links, *meta;
-	size_t n;
+	struct log_list logs;
+	json_object *links, *meta;
 
 	if (status_of(c, a->id, false, st, e) != 0)
 		return -1;
-	if (fetch_logs(c->app->db, a->id, a->errors_only, a->per_page + 1, (a->page - 1) * a->per_page, &data,
-	        e) != 0)
+	if (fetch_logs(c->app->db, a->id, a->errors_only, a->per_page, (a->page - 1) * a->per_page, &logs, e) != 0)
 		return -1;
-	n = json_object_array_length(data);
-	if (n > (size_t)a->per_page)
-		json_object_array_del_idx(data, n - 1, 1);
 	snprintf(path, sizeof path, "/api/v1/migrations/%s/logs", a->id);
 	links = json_object_new_object();
 	for (int i = 0; i < 2; i++) {
-		bool on = i == 0 ? a->page > 1 : n > (size_t)a->per_page;
+		bool on = i == 0 ? a->page > 1 : logs.rows > a->per_page;
 		char *url = on ?
 		    xasprintf("%s%s?errors_only=%s&per_page=%lld&page=%lld", c->app->cfg->public_url, path,
 		        a->errors_only ? "true" : "false", (long long)a->per_page,
@@ -419,7 +469,7 @@ h_logs(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	jx_add_int(meta, "current_page", a->page);
 	jx_add_int(meta, "per_page", a->per_page);
 	*out = json_object_new_object();
-	json_object_object_add(*out, "data", data);
+	json_object_object_add(*out, "data", item_list_close(&logs.list));
 	json_object_object_add(*out, "links", links);
 	json_object_object_add(*out, "meta", meta);
 	return 0;
@@ -671,7 +721,7 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 	struct db *db = c->app->db;
 	char path[80], filter[256] = "", *like = NULL;
 	struct resource_filter f = { a->status, a->resource_type, a->action, NULL };
-	struct resource_list list;
+	struct item_list list;
 	int64_t total = 0;
 	int rc;
 
@@ -689,12 +739,12 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 		like[n] = '\0';
 	}
 	f.like = like;
-	resource_list_open(&list);
+	item_list_open(&list);
 	rc = resources_page(db, a->id, c->who->user_id, &f, a->per_page, (a->page - 1) * a->per_page, &total,
 	    resource_put, &list);
 	free(like);
 	if (rc <= 0) {
-		json_object_put(resource_list_close(&list));
+		json_object_put(item_list_close(&list));
 		return rc == 0 ? err_set(e, ERR_NOT_FOUND, "Migration run not found.") : db_fail(db, e);
 	}
 	snprintf(path, sizeof path, "/api/v1/migrations/%s/resources", a->id);
@@ -702,7 +752,7 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 	filter_add(filter, sizeof filter, "resource_type", a->resource_type);
 	filter_add(filter, sizeof filter, "action", a->action);
 	filter_add(filter, sizeof filter, "q", a->q);
-	*out = page_body(c, path, filter, a, total, resource_list_close(&list), list.n);
+	*out = page_body(c, path, filter, a, total, item_list_close(&list), list.n);
 	return 0;
 }
 

@@ -97,31 +97,165 @@ jx_add_bool(json_object *o, const char *key, int val)
 	json_object_object_add(o, key, json_object_new_boolean(val != 0));
 }
 
-void
-jx_add_time(json_object *o, const char *key, const char *mysql)
-{
-	char iso[21];
+/* A strict reader of JSON syntax (RFC 8259; UTF-8 is checked before): what
+ * jx_valid needs to pass stored text through as it is. Each step advances p
+ * past one piece, or fails. */
+struct scan {
+	const unsigned char *p, *end;
+	int depth;
+};
 
-	if (mysql != NULL && time_mysql_to_iso(mysql, iso) == 0)
-		json_object_object_add(o, key, json_object_new_string(iso));
-	else
-		json_object_object_add(o, key, NULL);
+static bool scan_value(struct scan *s);
+
+static void
+scan_ws(struct scan *s)
+{
+	while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+		s->p++;
 }
 
-void
-jx_add_json(json_object *o, const char *key, const char *text, json_object *dflt)
+static bool
+scan_byte(struct scan *s, unsigned char c)
 {
-	json_object *v = NULL;
-	int ok = 0;
+	scan_ws(s);
+	if (s->p == s->end || *s->p != c)
+		return false;
+	s->p++;
+	return true;
+}
 
-	if (text != NULL)
-		v = jx_parse(text, strlen(text), &ok);
-	if (!ok || v == NULL) {
-		json_object_put(v);
-		v = dflt;
-	} else
-		json_object_put(dflt);
-	json_object_object_add(o, key, v);
+static bool
+scan_digits(struct scan *s)
+{
+	const unsigned char *from = s->p;
+
+	while (s->p < s->end && *s->p >= '0' && *s->p <= '9')
+		s->p++;
+	return s->p > from;
+}
+
+static bool
+scan_number(struct scan *s)
+{
+	if (*s->p == '-')
+		s->p++;
+	if (s->p < s->end && *s->p == '0')
+		s->p++;
+	else if (!scan_digits(s))
+		return false;
+	if (s->p < s->end && *s->p == '.') {
+		s->p++;
+		if (!scan_digits(s))
+			return false;
+	}
+	if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
+		s->p++;
+		if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
+			s->p++;
+		if (!scan_digits(s))
+			return false;
+	}
+	return true;
+}
+
+/* A string, from its opening quote. */
+static bool
+scan_string(struct scan *s)
+{
+	for (s->p++; s->p < s->end; s->p++) {
+		unsigned char c = *s->p;
+
+		if (c == '"') {
+			s->p++;
+			return true;
+		}
+		if (c < 0x20)
+			return false;
+		if (c != '\\')
+			continue;
+		if (++s->p == s->end)
+			return false;
+		if (*s->p == 'u') {
+			for (int i = 0; i < 4; i++)
+				if (++s->p == s->end || !((*s->p >= '0' && *s->p <= '9') ||
+				                             ((*s->p | 0x20) >= 'a' && (*s->p | 0x20) <= 'f')))
+					return false;
+		} else if (strchr("\"\\/bfnrt", *s->p) == NULL || *s->p == '\0')
+			return false;
+	}
+	return false;
+}
+
+/* An array or object, from its opening bracket: values (after a key and a
+ * colon in an object) parted by commas. */
+static bool
+scan_container(struct scan *s, unsigned char close)
+{
+	if (++s->depth >= JSONX_MAX_DEPTH) /* as json-c's tokener counts it */
+		return false;
+	s->p++;
+	if (scan_byte(s, close))
+		goto done;
+	do {
+		if (close == '}') {
+			scan_ws(s);
+			if (s->p == s->end || *s->p != '"' || !scan_string(s) || !scan_byte(s, ':'))
+				return false;
+		}
+		if (!scan_value(s))
+			return false;
+	} while (scan_byte(s, ','));
+	if (!scan_byte(s, close))
+		return false;
+done:
+	s->depth--;
+	return true;
+}
+
+static bool
+scan_literal(struct scan *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n) != 0)
+		return false;
+	s->p += n;
+	return true;
+}
+
+static bool
+scan_value(struct scan *s)
+{
+	scan_ws(s);
+	if (s->p == s->end)
+		return false;
+	switch (*s->p) {
+	case '{':
+		return scan_container(s, '}');
+	case '[':
+		return scan_container(s, ']');
+	case '"':
+		return scan_string(s);
+	case 't':
+		return scan_literal(s, "true");
+	case 'f':
+		return scan_literal(s, "false");
+	case 'n':
+		return scan_literal(s, "null");
+	default:
+		return *s->p == '-' || (*s->p >= '0' && *s->p <= '9') ? scan_number(s) : false;
+	}
+}
+
+bool
+jx_valid(const char *text, size_t len)
+{
+	struct scan s = { (const unsigned char *)text, (const unsigned char *)text + len, 0 };
+
+	if (!utf8_valid(text, len) || !scan_value(&s))
+		return false;
+	scan_ws(&s);
+	return s.p == s.end;
 }
 
 const char *
@@ -224,6 +358,39 @@ jx_put_int(struct printbuf *pb, int64_t v)
 	if (v < 0)
 		*--p = '-';
 	printbuf_memappend_fast(pb, p, (int)(num + sizeof num - p));
+}
+
+void
+jx_put_time(struct printbuf *pb, const char *mysql)
+{
+	char iso[23];
+
+	iso[0] = '"';
+	if (mysql == NULL || time_mysql_to_iso(mysql, iso + 1) != 0) {
+		printbuf_strappend(pb, "null");
+		return;
+	}
+	iso[21] = '"';
+	printbuf_memappend_fast(pb, iso, 22);
+}
+
+void
+jx_put_cstr(struct printbuf *pb, const char *s)
+{
+	jx_put_str(pb, s, s != NULL ? strlen(s) : 0);
+}
+
+void
+jx_put_object(struct printbuf *pb, const char *text)
+{
+	size_t n = text != NULL ? strlen(text) : 0, i = 0;
+
+	while (i < n && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	if (i < n && text[i] == '{' && jx_valid(text, n))
+		printbuf_memappend_fast(pb, text, (int)n);
+	else
+		printbuf_strappend(pb, "{}");
 }
 
 static int

@@ -1,6 +1,7 @@
 /* Small helpers over json-c. */
 #ifndef MIGRATOR_JSONX_H
 #define MIGRATOR_JSONX_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,12 +18,6 @@ json_object *jx_parse(const char *buf, size_t len, int *ok);
 void jx_add_str(json_object *o, const char *key, const char *val);
 void jx_add_int(json_object *o, const char *key, int64_t val);
 void jx_add_bool(json_object *o, const char *key, int val);
-/* Add a MySQL DATETIME as ISO 8601 with Z, or null when NULL/unparseable. */
-void jx_add_time(json_object *o, const char *key, const char *mysql_datetime);
-/* Add the JSON document text (from the DB) as a value; invalid or NULL -> dflt
- * (which may be NULL for JSON null). */
-void jx_add_json(json_object *o, const char *key, const char *text, json_object *dflt);
-
 /* Overwrite, in place, every string in o, however deep (credentials that
  * must not linger in freed memory). NULL is a no-op. */
 void jx_wipe_strings(json_object *o);
@@ -39,6 +34,19 @@ const char *jx_text(json_object *o);
 void jx_put_str(struct printbuf *pb, const char *s, size_t n);
 /* Append a signed integer as json-c writes it. */
 void jx_put_int(struct printbuf *pb, int64_t v);
+/* Append a MySQL DATETIME as an ISO 8601 string with Z, or null when NULL or
+ * unparseable. */
+void jx_put_time(struct printbuf *pb, const char *mysql_datetime);
+/* 1 when text[0..len) is one JSON value: UTF-8, the grammar of RFC 8259
+ * (no single quotes, NaN or trailing commas), containers nested fewer than
+ * JSONX_MAX_DEPTH deep (as jx_parse).
+ * Whatever it accepts, jx_parse accepts too. */
+bool jx_valid(const char *text, size_t len);
+/* Append a stored JSON object (a run's stats, a log entry's context) as it
+ * is when it is one and jx_valid; else, or for NULL, {}. */
+void jx_put_object(struct printbuf *pb, const char *text);
+/* jx_put_str of a C string (null for NULL). */
+void jx_put_cstr(struct printbuf *pb, const char *s);
 /* A value whose text is pb's (one complete JSON value, written with the
  * jx_put_* helpers): added to a json-c tree, it is written as that text.
  * Takes pb. */

@@ -1149,6 +1149,29 @@ class Endpoints_RunLogs(Base):
         self.assertIsNone(r.json["links"]["prev"], r.describe())
         self.assertIsNone(r.json["links"]["next"], r.describe())
 
+    def test_stored_documents_are_shown_as_objects_whatever_their_text(self):
+        """A run's stats and options and a log entry's context reach the answers as stored when they
+        are JSON objects (spaces and all), else as {}: the answer stays JSON whatever the row holds."""
+        u = self.owner()
+        rid = self.stack.insert_run(u.id, "awaiting_review")
+        texts = ['{ "page": 2, "ids": ["a\\"b", 1.5e3] }', "null", "[1]", '{"cut": ', "{'a':1}", None]
+        self.stack.insert_logs(rid, [("info", "m%d" % i, t, "2024-03-01 10:00:%02d" % i)
+                                     for i, t in enumerate(texts)])
+        r = u.request("GET", self.run_path(rid, "/logs"))
+        self.assertStatus(r, 200)
+        self.assertEqual([x["context"] for x in reversed(r.json["data"])],
+                         [{"page": 2, "ids": ['a"b', 1500.0]}, {}, {}, {}, {}, {}], r.describe())
+        for stats, options, shown in (('{"imported": 3, "x": [true]}', '{ "import_paused" : true }',
+                                       ({"imported": 3, "x": [True]}, {"import_paused": True})),
+                                      ('{"imported": 3', "[]", ({}, {"import_paused": False})),
+                                      (None, None, ({}, {"import_paused": False}))):
+            self.stack.sql("UPDATE migration_runs SET stats = %s, options = %s WHERE id = %s"
+                           % (q(stats), q(options), q(rid)))
+            for r in (u.request("GET", "/api/v1/migrations"), u.request("GET", self.run_path(rid))):
+                self.assertStatus(r, 200)
+                run = r.json["data"][0] if isinstance(r.json["data"], list) else r.json["data"]
+                self.assertEqual((run["stats"], run["options"]), shown, r.describe())
+
     def test_errors_only_true_or_1_keeps_error_entries_false_or_0_keeps_all(self):
         u = self.owner()
         rid = self.stack.insert_run(u.id, "failed")

@@ -136,6 +136,76 @@ test_json_parse(void **state)
 	assert_null(v);
 }
 
+/* jx_valid accepts JSON and nothing else: fixed cases of each rule, then
+ * 20,000 one-byte mutations of valid documents, each of which it accepts only
+ * when jx_parse does too (a stored document it passes through must read back). */
+static void
+test_json_valid(void **state)
+{
+	static const char *const good[] = { "{}", " [ ] ", "0", "-0", "1.5e-3", "-12E+2", "true", "null",
+		"\"\\u00e9\\/\\\"\\b\\f\\n\\r\\t\\\\\"", "\"Caf\xc3\xa9\"",
+		"{\"a\":[1,{\"b\":null}],\"c\":\"x\"}", "[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]" };
+	static const char *const bad[] = { "", " ", "{,}", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "1e",
+		"NaN", "'x'", "{'a':1}", "\"a\x01\"", "\"\\x\"", "\"\\u12G4\"", "\"abc", "{\"a\" 1}", "{1:2}",
+		"[1 2]", "tru", "true1", "{} {}", "\"\xff\"", "[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]" };
+	static const char *const docs[] = { "{\"discovered\":{\"monitor\":20},\"planned\":{\"create\":20},"
+		                                "\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0.5}",
+		"{\"page\":1,\"ids\":[-1,2e3,\"x\\\"y\"],\"ok\":true,\"no\":false,\"none\":null}" };
+	static const char pieces[] = "{}[]\":,\\ -+.eE0123456789tfnul'ax\x01\xc3";
+	struct printbuf *pb = printbuf_new();
+	unsigned r = 1;
+	char buf[256];
+	int ok;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		json_object_put(jx_parse(good[i], strlen(good[i]), &ok));
+		if (!ok)
+			fail_msg("jx_parse refused %s", good[i]);
+		assert_true(jx_valid(good[i], strlen(good[i])));
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (jx_valid(bad[i], strlen(bad[i])))
+			fail_msg("jx_valid accepted %s", bad[i]);
+	for (int i = 0; i < 20000; i++) {
+		const char *doc = docs[i % 2];
+		size_t n = strlen(doc), at;
+		json_object *v;
+
+		memcpy(buf, doc, n);
+		r = r * 1103515245 + 12345;
+		at = (r >> 8) % n;
+		switch ((r >> 4) % 3) {
+		case 0: /* replace */
+			buf[at] = pieces[(r >> 16) % (sizeof pieces - 1)];
+			break;
+		case 1: /* insert */
+			memmove(buf + at + 1, buf + at, n - at);
+			buf[at] = pieces[(r >> 16) % (sizeof pieces - 1)];
+			n++;
+			break;
+		default: /* delete */
+			memmove(buf + at, buf + at + 1, n - at - 1);
+			n--;
+		}
+		v = jx_parse(buf, n, &ok);
+		json_object_put(v);
+		if (jx_valid(buf, n) && !ok)
+			fail_msg("jx_valid accepted what jx_parse refuses: %.*s", (int)n, buf);
+	}
+	/* A stored object goes through as it is; anything else is {}. */
+	jx_put_object(pb, "{\"a\": [1]}");
+	jx_put_object(pb, NULL);
+	jx_put_object(pb, "null");
+	jx_put_object(pb, "[1]");
+	jx_put_object(pb, "{\"a\":1");
+	jx_put_time(pb, "2026-11-21 18:04:05.123456");
+	jx_put_time(pb, NULL);
+	jx_put_time(pb, "2026-11-21");
+	assert_string_equal(pb->buf, "{\"a\": [1]}{}{}{}{}\"2026-11-21T18:04:05Z\"nullnull");
+	printbuf_free(pb);
+}
+
 /* The buffer writer gives the text json-c gives: every ASCII byte, UTF-8, a
  * long text of every byte from 0x20 up with escapes between (across block
  * boundaries), null, integers, and a spliced value inside a json-c tree. */
@@ -483,6 +553,7 @@ main(void)
 		cmocka_unit_test(test_uuid),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_json_parse),
+		cmocka_unit_test(test_json_valid),
 		cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_seal),
