@@ -451,7 +451,8 @@ h_logs(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 
 	if (status_of(c, a->id, false, st, e) != 0)
 		return -1;
-	if (fetch_logs(c->app->db, a->id, a->errors_only, a->per_page, (a->page - 1) * a->per_page, &logs, e) != 0)
+	if (fetch_logs(c->app->db, a->id, a->errors_only, a->per_page, (a->page - 1) * a->per_page, &logs,
+	        e) != 0)
 		return -1;
 	snprintf(path, sizeof path, "/api/v1/migrations/%s/logs", a->id);
 	links = json_object_new_object();

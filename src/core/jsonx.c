@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -177,8 +178,7 @@ scan_string(struct scan *s)
 			return false;
 		if (*s->p == 'u') {
 			for (int i = 0; i < 4; i++)
-				if (++s->p == s->end || !((*s->p >= '0' && *s->p <= '9') ||
-				                             ((*s->p | 0x20) >= 'a' && (*s->p | 0x20) <= 'f')))
+				if (++s->p == s->end || !isxdigit(*s->p))
 					return false;
 		} else if (strchr("\"\\/bfnrt", *s->p) == NULL || *s->p == '\0')
 			return false;

@@ -149,7 +149,7 @@ test_json_valid(void **state)
 		"NaN", "'x'", "{'a':1}", "\"a\x01\"", "\"\\x\"", "\"\\u12G4\"", "\"abc", "{\"a\" 1}", "{1:2}",
 		"[1 2]", "tru", "true1", "{} {}", "\"\xff\"", "[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]" };
 	static const char *const docs[] = { "{\"discovered\":{\"monitor\":20},\"planned\":{\"create\":20},"
-		                                "\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0.5}",
+		                            "\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0.5}",
 		"{\"page\":1,\"ids\":[-1,2e3,\"x\\\"y\"],\"ok\":true,\"no\":false,\"none\":null}" };
 	static const char pieces[] = "{}[]\":,\\ -+.eE0123456789tfnul'ax\x01\xc3";
 	struct printbuf *pb = printbuf_new();
