@@ -66,6 +66,9 @@ async function startRun(provider, fields, paused) {
   await page.waitForSelector('#run:not([hidden])');
   // credentials are never shown again
   expect(!(await page.content()).includes(fields[0][1]), 'the key is not on the page after the start');
+  // the section shows before the run's first read fills its title
+  await page.waitForFunction(() => / migration [0-9a-f-]{36}$/.test(document.getElementById('run-title').textContent),
+    null, { timeout: TIMEOUT });
   result.run = (await page.locator('#run-title').textContent()).split(' ').pop();
 }
 
