@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -302,17 +303,32 @@ static const char escapes[256] = {
 };
 /* clang-format on */
 
+/* Room for need more bytes and the NUL at pb's end, for writing in place
+ * (printbuf_memset grows the buffer as appends do; what it writes is
+ * overwritten). 0, or -1 when it cannot grow. */
+static int
+reserve(struct printbuf *pb, size_t need)
+{
+	int at = pb->bpos;
+
+	if ((size_t)(pb->size - at) > need)
+		return 0;
+	if (need >= (size_t)(INT_MAX - at) || printbuf_memset(pb, at, 0, (int)need + 1) != 0)
+		return -1;
+	pb->bpos = at;
+	return 0;
+}
+
 /* The bytes before the first escape are appended at once (the whole string,
- * for most values); from there, escaped bytes gather in a buffer on the stack,
- * appended a block at a time: the tool call escapes its whole answer (hundreds
- * of KB, a quote every few bytes), and one append per run of plain bytes cost
- * more than the rest of it. */
+ * for most values); from there, the rest is escaped in place a block at a
+ * time: the tool call escapes its whole answer (hundreds of KB, a quote every
+ * few bytes), where one append per run of plain bytes cost more than the rest
+ * of it. */
 void
 jx_put_str(struct printbuf *pb, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	char out[4096];
-	size_t k = 0, i = 0;
+	size_t i = 0;
 
 	if (s == NULL) {
 		printbuf_strappend(pb, "null");
@@ -322,42 +338,40 @@ jx_put_str(struct printbuf *pb, const char *s, size_t n)
 		i++;
 	printbuf_strappend(pb, "\"");
 	printbuf_memappend_fast(pb, s, (int)i);
-	for (; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char e = escapes[c];
+	while (i < n) {
+		size_t end = n - i < 4096 ? n : i + 4096;
+		char *o;
 
-		if (k > sizeof out - 7) { /* room for one escape and the closing quote */
-			printbuf_memappend_fast(pb, out, (int)k);
-			k = 0;
+		if (reserve(pb, (end - i) * 6) != 0) /* every byte a \u00XX at most */
+			return;
+		for (o = pb->buf + pb->bpos; i < end; i++) {
+			unsigned char c = (unsigned char)s[i];
+			char e = escapes[c];
+
+			if (e == 0)
+				*o++ = (char)c;
+			else if (e != 'u') {
+				o[0] = '\\';
+				o[1] = e;
+				o += 2;
+			} else {
+				memcpy(o, "\\u00", 4);
+				o[4] = hex[c >> 4];
+				o[5] = hex[c & 0xf];
+				o += 6;
+			}
 		}
-		if (e == 0)
-			out[k++] = (char)c;
-		else if (e != 'u') {
-			out[k++] = '\\';
-			out[k++] = e;
-		} else {
-			memcpy(out + k, "\\u00", 4);
-			out[k + 4] = hex[c >> 4];
-			out[k + 5] = hex[c & 0xf];
-			k += 6;
-		}
+		pb->bpos = (int)(o - pb->buf);
 	}
-	out[k++] = '"';
-	printbuf_memappend_fast(pb, out, (int)k);
+	printbuf_strappend(pb, "\"");
 }
 
 void
 jx_put_int(struct printbuf *pb, int64_t v)
 {
-	char num[24], *p = num + sizeof num;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	char num[20];
 
-	do
-		*--p = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		*--p = '-';
-	printbuf_memappend_fast(pb, p, (int)(num + sizeof num - p));
+	printbuf_memappend_fast(pb, num, (int)int_text(num, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0));
 }
 
 void

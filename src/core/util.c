@@ -239,6 +239,22 @@ mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+size_t
+int_text(char out[20], uint64_t magnitude, bool negative)
+{
+	char num[20], *p = num + sizeof num;
+	size_t n;
+
+	do
+		*--p = (char)('0' + magnitude % 10);
+	while ((magnitude /= 10) != 0);
+	if (negative)
+		*--p = '-';
+	n = (size_t)(num + sizeof num - p);
+	memcpy(out, p, n);
+	return n;
+}
+
 bool
 str_in_list(const char *const *list, const char *s)
 {

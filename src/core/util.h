@@ -9,6 +9,9 @@
 /* Parse all of s as a decimal integer in [min, max]. No sign but '-', no
  * spaces, no leading '+', no empty string. Returns 0, or -1 on any deviation. */
 int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out);
+/* The decimal text of a number (its magnitude, and a minus sign when
+ * negative) into out, not NUL-terminated. Returns its length (at most 20). */
+size_t int_text(char out[20], uint64_t magnitude, bool negative);
 /* Parse "true|false|1|0". Returns 0 or -1. */
 int parse_bool(const char *s, bool *out);
 /* The one way text is shortened: the byte length of the longest prefix of

@@ -24,7 +24,19 @@ struct db_res {
 	my_bool *errs;
 	char **bufs;
 	size_t *caps;
+	/* Integers arrive as integers, and are written as text only for db_str.
+	 * Dates and times arrive as MYSQL_TIME and are written as text here (the
+	 * library's own sprintf cost more than the rest of a row). kind: TEXT_COL,
+	 * INT_COL, DATE_COL, or the digits of a DATETIME's fraction. */
+	int64_t *ints;
+	MYSQL_TIME *times;
+	signed char *kind;
 };
+
+#define TEXT_COL  (-1)
+#define DATE_COL  (-2)
+#define INT_COL   (-3)
+#define NOT_TEXT  ((unsigned long)-1) /* lens[] of an integer not yet written as text */
 
 struct db {
 	const struct config *cfg;
@@ -352,6 +364,27 @@ db_insert_id(struct db *db)
 	return db->insert_id;
 }
 
+/* How a result column is read (struct db_res). */
+static signed char
+column_kind(const MYSQL_FIELD *f)
+{
+	switch (f->type) {
+	case MYSQL_TYPE_TINY:
+	case MYSQL_TYPE_SHORT:
+	case MYSQL_TYPE_INT24:
+	case MYSQL_TYPE_LONG:
+	case MYSQL_TYPE_LONGLONG:
+		return INT_COL;
+	case MYSQL_TYPE_DATETIME:
+	case MYSQL_TYPE_TIMESTAMP:
+		return (signed char)(f->decimals < 6 ? f->decimals : 6);
+	case MYSQL_TYPE_DATE:
+		return DATE_COL;
+	default:
+		return TEXT_COL;
+	}
+}
+
 static struct db_res *
 make_res(struct db *db, MYSQL_STMT *st)
 {
@@ -378,6 +411,9 @@ make_res(struct db *db, MYSQL_STMT *st)
 	r->errs = xcalloc(r->ncols, sizeof *r->errs);
 	r->bufs = xcalloc(r->ncols, sizeof *r->bufs);
 	r->caps = xcalloc(r->ncols, sizeof *r->caps);
+	r->ints = xcalloc(r->ncols, sizeof *r->ints);
+	r->times = xcalloc(r->ncols, sizeof *r->times);
+	r->kind = xcalloc(r->ncols, sizeof *r->kind);
 	f = mysql_fetch_fields(meta);
 	for (unsigned i = 0; i < r->ncols; i++) {
 		size_t cap = f[i].max_length + 1;
@@ -387,9 +423,20 @@ make_res(struct db *db, MYSQL_STMT *st)
 			cap = 1 << 20;
 		r->caps[i] = cap;
 		r->bufs[i] = xmalloc(cap);
-		r->bind[i].buffer_type = MYSQL_TYPE_STRING;
-		r->bind[i].buffer = r->bufs[i];
-		r->bind[i].buffer_length = cap - 1;
+		r->kind[i] = column_kind(&f[i]);
+		if (r->kind[i] == TEXT_COL) {
+			r->bind[i].buffer_type = MYSQL_TYPE_STRING;
+			r->bind[i].buffer = r->bufs[i];
+			r->bind[i].buffer_length = cap - 1;
+		} else if (r->kind[i] == INT_COL) {
+			r->bind[i].buffer_type = MYSQL_TYPE_LONGLONG;
+			r->bind[i].buffer = &r->ints[i];
+			r->bind[i].is_unsigned = (f[i].flags & UNSIGNED_FLAG) != 0;
+		} else {
+			r->bind[i].buffer_type = MYSQL_TYPE_DATETIME;
+			r->bind[i].buffer = &r->times[i];
+			r->bind[i].buffer_length = sizeof r->times[i];
+		}
 		r->bind[i].length = &r->lens[i];
 		r->bind[i].is_null = &r->nulls[i];
 		r->bind[i].error = &r->errs[i];
@@ -417,6 +464,49 @@ db_query(struct db *db, enum stmt_id id, const char *types, ...)
 	return make_res(db, st);
 }
 
+/* n as exactly width decimal digits at p. */
+static void
+put_digits(char *p, unsigned long n, int width)
+{
+	while (width-- > 0) {
+		p[width] = (char)('0' + n % 10);
+		n /= 10;
+	}
+}
+
+/* A date or datetime as the client library writes it ("%04u-%02u-%02u", then
+ * " %02u:%02u:%02u" and frac digits of ".%06u" for a datetime) into out (64
+ * bytes at least, NUL-terminated). Returns its length. */
+static unsigned long
+time_text(const MYSQL_TIME *t, int frac, char *out)
+{
+	int n = 10;
+
+	put_digits(out, t->year, 4);
+	out[4] = '-';
+	put_digits(out + 5, t->month, 2);
+	out[7] = '-';
+	put_digits(out + 8, t->day, 2);
+	if (frac != DATE_COL) {
+		out[10] = ' ';
+		put_digits(out + 11, t->hour, 2);
+		out[13] = ':';
+		put_digits(out + 14, t->minute, 2);
+		out[16] = ':';
+		put_digits(out + 17, t->second, 2);
+		n = 19;
+		if (frac > 0) {
+			char us[6];
+			put_digits(us, t->second_part, 6);
+			out[n++] = '.';
+			memcpy(out + n, us, (size_t)frac);
+			n += frac;
+		}
+	}
+	out[n] = '\0';
+	return (unsigned long)n;
+}
+
 int
 db_next(struct db_res *r)
 {
@@ -431,6 +521,14 @@ db_next(struct db_res *r)
 	for (unsigned i = 0; i < r->ncols; i++) {
 		if (r->nulls[i]) {
 			r->bufs[i][0] = '\0';
+			continue;
+		}
+		if (r->kind[i] == INT_COL) {
+			r->lens[i] = NOT_TEXT;
+			continue;
+		}
+		if (r->kind[i] != TEXT_COL) {
+			r->lens[i] = time_text(&r->times[i], r->kind[i], r->bufs[i]);
 			continue;
 		}
 		if (r->lens[i] >= r->caps[i]) {
@@ -455,13 +553,19 @@ db_str(struct db_res *r, int col)
 {
 	if (col < 0 || (unsigned)col >= r->ncols || r->nulls[col])
 		return NULL;
+	if (r->lens[col] == NOT_TEXT) {
+		bool neg = !r->bind[col].is_unsigned && r->ints[col] < 0;
+
+		r->lens[col] = int_text(r->bufs[col], neg ? 0 - (uint64_t)r->ints[col] : (uint64_t)r->ints[col], neg);
+		r->bufs[col][r->lens[col]] = '\0';
+	}
 	return r->bufs[col];
 }
 
 size_t
 db_len(struct db_res *r, int col)
 {
-	if (col < 0 || (unsigned)col >= r->ncols || r->nulls[col])
+	if (db_str(r, col) == NULL)
 		return 0;
 	return r->lens[col];
 }
@@ -469,10 +573,15 @@ db_len(struct db_res *r, int col)
 int64_t
 db_i64(struct db_res *r, int col)
 {
-	const char *s = db_str(r, col);
+	const char *s;
 	int64_t v;
 
-	if (s == NULL || parse_i64(s, INT64_MIN + 1, INT64_MAX, &v) != 0)
+	if (col >= 0 && (unsigned)col < r->ncols && r->kind[col] == INT_COL && !r->nulls[col]) {
+		v = r->ints[col];
+		/* as parse_i64 reads the text: out of range is 0 */
+		return (r->bind[col].is_unsigned && v < 0) || v == INT64_MIN ? 0 : v;
+	}
+	if ((s = db_str(r, col)) == NULL || parse_i64(s, INT64_MIN + 1, INT64_MAX, &v) != 0)
 		return 0;
 	return v;
 }
@@ -493,6 +602,9 @@ db_free(struct db_res *r)
 	free(r->lens);
 	free(r->nulls);
 	free(r->errs);
+	free(r->ints);
+	free(r->times);
+	free(r->kind);
 	free(r);
 }
 

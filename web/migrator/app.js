@@ -212,6 +212,7 @@ async function openRun(id) {
   state.resPage = 1;
   state.logPage = 1;
   state.selected.clear();
+  $('run-title').textContent = ''; // not the run shown before, until this one is read
   show('run');
   await refreshRun();
 }
