@@ -33,10 +33,10 @@ struct db_res {
 	signed char *kind;
 };
 
-#define TEXT_COL  (-1)
-#define DATE_COL  (-2)
-#define INT_COL   (-3)
-#define NOT_TEXT  ((unsigned long)-1) /* lens[] of an integer not yet written as text */
+#define TEXT_COL (-1)
+#define DATE_COL (-2)
+#define INT_COL  (-3)
+#define NOT_TEXT ((unsigned long)-1) /* lens[] of an integer not yet written as text */
 
 struct db {
 	const struct config *cfg;
@@ -556,7 +556,8 @@ db_str(struct db_res *r, int col)
 	if (r->lens[col] == NOT_TEXT) {
 		bool neg = !r->bind[col].is_unsigned && r->ints[col] < 0;
 
-		r->lens[col] = int_text(r->bufs[col], neg ? 0 - (uint64_t)r->ints[col] : (uint64_t)r->ints[col], neg);
+		r->lens[col] =
+		    int_text(r->bufs[col], neg ? 0 - (uint64_t)r->ints[col] : (uint64_t)r->ints[col], neg);
 		r->bufs[col][r->lens[col]] = '\0';
 	}
 	return r->bufs[col];
