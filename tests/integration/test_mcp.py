@@ -651,6 +651,25 @@ class McpTools(McpCase):
         # Upper-case UUIDs name the same run.
         self.assertEqual(self.call_ok("migration-get", {"id": rid.upper()})["data"]["id"], rid)
 
+    def test_an_answer_of_megabytes_arrives_whole(self):
+        """500 resources with long error messages full of quotes: the tool answer is over 2 MB (the
+        FastCGI responder sends it in several batches of 64 KB records) and every byte arrives."""
+        rid = self.stack.insert_run(self.u.id, status="completed_with_errors")
+        piece = 'HTTP 500 "%s" \\ \u00e9\u20ac ' % ("x" * 40)
+        message = piece * 60
+        self.stack.insert_resources(rid, 500, status="failed", attempts=2)
+        self.stack.sql("UPDATE migration_run_resources SET error_message = REPEAT(%s, 60) WHERE run_id = %s"
+                       % (q(piece), q(rid)))
+        r = self.rpc(self.token, "tools/call", {"name": "migration-get", "arguments": {"id": rid}})
+        self.assertGreater(len(r.body), 2 * 1024 * 1024, "the answer is not as large as this test needs")
+        if r.header("Content-Length") is not None:  # mod_proxy_fcgi sends the body chunked instead
+            self.assertEqual(int(r.header("Content-Length")), len(r.body))
+        sc = self.call_ok("migration-get", {"id": rid})
+        self.assertEqual([x["error_message"] for x in sc["data"]["resources"]], [message] * 500)
+        r = self.u.request("GET", "/api/v1/migrations/%s" % rid)
+        self.assertStatus(r, 200)
+        self.assertEqual([x["error_message"] for x in r.json["data"]["resources"]], [message] * 500)
+
     def test_not_found_is_one_error(self):
         mine = self.stack.insert_run(self.u.id)
         foreign = self.stack.insert_run(self.stack.new_user().id)
