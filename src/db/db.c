@@ -43,6 +43,7 @@ struct db {
 	MYSQL *my;
 	MYSQL_STMT *stmts[ST__COUNT];
 	bool in_tx;
+	unsigned open_results; /* made by db_query, not yet freed: they hold prepared statements */
 	unsigned last_errno;
 	char last_error[512];
 	uint64_t insert_id;
@@ -319,7 +320,8 @@ execute(struct db *db, enum stmt_id id, const char *types, va_list ap, const uin
 				return st;
 			note_error(db, mysql_stmt_errno(st), mysql_stmt_error(st));
 		}
-		if (db_error_class(db) != DB_LOST || db->in_tx || attempt > 0)
+		/* A reconnect closes every prepared statement, those of open results too. */
+		if (db_error_class(db) != DB_LOST || db->in_tx || db->open_results > 0 || attempt > 0)
 			break;
 		log_warn("database connection lost (%s); reconnecting", db->last_error);
 		close_conn(db);
@@ -403,6 +405,7 @@ make_res(struct db *db, MYSQL_STMT *st)
 	}
 	r = xcalloc(1, sizeof *r);
 	r->db = db;
+	db->open_results++; /* until db_free */
 	r->stmt = st;
 	r->ncols = mysql_num_fields(meta);
 	r->bind = xcalloc(r->ncols, sizeof *r->bind);
@@ -592,6 +595,7 @@ db_free(struct db_res *r)
 {
 	if (r == NULL)
 		return;
+	r->db->open_results--;
 	/* Frees the rows client-side; the statement is ready to execute again.
 	 * (mysql_stmt_reset would cost a round trip to the server.) */
 	mysql_stmt_free_result(r->stmt);

@@ -21,25 +21,29 @@ struct sink {
 	} fn;
 	void *arg;
 	int64_t *total; /* ST_RUN_LIST, ST_RES_PAGE: the count on every row */
+	struct db *db;  /* RUN_COLS: for the totals of a run that keeps none */
+	bool failed;    /* a statement a row needed failed */
 };
 
 /* Every row of r to each(r, to), then r freed: 0, or -1 on a database error. */
 static int
-each_row(struct db_res *r, void (*each)(struct db_res *, const struct sink *), const struct sink *to)
+each_row(struct db_res *r, void (*each)(struct db_res *, struct sink *), struct sink *to)
 {
 	int rc;
 
 	if (r == NULL)
 		return -1;
-	while ((rc = db_next(r)) == 1)
+	while ((rc = db_next(r)) == 1 && !to->failed)
 		each(r, to);
 	db_free(r);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 || to->failed ? -1 : 0;
 }
 
-/* A row of RUN_COLS (db/sql_core.def). */
+/* A row of RUN_COLS (db/sql_core.def). A run that keeps no totals (NULL: they
+ * are still changing) has them counted by a statement of their own, which
+ * only such rows pay for. */
 static void
-run_row(struct db_res *r, const struct sink *to)
+run_row(struct db_res *r, struct sink *to)
 {
 	struct run_view row = {
 		.id = db_str(r, 0),
@@ -56,12 +60,24 @@ run_row(struct db_res *r, const struct sink *to)
 		.options = db_str(r, 11),
 	};
 
+	if (db_str(r, 9) == NULL) { /* still changing: counted now */
+		struct db_res *live = db_query(to->db, ST_RUN_LIVE_TOTALS, "ss", row.id, row.id);
+
+		if (live == NULL || db_next(live) != 1) {
+			db_free(live);
+			to->failed = true;
+			return;
+		}
+		row.total_resources = db_i64(live, 0);
+		row.failed_resources = db_i64(live, 1);
+		db_free(live);
+	}
 	to->fn.run(&row, to->arg);
 }
 
 /* A row of ST_RUN_LIST: RUN_COLS and the count of all the user's runs that match. */
 static void
-run_list_row(struct db_res *r, const struct sink *to)
+run_list_row(struct db_res *r, struct sink *to)
 {
 	*to->total = db_i64(r, 12);
 	run_row(r, to);
@@ -74,7 +90,7 @@ runs_page(struct db *db, uint64_t user, const char *status, const char *provider
 	*total = -1;
 	return each_row(db_query(db, ST_RUN_LIST, "ussssussssii", user, status, status, provider, provider,
 	                    user, status, status, provider, provider, limit, offset),
-	    run_list_row, &(struct sink){ .fn.run = fn, .arg = arg, .total = total });
+	    run_list_row, &(struct sink){ .fn.run = fn, .arg = arg, .total = total, .db = db });
 }
 
 int
@@ -106,7 +122,7 @@ run_of_user(struct db *db, const char *id, uint64_t user, bool counted, run_view
 	struct found f = { fn, arg, 0 };
 
 	if (each_row(db_query(db, counted ? ST_RUN_GET : ST_RUN_GET_UNCOUNTED, "su", id, user), run_row,
-	        &(struct sink){ .fn.run = run_found, .arg = &f }) != 0)
+	        &(struct sink){ .fn.run = run_found, .arg = &f, .db = db }) != 0)
 		return -1;
 	return f.found;
 }
@@ -131,7 +147,7 @@ run_status(struct db *db, const char *id, uint64_t user, bool lock, char st[32])
 
 /* A row of RES_COLS (db/sql_core.def). */
 static void
-resource_row(struct db_res *r, const struct sink *to)
+resource_row(struct db_res *r, struct sink *to)
 {
 	struct resource_item row = {
 		.id = db_i64(r, 0),
@@ -157,7 +173,7 @@ run_resources(struct db *db, const char *run, int64_t limit, resource_item_fn *f
 
 /* A row of ST_RES_PAGE(_ALL): RES_COLS and the count of all the run's resources that match. */
 static void
-resource_page_row(struct db_res *r, const struct sink *to)
+resource_page_row(struct db_res *r, struct sink *to)
 {
 	*to->total = db_i64(r, 9);
 	resource_row(r, to);
@@ -187,7 +203,7 @@ resources_page(struct db *db, const char *run, uint64_t user, const struct resou
 }
 
 static void
-count_row(struct db_res *r, const struct sink *to)
+count_row(struct db_res *r, struct sink *to)
 {
 	to->fn.count(db_str(r, 0), db_i64(r, 1), to->arg);
 }
@@ -201,7 +217,7 @@ resource_counts(struct db *db, const char *run, void (*fn)(const char *status, i
 }
 
 static void
-log_row(struct db_res *r, const struct sink *to)
+log_row(struct db_res *r, struct sink *to)
 {
 	struct log_row row = {
 		.id = db_i64(r, 0),
