@@ -43,9 +43,9 @@ run_options_put(struct printbuf *pb, const char *text)
 		json_object_put(stored);
 	}
 	if (paused)
-		printbuf_strappend(pb, "{\"import_paused\":true}");
+		jx_put_lit(pb, "{\"import_paused\":true}");
 	else
-		printbuf_strappend(pb, "{\"import_paused\":false}");
+		jx_put_lit(pb, "{\"import_paused\":false}");
 }
 
 /* A list of items written as JSON text (hundreds of resources, dozens of
@@ -61,7 +61,7 @@ item_list_open(struct item_list *l)
 {
 	l->pb = printbuf_new();
 	l->n = 0;
-	printbuf_strappend(l->pb, "[");
+	jx_put_lit(l->pb, "[");
 }
 
 /* Before an item's text: the comma that parts it from the one before. */
@@ -69,14 +69,14 @@ static void
 item_next(struct item_list *l)
 {
 	if (l->n++ > 0)
-		printbuf_strappend(l->pb, ",");
+		jx_put_lit(l->pb, ",");
 }
 
 /* The list as a value for a json-c tree. Takes l's text. */
 static json_object *
 item_list_close(struct item_list *l)
 {
-	printbuf_strappend(l->pb, "]");
+	jx_put_lit(l->pb, "]");
 	return jx_splice(l->pb);
 }
 
@@ -88,56 +88,56 @@ resource_put(const struct resource_item *r, void *arg)
 	struct printbuf *pb = l->pb;
 
 	item_next(l);
-	printbuf_strappend(pb, "{\"id\":");
+	jx_put_lit(pb, "{\"id\":");
 	jx_put_int(pb, r->id);
-	printbuf_strappend(pb, ",\"resource_type\":");
+	jx_put_lit(pb, ",\"resource_type\":");
 	jx_put_str(pb, r->type.s, r->type.len);
-	printbuf_strappend(pb, ",\"external_id\":");
+	jx_put_lit(pb, ",\"external_id\":");
 	jx_put_str(pb, r->external_id.s, r->external_id.len);
-	printbuf_strappend(pb, ",\"name\":");
+	jx_put_lit(pb, ",\"name\":");
 	jx_put_str(pb, r->name.s, r->name.len);
-	printbuf_strappend(pb, ",\"action\":");
+	jx_put_lit(pb, ",\"action\":");
 	jx_put_str(pb, r->action.s, r->action.len);
-	printbuf_strappend(pb, ",\"status\":");
+	jx_put_lit(pb, ",\"status\":");
 	jx_put_str(pb, r->status.s, r->status.len);
-	printbuf_strappend(pb, ",\"reason\":");
+	jx_put_lit(pb, ",\"reason\":");
 	jx_put_str(pb, r->reason.s, r->reason.len);
-	printbuf_strappend(pb, ",\"attempts\":");
+	jx_put_lit(pb, ",\"attempts\":");
 	jx_put_int(pb, r->attempts);
-	printbuf_strappend(pb, ",\"error_message\":");
+	jx_put_lit(pb, ",\"error_message\":");
 	jx_put_str(pb, r->error_message.s, r->error_message.len);
-	printbuf_strappend(pb, "}");
+	jx_put_lit(pb, "}");
 }
 
 /* A run object, written as JSON text (a list page has dozens). */
 static void
 run_put(struct printbuf *pb, const struct run_view *r)
 {
-	printbuf_strappend(pb, "{\"id\":");
+	jx_put_lit(pb, "{\"id\":");
 	jx_put_cstr(pb, r->id);
-	printbuf_strappend(pb, ",\"provider\":");
+	jx_put_lit(pb, ",\"provider\":");
 	jx_put_cstr(pb, r->provider);
-	printbuf_strappend(pb, ",\"status\":");
+	jx_put_lit(pb, ",\"status\":");
 	jx_put_cstr(pb, r->status);
-	printbuf_strappend(pb, ",\"stats\":");
+	jx_put_lit(pb, ",\"stats\":");
 	jx_put_object(pb, r->stats);
-	printbuf_strappend(pb, ",\"total_resources\":");
+	jx_put_lit(pb, ",\"total_resources\":");
 	jx_put_int(pb, r->total_resources);
-	printbuf_strappend(pb, ",\"failed_resources\":");
+	jx_put_lit(pb, ",\"failed_resources\":");
 	jx_put_int(pb, r->failed_resources);
-	printbuf_strappend(pb, ",\"error_message\":");
+	jx_put_lit(pb, ",\"error_message\":");
 	jx_put_cstr(pb, r->error_message);
-	printbuf_strappend(pb, ",\"started_at\":");
+	jx_put_lit(pb, ",\"started_at\":");
 	jx_put_time(pb, r->started_at);
-	printbuf_strappend(pb, ",\"finished_at\":");
+	jx_put_lit(pb, ",\"finished_at\":");
 	jx_put_time(pb, r->finished_at);
-	printbuf_strappend(pb, ",\"created_at\":");
+	jx_put_lit(pb, ",\"created_at\":");
 	jx_put_time(pb, r->created_at);
-	printbuf_strappend(pb, ",\"updated_at\":");
+	jx_put_lit(pb, ",\"updated_at\":");
 	jx_put_time(pb, r->updated_at);
-	printbuf_strappend(pb, ",\"options\":");
+	jx_put_lit(pb, ",\"options\":");
 	run_options_put(pb, r->options);
-	printbuf_strappend(pb, "}");
+	jx_put_lit(pb, "}");
 }
 
 /* run_view_fn: the run as a json-c tree in *(json_object **)arg, for a caller
@@ -310,17 +310,17 @@ log_put(const struct log_row *r, void *arg)
 	if (l->rows++ >= l->max)
 		return;
 	item_next(&l->list);
-	printbuf_strappend(pb, "{\"id\":");
+	jx_put_lit(pb, "{\"id\":");
 	jx_put_int(pb, r->id);
-	printbuf_strappend(pb, ",\"level\":");
+	jx_put_lit(pb, ",\"level\":");
 	jx_put_cstr(pb, r->level);
-	printbuf_strappend(pb, ",\"message\":");
+	jx_put_lit(pb, ",\"message\":");
 	jx_put_cstr(pb, r->message);
-	printbuf_strappend(pb, ",\"context\":");
+	jx_put_lit(pb, ",\"context\":");
 	jx_put_object(pb, r->context);
-	printbuf_strappend(pb, ",\"logged_at\":");
+	jx_put_lit(pb, ",\"logged_at\":");
 	jx_put_time(pb, r->logged_at);
-	printbuf_strappend(pb, "}");
+	jx_put_lit(pb, "}");
 }
 
 /* The log entries from offset into l, the first max written: one more row is

@@ -331,12 +331,12 @@ jx_put_str(struct printbuf *pb, const char *s, size_t n)
 	size_t i = 0;
 
 	if (s == NULL) {
-		printbuf_strappend(pb, "null");
+		jx_put_lit(pb, "null");
 		return;
 	}
 	while (i < n && escapes[(unsigned char)s[i]] == 0)
 		i++;
-	printbuf_strappend(pb, "\"");
+	jx_put_lit(pb, "\"");
 	printbuf_memappend_fast(pb, s, (int)i);
 	while (i < n) {
 		size_t end = n - i < 4096 ? n : i + 4096;
@@ -363,7 +363,7 @@ jx_put_str(struct printbuf *pb, const char *s, size_t n)
 		}
 		pb->bpos = (int)(o - pb->buf);
 	}
-	printbuf_strappend(pb, "\"");
+	jx_put_lit(pb, "\"");
 }
 
 void
@@ -381,7 +381,7 @@ jx_put_time(struct printbuf *pb, const char *mysql)
 
 	iso[0] = '"';
 	if (mysql == NULL || time_mysql_to_iso(mysql, iso + 1) != 0) {
-		printbuf_strappend(pb, "null");
+		jx_put_lit(pb, "null");
 		return;
 	}
 	iso[21] = '"';
@@ -404,7 +404,7 @@ jx_put_object(struct printbuf *pb, const char *text)
 	if (i < n && text[i] == '{' && jx_valid(text, n))
 		printbuf_memappend_fast(pb, text, (int)n);
 	else
-		printbuf_strappend(pb, "{}");
+		jx_put_lit(pb, "{}");
 }
 
 static int

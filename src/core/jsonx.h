@@ -32,6 +32,9 @@ const char *jx_text(json_object *o);
  * (JSON_C_TO_STRING_NOSLASHESCAPE), or null when s is NULL. s must be valid
  * UTF-8 (database text is). */
 void jx_put_str(struct printbuf *pb, const char *s, size_t n);
+/* Append a string literal (its length known when compiled: a few moves,
+ * where printbuf_strappend is a call for each key of each item). */
+#define jx_put_lit(pb, lit) printbuf_memappend_fast((pb), (lit), (int)sizeof(lit) - 1)
 /* Append a signed integer as json-c writes it. */
 void jx_put_int(struct printbuf *pb, int64_t v);
 /* Append a MySQL DATETIME as an ISO 8601 string with Z, or null when NULL or
