@@ -156,7 +156,7 @@ put_line(FCGX_Request *r, const char *fmt, ...)
 static void
 put_records(FCGX_Request *r, const char *body, size_t len)
 {
-	enum { REC = 65528, BATCH = 16 }; /* content a multiple of 8: no padding */
+	enum { REC = 65528, BATCH = 16 }; /* the largest multiple of 8 a record holds; no padding */
 	unsigned char head[BATCH][8];
 	struct iovec iov[2 * BATCH];
 
