@@ -23,31 +23,6 @@
 static const char initial_stats[] =
     "{\"discovered\":{},\"planned\":{},\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0}";
 
-/* "options" of a run from its stored text: every option with its value.
- * The stored text is the one h_create writes; any other is parsed. */
-static void
-run_options_put(struct printbuf *pb, const char *text)
-{
-	json_object *stored = NULL, *v;
-	bool paused;
-	int ok;
-
-	if (text != NULL && strcmp(text, "{\"import_paused\":false}") == 0)
-		paused = false;
-	else if (text != NULL && strcmp(text, "{\"import_paused\":true}") == 0)
-		paused = true;
-	else {
-		if (text != NULL)
-			stored = jx_parse(text, strlen(text), &ok);
-		paused = json_object_object_get_ex(stored, "import_paused", &v) && json_object_get_boolean(v);
-		json_object_put(stored);
-	}
-	if (paused)
-		jx_put_lit(pb, "{\"import_paused\":true}");
-	else
-		jx_put_lit(pb, "{\"import_paused\":false}");
-}
-
 /* A list of items written as JSON text (hundreds of resources, dozens of
  * runs or log entries per answer: one json-c object per value would cost more
  * than the rest of the request). */
@@ -113,6 +88,8 @@ resource_put(const struct resource_item *r, void *arg)
 static void
 run_put(struct printbuf *pb, const struct run_view *r)
 {
+	const char *options;
+
 	jx_put_lit(pb, "{\"id\":");
 	jx_put_cstr(pb, r->id);
 	jx_put_lit(pb, ",\"provider\":");
@@ -135,8 +112,9 @@ run_put(struct printbuf *pb, const struct run_view *r)
 	jx_put_time(pb, r->created_at);
 	jx_put_lit(pb, ",\"updated_at\":");
 	jx_put_time(pb, r->updated_at);
-	jx_put_lit(pb, ",\"options\":");
-	run_options_put(pb, r->options);
+	jx_put_lit(pb, ",\"options\":"); /* every option with its value */
+	options = run_options_text(run_import_paused(r->options));
+	printbuf_memappend_fast(pb, options, (int)strlen(options));
 	jx_put_lit(pb, "}");
 }
 
@@ -501,8 +479,7 @@ h_create(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	sodium_memzero(plain, plain_len);
 	json_object_put(none);
 	n = run_insert(db, id, c->who->user_id, a->provider, initial_stats,
-	    a->options.import_paused ? "{\"import_paused\":true}" : "{\"import_paused\":false}", sealed,
-	    sealed_len, seal_key_id(c->app->key));
+	    run_options_text(a->options.import_paused), sealed, sealed_len, seal_key_id(c->app->key));
 	free(sealed);
 	if (n < 0)
 		return db_fail(db, e);

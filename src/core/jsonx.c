@@ -397,11 +397,11 @@ jx_put_cstr(struct printbuf *pb, const char *s)
 void
 jx_put_object(struct printbuf *pb, const char *text)
 {
-	size_t n = text != NULL ? strlen(text) : 0, i = 0;
+	size_t n = text != NULL ? strlen(text) : 0;
+	struct scan s = { (const unsigned char *)text, (const unsigned char *)text + n, 0 };
 
-	while (i < n && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
-		i++;
-	if (i < n && text[i] == '{' && jx_valid(text, n))
+	scan_ws(&s);
+	if (s.p < s.end && *s.p == '{' && jx_valid(text, n))
 		printbuf_memappend_fast(pb, text, (int)n);
 	else
 		jx_put_lit(pb, "{}");

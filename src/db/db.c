@@ -498,11 +498,9 @@ time_text(const MYSQL_TIME *t, int frac, char *out)
 		out[16] = ':';
 		put_digits(out + 17, t->second, 2);
 		n = 19;
-		if (frac > 0) {
-			char us[6];
-			put_digits(us, t->second_part, 6);
+		if (frac > 0) { /* all six digits, cut to frac by the NUL */
 			out[n++] = '.';
-			memcpy(out + n, us, (size_t)frac);
+			put_digits(out + n, t->second_part, 6);
 			n += frac;
 		}
 	}

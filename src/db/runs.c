@@ -3,6 +3,7 @@
  * the API's writes binds. */
 #include <string.h>
 
+#include "core/jsonx.h"
 #include "db/runs.h"
 
 static struct db_text
@@ -125,6 +126,32 @@ run_of_user(struct db *db, const char *id, uint64_t user, bool counted, run_view
 	        &(struct sink){ .fn.run = run_found, .arg = &f, .db = db }) != 0)
 		return -1;
 	return f.found;
+}
+
+const char *
+run_options_text(bool import_paused)
+{
+	return import_paused ? "{\"import_paused\":true}" : "{\"import_paused\":false}";
+}
+
+bool
+run_import_paused(const char *options)
+{
+	json_object *o, *v;
+	bool on;
+	int ok;
+
+	if (options == NULL)
+		return false;
+	if (strcmp(options, run_options_text(true)) == 0)
+		return true;
+	if (strcmp(options, run_options_text(false)) == 0)
+		return false;
+	if ((o = jx_parse(options, strlen(options), &ok)) == NULL)
+		return false;
+	on = json_object_object_get_ex(o, "import_paused", &v) && json_object_get_boolean(v);
+	json_object_put(o);
+	return on;
 }
 
 int

@@ -32,6 +32,11 @@ int runs_count(struct db *, uint64_t user, const char *status, const char *provi
 /* The user's run: 1 found (fn called once), 0 none. Uncounted: both totals are 0,
  * for a caller that counts the resources itself. */
 int run_of_user(struct db *, const char *id, uint64_t user, bool counted, run_view_fn *fn, void *arg);
+/* A run's stored options text (migration_runs.options) for its one option. */
+const char *run_options_text(bool import_paused);
+/* import_paused of a stored options text: the texts run_options_text writes
+ * are read without parsing, any other is parsed (false when unreadable). */
+bool run_import_paused(const char *options);
 /* The status of the user's run into st: 1 found, 0 none; lock: FOR UPDATE. */
 int run_status(struct db *, const char *id, uint64_t user, bool lock, char st[32]);
 

@@ -14,6 +14,7 @@
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "db/runner_rows.h"
+#include "db/runs.h"
 #include "importers/importer.h"
 #include "runner/rules.h"
 #include "runner/runner.h"
@@ -661,21 +662,6 @@ resources_queue(struct runner *r, const char *run_id, struct err *e)
 	return 0;
 }
 
-/* A boolean option of the run's stored options text. */
-static bool
-run_option(const char *text, const char *name)
-{
-	json_object *o, *v;
-	bool on;
-	int ok;
-
-	if (text == NULL || (o = jx_parse(text, strlen(text), &ok)) == NULL)
-		return false;
-	on = json_object_object_get_ex(o, name, &v) && json_object_get_boolean(v);
-	json_object_put(o);
-	return on;
-}
-
 void
 resources_step(struct runner *r, struct job *j)
 {
@@ -690,7 +676,7 @@ resources_step(struct runner *r, struct job *j)
 		run.user_id = row.user_id;
 		snprintf(run.provider, sizeof run.provider, "%s", row.provider);
 		snprintf(status, sizeof status, "%s", row.status);
-		run.import_paused = run_option(row.options, "import_paused");
+		run.import_paused = run_import_paused(row.options);
 	}
 	run_row_clear(&row);
 	if (rc <= 0)
