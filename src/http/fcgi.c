@@ -213,6 +213,20 @@ write_response(FCGX_Request *r, const struct http_resp *resp)
 		put_records(r, resp->body, resp->body_len);
 }
 
+/* After the answer: when the web server has sent all its input (the body
+ * was read whole and the end of stdin follows it), the connection is closed
+ * at once. libfcgi would shut down its side and wait for the server to close
+ * (a lingering close, so that unread input cannot turn the close into a
+ * reset that loses the answer), and a process that waits serves no one:
+ * BENCHMARKS.md has what it cost. A body left unread keeps the lingering
+ * close. (FCGX_Detach does nothing else in libfcgi 2.4.2 to 2.4.7.) */
+static void
+close_at_once(FCGX_Request *r, const struct http_req *req)
+{
+	if (!req->body_too_large && !req->refused && FCGX_GetChar(r->in) == EOF && FCGX_HasSeenEOF(r->in))
+		FCGX_Detach(r); /* then FCGX_Free calls OS_IpcClose(fd, !detached): a plain close */
+}
+
 /* A new request id: 8 bytes of a ChaCha20 stream under a key drawn once per
  * process, at the next nonce: unpredictable and never repeated in the
  * process, without a system call per request. */
@@ -297,6 +311,7 @@ fcgi_serve(struct app *app, const char *listen)
 		read_request(&r, &req, path, body, cap);
 		http_handle(app, &req, &resp);
 		write_response(&r, &resp);
+		close_at_once(&r, &req);
 		/* Request bodies may hold credentials: wipe before the next request. */
 		sodium_memzero(body, req.body_len);
 		http_resp_free(&resp);
