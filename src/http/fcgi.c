@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 
 #include <fcgiapp.h>
@@ -147,19 +148,27 @@ put_line(FCGX_Request *r, const char *fmt, ...)
 
 /* A body larger than this goes out by put_records. */
 #define BIG_BODY (16 * 1024)
+/* The most put_records asks of a connection's send buffer. */
+#define SNDBUF_MAX (4 << 20)
 
 /* body as FastCGI stdout records of up to 64 KB, a batch of them per writev,
  * on the request's connection, after what libfcgi has flushed; FCGX_Finish_r
  * then ends the stream. libfcgi writes one 8 KB record per write: a 254 KB
  * tool answer took 32 writes here and as many reads in the web server. A
- * failed write (the server went away) drops the rest, as libfcgi would. */
+ * failed write (the server went away) drops the rest, as libfcgi would.
+ * The socket's send buffer is first grown to hold the whole body where the
+ * system allows (net.core.wmem_max; Linux's default buffer is 208 KB): the
+ * process then goes on to its next request while the server reads, instead
+ * of waiting for it (BENCHMARKS.md has what that gave the tool call). */
 static void
 put_records(FCGX_Request *r, const char *body, size_t len)
 {
 	enum { REC = 65528, BATCH = 16 }; /* the largest multiple of 8 a record holds; no padding */
 	unsigned char head[BATCH][8];
 	struct iovec iov[2 * BATCH];
+	int room = len < SNDBUF_MAX ? (int)len + REC : SNDBUF_MAX;
 
+	setsockopt(r->ipcFd, SOL_SOCKET, SO_SNDBUF, &room, sizeof room); /* a failure leaves it as it was */
 	while (len > 0) {
 		int n = 0;
 		ssize_t w;

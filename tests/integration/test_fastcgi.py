@@ -11,7 +11,7 @@ import socket
 import struct
 import time
 
-from harness import BUILDDIR, ApiTestCase, Proc
+from harness import BUILDDIR, ApiTestCase, Proc, q
 
 BEGIN_REQUEST, END_REQUEST, PARAMS, STDIN, STDOUT, STDERR = 1, 3, 4, 5, 6, 7
 RESPONDER = 1
@@ -68,11 +68,12 @@ def read_answer(sock):
     return int(headers["Status"].split()[0]), headers, body
 
 
-class TestClosingTheConnection(ApiTestCase):
+class TestTheServerDoesNotHoldTheProcess(ApiTestCase):
     """The process closes a connection as soon as it has answered and read all
     the server sent, so a server that holds its end open does not hold the
-    process; input left unread keeps libfcgi's lingering close, which drains
-    it so the close cannot reset the connection and lose the answer."""
+    process (input left unread keeps libfcgi's lingering close, which drains
+    it so the close cannot reset the connection and lose the answer); and a
+    large answer waits in the socket for the server, not in the process."""
 
     @classmethod
     def setUpClass(cls):
@@ -142,3 +143,24 @@ class TestClosingTheConnection(ApiTestCase):
             s.sendall(record(STDIN, b"[" * 20000))
             time.sleep(0.05)
         s.sendall(record(STDIN))
+
+    def test_an_answer_the_socket_can_hold_does_not_wait_for_the_server_to_read_it(self):
+        """A run detail of about 300 KB, more than Linux's default socket buffer (208 KB) and less
+        than the most it lets a process ask for (twice net.core.wmem_max: 416 KB by default):
+        while the server has not read it, the process answers the next connection."""
+        rid = self.stack.insert_run(self.owner.id)
+        self.stack.insert_resources(rid, 500)
+        self.stack.sql("UPDATE migration_run_resources SET error_message = REPEAT('e', 400) WHERE run_id = %s" % q(rid))
+        detail = dict(self.me(), REQUEST_URI="/api/v1/migrations/" + rid)
+        unread = self.connect()
+        unread.sendall(request_records(detail))
+        nxt = self.connect()
+        nxt.settimeout(3)
+        nxt.sendall(request_records(self.me()))
+        status, _, body = read_answer(nxt)
+        self.assertEqual((status, json.loads(body)["data"]["id"]), (200, self.owner.id))
+        status, headers, body = read_answer(unread)
+        self.assertEqual(status, 200)
+        self.assertTrue(250000 < len(body) < 400000, "the answer is not the size this test needs: %d" % len(body))
+        self.assertEqual(int(headers["Content-Length"]), len(body))
+        self.assertEqual([x["error_message"] for x in json.loads(body)["data"]["resources"]], ["e" * 400] * 500)
