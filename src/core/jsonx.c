@@ -2,6 +2,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sodium.h>
@@ -303,19 +304,22 @@ static const char escapes[256] = {
 };
 /* clang-format on */
 
-/* Room for need more bytes and the NUL at pb's end, for writing in place
- * (printbuf_memset grows the buffer as appends do; what it writes is
- * overwritten). 0, or -1 when it cannot grow. */
-static int
-reserve(struct printbuf *pb, size_t need)
+int
+jx_reserve(struct printbuf *pb, size_t need)
 {
-	int at = pb->bpos;
+	size_t at = (size_t)pb->bpos, want = (size_t)pb->size * 2;
+	char *grown;
 
-	if ((size_t)(pb->size - at) > need)
+	if ((size_t)pb->size - at > need)
 		return 0;
-	if (need >= (size_t)(INT_MAX - at) || printbuf_memset(pb, at, 0, (int)need + 1) != 0)
+	if (need >= (size_t)INT_MAX - at - 1)
 		return -1;
-	pb->bpos = at;
+	if (want < at + need + 1 || want > (size_t)INT_MAX)
+		want = at + need + 1;
+	if ((grown = realloc(pb->buf, want)) == NULL)
+		return -1;
+	pb->buf = grown;
+	pb->size = (int)want;
 	return 0;
 }
 
@@ -342,7 +346,7 @@ jx_put_str(struct printbuf *pb, const char *s, size_t n)
 		size_t end = n - i < 4096 ? n : i + 4096;
 		char *o;
 
-		if (reserve(pb, (end - i) * 6) != 0) /* every byte a \u00XX at most */
+		if (jx_reserve(pb, (end - i) * 6) != 0) /* every byte a \u00XX at most */
 			return;
 		for (o = pb->buf + pb->bpos; i < end; i++) {
 			unsigned char c = (unsigned char)s[i];
@@ -361,6 +365,7 @@ jx_put_str(struct printbuf *pb, const char *s, size_t n)
 				o += 6;
 			}
 		}
+		*o = '\0'; /* the text stays a C string, as after any append */
 		pb->bpos = (int)(o - pb->buf);
 	}
 	jx_put_lit(pb, "\"");

@@ -32,6 +32,11 @@ const char *jx_text(json_object *o);
  * (JSON_C_TO_STRING_NOSLASHESCAPE), or null when s is NULL. s must be valid
  * UTF-8 (database text is). */
 void jx_put_str(struct printbuf *pb, const char *s, size_t n);
+/* Room for need more bytes and the NUL at pb's end, for writing in place at
+ * pb->buf + pb->bpos: the buffer grows as printbuf's appends grow it (to twice
+ * its size, or to what is needed when that is more). 0, or -1 when it cannot
+ * grow. */
+int jx_reserve(struct printbuf *pb, size_t need);
 /* Append a string literal (its length known when compiled: a few moves,
  * where printbuf_strappend is a call for each key of each item). */
 #define jx_put_lit(pb, lit) printbuf_memappend_fast((pb), (lit), (int)sizeof(lit) - 1)
