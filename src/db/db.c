@@ -182,7 +182,6 @@ static MYSQL_STMT *
 prepared(struct db *db, enum stmt_id id)
 {
 	MYSQL_STMT *st;
-	my_bool on = 1;
 
 	if (db->my == NULL && open_conn(db) != 0)
 		return NULL;
@@ -198,7 +197,6 @@ prepared(struct db *db, enum stmt_id id)
 		mysql_stmt_close(st);
 		return NULL;
 	}
-	mysql_stmt_attr_set(st, STMT_ATTR_UPDATE_MAX_LENGTH, &on);
 	db->stmts[id] = st;
 	return st;
 }
@@ -419,11 +417,11 @@ make_res(struct db *db, MYSQL_STMT *st)
 	r->kind = xcalloc(r->ncols, sizeof *r->kind);
 	f = mysql_fetch_fields(meta);
 	for (unsigned i = 0; i < r->ncols; i++) {
-		size_t cap = f[i].max_length + 1;
-		if (cap < 64)
-			cap = 64;
-		if (cap > 1 << 20)
-			cap = 1 << 20;
+		/* The column's declared size, from 64 bytes (room for a number's
+		 * or a date's text) to 4 KB: a longer value grows its buffer in
+		 * db_next. (Asking the library for each column's longest value
+		 * made it decode every row once more.) */
+		size_t cap = (f[i].length < 64 ? 64 : f[i].length < 4096 ? f[i].length : 4096) + 1;
 		r->caps[i] = cap;
 		r->bufs[i] = xmalloc(cap);
 		r->kind[i] = column_kind(&f[i]);
