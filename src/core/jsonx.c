@@ -323,6 +323,93 @@ jx_reserve(struct printbuf *pb, size_t need)
 	return 0;
 }
 
+/* n bytes of s escaped at o; returns the end. */
+static char *
+escape_bytes(char *o, const unsigned char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = s[i];
+		char e = escapes[c];
+
+		if (e == 0)
+			*o++ = (char)c;
+		else if (e != 'u') {
+			o[0] = '\\';
+			o[1] = e;
+			o += 2;
+		} else {
+			memcpy(o, "\\u00", 4);
+			o[4] = hex[c >> 4];
+			o[5] = hex[c & 0xf];
+			o += 6;
+		}
+	}
+	return o;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* For each set of bytes among eight that need a backslash before them, the
+ * byte shuffle that spreads the eight over sixteen with a gap (0x80, which
+ * the shuffle turns into 0) before each of those bytes. */
+static unsigned char spread[256][16];
+
+/* Whether the CPU has SSSE3 and POPCNT (x86-64 CPUs made since about 2011
+ * have both); builds the table on the first call. */
+static bool
+wide_ready(void)
+{
+	static int ready = -1;
+
+	if (ready < 0) {
+		ready = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
+		for (int m = 0; m < 256; m++) {
+			int k = 0;
+
+			for (int i = 0; i < 8; i++) {
+				if (m >> i & 1)
+					spread[m][k++] = 0x80;
+				spread[m][k++] = (unsigned char)i;
+			}
+			while (k < 16)
+				spread[m][k++] = 0x80;
+		}
+	}
+	return ready == 1;
+}
+
+/* Eight bytes at a time: a '"' or '\\' gets its backslash from one shuffle;
+ * eight bytes with a control byte among them go through escape_bytes. Each
+ * step stores 16 bytes at o: the caller leaves room for six per byte. */
+__attribute__((target("ssse3,popcnt"))) static char *
+escape_wide(char *o, const unsigned char *s, size_t n)
+{
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	const __m128i control = _mm_set1_epi8(0x1f), gap = _mm_set1_epi8((char)0x80);
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		__m128i in = _mm_loadl_epi64((const __m128i *)(const void *)(s + i)), how;
+		__m128i marked = _mm_or_si128(_mm_cmpeq_epi8(in, quote), _mm_cmpeq_epi8(in, backslash));
+		unsigned m = (unsigned)_mm_movemask_epi8(marked) & 0xff;
+
+		if ((_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(in, control), in)) & 0xff) != 0) {
+			o = escape_bytes(o, s + i, 8);
+			continue;
+		}
+		how = _mm_loadu_si128((const __m128i *)(const void *)spread[m]);
+		_mm_storeu_si128((__m128i *)(void *)o,
+		    _mm_or_si128(_mm_shuffle_epi8(in, how),
+		        _mm_and_si128(_mm_cmpeq_epi8(how, gap), backslash)));
+		o += 8 + __builtin_popcount(m);
+	}
+	return escape_bytes(o, s + i, n - i);
+}
+#endif
+
 /* The bytes before the first escape are appended at once (the whole string,
  * for most values); from there, the rest is escaped in place a block at a
  * time: the tool call escapes its whole answer (hundreds of KB, a quote every
@@ -331,7 +418,6 @@ jx_reserve(struct printbuf *pb, size_t need)
 void
 jx_put_str(struct printbuf *pb, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t i = 0;
 
 	if (s == NULL) {
@@ -348,23 +434,13 @@ jx_put_str(struct printbuf *pb, const char *s, size_t n)
 
 		if (jx_reserve(pb, (end - i) * 6) != 0) /* every byte a \u00XX at most */
 			return;
-		for (o = pb->buf + pb->bpos; i < end; i++) {
-			unsigned char c = (unsigned char)s[i];
-			char e = escapes[c];
-
-			if (e == 0)
-				*o++ = (char)c;
-			else if (e != 'u') {
-				o[0] = '\\';
-				o[1] = e;
-				o += 2;
-			} else {
-				memcpy(o, "\\u00", 4);
-				o[4] = hex[c >> 4];
-				o[5] = hex[c & 0xf];
-				o += 6;
-			}
-		}
+#if defined(__x86_64__) && defined(__GNUC__)
+		if (end - i >= 64 && wide_ready())
+			o = escape_wide(pb->buf + pb->bpos, (const unsigned char *)s + i, end - i);
+		else
+#endif
+			o = escape_bytes(pb->buf + pb->bpos, (const unsigned char *)s + i, end - i);
+		i = end;
 		*o = '\0'; /* the text stays a C string, as after any append */
 		pb->bpos = (int)(o - pb->buf);
 	}

@@ -208,7 +208,8 @@ test_json_valid(void **state)
 
 /* The buffer writer gives the text json-c gives: every ASCII byte, UTF-8, a
  * long text of every byte from 0x20 up with escapes between (across block
- * boundaries), null, integers, and a spliced value inside a json-c tree. */
+ * boundaries, sparse and dense), null, integers, and a spliced value inside
+ * a json-c tree. */
 static void
 test_json_writer(void **state)
 {
@@ -233,17 +234,24 @@ test_json_writer(void **state)
 	assert_memory_equal(pb->buf, jx_text(s), (size_t)printbuf_length(pb));
 	json_object_put(s);
 	printbuf_reset(pb);
-	for (size_t i = 0, r = 1; i < sizeof long_text; i++) { /* plain runs of any length, escapes between */
-		r = r * 1103515245 + 12345;
-		long_text[i] =
-		    (r >> 16) % 13 == 0 ? "\"\\\001\037"[(r >> 8) % 4] : (char)(0x20 + (r >> 20) % 0xe0);
+	/* One byte in 13 escaped, control bytes among them; one in 3 a quote or
+	 * a backslash (as in a JSON text: every set of them among eight); and a
+	 * text shorter than a block. */
+	for (size_t k = 0; k < 3; k++) {
+		size_t every = k == 0 ? 13 : 3, len = k < 2 ? sizeof long_text : 61;
+
+		for (size_t i = 0, r = k + 1; i < len; i++) {
+			r = r * 1103515245 + 12345;
+			long_text[i] = (r >> 16) % every == 0 ? "\"\\\001\037"[(r >> 8) % (k == 0 ? 4 : 2)] :
+			                                        (char)(0x20 + (r >> 20) % 0xe0);
+		}
+		s = json_object_new_string_len(long_text, (int)len);
+		jx_put_str(pb, long_text, len);
+		assert_int_equal(printbuf_length(pb), strlen(jx_text(s)));
+		assert_memory_equal(pb->buf, jx_text(s), (size_t)printbuf_length(pb));
+		json_object_put(s);
+		printbuf_reset(pb);
 	}
-	s = json_object_new_string_len(long_text, (int)sizeof long_text);
-	jx_put_str(pb, long_text, sizeof long_text);
-	assert_int_equal(printbuf_length(pb), strlen(jx_text(s)));
-	assert_memory_equal(pb->buf, jx_text(s), (size_t)printbuf_length(pb));
-	json_object_put(s);
-	printbuf_reset(pb);
 	printbuf_strappend(pb, "[");
 	jx_put_str(pb, NULL, 0);
 	printbuf_strappend(pb, ",");
