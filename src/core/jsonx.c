@@ -410,11 +410,36 @@ escape_wide(char *o, const unsigned char *s, size_t n)
 }
 #endif
 
+/* Append n bytes escaped, from s, or when s is NULL from pb's own text at
+ * offset at (read again after each growth of the buffer), a block at a time. */
+static void
+escape_blocks(struct printbuf *pb, const char *s, size_t at, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t end = n - i < 4096 ? n : i + 4096;
+		const unsigned char *from;
+		char *o;
+
+		if (jx_reserve(pb, (end - i) * 6) != 0) /* every byte a \u00XX at most */
+			return;
+		from = (const unsigned char *)(s != NULL ? s : pb->buf + at) + i;
+		o = pb->buf + pb->bpos;
+#if defined(__x86_64__) && defined(__GNUC__)
+		if (end - i >= 64 && wide_ready())
+			o = escape_wide(o, from, end - i);
+		else
+#endif
+			o = escape_bytes(o, from, end - i);
+		i = end;
+		*o = '\0'; /* the text stays a C string, as after any append */
+		pb->bpos = (int)(o - pb->buf);
+	}
+}
+
 /* The bytes before the first escape are appended at once (the whole string,
- * for most values); from there, the rest is escaped in place a block at a
- * time: the tool call escapes its whole answer (hundreds of KB, a quote every
- * few bytes), where one append per run of plain bytes cost more than the rest
- * of it. */
+ * for most values); the rest is escaped in place: the tool call escapes its
+ * whole answer (hundreds of KB, a quote every few bytes), where one append
+ * per run of plain bytes cost more than the rest of it. */
 void
 jx_put_str(struct printbuf *pb, const char *s, size_t n)
 {
@@ -428,23 +453,76 @@ jx_put_str(struct printbuf *pb, const char *s, size_t n)
 		i++;
 	jx_put_lit(pb, "\"");
 	printbuf_memappend_fast(pb, s, (int)i);
-	while (i < n) {
-		size_t end = n - i < 4096 ? n : i + 4096;
-		char *o;
-
-		if (jx_reserve(pb, (end - i) * 6) != 0) /* every byte a \u00XX at most */
-			return;
-#if defined(__x86_64__) && defined(__GNUC__)
-		if (end - i >= 64 && wide_ready())
-			o = escape_wide(pb->buf + pb->bpos, (const unsigned char *)s + i, end - i);
-		else
-#endif
-			o = escape_bytes(pb->buf + pb->bpos, (const unsigned char *)s + i, end - i);
-		i = end;
-		*o = '\0'; /* the text stays a C string, as after any append */
-		pb->bpos = (int)(o - pb->buf);
-	}
+	escape_blocks(pb, s + i, 0, n - i);
 	jx_put_lit(pb, "\"");
+}
+
+void
+jx_put_own_str(struct printbuf *pb, size_t at, size_t n)
+{
+	jx_put_lit(pb, "\"");
+	escape_blocks(pb, NULL, at, n);
+	jx_put_lit(pb, "\"");
+}
+
+/* The printbuf of a splice: jx_splice is what sets userdata on an object. */
+static const struct printbuf *
+splice_of(json_object *o)
+{
+	return json_object_is_type(o, json_type_object) ? json_object_get_userdata(o) : NULL;
+}
+
+const char *
+jx_splice_text(json_object *o, size_t *len)
+{
+	const struct printbuf *pb = splice_of(o);
+
+	if (pb == NULL)
+		return NULL;
+	*len = (size_t)pb->bpos;
+	return pb->buf;
+}
+
+void
+jx_put_json(struct printbuf *pb, json_object *o)
+{
+	const struct printbuf *text = splice_of(o);
+	const char *t;
+	bool first = true;
+
+	if (text != NULL) {
+		printbuf_memappend(pb, text->buf, text->bpos);
+		return;
+	}
+	switch (json_object_get_type(o)) {
+	case json_type_string:
+		jx_put_str(pb, json_object_get_string(o), (size_t)json_object_get_string_len(o));
+		break;
+	case json_type_array:
+		jx_put_lit(pb, "[");
+		for (size_t i = 0; i < json_object_array_length(o); i++) {
+			if (i > 0)
+				jx_put_lit(pb, ",");
+			jx_put_json(pb, json_object_array_get_idx(o, i));
+		}
+		jx_put_lit(pb, "]");
+		break;
+	case json_type_object:
+		jx_put_lit(pb, "{");
+		json_object_object_foreach (o, key, val) {
+			if (!first)
+				jx_put_lit(pb, ",");
+			first = false;
+			jx_put_str(pb, key, strlen(key));
+			jx_put_lit(pb, ":");
+			jx_put_json(pb, val);
+		}
+		jx_put_lit(pb, "}");
+		break;
+	default: /* null, a boolean or a number: json-c's own text */
+		t = jx_text(o);
+		printbuf_memappend(pb, t, (int)strlen(t));
+	}
 }
 
 void

@@ -59,5 +59,13 @@ void jx_put_cstr(struct printbuf *pb, const char *s);
  * jx_put_* helpers): added to a json-c tree, it is written as that text.
  * Takes pb. */
 json_object *jx_splice(struct printbuf *pb);
+/* The text of o and its length when o is a splice, else NULL. Borrowed. */
+const char *jx_splice_text(json_object *o, size_t *len);
+/* Append o as the compact text jx_text gives, each splice in it as its text:
+ * a tree with large splices is written without a copy of its own. */
+void jx_put_json(struct printbuf *pb, json_object *o);
+/* jx_put_str of pb's own text pb->buf[at..at+n) (a value written just before,
+ * and its copy as a string): the text is read where it is as the buffer grows. */
+void jx_put_own_str(struct printbuf *pb, size_t at, size_t n);
 
 #endif

@@ -33,8 +33,9 @@ http_json(struct http_resp *r, int status, json_object *o)
 	json_object_put(r->json);
 	r->status = status;
 	r->json = o;
-	r->body = json_object_to_json_string_length(o,
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &r->body_len);
+	if ((r->body = jx_splice_text(o, &r->body_len)) == NULL)
+		r->body = json_object_to_json_string_length(o,
+		    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &r->body_len);
 }
 
 json_object *

@@ -56,7 +56,8 @@ void http_resp_free(struct http_resp *);
 /* Helpers for the transports (http.c). */
 void http_header(struct http_resp *, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Set status and body to the compact text of o (o is kept until http_resp_free). */
+/* Set status and body to the compact text of o, or to its text when o is a
+ * splice (o is kept until http_resp_free). */
 void http_json(struct http_resp *, int status, json_object *o);
 /* The spec's error body for e: {"message","code"[,"errors"][,"request_id"]};
  * a 5xx is logged with where (the path or the tool) and its detail, and shows

@@ -392,6 +392,7 @@ check_argument_names(const struct op *op, json_object *args, struct err *e)
 /* What a request method produces: a result, or a JSON-RPC error. */
 struct answer {
 	json_object *result;
+	json_object *whole; /* instead of result: the whole answer (tool_answer) */
 	int code;
 	char msg[160];
 };
@@ -446,33 +447,38 @@ do_tools_list(const struct principal *who, json_object *params, struct answer *a
 	json_object_object_add(a->result, "tools", tools);
 }
 
-/* The result of a tool that succeeded: structuredContent is out (taken), and
- * one text item carries the same JSON. out is turned into text once, and the
- * result is written around it in one buffer grown up front: the text item's
- * escaped copy, then the text as it is. */
+/* The whole answer to a tool call that succeeded: structuredContent is out
+ * (taken), and one text item carries the same JSON. A run detail's answer is
+ * hundreds of KB, so it is written once, in one buffer: out as text, then
+ * that text escaped from where it lies. The buffer starts as large as the
+ * largest answer so far (up to 1 MB), so that it seldom grows. The envelope
+ * is the one dispatch builds for any other result. */
 static json_object *
-tool_result(json_object *out)
+tool_answer(json_object *id, json_object *out)
 {
+	static size_t largest;
 	struct printbuf *pb = printbuf_new();
-	size_t len;
-	const char *text = json_object_to_json_string_length(out,
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+	size_t at, len;
 
-	/* Two and a half times the text: its escaped copy is an eighth longer in a run
-	 * detail (a failure here only leaves the appends to grow it). */
-	jx_reserve(pb, len / 2 * 5 + 64);
-	jx_put_lit(pb, "{\"content\":[{\"type\":\"text\",\"text\":");
-	jx_put_str(pb, text, len);
-	jx_put_lit(pb, "}],\"structuredContent\":");
-	printbuf_memappend_fast(pb, text, (int)len);
-	jx_put_lit(pb, "}");
+	jx_reserve(pb, largest); /* a failure leaves the appends to grow it */
+	jx_put_lit(pb, "{\"jsonrpc\":\"2.0\",\"id\":");
+	jx_put_json(pb, id);
+	jx_put_lit(pb, ",\"result\":{\"structuredContent\":");
+	at = (size_t)pb->bpos;
+	jx_put_json(pb, out);
+	len = (size_t)pb->bpos - at;
 	json_object_put(out);
+	jx_put_lit(pb, ",\"content\":[{\"type\":\"text\",\"text\":");
+	jx_put_own_str(pb, at, len);
+	jx_put_lit(pb, "}]}}");
+	if ((size_t)pb->bpos > largest)
+		largest = (size_t)pb->bpos < 1 << 20 ? (size_t)pb->bpos : 1 << 20;
 	return jx_splice(pb);
 }
 
 static void
 do_tools_call(struct app *app, const struct http_req *req, const struct principal *who, json_object *params,
-    struct answer *a)
+    json_object *id, struct answer *a)
 {
 	json_object *args = NULL, *empty = NULL, *out = NULL;
 	const struct op *op;
@@ -505,7 +511,7 @@ do_tools_call(struct app *app, const struct http_req *req, const struct principa
 		json_object_put(out);
 		a->result = tool_error(req, op, &e);
 	} else
-		a->result = tool_result(out);
+		a->whole = tool_answer(id, out);
 	json_object_put(empty);
 }
 
@@ -514,7 +520,7 @@ static json_object *
 dispatch(struct app *app, const struct http_req *req, const struct principal *who, const char *method,
     bool has_params, json_object *params, json_object *id)
 {
-	struct answer a = { NULL, 0, "" };
+	struct answer a = { NULL, NULL, 0, "" };
 	json_object *o;
 
 	if (strcmp(method, "initialize") != 0 && strcmp(method, "ping") != 0 &&
@@ -532,7 +538,9 @@ dispatch(struct app *app, const struct http_req *req, const struct principal *wh
 	else if (strcmp(method, "tools/list") == 0)
 		do_tools_list(who, params, &a);
 	else
-		do_tools_call(app, req, who, params, &a);
+		do_tools_call(app, req, who, params, id, &a);
+	if (a.whole != NULL)
+		return a.whole;
 	if (a.result == NULL)
 		return rpc_error(id, a.code ? a.code : RPC_INTERNAL, a.msg[0] ? a.msg : "Internal error",
 		    NULL);

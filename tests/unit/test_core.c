@@ -266,6 +266,55 @@ test_json_writer(void **state)
 	json_object_put(tree);
 }
 
+/* jx_put_json writes a tree as json-c does, splices as their text; and
+ * jx_put_own_str escapes the buffer's own text as it grows under it. */
+static void
+test_json_tree_writer(void **state)
+{
+	json_object *tree = json_object_new_object(), *list = json_object_new_array(), *s;
+	struct printbuf *pb = printbuf_new(), *text = printbuf_new();
+	static const char unit[] = "{\"a\":\"\\\"\\x\\\\\"}"; /* 9 of every 14 bytes a quote or a backslash */
+	char dense[9000];
+	size_t at;
+
+	(void)state;
+	jx_add_str(tree, "s\"k\x01", "a\"b\\c\n\x01 Caf\xc3\xa9 /");
+	json_object_object_add(tree, "i", json_object_new_int64(INT64_MIN));
+	json_object_object_add(tree, "u", json_object_new_uint64(UINT64_MAX));
+	json_object_object_add(tree, "d", json_object_new_double(0.1));
+	json_object_object_add(tree, "t", json_object_new_boolean(1));
+	json_object_object_add(tree, "f", json_object_new_boolean(0));
+	json_object_object_add(tree, "n", NULL);
+	json_object_array_add(list, json_object_new_int(7));
+	json_object_array_add(list, json_object_new_array());
+	json_object_array_add(list, json_object_new_object());
+	json_object_array_add(list, NULL);
+	json_object_object_add(tree, "a", list);
+	printbuf_strappend(text, "[1,{\"x\":\"y\"}]");
+	json_object_object_add(tree, "sp", jx_splice(text));
+	jx_put_json(pb, tree);
+	assert_string_equal(pb->buf, jx_text(tree));
+	json_object_put(tree);
+	printbuf_reset(pb);
+	jx_put_json(pb, NULL);
+	assert_string_equal(pb->buf, "null");
+	printbuf_free(pb);
+
+	for (size_t i = 0; i < sizeof dense; i++)
+		dense[i] = unit[i % (sizeof unit - 1)];
+	pb = printbuf_new(); /* small: the escaped text makes it grow many times */
+	jx_put_lit(pb, "[");
+	at = (size_t)pb->bpos;
+	printbuf_memappend(pb, dense, (int)sizeof dense);
+	jx_put_lit(pb, ",");
+	jx_put_own_str(pb, at, sizeof dense);
+	s = json_object_new_string_len(dense, (int)sizeof dense);
+	assert_int_equal((size_t)pb->bpos, 2 + sizeof dense + strlen(jx_text(s)));
+	assert_memory_equal(pb->buf + 2 + sizeof dense, jx_text(s), strlen(jx_text(s)));
+	json_object_put(s);
+	printbuf_free(pb);
+}
+
 static char *
 write_tmp(const char *text)
 {
@@ -563,6 +612,7 @@ main(void)
 		cmocka_unit_test(test_json_parse),
 		cmocka_unit_test(test_json_valid),
 		cmocka_unit_test(test_json_writer),
+		cmocka_unit_test(test_json_tree_writer),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_seal),
 		cmocka_unit_test(test_token),
