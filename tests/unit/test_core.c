@@ -234,6 +234,18 @@ test_json_writer(void **state)
 	assert_memory_equal(pb->buf, jx_text(s), (size_t)printbuf_length(pb));
 	json_object_put(s);
 	printbuf_reset(pb);
+	for (size_t at = 0; at < 48; at++) { /* the first escape at each place of a block and after */
+		char text[48];
+
+		for (size_t i = 0; i < sizeof text; i++)
+			text[i] = i % 3 == 0 ? 'a' : i % 3 == 1 ? '\xc3' : '\xa9';
+		text[at] = "\"\\\001\037\177"[at % 5];
+		s = json_object_new_string_len(text, (int)sizeof text);
+		jx_put_str(pb, text, sizeof text);
+		assert_string_equal(pb->buf, jx_text(s));
+		json_object_put(s);
+		printbuf_reset(pb);
+	}
 	/* One byte in 13 escaped, control bytes among them; one in 3 a quote or
 	 * a backslash (as in a JSON text: every set of them among eight); and a
 	 * text shorter than a block. */
