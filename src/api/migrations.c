@@ -359,7 +359,7 @@ detail_add(const struct resource_item *r, void *arg)
 	struct detail *d = arg;
 	int i = -1;
 
-	for (int k = 0; r->status.s != NULL && k < STATUS_MAX && resource_statuses[k] != NULL; k++)
+	for (int k = 0; i < 0 && r->status.s != NULL && k < STATUS_MAX && resource_statuses[k] != NULL; k++)
 		if (strlen(resource_statuses[k]) == r->status.len &&
 		    memcmp(resource_statuses[k], r->status.s, r->status.len) == 0)
 			i = k;
