@@ -563,9 +563,10 @@ jx_put_json(struct printbuf *pb, json_object *o)
 void
 jx_put_int(struct printbuf *pb, int64_t v)
 {
-	char num[20];
-
-	printbuf_memappend_fast(pb, num, (int)int_text(num, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0));
+	if (jx_reserve(pb, 20) != 0)
+		return;
+	pb->bpos += (int)int_text(pb->buf + pb->bpos, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0);
+	pb->buf[pb->bpos] = '\0';
 }
 
 void

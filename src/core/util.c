@@ -242,17 +242,17 @@ mono_ms(void)
 size_t
 int_text(char out[20], uint64_t magnitude, bool negative)
 {
-	char num[20], *p = num + sizeof num;
-	size_t n;
+	size_t n = negative ? 2 : 1, end;
 
+	for (uint64_t m = magnitude; m >= 10; m /= 10)
+		n++;
+	end = n;
 	do
-		*--p = (char)('0' + magnitude % 10);
+		out[--n] = (char)('0' + magnitude % 10);
 	while ((magnitude /= 10) != 0);
 	if (negative)
-		*--p = '-';
-	n = (size_t)(num + sizeof num - p);
-	memcpy(out, p, n);
-	return n;
+		out[0] = '-';
+	return end;
 }
 
 bool

@@ -264,6 +264,29 @@ test_json_writer(void **state)
 		json_object_put(s);
 		printbuf_reset(pb);
 	}
+	{
+		char num[20];
+
+		assert_int_equal(int_text(num, UINT64_MAX, false), 20);
+		assert_memory_equal(num, "18446744073709551615", 20);
+		assert_int_equal(int_text(num, 0, false), 1);
+		assert_memory_equal(num, "0", 1);
+	}
+	for (int k = 0; k <= 19; k++) { /* every length of a number, either side of each power of ten */
+		int64_t ten = 1, v[6];
+		char want[32];
+
+		for (int j = 0; j < k && j < 18; j++)
+			ten *= 10;
+		v[0] = ten - 1, v[1] = ten, v[2] = ten + 1, v[3] = -ten, v[4] = INT64_MAX - k,
+		v[5] = INT64_MIN + k;
+		for (int j = 0; j < 6; j++) {
+			jx_put_int(pb, v[j]);
+			snprintf(want, sizeof want, "%" PRId64, v[j]);
+			assert_string_equal(pb->buf, want);
+			printbuf_reset(pb);
+		}
+	}
 	printbuf_strappend(pb, "[");
 	jx_put_str(pb, NULL, 0);
 	printbuf_strappend(pb, ",");
