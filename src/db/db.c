@@ -548,8 +548,9 @@ db_next(struct db_res *r)
 }
 
 const char *
-db_str(struct db_res *r, int col)
+db_strn(struct db_res *r, int col, size_t *len)
 {
+	*len = 0;
 	if (col < 0 || (unsigned)col >= r->ncols || r->nulls[col])
 		return NULL;
 	if (r->lens[col] == NOT_TEXT) {
@@ -559,15 +560,25 @@ db_str(struct db_res *r, int col)
 		    int_text(r->bufs[col], neg ? 0 - (uint64_t)r->ints[col] : (uint64_t)r->ints[col], neg);
 		r->bufs[col][r->lens[col]] = '\0';
 	}
+	*len = r->lens[col];
 	return r->bufs[col];
+}
+
+const char *
+db_str(struct db_res *r, int col)
+{
+	size_t len;
+
+	return db_strn(r, col, &len);
 }
 
 size_t
 db_len(struct db_res *r, int col)
 {
-	if (db_str(r, col) == NULL)
-		return 0;
-	return r->lens[col];
+	size_t len;
+
+	db_strn(r, col, &len);
+	return len;
 }
 
 int64_t

@@ -52,6 +52,8 @@ struct db_res *db_query(struct db *, enum stmt_id, const char *types, ...);
 int db_next(struct db_res *);
 const char *db_str(struct db_res *, int col); /* NULL for SQL NULL; borrowed */
 size_t db_len(struct db_res *, int col);
+/* db_str and db_len in one call. */
+const char *db_strn(struct db_res *, int col, size_t *len);
 int64_t db_i64(struct db_res *, int col); /* 0 for NULL */
 void db_free(struct db_res *);
 /* Run a query expected to give at most one integer: 1 found (*out set), 0 none, -1 error. */

@@ -9,7 +9,10 @@
 static struct db_text
 text(struct db_res *r, int col)
 {
-	return (struct db_text){ db_str(r, col), db_len(r, col) };
+	struct db_text t;
+
+	t.s = db_strn(r, col, &t.len);
+	return t;
 }
 
 /* A caller's callback, of the kind the statement's rows decode to. */
