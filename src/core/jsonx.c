@@ -356,29 +356,27 @@ escape_bytes(char *o, const unsigned char *s, size_t n)
  * byte shuffle that spreads the eight over sixteen with a gap (0x80, which
  * the shuffle turns into 0) before each of those bytes. */
 static unsigned char spread[256][16];
+static bool wide; /* the CPU has SSSE3 and POPCNT: escape_wide may run */
 
-/* Whether the CPU has SSSE3 and POPCNT (x86-64 CPUs made since about 2011
- * have both); builds the table on the first call. */
-static bool
-wide_ready(void)
+/* Before main, while the process has one thread (the runner starts others):
+ * whether the CPU has SSSE3 and POPCNT (x86-64 CPUs made since about 2011
+ * have both), and the table. */
+__attribute__((constructor)) static void
+wide_init(void)
 {
-	static int ready = -1;
+	__builtin_cpu_init(); /* constructors may run before the compiler's own detection */
+	wide = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
+	for (int m = 0; m < 256; m++) {
+		int k = 0;
 
-	if (ready < 0) {
-		ready = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("popcnt");
-		for (int m = 0; m < 256; m++) {
-			int k = 0;
-
-			for (int i = 0; i < 8; i++) {
-				if (m >> i & 1)
-					spread[m][k++] = 0x80;
-				spread[m][k++] = (unsigned char)i;
-			}
-			while (k < 16)
+		for (int i = 0; i < 8; i++) {
+			if (m >> i & 1)
 				spread[m][k++] = 0x80;
+			spread[m][k++] = (unsigned char)i;
 		}
+		while (k < 16)
+			spread[m][k++] = 0x80;
 	}
-	return ready == 1;
 }
 
 /* Eight bytes at a time: a '"' or '\\' gets its backslash from one shuffle;
@@ -458,7 +456,7 @@ escape_blocks(struct printbuf *pb, const char *s, size_t at, size_t n)
 		from = (const unsigned char *)(s != NULL ? s : pb->buf + at) + i;
 		o = pb->buf + pb->bpos;
 #if defined(__x86_64__) && defined(__GNUC__)
-		if (end - i >= 64 && wide_ready())
+		if (end - i >= 64 && wide)
 			o = escape_wide(o, from, end - i);
 		else
 #endif
