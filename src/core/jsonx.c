@@ -406,15 +406,18 @@ escape_wide(char *o, const unsigned char *s, size_t n)
 	}
 	return escape_bytes(o, s + i, n - i);
 }
+#endif
 
-/* How many bytes of s need no escape before the first that does: sixteen at
- * a time (SSE2, which every x86-64 CPU has), the last few one by one. */
+/* How many bytes of s need no escape before the first that does: on x86-64
+ * sixteen at a time (SSE2, which every x86-64 CPU has), the last few one by
+ * one. */
 static size_t
 plain_prefix(const char *s, size_t n)
 {
+	size_t i = 0;
+#if defined(__x86_64__) && defined(__GNUC__)
 	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
 	const __m128i control = _mm_set1_epi8(0x1f);
-	size_t i = 0;
 
 	for (; i + 16 <= n; i += 16) {
 		__m128i in = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
@@ -425,21 +428,11 @@ plain_prefix(const char *s, size_t n)
 		if (m != 0)
 			return i + (size_t)__builtin_ctz(m);
 	}
-	while (i < n && escapes[(unsigned char)s[i]] == 0)
-		i++;
-	return i;
-}
-#else
-static size_t
-plain_prefix(const char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && escapes[(unsigned char)s[i]] == 0)
-		i++;
-	return i;
-}
 #endif
+	while (i < n && escapes[(unsigned char)s[i]] == 0)
+		i++;
+	return i;
+}
 
 /* Append n bytes escaped, from s, or when s is NULL from pb's own text at
  * offset at (read again after each growth of the buffer), a block at a time. */
