@@ -80,9 +80,10 @@ fi
 echo "== distcheck (tests/deploy/distcheck.sh)"
 "$top/tests/deploy/distcheck.sh" "$top/build" || status=1
 
-# Every libFuzzer target for 30 seconds (clang, ASan+UBSan; tests/fuzz/run.sh).
+# Every libFuzzer target for 30 seconds (clang, ASan+UBSan; tests/fuzz/run.sh),
+# after a check that a planted ASan and a planted UBSan fault each fail it.
 echo "== fuzzing"
-if ! "$top/tests/fuzz/run.sh" 30; then
+if ! "$top/tests/fuzz/selftest.sh" || ! "$top/tests/fuzz/run.sh" 30; then
 	status=1
 fi
 
