@@ -23,11 +23,14 @@
 
 static const char usage_text[] =
     "usage: migrator-runner [--config FILE] [--max-seconds N] [--max-jobs N] [--once]\n"
-    "                       [--worker-id ID] [--verbose] | --help | --version\n"
+    "                       [--step-resources N] [--worker-id ID] [--verbose] | --help | --version\n"
     "  --config FILE     config file (else $MIGRATOR_CONFIG, else the default path)\n"
     "  --max-seconds N   stop claiming and exit after N seconds (default 50)\n"
     "  --max-jobs N      stop after N job steps (default: no limit)\n"
     "  --once            one pass: exit as soon as no job is available now\n"
+    "  --step-resources N  end each step after N resources discovered, planned or\n"
+    "                    imported (planning: whole batches of 500) and queue its\n"
+    "                    continuation (default: no limit; steps end after 10 s)\n"
     "  --worker-id ID    name in jobs.reserved_by (default host:pid)\n"
     "  --verbose         log each claimed job to stderr\n";
 
@@ -88,6 +91,11 @@ parse_args(int argc, char **argv, struct cli *c)
 			if ((val = value(argc, argv, &i)) == NULL || parse_i64(val, 1, 100000000, &v) != 0)
 				return cli_misuse(PROG, "--max-jobs needs a number from 1 to 100000000");
 			c->opts.max_jobs = (long)v;
+		} else if (strcmp(a, "--step-resources") == 0) {
+			if ((val = value(argc, argv, &i)) == NULL || parse_i64(val, 1, 100000000, &v) != 0)
+				return cli_misuse(PROG,
+				    "--step-resources needs a number from 1 to 100000000");
+			c->opts.step_resources = (long)v;
 		} else
 			return cli_misuse(PROG, "unknown option %s", a);
 	}

@@ -661,6 +661,7 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 	t = runner_tx(r, save_page, d);
 	d->page = NULL;
 	(*pages)++;
+	r->step_done += (long)page.n;
 	if (t == TX_COMMIT && d->over_limit) {
 		fail(r, d, "limit",
 		    "The provider listed more than %d resources, the most one run may hold "

@@ -28,6 +28,7 @@ struct plan {
 	uint64_t last; /* a chunk's last id; 0: no bound */
 	bool done, moved_on, started, split;
 	int64_t conflicts;
+	int batch; /* resources the last committed batch planned */
 };
 
 /* Decide one resource and add the decision to decided (the batch's rows of
@@ -133,6 +134,7 @@ plan_batch(struct runner *r, void *arg)
 		goto out;
 	if (n > 0)
 		p->after = rows[n - 1].id;
+	p->batch = n;
 	p->done = n < RUNNER_PLAN_BATCH;
 	t = TX_COMMIT;
 out:
@@ -384,6 +386,7 @@ planning_step(struct runner *r, struct job *j)
 			return; /* TX_ABORT: the lease was lost, the job is someone else's */
 		}
 		p.started = true;
+		r->step_done += p.batch;
 		if (p.done)
 			break;
 		if (runner_out_of_time(r, step_end)) {

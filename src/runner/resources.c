@@ -589,6 +589,7 @@ chain_step(struct runner *r, struct job *j, const struct run_info *run)
 
 		if (done > 0)
 			p.after = b.ids[done - 1];
+		r->step_done += done;
 		switch (out) {
 		case ONE_DONE:
 			break;

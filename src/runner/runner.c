@@ -34,7 +34,8 @@ runner_step_end(const struct runner *r)
 bool
 runner_out_of_time(const struct runner *r, int64_t step_end)
 {
-	return (r->stop != NULL && *r->stop) || mono_ms() >= step_end;
+	return (r->stop != NULL && *r->stop) || mono_ms() >= step_end ||
+	    (r->step_resources > 0 && r->step_done >= r->step_resources);
 }
 
 enum tx_result
@@ -247,6 +248,7 @@ static void
 runner_step(struct runner *r, struct job *j)
 {
 	r->run_id = j->run_id;
+	r->step_done = 0;
 	if (strcmp(j->queue, QUEUE_DISCOVERY) == 0)
 		discovery_step(r, j);
 	else if (strcmp(j->queue, QUEUE_PLANNING) == 0)
@@ -280,6 +282,7 @@ runner_run(struct runner *r, const struct runner_opts *o)
 	bool db_down = false;
 
 	r->deadline = mono_ms() + (int64_t)o->max_seconds * 1000;
+	r->step_resources = o->step_resources;
 	if (runner_housekeeping(r) != 0 && db_error_class(r->db) == DB_LOST)
 		return -1;
 	while (!(r->stop != NULL && *r->stop) && mono_ms() < r->deadline &&

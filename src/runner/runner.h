@@ -52,15 +52,18 @@ struct runner {
 	int lease_s;
 	int max_attempts;
 	int64_t deadline;            /* mono_ms() after which no step starts or continues */
+	long step_resources;         /* 0: none; else a step ends once it handled this many resources */
+	long step_done;              /* resources discovered, planned or imported in the current step */
 	volatile sig_atomic_t *stop; /* set by SIGTERM/SIGINT: finish the step, then exit */
 	int64_t last_housekeeping;
 	const char *run_id; /* of the job being worked on, for log lines; NULL between jobs */
 };
 
 struct runner_opts {
-	int max_seconds; /* default 50 */
-	long max_jobs;   /* 0: no limit */
-	bool once;       /* one pass: stop when no job is available now */
+	int max_seconds;     /* default 50 */
+	long max_jobs;       /* 0: no limit */
+	bool once;           /* one pass: stop when no job is available now */
+	long step_resources; /* 0: no limit; else end each step after this many resources */
 };
 
 /* Work until the budget is spent (or, with once, the queues have nothing
@@ -76,7 +79,8 @@ int runner_housekeeping(struct runner *);
 
 /* The end of the current step: now + RUNNER_STEP_MS, no later than the deadline. */
 int64_t runner_step_end(const struct runner *);
-/* True when the step must stop now (budget spent or asked to stop). */
+/* True when the step must stop now: its time or its resource budget
+ * (step_resources) spent, or asked to stop. */
 bool runner_out_of_time(const struct runner *, int64_t step_end);
 
 /* Outcome of a transaction body. */

@@ -1141,6 +1141,42 @@ def spawn_runner(stack, config, *args, name=None):
                         env=stack._mariadb_env())
 
 
+class RowLock:
+    """Rows held FOR UPDATE in a MariaDB session of their own, so that a runner
+    that needs them waits there: a test stops a runner at a known point, on any
+    machine, without racing it. Use as a context manager; waiting(like) counts
+    the sessions waiting for a lock in a statement LIKE that pattern."""
+
+    def __init__(self, stack, query):
+        self.stack = stack
+        self.p = subprocess.Popen(stack._client_argv() + ["--unbuffered", "--batch", "--skip-column-names"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True)
+        self.p.stdin.write("BEGIN;\n%s;\nSELECT 'locked';\n" % query)
+        self.p.stdin.flush()
+        for line in self.p.stdout:
+            if line.strip() == "locked":
+                break
+        else:
+            raise HarnessError("RowLock: %s" % self.p.stderr.read())
+
+    def waiting(self, like):
+        return int(self.stack.sql_value("SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE "
+                                        "trx_state = 'LOCK WAIT' AND trx_query LIKE %s" % q(like)))
+
+    def release(self):
+        if self.p.poll() is None:
+            self.p.stdin.write("ROLLBACK;\n")
+            self.p.stdin.close()
+            self.p.wait(30)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+
+
 def restart_mariadb(stack, down_seconds=0.0, timeout=60, while_down=None):
     """Stop the stack's MariaDB (SIGTERM: a clean shutdown that rolls back open
     transactions), wait down_seconds (and call while_down(), if given), and start

@@ -5,7 +5,6 @@ discovery and import, and the start option import_paused.
 """
 
 import json
-import subprocess
 import time
 
 from harness import q
@@ -179,34 +178,28 @@ class TestResourceList(RunnerTestCase):
 
 class TestProgressMoves(RunnerTestCase):
 
-    def sample(self, user, rid, key, until, timeout=120):
-        """Start one runner in the background and read the run every 0.2 s;
-        returns the values of stats[key] (a function of stats) seen, in order."""
-        proc = subprocess.Popen([self.stack.runner_path, "--config", self.cfg, "--once", "--max-seconds", "100"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                env=self.stack._mariadb_env())
+    def steps(self, user, rid, key, until, budget, timeout=180):
+        """Run the runner one step at a time, each ending after `budget`
+        resources (on any machine), and read the run after each; returns the
+        values of stats[key] (a function of stats) seen, in order."""
         seen = []
         deadline = time.time() + timeout
-        try:
-            while time.time() < deadline:
-                run = self.get(user, rid)["data"]
-                v = key(run["stats"])
-                if not seen or seen[-1] != v:
-                    seen.append(v)
-                if run["status"] in until:
-                    break
-                time.sleep(0.2)
-        finally:
-            proc.wait(timeout=120)
+        while time.time() < deadline:
+            self.runner("--once", "--max-jobs", "1", "--step-resources", str(budget))
+            run = self.get(user, rid)["data"]
+            v = key(run["stats"])
+            if not seen or seen[-1] != v:
+                seen.append(v)
+            if run["status"] in until:
+                break
         return seen
 
     def test_discovery_counts_grow_page_by_page(self):
         key = self.account(monitors=300, heartbeats=0, contacts=1, status_pages=0)
-        # each page of monitors answers slowly, so a reader sees the count grow
-        self.faults({"kind": "slow", "seconds": 0.6, "times": 6, "match": "getMonitors"})
         user = self.user()
         rid = self.start(user, key)
-        seen = self.sample(user, rid, lambda s: s["discovered"].get("monitor", 0), ("awaiting_review", "failed"))
+        # a step ends after the page that reaches 50 resources: one page of monitors a step
+        seen = self.steps(user, rid, lambda s: s["discovered"].get("monitor", 0), ("awaiting_review", "failed"), 50)
         self.assertEqual(self.stack.run_status(rid), "awaiting_review")
         rising = [v for v in seen if v > 0]
         self.assertGreaterEqual(len(rising), 3, seen)
@@ -215,11 +208,11 @@ class TestProgressMoves(RunnerTestCase):
 
     def test_import_progress_rises_while_resources_finish(self):
         user = self.user()
-        n = 12000   # several seconds of work for one runner (batched imports did 5,000 in about 3 s)
+        n = 6000
         items = [("monitor", "m%05d" % i, monitor(i)) for i in range(n)]
         rid = self.synthetic_run(user, "uptimerobot", items)
         self.execute(user, rid)
-        seen = self.sample(user, rid, lambda s: s["progress"], ("completed", "completed_with_errors"))
+        seen = self.steps(user, rid, lambda s: s["progress"], ("completed", "completed_with_errors"), 1000)
         self.assertEqual(self.stack.run_status(rid), "completed")
         inside = [p for p in seen if 0 < p < 1]
         self.assertGreaterEqual(len(inside), 3, seen)
@@ -228,16 +221,20 @@ class TestProgressMoves(RunnerTestCase):
 
     def test_after_a_cancel_the_counts_match_the_resources(self):
         user = self.user()
-        # more than a second of work for one runner (batched imports do about 5,000 a second)
-        items = [("monitor", "m%05d" % i, monitor(i)) for i in range(20000)]
+        items = [("monitor", "m%05d" % i, monitor(i)) for i in range(5000)]
         rid = self.synthetic_run(user, "uptimerobot", items)
         self.execute(user, rid)
-        self.runner("--once", "--max-seconds", "1")
+        # steps of 1,000 resources until the import is under way, then the cancel
+        imported_sql = "run_id=%s AND status='imported'" % q(rid)
+        while self.stack.count("migration_run_resources", imported_sql) == 0:
+            self.runner("--once", "--max-jobs", "1", "--step-resources", "1000")
         r = user.request("POST", "/api/v1/migrations/%s/cancel" % rid)
         self.assertStatus(r, 200)
+        self.runner("--once")
         body = self.get(user, rid)
         counts = body["meta"]["resource_counts"]
-        imported = self.stack.count("migration_run_resources", "run_id=%s AND status='imported'" % q(rid))
+        imported = self.stack.count("migration_run_resources", imported_sql)
+        self.assertTrue(0 < imported < 5000, imported)
         self.assertEqual(counts["imported"], imported)
         self.assertEqual(self.count("monitors", user), imported)
         self.assertEqual(body["data"]["stats"]["imported"], imported)

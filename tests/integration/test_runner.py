@@ -282,6 +282,8 @@ class TestRunnerLifecycle(RunnerTestCase):
         self.assertEqual(p.returncode, 2)
         p = harness.run_runner_config(self.stack, self.cfg, "--max-seconds", "0")
         self.assertEqual(p.returncode, 2)
+        p = harness.run_runner_config(self.stack, self.cfg, "--step-resources", "0")
+        self.assertEqual(p.returncode, 2)
         p = harness.run_runner_config(self.stack, "/nonexistent/migrator.conf", "--once")
         self.assertEqual(p.returncode, 1)
         # --max-jobs 1 does exactly one step; --worker-id names the worker
@@ -411,26 +413,35 @@ class TestRunnerFaults(RunnerTestCase):
         self.drive(rid, "awaiting_review", timeout=180)
         self.execute(user, rid)
         total = total_monitors + 2 + 5 + 3
-        killed_at = None
-        for attempt in range(3):
-            proc = harness.spawn_runner(self.stack, self.cfg, "--max-seconds", "120")
-            n = self.wait_sql("SELECT COUNT(*) FROM migration_run_resources WHERE run_id=%s AND status='imported'"
-                              % q(rid), lambda v: int(v) >= 20 * (attempt + 1) or int(v) == total, timeout=60)
+        # planning, then an import step that ends after about 300 resources: the import is under way
+        self.runner("--once", "--max-jobs", "1")
+        self.runner("--once", "--max-jobs", "1", "--step-resources", "300")
+        imported_sql = "SELECT COUNT(*) FROM migration_run_resources WHERE run_id=%s AND status='imported'" % q(rid)
+        before = int(self.stack.sql_value(imported_sql))
+        self.assertTrue(300 <= before < total, before)
+        # the next runner claims the import's continuation and waits for the run row, which this
+        # test holds: it is killed there, holding the job's lease, with the import half done
+        with harness.RowLock(self.stack, "SELECT id FROM migration_runs WHERE id=%s FOR UPDATE" % q(rid)) as lock:
+            proc = harness.spawn_runner(self.stack, self.cfg, "--max-seconds", "120", "--worker-id", "to-kill")
+            self.wait_sql("SELECT reserved_by FROM jobs WHERE run_id=%s" % q(rid), lambda v: v == "to-kill",
+                          what="the import job claimed")
+            deadline = time.time() + 60
+            while lock.waiting("SELECT status FROM migration_runs WHERE id = ? LOCK IN SHARE MODE") == 0:
+                self.assertLess(time.time(), deadline, "the runner never reached the run row")
+                time.sleep(0.05)
             os.kill(proc.pid, signal.SIGKILL)
             proc.p.wait(10)
-            imported = int(self.stack.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id=%s "
-                                                "AND status='imported'" % q(rid)))
-            # every imported resource has exactly one target row and link, and nothing more
-            rows = (self.count("monitors", user) + self.count("contacts", user) + self.count("heartbeats", user)
-                    + self.count("status_pages", user))
-            self.assertEqual(rows, imported, "account rows == imported resources at the moment of the kill")
-            self.assertEqual(self.stack.count("import_links", "user_id=%d" % user.id), imported)
-            if imported < total:
-                killed_at = imported
-                break
-            time.sleep(0)  # finished before the kill; try to catch it earlier next time
-        self.assertIsNotNone(killed_at, "the import finished before it could be killed")
+        self.assertEqual(self.stack.sql_value("SELECT reserved_by FROM jobs WHERE run_id=%s" % q(rid)), "to-kill",
+                         "the killed runner's lease holds the job")
+        imported = int(self.stack.sql_value(imported_sql))
+        self.assertEqual(imported, before, "the killed runner wrote nothing")
+        # every imported resource has exactly one target row and link, and nothing more
+        rows = (self.count("monitors", user) + self.count("contacts", user) + self.count("heartbeats", user)
+                + self.count("status_pages", user))
+        self.assertEqual(rows, imported, "account rows == imported resources at the moment of the kill")
+        self.assertEqual(self.stack.count("import_links", "user_id=%d" % user.id), imported)
         self.assertEqual(self.stack.run_status(rid), "executing")
+        # once the lease has run out, another runner finishes the import
         self.assertEqual(self.drive(rid, ("completed", "completed_with_errors"), timeout=120), "completed")
         self.assertImportedExactly(user, rid, total_monitors, 2, 5, 3)
         attempts = self.stack.sql("SELECT attempts, COUNT(*) FROM migration_run_resources WHERE run_id=%s "
@@ -870,17 +881,18 @@ class TestRunnerSyntheticRuns(RunnerTestCase):
         progress = []
         deadline = time.time() + 300
         while self.stack.run_status(rid) == "executing" and time.time() < deadline:
-            # one-second budgets force steps to stop and queue their continuation
-            self.runner("--once", "--max-seconds", "1")
+            # one step at a time, each ending after 1,000 resources (on any machine) and
+            # queueing its continuation
+            self.runner("--once", "--max-jobs", "1", "--step-resources", "1000")
             for row in self.stack.sql("SELECT queue, payload FROM jobs WHERE run_id=%s" % q(rid)):
                 if row[1]:
                     payloads.add(row[0])
             progress.append(self.get(user, rid)["data"]["stats"]["progress"])
         self.assertEqual(self.stack.run_status(rid), "completed")
-        # imports of 6000 resources take longer than one second: they went on over several
-        # steps (planning is usually quicker; its continuation is covered by the next test)
+        # planning and imports went on over several steps, each from where the last one stopped
+        self.assertIn("planning", payloads, "planning continued over several steps")
         self.assertIn("resources", payloads, "imports continued over several steps")
-        self.assertTrue(any(0 < p < 1 for p in progress), progress)
+        self.assertGreaterEqual(len([p for p in progress if 0 < p < 1]), 3, progress)
         self.assertEqual(progress, sorted(progress), "progress only rises")
         self.assertEqual(self.count("monitors", user), n)
         self.assertEqual(self.count("contacts", user), 20)
