@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build the Debian package and check it: tests/deploy/package.sh [OUTDIR]
-# (default build/deb). Run by scripts/test.sh; needs the packages of
+# (default build-deb). Run by scripts/test.sh; needs the packages of
 # scripts/install-deps.sh. It
 # - checks that debian/control's Build-Depends are scripts/install-deps.sh's
 #   BUILD_DEPS (one list may not grow without the other);
@@ -13,7 +13,7 @@
 # The .deb is left in OUTDIR for tests/deploy/run.sh.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-out=${1:-$top/build/deb}
+out=${1:-$top/build-deb}
 fail() { echo "package: FAIL: $*" >&2; exit 1; }
 
 # -- Build-Depends == install-deps.sh's BUILD_DEPS

@@ -6,7 +6,7 @@ migrator.fcgi), runs every test in tests/integration/test_*.py against it,
 prints one line per test, and ends with exactly one line `N passed, N failed`.
 Exit status 0 only when every selected test passed.
 
-  python3 tests/integration/run.py [--web lighttpd|apache] [-k PATTERN]... [--keep] [--fakes]
+  python3 tests/integration/run.py [--web lighttpd|apache] [-k PATTERN]... [--skip PATTERN]... [--keep] [--fakes]
 
 Environment: MIGRATOR_BUILDDIR (migrator.fcgi, migratorctl, migrator-runner;
 default <srcdir>/build), MIGRATOR_SRCDIR (default: two levels up from here).
@@ -34,9 +34,15 @@ def out(line=""):
     sys.stdout.flush()
 
 
-def discover(patterns):
+def matches(tid, patterns):
+    """True when any pattern is a case-insensitive substring of tid or matches it as a glob."""
+    t = tid.lower()
+    return any(p.lower() in t or fnmatch.fnmatch(t, p.lower()) for p in patterns)
+
+
+def discover(patterns, skip=()):
     """All tests of test_*.py here, as (id, test), filtered by -k patterns
-    (case-insensitive substring or glob on the id, any pattern may match)."""
+    (any may match) and then by --skip patterns (none may match)."""
     tests = []
     loader = unittest.TestLoader()
     for path in sorted(glob.glob(os.path.join(HERE, "test_*.py"))):
@@ -50,11 +56,8 @@ def discover(patterns):
             else:
                 tests.append(s)
     if patterns:
-        def match(tid):
-            t = tid.lower()
-            return any(p.lower() in t or fnmatch.fnmatch(t, p.lower()) for p in patterns)
-        tests = [t for t in tests if match(t.id())]
-    return tests
+        tests = [t for t in tests if matches(t.id(), patterns)]
+    return [t for t in tests if not matches(t.id(), skip)]
 
 
 class Result(unittest.TestResult):
@@ -172,6 +175,8 @@ def main():
     ap.add_argument("--web", default="lighttpd", choices=sorted(harness.WEB_SERVERS))
     ap.add_argument("-k", action="append", default=[], metavar="PATTERN",
                     help="run only tests whose id contains PATTERN (or matches it as a glob); repeatable")
+    ap.add_argument("--skip", action="append", default=[], metavar="PATTERN",
+                    help="leave out tests whose id contains PATTERN (or matches it as a glob); repeatable")
     ap.add_argument("--keep", action="store_true", help="leave the temporary folder for debugging")
     ap.add_argument("--fakes", action="store_true", help="also start tests/fakes/fakeprov.py")
     ap.add_argument("--tz", default=harness.DEFAULT_TZ, help="time zone of the stack's processes")
@@ -184,7 +189,7 @@ def main():
     signal.signal(signal.SIGHUP, _raise_interrupt)
 
     try:
-        tests = discover(args.k)
+        tests = discover(args.k, args.skip)
     except KeyboardInterrupt:
         out("# interrupted")
         out("0 passed, 1 failed")
