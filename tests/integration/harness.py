@@ -1142,27 +1142,49 @@ def spawn_runner(stack, config, *args, name=None):
 
 
 class RowLock:
-    """Rows held FOR UPDATE in a MariaDB session of their own, so that a runner
-    that needs them waits there: a test stops a runner at a known point, on any
-    machine, without racing it. Use as a context manager; waiting(like) counts
-    the sessions waiting for a lock in a statement LIKE that pattern."""
+    """Rows held in a MariaDB session of its own, by a statement whose
+    transaction stays open (SELECT ... FOR UPDATE, or an INSERT not committed),
+    so that a runner that needs them waits there: a test stops a runner at a
+    known point, on any machine, without racing it. Use as a context manager
+    or call release(); waiting(like) counts the sessions waiting for a lock in
+    a statement LIKE that pattern, blocked() names one waiting for this
+    session's rows. Both read INNODB_TRX: poll them at most every 0.15 s (see
+    below)."""
 
     def __init__(self, stack, query):
         self.stack = stack
         self.p = subprocess.Popen(stack._client_argv() + ["--unbuffered", "--batch", "--skip-column-names"],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   text=True)
-        self.p.stdin.write("BEGIN;\n%s;\nSELECT 'locked';\n" % query)
-        self.p.stdin.flush()
-        for line in self.p.stdout:
-            if line.strip() == "locked":
-                break
-        else:
-            raise HarnessError("RowLock: %s" % self.p.stderr.read())
+        self.p.stdin.write("BEGIN;\n%s;\n" % query)
+        self.trx_id = None
+        while self.trx_id is None:
+            # INNODB_TRX is a copy that InnoDB refreshes only when it was last read more than 0.1 s ago
+            # (so every poll of it waits longer than that): ask until it lists this session
+            self.p.stdin.write("SELECT CONCAT('locked ', COALESCE((SELECT trx_id FROM information_schema.INNODB_TRX "
+                               "WHERE trx_mysql_thread_id = CONNECTION_ID()), '-'));\n")
+            self.p.stdin.flush()
+            line = self.p.stdout.readline()
+            while line and not line.startswith("locked "):  # the rows of the query itself
+                line = self.p.stdout.readline()
+            if not line:
+                raise HarnessError("RowLock: %s" % self.p.stderr.read())
+            if line.split()[1] != "-":
+                self.trx_id = line.split()[1]
+            else:
+                time.sleep(0.15)
 
     def waiting(self, like):
         return int(self.stack.sql_value("SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE "
                                         "trx_state = 'LOCK WAIT' AND trx_query LIKE %s" % q(like)))
+
+    def blocked(self):
+        """(connection id, rows it has written) of a transaction waiting for
+        this session's rows, or None."""
+        rows = self.stack.sql("SELECT t.trx_mysql_thread_id, t.trx_rows_modified FROM "
+                              "information_schema.INNODB_LOCK_WAITS w JOIN information_schema.INNODB_TRX t "
+                              "ON t.trx_id = w.requesting_trx_id WHERE w.blocking_trx_id = %s" % q(self.trx_id))
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
     def release(self):
         if self.p.poll() is None:

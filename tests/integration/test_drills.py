@@ -16,30 +16,6 @@ from harness import q
 from test_runner import RunnerTestCase
 
 
-# One poll (5000 looks, about a second): the first connection (not this one) inside a transaction that has
-# written rows it has not committed is killed. Answers its id (NULL: none was caught) and how
-# many rows that transaction had written (the lease renewal is one; more are the import's).
-KILL_IN_TRANSACTION = """DELIMITER //
-BEGIN NOT ATOMIC
-  DECLARE victim BIGINT UNSIGNED DEFAULT NULL;
-  DECLARE written BIGINT UNSIGNED DEFAULT NULL;
-  DECLARE tries INT DEFAULT 0;
-  -- the transaction may end, and its connection close, between finding and killing it
-  DECLARE CONTINUE HANDLER FOR 1094 SET victim = NULL;
-  WHILE victim IS NULL AND tries < 5000 DO
-    SET victim = (SELECT t.trx_mysql_thread_id FROM information_schema.INNODB_TRX t
-                  WHERE t.trx_mysql_thread_id <> CONNECTION_ID() AND t.trx_rows_modified > 0 LIMIT 1);
-    SET tries = tries + 1;
-  END WHILE;
-  IF victim IS NOT NULL THEN
-    SET written = (SELECT t.trx_rows_modified FROM information_schema.INNODB_TRX t
-                   WHERE t.trx_mysql_thread_id = victim);
-    EXECUTE IMMEDIATE CONCAT('KILL CONNECTION ', victim);
-  END IF;
-  SELECT victim, written;
-END //"""
-
-
 def contacts_and_monitors(n):
     """A run's resources: 20 contacts and n HTTP monitors, each alerting one contact."""
     items = [("contact", "c%d" % i, {"name": "C%d" % i, "type": "email", "value": "c%d@example.com" % i})
@@ -134,66 +110,60 @@ class TestDrills(RunnerTestCase):
         return warnings
 
     def test_connections_killed_inside_import_transactions_leave_nothing_half_written(self):
-        # Imports of 5,000 monitors, each for a new user, until 20 kills have landed: however fast
-        # the batched runner goes, the drill always makes its 20 kills.
+        # One import of 5,000 monitors. Before the runner starts, 20 traps are set: each is a session
+        # of the test holding, uncommitted, the import link of one monitor (every 200th, so each in a
+        # batch of its own), which the runner writes near the end of the transaction that imports
+        # that monitor's batch. The runner waits there with the batch's rows written and not
+        # committed; the test kills its connection at that moment, then lets the trap go. However
+        # fast or slow the machine, 20 kills land inside 20 import transactions.
         n = 5000
+        user = self.user()
+        rid = self.synthetic_run(user, "uptimerobot", contacts_and_monitors(n))
+        self.execute(user, rid)
+        self.runner("--once", "--max-jobs", "1")  # the plan
+        self.assertEqual(self.stack.run_status(rid), "executing")
+        targets = [r[0] for r in self.stack.sql(
+            "SELECT external_id FROM migration_run_resources WHERE run_id=%s AND resource_type='monitor' "
+            "ORDER BY id" % q(rid))][100::200][:20]
+        traps = [harness.RowLock(self.stack, "INSERT INTO import_links (user_id, provider, resource_type, external_id, "
+                                 "target_model, target_id, created_at, updated_at) VALUES (%d, 'uptimerobot', "
+                                 "'monitor', %s, 'monitor', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))"
+                                 % (user.id, q(ext))) for ext in targets]
         stderr = open(os.path.join(self.stack.tmp, "drill-kill-connection.log"), "w+")
-        runners, kills, warnings, runs = [], [], [], 0
-
-        def runner_alive():
-            """The current runner, or a new one when it has exited (with status 0)."""
-            if runners and runners[-1].poll() is None:
-                return
-            if runners:
-                self.assertEqual(runners[-1].returncode, 0)
-                time.sleep(0.2)  # a released job may wait out its backoff
-            runners.append(subprocess.Popen(
-                [self.stack.runner_path, "--config", self.cfg, "--once", "--max-seconds", "60"],
-                stdout=subprocess.DEVNULL, stderr=stderr, env=self.stack._mariadb_env()))
-
         t0 = time.time()
-        # A guard, not a target: 20 kills took 33-37 s in the release build (7-8 runs), and under
-        # ASan+UBSan 166 s (34 runs), 289.5 s (58) and 297.8 s (60) in CI runs: a run takes as long,
-        # but far fewer kills land inside a write transaction.
-        deadline = t0 + 900
-        while len(kills) < 20 and time.time() < deadline:
-            user = self.user()
-            rid = self.synthetic_run(user, "uptimerobot", contacts_and_monitors(n))
-            self.execute(user, rid)
-            runs += 1
-            imported_sql = "run_id=%s AND status='imported'" % q(rid)
-            try:
-                while len(kills) < 20 and self.stack.run_status(rid) == "executing" and time.time() < deadline:
-                    runner_alive()
-                    before = self.stack.count("migration_run_resources", imported_sql)
-                    # the runner's connection caught inside a transaction that has written rows and
-                    # not committed them (the only other connections, migrator.fcgi's, are idle)
-                    victim, written = self.stack.sql(KILL_IN_TRANSACTION)[0]
-                    if victim is None:
-                        continue
-                    kills.append(int(written or 0))
-                    # the next kill only after the import went on: no resource is hit twice in a row
-                    while self.stack.count("migration_run_resources", imported_sql) <= before and \
-                            self.stack.run_status(rid) == "executing" and time.time() < deadline:
-                        runner_alive()
-                        time.sleep(0.05)
-            finally:
-                for p in runners:
-                    if p.poll() is None:
-                        p.send_signal(signal.SIGTERM)  # ends at its next checkpoint
-                    p.wait()
-            self.assertEqual([p.returncode for p in runners], [0] * len(runners))
-            self.assertEqual(self.drive(rid, ("completed", "completed_with_errors"), timeout=300), "completed")
-            warnings += self.assert_imported_whole(user, rid, n)
-        self.assertGreaterEqual(len(kills), 20, "too few kills landed inside a transaction")
+        runner = subprocess.Popen([self.stack.runner_path, "--config", self.cfg, "--once", "--max-seconds", "300"],
+                                  stdout=subprocess.DEVNULL, stderr=stderr, env=self.stack._mariadb_env())
+        kills = []
+        try:
+            for trap in traps:
+                deadline = time.time() + 120
+                while (caught := trap.blocked()) is None:
+                    self.assertIsNone(runner.poll(), "the runner ended before reaching trap %d" % len(kills))
+                    self.assertLess(time.time(), deadline, "the runner never reached trap %d" % len(kills))
+                    time.sleep(0.15)
+                victim, written = caught
+                # the lease renewal is one row; the batch's monitors and contact links are more
+                self.assertGreater(written, 1, "the transaction had written the batch's rows")
+                self.stack.sql("KILL CONNECTION %d" % victim)
+                trap.release()
+                kills.append(written)
+            self.assertEqual(runner.wait(300), 0)
+        finally:
+            for trap in traps:
+                trap.release()
+            if runner.poll() is None:
+                runner.kill()
+                runner.wait()
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors"), timeout=300), "completed")
+        warnings = self.assert_imported_whole(user, rid, n)
         took = time.time() - t0
         stderr.seek(0)
         retried = stderr.read().count("transaction retried")
         stderr.close()
-        figures("kill-connection", kills=len(kills), after_import_writes=len([w for w in kills if w > 1]),
-                runs=runs, runners=len(runners), transactions_retried=retried,
-                resources_retried_later=len(warnings), resources=runs * (n + 20), seconds=round(took, 1),
-                half_written=0, duplicated=0)
+        self.assertGreaterEqual(retried, 20, "each killed transaction was retried")
+        figures("kill-connection", kills=len(kills), rows_written_at_kill="/".join(str(w) for w in kills),
+                transactions_retried=retried, resources_retried_later=len(warnings), resources=n + 20,
+                seconds=round(took, 1), half_written=0, duplicated=0)
 
     def test_a_provider_that_misbehaves_in_every_way_still_gets_read(self):
         key = self.account(monitors=120, heartbeats=0, contacts=2, status_pages=0)

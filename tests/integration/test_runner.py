@@ -428,7 +428,7 @@ class TestRunnerFaults(RunnerTestCase):
             deadline = time.time() + 60
             while lock.waiting("SELECT status FROM migration_runs WHERE id = ? LOCK IN SHARE MODE") == 0:
                 self.assertLess(time.time(), deadline, "the runner never reached the run row")
-                time.sleep(0.05)
+                time.sleep(0.15)
             os.kill(proc.pid, signal.SIGKILL)
             proc.p.wait(10)
         self.assertEqual(self.stack.sql_value("SELECT reserved_by FROM jobs WHERE run_id=%s" % q(rid)), "to-kill",
