@@ -1,8 +1,8 @@
 /* Unit tests of the one date and time parser (src/core/datetime.c): every
  * provider's published format (examples from providers.md, section cited),
  * time zones across their DST changes, every field out of range, trailing
- * garbage, hostile zone names and zone files, and several threads at
- * once. Expected
+ * garbage, hostile zone names and zone files, several threads at once, and
+ * the database layer's DATETIME text. Expected
  * times were computed with Python's zoneinfo over the same tzdata. */
 #include <pthread.h>
 #include <setjmp.h>
@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "core/datetime.h"
+#include "core/util.h"
 
 /* s read with forms in zone name (NULL: UTC): the time, or -1 when refused
  * (no valid time here is -1: none is 1969-12-31T23:59:59Z). */
@@ -495,7 +496,7 @@ test_threads(void **state)
 /* ---- writing ---- */
 
 static void
-test_format(void **state)
+test_format_and_mysql(void **state)
 {
 	char iso[21], date[11];
 
@@ -512,6 +513,18 @@ test_format(void **state)
 	assert_string_equal(date, "2024-01-23");
 	assert_int_equal(time_format_date(TIME_MIN - 1, date), -1);
 
+	/* the database layer's DATETIME text, every digit checked */
+	assert_int_equal(time_mysql_to_iso("2026-11-21 18:04:05.123456", iso), 0);
+	assert_string_equal(iso, "2026-11-21T18:04:05Z");
+	assert_int_equal(time_mysql_to_iso("2026-11-21 18:04:05", iso), 0);
+	assert_string_equal(iso, "2026-11-21T18:04:05Z");
+	assert_int_equal(time_mysql_to_iso("2026-11-21", iso), -1);
+	assert_int_equal(time_mysql_to_iso("2026-1x-21 18:04:05", iso), -1);
+	assert_int_equal(time_mysql_to_iso("2026-13-21 18:04:05", iso), -1);
+	assert_int_equal(time_mysql_to_iso("2026-11-21 18:04:05+01:00", iso), -1);
+	assert_int_equal(time_mysql_to_iso("2026-11-21 18:04:05 trailing", iso), -1);
+	assert_int_equal(time_mysql_to_iso("\"},{\"x\":\"2026-11-21 1", iso), -1);
+	assert_int_equal(time_mysql_to_iso(NULL, iso), -1);
 }
 
 int
@@ -526,7 +539,7 @@ main(void)
 		cmocka_unit_test(test_zone_names),
 		cmocka_unit_test(test_zone_files),
 		cmocka_unit_test(test_threads),
-		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_format_and_mysql),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
