@@ -2,8 +2,10 @@
  * provider's published format (examples from providers.md, section cited),
  * time zones across their DST changes, every field out of range, trailing
  * garbage, hostile zone names and zone files, several threads at once, and
- * the database layer's DATETIME text. Expected
+ * a scan of src/ for the libc time calls the project does not use. Expected
  * times were computed with Python's zoneinfo over the same tzdata. */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -527,6 +529,85 @@ test_format_and_mysql(void **state)
 	assert_int_equal(time_mysql_to_iso(NULL, iso), -1);
 }
 
+/* ---- no libc time zone machinery in src/ ---- */
+
+static const char *const forbidden[] = { "setenv", "unsetenv", "putenv", "tzset", "localtime", "localtime_r",
+	"mktime", "timegm", "strptime", "getdate", "curl_getdate" };
+
+static bool
+ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The forbidden function text calls (a name, then '(' after any blanks), or NULL. */
+static const char *
+forbidden_call(const char *text)
+{
+	for (size_t i = 0; i < sizeof forbidden / sizeof forbidden[0]; i++) {
+		size_t n = strlen(forbidden[i]);
+
+		for (const char *p = strstr(text, forbidden[i]); p != NULL; p = strstr(p + 1, forbidden[i])) {
+			const char *q = p + n;
+
+			if ((p > text && ident_char(p[-1])) || ident_char(*q))
+				continue;
+			while (*q == ' ' || *q == '\t' || *q == '\n')
+				q++;
+			if (*q == '(')
+				return forbidden[i];
+		}
+	}
+	return NULL;
+}
+
+static char offenders[4096];
+static int files_seen;
+
+static int
+scan_file(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	size_t len = strlen(path);
+	const char *hit;
+	char *text;
+	FILE *f;
+
+	(void)ftw;
+	if (flag != FTW_F || len < 2 || path[len - 2] != '.' ||
+	    (path[len - 1] != 'c' && path[len - 1] != 'h'))
+		return 0;
+	if ((f = fopen(path, "rb")) == NULL)
+		return 1;
+	text = calloc(1, (size_t)st->st_size + 1);
+	if (fread(text, 1, (size_t)st->st_size, f) != (size_t)st->st_size)
+		snprintf(text, 2, "?");
+	fclose(f);
+	files_seen++;
+	if ((hit = forbidden_call(text)) != NULL)
+		snprintf(offenders + strlen(offenders), sizeof offenders - strlen(offenders), " %s (%s)",
+		    path, hit);
+	free(text);
+	return 0;
+}
+
+static void
+test_no_libc_time_zones_in_src(void **state)
+{
+	(void)state;
+	/* the check can fail */
+	assert_string_equal(forbidden_call("\tsetenv(\"TZ\", tz, 1);\n\ttzset();"), "setenv");
+	assert_string_equal(forbidden_call("x = mktime (&tm);"), "mktime");
+	assert_string_equal(forbidden_call("unsetenv(\"TZ\")"), "unsetenv");
+	assert_string_equal(forbidden_call("t = curl_getdate(buf, NULL);"), "curl_getdate");
+	assert_string_equal(forbidden_call("localtime_r(&t, &tm)"), "localtime_r");
+	assert_null(forbidden_call("/* no localtime here */ gmtime_r(&t, &tm); my_mktime_helper(1);"));
+
+	assert_int_equal(nftw(TEST_SRCDIR "/src", scan_file, 16, FTW_PHYS), 0);
+	assert_true(files_seen > 50);
+	if (offenders[0] != '\0')
+		fail_msg("libc time zone or date parsing calls in:%s", offenders);
+}
+
 int
 main(void)
 {
@@ -540,6 +621,7 @@ main(void)
 		cmocka_unit_test(test_zone_files),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_format_and_mysql),
+		cmocka_unit_test(test_no_libc_time_zones_in_src),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
