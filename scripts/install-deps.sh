@@ -9,7 +9,7 @@ set -eu
 # fails when the two lists differ.
 BUILD_DEPS="autoconf automake libtool pkg-config
 libfcgi-dev libjson-c-dev default-libmysqlclient-dev libsodium-dev uuid-dev
-libcmocka-dev libcurl4-openssl-dev"
+libcmocka-dev libcurl4-openssl-dev tzdata"
 # Building and checking the Debian package (tests/deploy/package.sh), and cron
 # for the deploy check (tests/deploy/run.sh); systemd for systemd-analyze verify of the
 # shipped units (tests/integration/test_install.py).

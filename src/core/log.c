@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/datetime.h"
 #include "core/log.h"
 
 static const char *log_prog = "migrator";
@@ -22,16 +23,13 @@ log_init(const char *prog, enum log_level max)
 void
 log_msg(enum log_level lvl, const char *file, int line, const char *fmt, ...)
 {
-	char line_buf[2048], ts[32];
-	struct tm tm;
-	time_t now = time(NULL);
+	char line_buf[2048], ts[21];
 	va_list ap;
 	int n;
 
 	if (lvl > log_max)
 		return;
-	gmtime_r(&now, &tm);
-	strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	time_format_iso(time(NULL), true, ts);
 	n = snprintf(line_buf, sizeof line_buf, "%s %s[%ld] %s %s:%d: ", ts, log_prog, (long)getpid(),
 	    level_names[lvl], file, line);
 	if (n < 0 || (size_t)n >= sizeof line_buf)

@@ -5,6 +5,7 @@
 
 #include <sodium.h>
 
+#include "core/datetime.h"
 #include "core/util.h"
 
 int
@@ -213,15 +214,12 @@ uuid_v7(char out[37])
 int
 time_mysql_to_iso(const char *m, char out[21])
 {
-	/* "YYYY-MM-DD HH:MM:SS" at least */
-	if (m == NULL || strlen(m) < 19 || m[4] != '-' || m[7] != '-' || m[10] != ' ' || m[13] != ':' ||
-	    m[16] != ':')
+	int64_t t;
+
+	/* 19 characters or more of a TIME_WALL text: the seconds are there */
+	if (m == NULL || strlen(m) < 19 || m[10] != ' ' || time_parse(m, TIME_WALL, NULL, &t) != 0)
 		return -1;
-	memcpy(out, m, 19);
-	out[10] = 'T';
-	out[19] = 'Z';
-	out[20] = '\0';
-	return 0;
+	return time_format_iso(t, true, out);
 }
 
 time_t

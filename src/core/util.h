@@ -33,7 +33,8 @@ bool uuid_valid(const char *s);
 void uuid_v7(char out[37]);
 
 /* Format a MySQL DATETIME text ("YYYY-MM-DD HH:MM:SS[.ffffff]", UTC) as
- * ISO 8601 "YYYY-MM-DDTHH:MM:SSZ" into out[21]. Returns 0 or -1. */
+ * ISO 8601 "YYYY-MM-DDTHH:MM:SSZ" into out[21]. Returns 0, or -1 when mysql
+ * is anything else (every field checked by time_parse). */
 int time_mysql_to_iso(const char *mysql, char out[21]);
 /* Seconds since the epoch (wall clock). */
 time_t now_s(void);

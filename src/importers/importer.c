@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/datetime.h"
 #include "core/jsonx.h"
 #include "core/util.h"
 #include "core/xalloc.h"
@@ -20,31 +21,13 @@
 int
 imp_date(const char *s, char out[11])
 {
-	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	int y, m, d;
+	/* 1000-01-01T00:00:00Z: DATE columns hold the years 1000 to 9999 */
+	static const int64_t first = INT64_C(-30610224000);
+	int64_t t;
 
-	if (s == NULL || strlen(s) < 10)
+	if (time_parse(s, TIME_ISO, NULL, &t) != 0 || t < first)
 		return -1;
-	for (int i = 0; i < 10; i++) {
-		if (i == 4 || i == 7) {
-			if (s[i] != '-')
-				return -1;
-		} else if (!isdigit((unsigned char)s[i]))
-			return -1;
-	}
-	/* A longer text must be an ISO date-time ("…T…" or "… …"). */
-	if (s[10] != '\0' && s[10] != 'T' && s[10] != ' ')
-		return -1;
-	y = (s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 + (s[3] - '0');
-	m = (s[5] - '0') * 10 + (s[6] - '0');
-	d = (s[8] - '0') * 10 + (s[9] - '0');
-	if (y < 1000 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
-		return -1;
-	if (m == 2 && d == 29 && !((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
-		return -1;
-	memcpy(out, s, 10);
-	out[10] = '\0';
-	return 0;
+	return time_format_date(t, out);
 }
 
 int

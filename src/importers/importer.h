@@ -118,7 +118,8 @@ void importer_rows_end(struct imp_ctx *);
 
 /* ---- pure helpers (exported for the unit tests) ---- */
 
-/* A valid calendar date "YYYY-MM-DD" (a longer ISO text is cut to its date). 0 with out, or -1. */
+/* The date "YYYY-MM-DD" of an ISO date or date-time (time_parse's TIME_ISO;
+ * the UTC date of one with an offset), years 1000-9999. 0 with out, or -1. */
 int imp_date(const char *s, char out[11]);
 /* A decimal amount as DECIMAL(14,2) text ("12", "-3.5", "1234.567" cut to
  * two decimals). 0 with out, or -1. */

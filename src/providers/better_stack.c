@@ -183,12 +183,9 @@ get_tri(json_object *a, const char *key)
 static int
 clock_minutes(const char *s)
 {
-	int h, m;
-	char tail;
+	int secs;
 
-	if (s == NULL || sscanf(s, "%2d:%2d%c", &h, &m, &tail) < 2 || h < 0 || h > 23 || m < 0 || m > 59)
-		return -1;
-	return h * 60 + m;
+	return time_parse_clock(s, &secs) == 0 ? secs / 60 : -1;
 }
 
 /* ---- the context: on-call users and policies ---- */

@@ -246,6 +246,34 @@ prov_get_int_in(json_object *o, const char *key, int64_t min, int64_t max, int64
 	return true;
 }
 
+bool
+prov_get_time(json_object *o, const char *key, unsigned forms, const struct tz *zone, int64_t *out)
+{
+	json_object *v = prov_get(o, key);
+	int64_t n;
+
+	if (json_object_is_type(v, json_type_string))
+		return time_parse(json_object_get_string(v), forms, zone, out) == 0;
+	if (!(forms & TIME_EPOCH) || !prov_json_int(v, &n) || n < 0 || n > TIME_MAX)
+		return false;
+	*out = n;
+	return true;
+}
+
+struct tz *
+prov_zone_load(const char *name, struct prov_page *page, const char *what, const char *label)
+{
+	struct tz *z = name != NULL ? tz_load(name) : NULL;
+	char shown[72];
+
+	if (name != NULL && z == NULL) {
+		prov_copy_text(shown, sizeof shown, name);
+		prov_page_warn(page, "%s \"%s\" has the unknown time zone %s; its times are read in UTC",
+		    what, label, shown);
+	}
+	return z;
+}
+
 int64_t
 prov_int_or(json_object *o, const char *key, int64_t dflt)
 {

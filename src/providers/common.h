@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "core/datetime.h"
 #include "providers/httpc.h"
 #include "providers/provider.h"
 
@@ -42,8 +43,14 @@ bool prov_get_int_in(json_object *o, const char *key, int64_t min, int64_t max, 
 int64_t prov_int_or(json_object *o, const char *key, int64_t dflt);
 /* Member key as an integer within min..max, else dflt. */
 int64_t prov_int_in_or(json_object *o, const char *key, int64_t min, int64_t max, int64_t dflt);
-/* The largest time (seconds since 1970) adapters take: 9999-12-31T23:59:59Z. */
-#define PROV_MAX_TIME INT64_C(253402300799)
+/* Member key as a time (seconds since 1970): a string time_parse reads as
+ * one of forms (a wall clock in zone, NULL: UTC), or with TIME_EPOCH also a
+ * JSON number prov_json_int takes, from 0 to TIME_MAX. True with *out. */
+bool prov_get_time(json_object *o, const char *key, unsigned forms, const struct tz *zone, int64_t *out);
+/* The IANA zone name that the times of what "label" are read in (tz_load;
+ * the caller tz_frees it), or NULL (UTC): name NULL, or no zone, which is
+ * warned on page. */
+struct tz *prov_zone_load(const char *name, struct prov_page *page, const char *what, const char *label);
 /* Member key as a string of at most max bytes (valid UTF-8 by construction),
  * else NULL (absent, null, another type, too long). Borrowed. */
 const char *prov_get_str(json_object *o, const char *key, size_t max);

@@ -789,41 +789,6 @@ add_statuspage(json_object *p, const char *id, struct prov_page *page)
 
 /* -------------------------------------------------- maintenance windows */
 
-/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
-}
-
-/* Seconds since the epoch of an ISO 8601 date-time ("2023-12-01T02:00:00Z",
- * "+01:00" offsets), or -1. */
-static int64_t
-iso_seconds(const char *s)
-{
-	int y, mo, d, h, mi, sec = 0, n = 0, oh = 0, om = 0;
-	int64_t off = 0;
-
-	if (s == NULL || sscanf(s, "%4d-%2d-%2d%*1[T ]%2d:%2d%n", &y, &mo, &d, &h, &mi, &n) != 5 || n == 0)
-		return -1;
-	s += n;
-	if (*s == ':' && sscanf(s, ":%2d%n", &sec, &n) == 1)
-		s += n;
-	if (*s == '.')
-		s += 1 + strspn(s + 1, "0123456789");
-	if ((*s == '+' || *s == '-') && sscanf(s + 1, "%2d:%2d", &oh, &om) == 2)
-		off = (*s == '-' ? -1 : 1) * (oh * 3600 + om * 60);
-	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
-		return -1;
-	return days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off;
-}
-
 /* The number of entries of array key of w. */
 static size_t
 count_of(json_object *w, const char *key)
@@ -841,18 +806,23 @@ add_window(json_object *w, const char *id, struct prov_page *page)
 {
 	struct prov_maintenance_window mw = { 0 };
 	int64_t a, b, dur;
+	bool got_a, got_b;
 	json_object *mons = prov_get_array(w, "monitors");
+	struct tz *zone;
 
 	mw.name = prov_get_text(w, "name", PROV_MAX_STR);
 	if (mw.name == NULL)
 		mw.name = id;
 	mw.recurrence = "once";
-	mw.start = prov_get_text(w, "start", 32);
-	mw.end = prov_get_text(w, "end", 32);
 	mw.timezone = prov_get_text(w, "timezone", 64);
-	a = iso_seconds(mw.start);
-	b = iso_seconds(mw.end);
-	if (a >= 0 && b > a)
+	/* ISO 8601 times; one without an offset is the window's zone's */
+	zone = prov_zone_load(mw.timezone, page, CR " maintenance window", mw.name);
+	got_a = prov_get_time(w, "start", TIME_WALL | TIME_OFFSET, zone, &a);
+	got_b = prov_get_time(w, "end", TIME_WALL | TIME_OFFSET, zone, &b);
+	tz_free(zone);
+	mw.start = got_a ? prov_get_text(w, "start", 32) : NULL;
+	mw.end = got_b ? prov_get_text(w, "end", 32) : NULL;
+	if (got_a && got_b && b > a)
 		mw.duration = (b - a + 59) / 60;
 	else if (prov_get_int_in(w, "duration", 1, INT32_MAX, &dur))
 		mw.duration = dur;

@@ -8,6 +8,7 @@
 
 #include <curl/curl.h>
 
+#include "core/datetime.h"
 #include "core/log.h"
 #include "core/xalloc.h"
 #include "providers/httpc.h"
@@ -462,7 +463,7 @@ httpc_parse_retry_after(const char *value, time_t now)
 {
 	char buf[128];
 	size_t n;
-	time_t t;
+	int64_t t;
 	const char *p;
 
 	if (value == NULL)
@@ -482,11 +483,7 @@ httpc_parse_retry_after(const char *value, time_t now)
 		long v = lead_long(buf);
 		return v < 0 ? HTTPC_MAX_WAIT : cap_wait(v); /* absurdly long: wait the cap */
 	}
-	/* An HTTP date needs letters (a weekday or month name). */
-	if (!isalpha((unsigned char)buf[0]))
-		return -1;
-	t = curl_getdate(buf, NULL);
-	if (t == (time_t)-1)
+	if (time_parse(buf, TIME_HTTP, NULL, &t) != 0)
 		return -1;
 	return t <= now ? 0 : cap_wait((long)(t - now));
 }

@@ -64,7 +64,8 @@ const char *httpc_header(const struct httpc_resp *resp, const char *name);
 /* Add a header to resp by hand (for tests and adapters' own use). */
 void httpc_resp_set_header(struct httpc_resp *resp, const char *name, const char *value);
 
-/* Parse a Retry-After value: delta seconds or an HTTP date. Returns the
+/* Parse a Retry-After value: delta seconds or an HTTP date (time_parse's
+ * TIME_HTTP), blanks around it allowed. Returns the
  * seconds to wait from now (0 for a date in the past, at most HTTPC_MAX_WAIT),
  * or -1 when the value is neither. */
 int httpc_parse_retry_after(const char *value, time_t now);

@@ -499,52 +499,34 @@ add_check(json_object *c, json_object *d, const char *id, const struct pd_links 
 /* ---------------------------------------------------- maintenance windows */
 
 static void
-iso_time(char *buf, size_t size, int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (t <= 0 || gmtime_r(&tt, &tm) == NULL || strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-		buf[0] = '\0';
-}
-
-/* The weekday (1 = Monday) or day of the month of t, in UTC. */
-static int
-day_of(int64_t t, bool weekday)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (gmtime_r(&tt, &tm) == NULL)
-		return 0;
-	return weekday ? (tm.tm_wday == 0 ? 7 : tm.tm_wday) : tm.tm_mday;
-}
-
-static void
 add_window(json_object *w, const char *id, struct prov_page *page)
 {
 	struct prov_maintenance_window mw = { 0 };
 	json_object *checks = prov_get_object(w, "checks"), *tms = prov_get_array(checks, "tms");
-	int64_t from = prov_int_in_or(w, "from", 0, PROV_MAX_TIME, 0);
-	int64_t to = prov_int_in_or(w, "to", 0, PROV_MAX_TIME, 0);
-	int64_t until = prov_int_in_or(w, "effectiveto", 0, PROV_MAX_TIME, 0);
-	int64_t every = prov_int_or(w, "repeatevery", 0);
-	char start[32], end[32];
+	int64_t from = 0, to = 0, until = 0, last, every = prov_int_or(w, "repeatevery", 0);
+	struct time_civil c;
+	char start[21], end[21];
 
 	mw.name = prov_get_text(w, "description", PROV_MAX_STR);
 	if (mw.name == NULL)
 		mw.name = id;
 	mw.recurrence = prov_map_other(recurrences, prov_get_str(w, "recurrencetype", 32), page,
 	    PD " maintenance window", mw.name, "recurrence");
-	iso_time(start, sizeof start, from);
+	/* unix seconds (§2.2); 0: not set */
+	prov_get_time(w, "from", TIME_EPOCH, NULL, &from);
+	prov_get_time(w, "to", TIME_EPOCH, NULL, &to);
+	prov_get_time(w, "effectiveto", TIME_EPOCH, NULL, &until);
+	mw.start = from > 0 && time_format_iso(from, true, start) == 0 ? start : NULL;
 	/* Once: the window's end; recurring: when the repetition ends. */
-	iso_time(end, sizeof end, strcmp(mw.recurrence, "once") == 0 ? to : until);
-	mw.start = start[0] ? start : NULL;
-	mw.end = end[0] ? end : NULL;
+	last = strcmp(mw.recurrence, "once") == 0 ? to : until;
+	mw.end = last > 0 && time_format_iso(last, true, end) == 0 ? end : NULL;
 	mw.duration = from > 0 && to > from ? (to - from + 59) / 60 : 0;
 	mw.days = json_object_new_array();
-	if (from > 0 && (strcmp(mw.recurrence, "weekly") == 0 || strcmp(mw.recurrence, "monthly") == 0))
-		json_object_array_add(mw.days, json_object_new_int(day_of(from, mw.recurrence[0] == 'w')));
+	time_civil_of(from, NULL, &c); /* days in UTC, the zone below */
+	if (from > 0 && strcmp(mw.recurrence, "weekly") == 0)
+		json_object_array_add(mw.days, json_object_new_int(c.weekday));
+	else if (from > 0 && strcmp(mw.recurrence, "monthly") == 0)
+		json_object_array_add(mw.days, json_object_new_int(c.day));
 	mw.timezone = "UTC";
 	mw.monitor_ids = prov_id_list(prov_get_array(checks, "uptime"), NULL);
 	if (every > 1 && strcmp(mw.recurrence, "once") != 0)

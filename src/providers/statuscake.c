@@ -543,57 +543,6 @@ sc_ssl(json_object *t, const char *id, struct prov_page *page, struct sc_ctx *c)
 
 /* ---- maintenance windows ---- */
 
-/* An RFC 3339 time ("2026-12-01T01:00:00Z", "...+01:00", fractions) as epoch. */
-static bool
-sc_epoch(const char *s, time_t *out)
-{
-	struct tm tm = { 0 };
-	int n = 0, oh = 0, om = 0;
-	long off = 0;
-
-	if (s == NULL ||
-	    sscanf(s, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-	        &tm.tm_min, &tm.tm_sec, &n) != 6)
-		return false;
-	s += n;
-	if (*s == '.')
-		s += 1 + strspn(s + 1, "0123456789");
-	if ((*s == '+' || *s == '-') &&
-	    (sscanf(s + 1, "%2d:%2d", &oh, &om) == 2 || sscanf(s + 1, "%2d%2d", &oh, &om) == 2))
-		off = (*s == '-' ? -1 : 1) * (oh * 3600L + om * 60L);
-	else if (*s != 'Z' && *s != 'z' && *s != '\0')
-		return false;
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	*out = timegm(&tm) - off;
-	return *out != (time_t)-1;
-}
-
-/* t as wall-clock time in the IANA zone tz (UTC when tz is NULL or not a
- * plain zone name). The process is single-threaded: TZ is set and put back. */
-static void
-sc_local_tm(time_t t, const char *tz, struct tm *out)
-{
-	const char *old = getenv("TZ");
-	char *keep = old ? xstrdup(old) : NULL;
-
-	if (tz == NULL || tz[0] == '/' || strstr(tz, "..") != NULL ||
-	    tz[strspn(tz, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/_+-")] != '\0') {
-		gmtime_r(&t, out);
-		free(keep);
-		return;
-	}
-	setenv("TZ", tz, 1);
-	tzset();
-	localtime_r(&t, out);
-	if (keep != NULL)
-		setenv("TZ", keep, 1);
-	else
-		unsetenv("TZ");
-	tzset();
-	free(keep);
-}
-
 /* Add to ids the checks that carry any of tags (GET /uptime?tags=&matchany=true). */
 static enum sc_res
 sc_tagged(struct sc_ctx *c, json_object *tags, json_object *ids, const char *name, struct prov_page *page)
@@ -642,15 +591,18 @@ sc_tagged(struct sc_ctx *c, json_object *tags, json_object *ids, const char *nam
 	return r == SCR_FAIL ? SCR_GOT : r;
 }
 
-/* recurrence, duration and days of window w. */
+/* recurrence, duration and days of window w. start_at and end_at are RFC
+ * 3339 times; one without an offset is read in the window's time zone, and
+ * the weekday or day of the month is the start's in that zone. */
 static void
 sc_window_times(json_object *w, struct prov_maintenance_window *mw, struct prov_page *page)
 {
 	static const struct prov_map reps[] = { { "never", "once" }, { "1d", "daily" }, { "1w", "weekly" },
 		{ "2w", "other" }, { "1m", "monthly" }, { NULL, NULL } };
 	const char *rep = prov_get_str(w, "repeat_interval", 64);
-	time_t a, b;
-	struct tm tm;
+	struct tz *zone = prov_zone_load(mw->timezone, page, SC " maintenance window", mw->name);
+	struct time_civil lc;
+	int64_t a, b = 0;
 
 	mw->recurrence =
 	    prov_map_other(reps, rep, page, SC " maintenance window", mw->name, "repeat interval");
@@ -659,17 +611,28 @@ sc_window_times(json_object *w, struct prov_maintenance_window *mw, struct prov_
 		    SC " maintenance window \"%s\" repeats every two weeks; imported as "
 		       "recurrence other on its weekday",
 		    mw->name);
-	if (!sc_epoch(mw->start, &a))
+	if (mw->end != NULL && !prov_get_time(w, "end_at", TIME_WALL | TIME_OFFSET, zone, &b)) {
+		prov_page_warn(page, SC " maintenance window \"%s\" has an end that is not a date-time",
+		    mw->name);
+		mw->end = NULL;
+	}
+	if (!prov_get_time(w, "start_at", TIME_WALL | TIME_OFFSET, zone, &a)) {
+		if (mw->start != NULL)
+			prov_page_warn(page, SC " maintenance window \"%s\" has no readable start", mw->name);
+		mw->start = NULL;
+		tz_free(zone);
 		return;
-	if (sc_epoch(mw->end, &b) && b > a)
-		mw->duration = (int64_t)(b - a) / 60;
-	sc_local_tm(a, mw->timezone, &tm);
+	}
+	if (mw->end != NULL && b > a)
+		mw->duration = (b - a) / 60;
+	time_civil_of(a, zone, &lc);
+	tz_free(zone);
 	if (strcmp(mw->recurrence, "weekly") == 0 || strcmp(mw->recurrence, "other") == 0) {
 		mw->days = json_object_new_array();
-		json_object_array_add(mw->days, json_object_new_int(tm.tm_wday == 0 ? 7 : tm.tm_wday));
+		json_object_array_add(mw->days, json_object_new_int(lc.weekday));
 	} else if (strcmp(mw->recurrence, "monthly") == 0) {
 		mw->days = json_object_new_array();
-		json_object_array_add(mw->days, json_object_new_int(tm.tm_mday));
+		json_object_array_add(mw->days, json_object_new_int(lc.day));
 	}
 }
 

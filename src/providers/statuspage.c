@@ -173,7 +173,7 @@ page_timezone(json_object *p, const char *name, struct prov_page *page)
 	const char *tz = prov_get_text(p, "time_zone", PROV_MAX_STR);
 	char tb[40];
 
-	if (tz == NULL || (strlen(tz) <= 64 && only_chars(tz, "/_+-")))
+	if (tz == NULL || (strlen(tz) <= 64 && tz_name_valid(tz)))
 		return tz;
 	prov_copy_text(tb, sizeof tb, tz);
 	prov_page_warn(page,
@@ -482,7 +482,7 @@ add_subscriber(json_object *s, const char *id, const struct sp_cursor *c, struct
 {
 	struct prov_subscriber sub = { 0 };
 	const char *mode = prov_get_str(s, "mode", 32);
-	const char *created = prov_get_str(s, "created_at", 64);
+	int64_t created;
 	size_t m = mode_find(mode);
 	char day[11], mb[40], *addr;
 
@@ -491,11 +491,8 @@ add_subscriber(json_object *s, const char *id, const struct sp_cursor *c, struct
 	sub.address = addr = subscriber_address(s, sub.kind);
 	/* A quarantined subscriber keeps quarantined_at whatever list it is in. */
 	sub.state = prov_get_text(s, "quarantined_at", 64) != NULL ? "quarantined" : states[c->ph];
-	if (created != NULL && strlen(created) >= 10 && created[4] == '-' && created[7] == '-') {
-		memcpy(day, created, 10);
-		day[10] = '\0';
-		sub.created = day;
-	}
+	if (prov_get_time(s, "created_at", TIME_ISO, NULL, &created) && time_format_date(created, day) == 0)
+		sub.created = day; /* the UTC date */
 	sub.components = id_list(prov_get(s, "components"));
 	if (mode != NULL && modes[m].sp != NULL && modes[m].norm == NULL)
 		prov_page_warn(page,

@@ -21,13 +21,11 @@
  *
  * Only the monitor list's refusal is a bad key; a later list refused for the
  * key (v3 401/403, v2 "not_authorized") is skipped with a warning. */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <sodium.h>
 
@@ -676,32 +674,31 @@ days_of(json_object *v)
 	return out;
 }
 
-/* t (unix seconds) as "YYYY-MM-DDTHH:MM:SS", with a "Z" when zulu. */
-static const char *
-fmt_time(time_t t, bool zulu, char *buf, size_t size)
+/* Seconds after midnight of a clock ("H:MM", "HH:MM", "HH:MM:SS") or of a
+ * number of seconds (0-86399). */
+static bool
+clock_secs(json_object *v, int *secs)
 {
-	struct tm tm;
+	int64_t n;
 
-	if (gmtime_r(&t, &tm) == NULL ||
-	    strftime(buf, size, zulu ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%dT%H:%M:%S", &tm) == 0)
-		return NULL;
-	return buf;
+	if (json_object_is_type(v, json_type_string) &&
+	    time_parse_clock(json_object_get_string(v), secs) == 0)
+		return true;
+	if (!prov_json_int(v, &n) || n < 0 || n >= 86400)
+		return false;
+	*secs = (int)n;
+	return true;
 }
 
-/* "HH:MM" of "H:MM", "HH:MM:SS" or seconds of the day into buf, else NULL. */
+/* "HH:MM" of clock_secs(v) into buf, else NULL. */
 static const char *
 clock_of(json_object *v, char *buf, size_t size)
 {
-	const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-	int h = -1, m = -1;
-	int64_t secs;
+	int secs;
 
-	if (s != NULL && sscanf(s, "%2d:%2d", &h, &m) == 2 && h >= 0 && h < 24 && m >= 0 && m < 60)
-		snprintf(buf, size, "%02d:%02d", h, m);
-	else if (prov_json_int(v, &secs) && secs >= 0 && secs < 86400)
-		snprintf(buf, size, "%02d:%02d", (int)(secs / 3600), (int)(secs / 60 % 60));
-	else
+	if (!clock_secs(v, &secs))
 		return NULL;
+	snprintf(buf, size, "%02d:%02d", secs / 3600, secs / 60 % 60);
 	return buf;
 }
 
@@ -731,11 +728,11 @@ add_v2_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct p
 	/* minutes and a time within int32 and year 9999: t + duration * 60 cannot overflow */
 	mw.duration = prov_int_in_or(w, "duration", 0, INT32_MAX, 0);
 	mw.paused = prov_int_or(w, "status", 1) == 0;
-	if (prov_get_int_in(w, "start_time", 86400, PROV_MAX_TIME, &t)) {
+	if (prov_get_time(w, "start_time", TIME_EPOCH, NULL, &t) && t >= 86400) {
 		/* A point in time: the date of a one-off window, the clock of the others. */
-		mw.start = fmt_time((time_t)t, true, start, sizeof start);
+		mw.start = time_format_iso(t, true, start) == 0 ? start : NULL;
 		if (strcmp(mw.recurrence, "once") == 0 && mw.duration > 0)
-			mw.end = fmt_time((time_t)(t + mw.duration * 60), true, end, sizeof end);
+			mw.end = time_format_iso(t + mw.duration * 60, true, end) == 0 ? end : NULL;
 		else if (mw.start != NULL) {
 			snprintf(hm, sizeof hm, "%.5s", start + 11);
 			mw.start = hm;
@@ -748,30 +745,19 @@ add_v2_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct p
 	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
 }
 
-/* The one-off window of v3: "date" + "time" (the account's zone), and its end. */
+/* The one-off window of v3: "date" + "time" (the account's zone, which the
+ * API does not say: written without one), and its end. */
 static void
-v3_once(json_object *w, struct prov_maintenance_window *mw, char *start, char *end, size_t size)
+v3_once(json_object *w, struct prov_maintenance_window *mw, char start[21], char end[21])
 {
-	const char *date = prov_get_text(w, "date", 32);
-	struct tm tm = { 0 };
-	char hm[8];
-	int y, mo, d, sec = 0;
-	const char *tt = prov_get_text(w, "time", 16);
+	int64_t day;
+	int secs;
 
-	if (date == NULL || sscanf(date, "%4d-%2d-%2d", &y, &mo, &d) != 3 ||
-	    clock_of(prov_get(w, "time"), hm, sizeof hm) == NULL)
+	if (!prov_get_time(w, "date", TIME_DATE, NULL, &day) || !clock_secs(prov_get(w, "time"), &secs))
 		return;
-	if (tt != NULL && strlen(tt) >= 8 && isdigit((unsigned char)tt[6]) && isdigit((unsigned char)tt[7]))
-		sec = ((tt[6] - '0') * 10 + (tt[7] - '0')) % 60;
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = (hm[0] - '0') * 10 + (hm[1] - '0'); /* hm is clock_of's "HH:MM" */
-	tm.tm_min = (hm[3] - '0') * 10 + (hm[4] - '0');
-	tm.tm_sec = sec;
-	mw->start = fmt_time(timegm(&tm), false, start, size);
+	mw->start = time_format_iso(day + secs, false, start) == 0 ? start : NULL;
 	if (mw->start != NULL && mw->duration > 0)
-		mw->end = fmt_time(timegm(&tm) + (time_t)mw->duration * 60, false, end, size);
+		mw->end = time_format_iso(day + secs + mw->duration * 60, false, end) == 0 ? end : NULL;
 }
 
 /* v3 maintenance window: interval, date, time, duration, days, status, autoAddMonitors. */
@@ -787,7 +773,7 @@ add_v3_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct p
 	mw.duration = prov_int_in_or(w, "duration", 0, INT32_MAX, 0); /* v3_once adds it * 60 to a time */
 	mw.paused = status != NULL && strcasecmp(status, "paused") == 0;
 	if (strcmp(mw.recurrence, "once") == 0)
-		v3_once(w, &mw, start, end, sizeof start);
+		v3_once(w, &mw, start, end);
 	else
 		mw.start = clock_of(prov_get(w, "time"), start, sizeof start);
 	if (strcmp(mw.recurrence, "weekly") == 0 || strcmp(mw.recurrence, "monthly") == 0)

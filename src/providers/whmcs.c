@@ -137,22 +137,16 @@ map_value(json_object *o, const char *key, const struct prov_map *m, const char 
 	                       strcmp(key, "billingcycle") == 0 ? "billing cycle" : "status");
 }
 
-/* A date "YYYY-MM-DD[ hh:mm:ss]" as YYYY-MM-DD in buf, or NULL ("0000-00-00"
- * and anything else). */
+/* A date "Y-m-d" or "Y-m-d H:i:s" (§9.2) as YYYY-MM-DD in buf, or NULL:
+ * "0000-00-00[ 00:00:00]" (no date) and anything else. */
 static const char *
 date_of(json_object *o, const char *key, char buf[11])
 {
-	const char *s = prov_get_text(o, key, 64);
+	int64_t t;
 
-	if (s == NULL || strlen(s) < 10 || (s[10] != '\0' && s[10] != ' ' && s[10] != 'T'))
+	if (!prov_get_time(o, key, TIME_DATE | TIME_WALL | TIME_ZERO, NULL, &t) ||
+	    time_format_date(t, buf) != 0)
 		return NULL;
-	for (int i = 0; i < 10; i++)
-		if ((i == 4 || i == 7) ? s[i] != '-' : !isdigit((unsigned char)s[i]))
-			return NULL;
-	if (strncmp(s, "0000", 4) == 0 || strncmp(s + 5, "00", 2) == 0 || strncmp(s + 8, "00", 2) == 0)
-		return NULL;
-	memcpy(buf, s, 10);
-	buf[10] = '\0';
 	return buf;
 }
 

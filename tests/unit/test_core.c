@@ -1,4 +1,4 @@
-/* Unit tests of the core helpers: strict parsing, UTF-8, ids, time, JSON,
+/* Unit tests of the core helpers: strict parsing, UTF-8, ids, JSON,
  * config, sealing, tokens and scopes. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -88,17 +88,6 @@ test_uuid(void **state)
 	assert_false(uuid_valid("0192b8e4x5c1a-7c3e-9f00-aabbccddeeff"));
 	assert_false(uuid_valid("../../../etc/passwd-aaaaaaaaaaaaaaaaa"));
 	assert_false(uuid_valid(""));
-}
-
-static void
-test_time(void **state)
-{
-	char iso[21];
-
-	(void)state;
-	assert_int_equal(time_mysql_to_iso("2026-11-21 18:04:05.123456", iso), 0);
-	assert_string_equal(iso, "2026-11-21T18:04:05Z");
-	assert_int_equal(time_mysql_to_iso("2026-11-21", iso), -1);
 }
 
 static void
@@ -643,7 +632,6 @@ main(void)
 		cmocka_unit_test(test_utf8_cut),
 		cmocka_unit_test(test_scrub_every_form),
 		cmocka_unit_test(test_uuid),
-		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_json_parse),
 		cmocka_unit_test(test_json_valid),
 		cmocka_unit_test(test_json_writer),

@@ -329,6 +329,31 @@ test_cronitor_maintenance_windows(void **state)
 	assert_null(p.next_cursor);
 	assert_true(has_warning(&p, "maintenance windows in a form that could not be read"));
 	prov_page_free(&p);
+
+	/* Times by the one parser: a wall clock in the window's zone (01:00 to
+	 * 04:00 across Berlin's spring change is 2 hours), an offset as written,
+	 * garbage and a zone that is no zone said */
+	assert_int_equal(
+	    run_parse_text(cronitor_parse, "maintenance:1", 200,
+	        "{\"data\":["
+	        "{\"key\":\"w1\",\"name\":\"Spring\",\"start\":\"2026-03-29T01:00\",\"end\":\"2026-03-29T04:00\","
+	        "\"timezone\":\"Europe/Berlin\"},"
+	        "{\"key\":\"w2\",\"name\":\"Junk\",\"start\":\"2023-12-01T02:00:00Zjunk\",\"end\":\"2023-12-01T04:00:00Z\"},"
+	        "{\"key\":\"w3\",\"name\":\"Nowhere\",\"start\":\"2026-03-29T01:00:00\",\"end\":\"2026-03-29T04:00:00\","
+	        "\"timezone\":\"Mars/Olympus_Mons\"}],"
+	        "\"page\":1,\"page_size\":50,\"total_count\":3}",
+	        &p, &e),
+	    PROV_OK);
+	it = page_find(&p, "maintenance_window", "w1");
+	EXPECT_NORM(it, X_STR("start", "2026-03-29T01:00"), X_INT("duration", 120),
+	    X_STR("timezone", "Europe/Berlin"));
+	it = page_find(&p, "maintenance_window", "w2");
+	EXPECT_NORM(it, X_NULL("start"), X_STR("end", "2023-12-01T04:00:00Z"), X_NULL("duration"));
+	assert_true(has_warning(&p, "\"Junk\" has no readable start"));
+	it = page_find(&p, "maintenance_window", "w3");
+	EXPECT_NORM(it, X_INT("duration", 180), X_STR("timezone", "Mars/Olympus_Mons"));
+	assert_true(has_warning(&p, "\"Nowhere\" has the unknown time zone Mars/Olympus_Mons"));
+	prov_page_free(&p);
 }
 
 /* A bad key on the first call fails the run; a refused later list skips its kind. */

@@ -203,6 +203,51 @@ test_maintenance_windows(void **state)
 	prov_page_free(&p);
 }
 
+/* Window times read by the one parser (src/core/datetime.c): a time without
+ * an offset is the window's zone's wall clock (the duration across a DST
+ * change is real time), the day is the start's in that zone, a time that is
+ * not RFC 3339 or a zone that is not one is said, never guessed. */
+static void
+test_window_times_in_their_zone(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(
+	    run_parse_text(statuscake_parse, "maintenance-windows:0", 200,
+	        "{\"data\":["
+	        /* Berlin's clocks go from 02:00 to 03:00: 01:00 to 04:00 lasts two hours */
+	        "{\"id\":\"1\",\"name\":\"Spring\",\"start_at\":\"2026-03-29T01:00:00\","
+	        "\"end_at\":\"2026-03-29T04:00:00\",\"timezone\":\"Europe/Berlin\",\"repeat_interval\":\"1w\"},"
+	        /* 23:30 on Monday in Kathmandu (18:00Z), not 23:30Z (Tuesday there) */
+	        "{\"id\":\"2\",\"name\":\"Late\",\"start_at\":\"2026-12-07T23:30:00\","
+	        "\"end_at\":\"2026-12-08T00:15:00\",\"timezone\":\"Asia/Kathmandu\",\"repeat_interval\":\"1w\"},"
+	        "{\"id\":\"3\",\"name\":\"Garbage\",\"start_at\":\"2026-12-01T01:00:00Zjunk\","
+	        "\"end_at\":\"2026-02-30T03:00:00Z\",\"timezone\":\"UTC\",\"repeat_interval\":\"1w\"},"
+	        "{\"id\":\"4\",\"name\":\"Hostile\",\"start_at\":\"2026-12-07T23:30:00\","
+	        "\"end_at\":\"2026-12-08T00:15:00Z\",\"timezone\":\"../../etc/passwd\",\"repeat_interval\":\"1m\"}],"
+	        "\"metadata\":{\"page\":1,\"per_page\":25,\"page_count\":1,\"total_count\":4}}",
+	        &p, &e),
+	    PROV_OK);
+	it = page_find(&p, "maintenance_window", "1");
+	EXPECT_NORM(it, X_STR("start", "2026-03-29T01:00:00"), X_INT("duration", 120), X_TEXT("days", "[7]"),
+	    X_STR("timezone", "Europe/Berlin"));
+	it = page_find(&p, "maintenance_window", "2");
+	EXPECT_NORM(it, X_INT("duration", 45), X_TEXT("days", "[1]"));
+	it = page_find(&p, "maintenance_window", "3");
+	EXPECT_NORM(it, X_NULL("start"), X_NULL("end"), X_TEXT("days", "[]"), X_NULL("duration"));
+	assert_true(has_warning(&p, "\"Garbage\" has no readable start"));
+	assert_true(has_warning(&p, "\"Garbage\" has an end that is not a date-time"));
+	it = page_find(&p, "maintenance_window", "4"); /* read in UTC: 23:30Z, the 7th */
+	EXPECT_NORM(it, X_INT("duration", 45), X_TEXT("days", "[7]"));
+	assert_true(has_warning(&p,
+	    "\"Hostile\" has the unknown time zone ../../etc/passwd; its times are "
+	    "read in UTC"));
+	prov_page_free(&p);
+}
+
 /* ------------------------------------------------ refused kinds and errors */
 
 static void
@@ -533,6 +578,7 @@ main(void)
 		cmocka_unit_test(test_uptime_list_pages),
 		cmocka_unit_test(test_heartbeats_ssl_groups),
 		cmocka_unit_test(test_maintenance_windows),
+		cmocka_unit_test(test_window_times_in_their_zone),
 		cmocka_unit_test(test_refused_kinds),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_fetch_uptime_with_details_and_groups),

@@ -370,6 +370,19 @@ test_statuspage_subscriber_state_lists(void **state)
 	assert_int_equal(p.n, 0);
 	assert_string_equal(p.next_cursor, "pages:4"); /* on to the next page */
 	prov_page_free(&p);
+
+	/* created_at by the one parser: the UTC date of an RFC 3339 time, and
+	 * nothing for text that only starts like a date */
+	assert_int_equal(run_parse_text(statuspage_parse, "quarantined:0:0:" PID, 200,
+	                     "[{\"id\":\"a1\",\"mode\":\"email\",\"email\":\"a@example.com\","
+	                     "\"created_at\":\"2024-01-23T01:00:00+02:00\"},"
+	                     "{\"id\":\"a2\",\"mode\":\"email\",\"email\":\"b@example.com\","
+	                     "\"created_at\":\"2024-99-99 and more\"}]",
+	                     &p, &e),
+	    PROV_OK);
+	assert_string_equal(nstr(page_find(&p, "status_page_subscriber", "a1"), "created"), "2024-01-22");
+	assert_true(nnull(page_find(&p, "status_page_subscriber", "a2"), "created"));
+	prov_page_free(&p);
 }
 
 static void

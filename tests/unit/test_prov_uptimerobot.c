@@ -331,6 +331,26 @@ test_v3_windows_and_pages(void **state)
 	assert_true(has_warning(&p, "repeats in an unknown way (biweekly)"));
 	prov_page_free(&p);
 
+	/* one-off dates and times by the one parser: 30 February, a time with
+	 * garbage or a date-time for a date are no start (never 2 March) */
+	assert_int_equal(
+	    run_parse_text(uptimerobot_parse, "v3-mwindows:0", 200,
+	        "{\"data\":["
+	        "{\"id\":1,\"name\":\"A\",\"interval\":\"once\",\"date\":\"2026-02-30\",\"time\":\"22:30:00\",\"duration\":10},"
+	        "{\"id\":2,\"name\":\"B\",\"interval\":\"once\",\"date\":\"2026-02-28\",\"time\":\"22:30:00x\",\"duration\":10},"
+	        "{\"id\":3,\"name\":\"C\",\"interval\":\"once\",\"date\":\"2026-02-28T00:00:00Z\",\"time\":\"22:30\","
+	        "\"duration\":10},"
+	        "{\"id\":4,\"name\":\"D\",\"interval\":\"once\",\"date\":\"2028-02-29\",\"time\":\"23:55:30\",\"duration\":10}],"
+	        "\"nextCursorId\":null}",
+	        &p, &e),
+	    PROV_OK);
+	assert_true(nnull(page_find(&p, "maintenance_window", "1"), "start"));
+	assert_true(nnull(page_find(&p, "maintenance_window", "2"), "start"));
+	assert_true(nnull(page_find(&p, "maintenance_window", "3"), "start"));
+	EXPECT_NORM(page_find(&p, "maintenance_window", "4"), X_STR("start", "2028-02-29T23:55:30"),
+	    X_STR("end", "2028-03-01T00:05:30"));
+	prov_page_free(&p);
+
 	assert_int_equal(run_parse(uptimerobot_parse, "v3-psps:0", 200, "uptimerobot/v3_psps.json", &p, &e),
 	    PROV_OK);
 	assert_null(p.next_cursor);

@@ -72,6 +72,24 @@ test_whmcs_clients(void **state)
 	assert_string_equal(p.next_cursor, "contacts:0");
 	prov_page_free(&p);
 
+	/* Dates by the one parser (§9.2 "Y-m-d", "Y-m-d H:i:s", "0000-00-00"):
+	 * a date that is not one is no date, never text a DATE column refuses */
+	assert_int_equal(
+	    run_parse_text(whmcs_parse, NULL, 200,
+	        "{\"result\":\"success\",\"totalresults\":4,\"startnumber\":0,\"numreturned\":4,"
+	        "\"clients\":{\"client\":["
+	        "{\"id\":21,\"email\":\"a@example.com\",\"datecreated\":\"2016-13-45\",\"status\":\"Active\"},"
+	        "{\"id\":22,\"email\":\"b@example.com\",\"datecreated\":\"2023-02-29 10:00:00\",\"status\":\"Active\"},"
+	        "{\"id\":23,\"email\":\"c@example.com\",\"datecreated\":\"2024-02-29 23:59:59\",\"status\":\"Active\"},"
+	        "{\"id\":24,\"email\":\"d@example.com\",\"datecreated\":\"2024-02-28 junk\",\"status\":\"Active\"}]}}",
+	        &p, &e),
+	    PROV_OK);
+	assert_true(nnull(page_find(&p, "hosting_client", "21"), "created"));
+	assert_true(nnull(page_find(&p, "hosting_client", "22"), "created"));
+	assert_string_equal(nstr(page_find(&p, "hosting_client", "23"), "created"), "2024-02-29");
+	assert_true(nnull(page_find(&p, "hosting_client", "24"), "created"));
+	prov_page_free(&p);
+
 	/* source: providers.md §9.2 "Empty results": GetClients leaves the key out. */
 	EXPECT_EMPTY_PAGE(whmcs_parse, NULL, "whmcs/clients_empty.json", "contacts:0");
 

@@ -216,6 +216,14 @@ test_retry_after_seconds_and_dates(void **state)
 	assert_int_equal(httpc_parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT", now), 0);
 	/* A date years ahead: the cap. */
 	assert_int_equal(httpc_parse_retry_after("Fri, 01 Jan 2100 00:00:00 GMT", now), HTTPC_MAX_WAIT);
+	/* RFC 9110's three forms (the time_parse of src/core), blanks around */
+	assert_int_equal(httpc_parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT", 784111777 - 30), 30);
+	assert_int_equal(httpc_parse_retry_after(" Sunday, 06-Nov-94 08:49:37 GMT\t", 784111777 - 30), 30);
+	assert_int_equal(httpc_parse_retry_after("Sun Nov  6 08:49:37 1994", 784111777 - 30), 30);
+	/* a date with the wrong weekday, out of range or followed by more: not a date */
+	assert_int_equal(httpc_parse_retry_after("Mon, 06 Nov 1994 08:49:37 GMT", 784111777 - 30), -1);
+	assert_int_equal(httpc_parse_retry_after("Sun, 31 Nov 1994 08:49:37 GMT", 784111777 - 30), -1);
+	assert_int_equal(httpc_parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT+1", 784111777 - 30), -1);
 }
 
 static void
@@ -670,9 +678,43 @@ test_json_int_refuses_huge_fractional_and_exponent_numbers(void **state)
 	assert_false(prov_get_int_in(o, "neg", 0, INT32_MAX, &v));
 	assert_false(prov_get_int_in(o, "near", 0, INT32_MAX, &v));
 	assert_false(prov_get_int_in(o, "huge", INT64_MIN, INT64_MAX, &v));
-	assert_int_equal(prov_int_in_or(o, "near", 0, PROV_MAX_TIME, 7), 7);
+	assert_int_equal(prov_int_in_or(o, "near", 0, TIME_MAX, 7), 7);
 	assert_int_equal(prov_int_in_or(o, "s_neg", -10, 10, 7), -7);
 	assert_int_equal(prov_int_in_or(o, "absent", 0, 10, 7), 7);
+	json_object_put(o);
+}
+
+/* Times in provider JSON: unix seconds as a number or a numeric string
+ * (UptimeRobot create_datetime, Pingdom from/to: providers.md §1.2, §2.2),
+ * or text the one parser reads. */
+static void
+test_json_times(void **state)
+{
+	json_object *o =
+	    json_tokener_parse("{\"n\":1497520800,\"s\":\"1497520800\",\"neg\":-1,"
+	                       "\"big\":253402300800,\"frac\":1.5,\"iso\":\"2026-12-01T01:00:00Z\","
+	                       "\"bad\":\"2026-12-01T01:00:00Z!\",\"null\":null}");
+	int64_t t = 42;
+
+	(void)state;
+	assert_true(prov_get_time(o, "n", TIME_EPOCH, NULL, &t));
+	assert_int_equal(t, 1497520800);
+	t = 0;
+	assert_true(prov_get_time(o, "s", TIME_EPOCH, NULL, &t));
+	assert_int_equal(t, 1497520800);
+	assert_true(prov_get_time(o, "iso", TIME_OFFSET, NULL, &t));
+	assert_int_equal(t, 1796086800);
+	t = 42;
+	assert_false(prov_get_time(o, "n", TIME_ISO, NULL, &t)); /* a number only as unix seconds */
+	assert_false(prov_get_time(o, "s", TIME_ISO, NULL, &t));
+	assert_false(prov_get_time(o, "iso", TIME_EPOCH, NULL, &t));
+	assert_false(prov_get_time(o, "neg", TIME_EPOCH, NULL, &t));
+	assert_false(prov_get_time(o, "big", TIME_EPOCH, NULL, &t));
+	assert_false(prov_get_time(o, "frac", TIME_EPOCH, NULL, &t));
+	assert_false(prov_get_time(o, "bad", TIME_ISO, NULL, &t));
+	assert_false(prov_get_time(o, "null", TIME_EPOCH | TIME_ISO, NULL, &t));
+	assert_false(prov_get_time(o, "absent", TIME_EPOCH | TIME_ISO, NULL, &t));
+	assert_int_equal(t, 42);
 	json_object_put(o);
 }
 
@@ -1109,6 +1151,7 @@ main(void)
 		cmocka_unit_test(test_httpc_redirect_get_follows_303_and_five_hops),
 		cmocka_unit_test(test_httpc_guard_refuses_resolved_loopback),
 		cmocka_unit_test(test_httpc_guard_https_only),
+		cmocka_unit_test(test_json_times),
 		cmocka_unit_test(test_json_readers_tolerate_provider_quirks),
 		cmocka_unit_test(test_json_int_refuses_huge_fractional_and_exponent_numbers),
 		cmocka_unit_test(test_cursor_parse_and_make),

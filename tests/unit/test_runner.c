@@ -364,6 +364,12 @@ test_value_checks(void **state)
 	assert_int_equal(imp_date("0000-00-00", d), -1);
 	assert_int_equal(imp_date("2023-1-1", d), -1);
 	assert_int_equal(imp_date("2023-01-01x", d), -1);
+	assert_int_equal(imp_date("2024-03-01T10:00:00Zx", d), -1); /* the whole text is read */
+	assert_int_equal(imp_date("2024-03-01T25:00:00Z", d), -1);
+	assert_int_equal(imp_date("0999-12-31", d), -1);
+	assert_int_equal(imp_date("1000-01-01", d), 0);
+	assert_int_equal(imp_date("2024-03-01T01:00:00+02:00", d), 0);
+	assert_string_equal(d, "2024-02-29"); /* the UTC date */
 	assert_int_equal(imp_date("", d), -1);
 	assert_int_equal(imp_date(NULL, d), -1);
 
