@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "db/runner_rows.h"
 
@@ -131,7 +132,11 @@ run_discovery_end(struct db *db, const char *run_id, const char *stats, int64_t 
 int64_t
 run_fail(struct db *db, const char *run_id, const char *message)
 {
-	return db_exec(db, ST_RN_RUN_FAIL, "ss", message, run_id);
+	char *clean = utf8_dup(message);
+	int64_t n = db_exec(db, ST_RN_RUN_FAIL, "ss", clean, run_id);
+
+	free(clean);
+	return n;
 }
 
 int64_t
@@ -398,5 +403,9 @@ resource_attempt(struct db *db, uint64_t id)
 int64_t
 resource_failed(struct db *db, uint64_t id, const char *message)
 {
-	return db_exec(db, ST_RN_RES_FAILED, "isu", (int64_t)1, message, id);
+	char *clean = utf8_dup(message);
+	int64_t n = db_exec(db, ST_RN_RES_FAILED, "isu", (int64_t)1, clean, id);
+
+	free(clean);
+	return n;
 }

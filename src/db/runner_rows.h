@@ -47,7 +47,8 @@ int64_t run_discovery_begin(struct db *, const char *run_id);
 int64_t run_checkpoint(struct db *, const char *run_id, const char *cursor, const char *stats);
 /* discovering -> awaiting_review with stats; the credentials go after retention_s seconds. */
 int64_t run_discovery_end(struct db *, const char *run_id, const char *stats, int64_t retention_s);
-/* pending or discovering -> failed with message; the credentials go at once. */
+/* pending or discovering -> failed with message (stored as valid UTF-8,
+ * whatever it holds: utf8_dup); the credentials go at once. */
 int64_t run_fail(struct db *, const char *run_id, const char *message);
 /* The run's stats, whatever its state. */
 int64_t run_stats_set(struct db *, const char *run_id, const char *stats);
@@ -130,7 +131,8 @@ int64_t resource_imported(struct db *, uint64_t id, const char *model, uint64_t 
 int64_t resources_imported_rows(struct db *, const char *rows);
 /* A pending resource tried once more, still pending. */
 int64_t resource_attempt(struct db *, uint64_t id);
-/* A pending resource tried once more and failed for good with message. */
+/* A pending resource tried once more and failed for good with message
+ * (stored as valid UTF-8, as run_fail). */
 int64_t resource_failed(struct db *, uint64_t id, const char *message);
 
 #endif

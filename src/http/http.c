@@ -21,9 +21,9 @@ http_header(struct http_resp *r, const char *name, const char *fmt, ...)
 	if (r->nheaders >= HTTP_MAX_HEADERS)
 		return;
 	h = &r->headers[r->nheaders++];
-	snprintf(h->name, sizeof h->name, "%s", name);
+	utf8_copy(h->name, sizeof h->name, name);
 	va_start(ap, fmt);
-	vsnprintf(h->value, sizeof h->value, fmt, ap);
+	utf8_vformat(h->value, sizeof h->value, fmt, ap);
 	va_end(ap);
 }
 

@@ -87,7 +87,7 @@ record_failure(struct runner *r, struct one *o)
 	char msg[400];
 	json_object *ctx;
 
-	snprintf(msg, sizeof msg, "Import failed: %s", o->why);
+	utf8_format(msg, sizeof msg, "Import failed: %s", o->why);
 	if (resource_failed(r->db, o->id, msg) < 0)
 		return -1;
 	ctx = json_object_new_object();
@@ -112,8 +112,8 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 
 	o->outcome = ONE_DONE;
 	o->failed_now = false;
-	snprintf(o->type, sizeof o->type, "%s", w->type);
-	snprintf(o->ext, sizeof o->ext, "%s", w->ext);
+	utf8_copy(o->type, sizeof o->type, w->type);
+	utf8_copy(o->ext, sizeof o->ext, w->ext);
 	if (strcmp(w->status, "pending") != 0)
 		return TX_COMMIT; /* already done by someone else */
 	if (w->norm != NULL)
@@ -148,7 +148,7 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 		break;
 	}
 db_error:
-	snprintf(o->dberr, sizeof o->dberr, "%s", db_error(r->db));
+	utf8_copy(o->dberr, sizeof o->dberr, db_error(r->db));
 	return TX_ERROR;
 }
 
