@@ -50,7 +50,7 @@ struct one {
 };
 
 static void
-failure_context(struct one *o, json_object *ctx)
+resource_context(struct one *o, json_object *ctx)
 {
 	jx_add_int(ctx, "resource_id", (int64_t)o->id);
 	jx_add_str(ctx, "resource_type", o->type);
@@ -91,7 +91,7 @@ record_failure(struct runner *r, struct one *o)
 	if (resource_failed(r->db, o->id, msg) < 0)
 		return -1;
 	ctx = json_object_new_object();
-	failure_context(o, ctx);
+	resource_context(o, ctx);
 	runner_log(r, o->job->run_id, "error", ctx, "Import of %s \"%s\" (external id %s) failed: %s",
 	    o->type, o->label, o->ext, o->why);
 	json_object_put(ctx);
@@ -128,6 +128,14 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 	json_object_put(norm);
 	switch (ir) {
 	case IMP_OK:
+		if (ic->cuts[0] != '\0') {
+			json_object *ctx = json_object_new_object();
+			resource_context(o, ctx);
+			runner_log(r, o->job->run_id, "warning", ctx,
+			    "Imported %s \"%s\" (external id %s) with values cut to fit the account: %s.",
+			    o->type, o->label, o->ext, ic->cuts);
+			json_object_put(ctx);
+		}
 		if (o->imported != NULL) {
 			json_object *row = json_object_new_array_ext(3);
 			json_object_array_add(row, json_object_new_uint64(o->id));
@@ -210,7 +218,7 @@ error_body(struct runner *r, void *arg)
 		return TX_ABORT;
 	}
 	ctx = json_object_new_object();
-	failure_context(o, ctx);
+	resource_context(o, ctx);
 	jx_add_int(ctx, "attempt", o->attempts);
 	jx_add_int(ctx, "max_attempts", r->max_attempts);
 	jx_add_str(ctx, "database_error", o->dberr);
