@@ -62,8 +62,9 @@ void jx_put_int(struct printbuf *pb, int64_t v);
 void jx_put_time(struct printbuf *pb, const char *mysql_datetime);
 /* 1 when text[0..len) is one JSON value: UTF-8, the grammar of RFC 8259
  * (no single quotes, NaN or trailing commas), containers nested fewer than
- * JSONX_MAX_DEPTH deep (as jx_parse).
- * Whatever it accepts, jx_parse accepts too. */
+ * JSONX_MAX_DEPTH deep (as jx_parse), no number out of range (which
+ * jx_parse would read as null). Whatever it accepts, jx_parse reads as it
+ * is written. */
 bool jx_valid(const char *text, size_t len);
 /* Append a stored JSON object (a run's stats, a log entry's context) as it
  * is when it is one and jx_valid; else, or for NULL, {}. */

@@ -6,11 +6,12 @@
 #include "core/xalloc.h"
 #include "db/runner_rows.h"
 
-/* Column col of the current row into out[n] ("" for NULL). */
+/* Column col of the current row into out[n] ("" for NULL), cut on a
+ * character boundary should it not fit. */
 static void
 col_text(struct db_res *r, int col, char *out, size_t n)
 {
-	snprintf(out, n, "%s", db_str(r, col) ? db_str(r, col) : "");
+	utf8_copy(out, n, db_str(r, col) ? db_str(r, col) : "");
 }
 
 /* Column col as a malloc'd string, or NULL for NULL. */

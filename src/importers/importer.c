@@ -374,7 +374,7 @@ static const struct kind *kind_of(const char *type);
 static int
 why_set(char *why, size_t n, const char *msg)
 {
-	snprintf(why, n, "%s", msg);
+	utf8_copy(why, n, msg);
 	return -1;
 }
 
@@ -456,7 +456,7 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 				struct imp_ref *m =
 				    &c->refs[c->nrefs < max ? c->nrefs++ : (size_t)(ref.target_id % max)];
 				m->type = kind_of(type)->type;
-				snprintf(m->ext, sizeof m->ext, "%s", ext);
+				utf8_copy(m->ext, sizeof m->ext, ext);
 				m->id = ref.target_id;
 			}
 			return REF_OK;
@@ -497,7 +497,7 @@ member_ref(struct imp_ctx *c, json_object *norm, const char *key, const char *ty
 	if (!json_object_object_get_ex(norm, key, &v) || v == NULL)
 		return REF_NONE;
 	if (json_object_is_type(v, json_type_string))
-		snprintf(ext, sizeof ext, "%s", json_object_get_string(v));
+		utf8_copy(ext, sizeof ext, json_object_get_string(v));
 	else if (json_object_is_type(v, json_type_int))
 		snprintf(ext, sizeof ext, "%lld", (long long)json_object_get_int64(v));
 	else
