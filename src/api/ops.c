@@ -369,14 +369,13 @@ arg_int(const struct param *p, json_object *v, bool from_text, enum transport t,
     struct err *e)
 {
 	int64_t iv, max = (t == TRANSPORT_TOOL && p->tool_max) ? p->tool_max : p->max;
-	const char *s = str_value(v);
+	const char *s = str_value(v), *digits = s != NULL && s[0] == '-' ? s + 1 : s;
 	bool in_range = true;
 
 	if (from_text) {
 		if (s == NULL || parse_i64(s, INT64_MIN + 1, INT64_MAX, &iv) != 0) {
 			/* digits that no int64_t holds are out of range, not a non-integer */
-			if (s == NULL || s[s[0] == '-'] == '\0' ||
-			    strspn(s + (s[0] == '-'), "0123456789") != strlen(s + (s[0] == '-'))) {
+			if (s == NULL || *digits == '\0' || strspn(digits, "0123456789") != strlen(digits)) {
 				err_field(e, p->name, "The %s field must be an integer.", p->name);
 				return;
 			}

@@ -4,7 +4,8 @@
  * it says otherwise; strings are copied out ("" for SQL NULL unless said
  * otherwise), and what is marked malloc'd belongs to the caller. The writes
  * return the rows they changed (0: the guard did not match), or -1 on a
- * database error. */
+ * database error. Text from outside (messages, cursors, rows) is stored as
+ * valid UTF-8 whatever it holds: '?' for each byte that is not (utf8_dup). */
 #ifndef MIGRATOR_RUNNER_ROWS_H
 #define MIGRATOR_RUNNER_ROWS_H
 #include <stdbool.h>
@@ -47,8 +48,7 @@ int64_t run_discovery_begin(struct db *, const char *run_id);
 int64_t run_checkpoint(struct db *, const char *run_id, const char *cursor, const char *stats);
 /* discovering -> awaiting_review with stats; the credentials go after retention_s seconds. */
 int64_t run_discovery_end(struct db *, const char *run_id, const char *stats, int64_t retention_s);
-/* pending or discovering -> failed with message (stored as valid UTF-8,
- * whatever it holds: utf8_dup); the credentials go at once. */
+/* pending or discovering -> failed with message; the credentials go at once. */
 int64_t run_fail(struct db *, const char *run_id, const char *message);
 /* The run's stats, whatever its state. */
 int64_t run_stats_set(struct db *, const char *run_id, const char *stats);
@@ -131,8 +131,7 @@ int64_t resource_imported(struct db *, uint64_t id, const char *model, uint64_t 
 int64_t resources_imported_rows(struct db *, const char *rows);
 /* A pending resource tried once more, still pending. */
 int64_t resource_attempt(struct db *, uint64_t id);
-/* A pending resource tried once more and failed for good with message
- * (stored as valid UTF-8, as run_fail). */
+/* A pending resource tried once more and failed for good with message. */
 int64_t resource_failed(struct db *, uint64_t id, const char *message);
 
 #endif

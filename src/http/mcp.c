@@ -609,8 +609,8 @@ mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal 
 		env->id = NULL;
 	if (has_id && jx_out_of_range(env->id)) {
 		env->id = NULL;
-		no->text = "Invalid Request: id is a number out of range (an integer must fit in 64 bits); "
-		           "send it as a string.";
+		no->text = "Invalid Request: id is a number out of range (no 64-bit integer or finite "
+		           "double holds it); send it as a string.";
 		return -1;
 	}
 	if (has_id && !json_object_is_type(env->id, json_type_string) &&
