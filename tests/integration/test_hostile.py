@@ -102,7 +102,7 @@ class HostileCase(harness.ApiTestCase):
         if name == "migration-create":
             self.start_allowed(user)
         msg = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
-        return self.rpc_raw(json.dumps(msg), user)
+        return self.rpc_raw(json.dumps(msg, ensure_ascii=False).encode("utf-8"), user)
 
     def tool_error(self, r):
         """A tool call's refusal: the REST error body its text carries."""
@@ -188,6 +188,20 @@ class TestEveryLimitAcrossCharacters(HostileCase):
                         else:
                             self.assertIn("credentials." + field, self.tool_error(r)["errors"])
                         self.assertNotIn(value, r.body.decode("utf-8"))  # never echoed
+        self.stack.sql("DELETE FROM jobs")
+
+    def test_every_field_at_its_longest_at_once_is_accepted(self):
+        """WHMCS's fields together, each 2,048 characters of 4 bytes (or of quotes, 2 bytes as JSON):
+        33 KB of sealed JSON, once more than the column held (a 500)."""
+        for ch in (EMOJI, '"'):
+            creds = {"url": "https://billing.example.com/" + "p" * 400, "api_identifier": ch * CREDENTIAL_MAX_CHARS,
+                     "api_secret": ch * CREDENTIAL_MAX_CHARS, "access_key": ch * CREDENTIAL_MAX_CHARS}
+            # as UTF-8 (escaped, each emoji is 12 bytes: past [limits] max_body)
+            raw = json.dumps({"provider": "whmcs", "credentials": creds}, ensure_ascii=False).encode("utf-8")
+            r = self.rest("POST", "/api/v1/migrations", raw=raw)
+            self.assertStatus(r, 201)
+            r = self.tool("migration-create", {"provider": "whmcs", "credentials": creds})
+            self.assertFalse(strict_json(self, r)["result"].get("isError"), r.describe())
         self.stack.sql("DELETE FROM jobs")
 
     def test_every_echoed_name_is_cut_on_a_character_boundary(self):
@@ -450,7 +464,13 @@ class TestNumbersNeverClamped(HostileCase):
         r = self.rest("GET", "/api/v1/migrations?page=99999999999999999999")
         self.assertStatus(r, 422)
         self.assertIn("between 1 and 1000000", strict_json(self, r)["errors"]["page"][0])
-        # NUL characters in credentials: a 422 (once a 500), and in any other string value
+
+
+class TestNulCharacters(HostileCase):
+
+    def test_nul_characters_in_string_values_are_a_422(self):
+        """In credentials (2,048 of them in each WHMCS field was a 500) and in any other string value."""
+        rid = self.stack.insert_run(self.u.id)
         self.start_allowed(self.u)
         r = self.rest("POST", "/api/v1/migrations",
                       body={"provider": "whmcs", "credentials": {"url": "https://billing.example.com",
