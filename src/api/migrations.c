@@ -697,7 +697,9 @@ int
 h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
-	char path[80], filter[256] = "", *like = NULL;
+	/* the longest filter: q's 100 characters, 4 bytes each, 3 to a byte once
+	 * encoded (1,200), and the other filters' names and values */
+	char path[80], filter[1536] = "", *like = NULL;
 	struct resource_filter f = { a->status, a->resource_type, a->action, NULL };
 	struct item_list list;
 	int64_t total = 0;

@@ -243,6 +243,27 @@ admin_url(const struct provider_def *def, const struct config *cfg)
 	return (v = config_get(cfg, section, "base_url")) != NULL && *v != '\0';
 }
 
+/* The characters of the UTF-8 text s[0..len). */
+static size_t
+char_count(const char *s, size_t len)
+{
+	size_t chars = 0;
+
+	for (size_t i = 0; i < len; i++)
+		chars += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return chars;
+}
+
+/* The string value of v when it is a string without a NUL character in it
+ * (\u0000: C would read it as shorter than it is), else NULL. Borrowed. */
+static const char *
+str_value(json_object *v)
+{
+	const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+
+	return s != NULL && strlen(s) == (size_t)json_object_get_string_len(v) ? s : NULL;
+}
+
 static int
 check_credentials(const struct provider_def *def, json_object *creds, const struct config *cfg, struct err *e)
 {
@@ -251,8 +272,11 @@ check_credentials(const struct provider_def *def, json_object *creds, const stru
 
 	json_object_object_foreach (creds, key, val) {
 		char name[64];
+		const char *s;
+		size_t len;
+
 		utf8_clean(name, sizeof name, key, 60);
-		snprintf(field, sizeof field, "credentials.%s", name);
+		utf8_format(field, sizeof field, "credentials.%s", name);
 		if (!provider_has_field(def, key)) {
 			err_field(e, field, "The %s provider has no credential field %s.", def->id, name);
 			continue;
@@ -261,12 +285,15 @@ check_credentials(const struct provider_def *def, json_object *creds, const stru
 			err_field(e, field, "The %s field must be a string.", field);
 			continue;
 		}
-		if (json_object_get_string_len(val) == 0 || json_object_get_string_len(val) > 2048) {
-			err_field(e, field, "The %s field must be 1 to 2048 characters.", field);
+		s = json_object_get_string(val);
+		len = (size_t)json_object_get_string_len(val);
+		if (len == 0 || char_count(s, len) > CREDENTIAL_MAX_CHARS) {
+			err_field(e, field, "The %s field must be 1 to %d characters.", field,
+			    CREDENTIAL_MAX_CHARS);
 			continue;
 		}
-		for (const unsigned char *p = (const unsigned char *)json_object_get_string(val); *p; p++)
-			if (*p < 0x20 || *p == 0x7f) {
+		for (size_t i = 0; i < len; i++) /* a NUL (\u0000) too */
+			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
 				err_field(e, field, "The %s field must not hold control characters.", field);
 				break;
 			}
@@ -284,7 +311,7 @@ check_credentials(const struct provider_def *def, json_object *creds, const stru
 		if (admin_url(def, cfg) && strcmp(def->required[i], def->url_field) == 0)
 			continue; /* the administrator's base_url is used instead */
 		if (!json_object_object_get_ex(creds, def->required[i], &v)) {
-			snprintf(field, sizeof field, "credentials.%s", def->required[i]);
+			utf8_format(field, sizeof field, "credentials.%s", def->required[i]);
 			err_field(e, field, "The %s field is required.", field);
 		}
 	}
@@ -308,7 +335,7 @@ list_text(const char *const *values, char *buf, size_t n)
 static void
 arg_enum(const struct param *p, json_object *v, struct args *a, struct err *e)
 {
-	const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	const char *s = str_value(v);
 	char allowed[120];
 
 	if (s == NULL || !str_in_list(p->values, s)) {
@@ -322,7 +349,7 @@ arg_enum(const struct param *p, json_object *v, struct args *a, struct err *e)
 static void
 arg_kind(const struct param *p, json_object *v, struct args *a, struct err *e)
 {
-	const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	const char *s = str_value(v);
 	char allowed[256];
 	size_t len = 0;
 
@@ -342,11 +369,17 @@ arg_int(const struct param *p, json_object *v, bool from_text, enum transport t,
     struct err *e)
 {
 	int64_t iv, max = (t == TRANSPORT_TOOL && p->tool_max) ? p->tool_max : p->max;
+	const char *s = str_value(v), *digits = s != NULL && s[0] == '-' ? s + 1 : s;
+	bool in_range = true;
 
 	if (from_text) {
-		if (parse_i64(json_object_get_string(v), INT64_MIN + 1, INT64_MAX, &iv) != 0) {
-			err_field(e, p->name, "The %s field must be an integer.", p->name);
-			return;
+		if (s == NULL || parse_i64(s, INT64_MIN + 1, INT64_MAX, &iv) != 0) {
+			/* digits that no int64_t holds are out of range, not a non-integer */
+			if (s == NULL || *digits == '\0' || strspn(digits, "0123456789") != strlen(digits)) {
+				err_field(e, p->name, "The %s field must be an integer.", p->name);
+				return;
+			}
+			in_range = false;
 		}
 	} else if (json_object_is_type(v, json_type_int)) {
 		iv = json_object_get_int64(v);
@@ -354,7 +387,7 @@ arg_int(const struct param *p, json_object *v, bool from_text, enum transport t,
 		err_field(e, p->name, "The %s field must be an integer.", p->name);
 		return;
 	}
-	if (iv < p->min || iv > max) {
+	if (!in_range || iv < p->min || iv > max) {
 		err_field(e, p->name, "The %s field must be between %lld and %lld.", p->name,
 		    (long long)p->min, (long long)max);
 		return;
@@ -365,12 +398,10 @@ arg_int(const struct param *p, json_object *v, bool from_text, enum transport t,
 static void
 arg_text(const struct param *p, json_object *v, struct args *a, struct err *e)
 {
-	const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-	size_t len = s ? (size_t)json_object_get_string_len(v) : 0, chars = 0;
+	const char *s = str_value(v);
+	size_t len = s ? strlen(s) : 0;
 
-	for (size_t i = 0; i < len; i++)
-		chars += ((unsigned char)s[i] & 0xc0) != 0x80;
-	if (s == NULL || len == 0 || chars > (size_t)p->max || !utf8_valid(s, len) || strlen(s) != len) {
+	if (s == NULL || len == 0 || char_count(s, len) > (size_t)p->max || !utf8_valid(s, len)) {
 		err_field(e, p->name, "The %s field must be text of 1 to %lld characters.", p->name,
 		    (long long)p->max);
 		return;
@@ -429,7 +460,7 @@ arg_one(const struct param *p, json_object *v, enum transport t, struct args *a,
 {
 	bool from_text =
 	    json_object_is_type(v, json_type_string) && t == TRANSPORT_REST && p->src != SRC_BODY;
-	const char *s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	const char *s = str_value(v);
 	bool b;
 
 	switch (p->kind) {
@@ -486,7 +517,16 @@ arg_one(const struct param *p, json_object *v, enum transport t, struct args *a,
 int
 op_args(const struct op *op, json_object *in, enum transport t, struct args *a, struct err *e)
 {
+	char where[64];
+
 	memset(a, 0, sizeof *a);
+	/* A number JSON holds but no int64_t or double does (jx_parse_input),
+	 * wherever it is (a run id's place too): named, and nothing else read. */
+	if (jx_find_out_of_range(in, where, sizeof where))
+		return err_field(e, where,
+		    "The %s field holds a number out of range: an integer must lie between "
+		    "-9223372036854775808 and 9223372036854775807, and no number may be infinite.",
+		    where);
 	a->confirm = t == TRANSPORT_REST; /* a REST DELETE is its own confirmation */
 	a->via = t == TRANSPORT_TOOL ? "tool" : "api";
 	/* A model gets the run's recent history with its state in one call. */
@@ -512,7 +552,7 @@ op_args(const struct op *op, json_object *in, enum transport t, struct args *a, 
 			continue;
 		}
 		if (p->kind == P_RUN_ID) {
-			s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+			s = str_value(v);
 			if (s == NULL || !uuid_valid(s))
 				return err_set(e, ERR_NOT_FOUND, NULL);
 			for (int i = 0; i < 36; i++)

@@ -62,6 +62,8 @@ struct param {
 };
 
 #define ARGS_MAX_IDS 1000
+/* The longest credential value, in characters. */
+#define CREDENTIAL_MAX_CHARS 2048
 
 struct id_list {
 	uint64_t *v; /* NULL when absent; owned (args_free) */

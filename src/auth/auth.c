@@ -39,7 +39,7 @@ scope_parse_list(const char *list, uint32_t *mask, char *bad, size_t badlen)
 			if (strlen(scope_names[i]) == n && strncmp(scope_names[i], p, n) == 0)
 				found = i;
 		if (n > 0 && found < 0) {
-			snprintf(bad, badlen, "%.*s", (int)(n > 64 ? 64 : n), p);
+			utf8_format(bad, badlen, "%.*s", (int)n, p); /* the token whole, then cut to fit */
 			return -1;
 		}
 		if (found >= 0)

@@ -4,6 +4,7 @@
 
 #include "core/err.h"
 #include "core/log.h"
+#include "core/util.h"
 
 /* clang-format off */
 static const struct err_info table[ERR__COUNT] = {
@@ -67,7 +68,7 @@ err_set_(struct err *e, const char *file, int line, enum err_code code, const ch
 	e->msg[0] = '\0';
 	if (fmt != NULL) {
 		va_start(ap, fmt);
-		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+		utf8_vformat(e->msg, sizeof e->msg, fmt, ap);
 		va_end(ap);
 	}
 	return -1;
@@ -83,7 +84,7 @@ err_internal_(struct err *e, const char *file, int line, const char *fmt, ...)
 	e->line = line;
 	e->msg[0] = '\0';
 	va_start(ap, fmt);
-	vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+	utf8_vformat(e->detail, sizeof e->detail, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -98,9 +99,9 @@ err_field(struct err *e, const char *field, const char *fmt, ...)
 	if (e->nfields >= ERR_MAX_FIELDS)
 		return -1;
 	f = &e->fields[e->nfields++];
-	snprintf(f->field, sizeof f->field, "%s", field);
+	utf8_copy(f->field, sizeof f->field, field);
 	va_start(ap, fmt);
-	vsnprintf(f->msg, sizeof f->msg, fmt, ap);
+	utf8_vformat(f->msg, sizeof f->msg, fmt, ap);
 	va_end(ap);
 	return -1;
 }

@@ -1,7 +1,9 @@
 #include <ctype.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,106 +11,24 @@
 
 #include "core/jsonx.h"
 #include "core/util.h"
-
-/* json-c accepts 'single-quoted' strings even in strict mode; JSON has
- * none: a ' outside a double-quoted string is an error. */
-static bool
-quotes_strict(const char *buf, size_t len)
-{
-	bool in_str = false;
-
-	for (size_t i = 0; i < len; i++) {
-		if (in_str) {
-			if (buf[i] == '\\')
-				i++;
-			else if (buf[i] == '"')
-				in_str = false;
-		} else if (buf[i] == '"')
-			in_str = true;
-		else if (buf[i] == '\'')
-			return false;
-	}
-	return true;
-}
-
-/* Free a tokener, wiping what it buffered: the last string it read may be a
- * credential. */
-static void
-tokener_free(json_tokener *tok)
-{
-	if (tok->pb != NULL && tok->pb->buf != NULL)
-		sodium_memzero(tok->pb->buf, (size_t)tok->pb->size);
-	json_tokener_free(tok);
-}
-
-json_object *
-jx_parse(const char *buf, size_t len, int *ok)
-{
-	json_tokener *tok;
-	json_object *v;
-	size_t used;
-
-	*ok = 0;
-	if (len > INT32_MAX || !utf8_valid(buf, len) || !quotes_strict(buf, len))
-		return NULL;
-	if ((tok = json_tokener_new_ex(JSONX_MAX_DEPTH)) == NULL)
-		return NULL;
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-	v = json_tokener_parse_ex(tok, buf, (int)len);
-	if (json_tokener_get_error(tok) != json_tokener_success) {
-		/* A complete number at the very end is only finished by EOF. */
-		if (json_tokener_get_error(tok) == json_tokener_continue) {
-			v = json_tokener_parse_ex(tok, "", 1);
-			if (json_tokener_get_error(tok) != json_tokener_success) {
-				tokener_free(tok);
-				return NULL;
-			}
-			used = len;
-		} else {
-			tokener_free(tok);
-			return NULL;
-		}
-	} else
-		used = json_tokener_get_parse_end(tok);
-	tokener_free(tok);
-	for (; used < len; used++) {
-		char c = buf[used];
-		if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-			json_object_put(v);
-			return NULL;
-		}
-	}
-	*ok = 1;
-	return v;
-}
-
-void
-jx_add_str(json_object *o, const char *key, const char *val)
-{
-	json_object_object_add(o, key, val ? json_object_new_string(val) : NULL);
-}
-
-void
-jx_add_int(json_object *o, const char *key, int64_t val)
-{
-	json_object_object_add(o, key, json_object_new_int64(val));
-}
-
-void
-jx_add_bool(json_object *o, const char *key, int val)
-{
-	json_object_object_add(o, key, json_object_new_boolean(val != 0));
-}
+#include "core/xalloc.h"
 
 /* A strict reader of JSON syntax (RFC 8259; UTF-8 is checked before): what
- * jx_valid needs to pass stored text through as it is. Each step advances p
- * past one piece, or fails. */
+ * jx_valid needs to pass stored text through as it is, and what jx_parse
+ * checks before json-c reads a text. Each step advances p past one piece, or
+ * fails. A number that no int64_t (an integer) or finite double (one with a
+ * fraction or exponent) holds as written fails too, or, when mark is set, is
+ * overwritten with mark ("null", "NaN") in a copy of the text, marked (made
+ * at the first such number). */
 struct scan {
-	const unsigned char *p, *end;
+	const unsigned char *start, *p, *end;
 	int depth;
+	const char *mark;
+	char *marked;
 };
 
 static bool scan_value(struct scan *s);
+static size_t plain_prefix(const char *s, size_t n);
 
 static void
 scan_ws(struct scan *s)
@@ -137,9 +57,40 @@ scan_digits(struct scan *s)
 	return s->p > from;
 }
 
+/* Whether the number text t[0..n) (JSON's grammar) is one json-c reads
+ * exactly as written: an integer within int64_t (json-c would clamp it, or
+ * read it as an unsigned), or a fraction or exponent whose double is finite
+ * (1e400 is infinite). */
+static bool
+number_in_range(const unsigned char *t, size_t n, bool integer)
+{
+	char small[64], *text = small;
+	bool neg = t[0] == '-';
+	double d;
+
+	if (integer) {
+		size_t digits = n - neg; /* no leading zeros in JSON */
+		return digits < 19 ||
+		    (digits == 19 &&
+		        memcmp(t + neg, neg ? "9223372036854775808" : "9223372036854775807", 19) <= 0);
+	}
+	if (n >= sizeof small)
+		text = xmalloc(n + 1);
+	memcpy(text, t, n);
+	text[n] = '\0';
+	d = strtod(text, NULL);
+	if (text != small)
+		free(text);
+	return isfinite(d);
+}
+
 static bool
 scan_number(struct scan *s)
 {
+	const unsigned char *from = s->p;
+	bool integer = true;
+	size_t n;
+
 	if (*s->p == '-')
 		s->p++;
 	if (s->p < s->end && *s->p == '0')
@@ -148,25 +99,57 @@ scan_number(struct scan *s)
 		return false;
 	if (s->p < s->end && *s->p == '.') {
 		s->p++;
+		integer = false;
 		if (!scan_digits(s))
 			return false;
 	}
 	if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
 		s->p++;
+		integer = false;
 		if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
 			s->p++;
 		if (!scan_digits(s))
 			return false;
 	}
+	n = (size_t)(s->p - from);
+	if (number_in_range(from, n, integer))
+		return true;
+	if (s->mark == NULL)
+		return false;
+	if (s->marked == NULL) {
+		s->marked = xmalloc((size_t)(s->end - s->start));
+		memcpy(s->marked, s->start, (size_t)(s->end - s->start));
+	}
+	/* out of range: at least 5 characters (1e309), room for the mark */
+	memset(s->marked + (from - s->start), ' ', n);
+	memcpy(s->marked + (from - s->start), s->mark, strlen(s->mark));
 	return true;
 }
 
-/* A string, from its opening quote. */
+/* The marked copy, wiped (it may hold credentials) and freed. */
+static void
+scan_marked_free(struct scan *s)
+{
+	if (s->marked == NULL)
+		return;
+	sodium_memzero(s->marked, (size_t)(s->end - s->start));
+	free(s->marked);
+	s->marked = NULL;
+}
+
+/* A string, from its opening quote. A key may not hold \u0000: json-c
+ * would end it there ({"a\u0000b":1} read as {"a":1}). */
 static bool
-scan_string(struct scan *s)
+scan_string(struct scan *s, bool key)
 {
 	for (s->p++; s->p < s->end; s->p++) {
-		unsigned char c = *s->p;
+		unsigned char c;
+
+		/* to the next quote, backslash or control byte, sixteen at a time */
+		s->p += plain_prefix((const char *)s->p, (size_t)(s->end - s->p));
+		if (s->p == s->end)
+			break;
+		c = *s->p;
 
 		if (c == '"') {
 			s->p++;
@@ -179,6 +162,8 @@ scan_string(struct scan *s)
 		if (++s->p == s->end)
 			return false;
 		if (*s->p == 'u') {
+			if (key && s->end - s->p > 4 && memcmp(s->p, "u0000", 5) == 0)
+				return false;
 			for (int i = 0; i < 4; i++)
 				if (++s->p == s->end || !isxdigit(*s->p))
 					return false;
@@ -201,7 +186,7 @@ scan_container(struct scan *s, unsigned char close)
 	do {
 		if (close == '}') {
 			scan_ws(s);
-			if (s->p == s->end || *s->p != '"' || !scan_string(s) || !scan_byte(s, ':'))
+			if (s->p == s->end || *s->p != '"' || !scan_string(s, true) || !scan_byte(s, ':'))
 				return false;
 		}
 		if (!scan_value(s))
@@ -237,7 +222,7 @@ scan_value(struct scan *s)
 	case '[':
 		return scan_container(s, ']');
 	case '"':
-		return scan_string(s);
+		return scan_string(s, false);
 	case 't':
 		return scan_literal(s, "true");
 	case 'f':
@@ -249,10 +234,173 @@ scan_value(struct scan *s)
 	}
 }
 
+/* Free a tokener, wiping what it buffered: the last string it read may be a
+ * credential. */
+static void
+tokener_free(json_tokener *tok)
+{
+	if (tok->pb != NULL && tok->pb->buf != NULL)
+		sodium_memzero(tok->pb->buf, (size_t)tok->pb->size);
+	json_tokener_free(tok);
+}
+
+/* json-c's tokener, strict, over exactly len bytes. NULL with *ok 0 when it
+ * refuses them. */
+static json_object *
+tokener_parse(const char *buf, size_t len, int *ok)
+{
+	json_tokener *tok;
+	json_object *v;
+	size_t used;
+
+	*ok = 0;
+	if ((tok = json_tokener_new_ex(JSONX_MAX_DEPTH)) == NULL)
+		return NULL;
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	v = json_tokener_parse_ex(tok, buf, (int)len);
+	if (json_tokener_get_error(tok) != json_tokener_success) {
+		/* A complete number at the very end is only finished by EOF. */
+		if (json_tokener_get_error(tok) == json_tokener_continue) {
+			v = json_tokener_parse_ex(tok, "", 1);
+			if (json_tokener_get_error(tok) != json_tokener_success) {
+				tokener_free(tok);
+				return NULL;
+			}
+			used = len;
+		} else {
+			tokener_free(tok);
+			return NULL;
+		}
+	} else
+		used = json_tokener_get_parse_end(tok);
+	tokener_free(tok);
+	for (; used < len; used++) {
+		char c = buf[used];
+		if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+			json_object_put(v);
+			return NULL;
+		}
+	}
+	*ok = 1;
+	return v;
+}
+
+/* jx_parse and jx_parse_input: the text checked by the strict reader first
+ * (json-c alone takes 'single quotes' and NaN, and clamps numbers), then
+ * read by json-c, with each number out of range as mark. */
+static json_object *
+parse(const char *buf, size_t len, const char *mark, int *ok)
+{
+	const unsigned char *t = (const unsigned char *)buf;
+	struct scan s = { .start = t, .p = t, .end = t + len, .mark = mark };
+	json_object *v;
+	bool good;
+
+	*ok = 0;
+	if (len > INT32_MAX || !utf8_valid(buf, len))
+		return NULL;
+	good = scan_value(&s);
+	scan_ws(&s);
+	if (!good || s.p != s.end) {
+		scan_marked_free(&s);
+		return NULL;
+	}
+	v = tokener_parse(s.marked != NULL ? s.marked : buf, len, ok);
+	scan_marked_free(&s);
+	return v;
+}
+
+json_object *
+jx_parse(const char *buf, size_t len, int *ok)
+{
+	return parse(buf, len, "null", ok);
+}
+
+json_object *
+jx_parse_input(const char *buf, size_t len, int *ok)
+{
+	return parse(buf, len, "NaN", ok);
+}
+
+bool
+jx_out_of_range(json_object *v)
+{
+	return json_object_is_type(v, json_type_double) && isnan(json_object_get_double(v));
+}
+
+/* path[0..at) with seg appended ("." between): its new length, or size when
+ * seg did not fit whole (the path is cut there, on a character boundary, and
+ * grows no more). */
+static size_t
+path_add(char *path, size_t size, size_t at, const char *seg)
+{
+	size_t want = at + (at > 0) + strlen(seg);
+
+	if (at >= size)
+		return size;
+	utf8_format(path + at, size - at, "%s%s", at > 0 ? "." : "", seg);
+	return want < size ? want : size;
+}
+
+/* The path of the first number out of range under o, after the prefix
+ * path[0..at) ("" at the top): keys and array positions. */
+static bool
+find_range(json_object *o, char *path, size_t size, size_t at)
+{
+	char pos[24];
+
+	if (jx_out_of_range(o))
+		return true;
+	if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++) {
+			snprintf(pos, sizeof pos, "%zu", i);
+			if (find_range(json_object_array_get_idx(o, i), path, size,
+			        path_add(path, size, at, pos)))
+				return true;
+		}
+	} else if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach (o, key, val) {
+			if (find_range(val, path, size, path_add(path, size, at, key)))
+				return true;
+		}
+	}
+	if (at < size)
+		path[at] = '\0';
+	return false;
+}
+
+bool
+jx_find_out_of_range(json_object *o, char *path, size_t size)
+{
+	if (size == 0)
+		return false;
+	path[0] = '\0';
+	return find_range(o, path, size, 0);
+}
+
+void
+jx_add_str(json_object *o, const char *key, const char *val)
+{
+	json_object_object_add(o, key, val ? json_object_new_string(val) : NULL);
+}
+
+void
+jx_add_int(json_object *o, const char *key, int64_t val)
+{
+	json_object_object_add(o, key, json_object_new_int64(val));
+}
+
+void
+jx_add_bool(json_object *o, const char *key, int val)
+{
+	json_object_object_add(o, key, json_object_new_boolean(val != 0));
+}
+
 bool
 jx_valid(const char *text, size_t len)
 {
-	struct scan s = { (const unsigned char *)text, (const unsigned char *)text + len, 0 };
+	const unsigned char *t = (const unsigned char *)text;
+	struct scan s = { .start = t, .p = t, .end = t + len };
 
 	if (!utf8_valid(text, len) || !scan_value(&s))
 		return false;
@@ -584,7 +732,8 @@ void
 jx_put_object(struct printbuf *pb, const char *text)
 {
 	size_t n = text != NULL ? strlen(text) : 0;
-	struct scan s = { (const unsigned char *)text, (const unsigned char *)text + n, 0 };
+	const unsigned char *t = (const unsigned char *)text;
+	struct scan s = { .start = t, .p = t, .end = t + n };
 
 	scan_ws(&s);
 	if (s.p < s.end && *s.p == '{' && jx_valid(text, n))

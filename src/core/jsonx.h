@@ -9,10 +9,25 @@
 
 #define JSONX_MAX_DEPTH 16
 
-/* Parse exactly len bytes as one JSON value (UTF-8 checked, depth-limited,
- * nothing but whitespace after it). Returns a new value (NULL is returned for
- * malformed input; the JSON literal null yields *ok = 1 and NULL). */
+/* Parse exactly len bytes as one JSON value (UTF-8 checked, the grammar of
+ * RFC 8259, depth-limited, nothing but whitespace after it, no \u0000 in a
+ * key). A number is never clamped: one that no int64_t holds (an integer:
+ * 99999999999999999999, -9223372036854775809, 9223372036854775808) or no
+ * finite double (a fraction or exponent: 1e400) is read as null, a value
+ * the provider did not give in a form we can read. Returns a new value
+ * (NULL is returned for refused input; the JSON literal null yields *ok = 1
+ * and NULL). */
 json_object *jx_parse(const char *buf, size_t len, int *ok);
+/* jx_parse for a request, which refuses such a number naming its field: it
+ * is read as a marker (NaN, a double, which JSON cannot carry) that
+ * jx_out_of_range tells apart and no reader of a number takes. */
+json_object *jx_parse_input(const char *buf, size_t len, int *ok);
+/* True when v is the marker of a number out of range (jx_parse_input). */
+bool jx_out_of_range(json_object *v);
+/* The path of the first marker in o into path[size] (keys and array
+ * positions joined by '.': "resource_ids.3", "credentials.api_key"; cut on a
+ * character boundary), or false when o holds none. */
+bool jx_find_out_of_range(json_object *o, char *path, size_t size);
 
 /* Add key with a string value, or JSON null when val is NULL. */
 void jx_add_str(json_object *o, const char *key, const char *val);
@@ -47,8 +62,9 @@ void jx_put_int(struct printbuf *pb, int64_t v);
 void jx_put_time(struct printbuf *pb, const char *mysql_datetime);
 /* 1 when text[0..len) is one JSON value: UTF-8, the grammar of RFC 8259
  * (no single quotes, NaN or trailing commas), containers nested fewer than
- * JSONX_MAX_DEPTH deep (as jx_parse).
- * Whatever it accepts, jx_parse accepts too. */
+ * JSONX_MAX_DEPTH deep (as jx_parse), no number out of range (which
+ * jx_parse would read as null). Whatever it accepts, jx_parse reads as it
+ * is written. */
 bool jx_valid(const char *text, size_t len);
 /* Append a stored JSON object (a run's stats, a log entry's context) as it
  * is when it is one and jx_valid; else, or for NULL, {}. */

@@ -6,6 +6,7 @@
 
 #include "core/datetime.h"
 #include "core/log.h"
+#include "core/util.h"
 
 static const char *log_prog = "migrator";
 static enum log_level log_max = LOG_LVL_INFO;
@@ -35,7 +36,7 @@ log_msg(enum log_level lvl, const char *file, int line, const char *fmt, ...)
 	if (n < 0 || (size_t)n >= sizeof line_buf)
 		n = 0;
 	va_start(ap, fmt);
-	vsnprintf(line_buf + n, sizeof line_buf - (size_t)n, fmt, ap);
+	utf8_vformat(line_buf + n, sizeof line_buf - (size_t)n, fmt, ap); /* valid UTF-8, however long */
 	va_end(ap);
 	/* One write per line keeps lines whole when several processes log. */
 	for (char *p = line_buf; *p; p++)

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
@@ -7,6 +8,7 @@
 
 #include "core/datetime.h"
 #include "core/util.h"
+#include "core/xalloc.h"
 
 int
 parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
@@ -71,16 +73,92 @@ utf8_cut(const char *s, size_t len, size_t max_chars, size_t max_bytes)
 	return i;
 }
 
+/* The length of the well-formed UTF-8 character at s[0..avail) (1 to 4), or
+ * 0 when the bytes there are not one (a NUL is none either). */
+static size_t
+char_len(const unsigned char *s, size_t avail)
+{
+	size_t n = s[0] < 0x80    ? 1 :
+	    (s[0] & 0xe0) == 0xc0 ? 2 :
+	    (s[0] & 0xf0) == 0xe0 ? 3 :
+	    (s[0] & 0xf8) == 0xf0 ? 4 :
+	                            0;
+
+	return n != 0 && n <= avail && utf8_valid((const char *)s, n) ? n : 0;
+}
+
 void
 utf8_copy(char *dst, size_t size, const char *src)
 {
-	size_t n;
+	const unsigned char *s = (const unsigned char *)src;
+	size_t len, i = 0, o = 0;
 
 	if (size == 0)
 		return;
-	n = utf8_cut(src, strlen(src), SIZE_MAX, size - 1);
-	memcpy(dst, src, n);
-	dst[n] = '\0';
+	len = strlen(src);
+	while (i < len) {
+		size_t n = char_len(s + i, len - i);
+
+		if (o + (n ? n : 1) >= size)
+			break; /* never half a character */
+		if (n == 0) {
+			dst[o++] = '?';
+			i++;
+			continue;
+		}
+		memmove(dst + o, s + i, n); /* o <= i: in place too */
+		o += n;
+		i += n;
+	}
+	dst[o] = '\0';
+}
+
+char *
+utf8_dup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = xmalloc(n);
+
+	utf8_copy(d, n, s);
+	return d;
+}
+
+char *
+utf8_vformat(char *dst, size_t size, const char *fmt, va_list ap)
+{
+	va_list again;
+	char *all;
+	int n;
+
+	if (size == 0)
+		return dst;
+	va_copy(again, ap);
+	n = vsnprintf(dst, size, fmt, ap);
+	if (n < 0)
+		dst[0] = '\0';
+	else if ((size_t)n < size)
+		utf8_copy(dst, size, dst);
+	else {
+		/* cut blindly: format the whole text, then cut it on a boundary */
+		all = xmalloc((size_t)n + 1);
+		vsnprintf(all, (size_t)n + 1, fmt, again);
+		utf8_copy(dst, size, all);
+		sodium_memzero(all, (size_t)n); /* it may hold a provider's echo of a key */
+		free(all);
+	}
+	va_end(again);
+	return dst;
+}
+
+char *
+utf8_format(char *dst, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	utf8_vformat(dst, size, fmt, ap);
+	va_end(ap);
+	return dst;
 }
 
 void
@@ -105,13 +183,8 @@ utf8_clean(char *dst, size_t size, const char *src, size_t max_chars)
 			chars++;
 		}
 		space = false;
-		if (*p >= 0x80) {
-			/* a whole, valid character, or '?' for a byte that is not one */
-			while (n < 4 && (p[n] & 0xc0) == 0x80)
-				n++;
-			if (!utf8_valid((const char *)p, n))
-				n = 1;
-		}
+		if (*p >= 0x80 && (n = char_len(p, 4)) == 0)
+			n = 1; /* a byte that is not part of a character: '?' below */
 		if (*p < 0x20 || *p == 0x7f || (n == 1 && *p >= 0x80)) {
 			dst[o++] = '?';
 			chars++;

@@ -1,6 +1,7 @@
 /* Small, strict helpers: whole-string integer parsing, UTF-8, time. */
 #ifndef MIGRATOR_UTIL_H
 #define MIGRATOR_UTIL_H
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,8 +19,17 @@ int parse_bool(const char *s, bool *out);
  * s[0..len) with at most max_chars characters and max_bytes bytes that ends
  * on a UTF-8 character boundary (SIZE_MAX: no limit). */
 size_t utf8_cut(const char *s, size_t len, size_t max_chars, size_t max_bytes);
-/* Copy src into dst[size] cut with utf8_cut; always terminated. */
+/* Copy src into dst[size], cut on a character boundary, each byte that is not
+ * part of a well-formed UTF-8 character as '?': dst is valid UTF-8 whatever
+ * src holds. Always terminated. dst may be src (the copy never grows). */
 void utf8_copy(char *dst, size_t size, const char *src);
+/* A malloc'd copy of s as utf8_copy leaves it, whole: valid UTF-8 to store. */
+char *utf8_dup(const char *s);
+/* printf into dst[size] as utf8_copy leaves a copy: whatever the arguments
+ * hold and however long, dst is valid UTF-8, cut on a character boundary.
+ * Returns dst. */
+char *utf8_format(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+char *utf8_vformat(char *dst, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 /* Copy text from outside (a header, a provider's message) into dst[size] to
  * be shown: white space runs folded to one space, control characters and
  * bytes that are not UTF-8 as '?', at most max_chars characters, cut on a

@@ -53,7 +53,7 @@ static void
 note_error(struct db *db, unsigned no, const char *msg)
 {
 	db->last_errno = no;
-	snprintf(db->last_error, sizeof db->last_error, "%u: %s", no, msg);
+	utf8_format(db->last_error, sizeof db->last_error, "%u: %s", no, msg); /* it may quote a value */
 }
 
 static int
@@ -118,7 +118,7 @@ db_connect(const struct config *cfg, struct err *e)
 
 	if (open_conn(db) != 0) {
 		err_set(e, ERR_UNAVAILABLE, NULL);
-		snprintf(e->detail, sizeof e->detail, "database connect: %.400s", db->last_error);
+		utf8_format(e->detail, sizeof e->detail, "database connect: %s", db->last_error);
 		free(db);
 		return NULL;
 	}
@@ -174,7 +174,7 @@ db_fail_(struct db *db, struct err *e, const char *file, int line)
 	e->file = file;
 	e->line = line;
 	e->msg[0] = '\0';
-	snprintf(e->detail, sizeof e->detail, "database: %.400s", db->last_error);
+	utf8_format(e->detail, sizeof e->detail, "database: %s", db->last_error);
 	return -1;
 }
 

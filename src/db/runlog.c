@@ -1,3 +1,4 @@
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/jsonx.h"
@@ -9,9 +10,12 @@ runlog_add(struct db *db, const char *run_id, const char *level, const char *mes
     struct err *e)
 {
 	char msg[RUNLOG_MAX_BYTES];
+	/* a provider's text in a string of the context: '?' for what is not UTF-8 */
+	char *ctx = utf8_dup(context ? jx_text(context) : "{}");
+	int64_t n;
 
 	utf8_copy(msg, sizeof msg, message); /* the column holds 2048 characters */
-	if (db_exec(db, ST_LOG_INSERT, "ssss", run_id, level, msg, context ? jx_text(context) : "{}") < 0)
-		return db_fail(db, e);
-	return 0;
+	n = db_exec(db, ST_LOG_INSERT, "ssss", run_id, level, msg, ctx);
+	free(ctx);
+	return n < 0 ? db_fail(db, e) : 0;
 }

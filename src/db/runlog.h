@@ -9,7 +9,8 @@
 #define RUNLOG_MAX_BYTES 2048 /* a message longer than this is cut on a character boundary */
 
 /* Append an entry; level is "info", "warning" or "error"; context may be
- * NULL (stored as {}). Borrowed. 0 or -1 with e. */
+ * NULL (stored as {}). Borrowed. Whatever message and context hold, what is
+ * stored is valid UTF-8 (utf8_copy). 0 or -1 with e. */
 int runlog_add(struct db *, const char *run_id, const char *level, const char *message, json_object *context,
     struct err *e);
 

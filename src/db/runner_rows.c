@@ -2,14 +2,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "db/runner_rows.h"
 
-/* Column col of the current row into out[n] ("" for NULL). */
+/* Column col of the current row into out[n] ("" for NULL), cut on a
+ * character boundary should it not fit. */
 static void
 col_text(struct db_res *r, int col, char *out, size_t n)
 {
-	snprintf(out, n, "%s", db_str(r, col) ? db_str(r, col) : "");
+	utf8_copy(out, n, db_str(r, col) ? db_str(r, col) : "");
+}
+
+/* Text from outside as it is stored: s itself when it is valid UTF-8, else
+ * *copy, s with '?' for each byte that is not (utf8_dup), which the caller
+ * frees; so that no provider's bytes can make a write fail (strict SQL mode
+ * refuses them: error 1366) and leave its job to come back. */
+static const char *
+storable(const char *s, char **copy)
+{
+	*copy = NULL;
+	if (s == NULL || utf8_valid(s, strlen(s)))
+		return s;
+	return *copy = utf8_dup(s);
 }
 
 /* Column col as a malloc'd string, or NULL for NULL. */
@@ -119,7 +134,11 @@ run_discovery_begin(struct db *db, const char *run_id)
 int64_t
 run_checkpoint(struct db *db, const char *run_id, const char *cursor, const char *stats)
 {
-	return db_exec(db, ST_RN_CHECKPOINT, "sss", cursor, stats, run_id);
+	char *copy;
+	int64_t n = db_exec(db, ST_RN_CHECKPOINT, "sss", storable(cursor, &copy), stats, run_id);
+
+	free(copy);
+	return n;
 }
 
 int64_t
@@ -131,7 +150,11 @@ run_discovery_end(struct db *db, const char *run_id, const char *stats, int64_t 
 int64_t
 run_fail(struct db *db, const char *run_id, const char *message)
 {
-	return db_exec(db, ST_RN_RUN_FAIL, "ss", message, run_id);
+	char *copy;
+	int64_t n = db_exec(db, ST_RN_RUN_FAIL, "ss", storable(message, &copy), run_id);
+
+	free(copy);
+	return n;
 }
 
 int64_t
@@ -302,13 +325,21 @@ resource_ref(struct db *db, const char *run_id, const char *type, const char *ex
 int64_t
 resources_upsert_rows(struct db *db, const char *run_id, const char *rows)
 {
-	return db_exec(db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, rows);
+	char *copy;
+	int64_t n = db_exec(db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, storable(rows, &copy));
+
+	free(copy);
+	return n;
 }
 
 int64_t
 plan_set_rows(struct db *db, const char *rows)
 {
-	return db_exec(db, ST_RN_PLAN_SET_ROWS, "s", rows);
+	char *copy;
+	int64_t n = db_exec(db, ST_RN_PLAN_SET_ROWS, "s", storable(rows, &copy));
+
+	free(copy);
+	return n;
 }
 
 int
@@ -398,5 +429,9 @@ resource_attempt(struct db *db, uint64_t id)
 int64_t
 resource_failed(struct db *db, uint64_t id, const char *message)
 {
-	return db_exec(db, ST_RN_RES_FAILED, "isu", (int64_t)1, message, id);
+	char *copy;
+	int64_t n = db_exec(db, ST_RN_RES_FAILED, "isu", (int64_t)1, storable(message, &copy), id);
+
+	free(copy);
+	return n;
 }

@@ -4,7 +4,8 @@
  * it says otherwise; strings are copied out ("" for SQL NULL unless said
  * otherwise), and what is marked malloc'd belongs to the caller. The writes
  * return the rows they changed (0: the guard did not match), or -1 on a
- * database error. */
+ * database error. Text from outside (messages, cursors, rows) is stored as
+ * valid UTF-8 whatever it holds: '?' for each byte that is not (utf8_dup). */
 #ifndef MIGRATOR_RUNNER_ROWS_H
 #define MIGRATOR_RUNNER_ROWS_H
 #include <stdbool.h>

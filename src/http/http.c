@@ -21,9 +21,9 @@ http_header(struct http_resp *r, const char *name, const char *fmt, ...)
 	if (r->nheaders >= HTTP_MAX_HEADERS)
 		return;
 	h = &r->headers[r->nheaders++];
-	snprintf(h->name, sizeof h->name, "%s", name);
+	utf8_copy(h->name, sizeof h->name, name);
 	va_start(ap, fmt);
-	vsnprintf(h->value, sizeof h->value, fmt, ap);
+	utf8_vformat(h->value, sizeof h->value, fmt, ap);
 	va_end(ap);
 }
 
@@ -171,8 +171,10 @@ http_parse_query(const char *q, json_object **out)
 		const char *eq = memchr(q, '=', n);
 		char *key, *val;
 
+		/* at most 32 pairs, each as long as the URI allows (HTTP_MAX_URI): a
+		 * q of 100 4-byte characters is 1,200 bytes percent-encoded */
 		if (n > 0) {
-			if (++count > 32 || n > 1024)
+			if (++count > 32)
 				goto bad;
 			key = url_decode(q, eq ? (size_t)(eq - q) : n);
 			val = eq ? url_decode(eq + 1, n - (size_t)(eq - q) - 1) : xstrdup("");

@@ -401,7 +401,7 @@ static void
 answer_error(struct answer *a, int code, const char *msg)
 {
 	a->code = code;
-	snprintf(a->msg, sizeof a->msg, "%s", msg);
+	utf8_copy(a->msg, sizeof a->msg, msg);
 }
 
 static void
@@ -498,7 +498,7 @@ do_tools_call(struct app *app, const struct http_req *req, const struct principa
 	if (op == NULL || !tool_visible(op, who)) {
 		char shown[128], tool[80];
 		utf8_clean(tool, sizeof tool, name, 64);
-		snprintf(shown, sizeof shown, "Unknown tool: %s", tool);
+		utf8_format(shown, sizeof shown, "Unknown tool: %s", tool);
 		answer_error(a, RPC_INVALID_PARAMS, shown);
 		return;
 	}
@@ -515,23 +515,47 @@ do_tools_call(struct app *app, const struct http_req *req, const struct principa
 	json_object_put(empty);
 }
 
+/* The first number out of range (jx_parse_input) in params, as
+ * "params.<path>" into where; those in a tools/call's arguments are left to
+ * the tool, which refuses them as it refuses any bad argument value. */
+static bool
+params_out_of_range(const char *method, json_object *params, char *where, size_t size)
+{
+	char sub[64];
+
+	json_object_object_foreach (params, key, val) {
+		if (strcmp(method, "tools/call") == 0 && strcmp(key, "arguments") == 0 &&
+		    json_object_is_type(val, json_type_object))
+			continue;
+		if (jx_find_out_of_range(val, sub, sizeof sub)) {
+			utf8_format(where, size, "params.%s%s%s", key, sub[0] ? "." : "", sub);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The response object for a request (params and id borrowed). */
 static json_object *
 dispatch(struct app *app, const struct http_req *req, const struct principal *who, const char *method,
     bool has_params, json_object *params, json_object *id)
 {
 	struct answer a = { NULL, NULL, 0, "" };
+	char where[96], shown[160];
 	json_object *o;
 
 	if (strcmp(method, "initialize") != 0 && strcmp(method, "ping") != 0 &&
 	    strcmp(method, "tools/list") != 0 && strcmp(method, "tools/call") != 0) {
-		char shown[128], what[80];
+		char what[80];
 		utf8_clean(what, sizeof what, method, 64);
-		snprintf(shown, sizeof shown, "Method not found: %s", what);
+		utf8_format(shown, sizeof shown, "Method not found: %s", what);
 		answer_error(&a, RPC_NO_METHOD, shown);
 	} else if (has_params && !json_object_is_type(params, json_type_object))
 		answer_error(&a, RPC_INVALID_PARAMS, "params must be an object.");
-	else if (strcmp(method, "initialize") == 0)
+	else if (has_params && params_out_of_range(method, params, where, sizeof where)) {
+		utf8_format(shown, sizeof shown, "Invalid params: %s is a number out of range.", where);
+		answer_error(&a, RPC_INVALID_PARAMS, shown);
+	} else if (strcmp(method, "initialize") == 0)
 		do_initialize(params, &a);
 	else if (strcmp(method, "ping") == 0)
 		a.result = json_object_new_object();
@@ -568,7 +592,7 @@ mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal 
 
 	memset(env, 0, sizeof *env);
 	*no = (struct refusal){ ERR_BAD_REQUEST, NULL, NULL };
-	msg = jx_parse(body, len, &ok);
+	msg = jx_parse_input(body, len, &ok);
 	if (!ok) {
 		*no = (struct refusal){ ERR_MALFORMED_JSON, NULL, "Parse error" };
 		return -1;
@@ -583,6 +607,12 @@ mcp_envelope(const char *body, size_t len, struct envelope *env, struct refusal 
 	has_id = json_object_object_get_ex(msg, "id", &env->id);
 	if (!has_id)
 		env->id = NULL;
+	if (has_id && jx_out_of_range(env->id)) {
+		env->id = NULL;
+		no->text = "Invalid Request: id is a number out of range (no 64-bit integer or finite "
+		           "double holds it); send it as a string.";
+		return -1;
+	}
 	if (has_id && !json_object_is_type(env->id, json_type_string) &&
 	    !json_object_is_type(env->id, json_type_int) &&
 	    !(json_object_is_type(env->id, json_type_double) && isfinite(json_object_get_double(env->id)))) {
@@ -681,7 +711,7 @@ refuse_version(struct http_resp *resp, const struct http_req *req, json_object *
 	/* a header's bytes: shown only as clean UTF-8, cut */
 	utf8_clean(asked, sizeof asked, req->protocol_version, 64);
 	jx_add_str(data, "requested", asked);
-	snprintf(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %s.", asked);
+	utf8_format(shown, sizeof shown, "Unsupported MCP-Protocol-Version: %s.", asked);
 	http_json(resp, 400, rpc_error(id, RPC_INVALID_REQUEST, shown, data));
 }
 

@@ -46,7 +46,7 @@ build_inputs(const struct op *op, const struct http_req *req, const char *run, j
 	if (strcmp(op->method, "POST") == 0 && req->body_len > 0) {
 		if (!http_is_json(req->content_type))
 			return err_set(e, ERR_UNSUPPORTED_MEDIA, NULL);
-		body = jx_parse(req->body, req->body_len, &ok);
+		body = jx_parse_input(req->body, req->body_len, &ok);
 		if (!ok)
 			return err_set(e, ERR_MALFORMED_JSON, NULL);
 		if (!json_object_is_type(body, json_type_object)) {

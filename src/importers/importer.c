@@ -66,10 +66,12 @@ imp_decimal(const char *s, char out[24])
 
 /* ---- reading normalized data ---- */
 
-/* Strings copied out of the JSON, freed together. */
+/* Strings copied out of the JSON, freed together, and the values cut to
+ * fit their account columns (fit), in words. */
 struct bag {
 	char **p;
 	size_t n, cap;
+	char cuts[IMP_CUTS_MAX];
 };
 
 static const char *
@@ -89,7 +91,7 @@ bag_free(struct bag *b)
 	for (size_t i = 0; i < b->n; i++)
 		free(b->p[i]);
 	free(b->p);
-	*b = (struct bag){ NULL, 0, 0 };
+	*b = (struct bag){ NULL, 0, 0, "" };
 }
 
 /* The raw string value of key ("" and blanks count as absent), or NULL. */
@@ -108,15 +110,30 @@ raw_str(json_object *norm, const char *key)
 	return NULL;
 }
 
-/* The string value of key cut to max_chars characters, or NULL. */
+/* The one cut of a provider value to its account column: s cut to
+ * max_chars characters (on a character boundary), kept in b. A cut is named
+ * in b->cuts by its column, what, which importer_write hands to the run log. */
+static const char *
+fit(struct bag *b, const char *what, const char *s, size_t max_chars)
+{
+	size_t len = strlen(s), n = utf8_cut(s, len, max_chars, SIZE_MAX), at;
+	char note[96];
+
+	if (n < len) {
+		utf8_format(note, sizeof note, "%s (to %zu characters)", what, max_chars);
+		if (strstr(b->cuts, note) == NULL && (at = strlen(b->cuts)) < sizeof b->cuts)
+			utf8_format(b->cuts + at, sizeof b->cuts - at, "%s%s", at ? ", " : "", note);
+	}
+	return bag_keep(b, xstrndup(s, n));
+}
+
+/* The string value of key cut to max_chars characters (fit), or NULL. */
 static const char *
 txt(struct bag *b, json_object *norm, const char *key, size_t max_chars)
 {
 	const char *s = raw_str(norm, key);
 
-	if (s == NULL)
-		return NULL;
-	return bag_keep(b, xstrndup(s, utf8_cut(s, strlen(s), max_chars, SIZE_MAX)));
+	return s != NULL ? fit(b, key, s, max_chars) : NULL;
 }
 
 /* Characters in the string value of key (0 when absent). */
@@ -340,7 +357,7 @@ static const struct kind *kind_of(const char *type);
 static int
 why_set(char *why, size_t n, const char *msg)
 {
-	snprintf(why, n, "%s", msg);
+	utf8_copy(why, n, msg);
 	return -1;
 }
 
@@ -422,7 +439,7 @@ resolve_ref(struct imp_ctx *c, const char *type, const char *ext, uint64_t *id)
 				struct imp_ref *m =
 				    &c->refs[c->nrefs < max ? c->nrefs++ : (size_t)(ref.target_id % max)];
 				m->type = kind_of(type)->type;
-				snprintf(m->ext, sizeof m->ext, "%s", ext);
+				utf8_copy(m->ext, sizeof m->ext, ext);
 				m->id = ref.target_id;
 			}
 			return REF_OK;
@@ -463,7 +480,7 @@ member_ref(struct imp_ctx *c, json_object *norm, const char *key, const char *ty
 	if (!json_object_object_get_ex(norm, key, &v) || v == NULL)
 		return REF_NONE;
 	if (json_object_is_type(v, json_type_string))
-		snprintf(ext, sizeof ext, "%s", json_object_get_string(v));
+		utf8_copy(ext, sizeof ext, json_object_get_string(v));
 	else if (json_object_is_type(v, json_type_int))
 		snprintf(ext, sizeof ext, "%lld", (long long)json_object_get_int64(v));
 	else
@@ -624,7 +641,7 @@ int
 importer_find_conflict(struct imp_ctx *c, const char *type, json_object *norm, uint64_t *id)
 {
 	const struct kind *k = kind_of(type);
-	struct bag b = { NULL, 0, 0 };
+	struct bag b = { NULL, 0, 0, "" };
 	int rc;
 
 	if (k == NULL || (c->facts_type == k->type && c->no_object))
@@ -781,7 +798,7 @@ w_contact(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 	(void)why;
 	(void)n;
 	if (name == NULL)
-		name = bag_keep(b, xstrndup(value, utf8_cut(value, strlen(value), 255, SIZE_MAX)));
+		name = fit(b, "name", value, 255);
 	return saved(contact_save(c->db, c->user_id, target,
 	    &(struct contact_cols){ .name = name,
 	        .type = enum_or_other(raw_str(norm, "type"), contact_types),
@@ -815,7 +832,7 @@ w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 	if (url == NULL)
 		url = "";
 	if (name == NULL)
-		name = bag_keep(b, xstrndup(url, utf8_cut(url, strlen(url), 255, SIZE_MAX)));
+		name = fit(b, "name", url, 255);
 	r = saved(monitor_save(c->db, c->user_id, target,
 	    &(struct monitor_cols){ .name = name,
 	        .type = enum_or_other(raw_str(norm, "type"), monitor_types),
@@ -1218,7 +1235,7 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
     uint64_t target, uint64_t *target_id, char *why, size_t n)
 {
 	const struct kind *k = kind_of(type);
-	struct bag b = { NULL, 0, 0 };
+	struct bag b = { NULL, 0, 0, "" };
 	enum imp_result r;
 
 	*target_id = 0;
@@ -1227,6 +1244,7 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 	if (importer_validate(type, norm, why, n) != 0)
 		return IMP_INVALID;
 	r = k->write(c, &b, norm, target, target_id, why, n);
+	utf8_copy(c->cuts, sizeof c->cuts, r == IMP_OK ? b.cuts : "");
 	bag_free(&b);
 	if (r != IMP_OK)
 		return r;

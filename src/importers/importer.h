@@ -32,6 +32,8 @@ enum imp_result {
 	IMP_DB       /* database error: see db_error_class */
 };
 
+#define IMP_CUTS_MAX 256
+
 struct imp_ctx {
 	struct db *db;
 	uint64_t user_id;
@@ -43,6 +45,9 @@ struct imp_ctx {
 	const char *facts_type; /* the type they are about (NULL: none known) */
 	bool no_link;           /* no import link matches a resource of the batch */
 	bool no_object;         /* the user has no object of the type at all */
+	/* set by importer_write: the values it cut to fit their account columns,
+	 * in words ("name (to 255 characters)"); "" when none */
+	char cuts[IMP_CUTS_MAX];
 	/* references already resolved to an imported resource of the run, so
 	 * that a batch whose resources share contacts asks once per contact */
 	struct imp_ref {
@@ -103,7 +108,8 @@ int importer_plan_reason(struct imp_ctx *, const char *type, const char *action,
  * with its lists (contacts of monitors and heartbeats, entries of status pages
  * and maintenance windows, invoice lines), then point the link at it. An
  * update whose target is gone creates instead. Returns an enum imp_result; why
- * gets a human text for IMP_INVALID and IMP_DEFER. */
+ * gets a human text for IMP_INVALID and IMP_DEFER; the values written cut to
+ * fit their columns are named in ctx->cuts (for a warning in the run log). */
 enum imp_result importer_write(struct imp_ctx *, const char *type, const char *external_id, json_object *norm,
     uint64_t target, uint64_t *target_id, char *why, size_t n);
 

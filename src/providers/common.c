@@ -26,7 +26,7 @@ set_err(struct prov_error *err, enum prov_status st, const char *fmt, va_list ap
 		return;
 	err->status = st;
 	err->retry_after = 0;
-	vsnprintf(err->message, sizeof err->message, fmt, ap);
+	utf8_vformat(err->message, sizeof err->message, fmt, ap);
 }
 
 enum prov_status
@@ -128,7 +128,7 @@ prov_page_add(struct prov_page *p, const char *type, const char *external_id, js
 	it = &p->items[p->n++];
 	memset(it, 0, sizeof *it);
 	snprintf(it->resource_type, sizeof it->resource_type, "%s", type);
-	snprintf(it->external_id, sizeof it->external_id, "%s", external_id);
+	utf8_copy(it->external_id, sizeof it->external_id, external_id);
 	it->raw = raw;
 	it->norm = norm;
 	return it;

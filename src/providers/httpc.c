@@ -10,6 +10,7 @@
 
 #include "core/datetime.h"
 #include "core/log.h"
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/httpc.h"
 
@@ -57,7 +58,7 @@ prov_err(struct prov_error *err, enum prov_status st, const char *fmt, ...)
 		err->status = st;
 		err->retry_after = 0;
 		va_start(ap, fmt);
-		vsnprintf(err->message, sizeof err->message, fmt, ap);
+		utf8_vformat(err->message, sizeof err->message, fmt, ap);
 		va_end(ap);
 	}
 	return -1;

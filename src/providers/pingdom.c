@@ -23,6 +23,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
@@ -559,7 +560,7 @@ answer_error(const struct httpc_resp *resp, struct prov_error *err)
 		    text[0] ? ")" : "");
 	else if (text[0] != '\0' && st != PROV_RATE_LIMITED) {
 		size_t l = strlen(err->message);
-		snprintf(err->message + l, sizeof err->message - l, ": %s", text);
+		utf8_format(err->message + l, sizeof err->message - l, ": %s", text);
 	}
 	return st;
 }

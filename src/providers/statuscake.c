@@ -16,6 +16,7 @@
 
 #include <sodium.h>
 
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
@@ -74,7 +75,7 @@ sc_get(struct sc_ctx *c, char *url, json_object **out, char *why, size_t whysize
 	req.url = url;
 	req.headers = headers;
 	if (prov_http(c->s, &req, &resp, &e) != PROV_OK)
-		snprintf(why, whysize, "%s", e.message);
+		utf8_copy(why, whysize, e.message);
 	else if (resp.status == 429 || resp.status == 420) {
 		int w = httpc_wait_hint(&resp, time(NULL));
 
@@ -83,7 +84,7 @@ sc_get(struct sc_ctx *c, char *url, json_object **out, char *why, size_t whysize
 	} else if (resp.status < 200 || resp.status > 299)
 		snprintf(why, whysize, "HTTP %ld", resp.status);
 	else if ((*out = prov_parse_json(&resp, SC, &e)) == NULL)
-		snprintf(why, whysize, "%s", e.message);
+		utf8_copy(why, whysize, e.message);
 	else
 		r = SCR_GOT;
 	if (r != SCR_LIMIT && httpc_quota_exhausted(&resp)) {

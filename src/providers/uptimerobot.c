@@ -29,6 +29,7 @@
 
 #include <sodium.h>
 
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
@@ -421,7 +422,7 @@ v3_tags(json_object *m, const struct ur_ctx *ctx)
 	}
 	if (prov_int_or(m, "groupId", 0) > 0 && prov_get_id(m, "groupId", gid, sizeof gid) == 0 &&
 	    ctx != NULL && json_object_object_get_ex(ctx->groups, gid, &g)) {
-		snprintf(buf, sizeof buf, "group:%s", json_object_get_string(g));
+		utf8_format(buf, sizeof buf, "group:%s", json_object_get_string(g));
 		json_object_array_add(out, json_object_new_string(buf));
 	}
 	return out;
@@ -834,9 +835,9 @@ add_v3_psp(json_object *p, const char *id, struct prov_page *page)
 
 	sp.name = name ? name : id;
 	if (domain != NULL)
-		snprintf(url, sizeof url, "%s%s", is_http_url(domain) ? "" : "https://", domain);
+		utf8_format(url, sizeof url, "%s%s", is_http_url(domain) ? "" : "https://", domain);
 	else if (key != NULL)
-		snprintf(url, sizeof url, "https://stats.uptimerobot.com/%s", key);
+		utf8_format(url, sizeof url, "https://stats.uptimerobot.com/%s", key);
 	sp.url = domain != NULL || key != NULL ? url : NULL;
 	sp.public_ = !(status != NULL && strcasecmp(status, "PAUSED") == 0) &&
 	    !prov_get_bool(p, "isPasswordSet", false);
@@ -892,7 +893,7 @@ http_error(const struct httpc_resp *resp, struct prov_error *err)
 		    text[0] ? ": " : "", text);
 	l = strlen(err->message);
 	if (text[0] != '\0' && l + 3 < sizeof err->message)
-		snprintf(err->message + l, sizeof err->message - l, ": %s", text);
+		utf8_format(err->message + l, sizeof err->message - l, ": %s", text);
 	return st;
 }
 

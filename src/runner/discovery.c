@@ -90,7 +90,7 @@ count_load(const char *payload, struct page_count *c)
 	if (json_object_object_get_ex(o, "phase", &phase) && json_object_is_type(phase, json_type_string) &&
 	    json_object_object_get_ex(o, "pages", &pages) && json_object_is_type(pages, json_type_int) &&
 	    (size_t)json_object_get_string_len(phase) <= PROV_MAX_CURSOR) {
-		snprintf(c->phase, sizeof c->phase, "%s", json_object_get_string(phase));
+		utf8_copy(c->phase, sizeof c->phase, json_object_get_string(phase));
 		c->pages = json_object_get_int64(pages);
 	}
 	json_object_put(o);
@@ -429,7 +429,7 @@ fail(struct runner *r, struct disc *d, const char *reason, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	utf8_vformat(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	d->error_message = msg;
 	d->reason = reason;
@@ -483,7 +483,7 @@ provider_error(struct runner *r, struct disc *d, struct prov_session *s, struct 
 	}
 	d->delay_ms =
 	    queue_backoff_ms(d->attempts, pe->retry_after > 0 ? pe->retry_after : 0, runner_random());
-	snprintf(d->log_message, sizeof d->log_message, "%s; retrying in %lld s (attempt %d of %d).",
+	utf8_format(d->log_message, sizeof d->log_message, "%s; retrying in %lld s (attempt %d of %d).",
 	    pe->message, (long long)((d->delay_ms + 999) / 1000), d->attempts, r->max_attempts);
 	runner_tx(r, back_off, d);
 }

@@ -67,16 +67,16 @@ plan_one(struct plan *p, struct imp_ctx *ic, const struct resource_row *w, json_
 	}
 	plan_decide(&f, &d);
 	if (strcmp(d.action, "skip") == 0) {
-		snprintf(msg, sizeof msg, "Skipped: %s", why);
+		utf8_format(msg, sizeof msg, "Skipped: %s", why);
 		message = msg;
 	} else {
 		if (importer_plan_reason(ic, w->type, d.action, id, why, sizeof why) < 0)
 			goto fail;
 		if (strcmp(d.action, "conflict") == 0) {
-			snprintf(msg, sizeof msg, "%s Resolve with skip, overwrite or duplicate.", why);
+			utf8_format(msg, sizeof msg, "%s Resolve with skip, overwrite or duplicate.", why);
 			p->conflicts++;
 		} else
-			snprintf(msg, sizeof msg, "%s", why);
+			utf8_copy(msg, sizeof msg, why);
 		message = msg;
 	}
 	json_object_put(norm);

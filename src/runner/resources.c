@@ -50,7 +50,7 @@ struct one {
 };
 
 static void
-failure_context(struct one *o, json_object *ctx)
+resource_context(struct one *o, json_object *ctx)
 {
 	jx_add_int(ctx, "resource_id", (int64_t)o->id);
 	jx_add_str(ctx, "resource_type", o->type);
@@ -87,11 +87,11 @@ record_failure(struct runner *r, struct one *o)
 	char msg[400];
 	json_object *ctx;
 
-	snprintf(msg, sizeof msg, "Import failed: %s", o->why);
+	utf8_format(msg, sizeof msg, "Import failed: %s", o->why);
 	if (resource_failed(r->db, o->id, msg) < 0)
 		return -1;
 	ctx = json_object_new_object();
-	failure_context(o, ctx);
+	resource_context(o, ctx);
 	runner_log(r, o->job->run_id, "error", ctx, "Import of %s \"%s\" (external id %s) failed: %s",
 	    o->type, o->label, o->ext, o->why);
 	json_object_put(ctx);
@@ -112,8 +112,8 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 
 	o->outcome = ONE_DONE;
 	o->failed_now = false;
-	snprintf(o->type, sizeof o->type, "%s", w->type);
-	snprintf(o->ext, sizeof o->ext, "%s", w->ext);
+	utf8_copy(o->type, sizeof o->type, w->type);
+	utf8_copy(o->ext, sizeof o->ext, w->ext);
 	if (strcmp(w->status, "pending") != 0)
 		return TX_COMMIT; /* already done by someone else */
 	if (w->norm != NULL)
@@ -128,6 +128,14 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 	json_object_put(norm);
 	switch (ir) {
 	case IMP_OK:
+		if (ic->cuts[0] != '\0') {
+			json_object *ctx = json_object_new_object();
+			resource_context(o, ctx);
+			runner_log(r, o->job->run_id, "warning", ctx,
+			    "Imported %s \"%s\" (external id %s) with values cut to fit the account: %s.",
+			    o->type, o->label, o->ext, ic->cuts);
+			json_object_put(ctx);
+		}
 		if (o->imported != NULL) {
 			json_object *row = json_object_new_array_ext(3);
 			json_object_array_add(row, json_object_new_uint64(o->id));
@@ -148,7 +156,7 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 		break;
 	}
 db_error:
-	snprintf(o->dberr, sizeof o->dberr, "%s", db_error(r->db));
+	utf8_copy(o->dberr, sizeof o->dberr, db_error(r->db));
 	return TX_ERROR;
 }
 
@@ -210,7 +218,7 @@ error_body(struct runner *r, void *arg)
 		return TX_ABORT;
 	}
 	ctx = json_object_new_object();
-	failure_context(o, ctx);
+	resource_context(o, ctx);
 	jx_add_int(ctx, "attempt", o->attempts);
 	jx_add_int(ctx, "max_attempts", r->max_attempts);
 	jx_add_str(ctx, "database_error", o->dberr);

@@ -54,7 +54,36 @@ PROVIDERS = {p.id: p for p in (UptimeRobot(), Pingdom(), StatusCake(), BetterSta
 # Shared state: accounts, faults, rate counters, request log
 
 FAULT_KINDS = {"429", "420", "500", "502", "503", "504", "slow", "truncated", "bad_json", "bad_key",
-               "empty", "reset", "echo", "endless"}
+               "empty", "reset", "echo", "endless", "bad_utf8"}
+
+# Bytes that are not UTF-8: a lone continuation byte, a truncated 3-byte
+# sequence, an overlong '/', a UTF-16 surrogate and the bytes UTF-8 never uses.
+BAD_UTF8 = b"\x80 caf\xe9 \xe2\x82 \xc0\xaf \xed\xa0\x80 \xff\xfe"
+
+
+def bad_utf8_reply(fault):
+    """A hostile answer, not a provider's published shape (no provider's
+    reference shows one): bytes that are not UTF-8 where a client may copy
+    text into a message. "where" says where they are:
+      body          200 application/json, inside a JSON string (so it is not JSON)
+      error_body    the fault's "status" (default 400), text/plain, the bytes as the body
+      retry_after   429 whose Retry-After header holds them
+      content_type  the fault's "status" (default 500), a Content-Type holding them
+      location      302 to https://<them>.example/ (a host name of those bytes)"""
+    where = fault.get("where", "body")
+    # http.server writes header values as Latin-1: each byte below goes out as itself
+    raw = BAD_UTF8.decode("latin-1")
+    if where == "body":
+        return Reply(200, body=b'{"stat":"ok","error":{"message":"' + BAD_UTF8 + b'"}}')
+    if where == "error_body":
+        return Reply(to_int(fault.get("status")) or 400, body=b"Bad request: " + BAD_UTF8, ctype="text/plain")
+    if where == "retry_after":
+        return Reply(429, obj={"error": "slow down"}, headers=[("Retry-After", "1" + raw)])
+    if where == "content_type":
+        return Reply(to_int(fault.get("status")) or 500, body=b"<html>oops</html>", ctype="text/html; charset=" + raw)
+    if where == "location":
+        return Reply(302, body=b"", headers=[("Location", "https://" + raw.replace(" ", "") + ".example/")])
+    raise ValueError("unknown where %r" % where)
 
 
 def echo_reply(acct, fault):
@@ -403,6 +432,8 @@ class Handler(BaseHTTPRequestHandler):
             return RESET
         if kind == "echo":
             return echo_reply(acct, fault)
+        if kind == "bad_utf8":
+            return bad_utf8_reply(fault)
         if kind == "bad_key":
             return prov.bad_key(req)
         if kind == "endless":

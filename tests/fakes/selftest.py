@@ -723,6 +723,11 @@ def t_faults():
     faults("pingdom", {"kind": "endless"})
     r = call("GET", "/pingdom/api/3.1/checks", headers=bearer("demo-key"))
     R.check("fault endless not served by other fakes: 501", r.status == 501, r.status)
+    for where in ("body", "error_body", "retry_after", "content_type", "location"):
+        faults("pingdom", {"kind": "bad_utf8", "where": where})
+        r = call("GET", "/pingdom/api/3.1/checks", headers=bearer("demo-key"))
+        raw = r.body + "".join(r.headers.values()).encode("latin-1")
+        R.check("fault bad_utf8 %s: bytes that are not UTF-8" % where, b"\xff\xfe" in raw, (r.status, r.headers))
     pend = ctl("GET", "pingdom/faults")
     R.check("fault queue drained", pend == {"pending": []}, pend)
 

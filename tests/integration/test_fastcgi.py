@@ -24,12 +24,14 @@ def record(rtype, content=b"", request_id=1):
 
 
 def pairs(params):
-    """Name-value pairs: each length in 1 byte below 128, else 4 with the high bit set."""
+    """Name-value pairs: each length in 1 byte below 128, else 4 with the high bit set.
+    A value may be bytes (sent as they are) or text (sent as UTF-8)."""
     out = b""
     for k, v in params.items():
-        for s in (k.encode(), v.encode()):
+        k, v = k.encode(), v if isinstance(v, bytes) else v.encode()
+        for s in (k, v):
             out += struct.pack(">B", len(s)) if len(s) < 128 else struct.pack(">I", len(s) | 0x80000000)
-        out += k.encode() + v.encode()
+        out += k + v
     return out
 
 
@@ -68,12 +70,8 @@ def read_answer(sock):
     return int(headers["Status"].split()[0]), headers, body
 
 
-class TestTheServerDoesNotHoldTheProcess(ApiTestCase):
-    """The process closes a connection as soon as it has answered and read all
-    the server sent, so a server that holds its end open does not hold the
-    process (input left unread keeps libfcgi's lingering close, which drains
-    it so the close cannot reset the connection and lose the answer); and a
-    large answer waits in the socket for the server, not in the process."""
+class FcgiDirect(ApiTestCase):
+    """One migrator.fcgi process under spawn-fcgi, and a user (owner)."""
 
     @classmethod
     def setUpClass(cls):
@@ -105,6 +103,26 @@ class TestTheServerDoesNotHoldTheProcess(ApiTestCase):
     def me(self):
         return {"REQUEST_METHOD": "GET", "REQUEST_URI": "/api/v1/me", "REMOTE_ADDR": "127.0.0.1",
                 "HTTP_AUTHORIZATION": "Bearer " + self.owner.token, "HTTP_HOST": "127.0.0.1"}
+
+    def ask(self, method, uri, body=b""):
+        """One request as a web server passes it (uri and body as bytes, as
+        they came): (status, headers, body)."""
+        params = dict(self.me(), REQUEST_METHOD=method, REQUEST_URI=uri)
+        if body:
+            params.update(CONTENT_TYPE="application/json", CONTENT_LENGTH=str(len(body)))
+        s = self.connect()
+        s.sendall(request_records(params, body))
+        answer = read_answer(s)
+        s.close()  # at once: a process draining a body it did not read waits for the close
+        return answer
+
+
+class TestTheServerDoesNotHoldTheProcess(FcgiDirect):
+    """The process closes a connection as soon as it has answered and read all
+    the server sent, so a server that holds its end open does not hold the
+    process (input left unread keeps libfcgi's lingering close, which drains
+    it so the close cannot reset the connection and lose the answer); and a
+    large answer waits in the socket for the server, not in the process."""
 
     def test_a_connection_held_open_by_the_server_does_not_hold_the_process(self):
         held = self.connect()

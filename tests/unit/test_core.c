@@ -622,6 +622,145 @@ test_utf8_cut(void **state)
 	assert_string_equal(buf, "");
 }
 
+/* ---- UTF-8 everywhere and numbers never clamped (issue 23, items 3 and 7) ---- */
+
+/* utf8_copy cuts on a boundary and turns what is not UTF-8 into '?', in
+ * place too; utf8_format does the same to whatever a format makes, however
+ * long; utf8_dup copies whole. */
+static void
+test_utf8_copy_fixes_and_cuts(void **state)
+{
+	char buf[16], big[4096];
+	char *d;
+
+	(void)state;
+	utf8_copy(buf, sizeof buf,
+	    "a\xff"
+	    "b\xc3(\xe2\x82\xf0\x9f\x98\x80"); /* bad, bad lead, cut 3-byte, emoji */
+	assert_string_equal(buf, "a?b?(??\xf0\x9f\x98\x80");
+	assert_true(utf8_valid(buf, strlen(buf)));
+	utf8_copy(buf, sizeof buf, "\xed\xa0\x80\xc0\xaf"); /* a surrogate and an overlong form */
+	assert_string_equal(buf, "?????");
+	strcpy(buf, "ok\xff\xfe.example");
+	utf8_copy(buf, sizeof buf, buf); /* in place */
+	assert_string_equal(buf, "ok??.example");
+	/* 15 bytes of room: three emoji (12) and not a fourth */
+	utf8_copy(buf, sizeof buf, "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80");
+	assert_int_equal(strlen(buf), 12);
+	/* a format longer than its buffer: cut on a boundary, never half an emoji */
+	for (size_t room = 1; room <= 12; room++) {
+		utf8_format(buf, room, "%s:%s", "\xf0\x9f\x98\x80", "x\xf0\x9f\x98\x80\xff");
+		assert_true(utf8_valid(buf, strlen(buf)));
+		assert_true(strlen(buf) < room);
+	}
+	utf8_format(buf, sizeof buf, "%s",
+	    "\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80\xf0\x9f\x98\x80");
+	assert_int_equal(strlen(buf), 12);
+	memset(big, 'a', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	big[100] = (char)0xff;
+	utf8_format(buf, sizeof buf, "%s", big);
+	assert_string_equal(buf, "aaaaaaaaaaaaaaa");
+	d = utf8_dup(big);
+	assert_int_equal(strlen(d), sizeof big - 1);
+	assert_int_equal(d[100], '?');
+	free(d);
+}
+
+/* The error value: a field name or message past its buffer (the 64-byte cut
+ * of a credential key of emoji once split one) is cut on a boundary. */
+static void
+test_err_cuts_on_boundaries(void **state)
+{
+	struct err e;
+	char key[128] = "credentials.";
+
+	(void)state;
+	for (int i = 0; i < 15; i++)
+		strcat(key, "\xf0\x9f\x98\x80");
+	err_clear(&e);
+	err_field(&e, key, "The %s field is unknown: %s.", key, key);
+	assert_true(utf8_valid(e.fields[0].field, strlen(e.fields[0].field)));
+	assert_int_equal(strlen(e.fields[0].field), 12 + 12 * 4); /* 63 bytes of room: 12 emoji */
+	assert_true(utf8_valid(e.fields[0].msg, strlen(e.fields[0].msg)));
+	err_set(&e, ERR_VALIDATION, "%s%s%s%s %s", key, key, key, key, "\xff");
+	assert_true(utf8_valid(e.msg, strlen(e.msg)));
+	err_internal(&e, "%s", "provider said \xff\xfe");
+	assert_string_equal(e.detail, "provider said ??");
+}
+
+/* A number no int64_t or finite double holds is never clamped: jx_parse
+ * reads it as null, jx_parse_input as a marker named by its path; numbers
+ * within range (the int64 ends, -0, tiny doubles) read exactly. */
+static void
+test_json_numbers_never_clamped(void **state)
+{
+	static const char *const out[] = { "99999999999999999999", "-99999999999999999999",
+		"9223372036854775808", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+		"1e400", "-1e400", "1.8e308", "123456789012345678901234567890", "1E+309", NULL };
+	static const char *const in[] = { "9223372036854775807", "-9223372036854775808", "-0", "0", "1e-400",
+		"1.7e308", "-0.0", "12345678901234567890.5", "9007199254740993", NULL };
+	char text[128], where[64];
+	json_object *v, *x;
+	int ok;
+
+	(void)state;
+	for (size_t i = 0; out[i] != NULL; i++) {
+		snprintf(text, sizeof text, "{\"a\":[1,%s],\"b\":2}", out[i]);
+		v = jx_parse(text, strlen(text), &ok);
+		if (!ok)
+			fail_msg("jx_parse refused %s", text);
+		x = json_object_array_get_idx(json_object_object_get(v, "a"), 1);
+		if (x != NULL)
+			fail_msg("%s read as %s, not null", out[i], json_object_to_json_string(x));
+		assert_false(jx_valid(text, strlen(text)));
+		json_object_put(v);
+		v = jx_parse_input(text, strlen(text), &ok);
+		assert_true(ok);
+		assert_true(jx_find_out_of_range(v, where, sizeof where));
+		assert_string_equal(where, "a.1");
+		json_object_put(v);
+		/* alone, at the very end of the text */
+		v = jx_parse_input(out[i], strlen(out[i]), &ok);
+		assert_true(ok);
+		assert_true(jx_out_of_range(v));
+		json_object_put(v);
+	}
+	for (size_t i = 0; in[i] != NULL; i++) {
+		snprintf(text, sizeof text, "{\"id\":%s}", in[i]);
+		v = jx_parse_input(text, strlen(text), &ok);
+		assert_true(ok);
+		if (jx_find_out_of_range(v, where, sizeof where))
+			fail_msg("%s called out of range", in[i]);
+		assert_true(jx_valid(text, strlen(text)));
+		json_object_put(v);
+	}
+	v = jx_parse("[9223372036854775807,-9223372036854775808,9007199254740993]", 59, &ok);
+	assert_true(ok);
+	assert_true(json_object_get_int64(json_object_array_get_idx(v, 0)) == INT64_MAX);
+	assert_true(json_object_get_int64(json_object_array_get_idx(v, 1)) == INT64_MIN);
+	assert_true(json_object_get_int64(json_object_array_get_idx(v, 2)) == 9007199254740993LL);
+	json_object_put(v);
+	/* the path names keys and positions however deep, cut on a boundary */
+	strcpy(text, "{\"x\":{\"\xf0\x9f\x98\x80\":[[0,{\"k\":1e999}]]}}");
+	v = jx_parse_input(text, strlen(text), &ok);
+	assert_true(jx_find_out_of_range(v, where, sizeof where));
+	assert_string_equal(where, "x.\xf0\x9f\x98\x80.0.1.k");
+	assert_true(jx_find_out_of_range(v, where, 6));
+	assert_string_equal(where, "x."); /* 5 bytes: never half the emoji */
+	json_object_put(v);
+	/* NaN is not JSON, whatever the marker is */
+	v = jx_parse_input("[NaN]", 5, &ok);
+	assert_false(ok);
+	/* a key with \u0000 would be read cut short: refused; a value keeps its length */
+	v = jx_parse("{\"a\\u0000b\":1}", 14, &ok);
+	assert_false(ok);
+	v = jx_parse("{\"a\":\"x\\u0000y\"}", 16, &ok);
+	assert_true(ok);
+	assert_int_equal(json_object_get_string_len(json_object_object_get(v, "a")), 3);
+	json_object_put(v);
+}
+
 int
 main(void)
 {
@@ -641,6 +780,9 @@ main(void)
 		cmocka_unit_test(test_token),
 		cmocka_unit_test(test_scopes),
 		cmocka_unit_test(test_err_table),
+		cmocka_unit_test(test_utf8_copy_fixes_and_cuts),
+		cmocka_unit_test(test_err_cuts_on_boundaries),
+		cmocka_unit_test(test_json_numbers_never_clamped),
 	};
 
 	if (sodium_init() < 0)
