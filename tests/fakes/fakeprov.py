@@ -54,7 +54,7 @@ PROVIDERS = {p.id: p for p in (UptimeRobot(), Pingdom(), StatusCake(), BetterSta
 # Shared state: accounts, faults, rate counters, request log
 
 FAULT_KINDS = {"429", "420", "500", "502", "503", "504", "slow", "truncated", "bad_json", "bad_key",
-               "empty", "reset", "echo", "endless"}
+               "empty", "reset", "echo", "endless", "redirect"}
 
 
 def echo_reply(acct, fault):
@@ -416,6 +416,11 @@ class Handler(BaseHTTPRequestHandler):
             r = prov.handle(req, acct)
             r.gzip_ok = prov.gzip_ok
             return r
+        if kind == "redirect":
+            # a web server in front of the API moving it: status (default 302) to location, sent as
+            # given (a character up to U+00FF goes out as that one byte)
+            return Reply(to_int(fault.get("status")) or 302, body=b"", ctype="text/html",
+                         headers=[("Location", str(fault.get("location", "/")))])
         if kind == "truncated":
             r = prov.handle(req, acct)
             full = r.body

@@ -356,6 +356,22 @@ class TestRunnerFaults(RunnerTestCase):
         self.assertIsNone(row["credentials"], "credentials of a failed run are wiped at once")
         self.assertEqual(self.stack.count("jobs", "run_id=%s" % q(rid)), 0)
 
+    def test_a_redirect_to_a_host_that_is_not_utf8_fails_the_run_with_a_clean_message(self):
+        """A provider redirect to https://\\xff\\xfe.example/: the hop is refused (another host) and the
+        run ends failed with a message that names the target as valid UTF-8 (a raw byte would be
+        refused by the strict SQL mode and leave the job to come back)."""
+        user = self.user()
+        key = self.account(monitors=5)
+        self.faults({"kind": "redirect", "status": 307, "location": "https://\u00ff\u00fe.example/v2/getMonitors",
+                     "match": "getMonitors", "times": 0})
+        rid = self.start(user, key)
+        self.assertEqual(self.drive(rid, ("failed", "awaiting_review")), "failed")
+        run = self.get(user, rid)["data"]
+        self.assertIn("redirected to another host (https://??.example)", run["error_message"])
+        self.assertNotIn(key, json.dumps(self.logs(user, rid)))
+        self.assertEqual(self.stack.count("jobs", "run_id=%s" % q(rid)), 0)
+        harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % PROVIDER)
+
     def test_provider_errors_exhaust_the_attempts_then_fail_the_run(self):
         cfg = harness.runner_config(self.stack, "runner-2attempts", lease_seconds=5, max_attempts=2)
         user = self.user()
