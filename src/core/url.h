@@ -1,6 +1,7 @@
 /* URLs, read with curl's parser (CURLU): the one URL parser of the project.
- * httpc's redirect policy reads URLs here, so that what it checks is what
- * curl connects to. */
+ * The URL guard, httpc's redirect policy and the adapters' host and port
+ * splits read URLs here, so that what they check is
+ * what curl connects to. */
 #ifndef MIGRATOR_URL_H
 #define MIGRATOR_URL_H
 #include <stdbool.h>
@@ -23,10 +24,19 @@ struct url {
 
 /* Read text with curl_url_set's flags (CURLU_*); when base is not NULL, text
  * may be relative and is resolved against base as curl resolves a redirect's
- * Location. Returns 0 with u filled (free it with url_free), or -1 with u
- * cleared when curl's parser refuses either text or the URL has no host. */
-int url_parse(struct url *u, const char *base, const char *text, unsigned int flags);
+ * Location. Returns CURLUE_OK (0) with u filled (free it with url_free), or
+ * curl's error code with u cleared when curl's parser refuses either text
+ * (CURLUE_NO_HOST when the URL has no host). */
+CURLUcode url_parse(struct url *u, const char *base, const char *text, unsigned int flags);
 void url_free(struct url *u);
+
+/* The host of u without the brackets of an IPv6 literal into out[size].
+ * Returns 0, or -1 (out empty) when it does not fit. */
+int url_host_copy(const struct url *u, char *out, size_t size);
+
+/* text with its port set to port, written out again by curl; malloc'd, or
+ * NULL when curl cannot read text (read with CURLU_ALLOW_SPACE). */
+char *url_set_port(const char *text, long port);
 
 /* "scheme://host[:port]" of u (the port only when given) for a message, never
  * its path or query: cleaned by utf8_clean into out[size]. */

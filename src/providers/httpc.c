@@ -214,12 +214,12 @@ httpc_redirect_allowed(const char *from, long status, bool has_body, const char 
 		    "the provider answered with a redirect (HTTP %ld) that is not followed; check the base URL",
 		    status);
 	text = xstrndup(loc, len);
-	if (memchr(loc, '\0', len) != NULL || url_parse(&a, NULL, from, 0) != 0) {
+	if (memchr(loc, '\0', len) != NULL || url_parse(&a, NULL, from, 0) != CURLUE_OK) {
 		free(text);
 		return prov_err(err, PROV_FATAL, "the provider redirected to an address that is not a URL");
 	}
 	/* Resolved as curl resolves it before following (lib/transfer.c, Curl_follow). */
-	if (url_parse(&b, from, text, CURLU_URLENCODE | CURLU_ALLOW_SPACE) != 0) {
+	if (url_parse(&b, from, text, CURLU_URLENCODE | CURLU_ALLOW_SPACE) != CURLUE_OK) {
 		free(text);
 		url_free(&a);
 		return prov_err(err, PROV_FATAL, "the provider redirected to an address that is not a URL");

@@ -18,6 +18,7 @@
 #include "core/err.h"
 #include "core/jsonx.h"
 #include "core/scrub.h"
+#include "core/url.h"
 #include "core/util.h"
 #include "crypto/seal.h"
 #include "crypto/token.h"
@@ -364,6 +365,69 @@ write_tmp(const char *text)
 	return path;
 }
 
+/* URLs as curl reads them (core/url.c). */
+static void
+test_url_parse(void **state)
+{
+	struct url u;
+	char buf[64];
+	char *s;
+
+	(void)state;
+	/* upper-case scheme and host: the scheme lower-cased, the host as written */
+	assert_int_equal(url_parse(&u, NULL, "HTTPS://Example.COM/a/b", 0), CURLUE_OK);
+	assert_string_equal(u.scheme, "https");
+	assert_string_equal(u.host, "Example.COM");
+	assert_null(u.port);
+	assert_int_equal(u.port_num, 443); /* the default port */
+	assert_string_equal(u.path, "/a/b");
+	assert_false(u.userinfo);
+	url_free(&u);
+	assert_int_equal(url_parse(&u, NULL, "http://a.example:80/", 0), CURLUE_OK);
+	assert_string_equal(u.port, "80");
+	assert_int_equal(u.port_num, 80);
+	url_free(&u);
+	/* an IPv6 literal with a port, in brackets; its host without them */
+	assert_int_equal(url_parse(&u, NULL, "https://[::1]:8443/x?q=1#f", 0), CURLUE_OK);
+	assert_string_equal(u.host, "[::1]");
+	assert_int_equal(u.port_num, 8443);
+	assert_string_equal(u.query, "q=1");
+	assert_string_equal(u.fragment, "f");
+	assert_int_equal(url_host_copy(&u, buf, sizeof buf), 0);
+	assert_string_equal(buf, "::1");
+	assert_int_equal(url_host_copy(&u, buf, 3), -1);
+	assert_string_equal(buf, "");
+	url_origin_text(&u, buf, sizeof buf);
+	assert_string_equal(buf, "https://[::1]:8443");
+	url_free(&u);
+	/* user info noticed; a percent-encoded host decoded */
+	assert_int_equal(url_parse(&u, NULL, "https://user:pw@ex%41mple.com/", 0), CURLUE_OK);
+	assert_true(u.userinfo);
+	assert_string_equal(u.host, "exAmple.com");
+	url_free(&u);
+	/* refused: no host, a bad port, a broken IPv6 literal */
+	assert_int_equal(url_parse(&u, NULL, "https://", 0), CURLUE_NO_HOST);
+	assert_null(u.host);
+	assert_int_equal(url_parse(&u, NULL, "https://a.example:65536/", 0), CURLUE_BAD_PORT_NUMBER);
+	assert_int_equal(url_parse(&u, NULL, "https://[::1/", 0), CURLUE_BAD_IPV6);
+	assert_int_equal(url_parse(&u, NULL, NULL, 0), CURLUE_MALFORMED_INPUT);
+	/* relative to a base, as a redirect's Location */
+	assert_int_equal(url_parse(&u, "https://a.example/v2/x?k=1", "../y", 0), CURLUE_OK);
+	assert_string_equal(u.path, "/y");
+	assert_null(u.query);
+	url_free(&u);
+	/* a host that is not UTF-8: read, and named cleanly */
+	assert_int_equal(url_parse(&u, NULL, "https://\xff\xfe.example:8443/", 0), CURLUE_OK);
+	url_origin_text(&u, buf, sizeof buf);
+	assert_string_equal(buf, "https://??.example:8443");
+	url_free(&u);
+	/* a port put in, the URL written by curl */
+	s = url_set_port("HTTP://A.Example/p%20q?x=1", 8080);
+	assert_string_equal(s, "http://A.Example:8080/p%20q?x=1");
+	free(s);
+	assert_null(url_set_port("not a url", 80));
+}
+
 static void
 test_config(void **state)
 {
@@ -640,6 +704,7 @@ main(void)
 		cmocka_unit_test(test_parse_i64),
 		cmocka_unit_test(test_parse_bool),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_url_parse),
 		cmocka_unit_test(test_utf8_cut),
 		cmocka_unit_test(test_scrub_every_form),
 		cmocka_unit_test(test_uuid),

@@ -139,6 +139,11 @@ test_urlguard_check_url(void **state)
 		"https://[2001:db8::1]/api",
 		"https://10.0.0.5/whmcs",
 		"HTTPS://Example.COM/a/b",
+		"https://[::1]:8443/api", /* the address is judged at connect time */
+		"https://[2001:DB8::1]/",
+		"https://billing.example.com:443/",
+		"https://billing.example.com/a%20b/%7Euser",
+		"https://billing.example.com.",
 	};
 	static const struct {
 		const char *url, *why;
@@ -162,6 +167,15 @@ test_urlguard_check_url(void **state)
 		{ "https://[zz::1]/", "IPv6" },
 		{ "https://ex..ample.com/", "invalid host" },
 		{ "https://exa%2fmple.com/", "invalid host" },
+		{ "https://ex%41mple.com/", "invalid host" },      /* curl would read exAmple.com */
+		{ "https://127.1/", "invalid host" },              /* curl would read 127.0.0.1 */
+		{ "https://[0:0::1]/", "malformed IPv6" },         /* curl would read [::1] */
+		{ "https://[fe80::1%25eth0]/", "malformed IPv6" }, /* a zone */
+		{ "https://\xff\xfe.example/", "non-ASCII" },
+		{ "https://[::1]:/", "invalid port" },
+		{ "https://example.com:99999/", "invalid port" },
+		{ "https://user@example.com/", "user name or password" },
+		{ "https://:pw@example.com/", "user name or password" },
 		{ "", "empty" },
 	};
 	char why[160], longurl[700];
