@@ -45,27 +45,19 @@ host_name_valid(const char *h)
 	return h[len - 1] == '.' ? len <= 254 : len <= 253;
 }
 
-/* The parts curl read from url (after the scheme's "://", at auth): a host
- * written as curl reads it (not percent-encoded, an IP address in its usual
- * form) and valid as a name, a port from 1 to 65535 after a ':', no user
- * info, query or fragment. 0, or -1 with why. */
+/* The parts curl read from url: a host that is an IP literal or a valid name
+ * (an address in any spelling is judged at connect time), a port from 1 to
+ * 65535, no user info, query or fragment. 0, or -1 with why. */
 static int
-check_parts(const struct url *u, const char *auth, char *why, size_t whysize)
+check_parts(const struct url *u, char *why, size_t whysize)
 {
-	size_t hl = strlen(u->host);
-
 	if (u->userinfo)
 		return why_set(why, whysize, "the URL must not contain a user name or password");
 	if (u->query != NULL || u->fragment != NULL)
 		return why_set(why, whysize, "the URL must not contain a query or fragment");
-	if (strncasecmp(auth, u->host, hl) != 0 || (auth[hl] != '\0' && auth[hl] != ':' && auth[hl] != '/'))
-		return why_set(why, whysize,
-		    u->host[0] == '[' ? "the URL has a malformed IPv6 address" :
-		                        "the URL has an invalid host name");
 	if (u->host[0] != '[' && !host_name_valid(u->host))
 		return why_set(why, whysize, "the URL has an invalid host name");
-	if ((auth[hl] == ':' && u->port == NULL) ||
-	    (u->port != NULL && (u->port_num < 1 || u->port_num > 65535)))
+	if (u->port != NULL && (u->port_num < 1 || u->port_num > 65535))
 		return why_set(why, whysize, "the URL has an invalid port");
 	return 0;
 }
@@ -73,7 +65,7 @@ check_parts(const struct url *u, const char *auth, char *why, size_t whysize)
 int
 urlguard_check_url(const char *url, bool allow_http, char *why, size_t whysize)
 {
-	const char *auth;
+	const char *auth, *end;
 	struct url u;
 	CURLUcode rc;
 	size_t len;
@@ -101,6 +93,9 @@ urlguard_check_url(const char *url, bool allow_http, char *why, size_t whysize)
 		                 "the URL must start with https://");
 	if (*auth == '\0' || *auth == '/')
 		return why_set(why, whysize, "the URL has no host");
+	end = auth + strcspn(auth, "/?#");
+	if (end[-1] == ':')
+		return why_set(why, whysize, "the URL has an invalid port"); /* a ':' and no port */
 	rc = url_parse(&u, NULL, url, 0);
 	if (rc == CURLUE_BAD_PORT_NUMBER)
 		return why_set(why, whysize, "the URL has an invalid port");
@@ -110,7 +105,7 @@ urlguard_check_url(const char *url, bool allow_http, char *why, size_t whysize)
 		return why_set(why, whysize, "the URL has no host");
 	if (rc != CURLUE_OK)
 		return why_set(why, whysize, "the URL has an invalid host name");
-	if (check_parts(&u, auth, why, whysize) != 0) {
+	if (check_parts(&u, why, whysize) != 0) {
 		url_free(&u);
 		return -1;
 	}
