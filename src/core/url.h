@@ -1,6 +1,6 @@
 /* URLs, read with curl's parser (CURLU): the one URL parser of the project.
- * The URL guard, httpc's redirect policy and the adapters' host and port
- * splits read URLs here, so that what they check is
+ * The URL guard, httpc's redirect policy, the adapters' host and port splits
+ * and a monitor's natural key all read URLs here, so that what they check is
  * what curl connects to. */
 #ifndef MIGRATOR_URL_H
 #define MIGRATOR_URL_H
@@ -41,5 +41,21 @@ char *url_set_port(const char *text, long port);
 /* "scheme://host[:port]" of u (the port only when given) for a message, never
  * its path or query: cleaned by utf8_clean into out[size]. */
 void url_origin_text(const struct url *u, char *out, size_t size);
+
+/* s with every letter lower-cased (Unicode case mapping; bytes that are not
+ * UTF-8 kept as they are); malloc'd. */
+char *url_lower(const char *s);
+
+/* The natural key of a monitor's address (docs/resources.md): for a URL
+ * (scheme://host...), the scheme and host lower-cased, the port when given
+ * and not the scheme's default, the path without trailing slashes, then the
+ * query and fragment as written; for a host (ping, port and DNS checks), the
+ * host lower-cased without surrounding white space and trailing dots, then
+ * ":port" when port >= 0. An address whose host curl reads differently from
+ * how it is written (percent-encoded, an IP literal in another spelling) is
+ * its own key, as written. malloc'd. When hint is not NULL, *hint (malloc'd)
+ * is a text that every address with the same key contains, letter case
+ * aside: a cheap first filter for the database. */
+char *url_key(const char *address, int64_t port, char **hint);
 
 #endif

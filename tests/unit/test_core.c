@@ -428,6 +428,61 @@ test_url_parse(void **state)
 	assert_null(url_set_port("not a url", 80));
 }
 
+/* A monitor's natural key: equal for the spellings of one site, different
+ * for another site; its hint is in every address with that key. */
+static void
+test_url_key(void **state)
+{
+	static const struct {
+		const char *address;
+		int64_t port;
+		const char *key, *hint;
+	} cases[] = {
+		{ "HTTPS://Shop.Example.com:443/health/?x=1", -1, "https://shop.example.com/health?x=1",
+		    "shop.example.com" },
+		{ "https://shop.example.com/health?x=1", 80, "https://shop.example.com/health?x=1", NULL },
+		{ "http://a.example.com:80", -1, "http://a.example.com", NULL },
+		{ "HTTP://A.EXAMPLE.COM/", -1, "http://a.example.com", NULL },
+		{ "http://a.example.com:8080/", -1, "http://a.example.com:8080", NULL },
+		{ "https://a.example.com:80/", -1, "https://a.example.com:80", NULL },
+		{ "https://a.example.com/X//", -1, "https://a.example.com/X", NULL },
+		{ "https://a.example.com/p%20q/#top", -1, "https://a.example.com/p%20q#top", NULL },
+		{ "https://u:pw@a.example.com/", -1, "https://a.example.com", NULL },
+		{ "https://\xc3\x9c.example/\xc3\xa4/", -1, "https://\xc3\xbc.example/\xc3\xa4",
+		    "\xc3\xbc.example" },
+		{ "https://[::1]:8443/", -1, "https://[::1]:8443", "[::1]" },
+		{ "https://[::1]:443/", -1, "https://[::1]", NULL },
+		{ "tcp://DB.example.com:25", -1, "tcp://db.example.com:25", NULL },
+		/* the host is not written as curl reads it: the address is its own key */
+		{ "https://ex%41mple.com/", -1, "https://ex%41mple.com/", "https://ex%41mple.com/" },
+		{ "https://127.1/", -1, "https://127.1/", NULL },
+		/* a host (ping, port and DNS checks) */
+		{ " Mail.Example.com. ", 25, "mail.example.com:25", "mail.example.com" },
+		{ "Mail.Example.com", -1, "mail.example.com", NULL },
+		{ "192.0.2.10", -1, "192.0.2.10", NULL },
+		{ "", -1, "", "" },
+		/* bytes that are not UTF-8 stay as they are */
+		{ "HTTPS://\xff\xfe.EXAMPLE/", -1, "https://\xff\xfe.example", "\xff\xfe.example" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *hint = NULL, *key = url_key(cases[i].address, cases[i].port, &hint);
+
+		if (strcmp(key, cases[i].key) != 0 ||
+		    (cases[i].hint != NULL && strcmp(hint, cases[i].hint) != 0))
+			fail_msg("%s: key \"%s\", hint \"%s\"", cases[i].address, key, hint);
+		free(key);
+		free(hint);
+	}
+	{
+		char *l = url_lower("\xc4\xb0STANBUL \xc3\x84\xc3\x96 \xe1\xba\x9e\xff");
+
+		assert_string_equal(l, "istanbul \xc3\xa4\xc3\xb6 \xc3\x9f\xff"); /* U+0130 -> i */
+		free(l);
+	}
+}
+
 static void
 test_config(void **state)
 {
@@ -705,6 +760,7 @@ main(void)
 		cmocka_unit_test(test_parse_bool),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_url_parse),
+		cmocka_unit_test(test_url_key),
 		cmocka_unit_test(test_utf8_cut),
 		cmocka_unit_test(test_scrub_every_form),
 		cmocka_unit_test(test_uuid),
