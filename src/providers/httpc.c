@@ -145,7 +145,7 @@ header_value(const char *line, size_t n, const char *name, const char **v, size_
 
 	if (n <= nl || line[nl] != ':' || strncasecmp(line, name, nl) != 0)
 		return false;
-	for (i = nl + 1; i < n && is_space(line[i]) && line[i] != '\0'; i++)
+	for (i = nl + 1; i < n && is_space(line[i]); i++)
 		;
 	for (end = i; end < n && line[end] != '\r' && line[end] != '\n' && line[end] != '\0'; end++)
 		;
@@ -154,22 +154,6 @@ header_value(const char *line, size_t n, const char *name, const char **v, size_
 	*v = line + i;
 	*vl = end - i;
 	return true;
-}
-
-/* The status of a status line "HTTP/<version> <3 digits>...", or 0. */
-static long
-status_of(const char *line, size_t n)
-{
-	size_t i = 5;
-
-	while (i < n && line[i] != ' ' && line[i] != '\r' && line[i] != '\n')
-		i++;
-	while (i < n && line[i] == ' ')
-		i++;
-	if (n - i < 3 || !isdigit((unsigned char)line[i]) || !isdigit((unsigned char)line[i + 1]) ||
-	    !isdigit((unsigned char)line[i + 2]) || (n - i > 3 && isdigit((unsigned char)line[i + 3])))
-		return 0;
-	return (line[i] - '0') * 100 + (line[i + 1] - '0') * 10 + (line[i + 2] - '0');
 }
 
 void
@@ -181,7 +165,6 @@ httpc_resp_add_line(struct httpc_resp *r, const char *line, size_t n)
 	/* A status line starts a new response (a 1xx, or a redirect hop). */
 	if (n >= 5 && strncmp(line, "HTTP/", 5) == 0) {
 		r->nhdrs = 0;
-		r->status = status_of(line, n);
 		return;
 	}
 	for (size_t i = 0; kept_headers[i] != NULL; i++)
@@ -259,13 +242,16 @@ on_header(char *data, size_t size, size_t nmemb, void *arg)
 	struct xfer *x = arg;
 	size_t n = size * nmemb, vl;
 	const char *v, *from = NULL;
+	long status = 0;
 
 	httpc_resp_add_line(x->resp, data, n);
-	if (!x->follow || x->resp->status < 300 || x->resp->status > 399 ||
-	    !header_value(data, n, "location", &v, &vl) || vl == 0)
+	/* curl follows the Location of any 3xx, by the status as it read it */
+	curl_easy_getinfo(x->curl, CURLINFO_RESPONSE_CODE, &status);
+	if (!x->follow || status < 300 || status > 399 || !header_value(data, n, "location", &v, &vl) ||
+	    vl == 0)
 		return n;
 	if (curl_easy_getinfo(x->curl, CURLINFO_EFFECTIVE_URL, &from) != CURLE_OK || from == NULL ||
-	    httpc_redirect_allowed(from, x->resp->status, x->req->body != NULL, v, vl, &x->hop) != 0) {
+	    httpc_redirect_allowed(from, status, x->req->body != NULL, v, vl, &x->hop) != 0) {
 		if (from == NULL)
 			prov_err(&x->hop, PROV_FATAL,
 			    "the provider redirected to an address that is not a URL");

@@ -69,8 +69,8 @@ const char *httpc_header(const struct httpc_resp *resp, const char *name);
 /* Add a header to resp by hand (for tests and adapters' own use). */
 void httpc_resp_set_header(struct httpc_resp *resp, const char *name, const char *value);
 /* Take one response header line as curl hands it over into resp: a status
- * line ("HTTP/1.1 301 Moved") starts a new response (its status in
- * resp->status, the kept headers cleared); a kept header is stored. */
+ * line ("HTTP/1.1 301 Moved") starts a new response (the kept headers
+ * cleared); a kept header is stored. */
 void httpc_resp_add_line(struct httpc_resp *resp, const char *line, size_t n);
 
 /* Whether a redirect with this status from the URL from to the Location value

@@ -52,7 +52,8 @@ headers(const char *text, size_t n, long status)
 		const char *v = httpc_header(&r, names[k]);
 
 		/* a kept value is whole: it appears in the input as it is */
-		if (v != NULL && (strlen(v) >= sizeof r.hdrs[0].value || memmem(text, n, v, strlen(v)) == NULL))
+		if (v != NULL &&
+		    (strlen(v) >= sizeof r.hdrs[0].value || memmem(text, n, v, strlen(v)) == NULL))
 			abort();
 	}
 	check_wait(httpc_wait_hint(&r, now));
@@ -116,8 +117,8 @@ redirect(const char *text, size_t n, long status, bool body)
 	} else {
 		char *loc = strndup(nl + 1, n - (size_t)(nl - text) - 1);
 
-		if (n - (size_t)(nl - text) - 1 > HTTPC_MAX_LOCATION || strlen(loc) != n - (size_t)(nl - text) - 1 ||
-		    (status == 303 && body) ||
+		if (n - (size_t)(nl - text) - 1 > HTTPC_MAX_LOCATION ||
+		    strlen(loc) != n - (size_t)(nl - text) - 1 || (status == 303 && body) ||
 		    (status != 301 && status != 302 && status != 303 && status != 307 && status != 308))
 			abort();
 		if (!origin_of(NULL, from, &s1, &h1, &p1) || !origin_of(from, loc, &s2, &h2, &p2) ||

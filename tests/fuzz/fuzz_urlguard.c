@@ -45,14 +45,16 @@ ip_text(const char *text)
 	unsigned char buf[16];
 
 	known_class(cls);
-	if ((inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1) != (cls == NULL || strcmp(cls, "invalid") != 0))
+	if ((inet_pton(AF_INET, text, buf) == 1 || inet_pton(AF_INET6, text, buf) == 1) !=
+	    (cls == NULL || strcmp(cls, "invalid") != 0))
 		abort(); /* "invalid" exactly when the text is no address */
 }
 
 static void
 sockaddr_bytes(const uint8_t *data, size_t n)
 {
-	static const struct urlguard guards[] = { { false, false }, { true, false }, { false, true }, { true, true } };
+	static const struct urlguard guards[] = { { false, false }, { true, false }, { false, true },
+		{ true, true } };
 	struct sockaddr_storage ss;
 	const struct sockaddr *sa = (const struct sockaddr *)&ss;
 	size_t len = n < sizeof ss ? n : sizeof ss;
