@@ -158,7 +158,7 @@ def bench_one(st, conf, user, n, slots, tick):
         t3 = logged_at(st, run, "Run completed")
     total = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s" % harness.q(run)))
     monitors = int(st.sql_value("SELECT COUNT(*) FROM monitors WHERE user_id = %d" % user.id))
-    distinct = int(st.sql_value("SELECT COUNT(DISTINCT url_key) FROM monitors WHERE user_id = %d" % user.id))
+    distinct = int(st.sql_value("SELECT COUNT(DISTINCT type, url, port) FROM monitors WHERE user_id = %d" % user.id))
     imported = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s"
                                 " AND status = 'imported'" % harness.q(run)))
     # planning ends with the log line "Plan ready"; the import is what follows

@@ -1,6 +1,9 @@
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "core/url.h"
 #include "db/account.h"
 
 /* The statements of each account table: the link lookup and "has the user any". */
@@ -112,7 +115,25 @@ contact_find(struct db *db, uint64_t user, const char *type, const char *value, 
 int
 monitor_find(struct db *db, uint64_t user, const char *type, const char *url, int64_t port, uint64_t *id)
 {
-	return first_id(db_query(db, ST_ACC_MONITOR_NATURAL, "ussI", user, type, url, port), id);
+	char *hint, *key = url_key(url, port, &hint);
+	struct db_res *r = db_query(db, ST_ACC_MONITOR_NATURAL, "uss", user, type, hint);
+	int rc = -1;
+
+	free(hint);
+	while (r != NULL && (rc = db_next(r)) == 1) {
+		const char *u = db_str(r, 1);
+		char *k = url_key(u != NULL ? u : "", db_str(r, 2) != NULL ? db_i64(r, 2) : -1, NULL);
+		bool same = strcmp(k, key) == 0;
+
+		free(k);
+		if (same) {
+			*id = (uint64_t)db_i64(r, 0);
+			break;
+		}
+	}
+	db_free(r);
+	free(key);
+	return rc;
 }
 
 int

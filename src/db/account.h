@@ -61,7 +61,8 @@ int link_origin(struct db *, const char *model, uint64_t id, uint64_t user_id, c
 /* value NULL: a contact without value matches by name. */
 int contact_find(struct db *, uint64_t user, const char *type, const char *value, const char *name,
     uint64_t *id);
-/* url as url_key compares it (sql/004_fidelity.sql); port -1: none. */
+/* The first monitor of the type whose address has the natural key of url and
+ * port (url_key in core/url.h; port -1: none). */
 int monitor_find(struct db *, uint64_t user, const char *type, const char *url, int64_t port, uint64_t *id);
 int heartbeat_find(struct db *, uint64_t user, const char *name, const char *ping_url, uint64_t *id);
 int status_page_find(struct db *, uint64_t user, const char *name, uint64_t *id);

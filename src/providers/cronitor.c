@@ -28,6 +28,7 @@
 
 #include <sodium.h>
 
+#include "core/url.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
@@ -444,36 +445,6 @@ add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_
 	prov_page_add(page, "heartbeat", id, json_object_get(m), prov_norm_heartbeat(&h));
 }
 
-/* The host of URL u into host and its explicit port (-1 without). The
- * scheme length, or 0 when u has no "<scheme>://". */
-static size_t
-url_host(const char *u, char *host, size_t size, int64_t *port)
-{
-	const char *p = strstr(u, "://"), *a, *end, *colon;
-	size_t scheme;
-
-	*port = -1;
-	host[0] = '\0';
-	if (p == NULL || p == u ||
-	    strspn(u, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-") != (size_t)(p - u))
-		return 0;
-	scheme = (size_t)(p - u);
-	a = p + 3;
-	end = a + strcspn(a, "/?#");
-	for (const char *at = a; at < end; at++)
-		if (*at == '@')
-			a = at + 1;
-	colon = NULL;
-	for (const char *c = *a == '[' ? strchr(a, ']') : a; c != NULL && c < end; c++)
-		if (*c == ':')
-			colon = c;
-	if (colon != NULL && colon + 1 < end && end - colon - 1 <= 5 &&
-	    strspn(colon + 1, "0123456789") == (size_t)(end - colon - 1))
-		*port = strtol(colon + 1, NULL, 10);
-	snprintf(host, size, "%.*s", (int)((*port >= 0 ? colon : end) - a), a);
-	return scheme;
-}
-
 /* What a check's assertions say (the rest is warned). */
 struct cr_assert {
 	char *keyword;       /* malloc'd */
@@ -651,28 +622,38 @@ read_request(json_object *rq, const char *name, struct prov_monitor *mon, char *
 	mon->verify_ssl = tri(rq, "verify_ssl");
 }
 
-/* A check's address: http(s) keeps the whole URL; tcp/udp the host and port. */
+/* A check's address: http(s) keeps the whole URL; tcp/udp the host and port
+ * (host[size] holds it). An explicit port of the URL is the monitor's port. */
 static void
 check_address(const char *url, const char *name, struct prov_monitor *mon, char *host, size_t size,
     struct prov_page *page)
 {
-	size_t scheme = url != NULL ? url_host(url, host, size, &mon->port) : 0;
+	struct url u;
+	bool parsed = url != NULL &&
+	    url_parse(&u, NULL, url, CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE) == CURLUE_OK;
 
-	if (scheme > 0 &&
-	    ((scheme == 4 && strncasecmp(url, "http", 4) == 0) ||
-	        (scheme == 5 && strncasecmp(url, "https", 5) == 0))) {
+	host[0] = '\0';
+	mon->port = -1;
+	if (parsed) {
+		url_host_copy(&u, host, size);
+		if (u.port != NULL)
+			mon->port = u.port_num;
+	}
+	if (parsed && (strcmp(u.scheme, "http") == 0 || strcmp(u.scheme, "https") == 0)) {
 		mon->url = url;
 		mon->type = "http";
-	} else if (scheme == 3 && (strncasecmp(url, "tcp", 3) == 0 || strncasecmp(url, "udp", 3) == 0) &&
+	} else if (parsed && (strcmp(u.scheme, "tcp") == 0 || strcmp(u.scheme, "udp") == 0) &&
 	    host[0] != '\0') {
 		mon->url = host;
-		mon->type = tolower((unsigned char)url[0]) == 't' ? "tcp" : "udp";
+		mon->type = u.scheme[0] == 't' ? "tcp" : "udp";
 	} else {
 		mon->url = url;
 		mon->type = "other";
 		prov_page_warn(page, CR " check \"%s\" has no web or TCP/UDP address to check; kept as other",
 		    name);
 	}
+	if (parsed)
+		url_free(&u);
 }
 
 static void

@@ -261,7 +261,8 @@ healthchecks_fetch(struct prov_session *s, const char *cursor, struct prov_page 
 	if (key == NULL)
 		return prov_no_cred(err, HC, "api_key");
 	/* Trailing slashes as documented (Django's APPEND_SLASH would answer 301);
-	 * prov_http follows same-host redirects (http→https, a moved SITE_ROOT). */
+	 * prov_http follows redirects on the same scheme, host and port (a moved
+	 * SITE_ROOT). */
 	url = prov_url(s, "/api/v3/%s/", phases[ph]);
 	hdr = xasprintf("X-Api-Key: %s", key);
 	return prov_fetch_get(s, cursor, url, hdr, healthchecks_parse, page, err);

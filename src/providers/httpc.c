@@ -10,6 +10,7 @@
 
 #include "core/datetime.h"
 #include "core/log.h"
+#include "core/url.h"
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/httpc.h"
@@ -22,16 +23,20 @@
 /* clang-format off */
 static const char *const kept_headers[] = {
 	"retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset",
-	"req-limit-short", "req-limit-long", "content-type", "location", NULL
+	"req-limit-short", "req-limit-long", "content-type", NULL
 };
 /* clang-format on */
 
 struct xfer {
+	CURL *curl;
+	const struct httpc_req *req;
 	struct httpc_resp *resp;
 	size_t cap; /* allocated bytes of resp->body */
 	size_t max; /* body cap */
 	bool too_big;
-	const struct urlguard *guard;
+	bool follow;      /* curl follows redirects */
+	bool hop_refused; /* the header callback stopped a redirect: hop says why */
+	struct prov_error hop;
 	const char *blocked; /* class of the refused address, or NULL */
 };
 
@@ -49,6 +54,7 @@ global_init(void)
 static int prov_err(struct prov_error *err, enum prov_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Fill err; the message is cut on a character boundary. Returns -1. */
 static int
 prov_err(struct prov_error *err, enum prov_status st, const char *fmt, ...)
 {
@@ -90,12 +96,16 @@ on_body(char *data, size_t size, size_t nmemb, void *arg)
 	return n;
 }
 
-void
-httpc_resp_set_header(struct httpc_resp *r, const char *name, const char *value)
+/* Keep header name (lower-cased) with the value v[0..vl); a value that does
+ * not fit a slot is not kept. */
+static void
+keep_header(struct httpc_resp *r, const char *name, const char *v, size_t vl)
 {
 	struct httpc_hdr *h = NULL;
 	size_t i;
 
+	if (vl >= sizeof h->value || strlen(name) >= sizeof h->name)
+		return;
 	for (i = 0; i < r->nhdrs; i++)
 		if (strcasecmp(r->hdrs[i].name, name) == 0)
 			h = &r->hdrs[i];
@@ -104,55 +114,166 @@ httpc_resp_set_header(struct httpc_resp *r, const char *name, const char *value)
 			return;
 		h = &r->hdrs[r->nhdrs++];
 	}
-	snprintf(h->name, sizeof h->name, "%s", name);
-	for (char *p = h->name; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	snprintf(h->value, sizeof h->value, "%s", value);
+	for (i = 0; name[i] != '\0'; i++)
+		h->name[i] = (char)tolower((unsigned char)name[i]);
+	h->name[i] = '\0';
+	memcpy(h->value, v, vl);
+	h->value[vl] = '\0';
 }
 
+void
+httpc_resp_set_header(struct httpc_resp *r, const char *name, const char *value)
+{
+	keep_header(r, name, value, strlen(value));
+}
+
+/* White space as curl skips it around a header value. */
+static bool
+is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* The value of the header line line[0..n) when its name is name (any case),
+ * read as curl reads it: after the colon and white space, up to the first
+ * CR, LF or NUL, trailing white space dropped. */
+static bool
+header_value(const char *line, size_t n, const char *name, const char **v, size_t *vl)
+{
+	size_t nl = strlen(name), i, end;
+
+	if (n <= nl || line[nl] != ':' || strncasecmp(line, name, nl) != 0)
+		return false;
+	for (i = nl + 1; i < n && is_space(line[i]); i++)
+		;
+	for (end = i; end < n && line[end] != '\r' && line[end] != '\n' && line[end] != '\0'; end++)
+		;
+	while (end > i && is_space(line[end - 1]))
+		end--;
+	*v = line + i;
+	*vl = end - i;
+	return true;
+}
+
+void
+httpc_resp_add_line(struct httpc_resp *r, const char *line, size_t n)
+{
+	const char *v;
+	size_t vl;
+
+	/* A status line starts a new response (a 1xx, or a redirect hop). */
+	if (n >= 5 && strncmp(line, "HTTP/", 5) == 0) {
+		r->nhdrs = 0;
+		return;
+	}
+	for (size_t i = 0; kept_headers[i] != NULL; i++)
+		if (header_value(line, n, kept_headers[i], &v, &vl)) {
+			keep_header(r, kept_headers[i], v, vl);
+			return;
+		}
+}
+
+static bool
+is_redirect(long status)
+{
+	return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+/* True when b is a's scheme and port, or the upgrade of http on its default
+ * port to https on its default port (providers.md §12: the host compared
+ * apart). */
+static bool
+same_origin_or_upgrade(const struct url *a, const struct url *b)
+{
+	if (strcmp(a->scheme, b->scheme) == 0)
+		return a->port_num == b->port_num;
+	return strcmp(a->scheme, "http") == 0 && a->port_num == 80 && strcmp(b->scheme, "https") == 0 &&
+	    b->port_num == 443;
+}
+
+int
+httpc_redirect_allowed(const char *from, long status, bool has_body, const char *loc, size_t len,
+    struct prov_error *err)
+{
+	struct url a, b;
+	char *text, to[128];
+	int rc = -1;
+
+	if (len > HTTPC_MAX_LOCATION)
+		return prov_err(err, PROV_FATAL,
+		    "the provider redirected to an address longer than %d bytes; refused",
+		    HTTPC_MAX_LOCATION);
+	if (!is_redirect(status))
+		return prov_err(err, PROV_FATAL,
+		    "the provider answered with a redirect (HTTP %ld) that is not followed; check the base URL",
+		    status);
+	text = xstrndup(loc, len);
+	if (memchr(loc, '\0', len) != NULL || url_parse(&a, NULL, from, 0) != CURLUE_OK) {
+		free(text);
+		return prov_err(err, PROV_FATAL, "the provider redirected to an address that is not a URL");
+	}
+	/* Resolved as curl resolves it before following (lib/transfer.c, Curl_follow). */
+	if (url_parse(&b, from, text, CURLU_URLENCODE | CURLU_ALLOW_SPACE) != CURLUE_OK) {
+		free(text);
+		url_free(&a);
+		return prov_err(err, PROV_FATAL, "the provider redirected to an address that is not a URL");
+	}
+	free(text);
+	url_origin_text(&b, to, sizeof to);
+	if (strcmp(a.scheme, "https") == 0 && strcmp(b.scheme, "https") != 0)
+		prov_err(err, PROV_FATAL, "the provider redirected from https to %s; refused", to);
+	else if (strcasecmp(a.host, b.host) != 0)
+		prov_err(err, PROV_FATAL,
+		    "the provider redirected to another host (%s); set the base URL to that address if it is "
+		    "right",
+		    to);
+	else if (!same_origin_or_upgrade(&a, &b))
+		prov_err(err, PROV_FATAL,
+		    "the provider redirected to another scheme or port of its host (%s); set the base URL to "
+		    "that address if it is right",
+		    to);
+	else if (status == 303 && has_body)
+		prov_err(err, PROV_FATAL,
+		    "the provider answered with a redirect (HTTP 303) to %s; set the base URL to the address "
+		    "it names",
+		    to);
+	else
+		rc = 0;
+	url_free(&a);
+	url_free(&b);
+	return rc;
+}
+
+/* Every response header line: kept headers, and the redirect policy on the
+ * Location of a 3xx while curl follows redirects. Refusing a hop ends the
+ * transfer here, before curl sends anything to the new address. */
 static size_t
 on_header(char *data, size_t size, size_t nmemb, void *arg)
 {
 	struct xfer *x = arg;
-	size_t n = size * nmemb, nl, vl;
-	char name[40], value[200];
-	const char *colon, *v, *end;
+	size_t n = size * nmemb, vl;
+	const char *v, *from = NULL;
+	long status = 0;
 
-	/* A status line starts a new response (a 1xx, or a redirect hop). */
-	if (n >= 5 && strncmp(data, "HTTP/", 5) == 0) {
-		x->resp->nhdrs = 0;
+	httpc_resp_add_line(x->resp, data, n);
+	/* curl follows the Location of any 3xx, by the status as it read it */
+	curl_easy_getinfo(x->curl, CURLINFO_RESPONSE_CODE, &status);
+	if (!x->follow || status < 300 || status > 399 || !header_value(data, n, "location", &v, &vl) ||
+	    vl == 0)
 		return n;
-	}
-	colon = memchr(data, ':', n);
-	if (colon == NULL)
-		return n;
-	nl = (size_t)(colon - data);
-	if (nl == 0 || nl >= sizeof name)
-		return n;
-	memcpy(name, data, nl);
-	name[nl] = '\0';
-	for (size_t i = 0; kept_headers[i] != NULL; i++) {
-		if (strcasecmp(kept_headers[i], name) != 0)
-			continue;
-		v = colon + 1;
-		end = data + n;
-		while (v < end && (*v == ' ' || *v == '\t'))
-			v++;
-		while (end > v && (end[-1] == '\r' || end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\t'))
-			end--;
-		vl = (size_t)(end - v);
-		if (vl >= sizeof value)
-			vl = sizeof value - 1;
-		memcpy(value, v, vl);
-		value[vl] = '\0';
-		httpc_resp_set_header(x->resp, kept_headers[i], value);
-		break;
+	if (curl_easy_getinfo(x->curl, CURLINFO_EFFECTIVE_URL, &from) != CURLE_OK || from == NULL ||
+	    httpc_redirect_allowed(from, status, x->req->body != NULL, v, vl, &x->hop) != 0) {
+		if (from == NULL)
+			prov_err(&x->hop, PROV_FATAL,
+			    "the provider redirected to an address that is not a URL");
+		x->hop_refused = true;
+		return 0;
 	}
 	return n;
 }
 
-/* Runs for every socket curl wants for a connection: refuse addresses the
- * guard does not allow, before anything is sent. */
+/* Runs for every socket curl wants for a connection, redirects included:
+ * refuse addresses the guard does not allow, before anything is sent. */
 static curl_socket_t
 on_opensocket(void *arg, curlsocktype purpose, struct curl_sockaddr *addr)
 {
@@ -160,7 +281,7 @@ on_opensocket(void *arg, curlsocktype purpose, struct curl_sockaddr *addr)
 	const char *cls;
 
 	(void)purpose;
-	if (!urlguard_addr_allowed(x->guard, &addr->addr, addr->addrlen)) {
+	if (!urlguard_addr_allowed(x->req->guard, &addr->addr, addr->addrlen)) {
 		cls = urlguard_addr_class(&addr->addr, addr->addrlen);
 		x->blocked = cls != NULL ? cls : "disallowed";
 		return CURL_SOCKET_BAD;
@@ -169,15 +290,20 @@ on_opensocket(void *arg, curlsocktype purpose, struct curl_sockaddr *addr)
 }
 
 static int
-map_curl_error(CURLcode rc, const struct xfer *x, const struct httpc_req *req, const char *ebuf,
-    struct prov_error *err)
+map_curl_error(CURLcode rc, const struct xfer *x, const char *ebuf, struct prov_error *err)
 {
+	char why[160];
+
+	if (x->hop_refused) {
+		if (err != NULL)
+			*err = x->hop;
+		return -1;
+	}
 	if (x->blocked != NULL)
 		return prov_err(err, PROV_FATAL,
 		    "the provider URL leads to a %s address, which is not allowed", x->blocked);
 	if (x->too_big || rc == CURLE_FILESIZE_EXCEEDED)
-		return prov_err(err, PROV_FATAL, "the provider's answer is larger than %zu bytes",
-		    req->max_body ? req->max_body : (size_t)HTTPC_MAX_BODY);
+		return prov_err(err, PROV_FATAL, "the provider's answer is larger than %zu bytes", x->max);
 	switch (rc) {
 	case CURLE_OPERATION_TIMEDOUT:
 		return prov_err(err, PROV_TRANSIENT, "the provider did not answer in time");
@@ -191,24 +317,30 @@ map_curl_error(CURLcode rc, const struct xfer *x, const struct httpc_req *req, c
 		return prov_err(err, PROV_FATAL, "the provider URL is malformed");
 	case CURLE_PEER_FAILED_VERIFICATION:
 		return prov_err(err, PROV_FATAL, "the provider's TLS certificate does not verify");
+	case CURLE_TOO_MANY_REDIRECTS:
+		return prov_err(err, PROV_FATAL, "the provider redirected more than %d times",
+		    x->req->max_redirects < HTTPC_MAX_REDIRECTS ? x->req->max_redirects :
+		                                                  HTTPC_MAX_REDIRECTS);
 	case CURLE_PARTIAL_FILE:
 	case CURLE_GOT_NOTHING:
 	case CURLE_RECV_ERROR:
 	case CURLE_SEND_ERROR:
 		return prov_err(err, PROV_TRANSIENT, "the connection to the provider broke off");
 	default:
-		return prov_err(err, PROV_TRANSIENT, "request to the provider failed: %s",
-		    ebuf[0] ? ebuf : curl_easy_strerror(rc));
+		utf8_clean(why, sizeof why, ebuf[0] ? ebuf : curl_easy_strerror(rc), sizeof why);
+		return prov_err(err, PROV_TRANSIENT, "request to the provider failed: %s", why);
 	}
 }
 
-/* How the transfer goes: the URL, timeouts, where the answer goes, the
- * protocols allowed (https only under a strict guard, redirects alike), the
+/* How the transfer goes: the URL, one timeout for the whole request (every
+ * redirect hop included), where the answer goes, the protocols allowed (https
+ * only under a strict guard, redirects alike), redirects followed by curl, the
  * address check of every connection, and Basic authentication. */
 static void
 set_transfer(CURL *c, const struct httpc_req *req, struct xfer *x, long timeout, char *ebuf)
 {
 	const char *protos = req->guard != NULL && !req->guard->allow_http ? "https" : "http,https";
+	int max = req->max_redirects < HTTPC_MAX_REDIRECTS ? req->max_redirects : HTTPC_MAX_REDIRECTS;
 
 	curl_easy_setopt(c, CURLOPT_URL, req->url);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
@@ -223,15 +355,16 @@ set_transfer(CURL *c, const struct httpc_req *req, struct xfer *x, long timeout,
 	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, x);
 	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)x->max);
-#if LIBCURL_VERSION_NUM >= 0x075500
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, protos);
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, protos);
-#else
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS,
-	    strcmp(protos, "https") == 0 ? (long)CURLPROTO_HTTPS : (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS,
-	    strcmp(protos, "https") == 0 ? (long)CURLPROTO_HTTPS : (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-#endif
+	if (max > 0) {
+		/* providers.md §12; on_header refuses a hop to another scheme, host
+		 * or port, and a 303 of a request with a body, before curl makes it */
+		x->follow = true;
+		curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+		curl_easy_setopt(c, CURLOPT_MAXREDIRS, (long)max);
+		curl_easy_setopt(c, CURLOPT_POSTREDIR, (long)(CURL_REDIR_POST_301 | CURL_REDIR_POST_302));
+	}
 	if (req->guard != NULL) {
 		curl_easy_setopt(c, CURLOPT_OPENSOCKETFUNCTION, on_opensocket);
 		curl_easy_setopt(c, CURLOPT_OPENSOCKETDATA, x);
@@ -269,149 +402,40 @@ set_request(CURL *c, const struct httpc_req *req)
 	return hl;
 }
 
-/* One request, no redirect followed. */
-static int
-perform(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err)
+int
+httpc_do(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err)
 {
 	struct curl_slist *hl = NULL;
 	struct xfer x;
 	char ebuf[CURL_ERROR_SIZE] = "";
 	long timeout = req->timeout_s > 0 ? req->timeout_s : HTTPC_DEFAULT_TIMEOUT;
 	CURLcode rc;
-	CURL *c;
 
 	memset(resp, 0, sizeof *resp);
 	memset(&x, 0, sizeof x);
+	x.req = req;
 	x.resp = resp;
 	x.max = req->max_body ? req->max_body : HTTPC_MAX_BODY;
-	x.guard = req->guard;
 	global_init();
-	if ((c = curl_easy_init()) == NULL)
+	if ((x.curl = curl_easy_init()) == NULL)
 		return prov_err(err, PROV_TRANSIENT, "cannot start an HTTP request");
 
-	set_transfer(c, req, &x, timeout, ebuf);
-	hl = set_request(c, req);
+	set_transfer(x.curl, req, &x, timeout, ebuf);
+	hl = set_request(x.curl, req);
 
-	rc = curl_easy_perform(c);
+	rc = curl_easy_perform(x.curl);
 	if (rc == CURLE_OK)
-		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp->status);
-	curl_easy_cleanup(c);
+		curl_easy_getinfo(x.curl, CURLINFO_RESPONSE_CODE, &resp->status);
+	curl_easy_cleanup(x.curl);
 	curl_slist_free_all(hl);
 	if (rc != CURLE_OK) {
 		log_debug("provider request failed: curl code %d", (int)rc);
 		httpc_resp_free(resp);
-		return map_curl_error(rc, &x, req, ebuf, err);
+		return map_curl_error(rc, &x, ebuf, err);
 	}
 	if (resp->body == NULL)
 		resp->body = xstrdup("");
 	return 0;
-}
-
-static bool
-is_redirect(long status)
-{
-	return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
-}
-
-/* The scheme and the lower-cased host of url, or -1. */
-static int
-url_parts(const char *url, char *scheme, size_t ns, char *host, size_t nh)
-{
-	CURLU *u = curl_url();
-	char *sc = NULL, *h = NULL;
-	int rc = -1;
-
-	if (u != NULL && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_SCHEME, &sc, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_HOST, &h, 0) == CURLUE_OK) {
-		for (char *p = h; *p; p++)
-			*p = (char)tolower((unsigned char)*p);
-		rc = snprintf(scheme, ns, "%s", sc) < (int)ns && snprintf(host, nh, "%s", h) < (int)nh ? 0 :
-		                                                                                         -1;
-	}
-	curl_free(sc);
-	curl_free(h);
-	curl_url_cleanup(u);
-	return rc;
-}
-
-/* The absolute URL of location (maybe relative) against base; malloc'd or NULL. */
-static char *
-resolve_location(const char *base, const char *location)
-{
-	CURLU *u = curl_url();
-	char *abs = NULL, *out = NULL;
-
-	if (u != NULL && curl_url_set(u, CURLUPART_URL, base, 0) == CURLUE_OK &&
-	    curl_url_set(u, CURLUPART_URL, location, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_URL, &abs, 0) == CURLUE_OK)
-		out = xstrdup(abs);
-	curl_free(abs);
-	curl_url_cleanup(u);
-	return out;
-}
-
-/* Where a redirect of req to next may go (providers.md §12): the same host
- * only (the credentials travel with the request; a scheme upgrade and another
- * path are fine), never from https to http, a POST only on 301/302/307/308.
- * 0, or -1 with err. The message names the new host, never its path. */
-static int
-hop_allowed(const struct httpc_req *req, long status, const char *next, struct prov_error *err)
-{
-	char s1[16], h1[256], s2[16], h2[256];
-
-	if (next == NULL || url_parts(req->url, s1, sizeof s1, h1, sizeof h1) != 0 ||
-	    url_parts(next, s2, sizeof s2, h2, sizeof h2) != 0)
-		return prov_err(err, PROV_FATAL, "the provider redirected to an address that is not a URL");
-	if (strcmp(s1, "https") == 0 && strcmp(s2, "https") != 0)
-		return prov_err(err, PROV_FATAL, "the provider redirected from https to http (%s); refused",
-		    h2);
-	if (strcmp(h1, h2) != 0)
-		return prov_err(err, PROV_FATAL,
-		    "the provider redirected to another host (%s://%s); set the "
-		    "base URL to that address if it is right",
-		    s2, h2);
-	if (status == 303 && req->body != NULL)
-		return prov_err(err, PROV_FATAL,
-		    "the provider answered with a redirect (HTTP 303) to "
-		    "%s://%s; set the base URL to the address it names",
-		    s2, h2);
-	return 0;
-}
-
-int
-httpc_do(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err)
-{
-	struct httpc_req hop = *req;
-	int max = req->max_redirects < HTTPC_MAX_REDIRECTS ? req->max_redirects : HTTPC_MAX_REDIRECTS;
-	char *url = NULL, *next;
-
-	for (int hops = 0;; hops++) {
-		if (perform(&hop, resp, err) != 0)
-			break;
-		if (max <= 0 || !is_redirect(resp->status) || httpc_header(resp, "location") == NULL) {
-			free(url);
-			return 0;
-		}
-		if (hops == max) {
-			prov_err(err, PROV_FATAL, "the provider redirected more than %d times", max);
-			httpc_resp_free(resp);
-			break;
-		}
-		next = resolve_location(hop.url, httpc_header(resp, "location"));
-		if (hop_allowed(&hop, resp->status, next, err) != 0) {
-			free(next);
-			httpc_resp_free(resp);
-			break;
-		}
-		if (resp->status == 303)
-			hop.method = NULL; /* a GET stays a GET */
-		httpc_resp_free(resp);
-		free(url);
-		hop.url = url = next;
-	}
-	free(url);
-	return -1;
 }
 
 void

@@ -1,12 +1,15 @@
 /* The one HTTP client of the provider layer, on libcurl.
  *
- * One call is one request, plus redirect hops when asked for (max_redirects):
- * 301/302/303/307/308 to the same host only, https never to http, a POST
- * re-sent with its body except on 303; every hop's connection is guarded. The
- * response body is held in memory up to a cap; a selected set of response
- * headers is kept (rate-limit and retry headers). When a request carries a
- * URL guard, the address of every connection curl opens is checked first,
- * and proxies from the environment are not used. */
+ * One call is one request, plus redirect hops when asked for (max_redirects),
+ * followed by curl itself within the one timeout of the request: 301, 302,
+ * 303, 307 and 308 only, to the same scheme, host and port only (credentials
+ * travel in headers and form bodies), a POST re-sent with its body on
+ * 301/302/307/308 and ended by a 303. Each Location is judged whole, before
+ * curl sends anything to it. The response body is held in memory up to a
+ * cap; a selected set of response headers is kept (rate-limit and retry
+ * headers). When a request carries a URL guard, the address of every
+ * connection curl opens, redirects included, is checked first, and proxies
+ * from the environment are not used. */
 #ifndef MIGRATOR_HTTPC_H
 #define MIGRATOR_HTTPC_H
 #include <stdbool.h>
@@ -20,10 +23,11 @@
 #define HTTPC_MAX_HEADERS   16
 #define HTTPC_MAX_REDIRECTS 5
 #define HTTPC_MAX_WAIT      86400 /* cap on any Retry-After we honour, seconds */
+#define HTTPC_MAX_LOCATION  8192  /* a longer Location ends the request */
 
 struct httpc_hdr {
-	char name[40]; /* lowercase */
-	char value[200];
+	char name[40];   /* lowercase */
+	char value[200]; /* a longer value is not kept */
 };
 
 struct httpc_req {
@@ -52,17 +56,33 @@ struct httpc_resp {
  * resp filled (free it with httpc_resp_free). Returns -1 with err set when no
  * usable response arrived: PROV_TRANSIENT for timeouts, connection and TLS
  * failures or a cut-off body; PROV_FATAL for a refused address or scheme, a
- * bad URL, a certificate that does not verify, too many redirects or a body
- * over the cap. resp is cleared either way. */
+ * bad URL, a certificate that does not verify, a redirect refused
+ * (httpc_redirect_allowed) or too many of them, or a body over the cap. resp
+ * is cleared either way. */
 int httpc_do(const struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err);
 void httpc_resp_free(struct httpc_resp *resp);
 
 /* The value of a kept response header (name in any case), or NULL. Kept:
  * retry-after, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset,
- * req-limit-short, req-limit-long, content-type, location. */
+ * req-limit-short, req-limit-long, content-type. */
 const char *httpc_header(const struct httpc_resp *resp, const char *name);
 /* Add a header to resp by hand (for tests and adapters' own use). */
 void httpc_resp_set_header(struct httpc_resp *resp, const char *name, const char *value);
+/* Take one response header line as curl hands it over into resp: a status
+ * line ("HTTP/1.1 301 Moved") starts a new response (the kept headers
+ * cleared); a kept header is stored. */
+void httpc_resp_add_line(struct httpc_resp *resp, const char *line, size_t n);
+
+/* Whether a redirect with this status from the URL from to the Location value
+ * loc[0..len) may be followed (providers.md §12): a 301, 302, 303, 307 or 308
+ * whose Location, at most HTTPC_MAX_LOCATION bytes and resolved against from
+ * as curl resolves it, keeps the scheme, host and port (or upgrades http on
+ * its default port to https on its default port, same host); a 303 only for a
+ * request without a body (has_body). Returns 0, or -1 with err (PROV_FATAL)
+ * whose message names the target's scheme, host and port as clean text,
+ * never its path or query. */
+int httpc_redirect_allowed(const char *from, long status, bool has_body, const char *loc, size_t len,
+    struct prov_error *err);
 
 /* Parse a Retry-After value: delta seconds or an HTTP date (time_parse's
  * TIME_HTTP), blanks around it allowed. Returns the

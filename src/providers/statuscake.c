@@ -16,6 +16,7 @@
 
 #include <sodium.h>
 
+#include "core/url.h"
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
@@ -266,24 +267,21 @@ sc_links(struct sc_ctx *c, json_object *groups, const char *what, struct prov_pa
 
 /* ---- uptime checks ---- */
 
-/* "scheme://host[:port]/..." with port put in when url has none and port is
- * not the scheme's default; NULL to keep url as it is. */
+/* url with port put in when url has none and port is not the scheme's
+ * default (malloc'd), or NULL to keep url as it is (also a URL with
+ * credentials, which we leave alone). */
 static char *
 sc_url_port(const char *url, int64_t port)
 {
-	const char *host = strstr(url, "://"), *end;
-	bool https;
+	struct url u;
+	char *out = NULL;
 
-	if (host == NULL || port <= 0)
+	if (port <= 0 || port > 65535 || url_parse(&u, NULL, url, CURLU_ALLOW_SPACE) != CURLUE_OK)
 		return NULL;
-	https = strncasecmp(url, "https:", 6) == 0;
-	if ((https && port == 443) || (!https && port == 80))
-		return NULL;
-	host += 3;
-	end = host + strcspn(host, "/?#");
-	if (memchr(host, ':', (size_t)(end - host)) != NULL || memchr(host, '@', (size_t)(end - host)))
-		return NULL; /* a port already, or credentials we leave alone */
-	return xasprintf("%.*s:%lld%s", (int)(end - url), url, (long long)port, end);
+	if (u.port == NULL && !u.userinfo && port != u.port_num)
+		out = url_set_port(url, (long)port);
+	url_free(&u);
+	return out;
 }
 
 /* custom_header (a string holding a JSON object; an object tolerated) and

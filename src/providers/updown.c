@@ -14,6 +14,7 @@
 
 #include <sodium.h>
 
+#include "core/url.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
@@ -39,58 +40,6 @@ static const char *const locations[] = { "lan", "mia", "bhs", "gra", "fra", "sin
 
 /* http_verb values (updown.io/api): "GET/HEAD" is updown's default. */
 static const char *const verbs[] = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", NULL };
-
-/* The authority of "scheme://[user@]host[:port][/…]": *host, *hlen (without
- * IPv6 brackets) and the port (-1 when none or malformed). -1 when url has
- * no "://" or no host. */
-static int
-url_split(const char *url, const char **host, size_t *hlen, int64_t *port)
-{
-	const char *h, *end, *at, *colon;
-
-	*port = -1;
-	if (url == NULL || (h = strstr(url, "://")) == NULL)
-		return -1;
-	h += 3;
-	end = h + strcspn(h, "/?#");
-	if ((at = memchr(h, '@', (size_t)(end - h))) != NULL)
-		h = at + 1;
-	if (*h == '[') {
-		const char *close = memchr(h, ']', (size_t)(end - h));
-		if (close == NULL)
-			return -1;
-		*host = h + 1;
-		*hlen = (size_t)(close - h - 1);
-		colon = close + 1 < end && close[1] == ':' ? close + 1 : NULL;
-	} else {
-		colon = memchr(h, ':', (size_t)(end - h));
-		*host = h;
-		*hlen = (size_t)((colon ? colon : end) - h);
-	}
-	if (colon != NULL && end - colon > 1 && end - colon <= 6) {
-		int64_t p = 0;
-		for (const char *c = colon + 1; c < end && p >= 0; c++)
-			p = *c >= '0' && *c <= '9' ? p * 10 + (*c - '0') : -1;
-		*port = p > 0 && p <= 65535 ? p : -1;
-	}
-	return *hlen > 0 ? 0 : -1;
-}
-
-/* The check kind: the "type" field when present, else the URL's scheme. */
-static const char *
-check_kind(json_object *c, const char *url, char *buf, size_t size)
-{
-	const char *t = prov_get_text(c, "type", 32);
-	size_t n;
-
-	if (t != NULL)
-		return t;
-	if (url == NULL || (n = strcspn(url, ":")) == 0 || url[n] != ':' || n >= size)
-		return NULL;
-	memcpy(buf, url, n);
-	buf[n] = '\0';
-	return buf;
-}
 
 /* custom_headers as a name → string object (numbers kept as their text). */
 static json_object *
@@ -189,14 +138,25 @@ add_check(json_object *c, const char *id, struct prov_page *page)
 	struct prov_monitor m = { 0 };
 	const char *alias = prov_get_text(c, "alias", PROV_MAX_STR);
 	const char *url = prov_get_text(c, "url", PROV_MAX_STR);
-	const char *kind, *host = NULL;
-	char scheme[32], hbuf[256];
-	size_t hlen = 0;
+	const char *kind = prov_get_text(c, "type", 32), *host = NULL;
+	char hbuf[256];
 	int64_t port = -1;
+	struct url u;
+	bool parsed = url != NULL &&
+	    url_parse(&u, NULL, url, CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE) == CURLUE_OK;
 
-	kind = check_kind(c, url, scheme, sizeof scheme);
+	if (parsed) {
+		if (kind == NULL)
+			kind = u.scheme; /* the check kind: the "type" field, else the URL's scheme */
+		if (url_host_copy(&u, hbuf, sizeof hbuf) == 0)
+			host = hbuf;
+		if (u.port != NULL)
+			port = u.port_num;
+	}
 	if (kind != NULL && strcasecmp(kind, "pulse") == 0) {
 		add_pulse(c, id, alias ? alias : id, page);
+		if (parsed)
+			url_free(&u);
 		return;
 	}
 	m.name = alias ? alias : url ? url : id;
@@ -206,12 +166,6 @@ add_check(json_object *c, const char *id, struct prov_page *page)
 	m.port = -1;
 	m.contact_ids = prov_id_list(prov_get_array(c, "recipients"), "id");
 	m.regions = regions_of(c, m.name, page);
-	if (url_split(url, &host, &hlen, &port) == 0 && hlen < sizeof hbuf) {
-		memcpy(hbuf, host, hlen);
-		hbuf[hlen] = '\0';
-		host = hbuf;
-	} else
-		host = NULL;
 	if (kind != NULL && (strcasecmp(kind, "http") == 0 || strcasecmp(kind, "https") == 0)) {
 		m.keyword = prov_get_text(c, "string_match", PROV_MAX_STR);
 		m.keyword_up_when = m.keyword != NULL ? "present" : NULL;
@@ -237,6 +191,8 @@ add_check(json_object *c, const char *id, struct prov_page *page)
 		    m.name, kb);
 	}
 	prov_page_add(page, "monitor", id, json_object_get(c), prov_norm_monitor(&m));
+	if (parsed)
+		url_free(&u);
 }
 
 /* The address of an e-mail value "Name <addr>" (else the value) into buf. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/url.h"
 #include "providers/urlguard.h"
 
 static int
@@ -25,9 +26,9 @@ host_char(char c)
 
 /* A DNS name: labels of 1 to 63 characters, 253 in all, one trailing dot allowed. */
 static bool
-host_name_valid(const char *h, size_t len)
+host_name_valid(const char *h)
 {
-	size_t label = 0;
+	size_t label = 0, len = strlen(h);
 
 	if (len == 0 || len > 254 || h[0] == '.')
 		return false;
@@ -44,64 +45,29 @@ host_name_valid(const char *h, size_t len)
 	return h[len - 1] == '.' ? len <= 254 : len <= 253;
 }
 
-/* The host of the authority auth..auth_end: a bracketed IPv6 address or a
- * host name; *host_end is where it ends (a ':' before the port, or
- * auth_end). 0, or -1 with why. */
+/* The parts curl read from url: a host that is an IP literal or a valid name
+ * (an address in any spelling is judged at connect time), a port from 1 to
+ * 65535, no user info, query or fragment. 0, or -1 with why. */
 static int
-check_host(const char *auth, const char *auth_end, const char **host_end, char *why, size_t whysize)
+check_parts(const struct url *u, char *why, size_t whysize)
 {
-	if (*auth == '[') {
-		char buf[INET6_ADDRSTRLEN + 1];
-		struct in6_addr a6;
-		const char *close = memchr(auth, ']', (size_t)(auth_end - auth));
-
-		if (close == NULL || (size_t)(close - auth - 1) >= sizeof buf)
-			return why_set(why, whysize, "the URL has a malformed IPv6 address");
-		memcpy(buf, auth + 1, (size_t)(close - auth - 1));
-		buf[close - auth - 1] = '\0';
-		if (inet_pton(AF_INET6, buf, &a6) != 1)
-			return why_set(why, whysize, "the URL has a malformed IPv6 address");
-		*host_end = close + 1;
-		if (*host_end != auth_end && **host_end != ':')
-			return why_set(why, whysize, "the URL has a malformed IPv6 address");
-	} else {
-		*host_end = memchr(auth, ':', (size_t)(auth_end - auth));
-		if (*host_end == NULL)
-			*host_end = auth_end;
-		if (!host_name_valid(auth, (size_t)(*host_end - auth)))
-			return why_set(why, whysize, "the URL has an invalid host name");
-	}
-	return 0;
-}
-
-/* The port between host_end (':') and auth_end, if any: 1 to 65535 in
- * decimal digits. 0, or -1 with why. */
-static int
-check_port(const char *host_end, const char *auth_end, char *why, size_t whysize)
-{
-	const char *p, *port;
-
-	if (host_end != auth_end) {
-		long v = 0;
-
-		port = host_end + 1;
-		if (port == auth_end || auth_end - port > 5)
-			return why_set(why, whysize, "the URL has an invalid port");
-		for (p = port; p < auth_end; p++) {
-			if (*p < '0' || *p > '9')
-				return why_set(why, whysize, "the URL has an invalid port");
-			v = v * 10 + (*p - '0');
-		}
-		if (v < 1 || v > 65535)
-			return why_set(why, whysize, "the URL has an invalid port");
-	}
+	if (u->userinfo)
+		return why_set(why, whysize, "the URL must not contain a user name or password");
+	if (u->query != NULL || u->fragment != NULL)
+		return why_set(why, whysize, "the URL must not contain a query or fragment");
+	if (u->host[0] != '[' && !host_name_valid(u->host))
+		return why_set(why, whysize, "the URL has an invalid host name");
+	if (u->port != NULL && (u->port_num < 1 || u->port_num > 65535))
+		return why_set(why, whysize, "the URL has an invalid port");
 	return 0;
 }
 
 int
 urlguard_check_url(const char *url, bool allow_http, char *why, size_t whysize)
 {
-	const char *auth, *auth_end, *host_end;
+	const char *auth, *end;
+	struct url u;
+	CURLUcode rc;
 	size_t len;
 
 	if (url == NULL || *url == '\0')
@@ -125,19 +91,25 @@ urlguard_check_url(const char *url, bool allow_http, char *why, size_t whysize)
 		return why_set(why, whysize,
 		    allow_http ? "the URL must start with https:// or http://" :
 		                 "the URL must start with https://");
-	if (strpbrk(url, "?#") != NULL)
-		return why_set(why, whysize, "the URL must not contain a query or fragment");
-	auth_end = strchr(auth, '/');
-	if (auth_end == NULL)
-		auth_end = auth + strlen(auth);
-	if (memchr(auth, '@', (size_t)(auth_end - auth)) != NULL)
-		return why_set(why, whysize, "the URL must not contain a user name or password");
-	if (auth == auth_end)
+	if (*auth == '\0' || *auth == '/')
 		return why_set(why, whysize, "the URL has no host");
-
-	if (check_host(auth, auth_end, &host_end, why, whysize) != 0 ||
-	    check_port(host_end, auth_end, why, whysize) != 0)
+	end = auth + strcspn(auth, "/?#");
+	if (end[-1] == ':')
+		return why_set(why, whysize, "the URL has an invalid port"); /* a ':' and no port */
+	rc = url_parse(&u, NULL, url, 0);
+	if (rc == CURLUE_BAD_PORT_NUMBER)
+		return why_set(why, whysize, "the URL has an invalid port");
+	if (rc == CURLUE_BAD_IPV6)
+		return why_set(why, whysize, "the URL has a malformed IPv6 address");
+	if (rc == CURLUE_NO_HOST)
+		return why_set(why, whysize, "the URL has no host");
+	if (rc != CURLUE_OK)
+		return why_set(why, whysize, "the URL has an invalid host name");
+	if (check_parts(&u, why, whysize) != 0) {
+		url_free(&u);
 		return -1;
+	}
+	url_free(&u);
 	if (why != NULL && whysize > 0)
 		why[0] = '\0';
 	return 0;

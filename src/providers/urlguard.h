@@ -21,10 +21,12 @@ struct urlguard {
 /* The longest URL the check accepts (it must fit prov_session.base_url). */
 #define URLGUARD_MAX_URL 500
 
-/* Check the text of url: http(s) scheme (http only when allow_http), a host
- * name or IP literal, an optional port and path, no user info, query,
- * fragment, spaces or control characters. Returns 0, or -1 with a short
- * reason in why (which may be NULL). Does not resolve the host. */
+/* Check the text of url, read by curl's parser (core/url.h): an http(s)
+ * scheme (http only when allow_http) written "https://", a host name or IP
+ * literal as curl reads it, an optional port from 1 to 65535 and a path; no
+ * user info, query, fragment, spaces or control characters. Returns 0, or -1
+ * with a short reason in why (which may be NULL). Does not resolve the host:
+ * the address of every connection is checked when it is made. */
 int urlguard_check_url(const char *url, bool allow_http, char *why, size_t whysize);
 
 /* Classify an address: returns NULL when it is a public unicast address, or

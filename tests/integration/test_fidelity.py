@@ -254,8 +254,9 @@ class TestTheSameSiteIsNeverImportedTwice(RunnerTestCase):
         self.execute(user, rid2)
         self.assertEqual(self.drive(rid2, ("completed", "completed_with_errors", "paused_conflicts")), "completed")
         self.assertEqual(self.count("monitors", user), 2 + 3)
-        self.assertEqual(self.stack.count("monitors", "user_id=%d AND url_key='https://shop.example.com/health?x=1' "
-                                                      "AND type='http'" % user.id), 1)
+        self.assertEqual(self.stack.count("monitors", "user_id=%d AND type='http' AND url COLLATE utf8mb4_bin IN "
+                                                      "('HTTPS://Shop.Example.com:443/health/?x=1', "
+                                                      "'https://shop.example.com/health?x=1')" % user.id), 1)
         self.assertEqual(self.count("contacts", user), 1)
 
     def test_a_site_the_user_made_by_hand_is_a_conflict_too(self):
@@ -269,16 +270,18 @@ class TestTheSameSiteIsNeverImportedTwice(RunnerTestCase):
         msg = self.resources(rid)[0]["reason"]
         self.assertIn("Exists: monitor %s, created in your account (not by an import)" % mine, msg)
 
-    def test_url_keys_of_the_schema_and_of_the_planner_agree(self):
-        """sql/004_fidelity.sql computes monitors.url_key; the planner computes the
-        same key for an incoming URL (MONITOR_URL_KEY in src/db/sql_runner.def).
-        Each stored form must be found from each equivalent incoming form."""
+    def test_equal_urls_are_one_site_whoever_wrote_them(self):
+        """The planner compares the normalized URL (url_key, src/core/url.c) of an
+        incoming monitor with each of the user's monitors made by hand. Each stored
+        form must be found from each equivalent incoming form, and no other."""
         pairs = [
             ("https://A.example.com:443/x/", "https://a.example.com/x"),
             ("http://a.example.com:80", "HTTP://A.EXAMPLE.COM/"),
             ("https://a.example.com/p/?q=Z", "https://a.example.com/p?q=Z"),
             ("https://ü.example/ä/", "https://Ü.example/ä"),
             ("http://a.example.com:8080/", "http://a.example.com:8080"),
+            ("https://[2001:db8::1]:8443/x/", "HTTPS://[2001:DB8::1]:8443/x"),
+            ("https://u:pw@a.example.com/p%20q/", "https://A.example.com/p%20q"),
         ]
         for i, (stored, incoming) in enumerate(pairs):
             with self.subTest(stored=stored):
@@ -290,7 +293,9 @@ class TestTheSameSiteIsNeverImportedTwice(RunnerTestCase):
                 self.assertEqual(st, "paused_conflicts", incoming)
         different = [("https://a.example.com/x", "http://a.example.com/x"),
                      ("https://a.example.com/x", "https://a.example.com/X"),
-                     ("https://a.example.com:8443/", "https://a.example.com/")]
+                     ("https://a.example.com:8443/", "https://a.example.com/"),
+                     ("https://ex%41mple.com/", "https://example.com/"),
+                     ("https://a.example.com/p%20q", "https://a.example.com/p q")]
         for i, (stored, incoming) in enumerate(different):
             with self.subTest(stored=stored, incoming=incoming):
                 user = self.user()

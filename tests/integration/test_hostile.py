@@ -293,8 +293,11 @@ class TestHostileProviderAnswers(RunnerTestCase):
         self.run_against("content_type", status=500)
 
     def test_invalid_utf8_in_a_redirect_location_fails_the_run_cleanly(self):
+        # the hop is refused (another host) before anything is sent there, and the message names
+        # the target with '?' for each byte that is not UTF-8
         msg = self.run_against("location")
         self.assertNotIn("\ufffd", msg)
+        self.assertRegex(msg, r"redirected to another host \(https://\?+\.example\)")
 
 
 # ------------------------------------------------------------ no 500

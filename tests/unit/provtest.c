@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -403,7 +404,8 @@ mini_start(struct mini *m, const char *const *answers)
 		close(p[0]);
 		alarm(20);
 		for (size_t i = 0; answers[i] != NULL; i++) {
-			size_t n, off = 0, len = strlen(answers[i]);
+			const char *ans = answers[i];
+			size_t n, off = 0, len;
 			ssize_t k;
 			int c;
 
@@ -412,11 +414,16 @@ mini_start(struct mini *m, const char *const *answers)
 			n = read_request(c, buf, sizeof buf);
 			if (write(p[1], buf, n) < 0 || write(p[1], "\n=====\n", 7) < 0)
 				_exit(1);
-			if (strncmp(answers[i], MINI_SLOW, strlen(MINI_SLOW)) == 0) {
-				sleep(2);
-				off = strlen(MINI_SLOW);
+			if (ans[0] == '\001') {
+				char *end;
+				long ms = strtol(ans + 1, &end, 10);
+				struct timespec ts = { ms / 1000, ms % 1000 * 1000000L };
+
+				nanosleep(&ts, NULL);
+				ans = end + 1;
 			}
-			while (off < len && (k = write(c, answers[i] + off, len - off)) > 0)
+			len = strlen(ans);
+			while (off < len && (k = write(c, ans + off, len - off)) > 0)
 				off += (size_t)k;
 			shutdown(c, SHUT_RDWR);
 			close(c);

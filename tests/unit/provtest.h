@@ -104,8 +104,10 @@ const char *parse_fails(parse_fn fn, const char *cursor, long status, const char
 
 /* A local HTTP server on 127.0.0.1 that serves answers in order, one
  * connection each, and records each request it read. An answer that begins
- * with MINI_SLOW is sent 2 seconds late (without the marker). */
-#define MINI_SLOW "\001slow\001"
+ * with MINI_DELAY(ms) is sent ms milliseconds after its request was read
+ * (without the marker); MINI_SLOW is 2 seconds. */
+#define MINI_DELAY(ms) "\001" #ms "\001"
+#define MINI_SLOW      MINI_DELAY(2000)
 struct mini {
 	pid_t pid;
 	int port;

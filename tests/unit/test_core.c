@@ -18,6 +18,7 @@
 #include "core/err.h"
 #include "core/jsonx.h"
 #include "core/scrub.h"
+#include "core/url.h"
 #include "core/util.h"
 #include "crypto/seal.h"
 #include "crypto/token.h"
@@ -351,6 +352,124 @@ write_tmp(const char *text)
 	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 	return path;
+}
+
+/* URLs as curl reads them (core/url.c). */
+static void
+test_url_parse(void **state)
+{
+	struct url u;
+	char buf[64];
+	char *s;
+
+	(void)state;
+	/* upper-case scheme and host: the scheme lower-cased, the host as written */
+	assert_int_equal(url_parse(&u, NULL, "HTTPS://Example.COM/a/b", 0), CURLUE_OK);
+	assert_string_equal(u.scheme, "https");
+	assert_string_equal(u.host, "Example.COM");
+	assert_null(u.port);
+	assert_int_equal(u.port_num, 443); /* the default port */
+	assert_string_equal(u.path, "/a/b");
+	assert_false(u.userinfo);
+	url_free(&u);
+	assert_int_equal(url_parse(&u, NULL, "http://a.example:80/", 0), CURLUE_OK);
+	assert_string_equal(u.port, "80");
+	assert_int_equal(u.port_num, 80);
+	url_free(&u);
+	/* an IPv6 literal with a port, in brackets; its host without them */
+	assert_int_equal(url_parse(&u, NULL, "https://[::1]:8443/x?q=1#f", 0), CURLUE_OK);
+	assert_string_equal(u.host, "[::1]");
+	assert_int_equal(u.port_num, 8443);
+	assert_string_equal(u.query, "q=1");
+	assert_string_equal(u.fragment, "f");
+	assert_int_equal(url_host_copy(&u, buf, sizeof buf), 0);
+	assert_string_equal(buf, "::1");
+	assert_int_equal(url_host_copy(&u, buf, 3), -1);
+	assert_string_equal(buf, "");
+	url_origin_text(&u, buf, sizeof buf);
+	assert_string_equal(buf, "https://[::1]:8443");
+	url_free(&u);
+	/* user info noticed; a percent-encoded host decoded */
+	assert_int_equal(url_parse(&u, NULL, "https://user:pw@ex%41mple.com/", 0), CURLUE_OK);
+	assert_true(u.userinfo);
+	assert_string_equal(u.host, "exAmple.com");
+	url_free(&u);
+	/* refused: no host, a bad port, a broken IPv6 literal */
+	assert_int_equal(url_parse(&u, NULL, "https://", 0), CURLUE_NO_HOST);
+	assert_null(u.host);
+	assert_int_equal(url_parse(&u, NULL, "https://a.example:65536/", 0), CURLUE_BAD_PORT_NUMBER);
+	assert_int_equal(url_parse(&u, NULL, "https://[::1/", 0), CURLUE_BAD_IPV6);
+	assert_int_equal(url_parse(&u, NULL, NULL, 0), CURLUE_MALFORMED_INPUT);
+	/* relative to a base, as a redirect's Location */
+	assert_int_equal(url_parse(&u, "https://a.example/v2/x?k=1", "../y", 0), CURLUE_OK);
+	assert_string_equal(u.path, "/y");
+	assert_null(u.query);
+	url_free(&u);
+	/* a host that is not UTF-8: read, and named cleanly */
+	assert_int_equal(url_parse(&u, NULL, "https://\xff\xfe.example:8443/", 0), CURLUE_OK);
+	url_origin_text(&u, buf, sizeof buf);
+	assert_string_equal(buf, "https://??.example:8443");
+	url_free(&u);
+	/* a port put in, the URL written by curl */
+	s = url_set_port("HTTP://A.Example/p%20q?x=1", 8080);
+	assert_string_equal(s, "http://A.Example:8080/p%20q?x=1");
+	free(s);
+	assert_null(url_set_port("not a url", 80));
+}
+
+/* A monitor's natural key: equal for the spellings of one site, different
+ * for another site; its hint is in every address with that key. */
+static void
+test_url_key(void **state)
+{
+	static const struct {
+		const char *address;
+		int64_t port;
+		const char *key, *hint;
+	} cases[] = {
+		{ "HTTPS://Shop.Example.com:443/health/?x=1", -1, "https://shop.example.com/health?x=1",
+		    "shop.example.com" },
+		{ "https://shop.example.com/health?x=1", 80, "https://shop.example.com/health?x=1", NULL },
+		{ "http://a.example.com:80", -1, "http://a.example.com", NULL },
+		{ "HTTP://A.EXAMPLE.COM/", -1, "http://a.example.com", NULL },
+		{ "http://a.example.com:8080/", -1, "http://a.example.com:8080", NULL },
+		{ "https://a.example.com:80/", -1, "https://a.example.com:80", NULL },
+		{ "https://a.example.com/X//", -1, "https://a.example.com/X", NULL },
+		{ "https://a.example.com/p%20q/#top", -1, "https://a.example.com/p%20q#top", NULL },
+		{ "https://u:pw@a.example.com/", -1, "https://a.example.com", NULL },
+		{ "https://\xc3\x9c.example/\xc3\xa4/", -1, "https://\xc3\xbc.example/\xc3\xa4",
+		    "\xc3\xbc.example" },
+		{ "https://[::1]:8443/", -1, "https://[::1]:8443", "[::1]" },
+		{ "https://[::1]:443/", -1, "https://[::1]", NULL },
+		{ "tcp://DB.example.com:25", -1, "tcp://db.example.com:25", NULL },
+		/* the host is not written as curl reads it: the address is its own key */
+		{ "https://ex%41mple.com/", -1, "https://ex%41mple.com/", "https://ex%41mple.com/" },
+		{ "https://127.1/", -1, "https://127.1/", NULL },
+		/* a host (ping, port and DNS checks) */
+		{ " Mail.Example.com. ", 25, "mail.example.com:25", "mail.example.com" },
+		{ "Mail.Example.com", -1, "mail.example.com", NULL },
+		{ "192.0.2.10", -1, "192.0.2.10", NULL },
+		{ "", -1, "", "" },
+		/* bytes that are not UTF-8 stay as they are */
+		{ "HTTPS://\xff\xfe.EXAMPLE/", -1, "https://\xff\xfe.example", "\xff\xfe.example" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *hint = NULL, *key = url_key(cases[i].address, cases[i].port, &hint);
+
+		if (strcmp(key, cases[i].key) != 0 ||
+		    (cases[i].hint != NULL && strcmp(hint, cases[i].hint) != 0))
+			fail_msg("%s: key \"%s\", hint \"%s\"", cases[i].address, key, hint);
+		free(key);
+		free(hint);
+	}
+	{
+		char *l = url_lower("\xc4\xb0STANBUL \xc3\x84\xc3\x96 \xe1\xba\x9e\xff");
+
+		assert_string_equal(l, "istanbul \xc3\xa4\xc3\xb6 \xc3\x9f\xff"); /* U+0130 -> i */
+		free(l);
+	}
 }
 
 static void
@@ -768,6 +887,8 @@ main(void)
 		cmocka_unit_test(test_parse_i64),
 		cmocka_unit_test(test_parse_bool),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_url_parse),
+		cmocka_unit_test(test_url_key),
 		cmocka_unit_test(test_utf8_cut),
 		cmocka_unit_test(test_scrub_every_form),
 		cmocka_unit_test(test_uuid),

@@ -607,6 +607,55 @@ test_cronitor_numbers_out_of_range(void **state)
 	prov_page_free(&p);
 }
 
+/* A check's address as curl reads it (core/url.h): an IPv6 literal loses its
+ * brackets, the host is kept as written (case too) and percent-decoded, user
+ * info is left out of the host, an explicit port (a default one too) is the
+ * monitor's port; a body that is not UTF-8 is refused whole. */
+static void
+test_cronitor_check_addresses(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
+	assert_int_equal(
+	    run_parse_text(cronitor_parse, "monitors:1", 200,
+	        "{\"monitors\":["
+	        "{\"key\":\"v6\",\"name\":\"V6\",\"type\":\"check\",\"request\":{\"url\":\"tcp://[::1]:8443\"}},"
+	        "{\"key\":\"up\",\"name\":\"Up\",\"type\":\"check\",\"request\":{\"url\":\"UDP://Ns.Example.COM:53\"}},"
+	        "{\"key\":\"pc\",\"name\":\"Pc\",\"type\":\"check\",\"request\":{\"url\":\"tcp://m%61il.example.com:25\"}},"
+	        "{\"key\":\"ui\",\"name\":\"Ui\",\"type\":\"check\",\"request\":{\"url\":\"tcp://u:pw@db.example.com:5432\"}},"
+	        "{\"key\":\"dp\",\"name\":\"Dp\",\"type\":\"check\","
+	        "\"request\":{\"url\":\"HTTPS://Shop.Example.COM:443/a%20b\"}},"
+	        "{\"key\":\"np\",\"name\":\"Np\",\"type\":\"check\",\"request\":{\"url\":\"tcp://db.example.com\"}},"
+	        "{\"key\":\"bad\",\"name\":\"Bad\",\"type\":\"check\",\"request\":{\"url\":\"tcp://[::1:25\"}}"
+	        "],\"page_size\":50,\"total_monitor_count\":7}",
+	        &p, &e),
+	    PROV_OK);
+	EXPECT_NORM(page_find(&p, "monitor", "v6"), X_STR("type", "tcp"), X_STR("url", "::1"),
+	    X_INT("port", 8443));
+	EXPECT_NORM(page_find(&p, "monitor", "up"), X_STR("type", "udp"), X_STR("url", "Ns.Example.COM"),
+	    X_INT("port", 53));
+	EXPECT_NORM(page_find(&p, "monitor", "pc"), X_STR("type", "tcp"), X_STR("url", "mail.example.com"),
+	    X_INT("port", 25));
+	EXPECT_NORM(page_find(&p, "monitor", "ui"), X_STR("type", "tcp"), X_STR("url", "db.example.com"),
+	    X_INT("port", 5432));
+	EXPECT_NORM(page_find(&p, "monitor", "dp"), X_STR("type", "http"),
+	    X_STR("url", "HTTPS://Shop.Example.COM:443/a%20b"), X_INT("port", 443));
+	EXPECT_NORM(page_find(&p, "monitor", "np"), X_STR("type", "tcp"), X_STR("url", "db.example.com"),
+	    X_NULL("port"));
+	EXPECT_NORM(page_find(&p, "monitor", "bad"), X_STR("type", "other"), X_STR("url", "tcp://[::1:25"),
+	    X_NULL("port"));
+	assert_true(has_warning(&p, "\"Bad\" has no web or TCP/UDP address to check"));
+	prov_page_free(&p);
+	assert_int_equal(run_parse_text(cronitor_parse, "monitors:1", 200,
+	                     "{\"monitors\":[{\"key\":\"x\",\"name\":\"X\",\"type\":\"check\","
+	                     "\"request\":{\"url\":\"tcp://\xff\xfe.example:25\"}}]}",
+	                     &p, &e),
+	    PROV_TRANSIENT);
+	prov_page_free(&p);
+}
+
 int
 main(void)
 {
@@ -624,6 +673,7 @@ main(void)
 		cmocka_unit_test(test_fetch_cronitor_lists_fail),
 		cmocka_unit_test(test_fetch_cronitor_request_and_scrubbed_error),
 		cmocka_unit_test(test_cronitor_numbers_out_of_range),
+		cmocka_unit_test(test_cronitor_check_addresses),
 	};
 
 	return PROVTEST_RUN(tests);

@@ -571,11 +571,46 @@ test_fetch_heartbeats_and_windows_resolve(void **state)
 	free_answers(a);
 }
 
+/* The port of a check goes into its URL as curl writes it (core/url.h):
+ * not when the URL has one, or credentials, or the port is the scheme's
+ * default; IPv6 literals and upper case as written. */
+static void
+test_uptime_url_ports(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
+	assert_int_equal(
+	    run_parse_text(statuscake_parse, "uptime:0", 200,
+	        "{\"data\":["
+	        "{\"id\":\"1\",\"name\":\"V6\",\"website_url\":\"https://[::1]/x\",\"test_type\":\"HTTP\",\"port\":8443},"
+	        "{\"id\":\"2\",\"name\":\"Has\",\"website_url\":\"http://a.example.com:81/\",\"test_type\":\"HTTP\",\"port\":8080},"
+	        "{\"id\":\"3\",\"name\":\"Dflt\",\"website_url\":\"HTTPS://A.Example.COM/p?q=1\",\"test_type\":\"HTTP\",\"port\":443},"
+	        "{\"id\":\"4\",\"name\":\"Up\",\"website_url\":\"HTTPS://A.Example.COM/p%20q?q=1\",\"test_type\":\"HTTP\",\"port\":80},"
+	        "{\"id\":\"5\",\"name\":\"Cred\",\"website_url\":\"https://u:pw@a.example.com/\",\"test_type\":\"HTTP\",\"port\":8443},"
+	        "{\"id\":\"6\",\"name\":\"Bad\",\"website_url\":\"https://[::1/\",\"test_type\":\"HTTP\",\"port\":8443}"
+	        "],\"metadata\":{\"page\":1,\"per_page\":25,\"page_count\":1,\"total_count\":6}}",
+	        &p, &e),
+	    PROV_OK);
+	EXPECT_NORM(page_find(&p, "monitor", "1"), X_STR("url", "https://[::1]:8443/x"), X_INT("port", 8443));
+	EXPECT_NORM(page_find(&p, "monitor", "2"), X_STR("url", "http://a.example.com:81/"),
+	    X_INT("port", 8080));
+	EXPECT_NORM(page_find(&p, "monitor", "3"), X_STR("url", "HTTPS://A.Example.COM/p?q=1"),
+	    X_INT("port", 443));
+	EXPECT_NORM(page_find(&p, "monitor", "4"), X_STR("url", "https://A.Example.COM:80/p%20q?q=1"),
+	    X_INT("port", 80));
+	EXPECT_NORM(page_find(&p, "monitor", "5"), X_STR("url", "https://u:pw@a.example.com/"));
+	EXPECT_NORM(page_find(&p, "monitor", "6"), X_STR("url", "https://[::1/"));
+	prov_page_free(&p);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_uptime_list_pages),
+		cmocka_unit_test(test_uptime_url_ports),
 		cmocka_unit_test(test_heartbeats_ssl_groups),
 		cmocka_unit_test(test_maintenance_windows),
 		cmocka_unit_test(test_window_times_in_their_zone),

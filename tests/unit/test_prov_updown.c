@@ -252,6 +252,45 @@ test_updown_fetch(void **state)
 	json_object_put(creds);
 }
 
+/* A check's address as curl reads it (core/url.h): the kind from the URL's
+ * scheme in any case, an IPv6 literal without brackets, the host
+ * percent-decoded and without user info, an explicit port; a body that is not
+ * UTF-8 is refused whole. */
+static void
+test_updown_check_addresses(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+
+	(void)state;
+	assert_int_equal(run_parse_text(updown_parse, "checks:0", 200,
+	                     "[{\"token\":\"i6\",\"url\":\"icmp://[::1]:8443\",\"alias\":\"V6\"},"
+	                     "{\"token\":\"uc\",\"url\":\"TCP://DB.Example.COM:5432\",\"alias\":\"Upper\"},"
+	                     "{\"token\":\"pc\",\"type\":\"tcp\",\"url\":\"tcp://d%62.example.com:5432\"},"
+	                     "{\"token\":\"ui\",\"type\":\"tcps\",\"url\":\"tcps://u:pw@db.example.com:1\"},"
+	                     "{\"token\":\"dp\",\"url\":\"HTTPS://Shop.Example.COM:443/x\"},"
+	                     "{\"token\":\"bd\",\"url\":\"icmp://[::1\",\"alias\":\"Broken\"}]",
+	                     &p, &e),
+	    PROV_OK);
+	EXPECT_NORM(page_find(&p, "monitor", "i6"), X_STR("type", "ping"), X_STR("url", "::1"),
+	    X_NULL("port"));
+	EXPECT_NORM(page_find(&p, "monitor", "uc"), X_STR("type", "tcp"), X_STR("url", "DB.Example.COM"),
+	    X_INT("port", 5432));
+	EXPECT_NORM(page_find(&p, "monitor", "pc"), X_STR("type", "tcp"), X_STR("url", "db.example.com"),
+	    X_INT("port", 5432));
+	EXPECT_NORM(page_find(&p, "monitor", "ui"), X_STR("type", "tcp"), X_STR("url", "db.example.com"),
+	    X_INT("port", 1));
+	EXPECT_NORM(page_find(&p, "monitor", "dp"), X_STR("type", "http"),
+	    X_STR("url", "HTTPS://Shop.Example.COM:443/x"));
+	EXPECT_NORM(page_find(&p, "monitor", "bd"), X_STR("type", "other"), X_STR("url", "icmp://[::1"));
+	assert_true(has_warning(&p, "\"Broken\" is of kind (none)"));
+	prov_page_free(&p);
+	assert_int_equal(run_parse_text(updown_parse, "checks:0", 200,
+	                     "[{\"token\":\"x\",\"url\":\"icmp://\xff\xfe.example\"}]", &p, &e),
+	    PROV_TRANSIENT);
+	prov_page_free(&p);
+}
+
 int
 main(void)
 {
@@ -261,6 +300,7 @@ main(void)
 		cmocka_unit_test(test_updown_status_pages),
 		cmocka_unit_test(test_updown_errors),
 		cmocka_unit_test(test_updown_fetch),
+		cmocka_unit_test(test_updown_check_addresses),
 	};
 
 	return PROVTEST_RUN(tests);

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/config.h"
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
@@ -132,12 +133,16 @@ static void
 test_urlguard_check_url(void **state)
 {
 	static const char *const good[] = {
-		"https://billing.example.com",
-		"https://billing.example.com/",
-		"https://x.example.com:8443/whmcs",
-		"https://[2001:db8::1]/api",
-		"https://10.0.0.5/whmcs",
+		"https://billing.example.com", "https://billing.example.com/",
+		"https://x.example.com:8443/whmcs", "https://[2001:db8::1]/api", "https://10.0.0.5/whmcs",
 		"HTTPS://Example.COM/a/b",
+		"https://[::1]:8443/api", /* the address is judged at connect time */
+		"https://[2001:DB8::1]/", "https://billing.example.com:443/",
+		"https://billing.example.com/a%20b/%7Euser", "https://billing.example.com.",
+		"https://ex%41mple.com/",       /* curl reads exAmple.com */
+		"https://127.1/",               /* curl reads 127.0.0.1, judged when connecting */
+		"https://[0:0::1]/",            /* curl reads [::1] */
+		"https://[fe80::1%25eth0]/api", /* a zone */
 	};
 	static const struct {
 		const char *url, *why;
@@ -161,6 +166,12 @@ test_urlguard_check_url(void **state)
 		{ "https://[zz::1]/", "IPv6" },
 		{ "https://ex..ample.com/", "invalid host" },
 		{ "https://exa%2fmple.com/", "invalid host" },
+		{ "https://ex%2e.com/", "invalid host" }, /* curl reads "ex..com" */
+		{ "https://\xff\xfe.example/", "non-ASCII" },
+		{ "https://[::1]:/", "invalid port" },
+		{ "https://example.com:99999/", "invalid port" },
+		{ "https://user@example.com/", "user name or password" },
+		{ "https://:pw@example.com/", "user name or password" },
 		{ "", "empty" },
 	};
 	char why[160], longurl[700];
@@ -457,13 +468,14 @@ test_httpc_redirect_not_followed(void **state)
 	                     &req, &resp, &err),
 	    0);
 	assert_int_equal(resp.status, 302);
-	assert_string_equal(httpc_header(&resp, "location"), "http://169.254.169.254/latest/meta-data/");
 	assert_int_equal(httpc_classify(&resp, "Prov", "API key", &err), PROV_FATAL);
 	httpc_resp_free(&resp);
 }
 
-#define REDIRECT_TO(code, loc) "HTTP/1.1 " code "\r\nLocation: " loc "\r\nContent-Length: 0\r\n\r\n"
-#define OK_EMPTY               "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+/* The server closes every connection, so each hop is a new connection. */
+#define REDIRECT_TO(code, loc) \
+	"HTTP/1.1 " code "\r\nLocation: " loc "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+#define OK_EMPTY "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
 
 /* providers.md §12: a POST follows 301/302/307/308 on the same host with the same body. */
 static void
@@ -510,7 +522,7 @@ test_httpc_redirect_refusals(void **state)
 		const char *answer, *method, *needle;
 	} cases[] = {
 		{ REDIRECT_TO("301 Moved Permanently", "http://localhost:1/x"), NULL,
-		    "another host (http://localhost)" },
+		    "another host (http://localhost:1)" },
 		{ REDIRECT_TO("302 Found", "http://169.254.169.254/latest/meta-data/"), NULL,
 		    "another host" },
 		{ REDIRECT_TO("303 See Other", "/elsewhere"), "POST", "HTTP 303" },
@@ -577,6 +589,261 @@ test_httpc_redirect_get_follows_303_and_five_hops(void **state)
 	assert_non_null(strstr(seen, "GET /api/v3/checks HTTP/1.1"));
 	assert_non_null(strstr(seen, "GET /api/v3/checks/ HTTP/1.1"));
 	httpc_resp_free(&resp);
+}
+
+/* The redirect policy on its own: which hop from A to Location B is made
+ * (providers.md §12). Credentials travel in headers and form bodies, so any
+ * change of scheme, host or port ends the call. */
+static void
+test_redirect_policy(void **state)
+{
+	static const struct {
+		const char *from, *loc;
+		long status;
+		bool body;
+		const char *needle; /* NULL: followed */
+	} cases[] = {
+		{ "https://api.example.com/v2/x", "/v2/y", 301, true, NULL },
+		{ "https://api.example.com/v2/x", "y?page=2", 302, false, NULL },
+		{ "https://api.example.com/v2/x", "HTTPS://API.Example.COM:443/v3/", 308, true, NULL },
+		{ "https://[::1]:8443/a", "https://[0:0::1]:8443/b", 307, true, NULL },
+		{ "https://api.example.com/x", "/elsewhere", 303, false, NULL },
+		{ "https://api.example.com/x", "/elsewhere", 303, true, "HTTP 303" },
+		{ "https://api.example.com/x", "http://api.example.com/x", 301, false, "from https to http" },
+		/* providers.md §12: the scheme upgrade on the same host, default ports only */
+		{ "http://api.example.com/x", "https://api.example.com/x", 301, true, NULL },
+		{ "http://api.example.com:80/x", "HTTPS://api.example.com:443/y", 307, true, NULL },
+		{ "http://api.example.com:8080/x", "https://api.example.com/x", 301, false,
+		    "another scheme or port" },
+		{ "http://api.example.com/x", "https://api.example.com:8443/x", 301, false,
+		    "another scheme or port" },
+		{ "https://api.example.com/x", "https://api.example.com:8443/x", 302, false,
+		    "another scheme or port of its host (https://api.example.com:8443)" },
+		{ "https://[::1]:8443/a", "https://[::1]:8444/a", 307, false, "another scheme or port" },
+		{ "https://api.example.com/x", "https://evil.example/x?api_key=k", 302, false,
+		    "another host (https://evil.example)" },
+		{ "https://api.example.com/x", "//evil.example/x", 302, false, "another host" },
+		{ "https://api.example.com/x", "https://api.example.com@evil.example/", 302, false,
+		    "another host (https://evil.example)" },
+		{ "https://api.example.com/x", "https://api.example.com.evil.example/", 302, false,
+		    "another host" },
+		{ "https://api.example.com/x", "/y", 300, false, "HTTP 300" },
+		{ "https://api.example.com/x", "/y", 304, false, "HTTP 304" },
+		{ "https://api.example.com/x", "https://exa mple.com/", 302, false, "not a URL" },
+		{ "https://api.example.com/x", "https://api.example.com:99999/", 302, false, "not a URL" },
+	};
+	struct prov_error err;
+	char big[HTTPC_MAX_LOCATION + 2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int rc;
+
+		memset(&err, 0, sizeof err);
+		rc = httpc_redirect_allowed(cases[i].from, cases[i].status, cases[i].body, cases[i].loc,
+		    strlen(cases[i].loc), &err);
+		if (cases[i].needle == NULL ? rc != 0 :
+		                              rc != -1 || strstr(err.message, cases[i].needle) == NULL)
+			fail_msg("%s -> %s (HTTP %ld): %d \"%s\"", cases[i].from, cases[i].loc,
+			    cases[i].status, rc, err.message);
+		if (rc != 0)
+			assert_int_equal(err.status, PROV_FATAL);
+		/* never the path or query of the target */
+		assert_null(strstr(err.message, "api_key"));
+	}
+	/* A Location of HTTPC_MAX_LOCATION bytes is judged whole; one byte more is refused. */
+	memset(big, 'a', sizeof big);
+	big[0] = '/';
+	assert_int_equal(httpc_redirect_allowed("https://a.example/", 302, false, big, HTTPC_MAX_LOCATION,
+	                     &err),
+	    0);
+	assert_int_equal(httpc_redirect_allowed("https://a.example/", 302, false, big, HTTPC_MAX_LOCATION + 1,
+	                     &err),
+	    -1);
+	assert_non_null(strstr(err.message, "longer than 8192 bytes"));
+	/* A NUL inside the value is not a URL curl would follow the same way. */
+	assert_int_equal(httpc_redirect_allowed("https://a.example/", 302, false, "/x\0@evil.example",
+	                     sizeof "/x\0@evil.example" - 1, &err),
+	    -1);
+	assert_non_null(strstr(err.message, "not a URL"));
+	/* Bytes that are not UTF-8 in the target's host come out as '?'. */
+	assert_int_equal(httpc_redirect_allowed("https://a.example/", 302, false, "https://\xff\xfe.example/",
+	                     strlen("https://\xff\xfe.example/"), &err),
+	    -1);
+	assert_non_null(strstr(err.message, "another host (https://??.example)"));
+	assert_true(utf8_valid(err.message, strlen(err.message)));
+}
+
+/* A hop to another port of the same host is never made: the second server
+ * receives nothing, neither the key in the header nor the form body nor the
+ * Basic credentials. */
+static void
+test_httpc_redirect_to_another_port_carries_no_credentials(void **state)
+{
+	const char *const hdrs[] = { "X-Api-Key: key-0123456789", NULL };
+	struct mini a, b;
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp;
+	struct prov_error err = { 0 };
+	char url[128], *hop, seen_a[4096];
+
+	(void)state;
+	mini_start(&b, (const char *const[]){ OK_EMPTY, NULL });
+	hop = xasprintf(REDIRECT_TO("307 Temporary Redirect", "http://127.0.0.1:%d/v2/getMonitors"), b.port);
+	mini_start(&a, (const char *const[]){ hop, OK_EMPTY, NULL });
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/v2/getMonitors", a.port);
+	req.url = url;
+	req.method = "POST";
+	req.body = "api_key=key-0123456789&format=json";
+	req.body_len = strlen(req.body);
+	req.headers = hdrs;
+	req.userpwd = "user:pw-0123456789";
+	req.max_redirects = HTTPC_MAX_REDIRECTS;
+	assert_int_equal(httpc_do(&req, &resp, &err), -1);
+	snprintf(seen_a, sizeof seen_a, "%s", mini_finish(&a));
+	assert_string_equal(mini_finish(&b), "");
+	assert_int_equal(err.status, PROV_FATAL);
+	assert_non_null(strstr(err.message, "another scheme or port"));
+	assert_non_null(strstr(seen_a, "api_key=key-0123456789")); /* the first server had them */
+	free(hop);
+}
+
+/* A Location of 300 and of 5,000 bytes is followed whole, never cut; one
+ * over HTTPC_MAX_LOCATION ends the call before a second request. */
+static void
+test_httpc_redirect_long_location_is_whole(void **state)
+{
+	static const size_t sizes[] = { 300, 5000, HTTPC_MAX_LOCATION + 1 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		char *path = xmalloc(sizes[i] + 1), *hop, *line;
+		struct mini m;
+		struct httpc_req req = { 0 };
+		struct httpc_resp resp;
+		struct prov_error err = { 0 };
+		char url[128];
+		const char *seen;
+
+		memset(path, 'p', sizes[i]);
+		memcpy(path, "/v2/", 4);
+		path[sizes[i]] = '\0';
+		hop = xasprintf(REDIRECT_TO("302 Found", "%s"), path);
+		mini_start(&m, (const char *const[]){ hop, OK_EMPTY, NULL });
+		snprintf(url, sizeof url, "http://127.0.0.1:%d/x", m.port);
+		req.url = url;
+		req.max_redirects = HTTPC_MAX_REDIRECTS;
+		line = xasprintf("GET %s HTTP/1.1\r\n", path);
+		if (sizes[i] <= HTTPC_MAX_LOCATION) {
+			assert_int_equal(httpc_do(&req, &resp, &err), 0);
+			seen = mini_finish(&m);
+			assert_int_equal(resp.status, 200);
+			assert_non_null(strstr(seen, line));
+			httpc_resp_free(&resp);
+		} else {
+			assert_int_equal(httpc_do(&req, &resp, &err), -1);
+			seen = mini_finish(&m);
+			assert_non_null(strstr(err.message, "longer than 8192 bytes"));
+			assert_null(strstr(seen, "GET /v2/"));
+		}
+		free(line);
+		free(hop);
+		free(path);
+	}
+}
+
+/* One timeout for the whole request: three hops of 0.9 s each pass a 2 s
+ * timeout in all, though each alone is well within it. */
+static void
+test_httpc_redirect_chain_shares_one_timeout(void **state)
+{
+	struct mini m;
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp;
+	struct prov_error err = { 0 };
+	char url[128];
+
+	(void)state;
+	mini_start(&m,
+	    (const char *const[]){ MINI_DELAY(900) REDIRECT_TO("302 Found", "/b"),
+	        MINI_DELAY(900) REDIRECT_TO("302 Found", "/c"), MINI_DELAY(900) OK_EMPTY, NULL });
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/a", m.port);
+	req.url = url;
+	req.timeout_s = 2;
+	req.max_redirects = HTTPC_MAX_REDIRECTS;
+	assert_int_equal(httpc_do(&req, &resp, &err), -1);
+	mini_finish(&m);
+	assert_int_equal(err.status, PROV_TRANSIENT);
+	assert_non_null(strstr(err.message, "did not answer in time"));
+}
+
+/* The guard checks the address of every connection, a redirect hop's too.
+ * The hop stays on the host (the policy allows no other), so only DNS can
+ * lead it elsewhere: the wrapper below plays a name that resolves to a
+ * public address first and to a loopback one from the second connection on
+ * (DNS rebinding), by judging those under a strict guard. */
+static int rebind_from; /* 0: off; n: connection n onwards is judged strictly */
+static int rebind_seen;
+
+bool __real_urlguard_addr_allowed(const struct urlguard *, const struct sockaddr *, size_t);
+bool __wrap_urlguard_addr_allowed(const struct urlguard *, const struct sockaddr *, size_t);
+
+bool
+__wrap_urlguard_addr_allowed(const struct urlguard *g, const struct sockaddr *sa, size_t salen)
+{
+	static const struct urlguard strict = { true, false };
+
+	if (rebind_from > 0 && ++rebind_seen >= rebind_from)
+		g = &strict;
+	return __real_urlguard_addr_allowed(g, sa, salen);
+}
+
+static void
+test_httpc_redirect_hop_address_is_guarded(void **state)
+{
+	struct urlguard g = { true, true };
+	struct mini m;
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp;
+	struct prov_error err = { 0 };
+	char url[128];
+	const char *seen;
+
+	(void)state;
+	mini_start(&m, (const char *const[]){ REDIRECT_TO("302 Found", "/next"), OK_EMPTY, NULL });
+	snprintf(url, sizeof url, "http://127.0.0.1:%d/first", m.port);
+	req.url = url;
+	req.guard = &g;
+	req.max_redirects = HTTPC_MAX_REDIRECTS;
+	rebind_from = 2;
+	rebind_seen = 0;
+	assert_int_equal(httpc_do(&req, &resp, &err), -1);
+	rebind_from = 0;
+	seen = mini_finish(&m);
+	assert_int_equal(rebind_seen, 2);
+	assert_int_equal(err.status, PROV_FATAL);
+	assert_non_null(strstr(err.message, "loopback address, which is not allowed"));
+	assert_non_null(strstr(seen, "GET /first "));
+	assert_null(strstr(seen, "GET /next "));
+}
+
+/* A redirect to a host that is not UTF-8 ends the call with a clean message
+ * (it is stored as the run's error). */
+static void
+test_httpc_redirect_invalid_utf8_host_is_clean(void **state)
+{
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp;
+	struct prov_error err = { 0 };
+
+	(void)state;
+	req.max_redirects = HTTPC_MAX_REDIRECTS;
+	assert_int_equal(do_one(REDIRECT_TO("301 Moved Permanently", "http://\xff\xfe.example/x"), &req,
+	                     &resp, &err),
+	    -1);
+	assert_int_equal(err.status, PROV_FATAL);
+	assert_true(utf8_valid(err.message, strlen(err.message)));
+	assert_non_null(strstr(err.message, "another host (http://??.example)"));
 }
 
 static void
@@ -1149,6 +1416,12 @@ main(void)
 		cmocka_unit_test(test_httpc_redirect_same_host_keeps_post_body),
 		cmocka_unit_test(test_httpc_redirect_refusals),
 		cmocka_unit_test(test_httpc_redirect_get_follows_303_and_five_hops),
+		cmocka_unit_test(test_redirect_policy),
+		cmocka_unit_test(test_httpc_redirect_to_another_port_carries_no_credentials),
+		cmocka_unit_test(test_httpc_redirect_long_location_is_whole),
+		cmocka_unit_test(test_httpc_redirect_chain_shares_one_timeout),
+		cmocka_unit_test(test_httpc_redirect_hop_address_is_guarded),
+		cmocka_unit_test(test_httpc_redirect_invalid_utf8_host_is_clean),
 		cmocka_unit_test(test_httpc_guard_refuses_resolved_loopback),
 		cmocka_unit_test(test_httpc_guard_https_only),
 		cmocka_unit_test(test_json_times),

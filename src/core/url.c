@@ -1,0 +1,277 @@
+#include <locale.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wctype.h>
+
+#include "core/url.h"
+#include "core/util.h"
+#include "core/xalloc.h"
+
+/* Part p of h, or NULL when it is not there. */
+static char *
+part(CURLU *h, CURLUPart p, unsigned int flags)
+{
+	char *v = NULL;
+
+	if (curl_url_get(h, p, &v, flags) != CURLUE_OK) {
+		curl_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+CURLUcode
+url_parse(struct url *u, const char *base, const char *text, unsigned int flags)
+{
+	CURLU *h = curl_url();
+	CURLUcode rc = h == NULL ? CURLUE_OUT_OF_MEMORY : text == NULL ? CURLUE_MALFORMED_INPUT : CURLUE_OK;
+	char *user, *pass, *port;
+
+	memset(u, 0, sizeof *u);
+	if (rc == CURLUE_OK && base != NULL)
+		rc = curl_url_set(h, CURLUPART_URL, base, flags);
+	if (rc == CURLUE_OK)
+		rc = curl_url_set(h, CURLUPART_URL, text, flags);
+	if (rc == CURLUE_OK && ((u->host = part(h, CURLUPART_HOST, 0)) == NULL || u->host[0] == '\0'))
+		rc = CURLUE_NO_HOST;
+	if (rc != CURLUE_OK) {
+		curl_url_cleanup(h);
+		url_free(u);
+		return rc;
+	}
+	u->scheme = part(h, CURLUPART_SCHEME, 0);
+	u->port = part(h, CURLUPART_PORT, 0);
+	port = part(h, CURLUPART_PORT, CURLU_DEFAULT_PORT);
+	u->port_num = port != NULL ? strtol(port, NULL, 10) : 0;
+	curl_free(port);
+	u->path = part(h, CURLUPART_PATH, 0);
+	u->query = part(h, CURLUPART_QUERY, 0);
+	u->fragment = part(h, CURLUPART_FRAGMENT, 0);
+	user = part(h, CURLUPART_USER, 0);
+	pass = part(h, CURLUPART_PASSWORD, 0);
+	u->userinfo = user != NULL || pass != NULL;
+	curl_free(user);
+	curl_free(pass);
+	curl_url_cleanup(h);
+	if (u->scheme == NULL || u->path == NULL) {
+		url_free(u);
+		return CURLUE_MALFORMED_INPUT;
+	}
+	return CURLUE_OK;
+}
+
+void
+url_free(struct url *u)
+{
+	curl_free(u->scheme);
+	curl_free(u->host);
+	curl_free(u->port);
+	curl_free(u->path);
+	curl_free(u->query);
+	curl_free(u->fragment);
+	memset(u, 0, sizeof *u);
+}
+
+int
+url_host_copy(const struct url *u, char *out, size_t size)
+{
+	const char *h = u->host;
+	size_t n = strlen(h);
+
+	if (h[0] == '[' && n >= 2 && h[n - 1] == ']') {
+		h++;
+		n -= 2;
+	}
+	if (size == 0 || n >= size) {
+		if (size > 0)
+			out[0] = '\0';
+		return -1;
+	}
+	memcpy(out, h, n);
+	out[n] = '\0';
+	return 0;
+}
+
+char *
+url_set_port(const char *text, long port)
+{
+	CURLU *h = curl_url();
+	char num[24], *got = NULL, *out = NULL;
+
+	snprintf(num, sizeof num, "%ld", port);
+	if (h != NULL && curl_url_set(h, CURLUPART_URL, text, CURLU_ALLOW_SPACE) == CURLUE_OK &&
+	    curl_url_set(h, CURLUPART_PORT, num, 0) == CURLUE_OK &&
+	    curl_url_get(h, CURLUPART_URL, &got, 0) == CURLUE_OK)
+		out = xstrdup(got);
+	curl_free(got);
+	curl_url_cleanup(h);
+	return out;
+}
+
+void
+url_origin_text(const struct url *u, char *out, size_t size)
+{
+	char *o = xasprintf("%s://%s%s%s", u->scheme, u->host, u->port ? ":" : "", u->port ? u->port : "");
+
+	utf8_clean(out, size, o, size);
+	free(o);
+}
+
+/* ---- lower case ---- */
+
+static locale_t utf8_locale;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void
+utf8_locale_init(void)
+{
+	utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+/* The code point of the UTF-8 character at s (n bytes, valid), and its encoding. */
+static unsigned long
+cp_decode(const unsigned char *s, size_t n)
+{
+	static const unsigned char lead_mask[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	unsigned long c = s[0] & lead_mask[n];
+
+	for (size_t i = 1; i < n; i++)
+		c = c << 6 | (s[i] & 0x3f);
+	return c;
+}
+
+static size_t
+cp_encode(unsigned long c, char *out)
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xc0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xe0 | c >> 12);
+		out[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | c >> 18);
+	out[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+char *
+url_lower(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), o = 0;
+	char *out = xmalloc(len * 2 + 1); /* a lower-case letter takes at most twice the bytes */
+
+	pthread_once(&utf8_once, utf8_locale_init);
+	while (*p) {
+		size_t n = 1;
+
+		if (*p >= 0x80)
+			while (n < 4 && (p[n] & 0xc0) == 0x80)
+				n++;
+		if (*p < 0x80)
+			out[o++] = (char)(*p >= 'A' && *p <= 'Z' ? *p + ('a' - 'A') : *p);
+		else if (utf8_locale != (locale_t)0 && utf8_valid((const char *)p, n)) {
+			wint_t lc = towlower_l((wint_t)cp_decode(p, n), utf8_locale);
+
+			o += cp_encode(lc <= 0x10ffff ? (unsigned long)lc : cp_decode(p, n), out + o);
+		} else {
+			n = utf8_valid((const char *)p, n) ? n : 1; /* a byte that is not UTF-8 as it is */
+			memcpy(out + o, p, n);
+			o += n;
+		}
+		p += n;
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* ---- natural keys ---- */
+
+/* A host (ping, port and DNS checks): lower case, no surrounding white space
+ * and no trailing dots. */
+static char *
+host_key(const char *address)
+{
+	const char *s = address;
+	size_t n;
+	char *h, *low;
+
+	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
+		s++;
+	n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || (s[n - 1] >= '\t' && s[n - 1] <= '\r') || s[n - 1] == '.'))
+		n--;
+	h = xstrndup(s, n);
+	low = url_lower(h);
+	free(h);
+	return low;
+}
+
+/* The key of a URL u read from address, or NULL when its host is not
+ * written in address as curl reads it. *hint: its lower-cased host. */
+static char *
+url_form_key(const struct url *u, const char *address, char **hint)
+{
+	char *host = url_lower(u->host), *text = url_lower(address), *key;
+	bool default_port = u->port == NULL ||
+	    ((strcmp(u->scheme, "http") == 0 && u->port_num == 80) ||
+	        (strcmp(u->scheme, "https") == 0 && u->port_num == 443));
+	size_t path = strlen(u->path);
+
+	if (strstr(text, host) == NULL) {
+		free(host);
+		free(text);
+		return NULL;
+	}
+	free(text);
+	while (path > 0 && u->path[path - 1] == '/')
+		path--;
+	key = xasprintf("%s://%s%s%s%.*s%s%s%s%s", u->scheme, host, default_port ? "" : ":",
+	    default_port ? "" : u->port, (int)path, u->path, u->query ? "?" : "", u->query ? u->query : "",
+	    u->fragment ? "#" : "", u->fragment ? u->fragment : "");
+	if (hint != NULL)
+		*hint = host;
+	else
+		free(host);
+	return key;
+}
+
+char *
+url_key(const char *address, int64_t port, char **hint)
+{
+	struct url u;
+	char *key = NULL;
+
+	if (url_parse(&u, NULL, address, CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE) == CURLUE_OK) {
+		key = url_form_key(&u, address, hint);
+		url_free(&u);
+		if (key == NULL) {
+			key = xstrdup(address);
+			if (hint != NULL)
+				*hint = url_lower(address);
+		}
+		return key;
+	}
+	key = host_key(address);
+	if (hint != NULL)
+		*hint = xstrdup(key);
+	if (port >= 0) {
+		char *k = xasprintf("%s:%lld", key, (long long)port);
+		free(key);
+		key = k;
+	}
+	return key;
+}
