@@ -297,7 +297,7 @@ class TestHostileProviderAnswers(RunnerTestCase):
         # the target with '?' for each byte that is not UTF-8
         msg = self.run_against("location")
         self.assertNotIn("\ufffd", msg)
-        self.assertRegex(msg, r"redirected to another host \(https://\?+\.example\)")
+        self.assertRegex(msg, r"redirected to another host \(https://[^)]*\?[^)]*\.example\)")
 
 
 # ------------------------------------------------------------ no 500
