@@ -17,7 +17,6 @@
 #include "core/config.h"
 #include "core/err.h"
 #include "core/jsonx.h"
-#include "core/scrub.h"
 #include "core/url.h"
 #include "core/util.h"
 #include "crypto/seal.h"
@@ -665,64 +664,6 @@ test_err_table(void **state)
 	assert_int_equal(e.code, ERR_VALIDATION);
 }
 
-/* No SCRUB_RUN-long run of needle is left in text. */
-static void
-assert_no_run(const char *text, const char *needle)
-{
-	size_t n = strlen(needle);
-
-	for (size_t i = 0; i + SCRUB_RUN <= n; i++) {
-		char run[SCRUB_RUN + 1];
-		memcpy(run, needle + i, SCRUB_RUN);
-		run[SCRUB_RUN] = '\0';
-		if (strstr(text, run) != NULL)
-			fail_msg("\"%s\" left in: %s", run, text);
-	}
-}
-
-static void
-test_scrub_every_form(void **state)
-{
-	const char *secret = "sk_live/4eC39HqLyjWDarjtT1zdp7dc";
-	struct scrub *sc = scrub_new();
-	char b64[128], userpass[80], text[1024];
-	size_t n;
-	char *out;
-
-	(void)state;
-	scrub_add(sc, secret);
-	scrub_add(sc, "abc"); /* too short to be a secret */
-	snprintf(userpass, sizeof userpass, "user:%s", secret);
-	sodium_bin2base64(b64, sizeof b64, (const unsigned char *)userpass, strlen(userpass),
-	    sodium_base64_VARIANT_ORIGINAL);
-	snprintf(text, sizeof text,
-	    "verbatim=%s; lower=sk_live%%2f4eC39HqLyjWDarjtT1zdp7dc; upper=sk_live%%2F4eC39HqLyjWDarjtT1zdp7dc; "
-	    "json={\"k\":\"sk_live\\/4eC39HqLyjWDarjtT1zdp7dc\"}; split=sk_live/4eC3 9HqLyjW\nDarjtT1zdp7dc; "
-	    "basic=Basic %s; tail=...yjWDarjtT1zd; short=HqLyjWDarjt abc",
-	    secret, b64);
-	out = scrub_text(sc, text, strlen(text), &n);
-	assert_int_equal(strlen(out), n);
-	assert_no_run(out, secret);
-	assert_no_run(out, b64 + 8);
-	assert_null(strstr(out, "yjWDarjtT1zd")); /* a 12-character run, cut off the end of a page */
-	assert_non_null(strstr(out, "verbatim=[redacted]; lower=[redacted]; upper=[redacted]; "));
-	assert_non_null(strstr(out, "json={\"k\":\"[redacted]\"}; split=[redacted]; "));
-	assert_non_null(strstr(out, "short=HqLyjWDarjt abc")); /* 11 characters give nothing away */
-	free(out);
-	/* found by fuzzing: a run hidden in an escape ("\u004e" ends in "4e") */
-	strcpy(text, "a \\u004eC39HqLyjWD73k b");
-	out = scrub_text(sc, text, strlen(text), &n);
-	assert_null(strstr(out, "4eC39HqLyjWD"));
-	free(out);
-
-	/* in a buffer: scrubbed whole, then cut on a character boundary */
-	strcpy(text, secret);
-	strcat(text, " ééééééééé");
-	scrub_buf(sc, text, 20);
-	assert_string_equal(text, "[redacted] éééé");
-	scrub_free(sc);
-}
-
 static void
 test_utf8_cut(void **state)
 {
@@ -890,7 +831,6 @@ main(void)
 		cmocka_unit_test(test_url_parse),
 		cmocka_unit_test(test_url_key),
 		cmocka_unit_test(test_utf8_cut),
-		cmocka_unit_test(test_scrub_every_form),
 		cmocka_unit_test(test_uuid),
 		cmocka_unit_test(test_json_parse),
 		cmocka_unit_test(test_json_valid),
