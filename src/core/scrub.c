@@ -197,7 +197,7 @@ scrub_free(struct scrub *s)
 	free(s);
 }
 
-/* The UTF-8 bytes of code point cp (1..0x10FFFF, not a surrogate) into out;
+/* The UTF-8 bytes of code point cp (at most 0x10FFFF, not a surrogate) into out;
  * returns their number. */
 static size_t
 utf8_put(unsigned char out[4], uint32_t cp)
@@ -297,56 +297,22 @@ dec_json(const unsigned char *t, size_t i, size_t n, unsigned char out[4], size_
 
 /* HTML's names of ASCII characters (the WHATWG list); the first eight may
  * also stand without their ';'. */
+/* clang-format off */
 static const struct {
 	const char *name;
 	char c;
 } html_names[] = {
-	{ "quot", '"' },
-	{ "QUOT", '"' },
-	{ "amp", '&' },
-	{ "AMP", '&' },
-	{ "lt", '<' },
-	{ "LT", '<' },
-	{ "gt", '>' },
-	{ "GT", '>' },
-	{ "Tab", '\t' },
-	{ "NewLine", '\n' },
-	{ "excl", '!' },
-	{ "num", '#' },
-	{ "dollar", '$' },
-	{ "percnt", '%' },
-	{ "apos", '\'' },
-	{ "lpar", '(' },
-	{ "rpar", ')' },
-	{ "ast", '*' },
-	{ "midast", '*' },
-	{ "plus", '+' },
-	{ "comma", ',' },
-	{ "period", '.' },
-	{ "sol", '/' },
-	{ "colon", ':' },
-	{ "semi", ';' },
-	{ "equals", '=' },
-	{ "quest", '?' },
-	{ "commat", '@' },
-	{ "lsqb", '[' },
-	{ "lbrack", '[' },
-	{ "bsol", '\\' },
-	{ "rsqb", ']' },
-	{ "rbrack", ']' },
-	{ "Hat", '^' },
-	{ "lowbar", '_' },
-	{ "UnderBar", '_' },
-	{ "grave", '`' },
-	{ "DiacriticalGrave", '`' },
-	{ "lcub", '{' },
-	{ "lbrace", '{' },
-	{ "verbar", '|' },
-	{ "vert", '|' },
-	{ "VerticalLine", '|' },
-	{ "rcub", '}' },
-	{ "rbrace", '}' },
+	{ "quot", '"' }, { "QUOT", '"' }, { "amp", '&' }, { "AMP", '&' }, { "lt", '<' }, { "LT", '<' },
+	{ "gt", '>' }, { "GT", '>' }, { "Tab", '\t' }, { "NewLine", '\n' }, { "excl", '!' }, { "num", '#' },
+	{ "dollar", '$' }, { "percnt", '%' }, { "apos", '\'' }, { "lpar", '(' }, { "rpar", ')' },
+	{ "ast", '*' }, { "midast", '*' }, { "plus", '+' }, { "comma", ',' }, { "period", '.' },
+	{ "sol", '/' }, { "colon", ':' }, { "semi", ';' }, { "equals", '=' }, { "quest", '?' },
+	{ "commat", '@' }, { "lsqb", '[' }, { "lbrack", '[' }, { "bsol", '\\' }, { "rsqb", ']' },
+	{ "rbrack", ']' }, { "Hat", '^' }, { "lowbar", '_' }, { "UnderBar", '_' }, { "grave", '`' },
+	{ "DiacriticalGrave", '`' }, { "lcub", '{' }, { "lbrace", '{' }, { "verbar", '|' }, { "vert", '|' },
+	{ "VerticalLine", '|' }, { "rcub", '}' }, { "rbrace", '}' },
 };
+/* clang-format on */
 #define HTML_LEGACY 8
 #define HTML_NAME   16 /* the longest name */
 

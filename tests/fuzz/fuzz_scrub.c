@@ -223,56 +223,21 @@ dec_json(const struct buf *in)
 }
 
 /* The WHATWG named references whose value is one ASCII character. */
+/* clang-format off */
 static const struct {
 	const char *name;
 	char c;
 } names[] = {
-	{ "AMP", '&' },
-	{ "DiacriticalGrave", '`' },
-	{ "GT", '>' },
-	{ "Hat", '^' },
-	{ "LT", '<' },
-	{ "NewLine", '\n' },
-	{ "QUOT", '"' },
-	{ "Tab", '\t' },
-	{ "UnderBar", '_' },
-	{ "VerticalLine", '|' },
-	{ "amp", '&' },
-	{ "apos", '\'' },
-	{ "ast", '*' },
-	{ "bsol", '\\' },
-	{ "colon", ':' },
-	{ "comma", ',' },
-	{ "commat", '@' },
-	{ "dollar", '$' },
-	{ "equals", '=' },
-	{ "excl", '!' },
-	{ "grave", '`' },
-	{ "gt", '>' },
-	{ "lbrace", '{' },
-	{ "lbrack", '[' },
-	{ "lcub", '{' },
-	{ "lowbar", '_' },
-	{ "lpar", '(' },
-	{ "lsqb", '[' },
-	{ "lt", '<' },
-	{ "midast", '*' },
-	{ "num", '#' },
-	{ "percnt", '%' },
-	{ "period", '.' },
-	{ "plus", '+' },
-	{ "quest", '?' },
-	{ "quot", '"' },
-	{ "rbrace", '}' },
-	{ "rbrack", ']' },
-	{ "rcub", '}' },
-	{ "rpar", ')' },
-	{ "rsqb", ']' },
-	{ "semi", ';' },
-	{ "sol", '/' },
-	{ "verbar", '|' },
-	{ "vert", '|' },
+	{ "AMP", '&' }, { "DiacriticalGrave", '`' }, { "GT", '>' }, { "Hat", '^' }, { "LT", '<' },
+	{ "NewLine", '\n' }, { "QUOT", '"' }, { "Tab", '\t' }, { "UnderBar", '_' }, { "VerticalLine", '|' },
+	{ "amp", '&' }, { "apos", '\'' }, { "ast", '*' }, { "bsol", '\\' }, { "colon", ':' }, { "comma", ',' },
+	{ "commat", '@' }, { "dollar", '$' }, { "equals", '=' }, { "excl", '!' }, { "grave", '`' }, { "gt", '>' },
+	{ "lbrace", '{' }, { "lbrack", '[' }, { "lcub", '{' }, { "lowbar", '_' }, { "lpar", '(' }, { "lsqb", '[' },
+	{ "lt", '<' }, { "midast", '*' }, { "num", '#' }, { "percnt", '%' }, { "period", '.' }, { "plus", '+' },
+	{ "quest", '?' }, { "quot", '"' }, { "rbrace", '}' }, { "rbrack", ']' }, { "rcub", '}' }, { "rpar", ')' },
+	{ "rsqb", ']' }, { "semi", ';' }, { "sol", '/' }, { "verbar", '|' }, { "vert", '|' },
 };
+/* clang-format on */
 #define NNAMES (sizeof names / sizeof names[0])
 static const char *const legacy[] = { "amp", "AMP", "lt", "LT", "gt", "GT", "quot", "QUOT" };
 
