@@ -31,6 +31,7 @@ import traceback
 import uuid
 from collections import deque
 from email.utils import formatdate
+from html import escape as html_escape
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -89,15 +90,28 @@ def bad_utf8_reply(fault):
 def echo_reply(acct, fault):
     """A hostile answer that repeats a credential in the forms a server might
     (docs/security.md): the fault's "body" with {secret}, {pct} (lower-case
-    %xx of every byte), {b64} (base64 of "user:<secret>"), {json} (every byte
-    as \\u00xx), {split} (a space in the middle) and {tail} (its last 13
-    characters) filled in from the account's credential "field"."""
+    %xx of every byte), {pct2} (that, percent-encoded again), {b64} (base64 of
+    "user:<secret>"), {b64_tail} (the last 12 characters of the secret's own
+    base64), {json} (every byte as \\u00xx), {json_pct} (that, percent-encoded),
+    {html} (HTML-escaped as PHP's htmlspecialchars does), {html_dec} and
+    {html_hex} (every character as a decimal or hex reference), {upper} (upper
+    case), {split} (a space in the middle) and {tail} (its last 13 characters)
+    filled in from the account's credential "field"."""
     secret = (acct.credentials if acct else {}).get(fault.get("field", "api_key"), "")
+    pct = "".join("%%%02x" % b for b in secret.encode())
+    json_esc = "".join("\\u%04x" % ord(c) for c in secret)
     forms = {
         "secret": secret,
-        "pct": "".join("%%%02x" % b for b in secret.encode()),
+        "pct": pct,
+        "pct2": pct.replace("%", "%25"),
         "b64": base64.b64encode(("user:" + secret).encode()).decode(),
-        "json": "".join("\\u%04x" % ord(c) for c in secret),
+        "b64_tail": base64.b64encode(secret.encode()).decode().rstrip("=")[-12:],
+        "json": json_esc,
+        "json_pct": "".join("%%%02X" % b for b in json_esc.encode()),
+        "html": html_escape(secret, quote=True),
+        "html_dec": "".join("&#%d;" % ord(c) for c in secret),
+        "html_hex": "".join("&#x%x;" % ord(c) for c in secret),
+        "upper": secret.upper(),
         "split": secret[:len(secret) // 2] + " " + secret[len(secret) // 2:],
         "tail": secret[-13:],
     }

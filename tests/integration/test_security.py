@@ -10,12 +10,15 @@ does a provider that pages for ever, at [limits] max_pages.
 """
 
 import base64
+import html
 import json
 import os
+import re
 import secrets
 import socket
 import sys
 import time
+import urllib.parse
 
 import harness
 from harness import q
@@ -27,15 +30,28 @@ def runs_of(text, secret, n=12):
     return sorted({secret[i:i + n] for i in range(len(secret) - n + 1) if secret[i:i + n] in text})
 
 
+def views(text):
+    """text as a reader might decode it: as it is, percent-decoded once and
+    twice, JSON \\uXXXX decoded (alone and after percent-decoding), HTML
+    references decoded; each lower-cased (an echo may change the case)."""
+    def unjson(t):
+        return re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), t)
+    once = urllib.parse.unquote(text)
+    return [v.lower() for v in (text, once, urllib.parse.unquote(once), unjson(text), unjson(once),
+                                html.unescape(text))]
+
+
 class TestEchoedSecrets(RunnerTestCase):
 
     def test_a_provider_echoing_the_key_in_every_form_leaves_no_fragment(self):
-        key = "ur-" + secrets.token_urlsafe(30)
+        # characters that HTML, JSON and URLs each escape in their own way
+        key = "ur-" + secrets.token_urlsafe(24) + "&<b>/'+"
         self.account(monitors=3, heartbeats=0, contacts=1, status_pages=0, key=key)
         # UptimeRobot's own bad-key shape (providers.md §1.4), its message stuffed with the key's forms;
         # the key sits at the very end too, where a cut at 160 characters would once have left a part
-        message = ("api_key {secret} not found; form {pct}; header Basic {b64}; json {json}; "
-                   "split {split}; " + "x" * 120 + " {tail}")
+        message = ("api_key {secret} not found; form {pct}; twice {pct2}; header Basic {b64}; tail {b64_tail}; "
+                   "json {json}; json in a URL {json_pct}; html {html}; {html_dec}; {html_hex}; "
+                   "upper {upper}; split {split}; " + "x" * 120 + " {tail}")
         self.faults({"kind": "echo", "times": 0, "match": "getMonitors",
                      "body": json.dumps({"stat": "fail", "error": {"type": "invalid_parameter",
                                                                    "parameter_name": "api_key",
@@ -46,22 +62,28 @@ class TestEchoedSecrets(RunnerTestCase):
         run = self.get(user, rid)["data"]
         self.assertIn("UptimeRobot rejected the API key", run["error_message"])
         b64 = base64.b64encode(("user:" + key).encode()).decode()
+        b64_key = base64.b64encode(key.encode()).decode().rstrip("=")
         everything = [json.dumps(run), json.dumps(self.logs(user, rid)),
                       self.stack.dump_db().decode("utf-8", "replace")]
         with open(self.stack.web.errorlog, errors="replace") as f:
             everything.append(f.read())
         for text in everything:
-            self.assertEqual(runs_of(text, key), [], "a part of the key is left")
+            for view in views(text):
+                self.assertEqual(runs_of(view, key.lower()), [], "a part of the key is left")
             self.assertEqual(runs_of(text, b64[8:]), [], "a part of its base64 is left")
+            self.assertEqual(runs_of(text, b64_key), [], "a part of its own base64 is left")
         harness.fake_call(self.stack, "DELETE", "/_control/%s/faults" % PROVIDER)
 
     def test_a_key_in_a_successful_answer_is_not_stored(self):
-        key = "ur-" + secrets.token_urlsafe(30)
+        key = "ur-" + secrets.token_urlsafe(24) + "&<b>/'+"
         self.account(monitors=2, heartbeats=0, contacts=1, status_pages=0, key=key)
-        # a monitor whose name carries the key (a provider bug, or a user's own paste)
-        body = ('{"stat":"ok","pagination":{"offset":0,"limit":50,"total":1},"monitors":[{"id":7,'
-                '"friendly_name":"mon {secret}","url":"https://a.example.com/?k={pct}","type":1,"interval":300,'
-                '"status":2}]}')
+        # monitors whose names carry the key in one form each (a provider bug, or a user's own paste)
+        forms = ["{secret}", "{pct}", "{pct2}", "{b64_tail}", "{json_pct}", "{html}", "{html_dec}",
+                 "{html_hex}", "{upper}", "{split}"]
+        monitors = ",".join('{"id":%d,"friendly_name":"mon %s","url":"https://a%d.example.com/?k={pct}","type":1,'
+                            '"interval":300,"status":2}' % (i + 1, form, i) for i, form in enumerate(forms))
+        body = ('{"stat":"ok","pagination":{"offset":0,"limit":50,"total":%d},"monitors":[%s]}'
+                % (len(forms), monitors))
         self.faults({"kind": "echo", "times": 1, "match": "getMonitors", "body": body})
         user = self.user()
         rid = self.start(user, key)
@@ -69,7 +91,10 @@ class TestEchoedSecrets(RunnerTestCase):
         self.execute(user, rid)
         self.drive(rid, ("completed", "completed_with_errors"))
         dump = self.stack.dump_db().decode("utf-8", "replace")
-        self.assertEqual(runs_of(dump, key), [])
+        for view in views(dump):
+            self.assertEqual(runs_of(view, key.lower()), [], "a part of the key is left")
+        self.assertEqual(runs_of(dump, base64.b64encode(key.encode()).decode().rstrip("=")), [])
+        self.assertEqual(self.count("monitors", user), len(forms))
         self.assertIn("mon [redacted]", dump)
 
 
