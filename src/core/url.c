@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <locale.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -200,78 +201,76 @@ url_lower(const char *s)
 
 /* ---- natural keys ---- */
 
-/* A host (ping, port and DNS checks): lower case, no surrounding white space
- * and no trailing dots. */
-static char *
-host_key(const char *address)
+/* The length of s without the white space at its end, and without the dots
+ * there too when dots. */
+static size_t
+trimmed_len(const char *s, bool dots)
 {
-	const char *s = address;
-	size_t n;
-	char *h, *low;
+	size_t n = strlen(s);
 
-	while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
-		s++;
-	n = strlen(s);
-	while (n > 0 && (s[n - 1] == ' ' || (s[n - 1] >= '\t' && s[n - 1] <= '\r') || s[n - 1] == '.'))
+	while (n > 0 && (isspace((unsigned char)s[n - 1]) || (dots && s[n - 1] == '.')))
 		n--;
-	h = xstrndup(s, n);
-	low = url_lower(h);
-	free(h);
-	return low;
+	return n;
 }
 
-/* The key of a URL u read from address, or NULL when its host is not
- * written in address as curl reads it. *hint: its lower-cased host. */
-static char *
-url_form_key(const struct url *u, const char *address, char **hint)
+/* The length of s without a port (":digits") at its end. */
+static size_t
+portless_len(const char *s)
 {
-	char *host = url_lower(u->host), *text = url_lower(address), *key;
+	size_t n = strlen(s), d = n;
+
+	while (d > 0 && s[d - 1] >= '0' && s[d - 1] <= '9')
+		d--;
+	return d > 0 && d < n && s[d - 1] == ':' ? d - 1 : n;
+}
+
+/* The key of a URL u whose origin (its scheme, "://" and its host, lower
+ * case) is written at its start. */
+static char *
+url_form_key(const struct url *u, const char *origin)
+{
 	bool default_port = u->port == NULL ||
 	    ((strcmp(u->scheme, "http") == 0 && u->port_num == 80) ||
 	        (strcmp(u->scheme, "https") == 0 && u->port_num == 443));
 	size_t path = strlen(u->path);
 
-	if (strstr(text, host) == NULL) {
-		free(host);
-		free(text);
-		return NULL;
-	}
-	free(text);
 	while (path > 0 && u->path[path - 1] == '/')
 		path--;
-	key = xasprintf("%s://%s%s%s%.*s%s%s%s%s", u->scheme, host, default_port ? "" : ":",
-	    default_port ? "" : u->port, (int)path, u->path, u->query ? "?" : "", u->query ? u->query : "",
-	    u->fragment ? "#" : "", u->fragment ? u->fragment : "");
-	if (hint != NULL)
-		*hint = host;
-	else
-		free(host);
-	return key;
+	return xasprintf("%s%s%s%.*s%s%s%s%s", origin, default_port ? "" : ":", default_port ? "" : u->port,
+	    (int)path, u->path, u->query ? "?" : "", u->query ? u->query : "", u->fragment ? "#" : "",
+	    u->fragment ? u->fragment : "");
 }
 
+/* *prefix: for a URL written plainly, its origin; for any other address,
+ * the address itself, lower-cased, without a port written at its end (so
+ * that "host:25" and "host" with port 25 share it). */
 char *
-url_key(const char *address, int64_t port, char **hint)
+url_key(const char *address, int64_t port, char **prefix)
 {
+	char *text = xstrndup(address, trimmed_len(address, false)), *low = url_lower(text), *key;
+	char *origin = NULL;
 	struct url u;
-	char *key = NULL;
 
-	if (url_parse(&u, NULL, address, CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE) == CURLUE_OK) {
-		key = url_form_key(&u, address, hint);
-		url_free(&u);
-		if (key == NULL) {
-			key = xstrdup(address);
-			if (hint != NULL)
-				*hint = url_lower(address);
+	if (url_parse(&u, NULL, text, CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE) == CURLUE_OK) {
+		char *host = url_lower(u.host);
+
+		origin = xasprintf("%s://%s", u.scheme, host);
+		free(host);
+		if (strncmp(low, origin, strlen(origin)) != 0) { /* not written plainly */
+			free(origin);
+			origin = NULL;
 		}
-		return key;
+		key = origin != NULL ? url_form_key(&u, origin) : xstrdup(text);
+		url_free(&u);
+	} else {
+		low[trimmed_len(low, true)] = '\0';
+		key = port >= 0 ? xasprintf("%s:%lld", low, (long long)port) : xstrdup(low);
 	}
-	key = host_key(address);
-	if (hint != NULL)
-		*hint = xstrdup(key);
-	if (port >= 0) {
-		char *k = xasprintf("%s:%lld", key, (long long)port);
-		free(key);
-		key = k;
-	}
+	if (prefix != NULL)
+		*prefix = origin != NULL ? origin : xstrndup(low, portless_len(low));
+	else
+		free(origin);
+	free(low);
+	free(text);
 	return key;
 }

@@ -46,16 +46,18 @@ void url_origin_text(const struct url *u, char *out, size_t size);
  * UTF-8 kept as they are); malloc'd. */
 char *url_lower(const char *s);
 
-/* The natural key of a monitor's address (docs/resources.md): for a URL
- * (scheme://host...), the scheme and host lower-cased, the port when given
- * and not the scheme's default, the path without trailing slashes, then the
- * query and fragment as written; for a host (ping, port and DNS checks), the
- * host lower-cased without surrounding white space and trailing dots, then
- * ":port" when port >= 0. An address whose host curl reads differently from
- * how it is written (percent-encoded, an IP literal in another spelling) is
- * its own key, as written. malloc'd. When hint is not NULL, *hint (malloc'd)
- * is a text that every address with the same key contains, letter case
- * aside: a cheap first filter for the database. */
-char *url_key(const char *address, int64_t port, char **hint);
+/* The natural key of a monitor's address (docs/resources.md), white space at
+ * its end left out. A URL (scheme://host...) written plainly, its scheme and
+ * host first as curl reads them (letter case aside): the scheme and host
+ * lower-cased, the port when given and not the scheme's default, the path
+ * without trailing slashes, then the query and fragment as written. Any
+ * other URL (a user name or password, a slash too few or too many, a host
+ * percent-encoded or an IP literal in another spelling, white space before
+ * it) is its own key, as written. An address curl cannot read (the host of
+ * ping, port and DNS checks): lower-cased without trailing dots, then ":port"
+ * when port >= 0. malloc'd. When prefix is not NULL, *prefix (malloc'd) is a
+ * text that every address with the same key starts with, letter case aside
+ * (url_lower): what an index on the address can find them by. */
+char *url_key(const char *address, int64_t port, char **prefix);
 
 #endif

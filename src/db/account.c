@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/url.h"
+#include "core/xalloc.h"
 #include "db/account.h"
 
 /* The statements of each account table: the link lookup and "has the user any". */
@@ -112,14 +113,36 @@ contact_find(struct db *db, uint64_t user, const char *type, const char *value, 
 	    id);
 }
 
+/* The LIKE pattern (escape character '!') of the texts that start with
+ * prefix up to its first character that is not ASCII, letter case aside:
+ * utf8mb4_unicode_ci, the collation of monitors.url, equates the ASCII
+ * letters of either case (and U+0130 and U+212A, which url_lower makes i and
+ * k) but not every pair that url_lower does (U+023A and U+2C65, Georgian,
+ * Cherokee, Deseret...), so what follows is left to the comparison of keys. */
+static char *
+like_prefix(const char *prefix)
+{
+	char *out = xmalloc(2 * strlen(prefix) + 2), *o = out;
+
+	for (const char *p = prefix; *p != '\0' && (unsigned char)*p < 0x80; p++) {
+		if (*p == '!' || *p == '%' || *p == '_')
+			*o++ = '!';
+		*o++ = *p;
+	}
+	*o++ = '%';
+	*o = '\0';
+	return out;
+}
+
 int
 monitor_find(struct db *db, uint64_t user, const char *type, const char *url, int64_t port, uint64_t *id)
 {
-	char *hint, *key = url_key(url, port, &hint);
-	struct db_res *r = db_query(db, ST_ACC_MONITOR_NATURAL, "uss", user, type, hint);
+	char *prefix, *key = url_key(url, port, &prefix), *like = like_prefix(prefix);
+	struct db_res *r = db_query(db, ST_ACC_MONITOR_NATURAL, "uss", user, type, like);
 	int rc = -1;
 
-	free(hint);
+	free(prefix);
+	free(like);
 	while (r != NULL && (rc = db_next(r)) == 1) {
 		const char *u = db_str(r, 1);
 		char *k = url_key(u != NULL ? u : "", db_str(r, 2) != NULL ? db_i64(r, 2) : -1, NULL);

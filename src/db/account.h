@@ -62,7 +62,8 @@ int link_origin(struct db *, const char *model, uint64_t id, uint64_t user_id, c
 int contact_find(struct db *, uint64_t user, const char *type, const char *value, const char *name,
     uint64_t *id);
 /* The first monitor of the type whose address has the natural key of url and
- * port (url_key in core/url.h; port -1: none). */
+ * port (url_key in core/url.h; port -1: none), compared among those whose URL
+ * starts with the key's prefix (a range of an index). */
 int monitor_find(struct db *, uint64_t user, const char *type, const char *url, int64_t port, uint64_t *id);
 int heartbeat_find(struct db *, uint64_t user, const char *name, const char *ping_url, uint64_t *id);
 int status_page_find(struct db *, uint64_t user, const char *name, uint64_t *id);

@@ -417,52 +417,90 @@ test_url_parse(void **state)
 }
 
 /* A monitor's natural key: equal for the spellings of one site, different
- * for another site; its hint is in every address with that key. */
+ * for another site; every address with a key starts with that key's prefix
+ * (letter case aside), so that monitor_find's index range finds them all. */
 static void
 test_url_key(void **state)
 {
 	static const struct {
 		const char *address;
 		int64_t port;
-		const char *key, *hint;
+		const char *key, *prefix;
 	} cases[] = {
 		{ "HTTPS://Shop.Example.com:443/health/?x=1", -1, "https://shop.example.com/health?x=1",
-		    "shop.example.com" },
-		{ "https://shop.example.com/health?x=1", 80, "https://shop.example.com/health?x=1", NULL },
-		{ "http://a.example.com:80", -1, "http://a.example.com", NULL },
-		{ "HTTP://A.EXAMPLE.COM/", -1, "http://a.example.com", NULL },
-		{ "http://a.example.com:8080/", -1, "http://a.example.com:8080", NULL },
-		{ "https://a.example.com:80/", -1, "https://a.example.com:80", NULL },
-		{ "https://a.example.com/X//", -1, "https://a.example.com/X", NULL },
-		{ "https://a.example.com/p%20q/#top", -1, "https://a.example.com/p%20q#top", NULL },
-		{ "https://u:pw@a.example.com/", -1, "https://a.example.com", NULL },
+		    "https://shop.example.com" },
+		{ "https://shop.example.com/health?x=1", 80, "https://shop.example.com/health?x=1",
+		    "https://shop.example.com" },
+		{ "http://a.example.com:80", -1, "http://a.example.com", "http://a.example.com" },
+		{ "HTTP://A.EXAMPLE.COM/", -1, "http://a.example.com", "http://a.example.com" },
+		{ "http://a.example.com:8080/", -1, "http://a.example.com:8080", "http://a.example.com" },
+		{ "http://A.example.com:08080", -1, "http://a.example.com:8080", "http://a.example.com" },
+		{ "https://a.example.com:80/", -1, "https://a.example.com:80", "https://a.example.com" },
+		{ "https://a.example.com/X//", -1, "https://a.example.com/X", "https://a.example.com" },
+		{ "https://a.example.com/X \t\r\n", -1, "https://a.example.com/X", "https://a.example.com" },
+		{ "https://a.example.com/p%20q/#top", -1, "https://a.example.com/p%20q#top",
+		    "https://a.example.com" },
 		{ "https://\xc3\x9c.example/\xc3\xa4/", -1, "https://\xc3\xbc.example/\xc3\xa4",
-		    "\xc3\xbc.example" },
-		{ "https://[::1]:8443/", -1, "https://[::1]:8443", "[::1]" },
-		{ "https://[::1]:443/", -1, "https://[::1]", NULL },
-		{ "tcp://DB.example.com:25", -1, "tcp://db.example.com:25", NULL },
-		/* the host is not written as curl reads it: the address is its own key */
+		    "https://\xc3\xbc.example" },
+		{ "https://\xc3\xbc.example/\xc3\xa4", -1, "https://\xc3\xbc.example/\xc3\xa4",
+		    "https://\xc3\xbc.example" },
+		{ "https://\xc8\xba.example/", -1, "https://\xe2\xb1\xa5.example",
+		    "https://\xe2\xb1\xa5.example" },
+		{ "https://[2001:DB8::1]:8443/x/", -1, "https://[2001:db8::1]:8443/x",
+		    "https://[2001:db8::1]" },
+		{ "https://[2001:db8::1]:8443/x", -1, "https://[2001:db8::1]:8443/x",
+		    "https://[2001:db8::1]" },
+		{ "https://[::1]:443/", -1, "https://[::1]", "https://[::1]" },
+		{ "tcp://DB.example.com:25", -1, "tcp://db.example.com:25", "tcp://db.example.com" },
+		/* a URL not written plainly is its own key, as written: a user name or
+		 * password, a slash too few or too many, a host percent-encoded or an IP
+		 * address in another spelling, white space before it */
+		{ "https://u:pw@a.example.com/", -1, "https://u:pw@a.example.com/",
+		    "https://u:pw@a.example.com/" },
+		{ "https://@a.example.com", -1, "https://@a.example.com", "https://@a.example.com" },
+		{ "https:/a.example.com/x", -1, "https:/a.example.com/x", "https:/a.example.com/x" },
+		{ "https:///a.example.com/x", -1, "https:///a.example.com/x", "https:///a.example.com/x" },
 		{ "https://ex%41mple.com/", -1, "https://ex%41mple.com/", "https://ex%41mple.com/" },
-		{ "https://127.1/", -1, "https://127.1/", NULL },
+		{ "https://127.1/", -1, "https://127.1/", "https://127.1/" },
+		{ "https://[2001:db8:0::1]/", -1, "https://[2001:db8:0::1]/", "https://[2001:db8:0::1]/" },
+		{ " https://a.example.com/X", -1, " https://a.example.com/x", " https://a.example.com/x" },
 		/* a host (ping, port and DNS checks) */
-		{ " Mail.Example.com. ", 25, "mail.example.com:25", "mail.example.com" },
-		{ "Mail.Example.com", -1, "mail.example.com", NULL },
-		{ "192.0.2.10", -1, "192.0.2.10", NULL },
+		{ "Mail.Example.com. \n", 25, "mail.example.com:25", "mail.example.com" },
+		{ "Mail.Example.com:25", -1, "mail.example.com:25", "mail.example.com" },
+		{ "mail.example.com", 25, "mail.example.com:25", "mail.example.com" },
+		{ "Mail.Example.com", -1, "mail.example.com", "mail.example.com" },
+		{ " Mail.Example.com", 25, " mail.example.com:25", " mail.example.com" },
+		{ "192.0.2.10", -1, "192.0.2.10", "192.0.2.10" },
+		{ "2001:db8::10", 53, "2001:db8::10:53", "2001:db8:" },
 		{ "", -1, "", "" },
 		/* bytes that are not UTF-8 stay as they are */
-		{ "HTTPS://\xff\xfe.EXAMPLE/", -1, "https://\xff\xfe.example", "\xff\xfe.example" },
+		{ "HTTPS://\xff\xfe.EXAMPLE/", -1, "https://\xff\xfe.example", "https://\xff\xfe.example" },
 	};
+	size_t n = sizeof cases / sizeof cases[0];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char *hint = NULL, *key = url_key(cases[i].address, cases[i].port, &hint);
+	for (size_t i = 0; i < n; i++) {
+		char *prefix = NULL, *key = url_key(cases[i].address, cases[i].port, &prefix), *again;
 
-		if (strcmp(key, cases[i].key) != 0 ||
-		    (cases[i].hint != NULL && strcmp(hint, cases[i].hint) != 0))
-			fail_msg("%s: key \"%s\", hint \"%s\"", cases[i].address, key, hint);
+		if (strcmp(key, cases[i].key) != 0 || strcmp(prefix, cases[i].prefix) != 0)
+			fail_msg("%s: key \"%s\", prefix \"%s\"", cases[i].address, key, prefix);
+		again = url_key(key, -1, NULL); /* a key is its own key */
+		if (strcmp(again, key) != 0)
+			fail_msg("%s: key \"%s\" has the key \"%s\"", cases[i].address, key, again);
+		free(again);
 		free(key);
-		free(hint);
+		free(prefix);
 	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++) {
+			char *low = url_lower(cases[i].address);
+
+			if (strcmp(cases[i].key, cases[j].key) == 0 &&
+			    strncmp(low, cases[j].prefix, strlen(cases[j].prefix)) != 0)
+				fail_msg("%s does not start with the prefix of %s", cases[i].address,
+				    cases[j].address);
+			free(low);
+		}
 	{
 		char *l = url_lower("\xc4\xb0STANBUL \xc3\x84\xc3\x96 \xe1\xba\x9e\xff");
 
