@@ -48,6 +48,10 @@ void uuid_v7(char out[37]);
 int time_mysql_to_iso(const char *mysql, char out[21]);
 /* Seconds since the epoch (wall clock). */
 time_t now_s(void);
+/* Sleep ms milliseconds, or until a signal arrives (its handler ran). */
+void sleep_ms(int64_t ms);
+/* Milliseconds since the epoch (wall clock), for times kept across processes. */
+int64_t wall_ms(void);
 /* Monotonic milliseconds, for measuring durations. */
 int64_t mono_ms(void);
 

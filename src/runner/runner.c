@@ -260,18 +260,6 @@ runner_step(struct runner *r, struct job *j)
 	r->run_id = NULL;
 }
 
-static void
-sleep_ms(int64_t ms)
-{
-	struct timespec ts;
-
-	if (ms <= 0)
-		return;
-	ts.tv_sec = (time_t)(ms / 1000);
-	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
-	nanosleep(&ts, NULL);
-}
-
 long
 runner_run(struct runner *r, const struct runner_opts *o)
 {
