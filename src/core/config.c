@@ -40,6 +40,8 @@ static const struct known known_keys[] = {
 	{ "limits", "max_body", K_LONG, OFF(max_body), 1024, 16777216 },
 	{ "limits", "max_resources", K_INT, OFF(max_resources), 1, 100000000 },
 	{ "limits", "max_pages", K_INT, OFF(max_pages), 1, 1000000 },
+	{ "limits", "provider_wait_min", K_INT, OFF(provider_wait_min), 0, 3600 },
+	{ "limits", "provider_wait_max", K_INT, OFF(provider_wait_max), 0, 86400 },
 	{ "runner", "max_attempts", K_INT, OFF(max_attempts), 1, 100 },
 	{ "runner", "lease_seconds", K_INT, OFF(lease_seconds), 5, 86400 },
 	{ "features", "migrator", K_BOOL, OFF(migrator_default), 0, 0 },
@@ -92,6 +94,8 @@ set_defaults(struct config *c)
 	c->max_body = 65536;
 	c->max_resources = 200000;
 	c->max_pages = 10000;
+	c->provider_wait_min = 1;
+	c->provider_wait_max = 900;
 	c->max_attempts = 3;
 	c->lease_seconds = 120;
 	c->migrator_default = false;

@@ -33,8 +33,10 @@ struct config {
 	int requests_per_minute;
 	int starts_per_minute;
 	long max_body;
-	int max_resources; /* resources one run may hold; discovery stops past it */
-	int max_pages;     /* provider pages one list may take; discovery fails past it */
+	int max_resources;     /* resources one run may hold; discovery stops past it */
+	int max_pages;         /* provider pages one list may take; discovery fails past it */
+	int provider_wait_min; /* seconds: the least wait after a provider's refusal (429/420) */
+	int provider_wait_max; /* seconds of refusals in a row after which discovery fails */
 	/* [runner] */
 	int max_attempts;
 	int lease_seconds;

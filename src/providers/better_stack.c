@@ -284,7 +284,7 @@ list_url(const struct prov_session *s, const char *path, int64_t pg, int per_pag
  * is an array), or PROV_OK with *root NULL and *refused set when the key may
  * not read it (401, 403, 404), or an error status. */
 static enum prov_status
-ctx_get(const struct prov_session *s, const char *auth, const char *path, int64_t pg, json_object **root,
+ctx_get(struct prov_session *s, const char *auth, const char *path, int64_t pg, json_object **root,
     long *refused, struct prov_error *err)
 {
 	struct httpc_req req = { 0 };
@@ -324,7 +324,7 @@ has_next(json_object *root)
 
 /* Read the default calendar's current on-call users into ctx. */
 static enum prov_status
-ctx_load_oncall(const struct prov_session *s, const char *auth, struct bs_ctx *ctx, struct prov_error *err)
+ctx_load_oncall(struct prov_session *s, const char *auth, struct bs_ctx *ctx, struct prov_error *err)
 {
 	json_object *root;
 	long refused;
@@ -349,7 +349,7 @@ ctx_load_oncall(const struct prov_session *s, const char *auth, struct bs_ctx *c
 
 /* Read every escalation policy (id -> attributes) into ctx. */
 static enum prov_status
-ctx_load_policies(const struct prov_session *s, const char *auth, struct bs_ctx *ctx, struct prov_error *err)
+ctx_load_policies(struct prov_session *s, const char *auth, struct bs_ctx *ctx, struct prov_error *err)
 {
 	json_object *root, *list;
 	long refused;
@@ -1044,7 +1044,7 @@ contacts_policies(const struct bs_ctx *ctx, json_object *done, struct prov_page 
 }
 
 static enum prov_status
-step_contacts(const struct prov_session *s, const char *auth, struct prov_page *page, struct prov_error *err)
+step_contacts(struct prov_session *s, const char *auth, struct prov_page *page, struct prov_error *err)
 {
 	struct bs_ctx ctx = { 0 };
 	json_object *done = json_object_new_object();
@@ -1182,7 +1182,7 @@ ctx_needs(json_object *list, bool *oncall, bool *policies)
 
 /* All pages of /api/v2/status-pages/{id}/{which} appended to out. */
 static enum prov_status
-sp_load_list(const struct prov_session *s, const char *auth, const char *enc_id, const char *which,
+sp_load_list(struct prov_session *s, const char *auth, const char *enc_id, const char *which,
     json_object *out, long *refused, struct prov_error *err)
 {
 	char *path = xasprintf("/api/v2/status-pages/%s/%s", enc_id, which);
@@ -1206,7 +1206,7 @@ sp_load_list(const struct prov_session *s, const char *auth, const char *enc_id,
 
 /* The sections and resources of every status page of this list page. */
 static enum prov_status
-ctx_load_sp(const struct prov_session *s, const char *auth, json_object *list, struct bs_ctx *ctx,
+ctx_load_sp(struct prov_session *s, const char *auth, json_object *list, struct bs_ctx *ctx,
     struct prov_error *err)
 {
 	enum prov_status st = PROV_OK;
@@ -1238,8 +1238,8 @@ ctx_load_sp(const struct prov_session *s, const char *auth, json_object *list, s
 }
 
 static enum prov_status
-step_list(const struct prov_session *s, const char *auth, size_t ph, int64_t pg,
-    const struct httpc_resp *resp, struct prov_page *page, struct prov_error *err)
+step_list(struct prov_session *s, const char *auth, size_t ph, int64_t pg, const struct httpc_resp *resp,
+    struct prov_page *page, struct prov_error *err)
 {
 	struct bs_ctx ctx = { 0 };
 	json_object *root, *list;
@@ -1286,7 +1286,7 @@ better_stack_fetch(struct prov_session *s, const char *cursor, struct prov_page 
 	auth = xasprintf("Authorization: Bearer %s", token);
 	if (ph == PH_CONTACTS) {
 		st = step_contacts(s, auth, page, err);
-		st = prov_finish(s, st, NULL, page, err);
+		st = prov_finish(s, st, page, err);
 	} else {
 		headers[0] = auth;
 		req.url = list_url(s, paths[ph], pg, ph == PH_STATUS_PAGES ? BS_SP_PER_PAGE : BS_PER_PAGE);
@@ -1294,7 +1294,7 @@ better_stack_fetch(struct prov_session *s, const char *cursor, struct prov_page 
 		st = prov_http(s, &req, &resp, err);
 		if (st == PROV_OK)
 			st = step_list(s, auth, ph, pg, &resp, page, err);
-		st = prov_finish(s, st, &resp, page, err);
+		st = prov_finish(s, st, page, err);
 		httpc_resp_free(&resp);
 		free((char *)req.url);
 	}

@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -81,6 +82,7 @@ prov_session_init(struct prov_session *s, const struct provider_def *def, const 
 	s->cfg = cfg;
 	s->creds = creds;
 	s->timeout_s = PROV_DEFAULT_TIMEOUT;
+	s->pace.interval_ms = def->min_interval_ms;
 	snprintf(section, sizeof section, "provider.%s", def->id);
 
 	if ((v = config_get(cfg, section, "timeout")) != NULL) {
@@ -967,26 +969,144 @@ prov_url(const struct prov_session *s, const char *fmt, ...)
 	return url;
 }
 
-enum prov_status
-prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp,
+/* The refusal wait's ceiling: min_s doubled n times, at most cap_s, in ms. */
+static int64_t
+doubled_ms(int min_s, int n, int cap_s)
+{
+	int64_t w = (int64_t)min_s * 1000;
+
+	for (int i = 0; i < n && w < (int64_t)cap_s * 1000; i++)
+		w *= 2;
+	return w < (int64_t)cap_s * 1000 ? w : (int64_t)cap_s * 1000;
+}
+
+int64_t
+prov_pace_refusal(struct prov_pace *p, int hint_s, int64_t wall_ms, int min_s, int max_s)
+{
+	int64_t elapsed, left, wait;
+
+	if (p->refusals == 0 || p->refused_since <= 0 || p->refused_since > wall_ms)
+		p->refused_since = wall_ms;
+	elapsed = wall_ms - p->refused_since;
+	left = (int64_t)max_s * 1000 - elapsed;
+	if (hint_s >= 0)
+		wait = (int64_t)(hint_s > min_s ? hint_s : min_s) * 1000;
+	else {
+		wait = doubled_ms(min_s, p->refusals, PROV_BACKOFF_MAX_S);
+		if (wait > left)
+			wait = left; /* the last try comes when the time allowed is up */
+	}
+	if (p->refusals < INT_MAX)
+		p->refusals++;
+	if (left <= 0 || wait > left) {
+		p->gave_up = true;
+		return -1;
+	}
+	return wait;
+}
+
+int64_t
+prov_session_refused(struct prov_session *s, int hint_s)
+{
+	const struct config *c = s->cfg;
+	int64_t w = prov_pace_refusal(&s->pace, hint_s, wall_ms(), c != NULL ? c->provider_wait_min : 1,
+	    c != NULL ? c->provider_wait_max : 900);
+
+	if (w >= 0 && mono_ms() + w > s->pace.next_ms)
+		s->pace.next_ms = mono_ms() + w;
+	s->pace.limited = w >= 0;
+	return w;
+}
+
+int64_t
+prov_session_wait_ms(const struct prov_session *s)
+{
+	int64_t w = s->pace.next_ms - mono_ms();
+
+	return w > 0 ? w : 0;
+}
+
+/* After an answer that was not a refusal: a success ends the refusals in a
+ * row; a quota used up (remaining 0) holds the next request until it resets. */
+static void
+pace_answer(struct prov_pace *p, const struct httpc_resp *resp)
+{
+	int hint;
+
+	if (resp->status >= 200 && resp->status < 300) {
+		p->refusals = 0;
+		p->refused_since = 0;
+	}
+	if (httpc_quota_exhausted(resp) && (hint = httpc_wait_hint(resp, now_s())) > 0 &&
+	    mono_ms() + (int64_t)hint * 1000 > p->next_ms) {
+		p->next_ms = mono_ms() + (int64_t)hint * 1000;
+		p->limited = true;
+	}
+}
+
+/* PROV_RATE_LIMITED for a request not sent: the session must wait first. */
+static enum prov_status
+held_back(const struct prov_session *s, struct prov_error *err)
+{
+	if (s->pace.gave_up)
+		return prov_fail(err, PROV_RATE_LIMITED, "%s kept refusing requests for its rate limit",
+		    s->def->name);
+	prov_fail(err, PROV_RATE_LIMITED, "waiting for %s's rate limit", s->def->name);
+	err->retry_after = (int)((prov_session_wait_ms(s) + 999) / 1000);
+	return PROV_RATE_LIMITED;
+}
+
+/* One request of prov_http, guarded when the URL is the user's. 0 or -1. */
+static int
+http_once(const struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp,
     struct prov_error *err)
 {
 	struct urlguard g;
+	int rc;
 
-	req->timeout_s = s->timeout_s;
-	req->max_redirects = HTTPC_MAX_REDIRECTS; /* providers.md §12 */
 	req->guard = NULL;
 	if (s->base_url_untrusted) {
 		g.allow_http = s->cfg != NULL && s->cfg->allow_http_urls;
 		g.allow_private = s->cfg != NULL && s->cfg->allow_private_urls;
 		req->guard = &g;
 	}
-	if (httpc_do(req, resp, err) != 0) {
-		req->guard = NULL;
-		prov_scrub(s, err->message, sizeof err->message);
-		return err->status != PROV_OK ? err->status : PROV_TRANSIENT;
-	}
+	rc = httpc_do(req, resp, err);
 	req->guard = NULL;
+	return rc;
+}
+
+enum prov_status
+prov_http(struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp, struct prov_error *err)
+{
+	struct prov_pace *p = &s->pace;
+	int64_t left;
+
+	req->timeout_s = s->timeout_s;
+	req->max_redirects = HTTPC_MAX_REDIRECTS; /* providers.md §12 */
+	for (;;) {
+		if (p->gave_up || (p->limited && p->next_ms > p->deadline_ms && prov_session_wait_ms(s) > 0))
+			return held_back(s, err);
+		while ((left = prov_session_wait_ms(s)) > 0)
+			sleep_ms(left); /* a signal may end a sleep early: sleep the rest */
+		p->limited = false;
+		if (http_once(s, req, resp, err) != 0) {
+			p->next_ms = mono_ms() + p->interval_ms;
+			prov_scrub(s, err->message, sizeof err->message);
+			return err->status != PROV_OK ? err->status : PROV_TRANSIENT;
+		}
+		p->next_ms = mono_ms() + p->interval_ms;
+		if (resp->status != 429 && resp->status != 420) {
+			pace_answer(p, resp);
+			break;
+		}
+		/* A refusal: wait and ask again while the step has time for it. */
+		if (prov_session_refused(s, httpc_wait_hint(resp, now_s())) < 0 ||
+		    p->next_ms > p->deadline_ms)
+			break;
+		log_debug("%s refused a request for its rate limit (%d in a row); asking again in %lld ms",
+		    s->def->name, p->refusals, (long long)prov_session_wait_ms(s));
+		httpc_resp_free(resp);
+	}
 	/* A provider may echo a credential anywhere in its answer: take it out
 	 * of the whole body before anything reads, cuts or stores a part of it. */
 	{
@@ -1004,7 +1124,7 @@ prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp
 }
 
 enum prov_status
-prov_get_into(const struct prov_session *s, const char *const *headers, const char *userpwd,
+prov_get_into(struct prov_session *s, const char *const *headers, const char *userpwd,
     struct httpc_resp *resp, struct prov_error *err, const char *fmt, ...)
 {
 	struct httpc_req req = { 0 };
@@ -1027,13 +1147,9 @@ prov_get_into(const struct prov_session *s, const char *const *headers, const ch
 }
 
 enum prov_status
-prov_finish(const struct prov_session *s, enum prov_status st, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err)
+prov_finish(const struct prov_session *s, enum prov_status st, struct prov_page *page, struct prov_error *err)
 {
-	if (st == PROV_OK) {
-		if (resp != NULL && httpc_quota_exhausted(resp))
-			page->pause_s = httpc_wait_hint(resp, time(NULL));
-	} else {
+	if (st != PROV_OK) {
 		char **w = page->warnings;
 		size_t nw = page->nwarnings;
 
@@ -1062,7 +1178,7 @@ enum prov_status
 prov_fetch_done(const struct prov_session *s, enum prov_status st, struct httpc_resp *resp, char *secret,
     struct prov_page *page, struct prov_error *err)
 {
-	st = prov_finish(s, st, resp, page, err);
+	st = prov_finish(s, st, page, err);
 	httpc_resp_free(resp);
 	if (secret != NULL) {
 		sodium_memzero(secret, strlen(secret));
@@ -1072,7 +1188,7 @@ prov_fetch_done(const struct prov_session *s, enum prov_status st, struct httpc_
 }
 
 enum prov_status
-prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header, prov_parse_fn parse,
+prov_fetch_get(struct prov_session *s, const char *cursor, char *url, char *header, prov_parse_fn parse,
     struct prov_page *page, struct prov_error *err)
 {
 	struct httpc_req req = { 0 };
@@ -1085,7 +1201,7 @@ prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char
 	st = prov_http(s, &req, &resp, err);
 	if (st == PROV_OK)
 		st = parse(cursor, &resp, page, err);
-	st = prov_finish(s, st, &resp, page, err);
+	st = prov_finish(s, st, page, err);
 	httpc_resp_free(&resp);
 	free(url);
 	sodium_memzero(header, strlen(header));

@@ -272,30 +272,55 @@ const char *prov_cred(const struct prov_session *s, const char *field);
 /* A new URL: the session's base URL followed by the formatted path. */
 char *prov_url(const struct prov_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Perform req for s: sets the timeout, redirect following (providers.md §12)
- * and, for a user-supplied base URL, the URL guard from the config. Returns
- * PROV_OK with resp filled (any HTTP status) and every credential of s taken
- * out of its body (as prov_scrub does), or an error status with err set. */
-enum prov_status prov_http(const struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp,
+ * and, for a user-supplied base URL, the URL guard from the config; paced by
+ * s->pace (docs/runner.md, "Rate limits"): sent no earlier than pace.next_ms,
+ * which each answer moves on by the provider's interval, by a used-up quota's
+ * reset, or by the wait after a refusal (prov_session_refused), and a refusal
+ * whose wait ends by pace.deadline_ms is waited out and the request sent
+ * again. Returns PROV_OK with resp filled (any HTTP status; a refusal when
+ * its wait ends later or the session gave up) and every credential of s
+ * taken out of its body (as prov_scrub does); PROV_RATE_LIMITED without
+ * asking when a rate-limit wait (pace.limited) ends after pace.deadline_ms
+ * or the session gave up; or another error status with err set. */
+enum prov_status prov_http(struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp,
     struct prov_error *err);
 /* GET the session's base URL followed by the formatted path into resp (its
  * previous answer freed first), sending headers ("Name: value" lines,
  * NULL-terminated, or NULL) and userpwd (HTTP Basic, or NULL). Returns as
  * prov_http. */
-enum prov_status prov_get_into(const struct prov_session *s, const char *const *headers, const char *userpwd,
+enum prov_status prov_get_into(struct prov_session *s, const char *const *headers, const char *userpwd,
     struct httpc_resp *resp, struct prov_error *err, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
-/* Last step of every fetch: on success set page->pause_s from resp's quota
- * headers; on failure drop the partial page; scrub credentials out of err and
- * the warnings. Returns st. */
-enum prov_status prov_finish(const struct prov_session *s, enum prov_status st, const struct httpc_resp *resp,
-    struct prov_page *page, struct prov_error *err);
+/* Last step of every fetch: on failure drop the partial page; scrub
+ * credentials out of err and the warnings. Returns st. */
+enum prov_status prov_finish(const struct prov_session *s, enum prov_status st, struct prov_page *page,
+    struct prov_error *err);
 
-/* The end of a fetch that made its own requests (prov_get_into): prov_finish
- * with the last answer resp (its quota headers give the pause), then resp
- * freed and secret (a string built from a credential, or NULL) wiped and
- * freed. Returns the status prov_finish gives. */
+/* The end of a fetch that made its own requests (prov_get_into): prov_finish,
+ * then resp (the last answer) freed and secret (a string built from a
+ * credential, or NULL) wiped and freed. Returns the status prov_finish
+ * gives. */
 enum prov_status prov_fetch_done(const struct prov_session *s, enum prov_status st, struct httpc_resp *resp,
     char *secret, struct prov_page *page, struct prov_error *err);
+
+/* ---- rate limits (docs/runner.md, "Rate limits") ---- */
+
+#define PROV_BACKOFF_MAX_S 900 /* the longest wait after a refusal that named none */
+
+/* Count in p a refusal that arrived at wall_ms (ms since the epoch) and
+ * asked for hint_s seconds (< 0: it named no wait). Returns the wait in ms
+ * before the next request: the hint, at least min_s; without a hint, min_s
+ * doubled for each refusal before it in the row, at most PROV_BACKOFF_MAX_S
+ * and no later than max_s after the first. -1, with p->gave_up, when the
+ * refusals in a row have lasted max_s seconds or the hint asks for a wait
+ * that ends later. */
+int64_t prov_pace_refusal(struct prov_pace *p, int hint_s, int64_t wall_ms, int min_s, int max_s);
+/* prov_pace_refusal for s now, with [limits] provider_wait_min and
+ * provider_wait_max, and s->pace.next_ms moved to the end of the wait
+ * (pace.limited). Returns the wait in ms, or -1 when the session gave up. */
+int64_t prov_session_refused(struct prov_session *s, int hint_s);
+/* How many ms before s may send its next request (0: now). */
+int64_t prov_session_wait_ms(const struct prov_session *s);
 
 /* An adapter's pure parse step (adapters.h). */
 typedef enum prov_status (*prov_parse_fn)(const char *cursor, const struct httpc_resp *resp,
@@ -303,7 +328,7 @@ typedef enum prov_status (*prov_parse_fn)(const char *cursor, const struct httpc
 /* The whole of a simple fetch: GET url with one header (which carries the
  * credential), parse the answer with parse, prov_finish. Takes ownership of
  * url and header (the header is wiped before it is freed). */
-enum prov_status prov_fetch_get(const struct prov_session *s, const char *cursor, char *url, char *header,
+enum prov_status prov_fetch_get(struct prov_session *s, const char *cursor, char *url, char *header,
     prov_parse_fn parse, struct prov_page *page, struct prov_error *err);
 
 #endif

@@ -534,21 +534,24 @@ httpc_wait_hint(const struct httpc_resp *r, time_t now)
 {
 	const char *names[] = { "req-limit-short", "req-limit-long" };
 	const char *v;
-	long rem, reset;
+	long rem, reset, longest = -1;
 	int w;
 
 	if ((v = httpc_header(r, "retry-after")) != NULL && (w = httpc_parse_retry_after(v, now)) >= 0)
 		return w;
-	if ((reset = lead_long(httpc_header(r, "x-ratelimit-reset"))) >= 0) {
+	if ((rem = lead_long(httpc_header(r, "x-ratelimit-remaining"))) <= 0 &&
+	    (reset = lead_long(httpc_header(r, "x-ratelimit-reset"))) >= 0) {
 		/* UptimeRobot sends an epoch time, StatusCake a number of seconds. */
 		if (reset > 1000000000L)
 			reset = reset > (long)now ? reset - (long)now : 0;
 		return cap_wait(reset);
 	}
+	/* Pingdom: every window that is used up must reset. */
 	for (size_t i = 0; i < 2; i++)
-		if (httpc_parse_req_limit(httpc_header(r, names[i]), &rem, &reset) == 0 && rem == 0)
-			return cap_wait(reset);
-	return 0;
+		if (httpc_parse_req_limit(httpc_header(r, names[i]), &rem, &reset) == 0 && rem == 0 &&
+		    reset > longest)
+			longest = reset;
+	return longest >= 0 ? cap_wait(longest) : -1;
 }
 
 bool
@@ -575,7 +578,7 @@ httpc_classify(const struct httpc_resp *r, const char *who, const char *what, st
 	if (st == 429 || st == 420) {
 		prov_err(err, PROV_RATE_LIMITED, "%s rate limit reached (HTTP %ld)", who, st);
 		if (err != NULL)
-			err->retry_after = httpc_wait_hint(r, time(NULL));
+			err->retry_after = cap_wait(httpc_wait_hint(r, time(NULL)));
 		return PROV_RATE_LIMITED;
 	}
 	if (st == 401 || st == 403) {
@@ -585,7 +588,7 @@ httpc_classify(const struct httpc_resp *r, const char *who, const char *what, st
 	if (st == 408 || st >= 500) {
 		prov_err(err, PROV_TRANSIENT, "%s answered HTTP %ld", who, st);
 		if (err != NULL)
-			err->retry_after = httpc_wait_hint(r, time(NULL));
+			err->retry_after = cap_wait(httpc_wait_hint(r, time(NULL)));
 		return PROV_TRANSIENT;
 	}
 	if (st >= 300 && st < 400) {

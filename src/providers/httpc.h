@@ -94,16 +94,18 @@ int httpc_parse_retry_after(const char *value, time_t now);
 int httpc_parse_req_limit(const char *value, long *remaining, long *reset_s);
 /* How long the provider asks us to wait, from Retry-After, else
  * X-RateLimit-Reset (seconds, or an epoch time when it looks like one) when
- * X-RateLimit-Remaining is 0 or absent, else the exhausted Req-Limit-* window.
- * Returns seconds (capped), or 0 when the headers say nothing. */
+ * X-RateLimit-Remaining is 0 or absent, else the latest reset of the used-up
+ * Req-Limit-* windows. Returns seconds (0 included: "now"; at most
+ * HTTPC_MAX_WAIT), or -1 when the headers say nothing. */
 int httpc_wait_hint(const struct httpc_resp *resp, time_t now);
 /* True when the headers say the quota is used up (remaining == 0). */
 bool httpc_quota_exhausted(const struct httpc_resp *resp);
 
 /* Classify the status of resp when it is not a success: 429 and 420 give
- * PROV_RATE_LIMITED (retry_after from httpc_wait_hint), 401/403 PROV_AUTH
- * ("<who> rejected the <what>"), 408 and 5xx PROV_TRANSIENT, anything else
- * PROV_FATAL. Returns PROV_OK for 2xx without touching err. */
+ * PROV_RATE_LIMITED, 401/403 PROV_AUTH ("<who> rejected the <what>"), 408
+ * and 5xx PROV_TRANSIENT, anything else PROV_FATAL; for the first and the
+ * third, err->retry_after is httpc_wait_hint's (0 when it says nothing).
+ * Returns PROV_OK for 2xx without touching err. */
 enum prov_status httpc_classify(const struct httpc_resp *resp, const char *who, const char *what,
     struct prov_error *err);
 

@@ -11,9 +11,10 @@
  *   "contacts:0"            GET /alerting/contacts: one contact per notification target.
  *   "maintenance:<offset>"  GET /maintenance?limit=100&offset=<offset>; then the end.
  *
- * A fetch of checks is bounded: 3 + PD_LIMIT requests. When the quota runs out
- * part way, the page ends at the last check read and the cursor resumes at
- * the next one. A failed detail keeps the list data with a warning; two in a
+ * A fetch of checks is bounded: 3 + PD_LIMIT requests. When the rate limit
+ * stops a detail part way (a refusal, or the quota used up until after the
+ * step), the page ends at the last check read and the cursor resumes at the
+ * next one. A failed detail keeps the list data with a warning; two in a
  * row without any answer (timeouts) make the page a retry. A refused
  * (401/403) contacts, teams or maintenance list after the first call skips
  * that kind with a warning; only the check list's refusal is a bad key. */
@@ -21,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include "core/util.h"
 #include "core/xalloc.h"
@@ -739,33 +739,38 @@ lookup_links(struct pd_fetch *f, int64_t off, json_object *roots[2], struct pd_l
 }
 
 /* The detail of check id: its "check" object (a new reference), or NULL
- * with a warning; *stop when the quota is used up after this answer. */
+ * with a warning; or NULL with *limited when the rate limit stopped it (a
+ * refusal, or the request held back while the session waits), e saying so. */
 static json_object *
-detail_of(struct pd_fetch *f, const char *id, const char *name, bool *stop, struct prov_page *page)
+detail_of(struct pd_fetch *f, const char *id, const char *name, bool *limited, struct prov_error *e,
+    struct prov_page *page)
 {
-	struct prov_error e = { 0 };
 	json_object *root, *d = NULL;
 	enum prov_status st =
-	    prov_get_into(f->s, f->headers, NULL, &f->resp, &e, "/api/3.1/checks/%s?include_teams=true", id);
+	    prov_get_into(f->s, f->headers, NULL, &f->resp, e, "/api/3.1/checks/%s?include_teams=true", id);
 
-	f->silent = st == PROV_OK ? 0 : f->silent + 1;
+	*limited =
+	    st == PROV_RATE_LIMITED || (st == PROV_OK && (f->resp.status == 429 || f->resp.status == 420));
+	f->silent = st == PROV_OK || *limited ? 0 : f->silent + 1;
+	if (*limited) {
+		if (st == PROV_OK)
+			answer_error(&f->resp, e);
+		return NULL;
+	}
 	if (st != PROV_OK)
-		f->last = e;
-	*stop = st == PROV_OK &&
-	    (f->resp.status == 429 || f->resp.status == 420 || httpc_quota_exhausted(&f->resp));
-	if (st == PROV_OK && f->resp.status != 429 && f->resp.status != 420 &&
-	    (st = answer_error(&f->resp, &e)) == PROV_OK &&
-	    (root = prov_parse_json(&f->resp, PD, &e)) != NULL) {
+		f->last = *e;
+	else if ((st = answer_error(&f->resp, e)) == PROV_OK &&
+	    (root = prov_parse_json(&f->resp, PD, e)) != NULL) {
 		d = json_object_get(prov_get_object(root, "check"));
 		json_object_put(root);
 		if (d == NULL)
-			snprintf(e.message, sizeof e.message, "the answer has no check");
+			snprintf(e->message, sizeof e->message, "the answer has no check");
 	}
-	if (d == NULL && !(*stop && f->resp.status >= 420))
+	if (d == NULL)
 		prov_page_warn(page,
 		    PD " check \"%s\": its details could not be read (%s); imported "
 		       "from the list only (host name, no path, keyword or recipients)",
-		    name, e.message[0] ? e.message : "no answer");
+		    name, e->message[0] ? e->message : "no answer");
 	return d;
 }
 
@@ -777,7 +782,6 @@ fetch_checks(struct pd_fetch *f, int64_t off, struct prov_page *page, struct pro
 	struct pd_links l = { NULL, NULL };
 	size_t n, listed, done = 0;
 	enum prov_status st;
-	bool stop = false;
 	char id[192];
 
 	st = prov_get_into(f->s, f->headers, NULL, &f->resp, err,
@@ -791,14 +795,16 @@ fetch_checks(struct pd_fetch *f, int64_t off, struct prov_page *page, struct pro
 		n = PD_LIMIT; /* more than asked for: the rest on the next page */
 	if (n > 0)
 		st = lookup_links(f, off, roots, &l, page, err);
-	for (; st == PROV_OK && done < n && !stop; done++) {
+	for (; st == PROV_OK && done < n; done++) {
 		json_object *it = json_object_array_get_idx(list, done), *d;
+		struct prov_error e = { 0 };
 		const char *name;
+		bool limited;
 
 		if (!entry_id(it, id, 160, page))
 			continue;
 		name = prov_get_text(it, "name", PROV_MAX_STR);
-		d = detail_of(f, id, name != NULL ? name : id, &stop, page);
+		d = detail_of(f, id, name != NULL ? name : id, &limited, &e, page);
 		if (f->silent >= PD_MAX_SILENT) {
 			/* Pingdom is not answering: retry the page later. */
 			st = prov_fail(err, PROV_TRANSIENT,
@@ -807,22 +813,20 @@ fetch_checks(struct pd_fetch *f, int64_t off, struct prov_page *page, struct pro
 			    f->silent, f->last.message);
 			break;
 		}
-		if (d == NULL && stop && f->resp.status >= 420) {
-			/* Rate limited: this check starts the next page. */
-			if (done == 0)
-				st = answer_error(&f->resp, err);
+		if (limited) {
+			/* The rate limit: this check starts the next page; at the first, the
+			 * page itself waits. */
+			if (done == 0) {
+				*err = e;
+				st = e.status;
+			}
 			break;
 		}
 		add_check(it, d, id, &l, page);
 		json_object_put(d);
 	}
-	if (st == PROV_OK) {
+	if (st == PROV_OK)
 		checks_next(root, off, done, listed, page);
-		if (stop && page->pause_s <= 0)
-			page->pause_s = httpc_wait_hint(&f->resp, time(NULL)) > 0 ?
-			    httpc_wait_hint(&f->resp, time(NULL)) :
-			    1;
-	}
 	json_object_put(roots[0]);
 	json_object_put(roots[1]);
 	json_object_put(root);

@@ -25,6 +25,7 @@
 #define MIGRATOR_PROVIDER_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -35,6 +36,7 @@ struct provider_ops;
 
 struct provider_def {
 	const char *id;               /* spec value, e.g. "uptimerobot" */
+	const char *name;             /* as people write it, e.g. "UptimeRobot" (messages) */
 	const char *default_base_url; /* scheme and host; NULL when the user must give one */
 	const char *const *required;  /* credential fields, NULL-terminated */
 	const char *const *optional;
@@ -42,6 +44,8 @@ struct provider_def {
 	const char *const *plain;       /* credential fields that name, not unlock: not secrets */
 	const char *const *imports;     /* resource types it imports */
 	const struct provider_ops *ops; /* discovery */
+	int min_interval_ms;            /* the published request rate as the least time between two
+	                      * requests of one account (providers.md §3.3, §6.3, §8.3); 0: none */
 };
 
 /* The nine providers, in the order the interface lists them; NULL-terminated. */
@@ -64,22 +68,35 @@ struct prov_page {
 	char *next_cursor; /* malloc'd; NULL: discovery complete */
 	char **warnings;   /* malloc'd human texts, e.g. unknown values kept as other */
 	size_t nwarnings;
-	int pause_s; /* > 0: the provider says its request quota is used up; wait this
-	                    * many seconds before the next fetch (a hint; 0 = no wait) */
 };
 
 enum prov_status {
 	PROV_OK = 0,
 	PROV_AUTH,         /* bad or missing key: fatal for the run */
-	PROV_RATE_LIMITED, /* 429/420: retry after retry_after seconds */
+	PROV_RATE_LIMITED, /* 429/420, or a request held back: the session's pace says when to ask again */
 	PROV_TRANSIENT,    /* 5xx, timeout, truncated or malformed answer: retry with backoff */
 	PROV_FATAL         /* anything else that retrying cannot fix (bad URL, refused address) */
 };
 
 struct prov_error {
 	enum prov_status status;
-	int retry_after;   /* seconds, when known */
+	int retry_after;   /* seconds the provider asked for (Retry-After, its limit headers); 0: none */
 	char message[256]; /* human text, never containing a credential */
+};
+
+/* How one session spaces its requests and waits out the provider's rate
+ * limit (docs/runner.md, "Rate limits"). prov_http keeps it; the runner sets
+ * deadline_ms for each step and keeps refusals and refused_since across steps
+ * and runner processes (in the discovery job's payload). */
+struct prov_pace {
+	int64_t interval_ms;   /* at least this between two requests (def->min_interval_ms) */
+	int64_t deadline_ms;   /* monotonic: a rate-limit wait ending later is not waited in
+	                        * prov_http but left to the runner (0: none is waited there) */
+	int64_t next_ms;       /* monotonic: no request before this */
+	bool limited;          /* next_ms is the rate limit's (a refusal, a quota used up), not the pace */
+	int refusals;          /* refusals (HTTP 429 or 420) in a row */
+	int64_t refused_since; /* wall clock (ms since the epoch) of the first of them; 0: none */
+	bool gave_up;          /* they lasted, or would, past [limits] provider_wait_max */
 };
 
 struct prov_session {
@@ -89,6 +106,7 @@ struct prov_session {
 	char base_url[512];      /* from [provider.<id>] base_url, the credentials, or the default */
 	bool base_url_untrusted; /* it came from the user: the URL guard applies */
 	long timeout_s;          /* [provider.<id>] timeout */
+	struct prov_pace pace;
 };
 
 struct provider_ops {

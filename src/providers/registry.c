@@ -16,44 +16,51 @@
 
 /* The nine providers (providers.md §12): credential fields, the field that
  * holds a user's URL, the fields that name rather than unlock (never treated
- * as secrets when answers are scrubbed), what each imports, its adapter. */
+ * as secrets when answers are scrubbed), what each imports, its adapter, and
+ * the published request rate it is paced to (providers.md §1.4–§9.3; the
+ * others publish none, or say it in their answers' headers, which prov_http
+ * honours for every provider). */
 /* clang-format off */
 static const struct provider_def p_uptimerobot = {
-	.id = "uptimerobot", .default_base_url = "https://api.uptimerobot.com", .required = FIELDS("api_key"),
-	.optional = NOFIELDS, .plain = NOFIELDS,
+	.id = "uptimerobot", .name = "UptimeRobot", .default_base_url = "https://api.uptimerobot.com",
+	.required = FIELDS("api_key"), .optional = NOFIELDS, .plain = NOFIELDS,
 	.imports = FIELDS("monitor", "heartbeat", "contact", "maintenance_window", "status_page"),
 	.ops = &uptimerobot_ops };
 static const struct provider_def p_pingdom = {
-	.id = "pingdom", .default_base_url = "https://api.pingdom.com", .required = FIELDS("api_token"),
-	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "contact", "maintenance_window"),
-	.ops = &pingdom_ops };
+	.id = "pingdom", .name = "Pingdom", .default_base_url = "https://api.pingdom.com",
+	.required = FIELDS("api_token"), .optional = NOFIELDS, .plain = NOFIELDS,
+	.imports = FIELDS("monitor", "contact", "maintenance_window"), .ops = &pingdom_ops };
 static const struct provider_def p_statuscake = {
-	.id = "statuscake", .default_base_url = "https://api.statuscake.com", .required = FIELDS("api_token"),
-	.optional = NOFIELDS, .plain = NOFIELDS,
-	.imports = FIELDS("monitor", "heartbeat", "contact", "maintenance_window"), .ops = &statuscake_ops };
+	.id = "statuscake", .name = "StatusCake", .default_base_url = "https://api.statuscake.com",
+	.required = FIELDS("api_token"), .optional = NOFIELDS, .plain = NOFIELDS,
+	.imports = FIELDS("monitor", "heartbeat", "contact", "maintenance_window"), .ops = &statuscake_ops,
+	.min_interval_ms = 200 /* §3.3: a burst limit of 5 requests a second on every plan */ };
 static const struct provider_def p_better_stack = {
-	.id = "better_stack", .default_base_url = "https://uptime.betterstack.com", .required = FIELDS("api_token"),
-	.optional = FIELDS("team_name"), .plain = FIELDS("team_name"),
+	.id = "better_stack", .name = "Better Stack", .default_base_url = "https://uptime.betterstack.com",
+	.required = FIELDS("api_token"), .optional = FIELDS("team_name"), .plain = FIELDS("team_name"),
 	.imports = FIELDS("monitor", "heartbeat", "status_page", "contact", "maintenance_window"),
 	.ops = &better_stack_ops };
 static const struct provider_def p_updown = {
-	.id = "updown", .default_base_url = "https://updown.io", .required = FIELDS("api_key"), .optional = NOFIELDS,
-	.plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact", "status_page"), .ops = &updown_ops };
+	.id = "updown", .name = "updown.io", .default_base_url = "https://updown.io", .required = FIELDS("api_key"),
+	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact", "status_page"),
+	.ops = &updown_ops };
 static const struct provider_def p_healthchecks = {
-	.id = "healthchecks", .default_base_url = "https://healthchecks.io", .required = FIELDS("api_key"),
-	.optional = FIELDS("base_url"), .url_field = "base_url", .plain = NOFIELDS,
-	.imports = FIELDS("heartbeat", "contact"), .ops = &healthchecks_ops };
+	.id = "healthchecks", .name = "Healthchecks", .default_base_url = "https://healthchecks.io",
+	.required = FIELDS("api_key"), .optional = FIELDS("base_url"), .url_field = "base_url", .plain = NOFIELDS,
+	.imports = FIELDS("heartbeat", "contact"), .ops = &healthchecks_ops,
+	.min_interval_ms = 600 /* §6.3: at most 100 requests a minute advised */ };
 static const struct provider_def p_cronitor = {
-	.id = "cronitor", .default_base_url = "https://cronitor.io", .required = FIELDS("api_key"),
+	.id = "cronitor", .name = "Cronitor", .default_base_url = "https://cronitor.io", .required = FIELDS("api_key"),
 	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("heartbeat", "monitor", "contact", "status_page"),
 	.ops = &cronitor_ops };
 static const struct provider_def p_statuspage = {
-	.id = "statuspage", .default_base_url = "https://api.statuspage.io", .required = FIELDS("api_key"),
-	.optional = FIELDS("page_id"), .plain = FIELDS("page_id"),
-	.imports = FIELDS("status_page", "status_page_subscriber"), .ops = &statuspage_ops };
+	.id = "statuspage", .name = "Statuspage", .default_base_url = "https://api.statuspage.io",
+	.required = FIELDS("api_key"), .optional = FIELDS("page_id"), .plain = FIELDS("page_id"),
+	.imports = FIELDS("status_page", "status_page_subscriber"), .ops = &statuspage_ops,
+	.min_interval_ms = 1000 /* §8.3: 1 request a second per token */ };
 static const struct provider_def p_whmcs = {
-	.id = "whmcs", .required = FIELDS("url", "api_identifier", "api_secret"), .optional = FIELDS("access_key"),
-	.url_field = "url", .plain = NOFIELDS,
+	.id = "whmcs", .name = "WHMCS", .required = FIELDS("url", "api_identifier", "api_secret"),
+	.optional = FIELDS("access_key"), .url_field = "url", .plain = NOFIELDS,
 	.imports = FIELDS("hosting_client", "hosting_service", "hosting_domain", "invoice"), .ops = &whmcs_ops };
 
 const struct provider_def *const provider_list[] = {

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #include <sodium.h>
 
@@ -44,12 +43,11 @@ enum sc_res { SCR_GOT, SCR_FAIL, SCR_LIMIT };
 /* One fetch's extra calls. NULL in the pure parse: no calls, alert links name
  * the groups' ids (the first address of each). */
 struct sc_ctx {
-	const struct prov_session *s;
+	struct prov_session *s;
 	const char *auth;    /* "Authorization: Bearer ..." */
 	json_object *groups; /* group id -> group, once read; NULL: unread or unreadable */
 	bool groups_tried;
-	bool exhausted; /* the quota is used up: end the page, pause wait_s */
-	int wait_s;     /* how long the provider asked us to wait */
+	struct prov_error limit; /* why the last SCR_LIMIT (PROV_RATE_LIMITED) */
 };
 
 /* clang-format off */
@@ -61,8 +59,10 @@ static const struct prov_map test_types[] = {
 
 /* ---- extra calls ---- */
 
-/* GET url (owned) for c. SCR_GOT with *out the parsed body; SCR_LIMIT on
- * 429/420; SCR_FAIL with why ("HTTP 404", a transport error) otherwise. */
+/* GET url (owned) for c. SCR_GOT with *out the parsed body; SCR_LIMIT when
+ * the rate limit stops it (429/420, or the request held back while the
+ * session waits), with c->limit; SCR_FAIL with why ("HTTP 404", a transport
+ * error) otherwise. */
 static enum sc_res
 sc_get(struct sc_ctx *c, char *url, json_object **out, char *why, size_t whysize)
 {
@@ -70,17 +70,20 @@ sc_get(struct sc_ctx *c, char *url, json_object **out, char *why, size_t whysize
 	struct httpc_resp resp = { 0 };
 	struct prov_error e = { 0 };
 	const char *headers[2] = { c->auth, NULL };
+	enum prov_status st;
 	enum sc_res r = SCR_FAIL;
 
 	*out = NULL;
 	req.url = url;
 	req.headers = headers;
-	if (prov_http(c->s, &req, &resp, &e) != PROV_OK)
+	st = prov_http(c->s, &req, &resp, &e);
+	if (st == PROV_RATE_LIMITED) {
+		c->limit = e;
+		r = SCR_LIMIT;
+	} else if (st != PROV_OK)
 		utf8_copy(why, whysize, e.message);
 	else if (resp.status == 429 || resp.status == 420) {
-		int w = httpc_wait_hint(&resp, time(NULL));
-
-		c->wait_s = w > 0 ? w : 60;
+		httpc_classify(&resp, SC, "API token", &c->limit);
 		r = SCR_LIMIT;
 	} else if (resp.status < 200 || resp.status > 299)
 		snprintf(why, whysize, "HTTP %ld", resp.status);
@@ -88,13 +91,6 @@ sc_get(struct sc_ctx *c, char *url, json_object **out, char *why, size_t whysize
 		utf8_copy(why, whysize, e.message);
 	else
 		r = SCR_GOT;
-	if (r != SCR_LIMIT && httpc_quota_exhausted(&resp)) {
-		int w = httpc_wait_hint(&resp, time(NULL));
-
-		c->exhausted = true;
-		if (w > c->wait_s)
-			c->wait_s = w;
-	}
 	httpc_resp_free(&resp);
 	free(url);
 	return r;
@@ -762,16 +758,15 @@ sc_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *pa
 			continue;
 		}
 		if (sc_item(ph, it, id, page, c) == SCR_LIMIT) {
+			/* The rate limit: this entry starts the next page; at the first,
+			 * the page itself waits. */
 			if (here == pos) {
 				json_object_put(root);
-				prov_fail(err, PROV_RATE_LIMITED, SC " rate limit reached");
-				err->retry_after = c->wait_s;
+				*err = c->limit;
 				return PROV_RATE_LIMITED;
 			}
 			next = here;
-			c->exhausted = true; /* come back when the limit resets */
-		} else if (c != NULL && c->exhausted && i + 1 < n)
-			next = here + 1;
+		}
 	}
 	json_object_put(root);
 	if (next >= 0)
@@ -818,9 +813,7 @@ statuscake_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 	st = prov_http(s, &req, &resp, err);
 	if (st == PROV_OK)
 		st = sc_parse(cursor, &resp, page, err, &c);
-	st = prov_finish(s, st, &resp, page, err);
-	if (st == PROV_OK && c.exhausted && c.wait_s > page->pause_s)
-		page->pause_s = c.wait_s;
+	st = prov_finish(s, st, page, err);
 	httpc_resp_free(&resp);
 	json_object_put(c.groups);
 	free(url);

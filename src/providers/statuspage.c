@@ -631,7 +631,7 @@ request(struct prov_session *s, const char *cursor, const struct sp_cursor *c, c
 	st = prov_http(s, &req, &resp, err);
 	if (st == PROV_OK)
 		st = statuspage_parse(cursor, &resp, page, err);
-	st = prov_finish(s, st, &resp, page, err);
+	st = prov_finish(s, st, page, err);
 	httpc_resp_free(&resp);
 	free(url);
 	return st;

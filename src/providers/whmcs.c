@@ -1233,7 +1233,7 @@ whmcs_fetch(struct prov_session *s, const char *cursor, struct prov_page *page, 
 		st = parse_list(cursor, &w.resp, page, err, &entries);
 	if (st == PROV_OK && entries != NULL)
 		st = page_more(&w, ph, start, entries, page, err);
-	st = prov_finish(s, st, &w.resp, page, err);
+	st = prov_finish(s, st, page, err);
 	json_object_put(entries);
 	json_object_put(w.cur_list);
 	json_object_put(w.cur_root);

@@ -9,7 +9,15 @@
  * before its first ':', e.g. "monitors" of "monitors:50") are counted here,
  * for every provider, and kept in the job's payload with each saved page, so
  * the count survives steps and killed runners. A list that would go past
- * [limits] max_pages fails the run before that page is asked for. */
+ * [limits] max_pages fails the run before that page is asked for.
+ *
+ * Rate limits (docs/runner.md): the session paces requests and waits out
+ * refusals while the step has time (prov_http); a longer wait releases the
+ * job with the wait as its delay (its available_at, which every runner's
+ * claim honours), and the run's stats ("waiting") and log say until when.
+ * The provider's refusals in a row are kept in the payload beside the page
+ * count, so [limits] provider_wait_max counts them across steps and
+ * runners. */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,7 +49,8 @@ struct page_count {
 struct disc {
 	struct job *job;
 	const struct provider_def *def;
-	const char *cursor; /* the cursor the page was fetched with (NULL: start) */
+	struct prov_session *s; /* once open */
+	const char *cursor;     /* the cursor the page was fetched with (NULL: start) */
 	struct prov_page *page;
 	bool moved_on;             /* the run is no longer discovering (cancelled, …) */
 	bool finished;             /* discovery ended with this page */
@@ -54,7 +63,8 @@ struct disc {
 	char log_message[512];
 	struct page_count count;   /* as last committed */
 	struct page_count counted; /* with the page being saved */
-	char *payload;             /* the job's payload holding count (malloc'd, NULL: none yet) */
+	int refusals;              /* the provider's refusals in a row (prov_pace), as the */
+	int64_t refused_since;     /* payload keeps them; refused_since ms since the epoch */
 };
 
 static bool
@@ -77,37 +87,72 @@ cursor_phase(const char *cursor, char out[PROV_MAX_CURSOR + 1])
 	out[n] = '\0';
 }
 
-/* The count of a job's payload {"phase":…,"pages":n}; none when absent or
- * not that. */
+/* The job's payload {"phase":…,"pages":n,"refusals":n,"refused_since":ms}
+ * into d (what is absent or not that: none). */
 static void
-count_load(const char *payload, struct page_count *c)
+payload_load(const char *payload, struct disc *d)
 {
-	json_object *o, *phase, *pages;
+	json_object *o, *phase, *pages, *v;
 	int ok;
 
-	memset(c, 0, sizeof *c);
+	memset(&d->count, 0, sizeof d->count);
 	o = payload != NULL ? jx_parse(payload, strlen(payload), &ok) : NULL;
 	if (json_object_object_get_ex(o, "phase", &phase) && json_object_is_type(phase, json_type_string) &&
 	    json_object_object_get_ex(o, "pages", &pages) && json_object_is_type(pages, json_type_int) &&
 	    (size_t)json_object_get_string_len(phase) <= PROV_MAX_CURSOR) {
-		utf8_copy(c->phase, sizeof c->phase, json_object_get_string(phase));
-		c->pages = json_object_get_int64(pages);
+		utf8_copy(d->count.phase, sizeof d->count.phase, json_object_get_string(phase));
+		d->count.pages = json_object_get_int64(pages);
 	}
+	d->refusals = json_object_object_get_ex(o, "refusals", &v) && json_object_is_type(v, json_type_int) ?
+	    json_object_get_int(v) :
+	    0;
+	d->refused_since =
+	    json_object_object_get_ex(o, "refused_since", &v) && json_object_is_type(v, json_type_int) ?
+	    json_object_get_int64(v) :
+	    0;
+	if (d->refusals < 0 || d->refused_since <= 0)
+		d->refusals = 0, d->refused_since = 0;
 	json_object_put(o);
 }
 
-/* c as a job payload (caller frees). */
+/* The payload for count c and d's refusals (caller frees). */
 static char *
-count_text(const struct page_count *c)
+payload_text(const struct disc *d, const struct page_count *c)
 {
 	json_object *o = json_object_new_object();
 	char *text;
 
 	jx_add_str(o, "phase", c->phase);
 	jx_add_int(o, "pages", c->pages);
+	if (d->refusals > 0) {
+		jx_add_int(o, "refusals", d->refusals);
+		jx_add_int(o, "refused_since", d->refused_since);
+	}
 	text = xstrdup(jx_text(o));
 	json_object_put(o);
 	return text;
+}
+
+/* The session's refusals in a row into d, for the payload. Only while no
+ * prefetch is running (it uses the session). */
+static void
+refusals_take(struct disc *d)
+{
+	if (d->s != NULL) {
+		d->refusals = d->s->pace.refusals;
+		d->refused_since = d->s->pace.refused_since;
+	}
+}
+
+/* Release the job with delay_ms, d->attempts and the payload of what is
+ * committed. */
+static void
+release(struct runner *r, struct disc *d, int64_t delay_ms)
+{
+	char *payload = payload_text(d, &d->count);
+
+	queue_release(r->db, d->job, delay_ms, d->attempts, payload);
+	free(payload);
 }
 
 /* The count after a page read with cursor that gave next. The first page
@@ -223,19 +268,10 @@ save_count(struct runner *r, struct disc *d)
 	int64_t n;
 
 	count_page(&d->count, d->cursor, d->page->next_cursor, &d->counted);
-	payload = count_text(&d->counted);
+	payload = payload_text(d, &d->counted);
 	n = job_payload_set(r->db, d->job->id, d->job->worker, payload);
 	free(payload);
 	return n;
-}
-
-/* The page was saved: its count is the job's now. */
-static void
-count_saved(struct disc *d)
-{
-	d->count = d->counted;
-	free(d->payload);
-	d->payload = count_text(&d->count);
 }
 
 /* The page's warnings into the run log (at most WARNINGS_PER_PAGE, then how
@@ -341,17 +377,25 @@ out:
 	return t;
 }
 
+/* Each step's start: pending -> discovering (logged), and a wait the run's
+ * stats show is over. */
 static enum tx_result
 begin_discovery(struct runner *r, void *arg)
 {
 	struct disc *d = arg;
-	char status[32];
+	char status[32], *stats = NULL, *done;
 	enum tx_result t;
 	json_object *ctx;
-	int64_t n;
+	int64_t n = 0;
 
-	if ((t = runner_lock(r, d->job, true, status, NULL, NULL)) != TX_COMMIT)
+	if ((t = runner_lock(r, d->job, true, status, NULL, &stats)) != TX_COMMIT)
 		return t;
+	if ((done = stats_waiting(stats, NULL)) != NULL)
+		n = run_stats_set(r->db, d->job->run_id, done);
+	free(done);
+	free(stats);
+	if (n < 0)
+		return TX_ERROR;
 	if (strcmp(status, "pending") != 0) {
 		d->moved_on = strcmp(status, "discovering") != 0;
 		return TX_COMMIT;
@@ -385,6 +429,8 @@ fail_run(struct runner *r, void *arg)
 		jx_add_str(ctx, "reason", d->reason);
 		if (d->attempts > 0)
 			jx_add_int(ctx, "attempts", d->attempts);
+		if (d->refusals > 0)
+			jx_add_int(ctx, "refusals", d->refusals);
 		jx_add_str(ctx, "checkpoint", d->cursor);
 		runner_log(r, d->job->run_id, "error", ctx, "%s", d->error_message);
 		json_object_put(ctx);
@@ -396,9 +442,10 @@ static enum tx_result
 back_off(struct runner *r, void *arg)
 {
 	struct disc *d = arg;
-	char status[32];
+	char status[32], *payload;
 	enum tx_result t;
 	json_object *ctx;
+	int rc;
 
 	if ((t = runner_lock(r, d->job, false, status, NULL, NULL)) != TX_COMMIT)
 		return t;
@@ -415,7 +462,74 @@ back_off(struct runner *r, void *arg)
 	jx_add_str(ctx, "checkpoint", d->cursor);
 	runner_log(r, d->job->run_id, "warning", ctx, "%s", d->log_message);
 	json_object_put(ctx);
-	return queue_release(r->db, d->job, d->delay_ms, d->attempts, d->payload) < 0 ? TX_ERROR : TX_COMMIT;
+	payload = payload_text(d, &d->count);
+	rc = queue_release(r->db, d->job, d->delay_ms, d->attempts, payload);
+	free(payload);
+	return rc < 0 ? TX_ERROR : TX_COMMIT;
+}
+
+/* The job released for d->delay_ms (> 0) to wait out the provider's rate
+ * limit: the run's stats say until when ("waiting"), and its log too. */
+static enum tx_result
+wait_out(struct runner *r, void *arg)
+{
+	struct disc *d = arg;
+	char status[32], until[21], *stats = NULL, *next, *payload;
+	enum tx_result t;
+	json_object *waiting, *ctx;
+	int64_t n;
+
+	if ((t = runner_lock(r, d->job, true, status, NULL, &stats)) != TX_COMMIT)
+		return t;
+	if (job_verdict(QUEUE_DISCOVERY, status) != JOB_ACT) {
+		free(stats);
+		d->moved_on = true;
+		return TX_ABORT;
+	}
+	time_format_iso((wall_ms() + d->delay_ms + 999) / 1000, true, until);
+	waiting = json_object_new_object();
+	jx_add_str(waiting, "reason", "rate_limit");
+	jx_add_str(waiting, "provider", d->def->id);
+	jx_add_str(waiting, "until", until);
+	next = stats_waiting(stats, waiting);
+	free(stats);
+	n = run_stats_set(r->db, d->job->run_id, next);
+	free(next);
+	if (n < 0)
+		return TX_ERROR;
+	ctx = json_object_new_object();
+	jx_add_str(ctx, "phase", "discovery");
+	jx_add_str(ctx, "reason", "rate_limit");
+	jx_add_str(ctx, "provider", d->def->id);
+	jx_add_str(ctx, "until", until);
+	jx_add_int(ctx, "retry_in_s", (d->delay_ms + 999) / 1000);
+	if (d->refusals > 0)
+		jx_add_int(ctx, "refusals", d->refusals);
+	jx_add_str(ctx, "checkpoint", d->cursor);
+	runner_log(r, d->job->run_id, d->refusals > 0 ? "warning" : "info", ctx,
+	    "Waiting for %s's rate limit until %s.", d->def->name, until);
+	json_object_put(ctx);
+	payload = payload_text(d, &d->count);
+	n = queue_release(r->db, d->job, d->delay_ms, d->attempts, payload);
+	free(payload);
+	return n < 0 ? TX_ERROR : TX_COMMIT;
+}
+
+/* The step ends with the job released for its continuation, when the
+ * session may ask again: at once, after the provider's interval, or (the
+ * rate limit) after a wait that the run's stats and log show. After any
+ * prefetch ended. */
+static void
+release_continuation(struct runner *r, struct disc *d)
+{
+	refusals_take(d);
+	d->delay_ms = prov_session_wait_ms(d->s);
+	if (d->s->pace.limited && d->delay_ms > 0) {
+		if (runner_tx(r, wait_out, d) != TX_COMMIT && d->moved_on)
+			runner_drop(r, d->job, "run no longer discovering");
+		return;
+	}
+	release(r, d, d->delay_ms);
 }
 
 /* Fail the run (message already human and free of secrets). */
@@ -457,8 +571,30 @@ page_cap_reached(struct runner *r, struct disc *d, const char *cursor)
 	return true;
 }
 
-/* A provider error: fatal ones fail the run, others back off or, after
- * max_attempts consecutive failures, fail it too. */
+/* The provider's rate limit stopped the fetch: wait it out (the job
+ * released with the wait as its delay), or fail the run once the refusals
+ * in a row have lasted [limits] provider_wait_max. */
+static void
+rate_limited(struct runner *r, struct disc *d, struct prov_session *s, const struct prov_error *pe)
+{
+	/* A refusal the adapter found in an answer prov_http took for another
+	 * (an error in a 2xx body) is counted here. */
+	if (!s->pace.limited && !s->pace.gave_up)
+		prov_session_refused(s, pe->retry_after > 0 ? pe->retry_after : -1);
+	refusals_take(d);
+	if (s->pace.gave_up) {
+		fail(r, d, "rate_limit",
+		    "Discovery failed: %s kept refusing requests for its rate limit (%d in a row over %lld s); "
+		    "waiting longer would pass [limits] provider_wait_max (%d s). Start a new run later.",
+		    d->def->name, s->pace.refusals, (long long)((wall_ms() - s->pace.refused_since) / 1000),
+		    r->cfg->provider_wait_max);
+		return;
+	}
+	release_continuation(r, d);
+}
+
+/* A provider error: the rate limit is waited out; fatal ones fail the run,
+ * others back off or, after max_attempts consecutive failures, fail it too. */
 static void
 provider_error(struct runner *r, struct disc *d, struct prov_session *s, struct prov_error *pe)
 {
@@ -470,12 +606,17 @@ provider_error(struct runner *r, struct disc *d, struct prov_session *s, struct 
 		    pe->message);
 		return;
 	}
-	if (pe->status != PROV_RATE_LIMITED && pe->status != PROV_TRANSIENT) {
+	if (pe->status == PROV_RATE_LIMITED) {
+		rate_limited(r, d, s, pe);
+		return;
+	}
+	if (pe->status != PROV_TRANSIENT) {
 		fail(r, d, "fatal", "Discovery failed: %s.", pe->message);
 		return;
 	}
+	refusals_take(d);
 	d->attempts++;
-	d->reason = pe->status == PROV_RATE_LIMITED ? "rate_limited" : "transient";
+	d->reason = "transient";
 	if (d->attempts >= r->max_attempts) {
 		fail(r, d, d->reason, "Discovery failed after %d attempt%s in a row: %s.", d->attempts,
 		    d->attempts == 1 ? "" : "s", pe->message);
@@ -546,6 +687,14 @@ open_session(struct runner *r, struct disc *d, const unsigned char *sealed, size
 	return 0;
 }
 
+/* Whether the session must wait for the provider's rate limit past the end
+ * of the step (then the job is released for the wait). */
+static bool
+wait_past(const struct prov_session *s, int64_t step_end)
+{
+	return s->pace.limited && mono_ms() + prov_session_wait_ms(s) > step_end;
+}
+
 /* The next page, fetched by a thread of its own while the current page is
  * saved (the provider still sees one request at a time). */
 struct prefetch {
@@ -569,8 +718,9 @@ prefetch_main(void *arg)
 }
 
 /* After the page read with cursor (which gave next), fetch the next one now
- * when the step will surely want it: not the last of the step, no pause, and
- * not past [limits] max_pages (page_cap_reached would stop before it). */
+ * when the step will surely want it: not the last of the step, no wait for
+ * the rate limit past the step, and not past [limits] max_pages
+ * (page_cap_reached would stop before it). */
 static void
 prefetch_start(struct runner *r, struct disc *d, struct prefetch *f, const char *cursor,
     const struct prov_page *page, int pages, int64_t step_end)
@@ -578,7 +728,7 @@ prefetch_start(struct runner *r, struct disc *d, struct prefetch *f, const char 
 	struct page_count next;
 	char phase[PROV_MAX_CURSOR + 1];
 
-	if (page->next_cursor == NULL || page->pause_s > 0 || pages + 1 >= RUNNER_PAGES_PER_STEP ||
+	if (page->next_cursor == NULL || wait_past(d->s, step_end) || pages + 1 >= RUNNER_PAGES_PER_STEP ||
 	    runner_out_of_time(r, step_end))
 		return;
 	count_page(&d->count, cursor, page->next_cursor, &next);
@@ -649,11 +799,13 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 {
 	struct prov_page page;
 	enum tx_result t;
-	bool more = false;
+	bool more = false, waits;
 
 	d->cursor = *cursor;
 	if (!page_at(r, d, s, *cursor, f, &page))
 		return false;
+	refusals_take(d); /* as the page leaves them: saved with it */
+	waits = wait_past(s, step_end);
 	f->s = s;
 	f->def = d->def;
 	prefetch_start(r, d, f, *cursor, &page, *pages, step_end);
@@ -662,6 +814,17 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 	d->page = NULL;
 	(*pages)++;
 	r->step_done += (long)page.n;
+	if (t == TX_COMMIT && !d->over_limit && !d->finished) {
+		d->attempts = 0; /* progress: failures are counted afresh */
+		d->count = d->counted;
+		free(*cursor);
+		*cursor = page.next_cursor;
+		d->cursor = *cursor; /* where the job goes on */
+		page.next_cursor = NULL;
+		more = !waits && *pages < RUNNER_PAGES_PER_STEP && !runner_out_of_time(r, step_end);
+	}
+	if (!more)
+		prefetch_end(f, false, NULL, NULL);
 	if (t == TX_COMMIT && d->over_limit) {
 		fail(r, d, "limit",
 		    "The provider listed more than %d resources, the most one run may hold "
@@ -672,23 +835,9 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 		if (d->moved_on)
 			runner_drop(r, d->job, "run no longer discovering");
 		else if (t == TX_ERROR)
-			queue_release(r->db, d->job, queue_backoff_ms(1, 0, runner_random()), d->attempts,
-			    d->payload);
-	} else if (!d->finished) {
-		d->attempts = 0; /* progress: failures are counted afresh */
-		count_saved(d);
-		free(*cursor);
-		*cursor = page.next_cursor;
-		page.next_cursor = NULL;
-		if (page.pause_s > 0) /* the provider's quota is used up: come back when it resets */
-			queue_release(r->db, d->job, (int64_t)page.pause_s * 1000, 0, d->payload);
-		else if (*pages >= RUNNER_PAGES_PER_STEP || runner_out_of_time(r, step_end))
-			queue_release(r->db, d->job, 0, 0, d->payload); /* the continuation */
-		else
-			more = true;
-	}
-	if (!more)
-		prefetch_end(f, false, NULL, NULL);
+			release(r, d, queue_backoff_ms(1, 0, runner_random()));
+	} else if (!d->finished && !more)
+		release_continuation(r, d); /* the continuation, after the wait the session asks for */
 	prov_page_free(&page);
 	return more;
 }
@@ -696,9 +845,7 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 void
 discovery_step(struct runner *r, struct job *j)
 {
-	struct disc d = { .job = j,
-		.attempts = j->attempts,
-		.payload = j->payload != NULL ? xstrdup(j->payload) : NULL };
+	struct disc d = { .job = j, .attempts = j->attempts };
 	char status[32], provider[33];
 	unsigned char *sealed = NULL;
 	size_t sealed_len = 0;
@@ -721,7 +868,7 @@ discovery_step(struct runner *r, struct job *j)
 		goto out;
 	}
 	d.def = provider_find(provider);
-	count_load(j->payload, &d.count);
+	payload_load(j->payload, &d);
 	if (r->key == NULL) {
 		/* An installation problem, not the run's: keep the job until a key is set. */
 		log_error("run %s: no credentials key ([security] key_file); discovery waits", j->run_id);
@@ -741,11 +888,15 @@ discovery_step(struct runner *r, struct job *j)
 		    provider);
 		goto out;
 	}
-	if (open_session(r, &d, sealed, sealed_len, &creds, &s) == 0)
+	if (open_session(r, &d, sealed, sealed_len, &creds, &s) == 0) {
+		d.s = &s;
+		s.pace.deadline_ms = step_end;
+		s.pace.refusals = d.refusals;
+		s.pace.refused_since = d.refused_since;
 		while (next_page(r, &d, &s, &cursor, &pages, step_end, &prefetch))
 			;
+	}
 out:
-	free(d.payload);
 	free(cursor);
 	free(sealed);
 	jx_wipe_strings(creds);

@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include "core/jsonx.h"
+#include "core/xalloc.h"
 #include "runner/rules.h"
 
 void
@@ -143,4 +144,27 @@ stats_compose(const char *old_text, json_object *discovered, json_object *planne
 	    json_object_new_double((double)(int64_t)(progress * 10000.0 + 0.5) / 10000.0));
 	json_object_put(old);
 	return o;
+}
+
+char *
+stats_waiting(const char *old_text, json_object *waiting)
+{
+	json_object *o;
+	char *text = NULL;
+	int ok;
+
+	o = old_text != NULL ? jx_parse(old_text, strlen(old_text), &ok) : NULL;
+	if (o == NULL || !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		o = json_object_new_object();
+	}
+	if (waiting != NULL || json_object_object_get_ex(o, "waiting", NULL)) {
+		if (waiting != NULL)
+			json_object_object_add(o, "waiting", waiting);
+		else
+			json_object_object_del(o, "waiting");
+		text = xstrdup(jx_text(o));
+	}
+	json_object_put(o);
+	return text;
 }

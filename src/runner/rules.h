@@ -67,4 +67,11 @@ double run_progress(int64_t imported, int64_t skipped, int64_t failed, int64_t t
 json_object *stats_compose(const char *old, json_object *discovered, json_object *planned, int64_t imported,
     int64_t skipped, int64_t failed, double progress);
 
+/* The stats text old (may be NULL or invalid: {}) with its member "waiting"
+ * set to waiting (taken over), or taken out when waiting is NULL: the
+ * runner waiting out a provider's rate limit, {"reason":"rate_limit",
+ * "provider":id,"until":ISO 8601 UTC} (docs/runner.md). Returns new text
+ * (caller frees), or NULL when nothing changes (no waiting to take out). */
+char *stats_waiting(const char *old, json_object *waiting);
+
 #endif

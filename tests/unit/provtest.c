@@ -481,6 +481,8 @@ cfg_init(struct config *c, const char *id, const char *base)
 	static char section[64];
 
 	memset(c, 0, sizeof *c);
+	c->provider_wait_min = 1; /* the built-in defaults of [limits] */
+	c->provider_wait_max = 900;
 	snprintf(section, sizeof section, "provider.%s", id);
 	c->kv = test_kv;
 	c->nkv = 0;

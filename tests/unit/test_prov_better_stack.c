@@ -471,7 +471,9 @@ test_fetch_request(void **state)
 	assert_non_null(strstr(seen, "Authorization: Bearer bs-token-1234\r\n"));
 	assert_int_equal(f.p.n, 1); /* no flags: no context calls */
 	assert_string_equal(f.p.next_cursor, "contacts:0");
-	assert_int_equal(f.p.pause_s, 30); /* quota used up: the runner should wait */
+	/* quota used up: the session waits Retry-After before its next request */
+	assert_true(f.s.pace.limited);
+	assert_in_range(prov_session_wait_ms(&f.s), 29000, 30000);
 	fx_end(&f, ans);
 	/* A checkpoint that is not ours. */
 	fx_start(&f, (const char *const[]){ NULL }, TOKEN);

@@ -419,8 +419,10 @@ test_fetch_pingdom_gopingdom_detail(void **state)
 	json_object_put(creds);
 }
 
-/* The quota runs out part way: the page ends at the last check read and
- * the cursor resumes at the next; out at the first detail: a rate limit. */
+/* A refusal part way (its wait past the step): the page ends at the last
+ * check read, the cursor resumes at the next, and the session waits the
+ * refusal's Req-Limit reset; asked again meanwhile, it sends nothing. Refused
+ * at the first detail: the page is a rate limit. */
 static void
 test_fetch_pingdom_rate_limit(void **state)
 {
@@ -451,11 +453,23 @@ test_fetch_pingdom_rate_limit(void **state)
 	assert_string_equal(nstr(page_find(&p, "monitor", "85975"), "url"),
 	    "https://shop.example.com:8443/health?x=1");
 	assert_string_equal(p.next_cursor, "checks:1");
-	assert_int_equal(p.pause_s, 42);
+	assert_true(s.pace.limited);
+	assert_in_range(prov_session_wait_ms(&s), 41000, 42000);
+	assert_int_equal(s.pace.refusals, 1);
 	assert_false(has_warning(&p, "could not be read"));
 	prov_page_free(&p);
+	/* Within the wait: held back, no request. */
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, "checks:1", &p, &e), PROV_RATE_LIMITED);
+	assert_string_equal(e.message, "waiting for Pingdom's rate limit");
+	assert_int_equal(e.retry_after, 42);
+	assert_int_equal(p.n, 0);
+	prov_page_free(&p);
+	/* The wait over: refused at the first detail. */
+	s.pace.next_ms = 0;
+	s.pace.limited = false;
 	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, "checks:1", &p, &e), PROV_RATE_LIMITED);
 	assert_int_equal(e.retry_after, 42);
+	assert_int_equal(s.pace.refusals, 1); /* the list's answers before it ended the first row */
 	assert_int_equal(p.n, 0);
 	prov_page_free(&p);
 	assert_non_null(

@@ -474,7 +474,8 @@ test_fetch_details_rate_limited(void **state)
 	prov_page_free(&p);
 	free_answers(a);
 
-	/* Rate limited on the second: the first is kept and the cursor resumes at the second. */
+	/* Rate limited on the second: the first is kept, the cursor resumes at the
+	 * second, and the session waits Retry-After. */
 	memset(a, 0, sizeof a);
 	a[0] = answer_fixture("200 OK", "statuscake/uptime_list_detail.json");
 	a[1] = answer_fixture("200 OK", "statuscake/uptime_detail_http.json");
@@ -485,26 +486,31 @@ test_fetch_details_rate_limited(void **state)
 	env_finish(&v);
 	assert_int_equal(p.n, 1);
 	assert_string_equal(p.next_cursor, "uptime:1");
-	assert_int_equal(p.pause_s, 9);
+	assert_true(v.s.pace.limited);
+	assert_in_range(prov_session_wait_ms(&v.s), 8000, 9000);
 	prov_page_free(&p);
 	free_answers(a);
 
-	/* A detail saying the quota is used up: the page ends after that check, with a pause. */
+	/* An answer saying the quota is used up (the groups, for the first check):
+	 * the next detail is held back, unasked, so the page ends after the first
+	 * check, and the session waits for the reset. */
 	memset(a, 0, sizeof a);
 	a[0] = answer_fixture("200 OK", "statuscake/uptime_list_detail.json");
+	a[1] = answer_fixture("200 OK", "statuscake/uptime_detail_http.json");
 	{
-		char *body = fixture_text("statuscake/uptime_detail_http.json", NULL);
+		char *body = fixture_text("statuscake/contact_groups.json", NULL);
 
-		a[1] = answer("200 OK", "x-ratelimit-remaining: 0\r\nx-ratelimit-reset: 12\r\n", body);
+		a[2] = answer("200 OK", "x-ratelimit-remaining: 0\r\nx-ratelimit-reset: 12\r\n", body);
 		free(body);
 	}
-	a[2] = answer_fixture("200 OK", "statuscake/contact_groups.json");
 	env_start(&v, (const char *const *)a);
 	assert_int_equal(statuscake_ops.fetch(&v.s, NULL, &p, &e), PROV_OK);
-	env_finish(&v);
+	assert_null(strstr(env_finish(&v), "/v1/uptime/1235"));
 	assert_int_equal(p.n, 1);
 	assert_string_equal(p.next_cursor, "uptime:1");
-	assert_int_equal(p.pause_s, 12);
+	assert_true(v.s.pace.limited);
+	assert_in_range(prov_session_wait_ms(&v.s), 11000, 12000);
+	assert_int_equal(v.s.pace.refusals, 0);
 	prov_page_free(&p);
 	free_answers(a);
 }

@@ -280,12 +280,264 @@ test_wait_hint_sources(void **state)
 	assert_true(httpc_quota_exhausted(&r));
 	httpc_resp_free(&r);
 
-	/* Nothing said: 0 (the runner backs off on its own). */
+	/* Both Pingdom windows used up: the later reset. */
 	resp_text(&r, 429, "");
-	httpc_resp_set_header(&r, "Retry-After", "whenever");
-	assert_int_equal(httpc_wait_hint(&r, now), 0);
+	httpc_resp_set_header(&r, "Req-Limit-Short", "Remaining: 0 Time until reset: 5");
+	httpc_resp_set_header(&r, "Req-Limit-Long", "Remaining: 0 Time until reset: 1800");
+	assert_int_equal(httpc_wait_hint(&r, now), 1800);
+	httpc_resp_free(&r);
+
+	/* X-RateLimit-Reset of a window with requests left is not the refusal's wait. */
+	resp_text(&r, 429, "");
+	httpc_resp_set_header(&r, "X-RateLimit-Remaining", "7");
+	httpc_resp_set_header(&r, "X-RateLimit-Reset", "50");
+	assert_int_equal(httpc_wait_hint(&r, now), -1);
 	assert_false(httpc_quota_exhausted(&r));
 	httpc_resp_free(&r);
+
+	/* "Retry-After: 0" is a wait of 0 (now), not silence. */
+	resp_text(&r, 429, "");
+	httpc_resp_set_header(&r, "Retry-After", "0");
+	assert_int_equal(httpc_wait_hint(&r, now), 0);
+	httpc_resp_free(&r);
+
+	/* Nothing said: -1 (the session backs off on its own). */
+	resp_text(&r, 429, "");
+	httpc_resp_set_header(&r, "Retry-After", "whenever");
+	assert_int_equal(httpc_wait_hint(&r, now), -1);
+	assert_false(httpc_quota_exhausted(&r));
+	httpc_resp_free(&r);
+}
+
+/* ---------------------------------------------------------- rate limits */
+
+static void
+test_pace_refusal_waits(void **state)
+{
+	struct prov_pace p = { 0 };
+	const int64_t t = INT64_C(1700000000000);
+
+	(void)state;
+	/* The provider's wait, at least provider_wait_min; the row starts at the first. */
+	assert_int_equal(prov_pace_refusal(&p, 7, t, 1, 900), 7000);
+	assert_int_equal(p.refusals, 1);
+	assert_int_equal(p.refused_since, t);
+	assert_int_equal(prov_pace_refusal(&p, 0, t + 7000, 2, 900), 2000);
+	assert_int_equal(p.refusals, 2);
+	assert_int_equal(p.refused_since, t);
+
+	/* No wait named: provider_wait_min doubled for each refusal before it in the row. */
+	memset(&p, 0, sizeof p);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(prov_pace_refusal(&p, -1, t + i, 1, 900), INT64_C(1000) << i);
+	/* ... at most PROV_BACKOFF_MAX_S ... */
+	memset(&p, 0, sizeof p);
+	p.refusals = 40;
+	p.refused_since = t;
+	assert_int_equal(prov_pace_refusal(&p, -1, t, 1, 86400), PROV_BACKOFF_MAX_S * INT64_C(1000));
+	/* ... and never past provider_wait_max: the last try comes when the time is
+	 * up; refused then, the session gives up. */
+	memset(&p, 0, sizeof p);
+	assert_int_equal(prov_pace_refusal(&p, -1, t, 5, 12), 5000);
+	assert_int_equal(prov_pace_refusal(&p, -1, t + 5000, 5, 12), 7000);
+	assert_false(p.gave_up);
+	assert_int_equal(prov_pace_refusal(&p, -1, t + 12000, 5, 12), -1);
+	assert_true(p.gave_up);
+	assert_int_equal(p.refusals, 3);
+
+	/* A named wait that would end past provider_wait_max: it gives up at once. */
+	memset(&p, 0, sizeof p);
+	assert_int_equal(prov_pace_refusal(&p, 31, t, 1, 30), -1);
+	assert_true(p.gave_up);
+	memset(&p, 0, sizeof p);
+	assert_int_equal(prov_pace_refusal(&p, 30, t, 1, 30), 30000);
+	/* provider_wait_max 0: the first refusal ends it. */
+	memset(&p, 0, sizeof p);
+	assert_int_equal(prov_pace_refusal(&p, 0, t, 0, 0), -1);
+
+	/* provider_wait_min 0 (the tests' knob): no wait named, none waited, 60 times. */
+	memset(&p, 0, sizeof p);
+	for (int i = 0; i < 60; i++)
+		assert_int_equal(prov_pace_refusal(&p, -1, t + i, 0, 900), 0);
+	assert_int_equal(p.refusals, 60);
+	assert_false(p.gave_up);
+
+	/* A row begun in another runner process (the job's payload) counts from its start. */
+	memset(&p, 0, sizeof p);
+	p.refusals = 3;
+	p.refused_since = t - 899000;
+	assert_int_equal(prov_pace_refusal(&p, 1, t, 1, 900), 1000);
+	assert_int_equal(prov_pace_refusal(&p, 1, t + 1000, 1, 900), -1);
+	/* A start in the future (a clock set back) starts the row now. */
+	memset(&p, 0, sizeof p);
+	p.refusals = 2;
+	p.refused_since = t + 5000;
+	assert_int_equal(prov_pace_refusal(&p, 4, t, 1, 900), 4000);
+	assert_int_equal(p.refused_since, t);
+}
+
+/* GET /x of the local server for s. */
+static enum prov_status
+pace_get(struct prov_session *s, struct httpc_resp *resp, struct prov_error *e)
+{
+	struct httpc_req req = { 0 };
+	char *url = prov_url(s, "/x");
+	enum prov_status st;
+
+	req.url = url;
+	st = prov_http(s, &req, resp, e);
+	free(url);
+	return st;
+}
+
+/* How many requests for /x the local server saw. */
+static int
+requests_seen(const char *seen)
+{
+	int n = 0;
+
+	for (const char *p = seen; (p = strstr(p, "GET /ur/x ")) != NULL; p++)
+		n++;
+	return n;
+}
+
+static void
+test_http_waits_out_a_refusal_within_the_step(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_error e = { 0 };
+	struct httpc_resp resp;
+	struct mini m;
+	char base[96],
+	    *a[] = { answer("429 Too Many Requests", "Retry-After: 1\r\n", "{}"),
+		    answer("200 OK", "", "{\"ok\":1}"), NULL };
+	json_object *creds = json_tokener_parse("{\"api_key\":\"k-123456\"}");
+	int64_t t0;
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
+	s.pace.deadline_ms = mono_ms() + 10000;
+	t0 = mono_ms();
+	assert_int_equal(pace_get(&s, &resp, &e), PROV_OK);
+	assert_true(mono_ms() - t0 >= 1000);
+	assert_int_equal(resp.status, 200);
+	assert_int_equal(requests_seen(mini_finish(&m)), 2);
+	/* the answer ended the row of refusals */
+	assert_int_equal(s.pace.refusals, 0);
+	assert_int_equal(s.pace.refused_since, 0);
+	assert_false(s.pace.limited);
+	httpc_resp_free(&resp);
+	free_answers(a);
+	json_object_put(creds);
+}
+
+static void
+test_http_leaves_a_longer_wait_to_the_runner(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_error e = { 0 };
+	struct httpc_resp resp;
+	struct mini m;
+	char base[96], *a[] = { answer("429 Too Many Requests", "Retry-After: 30\r\n", "{}"), NULL };
+	json_object *creds = json_tokener_parse("{\"api_key\":\"k-123456\"}");
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
+	s.pace.deadline_ms = mono_ms() + 1000;
+	/* The refusal comes back to the caller, the session knowing until when. */
+	assert_int_equal(pace_get(&s, &resp, &e), PROV_OK);
+	assert_int_equal(resp.status, 429);
+	httpc_resp_free(&resp);
+	assert_true(s.pace.limited);
+	assert_in_range(prov_session_wait_ms(&s), 29000, 30000);
+	assert_int_equal(s.pace.refusals, 1);
+	assert_true(s.pace.refused_since > 0);
+	/* Asked again meanwhile: nothing is sent. */
+	assert_int_equal(pace_get(&s, &resp, &e), PROV_RATE_LIMITED);
+	assert_string_equal(e.message, "waiting for UptimeRobot's rate limit");
+	assert_int_equal(e.retry_after, 30);
+	assert_int_equal(requests_seen(mini_finish(&m)), 1);
+	free_answers(a);
+	json_object_put(creds);
+}
+
+static void
+test_http_gives_up_after_provider_wait_max(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_error e = { 0 };
+	struct httpc_resp resp;
+	struct mini m;
+	char base[96],
+	    *a[] = { answer("429 Too Many Requests", "Retry-After: 1\r\n", "{}"),
+		    answer("429 Too Many Requests", "Retry-After: 1\r\n", "{}"), answer("200 OK", "", "{}"),
+		    NULL };
+	json_object *creds = json_tokener_parse("{\"api_key\":\"k-123456\"}");
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
+	cfg.provider_wait_max = 1;
+	s.pace.deadline_ms = mono_ms() + 10000;
+	/* Refused, waited 1 s, refused again: a second of refusals is all that is allowed. */
+	assert_int_equal(pace_get(&s, &resp, &e), PROV_OK);
+	assert_int_equal(resp.status, 429);
+	httpc_resp_free(&resp);
+	assert_true(s.pace.gave_up);
+	assert_int_equal(s.pace.refusals, 2);
+	assert_int_equal(pace_get(&s, &resp, &e), PROV_RATE_LIMITED);
+	assert_string_equal(e.message, "UptimeRobot kept refusing requests for its rate limit");
+	assert_int_equal(requests_seen(mini_finish(&m)), 2);
+	free_answers(a);
+	json_object_put(creds);
+}
+
+static void
+test_http_paces_and_honours_a_used_up_quota(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_error e = { 0 };
+	struct httpc_resp resp;
+	struct mini m;
+	char base[96],
+	    *a[] = { answer("200 OK", "", "{}"),
+		    answer("200 OK", "X-RateLimit-Remaining: 0\r\nX-RateLimit-Reset: 1\r\n", "{}"),
+		    answer("200 OK", "X-RateLimit-Remaining: 0\r\nX-RateLimit-Reset: 20\r\n", "{}"), NULL };
+	json_object *creds = json_tokener_parse("{\"api_key\":\"k-123456\"}");
+	int64_t t0;
+
+	(void)state;
+	mini_start(&m, (const char *const *)a);
+	session_on("uptimerobot", "/ur", &s, &cfg, &m, base, sizeof base, creds);
+	s.pace.interval_ms = 300; /* a provider's published rate */
+	s.pace.deadline_ms = mono_ms() + 10000;
+	t0 = mono_ms();
+	assert_int_equal(pace_get(&s, &resp, &e), PROV_OK);
+	httpc_resp_free(&resp);
+	assert_false(s.pace.limited); /* pacing is not the rate limit's wait */
+	/* The second request comes at least the interval after the first's answer... */
+	assert_int_equal(pace_get(&s, &resp, &e), PROV_OK);
+	httpc_resp_free(&resp);
+	assert_true(mono_ms() - t0 >= 300);
+	/* ... which says the quota is used up for a second: the third waits for it. */
+	assert_true(s.pace.limited);
+	assert_int_equal(pace_get(&s, &resp, &e), PROV_OK);
+	httpc_resp_free(&resp);
+	assert_true(mono_ms() - t0 >= 1300);
+	/* Used up for 20 s, past the step: the next request is held back, unsent. */
+	assert_in_range(prov_session_wait_ms(&s), 19000, 20000);
+	assert_int_equal(pace_get(&s, &resp, &e), PROV_RATE_LIMITED);
+	assert_int_equal(e.retry_after, 20);
+	assert_int_equal(s.pace.refusals, 0); /* a used-up quota is no refusal */
+	assert_int_equal(requests_seen(mini_finish(&m)), 3);
+	free_answers(a);
+	json_object_put(creds);
 }
 
 static void
@@ -1130,10 +1382,10 @@ cfg_testprov(struct config *c, const char *base_url, const char *timeout)
 
 /* clang-format off */
 static const struct provider_def testprov_url = {
-	.id = "testprov", .required = (const char *const[]){ "api_key", NULL }, .optional = (const char *const[]){ NULL },
+	.id = "testprov", .name = "Testprov", .required = (const char *const[]){ "api_key", NULL }, .optional = (const char *const[]){ NULL },
 	.url_field = "base_url", .imports = (const char *const[]){ "monitor", NULL }, .ops = &updown_ops };
 static const struct provider_def testprov_default = {
-	.id = "testprov", .default_base_url = "https://api.example.com/",
+	.id = "testprov", .name = "Testprov", .default_base_url = "https://api.example.com/",
 	.required = (const char *const[]){ "api_key", NULL }, .optional = (const char *const[]){ NULL },
 	.imports = (const char *const[]){ "monitor", NULL }, .ops = &updown_ops };
 
@@ -1406,6 +1658,11 @@ main(void)
 		cmocka_unit_test(test_urlguard_check_url),
 		cmocka_unit_test(test_retry_after_seconds_and_dates),
 		cmocka_unit_test(test_wait_hint_sources),
+		cmocka_unit_test(test_pace_refusal_waits),
+		cmocka_unit_test(test_http_waits_out_a_refusal_within_the_step),
+		cmocka_unit_test(test_http_leaves_a_longer_wait_to_the_runner),
+		cmocka_unit_test(test_http_gives_up_after_provider_wait_max),
+		cmocka_unit_test(test_http_paces_and_honours_a_used_up_quota),
 		cmocka_unit_test(test_classify_statuses),
 		cmocka_unit_test(test_form_encoding),
 		cmocka_unit_test(test_httpc_response_and_headers),

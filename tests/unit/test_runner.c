@@ -316,6 +316,35 @@ test_progress_and_stats(void **state)
 	json_object_put(o);
 }
 
+/* The run's "waiting" member: set beside the counts, replaced, taken out;
+ * nothing to write when there is none to take out. */
+static void
+test_stats_waiting(void **state)
+{
+	json_object *w = json_object_new_object();
+	char *t, *u;
+
+	(void)state;
+	jx_add_str(w, "reason", "rate_limit");
+	jx_add_str(w, "provider", "statuspage");
+	jx_add_str(w, "until", "2030-01-02T03:04:05Z");
+	t = stats_waiting("{\"discovered\":{\"monitor\":3},\"imported\":0}", w);
+	assert_string_equal(t,
+	    "{\"discovered\":{\"monitor\":3},\"imported\":0,\"waiting\":{\"reason\":"
+	    "\"rate_limit\",\"provider\":\"statuspage\",\"until\":\"2030-01-02T03:04:05Z\"}}");
+	u = stats_waiting(t, NULL);
+	assert_string_equal(u, "{\"discovered\":{\"monitor\":3},\"imported\":0}");
+	assert_null(stats_waiting(u, NULL));
+	assert_null(stats_waiting(NULL, NULL));
+	free(t);
+	free(u);
+	w = json_object_new_object();
+	jx_add_str(w, "reason", "rate_limit");
+	t = stats_waiting("not json", w);
+	assert_string_equal(t, "{\"waiting\":{\"reason\":\"rate_limit\"}}");
+	free(t);
+}
+
 static void
 test_import_order(void **state)
 {
@@ -507,6 +536,7 @@ main(void)
 		cmocka_unit_test(test_sql_guards_follow_the_state_table),
 		cmocka_unit_test(test_backoff),
 		cmocka_unit_test(test_progress_and_stats),
+		cmocka_unit_test(test_stats_waiting),
 		cmocka_unit_test(test_import_order),
 		cmocka_unit_test(test_value_checks),
 		cmocka_unit_test(test_validate),
