@@ -252,11 +252,12 @@ class Account:
         opts = spec.get("options", {})
         if not isinstance(opts, dict):
             raise ValueError("options must be an object")
-        for key in ("rate_limit", "rate_window", "limitnum_cap", "rate_limit_status", "team_name", "refuse"):
+        for key in ("rate_limit", "rate_window", "limitnum_cap", "rate_limit_status", "rolling_window", "team_name",
+                    "refuse"):
             if key in spec:
                 opts = {**opts, key: spec[key]}
         for key, v in opts.items():
-            if key in ("rate_limit", "rate_window", "limitnum_cap", "rate_limit_status"):
+            if key in ("rate_limit", "rate_window", "limitnum_cap", "rate_limit_status", "rolling_window"):
                 iv = to_int(v)
                 if v is not None and (iv is None or iv < 0):
                     raise ValueError(key + " must be a non-negative integer or null")
@@ -295,6 +296,7 @@ class Provider:
     optional = ()
     gzip_ok = False
     rl_default = 5000       # advertised requests per window when no rate_limit option is set
+    rolling_default = 0     # option rolling_window's default (0: no rolling window)
 
     def demo_credentials(self):
         return {"api_key": DEMO_KEY}
@@ -335,7 +337,9 @@ class Provider:
     def bad_key(self, req):
         raise NotImplementedError
 
-    def rate_limited(self, req, status, retry_hdr):
+    def rate_limited(self, req, status, retry_hdr, reset_in):
+        """The provider's rate-limit answer: retry_hdr is the Retry-After value (None: left out),
+        reset_in the seconds until the window resets, for the provider's own headers."""
         headers = [("Retry-After", retry_hdr)] if retry_hdr is not None else []
         return jreply(status, {"error": "Too Many Requests"}, headers)
 

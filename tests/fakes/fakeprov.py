@@ -129,6 +129,7 @@ class State:
         self.faults = {pid: [] for pid in PROVIDERS}
         self.log = deque(maxlen=LOG_MAX)
         self.rate = {}
+        self.recent = {}        # pid -> arrival times in the rolling window (option rolling_window)
 
     def reset(self):
         with self.lock:
@@ -137,6 +138,7 @@ class State:
                 v.clear()
             self.log.clear()
             self.rate.clear()
+            self.recent.clear()
 
     def load_demo(self, only=None):
         for pid, prov in PROVIDERS.items():
@@ -150,6 +152,7 @@ class State:
         with self.lock:
             self.accounts[pid] = acct
             self.rate.pop(pid, None)
+            self.recent.pop(pid, None)
         return acct
 
     def mutate(self, pid, spec):
@@ -235,6 +238,27 @@ class State:
                 "reset_epoch": int(start + window), "window": window, "total": total,
                 "exceeded": bool(opts.get("rate_limit")) and used > limit}
 
+    def rolling(self, pid, acct, now):
+        """The rolling window of option rolling_window (W seconds; the provider's rolling_default when
+        unset, 0 = none): at most W requests in any W seconds, i.e. one a second on average, as
+        Statuspage measures it.  Returns the seconds until a request may come (> 0: this one is
+        refused and not counted), or 0 after counting it.  ROLLING_SLACK forgives the clocks of two
+        processes a few milliseconds."""
+        opts = acct.options if acct else {}
+        window = opts.get("rolling_window")
+        if window is None:
+            window = PROVIDERS[pid].rolling_default
+        if not window:
+            return 0
+        with self.lock:
+            q = self.recent.setdefault(pid, deque())
+            while q and q[0] <= now - window + ROLLING_SLACK:
+                q.popleft()
+            if len(q) >= window:
+                return q[0] + window - ROLLING_SLACK - now
+            q.append(now)
+            return 0
+
     def record(self, entry):
         with self.lock:
             self.log.append(entry)
@@ -266,6 +290,9 @@ def summary(pid, acct):
 # HTTP layer
 
 RESET = object()
+
+
+ROLLING_SLACK = 0.01
 
 
 def retry_header(fault, default=1):
@@ -400,12 +427,17 @@ class Handler(BaseHTTPRequestHandler):
         acct = self.state.account(pid)
         fault = self.state.take_fault(pid, req)
         rl = self.state.tick(pid, acct)
+        wait = 0 if fault else self.state.rolling(pid, acct, t0)
         kind = fault["kind"] if fault else None
         reply = None
         if fault:
             reply = self.apply_fault(prov, req, acct, fault, rl)
         elif rl["exceeded"]:
-            reply = prov.rate_limited(req, prov.rate_limit_status(acct), str(rl["reset_in"]))
+            reply = prov.rate_limited(req, prov.rate_limit_status(acct), str(rl["reset_in"]), rl["reset_in"])
+            kind = "rate_limit"
+        elif wait > 0:
+            secs = max(1, int(wait + 0.999))
+            reply = prov.rate_limited(req, prov.rate_limit_status(acct), str(secs), secs)
             kind = "rate_limit"
         else:
             reply = prov.handle(req, acct)
@@ -420,7 +452,8 @@ class Handler(BaseHTTPRequestHandler):
             self.stderr_line(path, "reset", " fault=reset")
             self.hard_close()
             return
-        if kind not in ("reset", "bad_json", "empty", "truncated") and reply.status < 500:
+        if kind not in ("reset", "bad_json", "empty", "truncated") and reply.status < 500 and \
+                not (fault and fault.get("no_limit_headers")):
             for k, v in prov.limit_headers(rl):
                 if not reply.has_header(k):
                     reply.headers.append((k, v))
@@ -431,7 +464,13 @@ class Handler(BaseHTTPRequestHandler):
         kind = fault["kind"]
         if kind in ("429", "420"):
             status = to_int(fault.get("status")) or (420 if kind == "420" else prov.rate_limit_status(acct))
-            return prov.rate_limited(req, status, retry_header(fault))
+            # The provider's own headers say when the window resets, with or without Retry-After.
+            ra = fault.get("retry_after", 1)
+            reset_in = max(0, int(ra + 0.999)) if isinstance(ra, (int, float)) else 1
+            r = prov.rate_limited(req, status, retry_header(fault), reset_in)
+            if fault.get("no_limit_headers"):
+                r.headers = [h for h in r.headers if h[0].lower() == "retry-after"]
+            return r
         if kind == "500":
             return prov.server_error(req, 500)
         if kind in ("502", "503", "504"):

@@ -67,7 +67,9 @@ class BetterStack(Provider):
     def forbidden(self, req):
         return jreply(403, {"errors": "You are not allowed to access this resource with this API token."})
 
-    def rate_limited(self, req, status, retry_hdr):
+    # shape: 429 with Retry-After and no limit headers: the limits are not published and the
+    # official Terraform provider retries a 429 after its Retry-After (providers.md §4.3)
+    def rate_limited(self, req, status, retry_hdr, reset_in):
         headers = [("Retry-After", retry_hdr)] if retry_hdr is not None else []
         return jreply(status, {"errors": "Rate limit exceeded, please slow down."}, headers)
 

@@ -61,11 +61,12 @@ class Pingdom(Provider):
     def forbidden(self):
         return self.envelope(403, "Forbidden", "Access to this resource is not allowed for this token")
 
-    def rate_limited(self, req, status, retry_hdr):
+    # shape: 429 whose Req-Limit-Short / Req-Limit-Long say no request is left until the reset
+    # (providers.md §2.3: on every response, "Remaining: 394 Time until reset: 3589")
+    def rate_limited(self, req, status, retry_hdr, reset_in):
         headers = [("Retry-After", retry_hdr)] if retry_hdr is not None else []
-        ra = to_int(retry_hdr, 60) if retry_hdr and retry_hdr.isdigit() else 60
-        headers += [("Req-Limit-Short", "Remaining: 0 Time until reset: %d" % ra),
-                    ("Req-Limit-Long", "Remaining: 0 Time until reset: %d" % ra)]
+        headers += [("Req-Limit-Short", "Remaining: 0 Time until reset: %d" % reset_in),
+                    ("Req-Limit-Long", "Remaining: 0 Time until reset: %d" % reset_in)]
         return self.envelope(status, "Too Many Requests", "Request limit exceeded, try again later", headers)
 
     def server_error(self, req, status):

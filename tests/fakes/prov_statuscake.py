@@ -51,11 +51,12 @@ class StatusCake(Provider):
     def forbidden(self, req):
         return jreply(403, {"message": "Forbidden", "errors": {}})
 
-    def rate_limited(self, req, status, retry_hdr):
+    # shape: 429 with x-ratelimit-limit / -remaining 0 / -reset in seconds (providers.md §3.3; the
+    # StatusCake API guide "Ratelimiting": 60 requests a minute on a free plan, bursts of 5 a second)
+    def rate_limited(self, req, status, retry_hdr, reset_in):
         headers = [("Retry-After", retry_hdr)] if retry_hdr is not None else []
-        ra = retry_hdr if retry_hdr and retry_hdr.isdigit() else "60"
         headers += [("x-ratelimit-limit", "5, 60;w=60, 5;w=1"), ("x-ratelimit-remaining", "0"),
-                    ("x-ratelimit-reset", ra)]
+                    ("x-ratelimit-reset", str(reset_in))]
         return jreply(status, {"message": "Too Many Requests", "errors": {}}, headers)
 
     def server_error(self, req, status):

@@ -40,6 +40,13 @@ class Statuspage(Provider):
     # shape: OpenAPI GET /pages/{page_id}/subscribers parameter `type` (its enum)
     MODES = ("email", "sms", "webhook", "slack", "integration_partner")
 
+    # The API reference, "Rate Limiting": "Each API token is limited to 1 request / second as
+    # measured on a 60 second rolling window ... Error codes 420 or 429 indicate that you have
+    # exceeded the rate limit and the request has been rejected" (providers.md §8.3). Enforced by
+    # default (fakeprov.State.rolling); option rolling_window shortens the window (1: any two
+    # requests at least a second apart) or turns it off (0).
+    rolling_default = 60
+
     def rate_limit_status(self, a):
         return (a.options.get("rate_limit_status") if a else None) or 420
 
@@ -65,7 +72,7 @@ class Statuspage(Provider):
         return jreply(403, {"message": "You are not authorized to access this resource."})
 
     # shape: HTTP 420 "Enhance Your Calm" or 429 (providers.md §8.3)
-    def rate_limited(self, req, status, retry_hdr):
+    def rate_limited(self, req, status, retry_hdr, reset_in):
         headers = [("Retry-After", retry_hdr)] if retry_hdr is not None else []
         return Reply(status, obj={"error": "Rate limit exceeded"}, headers=headers,
                      reason="Enhance Your Calm" if status == 420 else None)

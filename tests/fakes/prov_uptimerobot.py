@@ -117,10 +117,11 @@ class UptimeRobot(Provider):
             key = req.q("api_key")      # the query key is only honoured on getMonitors
         return key
 
-    def rate_limited(self, req, status, retry_hdr):
+    # shape: 429 with X-RateLimit-Remaining 0, X-RateLimit-Reset (epoch seconds) and Retry-After
+    # (seconds), on v2 and v3 (providers.md §1.4)
+    def rate_limited(self, req, status, retry_hdr, reset_in):
         headers = [("Retry-After", retry_hdr)] if retry_hdr is not None else []
-        ra = int(retry_hdr) if retry_hdr and retry_hdr.isdigit() else 60
-        headers += [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", str(int(time.time()) + ra))]
+        headers += [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", str(int(time.time() + reset_in)))]
         if self.is_v3(req):
             return jreply(status, {"statusCode": status, "message": "Too Many Requests"}, headers)
         return jreply(status, {"stat": "fail", "error": {"type": "rate_limit",

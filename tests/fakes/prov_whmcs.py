@@ -82,7 +82,7 @@ class Whmcs(Provider):
     def bad_key(self, req):
         return self.err(403, "Authentication Failed")
 
-    def rate_limited(self, req, status, retry_hdr):
+    def rate_limited(self, req, status, retry_hdr, reset_in):
         headers = [("Retry-After", retry_hdr)] if retry_hdr is not None else []
         return Reply(status, body=b"<html><body><h1>429 Too Many Requests</h1></body></html>\n",
                      headers=headers, ctype="text/html; charset=utf-8")

@@ -665,6 +665,25 @@ def t_whmcs_detail():
     R.check("wh redirect target answers the POST", r.status == 200 and len(r.json()["clients"]["client"]) == 3)
 
 
+def t_statuspage_rolling_window():
+    oauth = {"Authorization": "OAuth demo-key"}
+    ctl("POST", "statuspage/mutate", {"options": {"rolling_window": 1}})
+    since = time.time()
+    time.sleep(1.0)  # the requests of t_statuspage leave the window
+    r1 = call("GET", "/statuspage/v1/pages", headers=oauth)
+    r2 = call("GET", "/statuspage/v1/pages", headers=oauth)
+    R.check("statuspage: a second request within the second refused with 420", r1.status == 200 and r2.status == 420
+            and r2.h("retry-after") == "1", (r1.status, r2.status, r2.headers))
+    time.sleep(1.0)
+    R.check("statuspage: a second later it answers", call("GET", "/statuspage/v1/pages", headers=oauth).status == 200)
+    ctl("POST", "statuspage/mutate", {"options": {"rolling_window": 0}})
+    R.check("statuspage: rolling_window 0 turns it off", all(
+        call("GET", "/statuspage/v1/pages", headers=oauth).status == 200 for _ in range(3)))
+    ctl("POST", "statuspage/mutate", {"options": {"rolling_window": None}})
+    log = [e for e in ctl("GET", "requests?provider=statuspage&since=%f" % since) if e["fault"] == "rate_limit"]
+    R.check("statuspage: the refusal is in the request log", len(log) == 1, log)
+
+
 def t_faults():
     p = "/uptimerobot/v2/getMonitors"
     f = {"api_key": "demo-key"}
@@ -676,6 +695,18 @@ def t_faults():
     faults("statuscake", {"kind": "429", "retry_after": 5, "retry_after_date": True})
     r = call("GET", "/statuscake/v1/uptime", headers=bearer("demo-key"))
     R.check("fault retry_after_date", r.status == 429 and (r.h("retry-after") or "").endswith("GMT"), r.headers)
+    faults("uptimerobot", {"kind": "429", "retry_after": 30, "no_retry_after": True, "match": "getMonitors"})
+    r = call("POST", p, form=f)
+    reset = int(r.h("x-ratelimit-reset") or 0) - int(time.time())
+    R.check("fault no_retry_after: the provider's reset still says when", r.status == 429
+            and r.h("retry-after") is None and 28 <= reset <= 30 and r.h("x-ratelimit-remaining") == "0", r.headers)
+    faults("pingdom", {"kind": "429", "no_retry_after": True, "no_limit_headers": True})
+    r = call("GET", "/pingdom/api/3.1/checks", headers=bearer("demo-key"))
+    R.check("fault no_limit_headers: nothing says when", r.status == 429 and r.h("retry-after") is None
+            and r.h("req-limit-short") is None and r.h("req-limit-long") is None, r.headers)
+    faults("pingdom", {"kind": "429", "retry_after": 7})
+    r = call("GET", "/pingdom/api/3.1/checks", headers=bearer("demo-key"))
+    R.check("fault 429 pingdom windows used up", r.h("req-limit-short") == "Remaining: 0 Time until reset: 7", r.headers)
     faults("statuspage", {"kind": "429"}, {"kind": "429", "status": 429})
     r1 = call("GET", "/statuspage/v1/pages", headers={"Authorization": "OAuth demo-key"})
     r2 = call("GET", "/statuspage/v1/pages", headers={"Authorization": "OAuth demo-key"})
@@ -787,7 +818,8 @@ def main():
             PORT = int(open(port_file).read().strip())
             R.check("server started", True)
             for fn in (t_uptimerobot, t_uptimerobot_v3, t_uptimerobot_big, t_pingdom, t_statuscake, t_better_stack, t_updown,
-                       t_healthchecks, t_cronitor, t_statuspage, t_whmcs, t_faults, t_mutate):
+                       t_healthchecks, t_cronitor, t_statuspage, t_statuspage_rolling_window, t_whmcs, t_faults,
+                       t_mutate):
                 try:
                     fn()
                 except Exception as e:  # a crash in one group is one failure, the rest still run
