@@ -757,7 +757,7 @@ class Stack:
         """Write a config file for this stack. overrides: keys of [limits],
         [runner] etc. as name=value (None leaves the key out, i.e. default)."""
         limits = {"requests_per_minute": None, "starts_per_minute": None, "max_body": None, "max_resources": None,
-                  "max_pages": None}
+                  "max_pages": None, "provider_wait_min": None, "provider_wait_max": None}
         runner = {"max_attempts": 3, "lease_seconds": 30}
         security = {"credentials_retention": 3600}
         for k, v in overrides.items():

@@ -60,6 +60,8 @@ class TestCommandLines(ApiTestCase):
         out = self.stack.ctl("config", "check")
         lines = out.splitlines()
         self.assertIn("limits.max_resources = 200000", lines)
+        self.assertIn("limits.provider_wait_min = 1", lines)
+        self.assertIn("limits.provider_wait_max = 900", lines)
         self.assertIn("database.socket = " + self.stack.sock, lines)
         self.assertTrue(all(" = " in l for l in lines), out)
         bad = os.path.join(self.stack.tmp, "bad.conf")
