@@ -209,6 +209,10 @@ class TestProviderWaitMax(RateLimitTestCase):
         stats = self.run_stats(user, rid)
         self.assertNotIn("waiting", stats)
         self.assertEqual(stats["discovered"], {})
+        # stats that are not JSON (never written so) do not stop a cancel
+        rid2 = self.stack.insert_run(user.id, status="discovering")
+        self.stack.sql("UPDATE migration_runs SET stats='not json' WHERE id=%s" % q(rid2))
+        self.assertStatus(user.request("POST", "/api/v1/migrations/%s/cancel" % rid2), 200)
 
 
 class TestStatuspagePacing(RateLimitTestCase):
