@@ -253,9 +253,10 @@ class TestHostileProviderAnswers(RunnerTestCase):
 
     @classmethod
     def setUpClass(cls):
-        # one attempt: the first failure ends the run, so a run that does not
-        # end after the runner's passes below is a stuck job, not a slow one
-        cls.cfg = harness.runner_config(cls.stack, "hostile", lease_seconds=5, max_attempts=1)
+        # one attempt, and no time for rate-limit refusals: the first failure ends the run, so a
+        # run that does not end after the runner's passes below is a stuck job, not a slow one
+        cls.cfg = harness.runner_config(cls.stack, "hostile", lease_seconds=5, max_attempts=1,
+                                        provider_wait_max=0)
 
     def run_against(self, where, **fault):
         key = self.account(monitors=3, heartbeats=0, contacts=1, status_pages=0)
