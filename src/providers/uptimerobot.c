@@ -1401,10 +1401,7 @@ fetch_windows(struct ur_fetch *f, const char *cursor, size_t ph, int64_t pos, st
 	if (st == PROV_OK)
 		st = parse_page(cursor, &wresp, &ctx, page, err);
 	json_object_put(ctx.links);
-	if (scan)
-		httpc_resp_free(&wresp);
-	else
-		f->resp = wresp; /* the last answer (its quota headers) */
+	httpc_resp_free(&wresp);
 	return st;
 }
 
