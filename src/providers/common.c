@@ -1008,9 +1008,8 @@ prov_pace_refusal(struct prov_pace *p, int hint_s, int64_t wall_ms, int min_s, i
 int64_t
 prov_session_refused(struct prov_session *s, int hint_s)
 {
-	const struct config *c = s->cfg;
-	int64_t w = prov_pace_refusal(&s->pace, hint_s, wall_ms(), c != NULL ? c->provider_wait_min : 1,
-	    c != NULL ? c->provider_wait_max : 900);
+	int64_t w = prov_pace_refusal(&s->pace, hint_s, wall_ms(), s->cfg->provider_wait_min,
+	    s->cfg->provider_wait_max);
 
 	if (w >= 0 && mono_ms() + w > s->pace.next_ms)
 		s->pace.next_ms = mono_ms() + w;

@@ -56,7 +56,8 @@ headers(const char *text, size_t n, long status)
 		    (strlen(v) >= sizeof r.hdrs[0].value || memmem(text, n, v, strlen(v)) == NULL))
 			abort();
 	}
-	check_wait(httpc_wait_hint(&r, now));
+	if (httpc_wait_hint(&r, now) != -1) /* -1: the headers name no wait */
+		check_wait(httpc_wait_hint(&r, now));
 	(void)httpc_quota_exhausted(&r);
 	r.status = status;
 	memset(&err, 0, sizeof err);
