@@ -125,6 +125,43 @@ test_json_parse(void **state)
 	assert_null(v);
 }
 
+/* One nesting limit for every text (found by tests/fuzz/fuzz_jsonw.c): json-c
+ * took 16 nested containers when the innermost was empty and refused them
+ * when it held a value; now both are refused, 15 are taken, and jx_valid
+ * agrees with jx_parse on each. */
+static void
+test_json_depth_limit(void **state)
+{
+	static const char *const inner[] = { "", "1", "{}", "{\"a\":1}" };
+	char text[128];
+	json_object *v;
+	int ok;
+
+	(void)state;
+	for (int depth = JSONX_MAX_DEPTH - 1; depth <= JSONX_MAX_DEPTH; depth++) {
+		for (size_t i = 0; i < sizeof inner / sizeof inner[0]; i++) {
+			int n = 0, levels = depth - (inner[i][0] == '{');
+
+			for (int k = 0; k < levels; k++)
+				text[n++] = '[';
+			n += snprintf(text + n, sizeof text - (size_t)n, "%s", inner[i]);
+			for (int k = 0; k < levels; k++)
+				text[n++] = ']';
+			v = jx_parse(text, (size_t)n, &ok);
+			assert_int_equal(ok, depth < JSONX_MAX_DEPTH);
+			assert_int_equal(jx_valid(text, (size_t)n), depth < JSONX_MAX_DEPTH);
+			json_object_put(v);
+		}
+	}
+	/* brackets inside strings are text, not nesting */
+	memset(text, '[', 40);
+	memcpy(text, "[\"", 2);
+	memcpy(text + 40, "\"]", 3);
+	v = jx_parse(text, 42, &ok);
+	assert_true(ok);
+	json_object_put(v);
+}
+
 /* jx_valid accepts JSON and nothing else: fixed cases of each rule, then
  * 20,000 one-byte mutations of valid documents, each of which it accepts only
  * when jx_parse does too (a stored document it passes through must read back). */
@@ -871,6 +908,7 @@ main(void)
 		cmocka_unit_test(test_utf8_cut),
 		cmocka_unit_test(test_uuid),
 		cmocka_unit_test(test_json_parse),
+		cmocka_unit_test(test_json_depth_limit),
 		cmocka_unit_test(test_json_valid),
 		cmocka_unit_test(test_json_writer),
 		cmocka_unit_test(test_json_tree_writer),
