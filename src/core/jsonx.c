@@ -731,10 +731,16 @@ jx_put_cstr(struct printbuf *pb, const char *s)
 void
 jx_put_object(struct printbuf *pb, const char *text)
 {
-	size_t n = text != NULL ? strlen(text) : 0;
 	const unsigned char *t = (const unsigned char *)text;
-	struct scan s = { .start = t, .p = t, .end = t + n };
+	struct scan s;
+	size_t n;
 
+	if (text == NULL) { /* before any arithmetic on it: NULL + 0 is undefined */
+		jx_put_lit(pb, "{}");
+		return;
+	}
+	n = strlen(text);
+	s = (struct scan){ .start = t, .p = t, .end = t + n };
 	scan_ws(&s);
 	if (s.p < s.end && *s.p == '{' && jx_valid(text, n))
 		printbuf_memappend_fast(pb, text, (int)n);
