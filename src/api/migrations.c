@@ -150,8 +150,11 @@ load_run(struct ctx *c, bool counted, const char *id, json_object **run, struct 
 	int rc;
 
 	*run = NULL;
-	if ((rc = run_of_user(c->app->db, id, c->who->user_id, counted, run_keep, run)) < 0)
+	if ((rc = run_of_user(c->app->db, id, c->who->user_id, counted, run_keep, run)) < 0) {
+		json_object_put(*run); /* a row read before the error */
+		*run = NULL;
 		return db_fail(c->app->db, e);
+	}
 	if (rc == 0)
 		return err_set(e, ERR_NOT_FOUND, "Migration run not found.");
 	if (*run == NULL)
