@@ -291,6 +291,24 @@ read_request(FCGX_Request *r, struct http_req *req, char *path, char *body, size
 	req->body = body;
 }
 
+void
+fcgi_answer(struct app *app, FCGX_Request *r, char *body, size_t cap)
+{
+	struct http_req req;
+	struct http_resp resp;
+	char path[HTTP_MAX_PATH + 1];
+
+	memset(&resp, 0, sizeof resp);
+	read_request(r, &req, path, body, cap);
+	http_handle(app, &req, &resp);
+	write_response(r, &resp);
+	close_at_once(r, &req);
+	/* Request bodies may hold credentials: wipe before the next request. */
+	sodium_memzero(body, req.body_len);
+	http_resp_free(&resp);
+	FCGX_Finish_r(r);
+}
+
 int
 fcgi_serve(struct app *app, const char *listen)
 {
@@ -311,21 +329,8 @@ fcgi_serve(struct app *app, const char *listen)
 	}
 	install_signals();
 	FCGX_InitRequest(&r, fd, 0);
-	while (!stopping && FCGX_Accept_r(&r) >= 0) {
-		struct http_req req;
-		struct http_resp resp;
-		char path[HTTP_MAX_PATH + 1];
-
-		memset(&resp, 0, sizeof resp);
-		read_request(&r, &req, path, body, cap);
-		http_handle(app, &req, &resp);
-		write_response(&r, &resp);
-		close_at_once(&r, &req);
-		/* Request bodies may hold credentials: wipe before the next request. */
-		sodium_memzero(body, req.body_len);
-		http_resp_free(&resp);
-		FCGX_Finish_r(&r);
-	}
+	while (!stopping && FCGX_Accept_r(&r) >= 0)
+		fcgi_answer(app, &r, body, cap);
 	FCGX_Free(&r, 1);
 	free(body);
 	return 0;
