@@ -51,8 +51,8 @@ static const struct provider_def p_healthchecks = {
 	.min_interval_ms = 600 /* §6.3: at most 100 requests a minute advised */ };
 static const struct provider_def p_cronitor = {
 	.id = "cronitor", .name = "Cronitor", .default_base_url = "https://cronitor.io", .required = FIELDS("api_key"),
-	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("heartbeat", "monitor", "contact", "status_page"),
-	.ops = &cronitor_ops };
+	.optional = NOFIELDS, .plain = NOFIELDS,
+	.imports = FIELDS("heartbeat", "monitor", "contact", "status_page", "maintenance_window"), .ops = &cronitor_ops };
 static const struct provider_def p_statuspage = {
 	.id = "statuspage", .name = "Statuspage", .default_base_url = "https://api.statuspage.io",
 	.required = FIELDS("api_key"), .optional = FIELDS("page_id"), .plain = FIELDS("page_id"),
@@ -61,7 +61,8 @@ static const struct provider_def p_statuspage = {
 static const struct provider_def p_whmcs = {
 	.id = "whmcs", .name = "WHMCS", .required = FIELDS("url", "api_identifier", "api_secret"),
 	.optional = FIELDS("access_key"), .url_field = "url", .plain = NOFIELDS,
-	.imports = FIELDS("hosting_client", "hosting_service", "hosting_domain", "invoice"), .ops = &whmcs_ops };
+	.imports = FIELDS("hosting_client", "hosting_contact", "hosting_service", "hosting_addon", "hosting_domain",
+	    "invoice", "payment"), .ops = &whmcs_ops };
 
 const struct provider_def *const provider_list[] = {
 	&p_uptimerobot, &p_pingdom, &p_statuscake, &p_better_stack, &p_updown,

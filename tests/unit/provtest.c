@@ -86,6 +86,23 @@ page_count(const struct prov_page *p, const char *type)
 	return n;
 }
 
+void
+expect_imported(const char *provider, const struct prov_page *p)
+{
+	const struct provider_def *def = provider_find(provider);
+
+	assert_non_null(def);
+	for (size_t i = 0; i < p->n; i++) {
+		size_t k = 0;
+
+		while (def->imports[k] != NULL && strcmp(def->imports[k], p->items[i].resource_type) != 0)
+			k++;
+		if (def->imports[k] == NULL)
+			fail_msg("%s gave a %s, which its registry row does not import", provider,
+			    p->items[i].resource_type);
+	}
+}
+
 const char *
 nstr(const struct prov_item *it, const char *key)
 {

@@ -23,6 +23,9 @@ void resp_fixture(struct httpc_resp *r, long status, const char *rel);
 /* The item of this type and external id (fails the test when absent). */
 const struct prov_item *page_find(const struct prov_page *p, const char *type, const char *id);
 size_t page_count(const struct prov_page *p, const char *type);
+/* Every item of the page is of a kind the registry says provider imports
+ * (else the test fails, naming the kind). */
+void expect_imported(const char *provider, const struct prov_page *p);
 /* Normalized fields; each fails the test when the key is missing or of another type. */
 const char *nstr(const struct prov_item *it, const char *key);
 int64_t nint(const struct prov_item *it, const char *key);

@@ -113,6 +113,7 @@ test_whmcs_contacts(void **state)
 	assert_int_equal(run_parse(whmcs_parse, "contacts:0", 200, "whmcs/contacts.json", &p, &e), PROV_OK);
 	assert_int_equal(p.n, 2);
 	assert_string_equal(p.next_cursor, "contacts:2");
+	expect_imported("whmcs", &p); /* the run's stats list the kind from the start (found by fuzz_fetch) */
 	it = page_find(&p, "hosting_contact", "1");
 	EXPECT_NORM(it, X_STR("client_id", "1"), X_STR("first_name", "Test"), X_STR("last_name", "Contact"),
 	    X_NULL("company"), X_STR("email", "contact@example.com"), X_NULL("phone"),
@@ -576,6 +577,7 @@ test_fetch_whmcs_addons(void **state)
 	assert_true(posted(r, "GetClientsAddons", "serviceid=101%2C102%2C103"));
 	assert_int_equal(page_count(&r->p, "hosting_service"), 0);
 	assert_int_equal(page_count(&r->p, "hosting_addon"), 3);
+	expect_imported("whmcs", &r->p);
 	it = page_find(&r->p, "hosting_addon", "1");
 	EXPECT_NORM(it, X_STR("client_id", "2"), X_STR("service_id", "101"), X_STR("name", "Addon 1"),
 	    X_STR("status", "active"), X_STR("billing_cycle", "monthly"), X_STR("amount", "15.00"),
@@ -740,6 +742,7 @@ test_fetch_whmcs_payments(void **state)
 	assert_true(posted(r, "GetTransactions", "clientid=3"));
 	assert_int_equal(page_count(&r->p, "hosting_client"), 0);
 	assert_int_equal(page_count(&r->p, "payment"), 3);
+	expect_imported("whmcs", &r->p);
 	it = page_find(&r->p, "payment", "10");
 	EXPECT_NORM(it, X_STR("client_id", "1"), /* the transaction's userid */
 	    X_STR("invoice_id", "59"), X_STR("date", "2016-01-01"), X_STR("gateway", "paypal"),
