@@ -8,10 +8,11 @@
  * when the fake database failed; a 202 has no body; every other answer is
  * UTF-8 JSON, a JSON-RPC 2.0 object with a result or an error (never both),
  * an error with an integer code and a message; a 200 carries the request's
- * id (equal, of the same type), a refusal carries it or none; a tool result
- * has a text item, whose text is the error body ({"message","code"}) when
- * isError is set and otherwise the same JSON as structuredContent; every
- * tool listed has a name and an object inputSchema; every log line UTF-8. */
+ * id (equal, of the same type, and an integer as the request wrote it, never
+ * clamped), a refusal carries it or none; a tool result has a text item,
+ * whose text is the error body ({"message","code"}) when isError is set and
+ * otherwise the same JSON as structuredContent; every tool listed has a name
+ * and an object inputSchema; every log line UTF-8. */
 // fuzz-ldflags: -Wl,--wrap=db_query,--wrap=db_next,--wrap=db_str,--wrap=db_strn,--wrap=db_len,--wrap=db_i64,--wrap=db_free,--wrap=db_exec,--wrap=db_vexec_tail,--wrap=db_insert_id,--wrap=db_scalar,--wrap=db_begin,--wrap=db_commit,--wrap=db_rollback,--wrap=db_error_class,--wrap=db_error,--wrap=db_fail_,--wrap=log_msg
 #include "fakeapi.h"
 
@@ -111,9 +112,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    "an error without an integer code");
 			FUZZ_CHECK(jx_str(error, "message") != NULL, "an error without a message");
 		}
-		if (json_object_object_get_ex(answer, "id", &got_id))
+		if (json_object_object_get_ex(answer, "id", &got_id)) {
+			const char *t = json_object_to_json_string(got_id);
 			FUZZ_CHECK(has_id && json_object_equal(got_id, id),
 			    "the answer's id is not the request's");
+			/* and not a clamped reading of it (99999999999999999999 read as 2^64 - 1) */
+			FUZZ_CHECK(!json_object_is_type(got_id, json_type_int) ||
+			        memmem(f.req.body, f.req.body_len, t, strlen(t)) != NULL,
+			    "the answer's id %s is not the one the request gave", t);
+		}
 		if (resp.status == 200) {
 			FUZZ_CHECK(json_object_object_get_ex(answer, "id", NULL),
 			    "a 200 without the request's id");
