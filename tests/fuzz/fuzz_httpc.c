@@ -7,7 +7,9 @@
  *      whether the request has a body from the first byte.
  * Oracles: waits never negative nor past HTTPC_MAX_WAIT; a kept header holds
  * its value whole; every message is UTF-8; a redirect allowed keeps the
- * scheme, host and port as curl itself resolves the Location. */
+ * host and keeps the scheme and port as curl itself resolves the Location, or
+ * is the one upgrade allowed: http on port 80 to https on 443 (providers.md
+ * §12). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,8 +125,11 @@ redirect(const char *text, size_t n, long status, bool body)
 		    (status != 301 && status != 302 && status != 303 && status != 307 && status != 308))
 			abort();
 		if (!origin_of(NULL, from, &s1, &h1, &p1) || !origin_of(from, loc, &s2, &h2, &p2) ||
-		    strcmp(s1, s2) != 0 || strcasecmp(h1, h2) != 0 || p1 != p2)
-			abort(); /* a hop curl would make elsewhere */
+		    strcasecmp(h1, h2) != 0)
+			abort(); /* a hop curl would make to another host */
+		if ((strcmp(s1, s2) != 0 || p1 != p2) &&
+		    !(strcmp(s1, "http") == 0 && p1 == 80 && strcmp(s2, "https") == 0 && p2 == 443))
+			abort(); /* another scheme or port, not the upgrade */
 		free(loc);
 	}
 	curl_free(s1);

@@ -9,6 +9,9 @@
 # turn it into a unit test.
 # A target may name extra link flags in a line "// fuzz-ldflags: ..." (for
 # example -Wl,--wrap=httpc_do for a fake transport).
+# MIGRATOR_FUZZ_SEED=N fixes libFuzzer's seed, so a run makes the same inputs
+# in the same order on any machine (a faster one only gets further); the suite
+# uses it. Unset, each run draws its own seed (for long exploring runs).
 # Usage: tests/fuzz/run.sh [SECONDS] [TARGET.c ...]   (make fuzz: 300 seconds each;
 #        without targets: every tests/fuzz/fuzz_*.c)
 set -eu
@@ -57,7 +60,7 @@ done
 fuzz_one() { # name
 	name=$1
 	rm -f "$dir/$name.status"
-	if "$dir/fuzz/$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=1024 \
+	if "$dir/fuzz/$name" -max_total_time="$secs" -seed="${MIGRATOR_FUZZ_SEED:-0}" -timeout=10 -rss_limit_mb=1024 \
 		-artifact_prefix="$dir/crashes/$name-" "$dir/corpus/$name" >"$dir/$name.log" 2>&1; then
 		echo 0 >"$dir/$name.status"
 	else
