@@ -433,7 +433,9 @@ __wrap_http_handle(struct app *a, struct http_req *req, struct http_resp *resp)
 /* ---- the answer ---- */
 
 /* The records the server wrote, read without waiting (all were written
- * before fcgi_answer returned). *eof: the server closed the connection. */
+ * before fcgi_answer returned). *eof: the server closed the connection; a
+ * close that left some of the request unread reaches us as a reset (after
+ * what it wrote), which is a close too. */
 static size_t
 drain(int fd, uint8_t **buf, bool *eof)
 {
@@ -451,8 +453,10 @@ drain(int fd, uint8_t **buf, bool *eof)
 		else if (r == 0) {
 			*eof = true;
 			break;
-		} else if (errno != EINTR)
+		} else if (errno != EINTR) {
+			*eof = errno == ECONNRESET;
 			break;
+		}
 	}
 	return n;
 }
