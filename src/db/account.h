@@ -46,6 +46,13 @@ int links_any_in_range(struct db *, uint64_t user, const char *provider, const c
     uint64_t after, uint64_t last);
 /* 1 when user has any row in table, 0 when none, -1. */
 int account_has_any(struct db *, enum account_table, uint64_t user);
+/* The object id of the user in table t as the normalized keys an import of
+ * it carries (providers/common.h), a JSON text the caller frees in *json: for
+ * the values an update keeps when the run could not read them. Monitors,
+ * heartbeats and the hosting tables but their contacts (no key of theirs is
+ * ever unread); 0 for other tables and when the object is gone, 1, or -1 on
+ * error. */
+int account_current(struct db *, enum account_table t, uint64_t user, uint64_t id, char **json);
 /* Point the link (user, provider, type, external id) at (model, target), made by run_id. */
 int64_t link_upsert(struct db *, uint64_t user, const char *provider, const char *type,
     const char *external_id, const char *model, uint64_t target, const char *run_id);

@@ -712,6 +712,85 @@ importer_plan_reason(struct imp_ctx *c, const char *type, const char *action, ui
 	return 0;
 }
 
+/* ---- what a run could not read ---- */
+
+/* Whether this write keeps the object's own list (or value) of key: an update
+ * of a run that could not read it (importer_write). */
+static bool
+keeps(const struct imp_ctx *c, const char *key)
+{
+	for (size_t i = 0; c->unread != NULL && i < json_object_array_length(c->unread); i++)
+		if (strcmp(json_object_get_string(json_object_array_get_idx(c->unread, i)), key) == 0)
+			return true;
+	return false;
+}
+
+/* The keys of norm's "unread" (prov_unread), or NULL; *u gets "unread". */
+static json_object *
+unread_keys(json_object *norm, json_object **u)
+{
+	json_object *keys;
+
+	if (!json_object_object_get_ex(norm, "unread", u) || !json_object_object_get_ex(*u, "keys", &keys) ||
+	    !json_object_is_type(keys, json_type_array) || json_object_array_length(keys) == 0)
+		return NULL;
+	return keys;
+}
+
+bool
+importer_unread(json_object *norm, char *out, size_t n)
+{
+	json_object *u, *keys = unread_keys(norm, &u), *why;
+	size_t at;
+
+	out[0] = '\0';
+	if (keys == NULL)
+		return false;
+	utf8_format(out, n, "%s: ",
+	    json_object_object_get_ex(u, "why", &why) ? json_object_get_string(why) : "a read failed");
+	for (size_t i = 0; i < json_object_array_length(keys); i++)
+		if ((at = strlen(out)) < n - 1)
+			utf8_format(out + at, n - at, "%s%s", i > 0 ? ", " : "",
+			    json_object_get_string(json_object_array_get_idx(keys, i)));
+	return true;
+}
+
+/* For an update of target: norm with the account object's values in place of
+ * the keys the run could not read (c->unread, set here from norm's "unread"),
+ * a new object, and those keys with the reason in c->kept; else a new
+ * reference to norm. NULL on a database error. */
+static json_object *
+keep_unread(struct imp_ctx *c, const struct kind *k, json_object *norm, uint64_t target)
+{
+	json_object *u, *out = NULL, *now = NULL, *v;
+	char *text;
+	int rc, ok;
+
+	c->unread = target != 0 ? unread_keys(norm, &u) : NULL;
+	if (c->unread == NULL)
+		return json_object_get(norm);
+	importer_unread(norm, c->kept, sizeof c->kept);
+	if ((rc = account_current(c->db, k->table, c->user_id, target, &text)) < 0) {
+		c->unread = NULL;
+		return NULL;
+	}
+	if (rc == 1)
+		now = jx_parse(text, strlen(text), &ok);
+	free(text);
+	if (json_object_deep_copy(norm, &out, NULL) != 0) {
+		json_object_put(now);
+		return NULL;
+	}
+	for (size_t i = 0; now != NULL && i < json_object_array_length(c->unread); i++) {
+		const char *key = json_object_get_string(json_object_array_get_idx(c->unread, i));
+
+		if (json_object_object_get_ex(now, key, &v))
+			json_object_object_add(out, key, json_object_get(v));
+	}
+	json_object_put(now);
+	return out;
+}
+
 /* ---- writing ---- */
 
 /* A row save's result (0 or -1) as an import result. */
@@ -722,12 +801,14 @@ saved(int rc)
 }
 
 /* Contacts of a monitor or heartbeat: local ids of contact_ids into ids (at
- * most MAX_LIST). REF_PENDING when one of them is not imported yet. */
+ * most MAX_LIST), and the external ids of those not imported (not in the
+ * run, excluded, failed or skipped) in c->unlinked. REF_PENDING when one of
+ * them is not imported yet. */
 static int
 contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
 {
 	json_object *arr = id_list(norm, "contact_ids");
-	size_t n = arr ? json_object_array_length(arr) : 0;
+	size_t n = arr ? json_object_array_length(arr) : 0, at;
 	char ext[192];
 
 	*nids = 0;
@@ -738,6 +819,8 @@ contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
 			continue;
 		if ((rc = resolve_ref(c, "contact", ext, &id)) < 0 || rc == REF_PENDING)
 			return rc;
+		if (rc == REF_NONE && (at = strlen(c->unlinked)) < sizeof c->unlinked - 1)
+			utf8_format(c->unlinked + at, sizeof c->unlinked - at, "%s%s", at ? ", " : "", ext);
 		if (rc == REF_OK) {
 			bool dup = false;
 			for (size_t k = 0; k < *nids; k++)
@@ -855,8 +938,10 @@ w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 	        .regions = json_col(b, norm, "regions"),
 	        .tags = json_col(b, norm, "tags") },
 	    id));
-	if (r != IMP_OK)
+	if (r != IMP_OK || keeps(c, "contact_ids")) {
+		c->unlinked[0] = '\0';
 		return r;
+	}
 	return link_contacts(c, CONTACTS_OF_MONITOR, target, *id, contacts, ncontacts);
 }
 
@@ -883,8 +968,10 @@ w_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target
 	        .timezone = txt(b, norm, "timezone", 64),
 	        .tags = json_col(b, norm, "tags") },
 	    id));
-	if (r != IMP_OK)
+	if (r != IMP_OK || keeps(c, "contact_ids")) {
+		c->unlinked[0] = '\0';
 		return r;
+	}
 	return link_contacts(c, CONTACTS_OF_HEARTBEAT, target, *id, contacts, ncontacts);
 }
 
@@ -963,7 +1050,7 @@ w_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t targ
 		        .public_ = public_,
 		        .timezone = txt(b, norm, "timezone", 64) },
 		    id));
-	if (r == IMP_OK)
+	if (r == IMP_OK && !keeps(c, "items"))
 		r = saved(status_page_items_set(c->db, *id, items, nitems));
 	free(items);
 	return r;
@@ -1201,7 +1288,7 @@ w_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 	        .balance = decimal(b, norm, "balance"),
 	        .payment_method = txt(b, norm, "payment_method", 64) },
 	    id));
-	return r != IMP_OK ? r : invoice_lines(c, b, norm, *id);
+	return r != IMP_OK || keeps(c, "lines") ? r : invoice_lines(c, b, norm, *id);
 }
 
 static enum imp_result
@@ -1236,15 +1323,25 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 {
 	const struct kind *k = kind_of(type);
 	struct bag b = { NULL, 0, 0, "" };
+	json_object *own;
 	enum imp_result r;
 
 	*target_id = 0;
+	c->kept[0] = c->unlinked[0] = '\0';
 	if (why != NULL && n > 0)
 		why[0] = '\0';
 	if (importer_validate(type, norm, why, n) != 0)
 		return IMP_INVALID;
-	r = k->write(c, &b, norm, target, target_id, why, n);
+	if ((own = keep_unread(c, k, norm, target)) == NULL)
+		return IMP_DB;
+	r = k->write(c, &b, own, target, target_id, why, n);
 	utf8_copy(c->cuts, sizeof c->cuts, r == IMP_OK ? b.cuts : "");
+	if (r != IMP_OK || *target_id != target)
+		c->kept[0] = '\0'; /* not written, or created anew: nothing kept */
+	if (r != IMP_OK)
+		c->unlinked[0] = '\0';
+	c->unread = NULL;
+	json_object_put(own);
 	bag_free(&b);
 	if (r != IMP_OK)
 		return r;

@@ -32,7 +32,7 @@ enum imp_result {
 	IMP_DB       /* database error: see db_error_class */
 };
 
-#define IMP_CUTS_MAX 256
+#define IMP_CUTS_MAX 512
 
 struct imp_ctx {
 	struct db *db;
@@ -48,6 +48,15 @@ struct imp_ctx {
 	/* set by importer_write: the values it cut to fit their account columns,
 	 * in words ("name (to 255 characters)"); "" when none */
 	char cuts[IMP_CUTS_MAX];
+	/* set by importer_write: on an update, the keys this run could not read
+	 * (normalized "unread", providers/common.h) whose account values it kept,
+	 * and why, as importer_unread says them; "" when none */
+	char kept[IMP_CUTS_MAX];
+	json_object *unread; /* during importer_write: those keys (an update only), else NULL */
+	/* set by importer_write: the external ids of the contacts a monitor or
+	 * heartbeat alerts that are not imported (so not linked), ", "-separated;
+	 * "" when none */
+	char unlinked[IMP_CUTS_MAX];
 	/* references already resolved to an imported resource of the run, so
 	 * that a batch whose resources share contacts asks once per contact */
 	struct imp_ref {
@@ -104,12 +113,20 @@ void importer_label(const char *type, json_object *norm, char *out, size_t n);
 int importer_plan_reason(struct imp_ctx *, const char *type, const char *action, uint64_t id, char *out,
     size_t n);
 
+/* Why the run could not read some keys of norm and which (its "unread",
+ * providers/common.h), in words into out ("its details could not be read
+ * (HTTP 503): url, keyword"); false ("") when it read every one. */
+bool importer_unread(json_object *norm, char *out, size_t n);
+
 /* Write one resource: create a new account object (target 0) or update target,
  * with its lists (contacts of monitors and heartbeats, entries of status pages
  * and maintenance windows, invoice lines), then point the link at it. An
- * update whose target is gone creates instead. Returns an enum imp_result; why
- * gets a human text for IMP_INVALID and IMP_DEFER; the values written cut to
- * fit their columns are named in ctx->cuts (for a warning in the run log). */
+ * update whose target is gone creates instead. An update keeps the object's
+ * values, and lists, of the keys the run could not read (norm's "unread").
+ * Returns an enum imp_result; why gets a human text for IMP_INVALID and
+ * IMP_DEFER; the values written cut to fit their columns are named in
+ * ctx->cuts, those kept in ctx->kept and the alert links it could not make in
+ * ctx->unlinked (for warnings in the run log). */
 enum imp_result importer_write(struct imp_ctx *, const char *type, const char *external_id, json_object *norm,
     uint64_t target, uint64_t *target_id, char *why, size_t n);
 

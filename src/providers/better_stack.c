@@ -487,8 +487,9 @@ static const struct {
 };
 /* clang-format on */
 
-/* Link the default calendar's on-call users by the set flags. */
-static void
+/* Link the default calendar's on-call users by the set flags; false when
+ * it alerts them and the calendars could not be read. */
+static bool
 links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const char *name, json_object *ids,
     struct prov_page *page)
 {
@@ -498,20 +499,20 @@ links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const c
 	for (size_t f = 0; f < sizeof alert_flags / sizeof alert_flags[0]; f++)
 		any |= prov_get_bool(a, alert_flags[f].flag, false);
 	if (!any)
-		return;
+		return true;
 	if (ctx->oncall == NULL) {
 		prov_page_warn(page,
 		    BS " %s \"%s\" alerts the on-call person, but the on-call calendars could "
 		       "not be read (HTTP %ld): not linked",
 		    what, name, ctx->oncall_refused);
-		return;
+		return false;
 	}
 	if (nusers == 0) {
 		prov_page_warn(page,
 		    BS " %s \"%s\" alerts the on-call person, but nobody is on call now: "
 		       "not linked",
 		    what, name);
-		return;
+		return true;
 	}
 	for (size_t f = 0; f < sizeof alert_flags / sizeof alert_flags[0]; f++) {
 		if (!prov_get_bool(a, alert_flags[f].flag, false))
@@ -531,11 +532,13 @@ links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const c
 				    alert_flags[f].label);
 		}
 	}
+	return true;
 }
 
 /* Link the "user" step members of the escalation policy pid (their e-mail
- * contact); other member types only get a warning. */
-static void
+ * contact); other member types only get a warning. False when the policies
+ * could not be read. */
+static bool
 links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const char *name, json_object *ids,
     struct prov_page *page)
 {
@@ -549,14 +552,14 @@ links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const 
 		    BS " %s \"%s\" alerts escalation policy %s, but the policies could not "
 		       "be read (HTTP %ld): not linked",
 		    what, name, pid, ctx->policies_refused);
-		return;
+		return false;
 	}
 	if (!json_object_object_get_ex(ctx->policies, pid, &pol)) {
 		prov_page_warn(page,
 		    BS " %s \"%s\" alerts escalation policy %s, which is not in the policy "
 		       "list: not linked",
 		    what, name, pid);
-		return;
+		return true;
 	}
 	steps = prov_get_array(pol, "steps");
 	for (size_t i = 0; steps != NULL && i < json_object_array_length(steps); i++) {
@@ -583,23 +586,36 @@ links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const 
 		    prov_get_str(pol, "name", PROV_MAX_STR) ? prov_get_str(pol, "name", PROV_MAX_STR) : pid,
 		    nother, tb);
 	}
+	return true;
 }
 
-/* The contact ids a monitor or heartbeat alerts; [] without a context. */
+/* The contact ids a monitor or heartbeat alerts; [] without a context.
+ * *unread when the policies or calendars they come from could not be read. */
 static json_object *
 alert_links(const struct bs_ctx *ctx, json_object *a, const char *what, const char *name,
-    struct prov_page *page)
+    struct prov_page *page, bool *unread)
 {
 	json_object *ids = json_object_new_array();
 	char pid[64];
 
+	*unread = false;
 	if (ctx == NULL)
 		return ids;
 	if (prov_get_id(a, "policy_id", pid, sizeof pid) == 0)
-		links_policy(ctx, pid, what, name, ids, page);
+		*unread = !links_policy(ctx, pid, what, name, ids, page);
 	else
-		links_oncall(ctx, a, what, name, ids, page);
+		*unread = !links_oncall(ctx, a, what, name, ids, page);
 	return ids;
+}
+
+/* norm with its alert links marked unread when unread (alert_links). */
+static json_object *
+links_read(json_object *norm, bool unread)
+{
+	if (unread)
+		prov_unread(norm, "the escalation policies or on-call calendars could not be read",
+		    prov_contact_keys);
+	return norm;
 }
 
 /* ---- maintenance windows ---- */
@@ -809,6 +825,7 @@ add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const c
 	char method[20];
 	int t;
 	int64_t timeout;
+	bool unread;
 
 	m.name = name ? name : url ? url : id;
 	t = monitor_type(a, m.name, page);
@@ -833,10 +850,10 @@ add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const c
 	m.verify_ssl = get_tri(a, "verify_ssl");
 	m.ssl_expiry_days = prov_int_or(a, "ssl_expiration", 0);
 	m.regions = prov_str_list(prov_get(a, "regions"), ',');
-	m.contact_ids = alert_links(ctx, a, "monitor", m.name, page);
+	m.contact_ids = alert_links(ctx, a, "monitor", m.name, page, &unread);
 	add_window(a, "monitor", id, m.name, page);
 	redact_secret(a);
-	prov_page_add(page, "monitor", id, json_object_get(item), prov_norm_monitor(&m));
+	prov_page_add(page, "monitor", id, json_object_get(item), links_read(prov_norm_monitor(&m), unread));
 }
 
 static void
@@ -845,15 +862,17 @@ add_heartbeat(const struct bs_ctx *ctx, json_object *item, json_object *a, const
 {
 	struct prov_heartbeat h = { 0 };
 	const char *name = prov_get_text(a, "name", PROV_MAX_STR);
+	bool unread;
 
 	h.name = name ? name : id;
 	h.interval = prov_int_or(a, "period", 0);
 	h.grace = prov_int_or(a, "grace", 0);
 	h.paused = is_paused(a);
 	h.ping_url = prov_get_text(a, "url", PROV_MAX_STR);
-	h.contact_ids = alert_links(ctx, a, "heartbeat", h.name, page);
+	h.contact_ids = alert_links(ctx, a, "heartbeat", h.name, page, &unread);
 	add_window(a, "heartbeat", id, h.name, page);
-	prov_page_add(page, "heartbeat", id, json_object_get(item), prov_norm_heartbeat(&h));
+	prov_page_add(page, "heartbeat", id, json_object_get(item),
+	    links_read(prov_norm_heartbeat(&h), unread));
 }
 
 /* ---- status pages ---- */

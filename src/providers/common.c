@@ -582,6 +582,40 @@ prov_norm_monitor(const struct prov_monitor *m)
 	return MEMBERS(&w, monitor_members);
 }
 
+const char *const prov_contact_keys[] = { "contact_ids", NULL };
+
+void
+prov_unread(json_object *norm, const char *why, const char *const *keys)
+{
+	json_object *u = prov_get_object(norm, "unread"), *list;
+	const char *was;
+	char text[256];
+
+	if (u == NULL) {
+		u = json_object_new_object();
+		json_object_object_add(u, "keys", json_object_new_array());
+		json_object_object_add(u, "why", json_object_new_string(""));
+		json_object_object_add(norm, "unread", u);
+	}
+	list = prov_get_array(u, "keys");
+	for (size_t i = 0; keys[i] != NULL; i++) {
+		bool have = false;
+		for (size_t k = 0; k < json_object_array_length(list) && !have; k++)
+			have =
+			    strcmp(json_object_get_string(json_object_array_get_idx(list, k)), keys[i]) == 0;
+		if (!have)
+			json_object_array_add(list, json_object_new_string(keys[i]));
+	}
+	was = prov_get_str(u, "why", PROV_MAX_STR);
+	if (was == NULL || was[0] == '\0')
+		utf8_copy(text, sizeof text, why);
+	else if (strstr(was, why) == NULL)
+		utf8_format(text, sizeof text, "%s; %s", was, why);
+	else
+		return;
+	json_object_object_add(u, "why", json_object_new_string(text));
+}
+
 json_object *
 prov_norm_heartbeat(const struct prov_heartbeat *h)
 {

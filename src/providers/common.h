@@ -184,6 +184,17 @@ json_object *prov_norm_hosting_domain(const struct prov_hosting_domain *);
 json_object *prov_norm_invoice(const struct prov_invoice *);
 json_object *prov_norm_payment(const struct prov_payment *);
 
+/* Mark keys of an item's normalized object norm that this run could not
+ * read because a read that feeds them failed; why names the read in a short
+ * phrase ("its details could not be read (HTTP 503)"). Kept in norm as
+ * "unread": {"keys": [...], "why": "..."}; calls add up. An update of an
+ * object imported before keeps the account's values of those keys and their
+ * child rows (contact_ids: alert links, items, lines), so a failed read never
+ * makes the account worse (importer.c); a first import writes what it has. */
+void prov_unread(json_object *norm, const char *why, const char *const *keys);
+/* { "contact_ids", NULL }: a monitor's or heartbeat's alert links. */
+extern const char *const prov_contact_keys[];
+
 /* Whether a status page whose setting (its name at the provider, e.g.
  * "visibility") says value is public: unset or "public" is, "protected" and
  * "private" are not, and any other value is not, with the warning "<who>

@@ -353,8 +353,9 @@ schedule_of(json_object *m, const char *name, struct prov_page *page)
 }
 
 /* Link one notify entry: a direct destination ("email:…", "slack:#…") is its
- * own contact; anything else names a list, which links all its targets. */
-static void
+ * own contact; anything else names a list, which links all its targets.
+ * False when it names a list and the lists could not be read. */
+static bool
 link_entry(const char *e, const char *name, const struct cr_links *l, json_object *ids,
     struct prov_page *page)
 {
@@ -367,32 +368,34 @@ link_entry(const char *e, const char *name, const struct cr_links *l, json_objec
 		contact_xid(k->tag, colon + 1, xid, sizeof xid);
 		add_contact(page, xid, colon + 1, k, colon + 1, json_object_new_string(e));
 		ids_add(ids, xid);
-		return;
+		return true;
 	}
 	if (l == NULL || l->map == NULL)
-		return; /* lists not read: the caller warned */
+		return l == NULL; /* lists not read: the caller warned */
 	if (!json_object_object_get_ex(l->map, e, &targets)) {
 		prov_copy_text(eb, sizeof eb, e);
 		prov_page_warn(page,
 		    CR " monitor \"%s\" notifies \"%s\", which is neither a notification "
 		       "list nor a known destination; not linked",
 		    name, eb);
-		return;
+		return true;
 	}
 	for (size_t i = 0; i < json_object_array_length(targets); i++)
 		ids_add(ids, json_object_get_string(json_object_array_get_idx(targets, i)));
+	return true;
 }
 
 /* contact_ids of monitor m from notify: a list of list keys and direct
  * destinations, or the map form {"alerts":[…],"events":{…}}; omitted: the
- * "default" list. */
+ * "default" list. *unread when it names a list that could not be read. */
 static json_object *
-notify_links(json_object *m, const char *name, const struct cr_links *l, struct prov_page *page)
+notify_links(json_object *m, const char *name, const struct cr_links *l, struct prov_page *page, bool *unread)
 {
 	json_object *ids = json_object_new_array(), *notify = prov_get(m, "notify"), *list = NULL;
 
+	*unread = false;
 	if (notify == NULL) {
-		link_entry("default", name, l, ids, page);
+		*unread = !link_entry("default", name, l, ids, page);
 		return ids;
 	}
 	if (json_object_is_type(notify, json_type_object))
@@ -400,14 +403,23 @@ notify_links(json_object *m, const char *name, const struct cr_links *l, struct 
 	else if (json_object_is_type(notify, json_type_array))
 		list = notify;
 	else if (target_text(notify) != NULL)
-		link_entry(target_text(notify), name, l, ids, page);
+		*unread = !link_entry(target_text(notify), name, l, ids, page);
 	for (size_t i = 0; list != NULL && i < json_object_array_length(list) && i < CR_MAX_NOTIFY; i++) {
 		const char *e = target_text(json_object_array_get_idx(list, i));
 
-		if (e != NULL)
-			link_entry(e, name, l, ids, page);
+		if (e != NULL && !link_entry(e, name, l, ids, page))
+			*unread = true;
 	}
 	return ids;
+}
+
+/* norm with its alert links marked unread when unread (notify_links). */
+static json_object *
+links_read(json_object *norm, bool unread)
+{
+	if (unread)
+		prov_unread(norm, "the notification lists were refused for this key", prov_contact_keys);
+	return norm;
 }
 
 static void assertions_warn(json_object *m, const char *name, struct prov_page *page);
@@ -419,12 +431,13 @@ add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_
 	struct prov_heartbeat h = { 0 };
 	const char *schedule = schedule_of(m, name, page);
 	int64_t every = every_seconds(schedule), grace = 0;
+	bool unread;
 
 	h.name = name;
 	h.paused = prov_get_bool(m, "paused", false) || prov_get_bool(m, "disabled", false);
 	h.timezone = prov_get_text(m, "timezone", 64);
 	h.tags = prov_str_list(prov_get(m, "tags"), ',');
-	h.contact_ids = notify_links(m, name, l, page);
+	h.contact_ids = notify_links(m, name, l, page, &unread);
 	assertions_warn(m, name, page); /* metric.duration and the like have no equivalent */
 	if (prov_get_int_in(m, "grace_seconds", 0, INT32_MAX, &grace))
 		h.grace = grace;
@@ -442,7 +455,7 @@ add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_
 			    name, sb);
 		}
 	}
-	prov_page_add(page, "heartbeat", id, json_object_get(m), prov_norm_heartbeat(&h));
+	prov_page_add(page, "heartbeat", id, json_object_get(m), links_read(prov_norm_heartbeat(&h), unread));
 }
 
 /* What a check's assertions say (the rest is warned). */
@@ -662,6 +675,7 @@ add_check(json_object *m, const char *id, const char *name, bool known, const st
 {
 	struct prov_monitor mon = { 0 };
 	struct cr_assert as = { .codes = json_object_new_array() };
+	bool unread;
 	json_object *rq = prov_get_object(m, "request");
 	const char *url = prov_get_text(rq, "url", PROV_MAX_STR), *schedule = schedule_of(m, name, page);
 	int64_t every = every_seconds(schedule);
@@ -694,8 +708,8 @@ add_check(json_object *m, const char *id, const char *name, bool known, const st
 	    prov_str_list(prov_get(m, "regions") != NULL ? prov_get(m, "regions") : prov_get(rq, "regions"),
 	        ',');
 	mon.tags = prov_str_list(prov_get(m, "tags"), ',');
-	mon.contact_ids = notify_links(m, name, l, page);
-	prov_page_add(page, "monitor", id, json_object_get(m), prov_norm_monitor(&mon));
+	mon.contact_ids = notify_links(m, name, l, page, &unread);
+	prov_page_add(page, "monitor", id, json_object_get(m), links_read(prov_norm_monitor(&mon), unread));
 	free(as.keyword);
 }
 

@@ -69,10 +69,14 @@ check_status(json_object *c, struct prov_heartbeat *h, struct prov_page *page)
 	    sb);
 }
 
+/* What a read-only key is not shown: the ping URL and the integrations. */
+static const char *const readonly_keys[] = { "ping_url", "contact_ids", NULL };
+
 static void
 add_check(json_object *c, const char *id, bool readonly, struct prov_page *page)
 {
 	struct prov_heartbeat h = { 0 };
+	json_object *norm;
 	const char *name = prov_get_text(c, "name", PROV_MAX_STR);
 	const char *slug = prov_get_text(c, "slug", PROV_MAX_STR);
 	const char *schedule = prov_get_text(c, "schedule", 255);
@@ -105,7 +109,12 @@ add_check(json_object *c, const char *id, bool readonly, struct prov_page *page)
 		    HC " check \"%s\" has no ping URL; the job must be changed to call the "
 		       "new heartbeat's ping URL",
 		    h.name);
-	prov_page_add(page, "heartbeat", id, json_object_get(c), prov_norm_heartbeat(&h));
+	norm = prov_norm_heartbeat(&h);
+	if (readonly)
+		prov_unread(norm,
+		    "the API key is read-only: Healthchecks shows it no ping URLs nor integrations",
+		    readonly_keys);
+	prov_page_add(page, "heartbeat", id, json_object_get(c), norm);
 }
 
 static void

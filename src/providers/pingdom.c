@@ -220,9 +220,10 @@ link_team(const struct pd_links *l, json_object *tid, json_object *ids)
 	return missing;
 }
 
-/* contact_ids of a check: its userids and every member of its teams. */
+/* contact_ids of a check: its userids and every member of its teams;
+ * *unread when the contacts or teams it names could not be read. */
 static json_object *
-check_links(json_object *d, const struct pd_links *l, const char *name, struct prov_page *page)
+check_links(json_object *d, const struct pd_links *l, const char *name, struct prov_page *page, bool *unread)
 {
 	json_object *ids = json_object_new_array();
 	json_object *users = prov_get_array(d, "userids"), *teams = prov_get_array(d, "teams");
@@ -245,6 +246,7 @@ check_links(json_object *d, const struct pd_links *l, const char *name, struct p
 		else
 			unknown += (size_t)r;
 	}
+	*unread = (nu > 0 && l->contacts == NULL) || lost_teams > 0;
 	if (unknown > 0)
 		prov_page_warn(page,
 		    PD " check \"%s\" alerts %zu contact%s that could not be read; "
@@ -427,10 +429,11 @@ fill_port(struct prov_monitor *m, json_object *t)
 	}
 }
 
-/* The settings only the detail has (d: its "check" object). */
+/* The settings only the detail has (d: its "check" object); *links_unread as
+ * check_links says. */
 static void
 fill_detail(struct prov_monitor *m, json_object *d, const char *type, json_object *t,
-    const struct pd_links *l, char **url, struct prov_page *page)
+    const struct pd_links *l, char **url, struct prov_page *page, bool *links_unread)
 {
 	int64_t ms = prov_int_in_or(d, "responsetime_threshold", 0, INT32_MAX, 0);
 
@@ -445,7 +448,7 @@ fill_detail(struct prov_monitor *m, json_object *d, const char *type, json_objec
 		    m->name);
 	m->timeout = ms > 0 ? (ms + 999) / 1000 : 0;
 	m->regions = regions_of(prov_get_array(d, "probe_filters"), m->name, page);
-	m->contact_ids = check_links(d, l, m->name, page);
+	m->contact_ids = check_links(d, l, m->name, page, links_unread);
 }
 
 /* Member key of the detail d, else of the list entry c. */
@@ -471,13 +474,23 @@ check_raw(json_object *src)
 	return raw;
 }
 
+/* What only a check's detail gives (the list has its name, host name, type
+ * without its keyword, interval, status and tags). */
+static const char *const detail_keys[] = { "type", "url", "port", "keyword", "keyword_up_when",
+	"keyword_case_sensitive", "http_method", "request_body", "request_headers", "expected_status_codes",
+	"alert_status_codes", "timeout", "follow_redirects", "verify_ssl", "ssl_expiry_days", "regions",
+	"contact_ids", NULL };
+
 /* Add check c (list entry) as a monitor; d is its detail ("check" object),
- * or NULL when only the list could be read. */
+ * or NULL when only the list could be read (failed says why). */
 static void
-add_check(json_object *c, json_object *d, const char *id, const struct pd_links *l, struct prov_page *page)
+add_check(json_object *c, json_object *d, const char *failed, const char *id, const struct pd_links *l,
+    struct prov_page *page)
 {
 	struct prov_monitor m = { 0 };
-	json_object *t;
+	json_object *t, *norm;
+	bool links_unread = false;
+	char why[300];
 	const char *status = prov_get_str(pick(d, c, "status"), "status", 64), *type;
 	char *url = NULL;
 
@@ -492,8 +505,14 @@ add_check(json_object *c, json_object *d, const char *id, const struct pd_links 
 	m.port = -1;
 	m.tags = tag_names(prov_get_array(pick(d, c, "tags"), "tags"));
 	if (d != NULL)
-		fill_detail(&m, d, type, t, l, &url, page);
-	prov_page_add(page, "monitor", id, check_raw(d != NULL ? d : c), prov_norm_monitor(&m));
+		fill_detail(&m, d, type, t, l, &url, page, &links_unread);
+	norm = prov_norm_monitor(&m);
+	if (d == NULL) {
+		utf8_format(why, sizeof why, "its details could not be read (%s)", failed);
+		prov_unread(norm, why, detail_keys);
+	} else if (links_unread)
+		prov_unread(norm, "the contacts or teams it alerts could not be read", prov_contact_keys);
+	prov_page_add(page, "monitor", id, check_raw(d != NULL ? d : c), norm);
 	free(url);
 }
 
@@ -679,7 +698,7 @@ pingdom_parse(const char *cursor, const struct httpc_resp *resp, struct prov_pag
 		json_object *it = json_object_array_get_idx(list, i);
 
 		if (entry_id(it, id, 160, page))
-			add_check(it, NULL, id, NULL, page);
+			add_check(it, NULL, "only the checks list was read", id, NULL, page);
 	}
 	checks_next(root, off, n, listed, page);
 	json_object_put(root);
@@ -822,7 +841,7 @@ fetch_checks(struct pd_fetch *f, int64_t off, struct prov_page *page, struct pro
 			}
 			break;
 		}
-		add_check(it, d, id, &l, page);
+		add_check(it, d, e.message[0] ? e.message : "no answer", id, &l, page);
 		json_object_put(d);
 	}
 	if (st == PROV_OK)

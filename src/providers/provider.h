@@ -9,7 +9,8 @@
  *
  * Normalized data (prov_item.norm): one JSON object per resource_type, built
  * only with the prov_norm_* builders of common.h, whose structs say what each
- * key holds; every key is always present. Unknown provider values map to
+ * key holds; every key is always present, and "unread" (prov_unread) too when
+ * a read that feeds some of them failed. Unknown provider values map to
  * "other" (and a warning). The resource types and their builders:
  *   monitor, heartbeat, contact, status_page, maintenance_window,
  *   status_page_subscriber (prov_norm_subscriber), hosting_client,

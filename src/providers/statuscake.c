@@ -261,6 +261,24 @@ sc_links(struct sc_ctx *c, json_object *groups, const char *what, struct prov_pa
 	return SCR_GOT;
 }
 
+/* norm (of an item whose contact ids sc_links gave as links) with its alert
+ * links marked unread when the contact groups could not be read. */
+static json_object *
+sc_links_read(const struct sc_ctx *c, json_object *links, json_object *norm)
+{
+	if (c != NULL && c->groups_tried && c->groups == NULL && links != NULL &&
+	    json_object_array_length(links) > 0)
+		prov_unread(norm, "the contact groups could not be read (GET /v1/contact-groups)",
+		    prov_contact_keys);
+	return norm;
+}
+
+/* What only an uptime check's detail holds (GET /v1/uptime/{id}; the list
+ * gives name, URL, type, interval, paused, tags and contact groups). */
+static const char *const sc_detail_keys[] = { "port", "keyword", "keyword_up_when", "keyword_case_sensitive",
+	"http_method", "request_body", "request_headers", "expected_status_codes", "alert_status_codes",
+	"timeout", "follow_redirects", "verify_ssl", "ssl_expiry_days", "regions", NULL };
+
 /* ---- uptime checks ---- */
 
 /* url with port put in when url has none and port is not the scheme's
@@ -460,7 +478,7 @@ static enum sc_res
 sc_uptime(json_object *it, const char *id, struct prov_page *page, struct sc_ctx *c)
 {
 	struct prov_monitor m = { 0 };
-	json_object *detail = NULL, *t = it, *links;
+	json_object *detail = NULL, *t = it, *links, *norm;
 	char *url = NULL;
 	enum sc_res r;
 
@@ -476,7 +494,10 @@ sc_uptime(json_object *it, const char *id, struct prov_page *page, struct sc_ctx
 	}
 	sc_monitor(t, id, &m, &url, page);
 	m.contact_ids = links;
-	prov_page_add(page, "monitor", id, json_object_get(t), prov_norm_monitor(&m));
+	norm = sc_links_read(c, links, prov_norm_monitor(&m));
+	if (c != NULL && detail == NULL)
+		prov_unread(norm, "its details could not be read (GET /v1/uptime/{id})", sc_detail_keys);
+	prov_page_add(page, "monitor", id, json_object_get(t), norm);
 	free(url);
 	json_object_put(detail);
 	return SCR_GOT;
@@ -497,7 +518,8 @@ sc_heartbeat(json_object *t, const char *id, struct prov_page *page, struct sc_c
 	h.paused = prov_get_bool(t, "paused", false);
 	h.ping_url = prov_get_text(t, "url", PROV_MAX_STR);
 	h.tags = prov_str_list(prov_get(t, "tags"), ',');
-	prov_page_add(page, "heartbeat", id, json_object_get(t), prov_norm_heartbeat(&h));
+	prov_page_add(page, "heartbeat", id, json_object_get(t),
+	    sc_links_read(c, h.contact_ids, prov_norm_heartbeat(&h)));
 	return SCR_GOT;
 }
 
@@ -531,7 +553,8 @@ sc_ssl(json_object *t, const char *id, struct prov_page *page, struct sc_ctx *c)
 			m.ssl_expiry_days = d;
 	}
 	snprintf(xid, sizeof xid, "ssl:%s", id);
-	prov_page_add(page, "monitor", xid, json_object_get(t), prov_norm_monitor(&m));
+	prov_page_add(page, "monitor", xid, json_object_get(t),
+	    sc_links_read(c, m.contact_ids, prov_norm_monitor(&m)));
 	free(name);
 	return SCR_GOT;
 }

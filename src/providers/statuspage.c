@@ -539,6 +539,9 @@ parse_subscribers(const struct sp_cursor *c, json_object *root, struct prov_page
 
 /* ---- parse and fetch ---- */
 
+/* A status page's entries (its components). */
+static const char *const sp_item_keys[] = { "items", NULL };
+
 /* A later list the key may not read (§12): warn and go on with what follows.
  * PROV_OK, or st when the answer is no refusal. */
 static enum prov_status
@@ -557,6 +560,7 @@ skip_refused(const struct sp_cursor *c, enum prov_status st, long status, struct
 	else if (c->ph == PH_COMPONENTS) {
 		if ((sp = page_item(page, c->pid)) == NULL)
 			return prov_fail(err, PROV_FATAL, SP ": components read without their page");
+		prov_unread(sp->norm, "its components were refused for this key", sp_item_keys);
 		page_close(sp, c, page);
 	} else if (c->ph == PH_ACTIVE || c->ph == PH_QUARANTINED)
 		page->next_cursor = cursor_make(PH_PAGES, c->idx + 1, 0, NULL);

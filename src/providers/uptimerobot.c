@@ -790,15 +790,19 @@ add_v3_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct p
 
 /* ------------------------------------------------------------ status pages */
 
+/* A status page's entries (its monitors). */
+static const char *const sp_item_keys[] = { "items", NULL };
+
 static void
 add_v2_psp(json_object *p, const char *id, struct prov_page *page)
 {
 	struct prov_status_page sp = { 0 };
 	const char *name = prov_get_text(p, "friendly_name", PROV_MAX_STR);
 	const char *custom = prov_get_text(p, "custom_url", PROV_MAX_STR);
-	json_object *mons = prov_get(p, "monitors");
+	json_object *mons = prov_get(p, "monitors"), *norm;
 	char mid[160];
 	int64_t n;
+	bool unread = false;
 
 	sp.name = name ? name : id;
 	sp.url = custom ? custom : prov_get_text(p, "standard_url", PROV_MAX_STR);
@@ -814,13 +818,18 @@ add_v2_psp(json_object *p, const char *id, struct prov_page *page)
 			    sp.name);
 		else if (prov_json_id(mons, mid, sizeof mid) == 0)
 			json_object_array_add(sp.monitor_ids, json_object_new_string(mid));
-		else if (mons != NULL)
+		else if (mons != NULL) {
 			prov_page_warn(page,
 			    UR " status page \"%s\" has an unreadable monitor list; "
 			       "imported without monitors",
 			    sp.name);
+			unread = true;
+		}
 	}
-	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
+	norm = prov_norm_status_page(&sp);
+	if (unread)
+		prov_unread(norm, "its monitor list could not be read", sp_item_keys);
+	prov_page_add(page, "status_page", id, json_object_get(p), norm);
 }
 
 /* v3 /psps: friendlyName, customDomain or urlKey, monitorIds, status, isPasswordSet. */
@@ -832,6 +841,8 @@ add_v3_psp(json_object *p, const char *id, struct prov_page *page)
 	const char *domain = prov_get_text(p, "customDomain", 255), *key = prov_get_text(p, "urlKey", 255);
 	const char *status = prov_get_text(p, "status", 32);
 	char url[300];
+	json_object *norm;
+	bool unread;
 
 	sp.name = name ? name : id;
 	if (domain != NULL)
@@ -842,12 +853,16 @@ add_v3_psp(json_object *p, const char *id, struct prov_page *page)
 	sp.public_ = !(status != NULL && strcasecmp(status, "PAUSED") == 0) &&
 	    !prov_get_bool(p, "isPasswordSet", false);
 	sp.monitor_ids = prov_id_list(prov_get_array(p, "monitorIds"), NULL);
-	if (json_object_array_length(sp.monitor_ids) == 0 && prov_int_or(p, "monitorsCount", 0) > 0)
+	unread = json_object_array_length(sp.monitor_ids) == 0 && prov_int_or(p, "monitorsCount", 0) > 0;
+	if (unread)
 		prov_page_warn(page,
 		    UR " status page \"%s\" shows %lld monitors that the list does not name; "
 		       "imported without them",
 		    sp.name, (long long)prov_int_or(p, "monitorsCount", 0));
-	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
+	norm = prov_norm_status_page(&sp);
+	if (unread)
+		prov_unread(norm, "the status page list does not name its monitors", sp_item_keys);
+	prov_page_add(page, "status_page", id, json_object_get(p), norm);
 }
 
 /* ----------------------------------------------------------------- answers */

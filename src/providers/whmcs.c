@@ -49,6 +49,7 @@
 
 #include <sodium.h>
 
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
@@ -810,13 +811,17 @@ details_of(struct wh *w, const char *client, json_object **out, struct prov_page
 	return PROV_OK;
 }
 
-/* The currency of client in out ("" when unknown, with one warning a page). */
+/* The currency of client in out ("" when unknown, with one warning a page);
+ * *unread when it is unknown because the client's details could not be read
+ * (kept in the cache as "?"). */
 static enum prov_status
-client_currency(struct wh *w, const char *client, char out[4], struct prov_page *page, struct prov_error *err)
+client_currency(struct wh *w, const char *client, char out[4], bool *unread, struct prov_page *page,
+    struct prov_error *err)
 {
 	json_object *d;
 
 	out[0] = '\0';
+	*unread = false;
 	if (client == NULL)
 		return PROV_OK;
 	if (currencies_load(w, page, err) != PROV_OK)
@@ -827,7 +832,8 @@ client_currency(struct wh *w, const char *client, char out[4], struct prov_page 
 	}
 	for (size_t i = 0; i < w->ncache; i++)
 		if (strcmp(w->cache[i].client, client) == 0) {
-			snprintf(out, 4, "%s", w->cache[i].code);
+			*unread = strcmp(w->cache[i].code, "?") == 0;
+			snprintf(out, 4, "%s", *unread ? "" : w->cache[i].code);
 			return PROV_OK;
 		}
 	if (details_of(w, client, &d, page, err) != PROV_OK)
@@ -836,9 +842,27 @@ client_currency(struct wh *w, const char *client, char out[4], struct prov_page 
 		json_object_put(d);
 		return err->status;
 	}
+	*unread = d == NULL;
 	json_object_put(d);
-	cache_put(w, client, out);
+	cache_put(w, client, *unread ? "?" : out);
 	return PROV_OK;
+}
+
+/* Mark an item's currency unread (norm NULL: none) when unread (client_currency). */
+static void
+currency_read(json_object *norm, bool unread)
+{
+	static const char *const keys[] = { "currency", NULL };
+
+	if (unread && norm != NULL)
+		prov_unread(norm, "the client's GetClientsDetails failed or was refused", keys);
+}
+
+/* The normalized object of the item added to page after its first n, or NULL. */
+static json_object *
+added(const struct prov_page *page, size_t n)
+{
+	return page->n > n ? page->items[page->n - 1].norm : NULL;
 }
 
 /* Set the currency of every item of type on the page whose own is null. */
@@ -849,13 +873,15 @@ fill_currencies(struct wh *w, const char *type, struct prov_page *page, struct p
 		struct prov_item *it = &page->items[i];
 		json_object *cid = prov_get(it->norm, "client_id");
 		char code[4];
+		bool unread;
 
 		if (strcmp(it->resource_type, type) != 0 || prov_get(it->norm, "currency") != NULL ||
 		    !json_object_is_type(cid, json_type_string))
 			continue;
-		if (client_currency(w, json_object_get_string(cid), code, page, err) != PROV_OK)
+		if (client_currency(w, json_object_get_string(cid), code, &unread, page, err) != PROV_OK)
 			return err->status;
 		norm_set(it->norm, "currency", code[0] != '\0' ? code : NULL);
+		currency_read(it->norm, unread);
 	}
 	return PROV_OK;
 }
@@ -886,19 +912,30 @@ client_fill(struct wh *w, struct prov_item *it, json_object *d, struct prov_page
 	return PROV_OK;
 }
 
-/* GetClientsDetails for every client of the page. */
+/* What only GetClientsDetails gives (GetClients lists the rest). */
+static const char *const client_detail_keys[] = { "address1", "address2", "city", "state", "postcode",
+	"country", "phone", "credit", "currency", NULL };
+
+/* GetClientsDetails for every client of the page (unless refused before). */
 static enum prov_status
 clients_details(struct wh *w, size_t ph, struct prov_page *page, struct prov_error *err)
 {
-	for (size_t i = 0; ph == PH_CLIENTS && i < page->n && !w->details_refused; i++) {
+	for (size_t i = 0; i < page->n; i++) {
 		struct prov_item *it = &page->items[i];
-		json_object *d;
+		json_object *d = NULL;
 		enum prov_status st;
 
-		if (details_of(w, it->external_id, &d, page, err) != PROV_OK)
+		if (ph == PH_CLIENTS && !w->details_refused &&
+		    details_of(w, it->external_id, &d, page, err) != PROV_OK)
 			return err->status;
-		if (d == NULL)
+		if (d == NULL) {
+			prov_unread(it->norm,
+			    ph == PH_CLIENTS && !w->details_refused ?
+			        "GetClientsDetails failed" :
+			        "GetClientsDetails was refused for these API credentials",
+			    client_detail_keys);
 			continue;
+		}
 		st = client_fill(w, it, d, page, err);
 		json_object_put(d);
 		if (st != PROV_OK)
@@ -987,13 +1024,18 @@ addons_of(struct wh *w, json_object *entries, struct prov_page *page, struct pro
 	for (size_t i = 0; i < json_object_array_length(items); i++) {
 		json_object *it = json_object_array_get_idx(items, i);
 		char client[64], code[4];
+		bool unread;
+		size_t n;
 
 		if (!entry_id(it, "addons", id, sizeof id, page))
 			continue;
-		st = client_currency(w, ref_of(it, "userid", client, sizeof client), code, page, err);
+		st =
+		    client_currency(w, ref_of(it, "userid", client, sizeof client), code, &unread, page, err);
 		if (st != PROV_OK)
 			break;
+		n = page->n;
 		add_addon(it, id, code[0] != '\0' ? code : NULL, page);
+		currency_read(added(page, n), unread);
 	}
 	json_object_put(items);
 	json_object_put(root);
@@ -1045,23 +1087,35 @@ invoice_fill(struct prov_item *it, json_object *d)
 	json_object_object_add(it->raw, "detail", keep);
 }
 
+/* What only GetInvoice gives (GetInvoices lists the rest). */
+static const char *const invoice_detail_keys[] = { "balance", "lines", NULL };
+
 /* GetInvoice for every invoice of the page (unless refused before). */
 static enum prov_status
 invoices_detail(struct wh *w, size_t ph, struct prov_page *page, struct prov_error *err)
 {
 	bool refused = ph != PH_INVOICES;
 
-	for (size_t i = 0; i < page->n && !refused; i++) {
+	for (size_t i = 0; i < page->n; i++) {
 		struct prov_item *it = &page->items[i];
 		struct prov_error e = { 0 };
 		json_object *root;
-		enum wh_answer a = entry_call(w, "GetInvoice", "invoiceid", it->external_id, &root, &e);
+		enum wh_answer a;
+		char why[300];
 
+		if (refused) {
+			prov_unread(it->norm, "GetInvoice was refused for these API credentials",
+			    invoice_detail_keys);
+			continue;
+		}
+		a = entry_call(w, "GetInvoice", "invoiceid", it->external_id, &root, &e);
 		if (a == WA_OK) {
 			invoice_fill(it, root);
 			json_object_put(root);
 		} else if (a == WA_REFUSED) {
 			refused = true;
+			prov_unread(it->norm, "GetInvoice was refused for these API credentials",
+			    invoice_detail_keys);
 			prov_page_warn(page,
 			    WH " refused GetInvoice for these API credentials (HTTP %ld): "
 			       "invoices are imported without their lines and balance",
@@ -1080,6 +1134,8 @@ invoices_detail(struct wh *w, size_t ph, struct prov_page *page, struct prov_err
 			    WH " invoice %s: its lines could not be read (%s); imported "
 			       "from the list only",
 			    it->external_id, e.message);
+			utf8_format(why, sizeof why, "GetInvoice failed (%s)", e.message);
+			prov_unread(it->norm, why, invoice_detail_keys);
 		}
 	}
 	return fill_currencies(w, "invoice", page, err);
@@ -1135,13 +1191,18 @@ payments_of(struct wh *w, const char *client, bool *refused, struct prov_page *p
 		json_object *t = json_object_array_get_idx(items, i);
 		json_object *cv = prov_get(t, "currency");
 		int64_t cid = 0;
+		bool unread;
 
 		if (!entry_id(t, "transactions", id, sizeof id, page))
 			continue;
 		/* currency 0: the client's; another id: that currency */
 		if (cv == NULL || (prov_json_int(cv, &cid) && cid == 0)) {
-			if ((st = client_currency(w, client, cur, page, err)) == PROV_OK)
+			if ((st = client_currency(w, client, cur, &unread, page, err)) == PROV_OK) {
+				size_t n = page->n;
+
 				add_payment(t, id, client, cur[0] != '\0' ? cur : NULL, page);
+				currency_read(added(page, n), unread);
+			}
 		} else if ((st = currencies_load(w, page, err)) == PROV_OK) {
 			add_payment(t, id, client, currency_checked(code_of_id(w, cv), cur, whose, page),
 			    page);
@@ -1192,6 +1253,7 @@ page_more(struct wh *w, size_t ph, int64_t start, json_object *entries, struct p
 {
 	switch (ph) {
 	case PH_CLIENTS:
+	case PH_CLIENTS_PLAIN:
 		return clients_details(w, ph, page, err);
 	case PH_SERVICES:
 		return fill_currencies(w, "hosting_service", page, err);

@@ -38,7 +38,7 @@ plan_one(struct plan *p, struct imp_ctx *ic, const struct resource_row *w, json_
 {
 	struct plan_facts f = { .resolution = w->resolution[0] ? w->resolution : NULL };
 	struct plan_decision d;
-	char why[256] = "", msg[400];
+	char why[256] = "", msg[512], unread[512];
 	const char *message = NULL;
 	json_object *norm = NULL;
 	uint64_t id = 0;
@@ -75,7 +75,10 @@ plan_one(struct plan *p, struct imp_ctx *ic, const struct resource_row *w, json_
 		if (strcmp(d.action, "conflict") == 0) {
 			utf8_format(msg, sizeof msg, "%s Resolve with skip, overwrite or duplicate.", why);
 			p->conflicts++;
-		} else
+		} else if (strcmp(d.action, "update") == 0 && importer_unread(norm, unread, sizeof unread))
+			utf8_format(msg, sizeof msg,
+			    "%s Keeps its own values of what this run could not read: %s.", why, unread);
+		else
 			utf8_copy(msg, sizeof msg, why);
 		message = msg;
 	}

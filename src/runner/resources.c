@@ -136,6 +136,24 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 			    o->type, o->label, o->ext, ic->cuts);
 			json_object_put(ctx);
 		}
+		if (ic->unlinked[0] != '\0') {
+			json_object *ctx = json_object_new_object();
+			resource_context(o, ctx);
+			runner_log(r, o->job->run_id, "warning", ctx,
+			    "Imported %s \"%s\" (external id %s) without its alert links to these contacts, which "
+			    "were not imported (not found at the provider, excluded, failed or skipped): %s.",
+			    o->type, o->label, o->ext, ic->unlinked);
+			json_object_put(ctx);
+		}
+		if (ic->kept[0] != '\0') {
+			json_object *ctx = json_object_new_object();
+			resource_context(o, ctx);
+			runner_log(r, o->job->run_id, "warning", ctx,
+			    "Updated %s \"%s\" (external id %s) keeping its own values of what this run could not "
+			    "read: %s.",
+			    o->type, o->label, o->ext, ic->kept);
+			json_object_put(ctx);
+		}
 		if (o->imported != NULL) {
 			json_object *row = json_object_new_array_ext(3);
 			json_object_array_add(row, json_object_new_uint64(o->id));

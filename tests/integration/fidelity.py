@@ -78,6 +78,61 @@ class FidelityTestCase(RunnerTestCase):
     def warnings(self, user, rid):
         return [entry["message"] for entry in self.logs(user, rid) if entry["level"] == "warning"]
 
+    # The account tables an import writes, and the tables of their lists (joined to their owner).
+    ACCOUNT_TABLES = ("contacts", "monitors", "heartbeats", "status_pages", "maintenance_windows",
+                      "status_page_subscribers", "hosting_clients", "hosting_contacts", "hosting_services",
+                      "hosting_addons", "hosting_domains", "invoices", "payments")
+    LIST_TABLES = (("monitor_contacts", "monitor_id", "monitors"),
+                   ("heartbeat_contacts", "heartbeat_id", "heartbeats"),
+                   ("status_page_monitors", "status_page_id", "status_pages"),
+                   ("maintenance_window_monitors", "window_id", "maintenance_windows"),
+                   ("invoice_items", "invoice_id", "invoices"))
+
+    def account_state(self, user):
+        """Everything imports wrote into user's account: every row of each account table and of
+        their lists, in a stable order, without the times of the writes (and the row ids of lists,
+        which a rewrite of the same list renews)."""
+        out = {}
+        for table in self.ACCOUNT_TABLES:
+            out[table] = [{k: v for k, v in r.items() if k not in ("created_at", "updated_at")}
+                          for r in self.stack.sql_dicts("SELECT * FROM %s WHERE user_id=%d ORDER BY id"
+                                                        % (table, user.id))]
+        for table, col, owner in self.LIST_TABLES:
+            rows = self.stack.sql_dicts("SELECT l.* FROM %s l JOIN %s o ON o.id = l.%s WHERE o.user_id=%d"
+                                        % (table, owner, col, user.id))
+            out[table] = sorted((json.dumps({k: v for k, v in r.items() if k not in ("id", "created_at")},
+                                            sort_keys=True) for r in rows))
+        return out
+
+    def assert_reimport_keeps(self, user, credentials, faults, kept):
+        """Import the fake account (as it is now) twice; the second time the reads that faults name
+        fail. The second run completes and leaves every account table and list as the first left it;
+        for each (resource type, words) of kept, a resource of that type says in its reason that it
+        keeps its own values of what the run could not read, with words (why, and which), and a
+        run-log warning says the same of it. Returns the second run's id."""
+        self.run_import(user, credentials)
+        before = self.account_state(user)
+        self.assertTrue(any(before[t] for t in self.ACCOUNT_TABLES), "the first import wrote nothing")
+        harness.fake_call(self.stack, "POST", "/_control/%s/faults" % self.P, {"faults": faults})
+        rid = self.start_run(user, credentials)
+        self.drive(rid, ("awaiting_review",))
+        self.execute(user, rid)
+        st = self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts"))
+        self.assertEqual(st, "completed", [e for e in self.logs(user, rid) if e["level"] == "error"][:3])
+        after = self.account_state(user)
+        for table in before:
+            self.assertEqual(after[table], before[table], "%s changed by a re-import whose reads failed" % table)
+        warnings = self.warnings(user, rid)
+        said = "values of what this run could not read: "
+        for rtype, words in kept:
+            res = [r for r in self.resources(rid, "resource_type=%s" % q(rtype))
+                   if "Keeps its own " + said in (r["reason"] or "") and words in r["reason"]]
+            self.assertTrue(res, (rtype, words, [r["reason"] for r in self.resources(rid)]))
+            self.assertEqual(res[0]["action"], "update")
+            self.assertTrue(any("(external id %s) keeping its own %s" % (res[0]["external_id"], said) in w
+                                and words in w for w in warnings), (rtype, words, warnings))
+        return rid
+
     @staticmethod
     def js(v, empty=None):
         """A JSON column's value (empty for SQL NULL)."""

@@ -441,6 +441,14 @@ def _readable_for_web(stack):
     import pwd
     uid = pwd.getpwnam(APACHE_USER).pw_uid
     gid = grp.getgrnam(APACHE_USER).gr_gid
+    # www-data runs migrator.fcgi from the build folder: each folder above it must let others in,
+    # or Apache answers every request with its own 403 page (a checkout made with mktemp -d is 0700)
+    d = BUILDDIR
+    while d != os.path.dirname(d):
+        if not os.stat(d).st_mode & 0o001:
+            raise HarnessError("%s cannot enter %s (mode %o), so Apache could not run migrator.fcgi; "
+                               "chmod o+x it" % (APACHE_USER, d, os.stat(d).st_mode & 0o777))
+        d = os.path.dirname(d)
     os.chmod(stack.tmp, 0o755)
     for name in os.listdir(stack.tmp):
         path = os.path.join(stack.tmp, name)

@@ -112,6 +112,16 @@ class TestBetterStackFidelity(FidelityTestCase):
                                    % user.id)[0]
         self.assertEqual((sp2["url"], sp2["timezone"]), ("https://status2.example.com", "America/New_York"))
 
+    def test_a_reimport_whose_policies_are_refused_keeps_the_alert_links(self):
+        # the second time the escalation policies and on-call calendars are refused
+        user = self.user()
+        key, _ = self.setup_account()
+        self.assert_reimport_keeps(user, {"api_token": key},
+                                   [{"kind": "403", "match": "/api/v3/policies", "times": -1},
+                                    {"kind": "403", "match": "/api/v2/on-calls", "times": -1}],
+                                   [("monitor", "the escalation policies or on-call calendars could not be read: "
+                                                "contact_ids")])
+
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key, _ = self.setup_account(refuse=["heartbeats", "policies", "sections"])

@@ -195,6 +195,16 @@ class TestCronitorFidelity(FidelityTestCase):
         for path in ("/api/monitors", "/api/statuspages", "/api/maintenance_windows"):
             self.assertTrue(any(p.endswith(path) for p in paths), (path, paths))
 
+    def test_a_reimport_whose_lists_are_refused_keeps_the_alert_links(self):
+        # the second time the notification lists are refused: monitors that notify a list keep the
+        # recipients the first import linked
+        user = self.user()
+        key = self.setup_account()
+        self.assert_reimport_keeps(user, {"api_key": key},
+                                   [{"kind": "403", "match": "/api/notifications", "times": -1}],
+                                   [("monitor", "the notification lists were refused for this key: contact_ids"),
+                                    ("heartbeat", "the notification lists were refused for this key: contact_ids")])
+
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key = self.setup_account(refuse=["notifications", "maintenance"])

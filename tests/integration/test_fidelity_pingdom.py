@@ -151,6 +151,19 @@ class TestPingdomFidelity(FidelityTestCase):
         self.assertEqual(self.one("monitors", user, "Fid Monitor 1")["url"],
                          "https://m1.example.com:8443/health/1?probe=pingdom&v=0")
 
+    def test_a_reimport_whose_reads_fail_leaves_the_account_as_it_was(self):
+        # check 2's detail fails (its full URL, keyword, headers and recipients come only from it), and
+        # the teams list is refused (check 1 alerts team 0): the update keeps what the first run brought
+        user = self.user()
+        key, acct = self.setup_account()
+        cid = acct["ids"]["monitors"]["first"][1]
+        self.assert_reimport_keeps(user, {"api_token": key},
+                                   [{"kind": "500", "match": "checks/%d" % cid, "times": -1},
+                                    {"kind": "403", "match": "alerting/teams", "times": -1}],
+                                   [("monitor", "its details could not be read (Pingdom answered HTTP 500"),
+                                    ("monitor", "): type, url, port, keyword, keyword_up_when,"),
+                                    ("monitor", "the contacts or teams it alerts could not be read: contact_ids")])
+
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key, _ = self.setup_account(refuse=["teams", "maintenance"])

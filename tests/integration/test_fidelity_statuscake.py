@@ -190,6 +190,16 @@ class TestStatusCakeFidelity(FidelityTestCase):
             self.check_monitor(user, i)
         self.assertFalse([w for w in self.warnings(user, rid) if "could not be read" in w])
 
+    def test_a_reimport_whose_detail_read_fails_leaves_the_account_as_it_was(self):
+        # uptime check 2's detail (GET /v1/uptime/{id}: its request settings) fails the second time
+        user = self.user()
+        key = self.setup_account()
+        second = self.summary["ids"]["monitors"]["first"][1]
+        self.assert_reimport_keeps(user, {"api_token": key},
+                                   [{"kind": "500", "match": "/v1/uptime/%s" % second, "times": -1}],
+                                   [("monitor", "its details could not be read (GET /v1/uptime/{id}): port, "
+                                                "keyword, keyword_up_when")])
+
     def test_refused_maintenance_windows_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key = self.setup_account(refuse=["maintenance"])

@@ -148,6 +148,13 @@ class TestStatuspageFidelity(FidelityTestCase):
                          [("Fid Component %d" % (i + 1), section(i, 2), None, None) for i in range(230)])
         self.assertEqual(self.stack.count("status_page_subscribers", "status_page_id=%d" % sp["id"]), 3)
 
+    def test_a_reimport_whose_components_are_refused_keeps_the_pages_entries(self):
+        user = self.user()
+        key, _ = self.setup_account()
+        self.assert_reimport_keeps(user, {"api_key": key},
+                                   [{"kind": "403", "match": "/components", "times": -1}],
+                                   [("status_page", "its components were refused for this key: items")])
+
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key, _ = self.setup_account(refuse=["subscribers", "component_groups"])

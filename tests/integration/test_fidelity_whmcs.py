@@ -234,6 +234,22 @@ class TestWhmcsFidelity(FidelityTestCase):
 
     # ---------------------------------------------------------- refused kinds, older installation
 
+    def test_a_reimport_whose_detail_reads_fail_leaves_the_account_as_it_was(self):
+        # the second time one invoice's GetInvoice (its lines and balance) and one client's
+        # GetClientsDetails (address, phone, credit, currency) fail: the first import's values stay
+        user = self.user()
+        self.setup_account(currencies=CURRENCIES)
+        invoice = self.listed("GetInvoices", "invoices", "invoice")[1]["id"]
+        client = self.listed("GetClients", "clients", "client")[1]["id"]
+        self.assert_reimport_keeps(user, self.creds, [
+            {"kind": "500", "match": "action=GetInvoice&responsetype=json&invoiceid=%s" % invoice, "times": -1},
+            {"kind": "500", "match": "action=GetClientsDetails&responsetype=json&clientid=%s" % client,
+             "times": -1}],
+            [("invoice", "GetInvoice failed (WHMCS answered HTTP 500"),
+             ("invoice", "): balance, lines"),
+             ("hosting_client", "GetClientsDetails failed: address1, address2, city, state, postcode, country, "
+                                "phone, credit, currency")])
+
     def test_refused_actions_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         self.setup_account(currencies=["USD", "EUR"], old_whmcs=True,

@@ -148,6 +148,32 @@ class TestResourceList(RunnerTestCase):
         self.assertEqual(self.stack.sql_value("SELECT status FROM migration_run_resources WHERE id=%d" % ids["m01"]),
                          "excluded")
 
+    def test_a_link_to_an_excluded_or_unknown_contact_is_named_in_the_log(self):
+        # m00 and m01 alert c1 (excluded at review) and c9 (not at the provider); m02 alerts nobody
+        user = self.user()
+        items = [("contact", "c1", {"name": "Ops", "type": "email", "value": "ops@example.com"}),
+                 ("contact", "c2", {"name": "Dev", "type": "email", "value": "dev@example.com"})]
+        items += [("monitor", "m%02d" % i, monitor(i, contact_ids=["c1", "c2", "c9"] if i < 2 else []))
+                  for i in range(3)]
+        rid = self.synthetic_run(user, "uptimerobot", items)
+        c1 = self.stack.sql_value("SELECT id FROM migration_run_resources WHERE run_id=%s AND external_id='c1'"
+                                  % q(rid))
+        r = user.request("POST", "/api/v1/migrations/%s/resources/exclude" % rid, body={"ids": [int(c1)]})
+        self.assertStatus(r, 200)
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors")), "completed")
+        warnings = [e["message"] for e in self.logs(user, rid) if e["level"] == "warning"]
+        for i in range(2):
+            self.assertIn('Imported monitor "Shop %d" (external id m%02d) without its alert links to these contacts, '
+                          "which were not imported (not found at the provider, excluded, failed or skipped): "
+                          "c1, c9." % (i, i), warnings)
+        self.assertFalse([w for w in warnings if "m02" in w], warnings)
+        # c2 is linked, c1 and c9 are not
+        linked = self.stack.sql("SELECT m.name, c.value FROM monitor_contacts l JOIN monitors m ON m.id = "
+                                "l.monitor_id JOIN contacts c ON c.id = l.contact_id WHERE m.user_id=%d "
+                                "ORDER BY m.name" % user.id)
+        self.assertEqual([tuple(x) for x in linked], [("Shop 0", "dev@example.com"), ("Shop 1", "dev@example.com")])
+
     def test_the_tools_list_and_select_resources(self):
         user = self.user(scopes=["account:read", "account:write", "mcp:use"])
         rid = self.run_with(user, n=5)

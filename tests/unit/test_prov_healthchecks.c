@@ -113,6 +113,11 @@ test_healthchecks_readonly_key(void **state)
 	it = page_find(&p, "heartbeat", "a6c7b0a8a66bed0df66abfdab3c77736861703ee");
 	EXPECT_NORM(it, X_STR("name", "Filesystem Backup"), X_NULL("ping_url"), X_IDS("contact_ids", ""),
 	    X_IDS("tags", "backup,fs"));
+	/* what the key is not shown: a re-import keeps the account's */
+	assert_string_equal(json_object_to_json_string_ext(json_object_object_get(it->norm, "unread"),
+	                        JSON_C_TO_STRING_PLAIN),
+	    "{\"keys\":[\"ping_url\",\"contact_ids\"],\"why\":\"the API key is read-only: Healthchecks "
+	    "shows it no ping URLs nor integrations\"}");
 	assert_string_equal(p.next_cursor, "channels:0");
 	assert_true(has_warning(&p,
 	    "API key is read-only: the checks were imported without their ping URLs "

@@ -363,6 +363,11 @@ test_v3_windows_and_pages(void **state)
 	it = page_find(&p, "status_page", "103");
 	assert_false(nbool(it, "public")); /* paused */
 	assert_true(has_warning(&p, "\"Paused page\" shows 4 monitors that the list does not name"));
+	/* its entries were not read: a re-import keeps the account's; page 101's were */
+	assert_string_equal(json_object_to_json_string_ext(json_object_object_get(it->norm, "unread"),
+	                        JSON_C_TO_STRING_PLAIN),
+	    "{\"keys\":[\"items\"],\"why\":\"the status page list does not name its monitors\"}");
+	assert_null(json_object_object_get(page_find(&p, "status_page", "101")->norm, "unread"));
 	prov_page_free(&p);
 }
 

@@ -1156,6 +1156,24 @@ test_httpc_guard_https_only(void **state)
 /* Numbers a provider may send that do not fit, or are not whole: refused,
  * never wrapped or clamped (json-c stores any integer past int64 as
  * INT64_MIN/INT64_MAX, so those are refused too). */
+/* prov_unread: keys add up once each, reasons join once each. */
+static void
+test_unread_adds_up(void **state)
+{
+	static const char *const a[] = { "url", "keyword", NULL },
+	                         *const b[] = { "keyword", "contact_ids", NULL };
+	json_object *norm = json_object_new_object();
+
+	(void)state;
+	prov_unread(norm, "its details could not be read (HTTP 503)", a);
+	prov_unread(norm, "the contacts could not be read", b);
+	prov_unread(norm, "the contacts could not be read", b);
+	assert_string_equal(json_object_to_json_string_ext(norm, JSON_C_TO_STRING_PLAIN),
+	    "{\"unread\":{\"keys\":[\"url\",\"keyword\",\"contact_ids\"],\"why\":\"its details could not "
+	    "be read (HTTP 503); the contacts could not be read\"}}");
+	json_object_put(norm);
+}
+
 static void
 test_json_int_refuses_huge_fractional_and_exponent_numbers(void **state)
 {
@@ -1683,6 +1701,7 @@ main(void)
 		cmocka_unit_test(test_httpc_guard_https_only),
 		cmocka_unit_test(test_json_times),
 		cmocka_unit_test(test_json_readers_tolerate_provider_quirks),
+		cmocka_unit_test(test_unread_adds_up),
 		cmocka_unit_test(test_json_int_refuses_huge_fractional_and_exponent_numbers),
 		cmocka_unit_test(test_cursor_parse_and_make),
 		cmocka_unit_test(test_scrub_removes_credentials),
