@@ -1465,7 +1465,8 @@ static const struct kind kinds[] = {
 	{ .type = "payment", .model = "payments", .noun = "payment",
 	  .key_words = "gateway and transaction id", .label = { "transaction_id", "description" },
 	  .limits = { { "transaction_id", 191, "The payment's transaction id is longer than 191 characters." } },
-	  .need = { { "transaction_id" }, "The payment has no transaction id." },
+	  .need = { { "transaction_id", "amount_in", "amount_out" },
+	      "The payment has neither a transaction id nor an amount." },
 	  .table = ACC_PAYMENTS, KIND_FNS(payment) },
 };
 /* clang-format on */

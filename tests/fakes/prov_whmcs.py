@@ -473,7 +473,9 @@ class Whmcs(Provider):
                 "description": ("Refund" if refund else "Invoice Payment") if v is not None else "Add Funds",
                 "amountin": money(0 if refund else amount), "fees": money(30 + amount * 29 // 1000),
                 "amountout": money(amount if refund else 0), "rate": "1.00000",
-                "transid": "%s-TX-%06d" % (gw.upper(), t + 1),
+                # transid is optional (https://developers.whmcs.com/api-reference/addtransaction/:
+                # "transid ... Optional"): a payment entered by hand may have none
+                "transid": "%s-TX-%06d" % (gw.upper(), t + 1) if t % 8 != 6 else "",
                 "invoiceid": str(self.kb(a, "invoices") + v) if v is not None else "0", "refundid": "0"}
 
     def get_transactions(self, req, a):
