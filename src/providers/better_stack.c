@@ -597,14 +597,22 @@ alert_links(const struct bs_ctx *ctx, json_object *a, const char *what, const ch
 {
 	json_object *ids = json_object_new_array();
 	char pid[64];
+	int64_t wait;
 
 	*unread = false;
 	if (ctx == NULL)
 		return ids;
 	if (prov_get_id(a, "policy_id", pid, sizeof pid) == 0)
 		*unread = !links_policy(ctx, pid, what, name, ids, page);
-	else
+	else {
 		*unread = !links_oncall(ctx, a, what, name, ids, page);
+		/* providers.md §5: team_wait s after the on-call person, the entire team (null: never) */
+		if (prov_get_int_in(a, "team_wait", 0, INT32_MAX, &wait))
+			prov_page_warn(page,
+			    BS " %s \"%s\" alerts the entire team after %lld s (team_wait); only the on-call "
+			       "person is linked: add the team to its alerts",
+			    what, name, (long long)wait);
+	}
 	return ids;
 }
 
@@ -852,6 +860,12 @@ add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const c
 	m.regions = prov_str_list(prov_get(a, "regions"), ',');
 	m.contact_ids = alert_links(ctx, a, "monitor", m.name, page, &unread);
 	add_window(a, "monitor", id, m.name, page);
+	if (prov_get_text(a, "auth_username", PROV_MAX_STR) != NULL ||
+	    prov_get_text(a, "auth_password", PROV_MAX_STR) != NULL)
+		prov_page_warn(page,
+		    BS " monitor \"%s\" logs in to its target (basic auth); the user name and password were "
+		       "not imported: enter them again, or the moved monitor will report the site down",
+		    m.name);
 	redact_secret(a);
 	prov_page_add(page, "monitor", id, json_object_get(item), links_read(prov_norm_monitor(&m), unread));
 }

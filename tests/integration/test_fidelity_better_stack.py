@@ -25,7 +25,7 @@ class TestBetterStackFidelity(FidelityTestCase):
     def test_rich_account_arrives_as_it_was(self):
         user = self.user()
         key, acct = self.setup_account()
-        self.run_import(user, {"api_token": key})
+        rid = self.run_import(user, {"api_token": key})
         ann = ("user1@example.com", "+420600000001")   # user 0: on call, has a phone
         bob = "user2@example.com"                       # user 1: on call, no phone
 
@@ -111,6 +111,15 @@ class TestBetterStackFidelity(FidelityTestCase):
         sp2 = self.rows("SELECT * FROM status_pages WHERE user_id=%d AND name='Fid Status Page 2'"
                                    % user.id)[0]
         self.assertEqual((sp2["url"], sp2["timezone"]), ("https://status2.example.com", "America/New_York"))
+
+        # what does not carry over is said: the whole team after team_wait (monitor 2: 180 s, no policy),
+        # the target's basic-auth login (monitor 6)
+        warnings = self.warnings(user, rid)
+        self.assertIn('Better Stack monitor "Fid Monitor 2" alerts the entire team after 180 s (team_wait); only '
+                      'the on-call person is linked: add the team to its alerts', warnings)
+        self.assertIn('Better Stack monitor "Fid Monitor 6" logs in to its target (basic auth); the user name and '
+                      'password were not imported: enter them again, or the moved monitor will report the site '
+                      'down', warnings)
 
     def test_a_reimport_whose_policies_are_refused_keeps_the_alert_links(self):
         # the second time the escalation policies and on-call calendars are refused

@@ -55,6 +55,10 @@ test_monitor_fields(void **state)
 	/* The basic-auth password is not kept in the stored provider copy. */
 	json_object_object_get_ex(it->raw, "attributes", &a);
 	assert_string_equal(json_object_get_string(json_object_object_get(a, "auth_password")), "[redacted]");
+	/* and it is not dropped without a word */
+	assert_true(has_warning(&p,
+	    "monitor \"Shop\" logs in to its target (basic auth); the user name and "
+	    "password were not imported"));
 	it = page_find(&p, "maintenance_window", "monitor-2");
 	EXPECT_NORM(it, X_STR("name", "Shop maintenance"), X_STR("recurrence", "weekly"),
 	    X_STR("start", "01:00"), X_INT("duration", 150), X_TEXT("days", "[6,7]"),
