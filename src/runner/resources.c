@@ -99,6 +99,22 @@ record_failure(struct runner *r, struct one *o)
 	return 0;
 }
 
+/* The run-log warning "<verb> <type> "<label>" (external id <id>) <said>:
+ * <what>." about resource o, when what is not "". */
+static void
+warn_if(struct runner *r, struct one *o, const char *verb, const char *said, const char *what)
+{
+	json_object *ctx;
+
+	if (what[0] == '\0')
+		return;
+	ctx = json_object_new_object();
+	resource_context(o, ctx);
+	runner_log(r, o->job->run_id, "warning", ctx, "%s %s \"%s\" (external id %s) %s: %s.", verb, o->type,
+	    o->label, o->ext, said, what);
+	json_object_put(ctx);
+}
+
 /* Import the resource o->id, whose row (locked by the caller) is w. Writes the account row(s), the link and the
  * resource's status. TX_COMMIT (imported, failed for good, or nothing to do:
  * not pending any more), TX_ABORT with o->outcome ONE_DEFER, or TX_ERROR. */
@@ -128,32 +144,13 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 	json_object_put(norm);
 	switch (ir) {
 	case IMP_OK:
-		if (ic->cuts[0] != '\0') {
-			json_object *ctx = json_object_new_object();
-			resource_context(o, ctx);
-			runner_log(r, o->job->run_id, "warning", ctx,
-			    "Imported %s \"%s\" (external id %s) with values cut to fit the account: %s.",
-			    o->type, o->label, o->ext, ic->cuts);
-			json_object_put(ctx);
-		}
-		if (ic->unlinked[0] != '\0') {
-			json_object *ctx = json_object_new_object();
-			resource_context(o, ctx);
-			runner_log(r, o->job->run_id, "warning", ctx,
-			    "Imported %s \"%s\" (external id %s) without its alert links to these contacts, which "
-			    "were not imported (not found at the provider, excluded, failed or skipped): %s.",
-			    o->type, o->label, o->ext, ic->unlinked);
-			json_object_put(ctx);
-		}
-		if (ic->kept[0] != '\0') {
-			json_object *ctx = json_object_new_object();
-			resource_context(o, ctx);
-			runner_log(r, o->job->run_id, "warning", ctx,
-			    "Updated %s \"%s\" (external id %s) keeping its own values of what this run could not "
-			    "read: %s.",
-			    o->type, o->label, o->ext, ic->kept);
-			json_object_put(ctx);
-		}
+		/* what the write could not carry as it was: a warning each */
+		warn_if(r, o, "Imported", "with values cut to fit the account", ic->cuts);
+		warn_if(r, o, "Imported",
+		    "without its alert links to these contacts, which were not imported (not found at the "
+		    "provider, excluded, failed or skipped)",
+		    ic->unlinked);
+		warn_if(r, o, "Updated", "keeping its own values of what this run could not read", ic->kept);
 		if (o->imported != NULL) {
 			json_object *row = json_object_new_array_ext(3);
 			json_object_array_add(row, json_object_new_uint64(o->id));
