@@ -41,18 +41,20 @@ stamp "release build (build) and sanitizer build (build-asan)"
 "$top/scripts/build.sh" "$top/build-asan" --enable-sanitizers
 
 # make check in a build folder; the log lines it prints come after it.
+# (Functions share their variables in sh: each keeps its verdict in a name of
+# its own, or a lane's rc would be reset by the next function it calls.)
 run_suite() { # name builddir
 	name=$1 dir=$2
 	stamp "$name: make check"
-	rc=0
-	make -C "$dir" -j1 check >"$dir/check.out" 2>&1 || rc=1
+	suite_rc=0
+	make -C "$dir" -j1 check >"$dir/check.out" 2>&1 || suite_rc=1
 	for log in "$dir"/tests/unit/*.log "$dir"/tests/integration/*.log; do
 		[ -f "$log" ] || continue
 		echo "---- $name: ${log#$dir/}"
 		cat "$log"
 	done
 	grep -E "^(PASS|FAIL|ERROR|XFAIL|XPASS|SKIP):|^# (TOTAL|PASS|FAIL|ERROR|SKIP)" "$dir/check.out" || true
-	return $rc
+	return $suite_rc
 }
 
 # The integration suite again behind Apache: mod_fcgid configured from the
@@ -62,11 +64,11 @@ web_pass() { # name args...
 	name=$1
 	shift
 	stamp "release: integration behind $name"
-	rc=0
+	pass_rc=0
 	MIGRATOR_BUILDDIR="$top/build" MIGRATOR_SRCDIR="$top" \
-		python3 "$top/tests/integration/run.py" "$@" >"$top/build/tests/integration/$name.log" 2>&1 || rc=1
+		python3 "$top/tests/integration/run.py" "$@" >"$top/build/tests/integration/$name.log" 2>&1 || pass_rc=1
 	cat "$top/build/tests/integration/$name.log"
-	return $rc
+	return $pass_rc
 }
 
 # Lane 1: the release suite, which also validates every /api/v1 answer it
@@ -156,6 +158,7 @@ totals=$(cat "$top"/build/tests/unit/*.log "$top"/build/tests/integration/*.log 
 passed=${totals% *}
 failed=${totals#* }
 [ "$passed" -gt 0 ] || status=1
+[ "$failed" -eq 0 ] || status=1 # a failure counted in any log fails the run, whatever a lane said
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 stamp "done"
 if [ $status -eq 0 ]; then echo "== all suites passed"; else echo "== FAILED"; fi

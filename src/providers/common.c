@@ -508,7 +508,7 @@ static const struct member contact_members[] = {
 #define M(m, kind) MEMBER(prov_status_page, m, kind)
 static const struct member status_page_members[] = {
 	M(name, MK_STR), M(url, MK_STR), M(timezone, MK_STR),
-	MEMBER_AS("public", prov_status_page, public_, MK_BOOL),
+	MEMBER_AS("public", prov_status_page, public_, MK_BOOL), M(all_monitors, MK_BOOL),
 };
 #undef M
 #define M(m, kind) MEMBER(prov_maintenance_window, m, kind)
@@ -1077,6 +1077,15 @@ pace_answer(struct prov_pace *p, const struct httpc_resp *resp)
 	}
 }
 
+/* When the next request may go at the published rate: the interval from now,
+ * and a millisecond more, since mono_ms() drops the part of the one gone by
+ * and a provider counts from its own answer, which came first. */
+static int64_t
+paced(const struct prov_pace *p)
+{
+	return p->interval_ms > 0 ? mono_ms() + p->interval_ms + 1 : mono_ms();
+}
+
 /* PROV_RATE_LIMITED for a request not sent: the session must wait first. */
 static enum prov_status
 held_back(const struct prov_session *s, struct prov_error *err)
@@ -1123,11 +1132,11 @@ prov_http(struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp
 			sleep_ms(left); /* a signal may end a sleep early: sleep the rest */
 		p->limited = false;
 		if (http_once(s, req, resp, err) != 0) {
-			p->next_ms = mono_ms() + p->interval_ms;
+			p->next_ms = paced(p);
 			prov_scrub(s, err->message, sizeof err->message);
 			return err->status != PROV_OK ? err->status : PROV_TRANSIENT;
 		}
-		p->next_ms = mono_ms() + p->interval_ms;
+		p->next_ms = paced(p);
 		if (resp->status != 429 && resp->status != 420) {
 			pace_answer(p, resp);
 			break;
