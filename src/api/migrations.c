@@ -696,32 +696,40 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	return 0;
 }
 
+/* The LIKE pattern of q, a substring of a resource's name (its wildcards
+ * escaped; malloc'd), or NULL without q. */
+static char *
+like_of(const char *q)
+{
+	size_t n = 0;
+	char *like;
+
+	if (q == NULL)
+		return NULL;
+	like = xmalloc(2 * strlen(q) + 3);
+	like[n++] = '%';
+	for (const char *p = q; *p; p++) {
+		if (*p == '%' || *p == '_' || *p == '\\')
+			like[n++] = '\\';
+		like[n++] = *p;
+	}
+	like[n++] = '%';
+	like[n] = '\0';
+	return like;
+}
+
 int
 h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
 	/* the longest filter: q's 100 characters, 4 bytes each, 3 to a byte once
 	 * encoded (1,200), and the other filters' names and values */
-	char path[80], filter[1536] = "", *like = NULL;
-	struct resource_filter f = { a->status, a->resource_type, a->action, NULL };
+	char path[80], filter[1536] = "", *like = like_of(a->q);
+	struct resource_filter f = { a->status, a->resource_type, a->action, like };
 	struct item_list list;
 	int64_t total = 0;
 	int rc;
 
-	if (a->q != NULL) {
-		/* a substring of the name: LIKE with its wildcards escaped */
-		size_t n = 0;
-		like = xmalloc(2 * strlen(a->q) + 3);
-		like[n++] = '%';
-		for (const char *p = a->q; *p; p++) {
-			if (*p == '%' || *p == '_' || *p == '\\')
-				like[n++] = '\\';
-			like[n++] = *p;
-		}
-		like[n++] = '%';
-		like[n] = '\0';
-	}
-	f.like = like;
 	item_list_open(&list);
 	rc = resources_page(db, a->id, c->who->user_id, &f, a->per_page, (a->page - 1) * a->per_page, &total,
 	    resource_put, &list);
@@ -739,15 +747,23 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 	return 0;
 }
 
-/* Exclude or include the resources a->ids of a run awaiting review. */
+/* Exclude or include the resources a->ids of a run awaiting review, or
+ * every one its filters (status, resource_type, action, q) match. */
 static int
 select_resources(struct ctx *c, const struct args *a, bool exclude, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
+	bool filtered = a->status != NULL || a->resource_type != NULL || a->action != NULL || a->q != NULL;
 	json_object *ctxo;
 	char st[32], msg[128];
 	int64_t n, changed = 0;
 
+	if (a->ids.v == NULL && !filtered)
+		return err_field(e, "ids",
+		    "Give the ids of the resources, or filters (status, resource_type, action, "
+		    "q) that select them.");
+	if (a->ids.v != NULL && filtered)
+		return err_field(e, "ids", "Give either ids or filters, not both.");
 	if (status_of(c, a->id, true, st, e) != 0)
 		return -1;
 	if (strcmp(st, "awaiting_review") != 0)
@@ -755,6 +771,15 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 		    "The run is %s; resources can only be %s while it "
 		    "awaits review.",
 		    st, exclude ? "excluded" : "included");
+	if (filtered) {
+		char *like = like_of(a->q);
+		struct resource_filter f = { a->status, a->resource_type, a->action, like };
+
+		changed = resources_exclude_matching(db, a->id, &f, exclude);
+		free(like);
+		if (changed < 0)
+			return db_fail(db, e);
+	}
 	for (size_t i = 0; i < a->ids.n; i++) {
 		if ((n = resource_in_run(db, a->id, a->ids.v[i])) < 0)
 			return db_fail(db, e);

@@ -103,16 +103,20 @@ static const struct param params_logs[] = {
 	  .description = "Only error entries." },
 	P_PAGE, P_PER_PAGE("Entries", 0), P_END
 };
+/* The resource list's filters, in the query (the list) or the body (a
+ * selection by filter); which: whom they keep, in words. */
+#define RESOURCE_FILTERS(from, which) \
+	{ .name = "status", .kind = P_ENUM, .src = from, .values = resource_statuses, .off = ARG(status), \
+	  .description = which " with this status." }, \
+	{ .name = "resource_type", .kind = P_KIND, .src = from, .off = ARG(resource_type), \
+	  .description = which " of this type." }, \
+	{ .name = "action", .kind = P_ENUM, .src = from, .values = resource_actions, .off = ARG(action), \
+	  .description = which " the plan gave this action." }, \
+	{ .name = "q", .kind = P_TEXT, .src = from, .max = 100, .off = ARG(q), \
+	  .description = which " whose name contains this text (any case)." }
 static const struct param params_resources[] = {
 	P_ID,
-	{ .name = "status", .kind = P_ENUM, .src = SRC_QUERY, .values = resource_statuses, .off = ARG(status),
-	  .description = "Only resources with this status." },
-	{ .name = "resource_type", .kind = P_KIND, .src = SRC_QUERY, .off = ARG(resource_type),
-	  .description = "Only resources of this type." },
-	{ .name = "action", .kind = P_ENUM, .src = SRC_QUERY, .values = resource_actions, .off = ARG(action),
-	  .description = "Only resources the plan gave this action." },
-	{ .name = "q", .kind = P_TEXT, .src = SRC_QUERY, .max = 100, .off = ARG(q),
-	  .description = "Only resources whose name contains this text (any case)." },
+	RESOURCE_FILTERS(SRC_QUERY, "Only resources"),
 	P_PAGE, P_PER_PAGE("Resources", 50), P_END
 };
 static const struct param params_create[] = {
@@ -142,8 +146,10 @@ static const struct param params_resolve[] = {
 };
 static const struct param params_select[] = {
 	P_ID,
-	{ .name = "ids", .kind = P_ID_LIST, .src = SRC_BODY, .flags = PARAM_REQUIRED, .off = ARG(ids),
-	  .description = "Ids of resources of this run (the id field of each resource item)." },
+	{ .name = "ids", .kind = P_ID_LIST, .src = SRC_BODY, .off = ARG(ids),
+	  .description = "Ids of resources of this run (the id field of each resource item); or, instead, "
+	  "the filters below." },
+	RESOURCE_FILTERS(SRC_BODY, "Every resource"),
 	P_END
 };
 /* clang-format on */
@@ -207,13 +213,14 @@ const struct op op_table[OP__COUNT] = {
 	    .output_schema = out_cancel, .handler = h_cancel },
 	[OP_EXCLUDE] = { .id = OP_EXCLUDE, .method = "POST", .path = "/api/v1/migrations/{run}/resources/exclude",
 	    .status = 200, .tool = "migration-resources-exclude", .title = "Leave resources out",
-	    .description = "While the run awaits review: mark these resources excluded, so they are never imported.",
+	    .description = "While the run awaits review: mark these resources, or every one the filters match, "
+	    "excluded, so they are never imported.",
 	    .scope = SC_ACCOUNT_WRITE, .flags = RW | OPF_IDEMPOTENT, .params = params_select,
 	    .output_schema = out_select, .handler = h_exclude },
 	[OP_INCLUDE] = { .id = OP_INCLUDE, .method = "POST", .path = "/api/v1/migrations/{run}/resources/include",
 	    .status = 200, .tool = "migration-resources-include", .title = "Take excluded resources back",
-	    .description = "While the run awaits review: include excluded resources again (they are planned on "
-	    "execute).",
+	    .description = "While the run awaits review: include excluded resources again, these or every one the "
+	    "filters match (they are planned on execute).",
 	    .scope = SC_ACCOUNT_WRITE, .flags = RW | OPF_IDEMPOTENT, .params = params_select,
 	    .output_schema = out_select, .handler = h_include },
 	[OP_ME] = { .id = OP_ME, .method = "GET", .path = "/api/v1/me", .status = 200, .scope = SC_NONE,

@@ -49,9 +49,9 @@ int account_has_any(struct db *, enum account_table, uint64_t user);
 /* The object id of the user in table t as the normalized keys an import of
  * it carries (providers/common.h), a JSON text the caller frees in *json: for
  * the values an update keeps when the run could not read them. Monitors,
- * heartbeats and the hosting tables but their contacts (no key of theirs is
- * ever unread); 0 for other tables and when the object is gone, 1, or -1 on
- * error. */
+ * heartbeats, hosting clients, services, addons, domains, invoices and
+ * payments (no other kind has a key an adapter marks unread); 0 for other
+ * tables and when the object is gone, 1, or -1 on error. */
 int account_current(struct db *, enum account_table t, uint64_t user, uint64_t id, char **json);
 /* Point the link (user, provider, type, external id) at (model, target), made by run_id. */
 int64_t link_upsert(struct db *, uint64_t user, const char *provider, const char *type,

@@ -322,6 +322,21 @@ resource_ref(struct db *db, const char *run_id, const char *type, const char *ex
 	return rc;
 }
 
+int
+resources_checks(struct db *db, const char *run_id, char **json)
+{
+	struct db_res *r = db_query(db, ST_RN_RES_CHECKS, "s", run_id);
+	int rc;
+
+	*json = NULL;
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1)
+		*json = col_dup(r, 0);
+	db_free(r);
+	return rc < 0 ? -1 : *json != NULL;
+}
+
 int64_t
 resources_upsert_rows(struct db *db, const char *run_id, const char *rows)
 {

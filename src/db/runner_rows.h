@@ -101,6 +101,10 @@ int resource_lock(struct db *, uint64_t id, const char *run_id, struct resource_
  * target and normalized data). 1 with *out, 0 none, -1 error. */
 int resource_ref(struct db *, const char *run_id, const char *type, const char *ext,
     struct resource_row *out);
+/* Every monitor and heartbeat of the run as status page entries
+ * ([{"monitor_id": ext} or {"heartbeat_id": ext}, ...], discovery order, at
+ * most 1000), a JSON text the caller frees in *json. 1, 0 none, -1 error. */
+int resources_checks(struct db *, const char *run_id, char **json);
 
 /* ---- a run's resources ---- */
 

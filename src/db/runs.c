@@ -396,6 +396,21 @@ resource_exclude(struct db *db, const char *run, uint64_t resource, bool exclude
 }
 
 int64_t
+resources_exclude_matching(struct db *db, const char *run, const struct resource_filter *f, bool exclude)
+{
+	int64_t n, changed = 0;
+
+	do {
+		n = db_exec(db, exclude ? ST_RES_EXCLUDE_MATCHING : ST_RES_INCLUDE_MATCHING, "sssssssss", run,
+		    f->status, f->status, f->type, f->type, f->action, f->action, f->like, f->like);
+		if (n < 0)
+			return -1;
+		changed += n;
+	} while (n == 1000);
+	return changed;
+}
+
+int64_t
 token_touch(struct db *db, uint64_t token_id)
 {
 	return db_exec(db, ST_TOKEN_TOUCH, "u", token_id);

@@ -115,6 +115,10 @@ int64_t conflicts_resolve(struct db *, const char *run, uint64_t resource, const
     const char *action, const char *status, const char *reason);
 /* Exclude a resource from the import (exclude) or include it again. */
 int64_t resource_exclude(struct db *, const char *run, uint64_t resource, bool exclude);
+/* The same for every resource of the run that f matches, a thousand to a
+ * statement: how many changed, or -1. */
+int64_t resources_exclude_matching(struct db *, const char *run, const struct resource_filter *f,
+    bool exclude);
 /* Record that the token was used now. */
 int64_t token_touch(struct db *, uint64_t token_id);
 /* Count a hit in bucket's current minute: the hits so far, or -1. */

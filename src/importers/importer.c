@@ -714,12 +714,14 @@ importer_plan_reason(struct imp_ctx *c, const char *type, const char *action, ui
 
 /* ---- what a run could not read ---- */
 
-/* Whether this write keeps the object's own list (or value) of key: an update
- * of a run that could not read it (importer_write). */
+/* Whether this write keeps the object's own list of key: an update (the
+ * object id written is the target) of a run that could not read it
+ * (importer_write). A target gone meanwhile is created anew, with what the
+ * run has. */
 static bool
-keeps(const struct imp_ctx *c, const char *key)
+keeps(const struct imp_ctx *c, const char *key, uint64_t target, uint64_t id)
 {
-	for (size_t i = 0; c->unread != NULL && i < json_object_array_length(c->unread); i++)
+	for (size_t i = 0; id == target && c->unread != NULL && i < json_object_array_length(c->unread); i++)
 		if (strcmp(json_object_get_string(json_object_array_get_idx(c->unread, i)), key) == 0)
 			return true;
 	return false;
@@ -779,6 +781,7 @@ keep_unread(struct imp_ctx *c, const struct kind *k, json_object *norm, uint64_t
 	free(text);
 	if (json_object_deep_copy(norm, &out, NULL) != 0) {
 		json_object_put(now);
+		c->unread = NULL;
 		return NULL;
 	}
 	for (size_t i = 0; now != NULL && i < json_object_array_length(c->unread); i++) {
@@ -938,7 +941,7 @@ w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 	        .regions = json_col(b, norm, "regions"),
 	        .tags = json_col(b, norm, "tags") },
 	    id));
-	if (r != IMP_OK || keeps(c, "contact_ids")) {
+	if (r != IMP_OK || keeps(c, "contact_ids", target, *id)) {
 		c->unlinked[0] = '\0';
 		return r;
 	}
@@ -968,7 +971,7 @@ w_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target
 	        .timezone = txt(b, norm, "timezone", 64),
 	        .tags = json_col(b, norm, "tags") },
 	    id));
-	if (r != IMP_OK || keeps(c, "contact_ids")) {
+	if (r != IMP_OK || keeps(c, "contact_ids", target, *id)) {
 		c->unlinked[0] = '\0';
 		return r;
 	}
@@ -1033,6 +1036,26 @@ entries(struct imp_ctx *c, struct bag *b, json_object *norm, const char *key, st
 	return IMP_OK;
 }
 
+/* A status page that shows every monitor (its "all_monitors"): a copy of
+ * norm whose entries are every monitor and heartbeat of the run, in
+ * discovery order. NULL on a database error. */
+static json_object *
+all_checks(struct imp_ctx *c, json_object *norm)
+{
+	json_object *out = NULL, *items;
+	char *text;
+	int ok, rc = resources_checks(c->db, c->run_id, &text);
+
+	items = rc == 1 ? jx_parse(text, strlen(text), &ok) : NULL;
+	free(text);
+	if (rc < 0 || json_object_deep_copy(norm, &out, NULL) != 0) {
+		json_object_put(items);
+		return NULL;
+	}
+	json_object_object_add(out, "items", items != NULL ? items : json_object_new_array());
+	return out;
+}
+
 static enum imp_result
 w_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
     size_t n)
@@ -1040,9 +1063,12 @@ w_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t targ
 	int64_t public_ = json_object_object_get_ex(norm, "public", NULL) ? flag(norm, "public") : 1;
 	struct list_entry *items = NULL;
 	size_t nitems = 0;
-	enum imp_result r =
-	    entries(c, b, norm, "items", &items, &nitems, why, n, "the status page's monitors");
+	json_object *page = flag(norm, "all_monitors") ? all_checks(c, norm) : json_object_get(norm);
+	enum imp_result r = page == NULL ?
+	    IMP_DB :
+	    entries(c, b, page, "items", &items, &nitems, why, n, "the status page's monitors");
 
+	json_object_put(page);
 	if (r == IMP_OK)
 		r = saved(status_page_save(c->db, c->user_id, target,
 		    &(struct status_page_cols){ .name = txt(b, norm, "name", 255),
@@ -1050,7 +1076,7 @@ w_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t targ
 		        .public_ = public_,
 		        .timezone = txt(b, norm, "timezone", 64) },
 		    id));
-	if (r == IMP_OK && !keeps(c, "items"))
+	if (r == IMP_OK && !keeps(c, "items", target, *id))
 		r = saved(status_page_items_set(c->db, *id, items, nitems));
 	free(items);
 	return r;
@@ -1288,7 +1314,7 @@ w_invoice(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 	        .balance = decimal(b, norm, "balance"),
 	        .payment_method = txt(b, norm, "payment_method", 64) },
 	    id));
-	return r != IMP_OK || keeps(c, "lines") ? r : invoice_lines(c, b, norm, *id);
+	return r != IMP_OK || keeps(c, "lines", target, *id) ? r : invoice_lines(c, b, norm, *id);
 }
 
 static enum imp_result

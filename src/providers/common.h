@@ -111,6 +111,8 @@ struct prov_status_page {
 	const char *name, *url; /* url NULL: null */
 	const char *timezone;
 	bool public_;
+	bool all_monitors;        /* it shows every monitor of the account (UptimeRobot v2 "monitors": 0):
+	                           * its entries are then every monitor and heartbeat the run imports */
 	json_object *items;       /* array of prov_sp_item() objects, in the page's order */
 	json_object *monitor_ids; /* shorthand: each id becomes an item after items */
 };

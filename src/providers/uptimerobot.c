@@ -811,12 +811,15 @@ add_v2_psp(json_object *p, const char *id, struct prov_page *page)
 		sp.monitor_ids = prov_id_list(mons, "id");
 	else {
 		sp.monitor_ids = json_object_new_array();
-		if (prov_json_int(mons, &n) && n == 0)
+		if (prov_json_int(mons, &n) && n == 0) {
+			/* 0: every monitor of the account, new ones too (providers.md §1.2, getPSPs) */
+			sp.all_monitors = true;
 			prov_page_warn(page,
-			    UR " status page \"%s\" shows all monitors; its monitor list "
-			       "was imported empty: add the monitors to it after the import",
+			    UR
+			    " status page \"%s\" shows all monitors: it was imported with every monitor of "
+			    "this run; monitors added later are not added to it",
 			    sp.name);
-		else if (prov_json_id(mons, mid, sizeof mid) == 0)
+		} else if (prov_json_id(mons, mid, sizeof mid) == 0)
 			json_object_array_add(sp.monitor_ids, json_object_new_string(mid));
 		else if (mons != NULL) {
 			prov_page_warn(page,

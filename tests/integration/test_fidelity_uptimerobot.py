@@ -14,6 +14,7 @@ Expected values follow the fake's formulas for monitor g (tests/fakes/README.md,
 import json
 
 import harness
+from harness import q
 from fidelity import FidelityTestCase, contact_order
 
 P = "uptimerobot"
@@ -165,6 +166,17 @@ class TestUptimeRobotFidelity(FidelityTestCase):
         self.assertEqual((self.js(m["expected_status_codes"]), self.js(m["alert_status_codes"])), (["404"], ["500"]))
         self.assertEqual((self.js(m["tags"], []), self.js(m["regions"], []), m["follow_redirects"]), ([], [], None))
         self.assertEqual(pages["Fid Status Page 2"]["url"].startswith("https://stats.uptimerobot.com/"), True)
+        # page 2 shows all monitors ("monitors": 0): every monitor and heartbeat of the run, in the order
+        # they were found
+        got = self.rows("SELECT COALESCE(m.name, h.name) AS name FROM status_page_monitors e LEFT JOIN monitors m "
+                        "ON m.id = e.monitor_id LEFT JOIN heartbeats h ON h.id = e.heartbeat_id "
+                        "WHERE e.status_page_id = %d ORDER BY e.position" % pages["Fid Status Page 2"]["id"])
+        want = self.rows("SELECT name FROM migration_run_resources WHERE run_id=%s AND resource_type IN "
+                         "('monitor', 'heartbeat') ORDER BY id" % q(rid))
+        self.assertEqual(len(want), COUNTS["monitors"] + COUNTS["heartbeats"])
+        self.assertEqual([r["name"] for r in got], [r["name"] for r in want])
+        self.assertTrue(any('"Fid Status Page 2" shows all monitors: it was imported with every monitor of this '
+                            'run' in w for w in self.warnings(user, rid)))
 
         # one refused v3 call, then v2 only (getMonitors with every flag)
         reqs = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)

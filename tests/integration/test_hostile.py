@@ -152,15 +152,20 @@ class TestEveryLimitAcrossCharacters(HostileCase):
                         self.assertFalse(body["result"].get("isError"), r.describe())
                     else:
                         self.assertIn(param, self.tool_error(r)["errors"])
-                    path = rest[1].replace("{run}", rid) + "?" + urllib.parse.urlencode({param: value})
-                    r = self.rest(rest[0], path)
+                    path = rest[1].replace("{run}", rid)
+                    if rest[0] == "GET":  # a list filter, in the query
+                        r = self.rest(rest[0], path + "?" + urllib.parse.urlencode({param: value}))
+                    else:                 # a selection by filter, in the body
+                        r = self.rest(rest[0], path, {param: value})
                     self.assertStatus(r, 200 if ok else 422)
                     body = strict_json(self, r)
                     if not ok:
                         self.assertIn(param, body["errors"])
-                    else:  # the page links carry the value whole
+                    elif rest[0] == "GET":  # the page links carry the value whole
                         link = urllib.parse.urlparse(body["links"]["first"]).query
                         self.assertEqual(urllib.parse.parse_qs(link)[param], [value])
+                    else:
+                        self.assertEqual(body["changed"], 0)
                     walked += 1
         self.assertGreaterEqual(walked, 4)
         # every credential field of every provider: 1 to 2048 characters

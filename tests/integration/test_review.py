@@ -193,6 +193,43 @@ class TestResourceList(RunnerTestCase):
         res = self.mcp(user, "tools/call", {"name": "migration-resources-include",
                                             "arguments": {"id": rid, "ids": [first]}})
         self.assertEqual(res["result"]["structuredContent"]["changed"], 1)
+        # every monitor at once, by filter
+        res = self.mcp(user, "tools/call", {"name": "migration-resources-exclude",
+                                            "arguments": {"id": rid, "resource_type": "monitor"}})
+        self.assertEqual(res["result"]["structuredContent"]["changed"], 5)
+
+    def test_exclude_and_include_everything_a_filter_matches(self):
+        # 2,500 monitors (more than one statement's thousand) and a contact; "Shop 1…" names 1,111 of them
+        user = self.user()
+        rid = self.run_with(user, n=2500)
+        path = "/api/v1/migrations/%s/resources/" % rid
+        r = user.request("POST", path + "exclude", body={"resource_type": "monitor"})
+        self.assertStatus(r, 200)
+        self.assertEqual(r.json["changed"], 2500)
+        counts = self.get(user, rid)["meta"]["resource_counts"]
+        self.assertEqual((counts["excluded"], counts["pending"]), (2500, 1))
+        # filters narrow together: excluded monitors whose name contains "shop 1" (any case)
+        r = user.request("POST", path + "include", body={"status": "excluded", "q": "shop 1"})
+        self.assertEqual(r.json["changed"], 1 + 10 + 100 + 1000)
+        r = user.request("GET", path[:-1] + "?status=pending&q=shop%201&per_page=1")
+        self.assertEqual(r.json["meta"]["total"], 1111)
+        # LIKE wildcards in q are plain text: nothing matches "%"
+        r = user.request("POST", path + "include", body={"q": "%"})
+        self.assertEqual(r.json["changed"], 0)
+        # neither ids nor a filter, or both: a 422 on ids, and nothing changes
+        for body in ({}, {"ids": [1], "resource_type": "monitor"}):
+            r = user.request("POST", path + "exclude", body=body)
+            self.assertStatus(r, 422)
+            self.assertIn("ids", r.json["errors"])
+        r = user.request("POST", path + "exclude", body={"status": "finished"})
+        self.assertStatus(r, 422)
+        self.assertIn("status", r.json["errors"])
+        self.assertEqual(self.get(user, rid)["meta"]["resource_counts"]["excluded"], 2500 - 1111)
+        # only while the run awaits review
+        self.execute(user, rid)
+        r = user.request("POST", path + "include", body={"resource_type": "monitor"})
+        self.assertStatus(r, 422)
+        self.assertEqual(r.json["code"], "run_not_awaiting_review")
 
     def mcp(self, user, method, params):
         r = user.request("POST", "/mcp", body={"jsonrpc": "2.0", "id": 1, "method": method, "params": params},

@@ -223,9 +223,10 @@ class TestRunnerLifecycle(RunnerTestCase):
                          paused_src)
         # status pages list the imported monitors, in the provider's order
         rows = self.stack.sql_dicts(
-            "SELECT sp.name, spm.position, m.user_id, m.id AS mid FROM status_pages sp "
-            "JOIN status_page_monitors spm ON spm.status_page_id = sp.id "
-            "LEFT JOIN monitors m ON m.id = spm.monitor_id WHERE sp.user_id=%d ORDER BY sp.id, spm.position" % user.id)
+            "SELECT sp.name, spm.position, COALESCE(m.user_id, h.user_id) AS user_id FROM status_pages sp "
+            "JOIN status_page_monitors spm ON spm.status_page_id = sp.id LEFT JOIN monitors m ON m.id = spm.monitor_id "
+            "LEFT JOIN heartbeats h ON h.id = spm.heartbeat_id WHERE sp.user_id=%d ORDER BY sp.id, spm.position"
+            % user.id)
         self.assertGreater(len(rows), 0, "a status page keeps its monitor list")
         for row in rows:
             self.assertEqual(row["user_id"], str(user.id))
@@ -235,7 +236,12 @@ class TestRunnerLifecycle(RunnerTestCase):
             "AND r.resource_type='status_page' ORDER BY r.id" % q(rid))
         for page in sp:
             want = []
-            for ext in [it["monitor_id"] for it in json.loads(page["normalized_data"])["items"]]:
+            norm = json.loads(page["normalized_data"])
+            if norm["all_monitors"]:  # v2 "monitors": 0, every monitor: all of the run's, in the order found
+                want = [r[0] for r in self.stack.sql(
+                    "SELECT target_id FROM migration_run_resources WHERE run_id=%s AND resource_type IN "
+                    "('monitor','heartbeat') ORDER BY id" % q(rid))]
+            for ext in [it["monitor_id"] for it in norm["items"]]:
                 t = self.stack.sql_value("SELECT target_id FROM migration_run_resources WHERE run_id=%s AND "
                                          "resource_type IN ('monitor','heartbeat') AND external_id=%s" % (q(rid), q(ext)))
                 if t:

@@ -246,10 +246,13 @@ test_resource_filters(void **state)
 	snprintf(buf, sizeof buf, "{%s,\"q\":\"%0101d\"}", id, 0);
 	assert_int_equal(args_for(OP_RESOURCES, buf, TRANSPORT_REST, &a, &e), -1);
 	assert_true(has_field(&e, "q"));
-	/* exclude/include: ids required */
-	snprintf(buf, sizeof buf, "{%s}", id);
+	/* exclude/include: ids or the list's filters (the handler asks for one of them), each checked */
+	snprintf(buf, sizeof buf, "{%s,\"status\":\"done\"}", id);
 	assert_int_equal(args_for(OP_EXCLUDE, buf, TRANSPORT_REST, &a, &e), -1);
-	assert_true(has_field(&e, "ids"));
+	assert_true(has_field(&e, "status"));
+	snprintf(buf, sizeof buf, "{%s,\"resource_type\":\"maintenance_window\",\"q\":\"db\"}", id);
+	assert_int_equal(args_for(OP_EXCLUDE, buf, TRANSPORT_TOOL, &a, &e), 0);
+	args_done();
 	snprintf(buf, sizeof buf, "{%s,\"ids\":[3,4]}", id);
 	assert_int_equal(args_for(OP_INCLUDE, buf, TRANSPORT_TOOL, &a, &e), 0);
 	args_done();

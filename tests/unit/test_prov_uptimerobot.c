@@ -145,11 +145,13 @@ test_v2_phases(void **state)
 	    X_STR("url", "https://stats.uptimerobot.com/asfF1XZb0M"), /* custom_url "" */
 	    X_TRUE("public"));
 	it = page_find(&p, "status_page", "123457");
-	assert_string_equal(nids(it, "items"), ""); /* "monitors":0 = all */
+	assert_string_equal(nids(it, "items"), ""); /* "monitors":0 = all: the importer fills them */
+	assert_true(nbool(it, "all_monitors"));
 	assert_string_equal(nstr(it, "url"), "https://status.example.com");
 	assert_true(has_warning(&p, "\"All of them\" shows all monitors"));
 	it = page_find(&p, "status_page", "123458");
 	assert_false(nbool(it, "public")); /* paused */
+	assert_false(nbool(it, "all_monitors"));
 	assert_string_equal(nstr(it, "url"), "https://stats.uptimerobot.com/yyy");
 	prov_page_free(&p);
 }
