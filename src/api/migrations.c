@@ -747,6 +747,29 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 	return 0;
 }
 
+/* After an exclusion: a warning in the run log naming the monitors and
+ * heartbeats that alert a contact left out, which will not alert it. 0 or -1. */
+static int
+lost_links_warning(struct db *db, const char *run, struct err *e)
+{
+	char pairs[1024], msg[1200];
+	json_object *ctxo;
+	int64_t lost = resources_lost_links(db, run, pairs, sizeof pairs);
+	int rc;
+
+	if (lost <= 0)
+		return lost < 0 ? db_fail(db, e) : 0;
+	utf8_format(msg, sizeof msg,
+	    "%lld alert link%s to contacts left out will not be imported; these monitors and heartbeats will not "
+	    "alert them: %s%s.",
+	    (long long)lost, lost == 1 ? "" : "s", pairs, lost > 10 ? ", …" : "");
+	ctxo = json_object_new_object();
+	jx_add_int(ctxo, "lost_alert_links", lost);
+	rc = runlog_add(db, run, "warning", msg, ctxo, e);
+	json_object_put(ctxo);
+	return rc;
+}
+
 /* Exclude or include the resources a->ids of a run awaiting review, or
  * every one its filters (status, resource_type, action, q) match. */
 static int
@@ -798,7 +821,7 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 	jx_add_int(ctxo, exclude ? "excluded" : "included", changed);
 	n = runlog_add(db, a->id, "info", msg, ctxo, e);
 	json_object_put(ctxo);
-	if (n != 0)
+	if (n != 0 || (exclude && changed > 0 && lost_links_warning(db, a->id, e) != 0))
 		return -1;
 	*out = ack(msg, a->id, st);
 	jx_add_int(*out, "changed", changed);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/jsonx.h"
+#include "core/util.h"
 #include "db/runs.h"
 
 static struct db_text
@@ -393,6 +394,27 @@ int64_t
 resource_exclude(struct db *db, const char *run, uint64_t resource, bool exclude)
 {
 	return db_exec(db, exclude ? ST_RES_EXCLUDE : ST_RES_INCLUDE, "su", run, resource);
+}
+
+int64_t
+resources_lost_links(struct db *db, const char *run, char *out, size_t n)
+{
+	struct db_res *r = db_query(db, ST_RES_LOST_LINKS, "s", run);
+	int64_t total = 0;
+	size_t at;
+	int rc;
+
+	out[0] = '\0';
+	if (r == NULL)
+		return -1;
+	while ((rc = db_next(r)) == 1) {
+		total = db_i64(r, 2);
+		if ((at = strlen(out)) < n - 1)
+			utf8_format(out + at, n - at, "%s%s \u2192 %s", at ? ", " : "",
+			    db_str(r, 0) ? db_str(r, 0) : "?", db_str(r, 1) ? db_str(r, 1) : "?");
+	}
+	db_free(r);
+	return rc < 0 ? -1 : total;
 }
 
 int64_t

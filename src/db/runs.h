@@ -115,6 +115,10 @@ int64_t conflicts_resolve(struct db *, const char *run, uint64_t resource, const
     const char *action, const char *status, const char *reason);
 /* Exclude a resource from the import (exclude) or include it again. */
 int64_t resource_exclude(struct db *, const char *run, uint64_t resource, bool exclude);
+/* The alert links the run's excluded contacts take with them, in words into
+ * out ("Shop → Ops, Backup → Ops"; the first ten), and how many in all
+ * (0: none). -1 on error. */
+int64_t resources_lost_links(struct db *, const char *run, char *out, size_t n);
 /* The same for every resource of the run that f matches, a thousand to a
  * statement: how many changed, or -1. */
 int64_t resources_exclude_matching(struct db *, const char *run, const struct resource_filter *f,

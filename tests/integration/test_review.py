@@ -156,10 +156,18 @@ class TestResourceList(RunnerTestCase):
         items += [("monitor", "m%02d" % i, monitor(i, contact_ids=["c1", "c2", "c9"] if i < 2 else []))
                   for i in range(3)]
         rid = self.synthetic_run(user, "uptimerobot", items)
+        self.stack.sql("UPDATE migration_run_resources SET name = JSON_VALUE(normalized_data, '$.name') "
+                       "WHERE run_id=%s" % q(rid))
         c1 = self.stack.sql_value("SELECT id FROM migration_run_resources WHERE run_id=%s AND external_id='c1'"
                                   % q(rid))
         r = user.request("POST", "/api/v1/migrations/%s/resources/exclude" % rid, body={"ids": [int(c1)]})
         self.assertStatus(r, 200)
+        # the review says it at once: which monitors will not alert the contact left out
+        said = [e for e in self.logs(user, rid) if e["level"] == "warning"]
+        self.assertEqual([e["message"] for e in said], [
+            "2 alert links to contacts left out will not be imported; these monitors and heartbeats will not "
+            "alert them: Shop 0 \u2192 Ops, Shop 1 \u2192 Ops."])
+        self.assertEqual(said[0]["context"]["lost_alert_links"], 2)
         self.execute(user, rid)
         self.assertEqual(self.drive(rid, ("completed", "completed_with_errors")), "completed")
         warnings = [e["message"] for e in self.logs(user, rid) if e["level"] == "warning"]
