@@ -64,6 +64,7 @@
 #include "importers/importer.h"
 #include "providers/provider.h"
 #include "fuzz.h"
+#include "../unit/fakedb_columns.h"
 
 #define FAKE_COLS     24 /* more than any statement selects */
 #define FAKE_BOUND    4  /* bound strings a column may echo */
@@ -114,10 +115,6 @@ struct db_res {
 
 struct db_res *__wrap_db_query(struct db *, enum stmt_id, const char *, ...);
 int __wrap_db_next(struct db_res *);
-const char *__wrap_db_strn(struct db_res *, int, size_t *);
-const char *__wrap_db_str(struct db_res *, int);
-size_t __wrap_db_len(struct db_res *, int);
-int64_t __wrap_db_i64(struct db_res *, int);
 void __wrap_db_free(struct db_res *);
 int64_t __wrap_db_exec(struct db *, enum stmt_id, const char *, ...);
 int64_t __wrap_db_vexec_tail(struct db *, enum stmt_id, const char *, va_list, const uint64_t *, size_t);
@@ -436,33 +433,6 @@ __wrap_db_strn(struct db_res *r, int col, size_t *len)
 		return NULL;
 	*len = c->len;
 	return c->s;
-}
-
-const char *
-__wrap_db_str(struct db_res *r, int col)
-{
-	size_t len;
-
-	return __wrap_db_strn(r, col, &len);
-}
-
-size_t
-__wrap_db_len(struct db_res *r, int col)
-{
-	size_t len;
-
-	__wrap_db_strn(r, col, &len);
-	return len;
-}
-
-int64_t
-__wrap_db_i64(struct db_res *r, int col)
-{
-	const char *s = __wrap_db_str(r, col);
-	int64_t v;
-
-	/* as db.c reads a column: its integer, 0 for NULL and for text that is none */
-	return s != NULL && parse_i64(s, INT64_MIN + 1, INT64_MAX, &v) == 0 ? v : 0;
 }
 
 void

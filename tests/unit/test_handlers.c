@@ -21,6 +21,8 @@
 #include "core/util.h"
 #include "db/db.h"
 
+#include "fakedb_columns.h"
+
 #define COLS 16
 
 /* What every query gives: rows copies of the row cells (NULL: SQL NULL),
@@ -38,10 +40,6 @@ struct db_res {
 
 struct db_res *__wrap_db_query(struct db *, enum stmt_id, const char *, ...);
 int __wrap_db_next(struct db_res *);
-const char *__wrap_db_strn(struct db_res *, int, size_t *);
-const char *__wrap_db_str(struct db_res *, int);
-size_t __wrap_db_len(struct db_res *, int);
-int64_t __wrap_db_i64(struct db_res *, int);
 void __wrap_db_free(struct db_res *);
 int64_t __wrap_db_exec(struct db *, enum stmt_id, const char *, ...);
 int __wrap_db_begin(struct db *);
@@ -80,32 +78,6 @@ __wrap_db_strn(struct db_res *r, int col, size_t *len)
 	(void)r;
 	*len = col >= 0 && col < COLS && script.cells[col] ? strlen(script.cells[col]) : 0;
 	return col >= 0 && col < COLS ? script.cells[col] : NULL;
-}
-
-const char *
-__wrap_db_str(struct db_res *r, int col)
-{
-	size_t len;
-
-	return __wrap_db_strn(r, col, &len);
-}
-
-size_t
-__wrap_db_len(struct db_res *r, int col)
-{
-	size_t len;
-
-	__wrap_db_strn(r, col, &len);
-	return len;
-}
-
-int64_t
-__wrap_db_i64(struct db_res *r, int col)
-{
-	const char *s = __wrap_db_str(r, col);
-	int64_t v;
-
-	return s != NULL && parse_i64(s, INT64_MIN + 1, INT64_MAX, &v) == 0 ? v : 0;
 }
 
 void
