@@ -19,6 +19,8 @@
 #include "crypto/token.h"
 #include "db/admin.h"
 #include "db/db.h"
+#include "providers/fields.h"
+#include "providers/provider.h"
 
 #ifndef DATADIR
 #define DATADIR "/usr/share/migrator"
@@ -38,6 +40,7 @@ static const char usage_text[] =
     "  flag set migrator on|off [--user ID]             global switch, or a per-user override\n"
     "  flag get migrator [--user ID]                    the effective value and what decides it\n"
     "  keygen --out FILE                                new credentials key, mode 0600\n"
+    "  provider fields PROVIDER                         each field it sends: where it lands, or why not\n"
     "  status                                           queues, runs per status, oldest job age\n"
     "The config is --config FILE, else $MIGRATOR_CONFIG, else the default path.\n"
     "Exit status: 0 done, 1 failed (the message says why), 2 usage error.\n";
@@ -385,6 +388,26 @@ cmd_flag_set(struct config *cfg, int argc, char **argv, int at)
 	return 0;
 }
 
+/* The provider's field tables as the docs hold them (providers/fields.h). */
+static int
+cmd_provider_fields(int argc, char **argv, int at)
+{
+	const struct provider_def *def;
+
+	if (at + 1 != argc)
+		return die_usage();
+	if ((def = provider_find(argv[at])) == NULL) {
+		fprintf(stderr, PROG ": no provider %s\n", argv[at]);
+		return 1;
+	}
+	if (def->fields == NULL) {
+		fprintf(stderr, PROG ": the field tables of %s are not written yet\n", def->name);
+		return 1;
+	}
+	prov_fields_markdown(def->fields, stdout);
+	return 0;
+}
+
 static int
 cmd_keygen(int argc, char **argv, int at)
 {
@@ -540,6 +563,8 @@ main(int argc, char **argv)
 		return cli_version(PROG);
 	if (strcmp(argv[at], "keygen") == 0)
 		return cmd_keygen(argc, argv, at + 1);
+	if (strcmp(argv[at], "provider") == 0 && at + 1 < argc && strcmp(argv[at + 1], "fields") == 0)
+		return cmd_provider_fields(argc, argv, at + 2);
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		const struct command *k = &commands[i];
 		int words = k->word2 ? 2 : 1;

@@ -56,27 +56,55 @@ item_list_close(struct item_list *l)
 	return jx_splice(l->pb);
 }
 
-/* Append one resource item: the keys of the spec's resource object, in order. */
-/* What the resource will write into the account (importer_preview), or null. */
+/* The preview and dropped keys of a resource item: what it will write into
+ * the account (importer_preview; null for a kind no importer handles), and
+ * what of it will not carry over: the fields discovery listed by the
+ * provider's table (null where it has none yet) and the alert links to
+ * contacts that will not be imported. */
 static void
-preview_put(struct printbuf *pb, const struct resource_item *r)
+extras_put(struct printbuf *pb, const struct resource_item *r)
 {
 	char type[64];
 	int ok;
 	json_object *norm = r->norm.s ? jx_parse(r->norm.s, r->norm.len, &ok) : NULL;
-	json_object *alerts = r->alerts.s ? jx_parse(r->alerts.s, r->alerts.len, &ok) : NULL, *p;
+	json_object *alerts = r->alerts.s ? jx_parse(r->alerts.s, r->alerts.len, &ok) : NULL, *p, *no;
+	json_object *dropped = r->dropped.s ? jx_parse(r->dropped.s, r->dropped.len, &ok) : NULL;
 
 	snprintf(type, sizeof type, "%.*s", (int)(r->type.len < 63 ? r->type.len : 63),
 	    r->type.s ? r->type.s : "");
-	if ((p = importer_preview(type, norm, alerts, r->import_paused)) != NULL)
+	p = importer_preview(type, norm, alerts, r->import_paused);
+	jx_put_lit(pb, ",\"preview\":");
+	if (p != NULL)
 		jx_put_json(pb, p);
 	else
 		jx_put_lit(pb, "null");
+	if (dropped != NULL && !json_object_is_type(dropped, json_type_array)) {
+		json_object_put(dropped);
+		dropped = NULL;
+	}
+	if (dropped != NULL && json_object_object_get_ex(p, "not_alerted", &no))
+		for (size_t i = 0; i < json_object_array_length(no); i++) {
+			json_object *n = json_object_array_get_idx(no, i), *e = json_object_new_object(), *who;
+			char field[256];
+			if (!json_object_object_get_ex(n, "name", &who))
+				json_object_object_get_ex(n, "external_id", &who);
+			utf8_format(field, sizeof field, "alert contact %s", json_object_get_string(who));
+			jx_add_str(e, "field", field);
+			jx_add_str(e, "reason", json_object_get_string(json_object_object_get(n, "why")));
+			json_object_array_add(dropped, e);
+		}
+	jx_put_lit(pb, ",\"dropped\":");
+	if (dropped != NULL)
+		jx_put_json(pb, dropped);
+	else
+		jx_put_lit(pb, "null");
+	json_object_put(dropped);
 	json_object_put(p);
 	json_object_put(alerts);
 	json_object_put(norm);
 }
 
+/* Append one resource item: the keys of the spec's resource object, in order. */
 static void
 resource_put(const struct resource_item *r, void *arg)
 {
@@ -102,8 +130,7 @@ resource_put(const struct resource_item *r, void *arg)
 	jx_put_int(pb, r->attempts);
 	jx_put_lit(pb, ",\"error_message\":");
 	jx_put_str(pb, r->error_message.s, r->error_message.len);
-	jx_put_lit(pb, ",\"preview\":");
-	preview_put(pb, r);
+	extras_put(pb, r);
 	jx_put_lit(pb, "}");
 }
 
@@ -424,6 +451,27 @@ action_counts(struct db *db, const char *id, const struct detail *d)
 	return acts;
 }
 
+/* While a run is pending or discovering its resources are still being read. */
+static bool
+discovering(json_object *run)
+{
+	const char *st = json_object_get_string(json_object_object_get(run, "status"));
+
+	return st == NULL || strcmp(st, "pending") == 0 || strcmp(st, "discovering") == 0;
+}
+
+static void
+dropped_add(const char *type, const char *field, const char *reason, int64_t n, void *arg)
+{
+	json_object *e = json_object_new_object();
+
+	jx_add_str(e, "resource_type", type);
+	jx_add_str(e, "field", field);
+	jx_add_str(e, "reason", reason);
+	jx_add_int(e, "resources", n);
+	json_object_array_add(arg, e);
+}
+
 int
 h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
@@ -461,6 +509,15 @@ h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		goto fail;
 	}
 	json_object_object_add(meta, "action_counts", acts);
+	/* once discovery is over: what will not carry over, field by field */
+	if (!discovering(run)) {
+		json_object *dropped = json_object_new_array();
+		json_object_object_add(meta, "dropped", dropped);
+		if (dropped_summary(db, a->id, dropped_add, dropped) != 0) {
+			json_object_put(meta);
+			goto fail;
+		}
+	}
 	if (a->embed_logs > 0) {
 		if (fetch_logs(db, a->id, false, a->embed_logs, 0, &logs, e) != 0) {
 			json_object_put(meta);

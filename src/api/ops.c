@@ -46,7 +46,7 @@ static const char out_get[] =
     "\"resources\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}},"
     "\"logs\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}}},\"required\":[\"id\",\"status\",\"resources\"]},"
     "\"meta\":{\"type\":\"object\",\"properties\":{\"resource_counts\":{\"type\":\"object\"},"
-    "\"action_counts\":{\"type\":\"object\"}}}},"
+    "\"action_counts\":{\"type\":\"object\"},\"dropped\":{\"type\":\"array\"}}}},"
     "\"required\":[\"data\",\"meta\"]}";
 static const char out_resources[] =
     "{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"array\",\"items\":{\"type\":\"object\","

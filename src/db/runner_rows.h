@@ -113,7 +113,8 @@ int resources_checks(struct db *, const char *run_id, char **json);
 /* ---- a run's resources ---- */
 
 /* Discovery: a page's resources inserted or refreshed; rows is one JSON array
- * in page order [[type, external id, name, raw data or null, normalized data], ...]. */
+ * in page order [[type, external id, name, raw data or null, normalized data,
+ * dropped or null], ...]. */
 int64_t resources_upsert_rows(struct db *, const char *run_id, const char *rows);
 /* Planning: a batch's decisions, rows one JSON array [[id, action, status, reason], ...]
  * (never over one made by resolve-conflicts, never on finished work). */

@@ -193,6 +193,7 @@ resource_row(struct db_res *r, struct sink *to)
 		.norm = text(r, 9),
 		.alerts = text(r, 10),
 		.import_paused = db_i64(r, 11) == 1,
+		.dropped = text(r, 12),
 	};
 
 	to->fn.resource(&row, to->arg);
@@ -205,12 +206,12 @@ run_resources(struct db *db, const char *run, int64_t limit, resource_item_fn *f
 	    &(struct sink){ .fn.resource = fn, .arg = arg });
 }
 
-/* A row of ST_RES_PAGE(_ALL): RES_COLS (resource_row reads its 12 columns) and the count of all the
+/* A row of ST_RES_PAGE(_ALL): RES_COLS (resource_row reads its 13 columns) and the count of all the
  * run's resources that match. */
 static void
 resource_page_row(struct db_res *r, struct sink *to)
 {
-	*to->total = db_i64(r, 12);
+	*to->total = db_i64(r, 13);
 	resource_row(r, to);
 }
 
@@ -249,6 +250,21 @@ resource_counts(struct db *db, const char *run, void (*fn)(const char *status, i
 {
 	return each_row(db_query(db, ST_RUN_RESOURCE_COUNTS, "s", run), count_row,
 	    &(struct sink){ .fn.count = fn, .arg = arg });
+}
+
+int
+dropped_summary(struct db *db, const char *run,
+    void (*fn)(const char *type, const char *field, const char *reason, int64_t n, void *arg), void *arg)
+{
+	struct db_res *r = db_query(db, ST_RUN_DROPPED_SUMMARY, "s", run);
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	while ((rc = db_next(r)) == 1)
+		fn(db_str(r, 0), db_str(r, 1), db_str(r, 2), db_i64(r, 3), arg);
+	db_free(r);
+	return rc < 0 ? -1 : 0;
 }
 
 int

@@ -45,8 +45,8 @@ struct resource_item {
 	int64_t id, attempts;
 	struct db_text type, external_id, name, action, status, reason, error_message;
 	/* what the preview is made of (importer_preview): normalized data, the run's contacts it names,
-	 * and the run's option import_paused */
-	struct db_text norm, alerts;
+	 * and the run's option import_paused; and what does not carry over, as discovery listed it */
+	struct db_text norm, alerts, dropped;
 	bool import_paused;
 };
 typedef void resource_item_fn(const struct resource_item *, void *arg);
@@ -64,6 +64,10 @@ int resources_page(struct db *, const char *run, uint64_t user, const struct res
 /* A run's resource count per status (statuses in order). */
 int resource_counts(struct db *, const char *run, void (*fn)(const char *status, int64_t n, void *arg),
     void *arg);
+/* What will not carry over of the run's resources not excluded: fn per resource type, field and
+ * reason, with how many resources lose it, the most first (at most 100). */
+int dropped_summary(struct db *, const char *run,
+    void (*fn)(const char *type, const char *field, const char *reason, int64_t n, void *arg), void *arg);
 /* A run's count of resources not excluded per planned action (actions in order). */
 int planned_counts(struct db *, const char *run, void (*fn)(const char *action, int64_t n, void *arg),
     void *arg);

@@ -7,6 +7,7 @@
 #ifndef MIGRATOR_PROV_ADAPTERS_H
 #define MIGRATOR_PROV_ADAPTERS_H
 
+#include "providers/fields.h"
 #include "providers/httpc.h"
 #include "providers/provider.h"
 
@@ -16,6 +17,7 @@ extern const struct provider_ops statuscake_ops;
 extern const struct provider_ops better_stack_ops;
 extern const struct provider_ops updown_ops;
 extern const struct provider_ops healthchecks_ops;
+extern const struct prov_fields healthchecks_fields[];
 extern const struct provider_ops cronitor_ops;
 extern const struct provider_ops statuspage_ops;
 extern const struct provider_ops whmcs_ops;

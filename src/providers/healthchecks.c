@@ -18,6 +18,7 @@
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
+#include "providers/fields.h"
 
 #define HC "Healthchecks"
 
@@ -278,3 +279,56 @@ healthchecks_fetch(struct prov_session *s, const char *cursor, struct prov_page 
 }
 
 const struct provider_ops healthchecks_ops = { healthchecks_fetch };
+
+/* The fate of each field (providers/fields.h): Check.to_dict and
+ * Channel.to_dict of hc/api/models.py (providers.md §6). */
+/* clang-format off */
+static const struct prov_field check_fields[] = {
+	{ "uuid", "`import_links`", "the external id" },
+	{ "unique_key", "`import_links`", "the external id when the key is read-only (no `uuid` then)" },
+	{ "name", "`heartbeats.name`", "else `slug`, else the id" },
+	{ "slug", "`heartbeats.name`", "only when there is no name (slug ping URLs need the project's ping key, which the API does not show)" },
+	{ "timeout", "`heartbeats.interval_s`", "a simple check's period; with neither it nor a schedule 86400 (the Healthchecks default), with a warning" },
+	{ "schedule", "`heartbeats.schedule`", "cron or OnCalendar, kept as written; `interval_s` 0" },
+	{ "tz", "`heartbeats.timezone`", "the zone the schedule is read in" },
+	{ "grace", "`heartbeats.grace_s`", NULL },
+	{ "status", "`heartbeats.paused`", "`paused` pauses it; `new`, `up`, `grace`, `down`, `started` run; an unknown one runs, with a warning" },
+	{ "tags", "`heartbeats.tags`", "split at spaces (a JSON array; none: NULL)" },
+	{ "ping_url", "`heartbeats.ping_url`", "absent with a read-only key: NULL, with a warning" },
+	{ "channels", "`heartbeat_contacts`", "the integrations it alerts (comma-separated ids); absent with a read-only key" },
+	{ "desc", NULL, "A check's description has no place in the account." },
+	{ "methods", NULL, "Healthchecks' own ping filter (POST only); the account's heartbeats take any ping." },
+	{ "manual_resume", NULL, "Healthchecks' own switch to stay down until resumed by hand." },
+	{ "subject", NULL, "Healthchecks' e-mail ping filter; the account's heartbeats take any ping." },
+	{ "subject_fail", NULL, "Healthchecks' e-mail ping filter; the account's heartbeats take any ping." },
+	{ "start_kw", NULL, "Healthchecks' ping keyword filter; the account's heartbeats take any ping." },
+	{ "success_kw", NULL, "Healthchecks' ping keyword filter; the account's heartbeats take any ping." },
+	{ "failure_kw", NULL, "Healthchecks' ping keyword filter; the account's heartbeats take any ping." },
+	{ "filter_subject", NULL, "Healthchecks' ping filter switch; the account's heartbeats take any ping." },
+	{ "filter_body", NULL, "Healthchecks' ping filter switch; the account's heartbeats take any ping." },
+	{ "filter_http_body", NULL, "Healthchecks' ping filter switch; the account's heartbeats take any ping." },
+	{ "filter_default_fail", NULL, "Healthchecks' ping filter switch; the account's heartbeats take any ping." },
+	{ "n_pings", NULL, "State at Healthchecks (pings so far), not a setting." },
+	{ "started", NULL, "State at Healthchecks (a run in progress), not a setting." },
+	{ "last_ping", NULL, "State at Healthchecks, not a setting." },
+	{ "next_ping", NULL, "State at Healthchecks, not a setting." },
+	{ "last_duration", NULL, "State at Healthchecks, not a setting." },
+	{ "badge_url", NULL, "A Healthchecks badge; the account makes its own." },
+	{ "update_url", NULL, "A Healthchecks API link." },
+	{ "pause_url", NULL, "A Healthchecks API link." },
+	{ "resume_url", NULL, "A Healthchecks API link." },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field channel_fields[] = {
+	{ "id", "`import_links`", "the external id" },
+	{ "name", "`contacts.name`", "else the kind's name" },
+	{ "kind", "`contacts.type`", "see the kinds below; the API never shows the address: `needs_address` 1" },
+	{ NULL, NULL, NULL }
+};
+/* clang-format on */
+
+const struct prov_fields healthchecks_fields[] = {
+	{ "heartbeat", "check (`GET /api/v3/checks/`)", check_fields },
+	{ "contact", "integration (`GET /api/v3/channels/`)", channel_fields },
+	{ NULL, NULL, NULL },
+};

@@ -34,6 +34,7 @@
 #include "core/err.h"
 
 struct provider_ops;
+struct prov_fields;
 
 struct provider_def {
 	const char *id;               /* spec value, e.g. "uptimerobot" */
@@ -47,6 +48,8 @@ struct provider_def {
 	const struct provider_ops *ops; /* discovery */
 	int min_interval_ms;            /* the published request rate as the least time between two
 	                      * requests of one account (providers.md §3.3, §6.3, §8.3); 0: none */
+	const struct prov_fields *fields; /* the fate of each field it answers with (providers/fields.h),
+	                                   * per resource type; NULL: not stated yet */
 };
 
 /* The nine providers, in the order the interface lists them; NULL-terminated. */

@@ -47,7 +47,7 @@ static const struct provider_def p_updown = {
 static const struct provider_def p_healthchecks = {
 	.id = "healthchecks", .name = "Healthchecks", .default_base_url = "https://healthchecks.io",
 	.required = FIELDS("api_key"), .optional = FIELDS("base_url"), .url_field = "base_url", .plain = NOFIELDS,
-	.imports = FIELDS("heartbeat", "contact"), .ops = &healthchecks_ops,
+	.imports = FIELDS("heartbeat", "contact"), .ops = &healthchecks_ops, .fields = healthchecks_fields,
 	.min_interval_ms = 600 /* §6.3: at most 100 requests a minute advised */ };
 static const struct provider_def p_cronitor = {
 	.id = "cronitor", .name = "Cronitor", .default_base_url = "https://cronitor.io", .required = FIELDS("api_key"),

@@ -35,6 +35,7 @@
 #include "db/runner_rows.h"
 #include "importers/importer.h"
 #include "providers/common.h"
+#include "providers/fields.h"
 #include "providers/provider.h"
 #include "runner/rules.h"
 #include "runner/runner.h"
@@ -236,9 +237,10 @@ stats_count_page(const char *old_text, const struct prov_page *p, int64_t *total
 	return text;
 }
 
-/* The page's resources, in one statement. 0 or -1. */
+/* The page's resources, in one statement, each with what of it does not
+ * carry over by the provider's field table (none yet: null). 0 or -1. */
 static int
-save_items(struct runner *r, const char *run_id, const struct prov_page *p)
+save_items(struct runner *r, const struct disc *d, const struct prov_page *p)
 {
 	json_object *rows = json_object_new_array_ext((int)p->n);
 	char name[256];
@@ -246,16 +248,18 @@ save_items(struct runner *r, const char *run_id, const struct prov_page *p)
 
 	for (size_t i = 0; i < p->n; i++) {
 		const struct prov_item *it = &p->items[i];
-		json_object *row = json_object_new_array_ext(5);
+		const struct prov_fields *fields = prov_fields_of(d->def->fields, it->resource_type);
+		json_object *row = json_object_new_array_ext(6);
 		importer_label(it->resource_type, it->norm, name, sizeof name);
 		json_object_array_add(row, json_object_new_string(it->resource_type));
 		json_object_array_add(row, json_object_new_string(it->external_id));
 		json_object_array_add(row, name[0] ? json_object_new_string(name) : NULL);
 		json_object_array_add(row, json_object_get(it->raw));
 		json_object_array_add(row, it->norm ? json_object_get(it->norm) : json_object_new_object());
+		json_object_array_add(row, fields ? prov_dropped(fields, it->raw) : NULL);
 		json_object_array_add(rows, row);
 	}
-	rc = p->n > 0 ? resources_upsert_rows(r->db, run_id, jx_text(rows)) : 0;
+	rc = p->n > 0 ? resources_upsert_rows(r->db, d->job->run_id, jx_text(rows)) : 0;
 	json_object_put(rows);
 	return rc < 0 ? -1 : 0;
 }
@@ -357,7 +361,7 @@ save_page(struct runner *r, void *arg)
 		goto out;
 	}
 	t = TX_ERROR;
-	if (save_items(r, d->job->run_id, p) != 0)
+	if (save_items(r, d, p) != 0)
 		goto out;
 	log_page_warnings(r, d, p);
 	{

@@ -12,7 +12,8 @@ also (i + 1) % contacts. Channel j has kind KINDS[j % 8].
 Account options: "refuse": ["channels"] answers /channels/ with the read-only key's 401
 {"error":"wrong api key"}; "append_slash": true answers a path without its trailing slash with a 301 to
 the same path with it (Django's APPEND_SLASH); "moved_from": "/old" answers every path under
-/healthchecks/old/... with a 301 to the same path without /old (a self-hosted instance that moved).
+/healthchecks/old/... with a 301 to the same path without /old (a self-hosted instance that moved);
+"new_fields": {name: value} adds those members to every check (fields a later version may add).
 """
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
@@ -124,6 +125,12 @@ class Healthchecks(Provider):
              "badge_url": "https://healthchecks.io/b/2/%s.svg" % hid(12, self.id, a.seed, "badge", i)}
         if i % 4 == 1:
             d["last_duration"] = 12
+        if i % 4 == 2:
+            d["desc"] = "Runs after the nightly backup"  # desc: free text (templates/docs/api.md example)
+        if a.options.get("new_fields"):
+            # fields a later Healthchecks version may add, which no table of ours knows: providers add
+            # fields over time (the importer must list them as not carried, not pass over them)
+            d.update(a.options["new_fields"])
         if i % 3 == 2:
             d["schedule"], d["tz"] = self.SCHEDULES[(i // 3) % 3], self.TZS[(i // 3) % 3]
         else:

@@ -64,6 +64,46 @@ class TestHealthchecksFidelity(FidelityTestCase):
                     self.assertEqual(h["ping_url"], "https://hc-ping.com/%s" % uuids[i])
                 self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", h["id"], ("name",)), self.alerted(i), i)
 
+    def test_what_does_not_carry_over_is_listed_beside_each_check(self):
+        """Issue 24 item 2: each resource's dropped fields, computed from the provider's field table
+        (src/providers/healthchecks.c) and the check as sent, unknown fields included; the run's
+        summary counts them before execute; values never show."""
+        user = self.user()
+        self.setup_account(new_fields={"escalate_after": 600, "flags": {"beta": True}})
+        rid = self.start_run(user, self.creds(KEY))
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=heartbeat&per_page=100" % rid)
+        self.assertStatus(r, 200)
+        self.assertNotIn("healthchecks.io/b/2/", r.text, "a value never shows, only the field's name")
+        unknown = "Not known to this importer (the provider may have added it since); it is not imported."
+        for item in r.json["data"]:
+            i = int(item["name"].rsplit(" ", 1)[1]) - 1
+            got = {d["field"]: d["reason"] for d in item["dropped"]}
+            want = {"badge_url", "update_url", "pause_url", "resume_url", "escalate_after", "flags.beta"}
+            if i == 4:      # paused: pinged before, no next ping due
+                want |= {"last_ping", "n_pings"}
+            elif i % 5 != 3:  # not new (never pinged: 0 pings, no times, nothing lost)
+                want |= {"last_ping", "next_ping", "n_pings"}
+            if i % 4 == 1:
+                want.add("last_duration")
+            if i % 4 == 2:
+                want.add("desc")
+            self.assertEqual(set(got), want, (i, got))
+            self.assertEqual(got["escalate_after"], unknown)
+            self.assertEqual(got["flags.beta"], unknown)
+            self.assertEqual(got["badge_url"], "A Healthchecks badge; the account makes its own.")
+            self.assertNotIn("name", got)
+            self.assertNotIn("ping_url", got)
+        # the integrations carry everything the API shows
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=contact" % rid)
+        self.assertEqual({json.dumps(x["dropped"]) for x in r.json["data"]}, {"[]"})
+        # before execute: which fields will not carry over, for how many checks
+        summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
+        self.assertEqual(summary[("heartbeat", "badge_url")], 9)
+        self.assertEqual(summary[("heartbeat", "escalate_after")], 9)
+        self.assertEqual(summary[("heartbeat", "desc")], 2)
+        self.assertEqual(summary[("heartbeat", "last_duration")], 2)
+
     def test_rich_project_arrives_as_it_was(self):
         user = self.user()
         acct = self.setup_account()

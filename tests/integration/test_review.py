@@ -52,7 +52,7 @@ class TestResourceList(ToolsTestCase):
         self.assertEqual(body["links"]["next"], "/api/v1/migrations/%s/resources?per_page=20&page=2" % rid)
         item = body["data"][1]
         self.assertEqual(sorted(item), sorted(["id", "resource_type", "external_id", "name", "action", "status",
-                                               "reason", "attempts", "error_message", "preview"]))
+                                               "reason", "attempts", "error_message", "preview", "dropped"]))
         self.assertEqual((item["name"], item["reason"]), ("Shop 0", None))
         # filters: type, q (substring of the name, any case), and the page size
         r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=monitor&q=shop%%201&per_page=100"

@@ -20,10 +20,12 @@
 #include <cmocka.h>
 
 #include "core/config.h"
+#include "core/jsonx.h"
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
+#include "providers/fields.h"
 #include "providers/httpc.h"
 #include "providers/provider.h"
 #include "providers/urlguard.h"
@@ -31,6 +33,72 @@
 #include "provtest.h"
 
 /* ---------------------------------------------------------- URL guard */
+
+/* The ledger (providers/fields.h): what lands is silent, what the table
+ * drops says why, what it does not know is listed as unknown, nothing
+ * empty is listed, lists of objects are walked item by item, a field is
+ * listed once, values never show, and a hostile object is bounded. */
+static void
+test_dropped_by_the_field_table(void **state)
+{
+	static const struct prov_field f[] = {
+		{ "name", "`monitors.name`", NULL },
+		{ "auth", NULL, "Credentials are not imported." },
+		{ "alerts[].id", "`monitor_contacts`", NULL },
+		{ "alerts[].threshold", NULL, "Per-contact timing is not imported." },
+		{ "headers", "`monitors.request_headers`", NULL },
+		{ NULL, NULL, NULL },
+	};
+	static const struct prov_fields t[] = { { "monitor", "check", f }, { NULL, NULL, NULL } };
+	int ok;
+	static const char sent[] = "{\"name\":\"Shop\",\"auth\":{\"user\":\"u\",\"password\":\"hunter2\"},"
+	                           "\"alerts\":[{\"id\":1,\"threshold\":3,\"via\":\"sms\"},{\"id\":2,\"threshold\":5}],"
+	                           "\"headers\":{\"X-Token\":\"t0k\"},\"paused\":false,\"note\":\"\",\"count\":0,"
+	                           "\"tags\":[],\"extra\":{\"deep\":{\"x\":1}},\"ids\":[1,2]}";
+	static const char carried[] = "{\"name\":\"Shop\",\"headers\":{\"A\":\"b\"}}";
+	json_object *raw = jx_parse(sent, strlen(sent), &ok);
+	json_object *d;
+	const char *text;
+
+	(void)state;
+	assert_ptr_equal(prov_fields_of(t, "monitor"), &t[0]);
+	assert_null(prov_fields_of(t, "contact"));
+	assert_null(prov_fields_of(NULL, "monitor"));
+	d = prov_dropped(&t[0], raw);
+	text = json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN);
+	assert_string_equal(text,
+	    "[{\"field\":\"auth\",\"reason\":\"Credentials are not imported.\"},"
+	    "{\"field\":\"alerts[].threshold\",\"reason\":\"Per-contact timing is not imported.\"},"
+	    "{\"field\":\"alerts[].via\",\"reason\":\"Not known to this importer (the provider may have added it "
+	    "since); it is not imported.\"},"
+	    "{\"field\":\"extra.deep.x\",\"reason\":\"Not known to this importer (the provider may have added it "
+	    "since); it is not imported.\"},"
+	    "{\"field\":\"ids\",\"reason\":\"Not known to this importer (the provider may have added it since); it "
+	    "is not imported.\"}]");
+	assert_null(strstr(text, "hunter2"));
+	assert_null(strstr(text, "t0k"));
+	json_object_put(d);
+	json_object_put(raw);
+	/* everything carries: [] */
+	raw = jx_parse(carried, strlen(carried), &ok);
+	d = prov_dropped(&t[0], raw);
+	assert_string_equal(json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN), "[]");
+	json_object_put(d);
+	json_object_put(raw);
+	/* a provider answering with a thousand unknown fields: 64 listed, then how many more */
+	raw = json_object_new_object();
+	for (int i = 0; i < 1000; i++) {
+		char k[16];
+		snprintf(k, sizeof k, "f%d", i);
+		json_object_object_add(raw, k, json_object_new_int(1));
+	}
+	d = prov_dropped(&t[0], raw);
+	assert_int_equal(json_object_array_length(d), 65);
+	assert_string_equal(json_object_get_string(json_object_object_get(json_object_array_get_idx(d, 64), "field")),
+	    "936 more fields");
+	json_object_put(d);
+	json_object_put(raw);
+}
 
 static void
 test_urlguard_blocks_private_classes(void **state)
@@ -1670,6 +1738,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dropped_by_the_field_table),
 		cmocka_unit_test(test_urlguard_blocks_private_classes),
 		cmocka_unit_test(test_urlguard_allows_public),
 		cmocka_unit_test(test_urlguard_addr_allowed),
