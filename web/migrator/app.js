@@ -54,8 +54,8 @@ const CREDENTIALS = {
   ['access_key', 'Access key', false, true]],
 };
 // The resource list's filters: query name, form control, label.
-const FILTERS = [['status', 'f-status', 'Status'], ['resource_type', 'f-type', 'Type'], ['action', 'f-action', 'Action'],
-  ['q', 'f-q', 'Name contains']];
+const FILTERS = [['status', 'f-status', 'Status'], ['resource_type', 'f-type', 'Type'],
+  ['action', 'f-action', 'Action'], ['q', 'f-q', 'Name contains']];
 
 const $ = (id) => document.getElementById(id);
 const state = {
@@ -490,6 +490,13 @@ function renderBulk(matching) {
   $('include-matching').textContent = 'Include all ' + matching + ' matching';
 }
 
+// Open a confirmation dialog. Escape closes it without a value, which leaves the last one in returnValue:
+// clear that first, so that only a button's value can confirm.
+function ask(id) {
+  $(id).returnValue = '';
+  $(id).showModal();
+}
+
 function confirmBulk(verb) {
   const n = state.matching;
   $('bulk-title').textContent = verb + ' ' + plural(n, 'resource', 'resources') + '?';
@@ -498,7 +505,7 @@ function confirmBulk(verb) {
     : 'Every excluded resource that matches ' + filterWords() + ' is taken back into the import.');
   $('bulk-yes').textContent = verb + ' ' + n;
   $('bulk-yes').value = verb.toLowerCase();
-  $('confirm-bulk').showModal();
+  ask('confirm-bulk');
 }
 
 async function loadLog() {
@@ -594,7 +601,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('act-execute').addEventListener('click', () => act('POST', '/execute'));
   $('act-retry').addEventListener('click', () => act('POST', '/retry-failed'));
   $('act-cancel').addEventListener('click', () => act('POST', '/cancel', null, () => 'Run cancelled.'));
-  $('act-delete').addEventListener('click', () => $('confirm-delete').showModal());
+  $('act-delete').addEventListener('click', () => ask('confirm-delete'));
   $('confirm-delete').addEventListener('close', async () => {
     if ($('confirm-delete').returnValue !== 'delete') return;
     try {
