@@ -226,6 +226,10 @@ const journeys = {
     const reasons = await page.locator('#resources-table tbody td:nth-child(6)').allTextContents();
     expect(reasons.some((r) => r.startsWith('New: no monitor')), 'a reason is shown');
     await screen('completed');
+    // every column of the resource list, Status and Reason too, is on the screen without scrolling sideways
+    const right = await page.locator('#resources-table tbody td').evaluateAll((tds) =>
+      Math.max(...tds.map((td) => td.getBoundingClientRect().right)));
+    expect(right <= page.viewportSize().width, 'the resource cells end within the screen: ' + right);
     await expectLocalTimes('#log time');
     await backToRuns();
     const row0 = page.locator('#runs-table tbody tr').first();
