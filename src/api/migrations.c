@@ -14,6 +14,7 @@
 #include "crypto/seal.h"
 #include "db/runlog.h"
 #include "db/runs.h"
+#include "importers/importer.h"
 #include "providers/provider.h"
 #include "queue/queue.h"
 
@@ -56,6 +57,26 @@ item_list_close(struct item_list *l)
 }
 
 /* Append one resource item: the keys of the spec's resource object, in order. */
+/* What the resource will write into the account (importer_preview), or null. */
+static void
+preview_put(struct printbuf *pb, const struct resource_item *r)
+{
+	char type[64];
+	int ok;
+	json_object *norm = r->norm.s ? jx_parse(r->norm.s, r->norm.len, &ok) : NULL;
+	json_object *alerts = r->alerts.s ? jx_parse(r->alerts.s, r->alerts.len, &ok) : NULL, *p;
+
+	snprintf(type, sizeof type, "%.*s", (int)(r->type.len < 63 ? r->type.len : 63),
+	    r->type.s ? r->type.s : "");
+	if ((p = importer_preview(type, norm, alerts, r->import_paused)) != NULL)
+		jx_put_json(pb, p);
+	else
+		jx_put_lit(pb, "null");
+	json_object_put(p);
+	json_object_put(alerts);
+	json_object_put(norm);
+}
+
 static void
 resource_put(const struct resource_item *r, void *arg)
 {
@@ -81,6 +102,8 @@ resource_put(const struct resource_item *r, void *arg)
 	jx_put_int(pb, r->attempts);
 	jx_put_lit(pb, ",\"error_message\":");
 	jx_put_str(pb, r->error_message.s, r->error_message.len);
+	jx_put_lit(pb, ",\"preview\":");
+	preview_put(pb, r);
 	jx_put_lit(pb, "}");
 }
 
@@ -319,10 +342,10 @@ fetch_logs(struct db *db, const char *id, bool errors_only, int64_t max, int64_t
 	return 0;
 }
 
-#define STATUS_MAX 16 /* bound of resource_statuses for per-status tallies */
+#define STATUS_MAX 16 /* bound of resource_statuses and resource_actions for tallies */
 
-/* The resource counts of a run per status into counts, and their sum into
- * *total, counted by the database. 0 or -1 (database error). */
+/* The resource counts of a run per status (or action) into counts, and their
+ * sum into *total, counted by the database. 0 or -1 (database error). */
 struct tally {
 	json_object *counts;
 	int64_t total;
@@ -348,37 +371,64 @@ count_in_db(struct db *db, const char *id, json_object *counts, int64_t *total)
 	return rc;
 }
 
+/* The place of text t in the NULL-terminated list, or -1. */
+static int
+place_in(const char *const *list, const struct db_text *t)
+{
+	for (int k = 0; t->s != NULL && k < STATUS_MAX && list[k] != NULL; k++)
+		if (strlen(list[k]) == t->len && memcmp(list[k], t->s, t->len) == 0)
+			return k;
+	return -1;
+}
+
 /* The resources of a run detail: the first DETAIL_MAX_RESOURCES written,
- * and counted per status while every row read has a known status. */
+ * and counted per status, and per planned action of those not excluded,
+ * while every row read has a known status. */
 struct detail {
 	struct item_list list;
-	int64_t n[STATUS_MAX], rows;
-	bool counted; /* every row was read and had a known status: n holds the counts */
+	int64_t n[STATUS_MAX], acts[STATUS_MAX], rows;
+	bool counted; /* every row was read and had a known status: n and acts hold the counts */
 };
 
 static void
 detail_add(const struct resource_item *r, void *arg)
 {
 	struct detail *d = arg;
-	int i = -1;
+	int i = place_in(resource_statuses, &r->status), a = place_in(resource_actions, &r->action);
 
-	for (int k = 0; i < 0 && r->status.s != NULL && k < STATUS_MAX && resource_statuses[k] != NULL; k++)
-		if (strlen(resource_statuses[k]) == r->status.len &&
-		    memcmp(resource_statuses[k], r->status.s, r->status.len) == 0)
-			i = k;
 	if (i < 0 || ++d->rows > DETAIL_MAX_RESOURCES)
 		d->counted = false;
-	else
+	else {
 		d->n[i]++;
+		if (a >= 0 && strcmp(resource_statuses[i], "excluded") != 0)
+			d->acts[a]++;
+	}
 	if (d->rows <= DETAIL_MAX_RESOURCES)
 		resource_put(r, &d->list);
+}
+
+/* meta.action_counts: what the plan does with the resources not excluded,
+ * per action, from d's counts or (a larger run) the database's. */
+static json_object *
+action_counts(struct db *db, const char *id, const struct detail *d)
+{
+	json_object *acts = json_object_new_object();
+	struct tally t = { acts, 0 };
+
+	for (size_t i = 0; i < STATUS_MAX && resource_actions[i] != NULL; i++)
+		jx_add_int(acts, resource_actions[i], d->counted ? d->acts[i] : 0);
+	if (!d->counted && planned_counts(db, id, tally_add, &t) != 0) {
+		json_object_put(acts);
+		return NULL;
+	}
+	return acts;
 }
 
 int
 h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
-	json_object *run, *counts, *meta;
+	json_object *run, *counts, *meta, *acts;
 	struct detail d = { .counted = true };
 	struct log_list logs;
 	int64_t total = 0;
@@ -406,6 +456,11 @@ h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	jx_add_int(run, "failed_resources", json_object_get_int64(json_object_object_get(counts, "failed")));
 	meta = json_object_new_object();
 	json_object_object_add(meta, "resource_counts", counts);
+	if ((acts = action_counts(db, a->id, &d)) == NULL) {
+		json_object_put(meta);
+		goto fail;
+	}
+	json_object_object_add(meta, "action_counts", acts);
 	if (a->embed_logs > 0) {
 		if (fetch_logs(db, a->id, false, a->embed_logs, 0, &logs, e) != 0) {
 			json_object_put(meta);

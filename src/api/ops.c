@@ -45,7 +45,8 @@ static const char out_get[] =
     "{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"object\",\"properties\":{" S_RUN_PROPS ","
     "\"resources\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}},"
     "\"logs\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}}},\"required\":[\"id\",\"status\",\"resources\"]},"
-    "\"meta\":{\"type\":\"object\",\"properties\":{\"resource_counts\":{\"type\":\"object\"}}}},"
+    "\"meta\":{\"type\":\"object\",\"properties\":{\"resource_counts\":{\"type\":\"object\"},"
+    "\"action_counts\":{\"type\":\"object\"}}}},"
     "\"required\":[\"data\",\"meta\"]}";
 static const char out_resources[] =
     "{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"array\",\"items\":{\"type\":\"object\","

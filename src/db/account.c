@@ -4,32 +4,39 @@
 #include <string.h>
 
 #include "core/url.h"
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "db/account.h"
 
 /* The statements of each account table: the link lookup, "has the user any",
- * and (has_current) the object as an import's normalized keys. */
+ * how a person knows one, and (has_current) the object as an import's
+ * normalized keys. */
 static const struct {
-	enum stmt_id link, any, current;
+	enum stmt_id link, any, label, current;
 	bool has_current;
 } tables[] = {
-	[ACC_CONTACTS] = { ST_RN_LINK_CONTACT, ST_ACC_CONTACT_ANY },
-	[ACC_MONITORS] = { ST_RN_LINK_MONITOR, ST_ACC_MONITOR_ANY, ST_ACC_MONITOR_CURRENT, true },
-	[ACC_HEARTBEATS] = { ST_RN_LINK_HEARTBEAT, ST_ACC_HEARTBEAT_ANY, ST_ACC_HEARTBEAT_CURRENT, true },
-	[ACC_STATUS_PAGES] = { ST_RN_LINK_STATUS_PAGE, ST_ACC_STATUS_PAGE_ANY },
-	[ACC_MAINTENANCE_WINDOWS] = { ST_RN_LINK_MAINTENANCE_WINDOW, ST_ACC_WINDOW_ANY },
-	[ACC_SUBSCRIBERS] = { ST_RN_LINK_SUBSCRIBER, ST_ACC_SUBSCRIBER_ANY },
+	[ACC_CONTACTS] = { ST_RN_LINK_CONTACT, ST_ACC_CONTACT_ANY, ST_ACC_CONTACT_LABEL },
+	[ACC_MONITORS] = { ST_RN_LINK_MONITOR, ST_ACC_MONITOR_ANY, ST_ACC_MONITOR_LABEL,
+	    ST_ACC_MONITOR_CURRENT, true },
+	[ACC_HEARTBEATS] = { ST_RN_LINK_HEARTBEAT, ST_ACC_HEARTBEAT_ANY, ST_ACC_HEARTBEAT_LABEL,
+	    ST_ACC_HEARTBEAT_CURRENT, true },
+	[ACC_STATUS_PAGES] = { ST_RN_LINK_STATUS_PAGE, ST_ACC_STATUS_PAGE_ANY, ST_ACC_STATUS_PAGE_LABEL },
+	[ACC_MAINTENANCE_WINDOWS] = { ST_RN_LINK_MAINTENANCE_WINDOW, ST_ACC_WINDOW_ANY, ST_ACC_WINDOW_LABEL },
+	[ACC_SUBSCRIBERS] = { ST_RN_LINK_SUBSCRIBER, ST_ACC_SUBSCRIBER_ANY, ST_ACC_SUBSCRIBER_LABEL },
 	[ACC_HOSTING_CLIENTS] = { ST_RN_LINK_HOSTING_CLIENT, ST_ACC_HOSTING_CLIENT_ANY,
-	    ST_ACC_HOSTING_CLIENT_CURRENT, true },
-	[ACC_HOSTING_CONTACTS] = { ST_RN_LINK_HOSTING_CONTACT, ST_ACC_HOSTING_CONTACT_ANY },
+	    ST_ACC_HOSTING_CLIENT_LABEL, ST_ACC_HOSTING_CLIENT_CURRENT, true },
+	[ACC_HOSTING_CONTACTS] = { ST_RN_LINK_HOSTING_CONTACT, ST_ACC_HOSTING_CONTACT_ANY,
+	    ST_ACC_HOSTING_CONTACT_LABEL },
 	[ACC_HOSTING_SERVICES] = { ST_RN_LINK_HOSTING_SERVICE, ST_ACC_HOSTING_SERVICE_ANY,
-	    ST_ACC_HOSTING_SERVICE_CURRENT, true },
+	    ST_ACC_HOSTING_SERVICE_LABEL, ST_ACC_HOSTING_SERVICE_CURRENT, true },
 	[ACC_HOSTING_ADDONS] = { ST_RN_LINK_HOSTING_ADDON, ST_ACC_HOSTING_ADDON_ANY,
-	    ST_ACC_HOSTING_ADDON_CURRENT, true },
+	    ST_ACC_HOSTING_ADDON_LABEL, ST_ACC_HOSTING_ADDON_CURRENT, true },
 	[ACC_HOSTING_DOMAINS] = { ST_RN_LINK_HOSTING_DOMAIN, ST_ACC_HOSTING_DOMAIN_ANY,
-	    ST_ACC_HOSTING_DOMAIN_CURRENT, true },
-	[ACC_INVOICES] = { ST_RN_LINK_INVOICE, ST_ACC_INVOICE_ANY, ST_ACC_INVOICE_CURRENT, true },
-	[ACC_PAYMENTS] = { ST_RN_LINK_PAYMENT, ST_ACC_PAYMENT_ANY, ST_ACC_PAYMENT_CURRENT, true },
+	    ST_ACC_HOSTING_DOMAIN_LABEL, ST_ACC_HOSTING_DOMAIN_CURRENT, true },
+	[ACC_INVOICES] = { ST_RN_LINK_INVOICE, ST_ACC_INVOICE_ANY, ST_ACC_INVOICE_LABEL,
+	    ST_ACC_INVOICE_CURRENT, true },
+	[ACC_PAYMENTS] = { ST_RN_LINK_PAYMENT, ST_ACC_PAYMENT_ANY, ST_ACC_PAYMENT_LABEL,
+	    ST_ACC_PAYMENT_CURRENT, true },
 };
 
 /* The tables of contact links: clear an object's, add one, add a batch's. */
@@ -80,6 +87,24 @@ account_has_any(struct db *db, enum account_table t, uint64_t user)
 	int64_t one;
 
 	return db_scalar(db, &one, tables[t].any, "u", user);
+}
+
+int
+account_label(struct db *db, enum account_table t, uint64_t user, uint64_t id, char *name, size_t name_n,
+    char *detail, size_t detail_n)
+{
+	struct db_res *r = db_query(db, tables[t].label, "uu", id, user);
+	int rc;
+
+	name[0] = detail[0] = '\0';
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		utf8_copy(name, name_n, db_str(r, 0) ? db_str(r, 0) : "");
+		utf8_copy(detail, detail_n, db_str(r, 1) ? db_str(r, 1) : "");
+	}
+	db_free(r);
+	return rc;
 }
 
 int

@@ -46,6 +46,12 @@ int links_any_in_range(struct db *, uint64_t user, const char *provider, const c
     uint64_t after, uint64_t last);
 /* 1 when user has any row in table, 0 when none, -1. */
 int account_has_any(struct db *, enum account_table, uint64_t user);
+/* How a person knows object id of the user in table t: its name (a client's
+ * company or name, an invoice's number, ...) into name[name_n] and what else
+ * tells it apart (URL, address, ...; "" when nothing) into detail[detail_n],
+ * both cut on a character boundary. 1, 0 when it is gone, -1 on error. */
+int account_label(struct db *, enum account_table t, uint64_t user, uint64_t id, char *name, size_t name_n,
+    char *detail, size_t detail_n);
 /* The object id of the user in table t as the normalized keys an import of
  * it carries (providers/common.h), a JSON text the caller frees in *json: for
  * the values an update keeps when the run could not read them. Monitors,

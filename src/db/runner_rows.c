@@ -116,7 +116,7 @@ run_count_by_type(struct db *db, const char *run_id, count_fn *fn, void *arg)
 int
 run_count_by_action(struct db *db, const char *run_id, count_fn *fn, void *arg)
 {
-	return count_groups(db, ST_RN_COUNT_ACTION, run_id, fn, arg);
+	return count_groups(db, ST_RUN_ACTION_COUNTS, run_id, fn, arg);
 }
 
 int
@@ -145,6 +145,12 @@ int64_t
 run_discovery_end(struct db *db, const char *run_id, const char *stats, int64_t retention_s)
 {
 	return db_exec(db, ST_RN_DISCOVERY_END, "sis", stats, retention_s, run_id);
+}
+
+int64_t
+run_review_ready(struct db *db, const char *run_id, const char *stats)
+{
+	return db_exec(db, ST_RN_REVIEW_READY, "ss", stats, run_id);
 }
 
 int64_t
@@ -295,6 +301,8 @@ resources_to_plan(struct db *db, const char *run_id, uint64_t after, uint64_t la
 		col_text(r, 3, w->resolution, sizeof w->resolution);
 		col_text(r, 4, w->status, sizeof w->status);
 		w->norm = col_dup(r, 5);
+		col_text(r, 6, w->action, sizeof w->action);
+		col_text(r, 7, w->name, sizeof w->name);
 	}
 	db_free(r);
 	if (rc < 0) {

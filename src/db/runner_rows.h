@@ -46,8 +46,11 @@ int run_count_imported_by_type(struct db *, const char *run_id, count_fn *fn, vo
 int64_t run_discovery_begin(struct db *, const char *run_id);
 /* While discovering: the cursor to go on from and the stats counted so far. */
 int64_t run_checkpoint(struct db *, const char *run_id, const char *cursor, const char *stats);
-/* discovering -> awaiting_review with stats; the credentials go after retention_s seconds. */
+/* The last page read: stats kept, the cursor cleared, the credentials go after retention_s
+ * seconds; the run stays discovering while it is planned for the review. */
 int64_t run_discovery_end(struct db *, const char *run_id, const char *stats, int64_t retention_s);
+/* The plan for the review made: discovering -> awaiting_review with stats. */
+int64_t run_review_ready(struct db *, const char *run_id, const char *stats);
 /* pending or discovering -> failed with message; the credentials go at once. */
 int64_t run_fail(struct db *, const char *run_id, const char *message);
 /* The run's stats, whatever its state. */
@@ -78,6 +81,7 @@ struct resource_row {
 	char type[32];
 	char ext[192];
 	char action[16];     /* "" before planning */
+	char name[256];      /* the resource's name (planning reads it; "" elsewhere) */
 	char resolution[16]; /* "" when resolve-conflicts chose none */
 	char status[16];
 	int attempts;

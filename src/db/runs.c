@@ -190,6 +190,9 @@ resource_row(struct db_res *r, struct sink *to)
 		.reason = text(r, 6),
 		.attempts = db_i64(r, 7),
 		.error_message = text(r, 8),
+		.norm = text(r, 9),
+		.alerts = text(r, 10),
+		.import_paused = db_i64(r, 11) == 1,
 	};
 
 	to->fn.resource(&row, to->arg);
@@ -202,11 +205,12 @@ run_resources(struct db *db, const char *run, int64_t limit, resource_item_fn *f
 	    &(struct sink){ .fn.resource = fn, .arg = arg });
 }
 
-/* A row of ST_RES_PAGE(_ALL): RES_COLS and the count of all the run's resources that match. */
+/* A row of ST_RES_PAGE(_ALL): RES_COLS (resource_row reads its 12 columns) and the count of all the
+ * run's resources that match. */
 static void
 resource_page_row(struct db_res *r, struct sink *to)
 {
-	*to->total = db_i64(r, 9);
+	*to->total = db_i64(r, 12);
 	resource_row(r, to);
 }
 
@@ -244,6 +248,14 @@ resource_counts(struct db *db, const char *run, void (*fn)(const char *status, i
     void *arg)
 {
 	return each_row(db_query(db, ST_RUN_RESOURCE_COUNTS, "s", run), count_row,
+	    &(struct sink){ .fn.count = fn, .arg = arg });
+}
+
+int
+planned_counts(struct db *db, const char *run, void (*fn)(const char *action, int64_t n, void *arg),
+    void *arg)
+{
+	return each_row(db_query(db, ST_RUN_ACTION_COUNTS, "s", run), count_row,
 	    &(struct sink){ .fn.count = fn, .arg = arg });
 }
 

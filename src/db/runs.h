@@ -44,6 +44,10 @@ int run_status(struct db *, const char *id, uint64_t user, bool lock, char st[32
 struct resource_item {
 	int64_t id, attempts;
 	struct db_text type, external_id, name, action, status, reason, error_message;
+	/* what the preview is made of (importer_preview): normalized data, the run's contacts it names,
+	 * and the run's option import_paused */
+	struct db_text norm, alerts;
+	bool import_paused;
 };
 typedef void resource_item_fn(const struct resource_item *, void *arg);
 
@@ -59,6 +63,9 @@ int resources_page(struct db *, const char *run, uint64_t user, const struct res
     int64_t limit, int64_t offset, int64_t *total, resource_item_fn *fn, void *arg);
 /* A run's resource count per status (statuses in order). */
 int resource_counts(struct db *, const char *run, void (*fn)(const char *status, int64_t n, void *arg),
+    void *arg);
+/* A run's count of resources not excluded per planned action (actions in order). */
+int planned_counts(struct db *, const char *run, void (*fn)(const char *action, int64_t n, void *arg),
     void *arg);
 
 struct log_row {

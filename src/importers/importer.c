@@ -13,8 +13,10 @@
 #include "db/account.h"
 #include "db/runner_rows.h"
 #include "importers/importer.h"
+#include "providers/provider.h"
 
-#define MAX_LIST 1000 /* entries of a contact, monitor or line list we keep */
+#define MAX_LIST           1000 /* entries of a contact, monitor or line list we keep */
+#define MONITOR_INTERVAL_S 300  /* a monitor's check interval when the provider gives none */
 
 /* ---- pure helpers ---- */
 
@@ -290,6 +292,16 @@ static const char *const recurrences[] = { "once", "daily", "weekly", "monthly",
 static const char *const subscriber_kinds[] = { "email", "sms", "webhook", "slack", "teams", "other", NULL };
 static const char *const keyword_modes[] = { "present", "absent", NULL };
 
+/* When a monitor with keyword is up: "present" (found; also when the
+ * provider says nothing we know) or "absent"; NULL without a keyword. */
+static const char *
+keyword_mode(json_object *norm, const char *keyword)
+{
+	const char *m = keyword ? enum_or_other(raw_str(norm, "keyword_up_when"), keyword_modes) : NULL;
+
+	return m != NULL && strcmp(m, "other") == 0 ? "present" : m;
+}
+
 /* An upper-case ASCII word of at most 15 letters (an HTTP method), or NULL. */
 static const char *
 method(struct bag *b, json_object *norm, const char *key)
@@ -323,6 +335,121 @@ currency(json_object *norm, const char *key)
 	return s;
 }
 
+/* ---- what the review shows ---- */
+
+/* How the review shows one account column a kind writes (importer_preview):
+ * the value as the writer turns the normalized key into it. */
+enum shown_as {
+	AS_TEXT,
+	AS_INT,      /* dflt when absent (-1: null) */
+	AS_BOOL,     /* dflt when absent (-1: null) */
+	AS_AMOUNT,   /* decimal text, as stored */
+	AS_CURRENCY, /* ISO 4217, or null */
+	AS_DATE,     /* YYYY-MM-DD, or null */
+	AS_ONE_OF,   /* one of the list, else "other" */
+	AS_JSON,     /* a list or object as it is */
+	AS_COUNT,    /* how many entries the list has */
+	AS_KEYS,     /* an object's member names only (request headers: their values may be tokens) */
+	AS_SECRET,   /* named, never shown: "(not shown)" when present */
+	AS_ADDRESS,  /* shown for an email address or phone number, else a secret (a webhook URL) */
+	AS_KEYWORD,  /* keyword_mode() of the kind's keyword */
+	AS_PAUSED,   /* paused at the provider, or by the run's import_paused */
+	AS_ALERTS,   /* who it alerts by name, and who not (alerts_shown); the column names the first */
+};
+
+struct shown {
+	const char *column, *key;
+	enum shown_as as;
+	int64_t dflt;
+	const char *const *one_of;
+};
+
+/* clang-format off */
+#define SHOWN_END { NULL, NULL, AS_TEXT, 0, NULL }
+static const struct shown monitor_shown[] = {
+	{ "name", "name", AS_TEXT, 0, NULL }, { "type", "type", AS_ONE_OF, 0, monitor_types },
+	{ "url", "url", AS_TEXT, 0, NULL }, { "port", "port", AS_INT, -1, NULL },
+	{ "interval_s", "interval", AS_INT, MONITOR_INTERVAL_S, NULL }, { "timeout_s", "timeout", AS_INT, -1, NULL },
+	{ "keyword", "keyword", AS_TEXT, 0, NULL }, { "keyword_up_when", "keyword", AS_KEYWORD, 0, NULL },
+	{ "keyword_case_sensitive", "keyword_case_sensitive", AS_BOOL, -1, NULL },
+	{ "http_method", "http_method", AS_TEXT, 0, NULL }, { "request_headers", "request_headers", AS_KEYS, 0, NULL },
+	{ "request_body", "request_body", AS_SECRET, 0, NULL },
+	{ "expected_status_codes", "expected_status_codes", AS_JSON, 0, NULL },
+	{ "follow_redirects", "follow_redirects", AS_BOOL, -1, NULL }, { "verify_ssl", "verify_ssl", AS_BOOL, -1, NULL },
+	{ "ssl_expiry_days", "ssl_expiry_days", AS_INT, -1, NULL }, { "regions", "regions", AS_JSON, 0, NULL },
+	{ "paused", "paused", AS_PAUSED, 0, NULL }, { "alerts", "contact_ids", AS_ALERTS, 0, NULL }, SHOWN_END
+};
+static const struct shown heartbeat_shown[] = {
+	{ "name", "name", AS_TEXT, 0, NULL }, { "interval_s", "interval", AS_INT, 0, NULL },
+	{ "grace_s", "grace", AS_INT, 0, NULL }, { "schedule", "schedule", AS_TEXT, 0, NULL },
+	{ "timezone", "timezone", AS_TEXT, 0, NULL }, { "ping_url", "ping_url", AS_SECRET, 0, NULL },
+	{ "paused", "paused", AS_PAUSED, 0, NULL }, { "alerts", "contact_ids", AS_ALERTS, 0, NULL }, SHOWN_END
+};
+static const struct shown contact_shown[] = {
+	{ "name", "name", AS_TEXT, 0, NULL }, { "type", "type", AS_ONE_OF, 0, contact_types },
+	{ "value", "value", AS_ADDRESS, 0, NULL }, { "needs_address", "needs_address", AS_BOOL, 0, NULL }, SHOWN_END
+};
+static const struct shown status_page_shown[] = {
+	{ "name", "name", AS_TEXT, 0, NULL }, { "url", "url", AS_TEXT, 0, NULL }, { "public", "public", AS_BOOL, 1, NULL },
+	{ "timezone", "timezone", AS_TEXT, 0, NULL }, { "entries", "items", AS_COUNT, 0, NULL }, SHOWN_END
+};
+static const struct shown window_shown[] = {
+	{ "name", "name", AS_TEXT, 0, NULL }, { "recurrence", "recurrence", AS_ONE_OF, 0, recurrences },
+	{ "starts", "start", AS_TEXT, 0, NULL }, { "ends", "end", AS_TEXT, 0, NULL },
+	{ "duration_min", "duration", AS_INT, -1, NULL }, { "days", "days", AS_JSON, 0, NULL },
+	{ "timezone", "timezone", AS_TEXT, 0, NULL }, { "monitors", "monitor_ids", AS_COUNT, 0, NULL },
+	{ "heartbeats", "heartbeat_ids", AS_COUNT, 0, NULL }, { "paused", "paused", AS_BOOL, 0, NULL }, SHOWN_END
+};
+static const struct shown subscriber_shown[] = {
+	{ "kind", "kind", AS_ONE_OF, 0, subscriber_kinds }, { "address", "address", AS_ADDRESS, 0, NULL },
+	{ "state", "state", AS_TEXT, 0, NULL }, { "components", "components", AS_COUNT, 0, NULL }, SHOWN_END
+};
+static const struct shown hosting_client_shown[] = {
+	{ "first_name", "first_name", AS_TEXT, 0, NULL }, { "last_name", "last_name", AS_TEXT, 0, NULL },
+	{ "company", "company", AS_TEXT, 0, NULL }, { "email", "email", AS_TEXT, 0, NULL },
+	{ "status", "status", AS_TEXT, 0, NULL }, { "currency", "currency", AS_CURRENCY, 0, NULL },
+	{ "credit", "credit", AS_AMOUNT, 0, NULL }, SHOWN_END
+};
+static const struct shown hosting_contact_shown[] = {
+	{ "first_name", "first_name", AS_TEXT, 0, NULL }, { "last_name", "last_name", AS_TEXT, 0, NULL },
+	{ "company", "company", AS_TEXT, 0, NULL }, { "email", "email", AS_TEXT, 0, NULL }, SHOWN_END
+};
+static const struct shown hosting_service_shown[] = {
+	{ "product", "product", AS_TEXT, 0, NULL }, { "domain", "domain", AS_TEXT, 0, NULL },
+	{ "status", "status", AS_TEXT, 0, NULL }, { "billing_cycle", "billing_cycle", AS_TEXT, 0, NULL },
+	{ "amount", "amount", AS_AMOUNT, 0, NULL }, { "first_amount", "first_amount", AS_AMOUNT, 0, NULL },
+	{ "currency", "currency", AS_CURRENCY, 0, NULL }, { "next_due", "next_due", AS_DATE, 0, NULL }, SHOWN_END
+};
+static const struct shown hosting_addon_shown[] = {
+	{ "name", "name", AS_TEXT, 0, NULL }, { "status", "status", AS_TEXT, 0, NULL },
+	{ "billing_cycle", "billing_cycle", AS_TEXT, 0, NULL }, { "amount", "amount", AS_AMOUNT, 0, NULL },
+	{ "setup_fee", "setup_fee", AS_AMOUNT, 0, NULL }, { "currency", "currency", AS_CURRENCY, 0, NULL },
+	{ "next_due", "next_due", AS_DATE, 0, NULL }, SHOWN_END
+};
+static const struct shown hosting_domain_shown[] = {
+	{ "domain", "domain", AS_TEXT, 0, NULL }, { "registrar", "registrar", AS_TEXT, 0, NULL },
+	{ "status", "status", AS_TEXT, 0, NULL }, { "expiry", "expiry", AS_DATE, 0, NULL },
+	{ "next_due", "next_due", AS_DATE, 0, NULL }, { "amount", "amount", AS_AMOUNT, 0, NULL },
+	{ "currency", "currency", AS_CURRENCY, 0, NULL }, { "period_years", "period", AS_INT, -1, NULL },
+	{ "auto_renew", "auto_renew", AS_BOOL, -1, NULL }, SHOWN_END
+};
+static const struct shown invoice_shown[] = {
+	{ "number", "number", AS_TEXT, 0, NULL }, { "status", "status", AS_TEXT, 0, NULL },
+	{ "invoice_date", "date", AS_DATE, 0, NULL }, { "due", "due", AS_DATE, 0, NULL },
+	{ "paid_at", "paid_at", AS_DATE, 0, NULL }, { "subtotal", "subtotal", AS_AMOUNT, 0, NULL },
+	{ "tax", "tax", AS_AMOUNT, 0, NULL }, { "credit", "credit", AS_AMOUNT, 0, NULL },
+	{ "total", "total", AS_AMOUNT, 0, NULL }, { "balance", "balance", AS_AMOUNT, 0, NULL },
+	{ "currency", "currency", AS_CURRENCY, 0, NULL }, { "lines", "lines", AS_COUNT, 0, NULL }, SHOWN_END
+};
+static const struct shown payment_shown[] = {
+	{ "paid_on", "date", AS_DATE, 0, NULL }, { "gateway", "gateway", AS_TEXT, 0, NULL },
+	{ "transaction_id", "transaction_id", AS_TEXT, 0, NULL }, { "description", "description", AS_TEXT, 0, NULL },
+	{ "amount_in", "amount_in", AS_AMOUNT, 0, NULL }, { "fees", "fees", AS_AMOUNT, 0, NULL },
+	{ "amount_out", "amount_out", AS_AMOUNT, 0, NULL }, { "currency", "currency", AS_CURRENCY, 0, NULL },
+	SHOWN_END
+};
+/* clang-format on */
+
 /* ---- the kinds ---- */
 
 struct kind {
@@ -344,7 +471,8 @@ struct kind {
 		const char *any_of[3];
 		const char *missing;
 	} need;
-	enum account_table table; /* the model's link lookup and any-row test (db/account.h) */
+	enum account_table table;  /* the model's link lookup and any-row test (db/account.h) */
+	const struct shown *shown; /* what the review shows of what it writes */
 	int (*match)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t *id);
 	enum imp_result (*write)(struct imp_ctx *, struct bag *, json_object *norm, uint64_t target,
 	    uint64_t *id, char *why, size_t n);
@@ -651,28 +779,50 @@ importer_find_conflict(struct imp_ctx *c, const char *type, json_object *norm, u
 	return rc;
 }
 
+/* A provider as people write it ("Better Stack"), for messages. */
+static const char *
+provider_words(const char *id)
+{
+	const struct provider_def *def = provider_find(id);
+
+	return def != NULL ? def->name : id;
+}
+
+/* Account object id of kind k as a person knows it: 'monitor "Shop" at
+ * https://shop.example/ (no. 26)' into out[n]. 0, or -1 on a DB error. */
+static int
+object_words(struct imp_ctx *c, const struct kind *k, uint64_t id, char *out, size_t n)
+{
+	char name[128], detail[192];
+
+	if (account_label(c->db, k->table, c->user_id, id, name, sizeof name, detail, sizeof detail) < 0)
+		return -1;
+	if (name[0] == '\0')
+		utf8_format(out, n, "%s no. %llu", k->noun, (unsigned long long)id);
+	else
+		utf8_format(out, n, "%s \"%s\"%s%s (no. %llu)", k->noun, name, detail[0] ? " at " : "",
+		    detail, (unsigned long long)id);
+	return 0;
+}
+
 /* Why a resource conflicts with the account object id found by
  * importer_find_conflict, in words: which object, what is the same, where it
  * came from. 0, or -1 on a DB error. */
 static int
-importer_conflict_reason(struct imp_ctx *c, const char *type, uint64_t id, char *out, size_t n)
+importer_conflict_reason(struct imp_ctx *c, const struct kind *k, uint64_t id, char *out, size_t n)
 {
-	const struct kind *k = kind_of(type);
-	char origin[64];
+	char origin[64], what[400];
 
-	if (k == NULL) {
-		snprintf(out, n, "An object with the same key exists.");
-		return 0;
-	}
-	if (link_origin(c->db, k->model, id, c->user_id, origin, sizeof origin) != 0)
+	if (link_origin(c->db, k->model, id, c->user_id, origin, sizeof origin) != 0 ||
+	    object_words(c, k, id, what, sizeof what) != 0)
 		return -1;
 	if (origin[0] != '\0')
-		snprintf(out, n, "Exists: %s %llu, imported from %s, with the same %s.", k->noun,
-		    (unsigned long long)id, origin, k->key_words);
+		utf8_format(out, n, "Exists: %s, imported from %s, with the same %s.", what,
+		    provider_words(origin), k->key_words);
 	else
-		snprintf(out, n,
-		    "Exists: %s %llu, created in your account (not by an import), with the same %s.", k->noun,
-		    (unsigned long long)id, k->key_words);
+		utf8_format(out, n,
+		    "Exists: %s, created in your account (not by an import), with the same %s.", what,
+		    k->key_words);
 	return 0;
 }
 
@@ -704,12 +854,154 @@ importer_plan_reason(struct imp_ctx *c, const char *type, const char *action, ui
 		return 0;
 	if (strcmp(action, "create") == 0)
 		snprintf(out, n, "New: no %s in your account has the same %s.", k->noun, k->key_words);
-	else if (strcmp(action, "update") == 0)
-		snprintf(out, n, "Imported before from this %s account as %s %llu: it will be updated.",
-		    c->provider, k->noun, (unsigned long long)id);
-	else if (strcmp(action, "conflict") == 0)
-		return importer_conflict_reason(c, type, id, out, n);
+	else if (strcmp(action, "update") == 0) {
+		char what[400];
+		if (object_words(c, k, id, what, sizeof what) != 0)
+			return -1;
+		utf8_format(out, n, "Imported before from this %s account as %s: it will be updated.",
+		    provider_words(c->provider), what);
+	} else if (strcmp(action, "conflict") == 0)
+		return importer_conflict_reason(c, k, id, out, n);
 	return 0;
+}
+
+/* ---- the preview of the review ---- */
+
+#define NOT_SHOWN "(not shown)"
+
+/* An address as the review shows it: an email address or phone number as it
+ * is, anything else (a webhook or chat URL, which may hold a token) named
+ * only. NULL when there is none. */
+static json_object *
+address_shown(const char *kind, const char *value)
+{
+	static const char *const plain[] = { "email", "sms", "voice", NULL };
+
+	if (value == NULL)
+		return NULL;
+	for (size_t i = 0; kind != NULL && plain[i] != NULL; i++)
+		if (strcmp(kind, plain[i]) == 0)
+			return json_object_new_string(value);
+	return json_object_new_string(NOT_SHOWN);
+}
+
+static json_object *
+value_shown(struct bag *b, json_object *norm, const struct shown *f, bool import_paused)
+{
+	json_object *v, *out;
+	const char *s;
+	int64_t x;
+
+	switch (f->as) {
+	case AS_TEXT:
+		s = txt(b, norm, f->key, 100000);
+		return s ? json_object_new_string(s) : NULL;
+	case AS_INT:
+		x = num(norm, f->key, 0, INT64_MAX, f->dflt);
+		return x < 0 ? NULL : json_object_new_int64(x);
+	case AS_BOOL:
+		x = json_object_object_get_ex(norm, f->key, &v) && v != NULL ? flag(norm, f->key) : f->dflt;
+		return x < 0 ? NULL : json_object_new_boolean(x != 0);
+	case AS_AMOUNT:
+		s = decimal(b, norm, f->key);
+		return s ? json_object_new_string(s) : NULL;
+	case AS_CURRENCY:
+		s = currency(norm, f->key);
+		return s ? json_object_new_string(s) : NULL;
+	case AS_DATE:
+		s = date(b, norm, f->key);
+		return s ? json_object_new_string(s) : NULL;
+	case AS_ONE_OF:
+		return json_object_new_string(enum_or_other(raw_str(norm, f->key), f->one_of));
+	case AS_JSON:
+		return (s = json_col(b, norm, f->key)) != NULL &&
+		        json_object_object_get_ex(norm, f->key, &v) ?
+		    json_object_get(v) :
+		    NULL;
+	case AS_COUNT:
+		return json_object_new_int64(
+		    (v = id_list(norm, f->key)) ? (int64_t)json_object_array_length(v) : 0);
+	case AS_KEYS:
+		if (!json_object_object_get_ex(norm, f->key, &v) ||
+		    !json_object_is_type(v, json_type_object) || json_object_object_length(v) == 0)
+			return NULL;
+		out = json_object_new_array();
+		json_object_object_foreach (v, k, ignored) {
+			(void)ignored;
+			json_object_array_add(out, json_object_new_string(k));
+		}
+		return out;
+	case AS_SECRET:
+		return json_object_object_get_ex(norm, f->key, &v) && v != NULL &&
+		        (!json_object_is_type(v, json_type_string) || raw_str(norm, f->key) != NULL) ?
+		    json_object_new_string(NOT_SHOWN) :
+		    NULL;
+	case AS_ADDRESS:
+		return address_shown(raw_str(norm, "type") ? raw_str(norm, "type") : raw_str(norm, "kind"),
+		    raw_str(norm, f->key));
+	case AS_KEYWORD:
+		s = keyword_mode(norm, raw_str(norm, f->key));
+		return s ? json_object_new_string(s) : NULL;
+	case AS_PAUSED:
+		return json_object_new_boolean(flag(norm, f->key) || import_paused);
+	case AS_ALERTS:
+		break; /* importer_preview */
+	}
+	return NULL;
+}
+
+/* The alert recipients of a monitor or heartbeat into p: "alerts", the
+ * contacts it will alert ({name, type, address}), and "not_alerted", those
+ * it names that will not be ({name or external_id, why}); alerts as
+ * importer_preview takes it. */
+static void
+alerts_shown(json_object *p, json_object *alerts)
+{
+	json_object *yes = json_object_new_array(), *no = json_object_new_array();
+
+	for (size_t i = 0; alerts != NULL && i < json_object_array_length(alerts); i++) {
+		json_object *a = json_object_array_get_idx(alerts, i), *e = json_object_new_object();
+		const char *status = raw_str(a, "status"), *name = raw_str(a, "name");
+		if (status != NULL && strcmp(status, "excluded") != 0 && strcmp(status, "skipped") != 0 &&
+		    strcmp(status, "failed") != 0) {
+			jx_add_str(e, "name", name);
+			jx_add_str(e, "type", raw_str(a, "type"));
+			json_object_object_add(e, "address",
+			    address_shown(raw_str(a, "type"), raw_str(a, "address")));
+			json_object_array_add(yes, e);
+			continue;
+		}
+		if (status == NULL)
+			jx_add_str(e, "external_id", raw_str(a, "external_id"));
+		else
+			jx_add_str(e, "name", name);
+		jx_add_str(e, "why",
+		    status == NULL                      ? "The contact is not in this run." :
+		        strcmp(status, "excluded") == 0 ? "The contact is left out of this run." :
+		                                          "The contact was not imported.");
+		json_object_array_add(no, e);
+	}
+	json_object_object_add(p, "alerts", yes);
+	json_object_object_add(p, "not_alerted", no);
+}
+
+json_object *
+importer_preview(const char *type, json_object *norm, json_object *alerts, bool import_paused)
+{
+	const struct kind *k = kind_of(type);
+	struct bag b = { NULL, 0, 0, "" };
+	json_object *p;
+
+	if (k == NULL || norm == NULL)
+		return NULL;
+	p = json_object_new_object();
+	for (const struct shown *f = k->shown; f->column != NULL; f++)
+		if (f->as == AS_ALERTS)
+			alerts_shown(p, alerts);
+		else
+			json_object_object_add(p, f->column, value_shown(&b, norm, f, import_paused));
+	bag_free(&b);
+	return p;
 }
 
 /* ---- what a run could not read ---- */
@@ -898,12 +1190,7 @@ w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
     size_t n)
 {
 	const char *url = txt(b, norm, "url", 2048), *name = txt(b, norm, "name", 255);
-	const char *keyword = txt(b, norm, "keyword", 1024);
-	const char *up_when = keyword == NULL ?
-	    NULL :
-	    raw_str(norm, "keyword_up_when") != NULL ?
-	    enum_or_other(raw_str(norm, "keyword_up_when"), keyword_modes) :
-	    "present";
+	const char *keyword = txt(b, norm, "keyword", 1024), *up_when = keyword_mode(norm, keyword);
 	uint64_t contacts[MAX_LIST];
 	size_t ncontacts;
 	enum imp_result r;
@@ -913,8 +1200,6 @@ w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 		return IMP_DB;
 	if (rc == REF_PENDING)
 		return defer(why, n, "the monitor's contacts");
-	if (up_when != NULL && strcmp(up_when, "other") == 0)
-		up_when = "present";
 	if (url == NULL)
 		url = "";
 	if (name == NULL)
@@ -923,7 +1208,7 @@ w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 	    &(struct monitor_cols){ .name = name,
 	        .type = enum_or_other(raw_str(norm, "type"), monitor_types),
 	        .url = url,
-	        .interval_s = num(norm, "interval", 0, 100000000, 300),
+	        .interval_s = num(norm, "interval", 0, 100000000, MONITOR_INTERVAL_S),
 	        .paused = flag(norm, "paused") || c->import_paused,
 	        .port = num(norm, "port", -1, 65535, -1),
 	        .keyword = keyword,
@@ -1426,7 +1711,7 @@ importer_rows_end(struct imp_ctx *c)
  * (contacts before monitors, monitors before status pages and windows,
  * clients before their records, services before addons, invoices before
  * payments). resource_type names are documented in docs/resources.md. */
-#define KIND_FNS(f) .match = m_##f, .write = w_##f
+#define KIND_FNS(f) .match = m_##f, .write = w_##f, .shown = f##_shown
 /* clang-format off */
 static const struct kind kinds[] = {
 	{ .type = "contact", .model = "contacts", .noun = "contact",

@@ -107,6 +107,16 @@ int importer_find_conflict(struct imp_ctx *, const char *type, json_object *norm
  * boundary; "" when it has none. */
 void importer_label(const char *type, json_object *norm, char *out, size_t n);
 
+/* What a resource of type will write into the account, for the review
+ * (docs/review.md): an object of account columns, secrets named, never
+ * shown ("(not shown)"); for a monitor or heartbeat also "alerts" (the
+ * contacts it will alert) and "not_alerted" (those it names that will not
+ * be, and why), from alerts: the run's contacts it names, in its order,
+ * [{"external_id", "name", "type", "address", "status"}] with status null
+ * for one not in the run (NULL: none). import_paused: the run's option.
+ * A new object, or NULL for a kind no importer handles. */
+json_object *importer_preview(const char *type, json_object *norm, json_object *alerts, bool import_paused);
+
 /* Why the plan chose action ("create", "update" or "conflict") for a resource
  * of type, in words; id is the object it updates or conflicts with. 0, or -1
  * on a DB error. */

@@ -290,9 +290,9 @@ log_page_warnings(struct runner *r, struct disc *d, const struct prov_page *p)
 		    p->nwarnings - WARNINGS_PER_PAGE);
 }
 
-/* After the last page, in save_page's transaction: the run goes to
- * awaiting_review with its final stats, the job is done, and the log says
- * what was found. TX_ABORT when the run moved on meanwhile. */
+/* After the last page, in save_page's transaction: the run keeps its final
+ * stats, its plan for the review is queued, the job is done, and the log
+ * says what was found. TX_ABORT when the run moved on meanwhile. */
 static enum tx_result
 finish_discovery(struct runner *r, struct disc *d, const char *old_stats)
 {
@@ -300,11 +300,13 @@ finish_discovery(struct runner *r, struct disc *d, const char *old_stats)
 	    runner_stats(r, d->job->run_id, old_stats, true, d->def->imports, false, PROGRESS_ZERO, NULL);
 	char summary[400];
 	json_object *ctx, *all, *disc;
+	struct err e;
 	int64_t n;
 	int ok;
 
 	if (stats == NULL)
 		return TX_ERROR;
+	err_clear(&e);
 	n = run_discovery_end(r->db, d->job->run_id, stats, (int64_t)r->cfg->credentials_retention);
 	describe_discovered(stats, summary, sizeof summary, &d->resources);
 	ctx = json_object_new_object();
@@ -314,13 +316,14 @@ finish_discovery(struct runner *r, struct disc *d, const char *old_stats)
 	json_object_put(all);
 	jx_add_int(ctx, "resources", d->resources);
 	free(stats);
-	if (n < 0 || (n > 0 && queue_done(r->db, d->job) < 0)) {
+	if (n < 0 ||
+	    (n > 0 && (planning_queue_review(r, d->job->run_id, &e) != 0 || queue_done(r->db, d->job) < 0))) {
 		json_object_put(ctx);
 		return TX_ERROR;
 	}
 	if (n > 0)
 		runner_log(r, d->job->run_id, "info", ctx,
-		    "Discovery finished: %lld resource%s%s%s%s. Review them, then execute the run.",
+		    "Discovery finished: %lld resource%s%s%s%s; planning what each will become.",
 		    (long long)d->resources, d->resources == 1 ? "" : "s", summary[0] ? " (" : "", summary,
 		    summary[0] ? ")" : "");
 	json_object_put(ctx);

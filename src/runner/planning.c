@@ -1,11 +1,16 @@
-/* Planning jobs (after execute): decide each resource's action in batches of
+/* Planning jobs: decide each resource's action in batches of
  * RUNNER_PLAN_BATCH, walking the run in id order (the position is the job's
  * payload, so a large run is planned over several steps and a crash repeats
  * at most one batch, which decides the same again). A run of more than
  * RUNNER_PLAN_CHUNK resources is first split into chunk jobs, id ranges
- * (after, last] in the payload, that several runners plan at once. When the
- * last planning job of the run ends, the run pauses on conflicts, or the
- * import is queued. */
+ * (after, last] in the payload, that several runners plan at once.
+ *
+ * A run is planned twice. When discovery ends, for the review ("review" in
+ * the payload): each resource gets the action and reason the plan gives it
+ * now, its status stays pending, and when the last planning job ends the
+ * run goes to awaiting_review. On execute, afresh: the log names each
+ * resource whose action changed since the review, and when the last
+ * planning job ends the run pauses on conflicts, or the import is queued. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,25 +25,38 @@
 #include "runner/rules.h"
 #include "runner/runner.h"
 
+/* Why a job is dropped: the run is in a state the job does not act on. */
+#define MOVED_ON "the run moved on"
+
 struct plan {
 	struct job *job;
 	uint64_t user_id;
 	char provider[33];
 	uint64_t after;
 	uint64_t last; /* a chunk's last id; 0: no bound */
+	bool review;   /* the plan for the review, not the one of execute */
+	bool fresh;    /* no position yet: the job may split the run into chunks */
 	bool done, moved_on, started, split;
-	int64_t conflicts;
 	int batch; /* resources the last committed batch planned */
 };
 
+/* Whether job p acts on a run in status. */
+static enum job_verdict
+verdict(const struct plan *p, const char *status)
+{
+	return p->review ? review_plan_verdict(status) : job_verdict(QUEUE_PLANNING, status);
+}
+
 /* Decide one resource and add the decision to decided (the batch's rows of
- * plan_set_rows). 0 or -1 (DB error). */
+ * plan_set_rows); on execute, the log names a resource planned otherwise at
+ * the review. 0 or -1 (DB error). */
 static int
-plan_one(struct plan *p, struct imp_ctx *ic, const struct resource_row *w, json_object *decided)
+plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct resource_row *w,
+    json_object *decided)
 {
 	struct plan_facts f = { .resolution = w->resolution[0] ? w->resolution : NULL };
 	struct plan_decision d;
-	char why[256] = "", msg[512], unread[512];
+	char why[448] = "", msg[512], unread[512];
 	const char *message = NULL;
 	json_object *norm = NULL;
 	uint64_t id = 0;
@@ -72,10 +90,9 @@ plan_one(struct plan *p, struct imp_ctx *ic, const struct resource_row *w, json_
 	} else {
 		if (importer_plan_reason(ic, w->type, d.action, id, why, sizeof why) < 0)
 			goto fail;
-		if (strcmp(d.action, "conflict") == 0) {
+		if (strcmp(d.action, "conflict") == 0)
 			utf8_format(msg, sizeof msg, "%s Resolve with skip, overwrite or duplicate.", why);
-			p->conflicts++;
-		} else if (strcmp(d.action, "update") == 0 && importer_unread(norm, unread, sizeof unread))
+		else if (strcmp(d.action, "update") == 0 && importer_unread(norm, unread, sizeof unread))
 			utf8_format(msg, sizeof msg,
 			    "%s Keeps its own values of what this run could not read: %s.", why, unread);
 		else
@@ -83,11 +100,22 @@ plan_one(struct plan *p, struct imp_ctx *ic, const struct resource_row *w, json_
 		message = msg;
 	}
 	json_object_put(norm);
+	if (!p->review && w->action[0] != '\0' && strcmp(w->action, d.action) != 0) {
+		json_object *ctx = json_object_new_object();
+		jx_add_int(ctx, "resource_id", (int64_t)w->id);
+		jx_add_str(ctx, "reviewed", w->action);
+		jx_add_str(ctx, "planned", d.action);
+		runner_log(r, p->job->run_id, "warning", ctx,
+		    "%s \"%s\" was planned as %s at the review, now as %s: %s", w->type,
+		    w->name[0] ? w->name : w->ext, w->action, d.action, message);
+		json_object_put(ctx);
+	}
 	{
 		json_object *row = json_object_new_array_ext(4);
 		json_object_array_add(row, json_object_new_uint64(w->id));
 		json_object_array_add(row, json_object_new_string(d.action));
-		json_object_array_add(row, json_object_new_string(d.status));
+		/* the plan for the review leaves the status as it is: pending */
+		json_object_array_add(row, json_object_new_string(p->review ? w->status : d.status));
 		json_object_array_add(row, json_object_new_string(message));
 		json_object_array_add(decided, row);
 	}
@@ -114,13 +142,13 @@ plan_batch(struct runner *r, void *arg)
 
 	if ((t = runner_lock(r, p->job, false, status, NULL, NULL)) != TX_COMMIT)
 		goto out;
-	if (job_verdict(QUEUE_PLANNING, status) != JOB_ACT) {
+	if (verdict(p, status) != JOB_ACT) {
 		p->moved_on = true;
 		t = TX_ABORT;
 		goto out;
 	}
 	t = TX_ERROR;
-	if (!p->started && p->after == 0)
+	if (!p->started && p->after == 0 && !p->review)
 		runner_log(r, p->job->run_id, "info", NULL, "Planning started.");
 	if ((n = resources_to_plan(r->db, p->job->run_id, p->after, p->last ? p->last : UINT64_MAX,
 	         RUNNER_PLAN_BATCH, rows)) < 0) {
@@ -131,7 +159,7 @@ plan_batch(struct runner *r, void *arg)
 	if (n > 0 && importer_batch_facts(&ic, rows[0].type, p->after, rows[n - 1].id) != 0)
 		goto out;
 	for (int i = 0; i < n; i++)
-		if (plan_one(p, &ic, &rows[i], decided) != 0)
+		if (plan_one(r, p, &ic, &rows[i], decided) != 0)
 			goto out;
 	if (json_object_array_length(decided) > 0 && plan_set_rows(r->db, jx_text(decided)) < 0)
 		goto out;
@@ -204,6 +232,33 @@ start_import(struct runner *r, struct plan *p, const char *stats, json_object *c
 	return 0;
 }
 
+/* The plan for the review is made: the run awaits review with stats, and
+ * the log says what the plan will do. 0, or -1 on a database error. */
+static int
+review_ready(struct runner *r, struct plan *p, const char *stats, json_object *planned, json_object *ctx,
+    const char *summary)
+{
+	json_object *v;
+	int64_t n, conflicts = 0;
+
+	if ((n = run_review_ready(r->db, p->job->run_id, stats)) < 0)
+		return -1;
+	if (planned != NULL && json_object_object_get_ex(planned, "conflict", &v))
+		conflicts = json_object_get_int64(v);
+	if (n == 0)
+		return 0;
+	if (conflicts > 0)
+		runner_log(r, p->job->run_id, "warning", ctx,
+		    "Plan ready for review (%s). %lld resource%s conflict%s with objects already in your account: "
+		    "exclude them, or execute and resolve the conflicts then.",
+		    summary, (long long)conflicts, conflicts == 1 ? "" : "s", conflicts == 1 ? "s" : "");
+	else
+		runner_log(r, p->job->run_id, "info", ctx,
+		    "Plan ready for review (%s). Review it, then execute the run.",
+		    summary[0] ? summary : "nothing to do");
+	return 0;
+}
+
 static enum tx_result
 plan_finish(struct runner *r, void *arg)
 {
@@ -212,11 +267,11 @@ plan_finish(struct runner *r, void *arg)
 	json_object *all = NULL, *planned = NULL, *ctx = NULL;
 	enum tx_result t;
 	int64_t conflicts = 0, other;
-	int ok;
+	int ok, rc;
 
 	if ((t = runner_lock(r, p->job, true, status, NULL, &old)) != TX_COMMIT)
 		goto out;
-	if (job_verdict(QUEUE_PLANNING, status) != JOB_ACT) {
+	if (verdict(p, status) != JOB_ACT) {
 		p->moved_on = true;
 		t = TX_ABORT;
 		goto out;
@@ -231,9 +286,10 @@ plan_finish(struct runner *r, void *arg)
 		t = TX_COMMIT;
 		goto out;
 	}
-	if (run_conflict_count(r->db, p->job->run_id, &conflicts) != 0)
+	if (!p->review && run_conflict_count(r->db, p->job->run_id, &conflicts) != 0)
 		goto out;
-	if ((stats = runner_stats(r, p->job->run_id, old, false, NULL, true, PROGRESS_COUNT, NULL)) == NULL)
+	if ((stats = runner_stats(r, p->job->run_id, old, false, NULL, true,
+	         p->review ? PROGRESS_ZERO : PROGRESS_COUNT, NULL)) == NULL)
 		goto out;
 	all = jx_parse(stats, strlen(stats), &ok);
 	if (all != NULL)
@@ -242,8 +298,13 @@ plan_finish(struct runner *r, void *arg)
 	ctx = json_object_new_object();
 	if (planned != NULL)
 		json_object_object_add(ctx, "planned", json_object_get(planned));
-	if (conflicts > 0 ? pause_on_conflicts(r, p, stats, conflicts, ctx, summary) != 0 :
-	                    start_import(r, p, stats, ctx, summary) != 0)
+	if (p->review)
+		rc = review_ready(r, p, stats, planned, ctx, summary);
+	else if (conflicts > 0)
+		rc = pause_on_conflicts(r, p, stats, conflicts, ctx, summary);
+	else
+		rc = start_import(r, p, stats, ctx, summary);
+	if (rc != 0)
 		goto out;
 	if (queue_done(r->db, p->job) < 0)
 		goto out;
@@ -256,15 +317,23 @@ out:
 	return t;
 }
 
-/* A planning job's payload: its position, and a chunk's last id. */
+/* A planning job's payload: its position, a chunk's last id (0: none), and
+ * whether it plans for the review. */
 static void
-pos_text(char *out, size_t n, uint64_t after, uint64_t last)
+pos_text(char *out, size_t n, uint64_t after, uint64_t last, bool review)
 {
-	if (last == 0)
-		snprintf(out, n, "{\"after\":%llu}", (unsigned long long)after);
-	else
-		snprintf(out, n, "{\"after\":%llu,\"last\":%llu}", (unsigned long long)after,
-		    (unsigned long long)last);
+	size_t len = (size_t)snprintf(out, n, "{\"after\":%llu", (unsigned long long)after);
+
+	if (last != 0 && len < n)
+		len += (size_t)snprintf(out + len, n - len, ",\"last\":%llu", (unsigned long long)last);
+	if (len < n)
+		snprintf(out + len, n - len, "%s}", review ? ",\"review\":true" : "");
+}
+
+int
+planning_queue_review(struct runner *r, const char *run_id, struct err *e)
+{
+	return queue_push(r->db, QUEUE_PLANNING, run_id, 0, "{\"review\":true}", e);
 }
 
 /* Give the job back at the current position (after a DB error: with backoff). */
@@ -273,7 +342,7 @@ release_at(struct runner *r, struct job *j, const struct plan *p, int64_t delay_
 {
 	char payload[96];
 
-	pos_text(payload, sizeof payload, p->after, p->last);
+	pos_text(payload, sizeof payload, p->after, p->last, p->review);
 	queue_release(r->db, j, delay_ms, 0, payload);
 }
 
@@ -295,7 +364,7 @@ split_body(struct runner *r, void *arg)
 	p->split = false;
 	if ((t = runner_lock(r, p->job, false, status, NULL, NULL)) != TX_COMMIT)
 		return t;
-	if (job_verdict(QUEUE_PLANNING, status) != JOB_ACT) {
+	if (verdict(p, status) != JOB_ACT) {
 		p->moved_on = true;
 		return TX_ABORT;
 	}
@@ -309,7 +378,7 @@ split_body(struct runner *r, void *arg)
 		         &end)) < 0)
 			return TX_ERROR;
 		/* the last chunk has no bound: it takes whatever is left */
-		pos_text(payload, sizeof payload, after, rc == 1 ? end : 0);
+		pos_text(payload, sizeof payload, after, rc == 1 ? end : 0, p->review);
 		if (queue_push(r->db, QUEUE_PLANNING, p->job->run_id, 0, payload, &e) != 0)
 			return TX_ERROR;
 		if (rc == 0)
@@ -323,8 +392,9 @@ split_body(struct runner *r, void *arg)
 }
 
 /* The run of planning job j (its user, provider and status into p and
- * status[n]) and the chunk the job's payload names (none: fresh from
- * execute). 1, 0 when the run is gone, -1 on a database error. */
+ * status[n]) and what the job's payload says: the position and chunk (none:
+ * fresh), and whether it plans for the review. 1, 0 when the run is gone,
+ * -1 on a database error. */
 static int
 plan_load(struct runner *r, struct job *j, struct plan *p, char *status, size_t n)
 {
@@ -344,10 +414,13 @@ plan_load(struct runner *r, struct job *j, struct plan *p, char *status, size_t 
 	if (j->payload != NULL) {
 		int ok;
 		json_object *o = jx_parse(j->payload, strlen(j->payload), &ok), *v;
-		if (o != NULL && json_object_object_get_ex(o, "after", &v))
+		p->fresh = o == NULL || !json_object_object_get_ex(o, "after", &v);
+		if (!p->fresh)
 			p->after = (uint64_t)json_object_get_int64(v);
 		if (o != NULL && json_object_object_get_ex(o, "last", &v))
 			p->last = (uint64_t)json_object_get_int64(v);
+		p->review =
+		    o != NULL && json_object_object_get_ex(o, "review", &v) && json_object_get_boolean(v);
 		p->started = p->after > 0;
 		json_object_put(o);
 	}
@@ -357,22 +430,21 @@ plan_load(struct runner *r, struct job *j, struct plan *p, char *status, size_t 
 void
 planning_step(struct runner *r, struct job *j)
 {
-	struct plan p = { .job = j };
+	struct plan p = { .job = j, .fresh = true };
 	char status[32] = "";
 	int64_t step_end = runner_step_end(r);
 
 	if (plan_load(r, j, &p, status, sizeof status) <= 0)
 		return; /* gone, or the lease runs out and the job is claimed again */
-	if (job_verdict(QUEUE_PLANNING, status) != JOB_ACT) {
+	if (verdict(&p, status) != JOB_ACT) {
 		runner_drop(r, j, status);
 		return;
 	}
-	if (j->payload == NULL) {
-		/* fresh from execute */
+	if (p.fresh) {
 		enum tx_result t = runner_tx(r, split_body, &p);
 		if (t != TX_COMMIT || p.split) {
 			if (p.moved_on)
-				runner_drop(r, j, "run no longer executing");
+				runner_drop(r, j, MOVED_ON);
 			else if (t == TX_ERROR)
 				queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), 0, NULL);
 			return;
@@ -383,7 +455,7 @@ planning_step(struct runner *r, struct job *j)
 
 		if (t != TX_COMMIT) {
 			if (p.moved_on)
-				runner_drop(r, j, "run no longer executing");
+				runner_drop(r, j, MOVED_ON);
 			else if (t == TX_ERROR)
 				release_at(r, j, &p, queue_backoff_ms(1, 0, runner_random()));
 			return; /* TX_ABORT: the lease was lost, the job is someone else's */
@@ -402,7 +474,7 @@ planning_step(struct runner *r, struct job *j)
 		break;
 	case TX_ABORT:
 		if (p.moved_on)
-			runner_drop(r, j, "run no longer executing");
+			runner_drop(r, j, MOVED_ON);
 		break;
 	case TX_ERROR:
 		release_at(r, j, &p, queue_backoff_ms(1, 0, runner_random()));

@@ -45,6 +45,10 @@ enum job_verdict {
  * status: discovery on pending or discovering; planning and resources on
  * executing. */
 enum job_verdict job_verdict(const char *queue, const char *status);
+/* Whether a planning job for the review acts on a run in status: on
+ * discovering, the state the run keeps until its plan for the review is
+ * made. */
+enum job_verdict review_plan_verdict(const char *status);
 
 /* True when design §4 allows the run transition from -> to. */
 bool run_transition_ok(const char *from, const char *to);

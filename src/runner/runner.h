@@ -124,6 +124,8 @@ uint32_t runner_random(void);
 /* The job kinds. */
 void discovery_step(struct runner *, struct job *);
 void planning_step(struct runner *, struct job *);
+/* Inside discovery's last transaction: queue the run's plan for the review. 0 or -1. */
+int planning_queue_review(struct runner *, const char *run_id, struct err *);
 void resources_step(struct runner *, struct job *);
 void cleanup_step(struct runner *, struct job *);
 

@@ -243,9 +243,11 @@ class TestTheSameSiteIsNeverImportedTwice(RunnerTestCase):
         res = {r["external_id"]: r for r in self.resources(rid2)}
         for ext in ("0993765", "777712827", "777712828", "777712832"):
             self.assertEqual((res[ext]["action"], res[ext]["status"]), ("conflict", "conflict"), ext)
-            self.assertIn("imported from pingdom", res[ext]["reason"])
-        self.assertIn("Exists: monitor %s, imported from pingdom, with the same type and URL." % shop,
-                      res["777712827"]["reason"])
+            self.assertIn("imported from Pingdom", res[ext]["reason"])
+        # the object is named as a person knows it: name, address and number
+        url = self.stack.sql_value("SELECT url FROM monitors WHERE id=%s" % shop)
+        self.assertIn('Exists: monitor "Shop" at %s (no. %s), imported from Pingdom, with the same type and URL.'
+                      % (url, shop), res["777712827"]["reason"])
         for ext in ("777712829", "777712830", "777712831", "777712833"):
             self.assertEqual(res[ext]["action"], "create", ext)
         # resolved with skip: nothing is created twice
@@ -268,7 +270,8 @@ class TestTheSameSiteIsNeverImportedTwice(RunnerTestCase):
         rid, st = self.run_to_plan(user, "updown", [("monitor", "ngg8", monitor("Example", "http://example.org"))])
         self.assertEqual(st, "paused_conflicts")
         msg = self.resources(rid)[0]["reason"]
-        self.assertIn("Exists: monitor %s, created in your account (not by an import)" % mine, msg)
+        self.assertIn('Exists: monitor "Mine" at http://Example.org:80/ (no. %s), created in your account '
+                      '(not by an import)' % mine, msg)
 
     def test_a_monitor_other_software_wrote_or_changed_is_found_by_its_url(self):
         """The account tables are shared with the rest of the product: a monitor
@@ -292,10 +295,12 @@ class TestTheSameSiteIsNeverImportedTwice(RunnerTestCase):
         self.assertEqual(st, "paused_conflicts")
         res = {r["external_id"]: r for r in self.resources(rid2)}
         self.assertEqual(res["p1"]["action"], "conflict")
-        self.assertIn("Exists: monitor %s, imported from updown" % moved, res["p1"]["reason"])
+        self.assertIn('Exists: monitor "Old" at HTTPS://Moved.Example.com:443/a/ (no. %s), imported from updown.io'
+                      % moved, res["p1"]["reason"])
         self.assertEqual(res["p2"]["action"], "create")
         self.assertEqual(res["p3"]["action"], "conflict")
-        self.assertIn("Exists: monitor %s, created in your account" % mine, res["p3"]["reason"])
+        self.assertIn('Exists: monitor "Other 250" at https://other-250.example.com/a (no. %s), created in your account'
+                      % mine, res["p3"]["reason"])
         self.assertEqual(res["p4"]["action"], "create")
 
     def test_planning_reads_only_the_monitors_that_start_like_the_url(self):

@@ -18,7 +18,17 @@ def monitor(i, **kw):
     return norm
 
 
-class TestResourceList(RunnerTestCase):
+class ToolsTestCase(RunnerTestCase):
+
+    def mcp(self, user, method, params):
+        r = user.request("POST", "/mcp", body={"jsonrpc": "2.0", "id": 1, "method": method, "params": params},
+                         headers={"Accept": "application/json, text/event-stream",
+                                  "MCP-Protocol-Version": "2025-06-18"})
+        self.assertStatus(r, 200)
+        return r.json
+
+
+class TestResourceList(ToolsTestCase):
 
     def run_with(self, user, n=30):
         items = [("contact", "c1", {"name": "Ops", "type": "email", "value": "ops@example.com"})]
@@ -42,7 +52,7 @@ class TestResourceList(RunnerTestCase):
         self.assertEqual(body["links"]["next"], "/api/v1/migrations/%s/resources?per_page=20&page=2" % rid)
         item = body["data"][1]
         self.assertEqual(sorted(item), sorted(["id", "resource_type", "external_id", "name", "action", "status",
-                                               "reason", "attempts", "error_message"]))
+                                               "reason", "attempts", "error_message", "preview"]))
         self.assertEqual((item["name"], item["reason"]), ("Shop 0", None))
         # filters: type, q (substring of the name, any case), and the page size
         r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=monitor&q=shop%%201&per_page=100"
@@ -105,7 +115,8 @@ class TestResourceList(RunnerTestCase):
         target = self.stack.sql_value("SELECT target_id FROM migration_run_resources WHERE run_id=%s AND "
                                       "external_id='m00'" % q(rid))
         self.assertEqual(items["m00"]["reason"],
-                         "Imported before from this uptimerobot account as monitor %s: it will be updated." % target)
+                         'Imported before from this UptimeRobot account as monitor "Shop 0" at '
+                         'https://shop0.example.com/health (no. %s): it will be updated.' % target)
 
     def test_exclude_and_include_before_execute(self):
         user = self.user()
@@ -239,13 +250,6 @@ class TestResourceList(RunnerTestCase):
         self.assertStatus(r, 422)
         self.assertEqual(r.json["code"], "run_not_awaiting_review")
 
-    def mcp(self, user, method, params):
-        r = user.request("POST", "/mcp", body={"jsonrpc": "2.0", "id": 1, "method": method, "params": params},
-                         headers={"Accept": "application/json, text/event-stream",
-                                  "MCP-Protocol-Version": "2025-06-18"})
-        self.assertStatus(r, 200)
-        return r.json
-
 
 class TestProgressMoves(RunnerTestCase):
 
@@ -339,3 +343,161 @@ class TestImportPaused(RunnerTestCase):
         self.assertStatus(r, 422)
         self.assertIn("options.import_paused", r.json["errors"])
         self.assertIn("options", r.json["errors"])
+
+
+class TestPlanAtReview(RunnerTestCase):
+    """Issue 25 item 1: when discovery ends each resource gets the action and
+    reason the plan gives it, before anything is written; execute plans afresh
+    and the log names each resource whose action changed in between."""
+
+    def test_the_plan_is_shown_at_review_and_changes_are_named_on_execute(self):
+        key = self.account(monitors=6, heartbeats=1, contacts=2, status_pages=1)
+        user, mine = self.user_with_own_copies(key, 2, "CONCAT('Mine ', name)")
+        own = {url: (mid, name) for mid, name, url in
+               self.stack.sql("SELECT id, name, url FROM monitors WHERE user_id=%d" % user.id)}
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review")
+        body = self.get(user, rid)
+        items = body["data"]["resources"]
+        n = len(items)
+        # planned, nothing written: every resource has its action and reason, and is still pending
+        self.assertEqual({r["status"] for r in items}, {"pending"})
+        self.assertTrue(all(r["action"] and r["reason"] for r in items), items)
+        self.assertEqual(body["meta"]["action_counts"], {"create": n - 2, "update": 0, "skip": 0, "conflict": 2})
+        self.assertEqual(body["data"]["stats"]["planned"], {"create": n - 2, "conflict": 2})
+        self.assertEqual(self.count("monitors", user), 2, "nothing imported at review")
+        # a conflict names the object it meets as the user knows it: name, URL and number
+        conflicts = [r for r in items if r["action"] == "conflict"]
+        for c in conflicts:
+            url = self.stack.sql_value("SELECT JSON_VALUE(normalized_data, '$.url') FROM migration_run_resources "
+                                       "WHERE id=%d" % c["id"])
+            mid, name = own[url]
+            self.assertEqual(c["reason"], 'Exists: monitor "%s" at %s (no. %s), created in your account (not by an '
+                             'import), with the same type and URL. Resolve with skip, overwrite or duplicate.'
+                             % (name, url, mid))
+        creates = [r for r in items if r["action"] == "create" and r["resource_type"] == "monitor"]
+        self.assertEqual(creates[0]["reason"], "New: no monitor in your account has the same type and URL.")
+        # the list filters by the planned action
+        r = user.request("GET", "/api/v1/migrations/%s/resources?action=conflict" % rid)
+        self.assertEqual(sorted(x["id"] for x in r.json["data"]), sorted(c["id"] for c in conflicts))
+        # excluding a resource takes it out of the counts; including it brings back its plan
+        path = "/api/v1/migrations/%s/resources/" % rid
+        self.assertStatus(user.request("POST", path + "exclude", body={"ids": [conflicts[0]["id"]]}), 200)
+        self.assertEqual(self.get(user, rid)["meta"]["action_counts"]["conflict"], 1)
+        self.assertStatus(user.request("POST", path + "include", body={"ids": [conflicts[0]["id"]]}), 200)
+        after = {x["id"]: x for x in self.get(user, rid)["data"]["resources"]}
+        self.assertEqual((after[conflicts[0]["id"]]["action"], after[conflicts[0]["id"]]["reason"]),
+                         ("conflict", conflicts[0]["reason"]))
+        self.assertEqual(self.get(user, rid)["meta"]["action_counts"]["conflict"], 2)
+        # between review and execute the account changes: one conflicting monitor is deleted, and a monitor
+        # planned as new now exists
+        gone = conflicts[1]
+        gone_url = self.stack.sql_value("SELECT JSON_VALUE(normalized_data, '$.url') FROM migration_run_resources "
+                                        "WHERE id=%d" % gone["id"])
+        self.stack.sql("DELETE FROM monitors WHERE id=%s" % own[gone_url][0])
+        late = creates[1]
+        self.stack.sql("INSERT INTO monitors (user_id, name, type, url, interval_s, paused, created_at, updated_at) "
+                       "SELECT %d, 'Made meanwhile', JSON_VALUE(normalized_data, '$.type'), "
+                       "JSON_VALUE(normalized_data, '$.url'), 60, 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) "
+                       "FROM migration_run_resources WHERE id=%d" % (user.id, late["id"]))
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("paused_conflicts", "completed")), "paused_conflicts")
+        changed = [l for l in self.logs(user, rid) if "at the review, now as" in l["message"]]
+        self.assertEqual(sorted((l["context"]["resource_id"], l["context"]["reviewed"], l["context"]["planned"])
+                                for l in changed),
+                         sorted([(gone["id"], "conflict", "create"), (late["id"], "create", "conflict")]))
+        by_id = {l["context"]["resource_id"]: l for l in changed}
+        self.assertEqual(by_id[gone["id"]]["level"], "warning")
+        self.assertTrue(by_id[gone["id"]]["message"].startswith(
+            'monitor "%s" was planned as conflict at the review, now as create: New: ' % gone["name"]),
+            by_id[gone["id"]]["message"])
+        self.assertIn('was planned as create at the review, now as conflict: Exists: monitor "Made meanwhile"',
+                      by_id[late["id"]]["message"])
+        final = {x["id"]: x for x in self.get(user, rid)["data"]["resources"]}
+        self.assertEqual((final[gone["id"]]["action"], final[late["id"]]["action"]), ("create", "conflict"))
+
+
+class TestPreview(ToolsTestCase):
+    """Issue 25 item 2: each resource item carries preview, the account fields
+    it will write, with who is alerted by name and secrets named, never shown."""
+
+    SECRETS = ("T000/B000/XOXB-1", "Bearer tok-2", "token=tok-3", "hc-ping.com/uuid-4")
+
+    def run_of(self, user):
+        items = [
+            ("contact", "c1", {"name": "Ops", "type": "email", "value": "ops@example.com"}),
+            ("contact", "c2", {"name": "Ops", "type": "slack",
+                               "value": "https://hooks.slack.com/services/T000/B000/XOXB-1"}),
+            ("contact", "c3", {"name": "Night", "type": "sms", "value": "+15550100"}),
+            ("monitor", "m1", {"name": "Shop", "type": "keyword", "url": "https://shop.example.com/health?x=1",
+                               "interval": 120, "timeout": 30, "keyword": "Sold out", "keyword_up_when": "absent",
+                               "request_headers": {"Authorization": "Bearer tok-2", "Accept": "text/html"},
+                               "request_body": "token=tok-3", "paused": False,
+                               "contact_ids": ["c1", "c2", "c3", "c9"]}),
+            ("monitor", "m2", {"name": "Plain", "type": "http", "url": "https://plain.example.com/"}),
+            ("heartbeat", "h1", {"name": "Backup", "interval": 3600, "grace": 300,
+                                 "ping_url": "https://hc-ping.com/uuid-4", "contact_ids": ["c1"]}),
+            ("invoice", "i1", {"number": "INV-7", "client_id": "cl1", "status": "Unpaid", "date": "2026-11-01",
+                               "total": "12.50", "tax": "2.00", "currency": "EUR",
+                               "lines": [{"description": "Hosting", "amount": "10.50"},
+                                         {"description": "Tax", "amount": "2.00"}]}),
+            ("payment", "p1", {"gateway": "paypal", "transaction_id": "TX-1", "amount_in": "12.50",
+                               "currency": "EUR", "date": "2026-11-02"}),
+        ]
+        rid = self.synthetic_run(user, "whmcs", items)
+        self.stack.sql("UPDATE migration_run_resources SET name = JSON_VALUE(normalized_data, '$.name') "
+                       "WHERE run_id=%s" % q(rid))
+        return rid
+
+    def previews(self, user, rid):
+        r = user.request("GET", "/api/v1/migrations/%s/resources?per_page=100" % rid)
+        self.assertStatus(r, 200)
+        for s in self.SECRETS:
+            self.assertNotIn(s, r.text)
+        return {x["external_id"]: x["preview"] for x in r.json["data"]}
+
+    def test_what_each_resource_becomes_is_shown_before_execute(self):
+        user = self.user(scopes=["account:read", "account:write", "mcp:use"])
+        rid = self.run_of(user)
+        p = self.previews(user, rid)
+        self.assertEqual(p["m1"], {
+            "name": "Shop", "type": "keyword", "url": "https://shop.example.com/health?x=1", "port": None,
+            "interval_s": 120, "timeout_s": 30, "keyword": "Sold out", "keyword_up_when": "absent",
+            "keyword_case_sensitive": None, "http_method": None, "request_headers": ["Authorization", "Accept"],
+            "request_body": "(not shown)", "expected_status_codes": None, "follow_redirects": None,
+            "verify_ssl": None, "ssl_expiry_days": None, "regions": None, "paused": False,
+            # two contacts named alike are told apart by kind and address; a chat URL is not shown
+            "alerts": [{"name": "Ops", "type": "email", "address": "ops@example.com"},
+                       {"name": "Ops", "type": "slack", "address": "(not shown)"},
+                       {"name": "Night", "type": "sms", "address": "+15550100"}],
+            "not_alerted": [{"external_id": "c9", "why": "The contact is not in this run."}]})
+        # defaults the import writes: a monitor without interval is checked every 300 s; no keyword, no mode
+        self.assertEqual((p["m2"]["interval_s"], p["m2"]["keyword_up_when"], p["m2"]["alerts"]), (300, None, []))
+        self.assertEqual(p["h1"], {"name": "Backup", "interval_s": 3600, "grace_s": 300, "schedule": None,
+                                   "timezone": None, "ping_url": "(not shown)", "paused": False,
+                                   "alerts": [{"name": "Ops", "type": "email", "address": "ops@example.com"}],
+                                   "not_alerted": []})
+        self.assertEqual(p["c2"], {"name": "Ops", "type": "slack", "value": "(not shown)", "needs_address": False})
+        self.assertEqual(p["i1"], {"number": "INV-7", "status": "Unpaid", "invoice_date": "2026-11-01", "due": None,
+                                   "paid_at": None, "subtotal": None, "tax": "2.00", "credit": None,
+                                   "total": "12.50", "balance": None, "currency": "EUR", "lines": 2})
+        self.assertEqual((p["p1"]["amount_in"], p["p1"]["currency"], p["p1"]["paid_on"], p["p1"]["transaction_id"]),
+                         ("12.50", "EUR", "2026-11-02", "TX-1"))
+        # a contact left out: the monitor says it will not alert it; the run's import_paused shows as paused
+        c3 = self.stack.sql_value("SELECT id FROM migration_run_resources WHERE run_id=%s AND external_id='c3'"
+                                  % q(rid))
+        self.assertStatus(user.request("POST", "/api/v1/migrations/%s/resources/exclude" % rid,
+                                       body={"ids": [int(c3)]}), 200)
+        self.stack.sql("UPDATE migration_runs SET options='{\"import_paused\":true}' WHERE id=%s" % q(rid))
+        p = self.previews(user, rid)
+        self.assertEqual([a["address"] for a in p["m1"]["alerts"]], ["ops@example.com", "(not shown)"])
+        self.assertEqual(p["m1"]["not_alerted"], [{"name": "Night", "why": "The contact is left out of this run."},
+                                                  {"external_id": "c9", "why": "The contact is not in this run."}])
+        self.assertEqual((p["m1"]["paused"], p["h1"]["paused"]), (True, True))
+        # the run detail and the tool carry the same preview
+        detail = self.get(user, rid)["data"]["resources"]
+        self.assertEqual({x["external_id"]: x["preview"] for x in detail}, p)
+        res = self.mcp(user, "tools/call", {"name": "migration-resources",
+                                            "arguments": {"id": rid, "resource_type": "monitor", "per_page": 1}})
+        self.assertEqual(res["result"]["structuredContent"]["data"][0]["preview"], p["m1"])
+        self.assertNotIn("tok-2", json.dumps(res))

@@ -297,6 +297,11 @@ class TestRunnerLifecycle(RunnerTestCase):
         key = self.account(monitors=3, heartbeats=0, contacts=1, status_pages=0)
         rid = self.start(user, key)
         self.runner("--once", "--max-jobs", "1", "--worker-id", "test-worker-7")
+        # discovery done; the run is planned for the review by the next job before it awaits review
+        self.assertEqual(self.stack.run_status(rid), "discovering")
+        self.assertEqual(self.stack.sql("SELECT queue, payload FROM jobs WHERE run_id=%s" % q(rid)),
+                         [("planning", '{"review":true}')])
+        self.runner("--once", "--max-jobs", "1", "--worker-id", "test-worker-7")
         self.assertEqual(self.stack.run_status(rid), "awaiting_review")
         ctx = [l["context"] for l in self.logs(user, rid) if l["message"].startswith("Discovery started")]
         self.assertEqual(ctx[0].get("worker"), "test-worker-7")

@@ -96,7 +96,11 @@ test_job_verdicts(void **state)
 		assert_int_equal(job_verdict("discovery", all[i]), disc ? JOB_ACT : JOB_DROP);
 		assert_int_equal(job_verdict("planning", all[i]), exec ? JOB_ACT : JOB_DROP);
 		assert_int_equal(job_verdict("resources", all[i]), exec ? JOB_ACT : JOB_DROP);
+		/* the plan for the review: only while the run is still discovering */
+		assert_int_equal(review_plan_verdict(all[i]),
+		    strcmp(all[i], "discovering") == 0 ? JOB_ACT : JOB_DROP);
 	}
+	assert_int_equal(review_plan_verdict(NULL), JOB_DROP);
 	assert_int_equal(job_verdict("other", "executing"), JOB_DROP);
 	assert_int_equal(job_verdict("resources", NULL), JOB_DROP);
 }
