@@ -201,7 +201,8 @@ const journeys = {
     expect(await text('#run-title') === 'UptimeRobot migration', 'the heading names the provider');
     expect(await text('#run-status') === 'Status: Awaiting review', 'the status in words');
     const found = await text('#run-summary');
-    for (const n of ['2 contacts', '1 heartbeat', '6 monitors', '1 status page'])
+    for (const n of ['2 contacts', '1 heartbeat', '6 monitors', '1 status page', 'Planned: 10 to create',
+      '0 conflicts; excluded 0.'])
       expect(found.includes(n), `the summary counts ${n}: ${found}`);
     await expectLocalTimes('#run-meta time');
     await screen('review');
@@ -342,6 +343,9 @@ const journeys = {
     await signIn(TOKEN);
     await startRun('uptimerobot', [['API key', KEY]], false);
     await waitStatus('awaiting_review');
+    const plan = await text('#run-summary');
+    expect(plan.includes('3 to create, 0 to update, 0 to skip, 1 conflict;') &&
+      plan.includes('execute and choose what to do with them'), 'the plan at review names the conflict: ' + plan);
     await page.getByRole('button', { name: 'Execute' }).click();
     await waitStatus('paused_conflicts');
     expect(await text('#run-status') === 'Status: Paused on conflicts', 'the status in words');

@@ -59,7 +59,7 @@ const FILTERS = [['status', 'f-status', 'Status'], ['resource_type', 'f-type', '
 
 const $ = (id) => document.getElementById(id);
 const state = {
-  me: null, runsPage: 1, run: null, counts: {}, resPage: 1, logPage: 1, timer: null, selected: new Set(),
+  me: null, runsPage: 1, run: null, counts: {}, plan: {}, resPage: 1, logPage: 1, timer: null, selected: new Set(),
   filter: {}, matching: 0, noticeRun: null,
 };
 
@@ -345,6 +345,7 @@ async function openRun(id) {
   notice('');
   state.run = { id };
   state.counts = {};
+  state.plan = {};
   state.resPage = 1;
   state.logPage = 1;
   state.selected.clear();
@@ -358,7 +359,7 @@ async function openRun(id) {
   $('run-title').focus();
 }
 
-// The run and its resource counts. While the run is active it is read from the runs list (its row, filtered
+// The run, its resource counts per status and its plan's per action. While the run is active it is read from the runs list (its row, filtered
 // by its status and provider, is a few hundred bytes; the run detail carries up to 500 resources the page
 // does not show); when the row is not there (the status moved on) the detail is read.
 async function readRun(id) {
@@ -366,11 +367,15 @@ async function readRun(id) {
   if (known && known.id === id && ACTIVE.includes(known.status)) {
     const list = await api('GET', '/migrations?per_page=100&status=' + known.status + '&provider=' + known.provider);
     const row = list.data.find((r) => r.id === id);
-    // while active, only the failed count changes (excluding and including wait for review)
-    if (row) return { run: row, counts: Object.assign({}, state.counts, { failed: row.failed_resources }) };
+    // while active, only the failed count changes (excluding and including wait for review; the plan
+    // shows at review)
+    if (row) {
+      return { run: row, counts: Object.assign({}, state.counts, { failed: row.failed_resources }),
+        plan: state.plan };
+    }
   }
   const body = await api('GET', '/migrations/' + id);
-  return { run: body.data, counts: body.meta.resource_counts };
+  return { run: body.data, counts: body.meta.resource_counts, plan: body.meta.action_counts || {} };
 }
 
 async function refreshRun() {
@@ -381,9 +386,10 @@ async function refreshRun() {
   } catch (err) {
     return explain(err);
   }
-  const { run, counts } = read;
+  const { run, counts, plan } = read;
   state.run = run;
   state.counts = counts;
+  state.plan = plan;
   if (state.noticeRun && (state.noticeRun.id !== run.id || state.noticeRun.status !== run.status)) notice('');
   $('run-title').textContent = providerName(run.provider) + ' migration';
   const started = when(run.created_at);
@@ -392,13 +398,13 @@ async function refreshRun() {
   $('run-status').textContent = 'Status: ' + named(RUN_STATES, run.status) +
     (run.error_message ? ' – ' + run.error_message : '');
   $('run-status').dataset.status = run.status;
-  renderProgress(run, counts);
+  renderProgress(run, counts, plan);
   renderActions(run, counts);
   if (ACTIVE.includes(run.status)) state.timer = setTimeout(refreshRun, 1500);
   await Promise.all([loadResources(), loadLog()]);
 }
 
-function renderProgress(run, counts) {
+function renderProgress(run, counts, plan) {
   const s = run.stats || {};
   const disc = s.discovered || {};
   const found = listOf(Object.keys(disc).filter((k) => disc[k] > 0).sort().map((k) => countOf(disc[k], k)));
@@ -410,7 +416,10 @@ function renderProgress(run, counts) {
       : 'Reading ' + providerName(run.provider) + (found ? ': ' + found + ' so far' : '') + '…';
   } else if (run.status === 'awaiting_review') {
     bar.value = 0;
-    text = 'Found ' + (found || 'nothing') + '; excluded ' + (counts.excluded || 0) + '.';
+    text = 'Found ' + (found || 'nothing') + '. Planned: ' + (plan.create || 0) + ' to create, ' + (plan.update || 0) +
+      ' to update, ' + (plan.skip || 0) + ' to skip, ' + plural(plan.conflict || 0, 'conflict', 'conflicts') +
+      '; excluded ' + (counts.excluded || 0) + '.';
+    if (plan.conflict > 0) text += ' Exclude the conflicts, or execute and choose what to do with them when the run pauses.';
   } else {
     bar.value = s.progress || 0;
     text = 'Found ' + (found || 'nothing') + '. Imported ' + (s.imported || 0) + ', skipped ' + (s.skipped || 0) +
