@@ -120,6 +120,11 @@ async function waitStatus(status) {
     { timeout: TIMEOUT });
 }
 
+// The message shown at the top once the action that shows it has finished.
+async function waitNotice(message) {
+  await page.waitForFunction((m) => document.getElementById('notice').textContent === m, message, { timeout: TIMEOUT });
+}
+
 async function text(selector) { return (await page.locator(selector).textContent()).trim(); }
 
 // The run's heading takes the focus when a run opens (keyboard and screen reader users start there).
@@ -214,7 +219,7 @@ const journeys = {
     await row.locator('input[type=checkbox]').check();
     await page.getByRole('button', { name: 'Exclude selected' }).click();
     await page.waitForSelector(`#resources-table tr[data-id="${result.excluded}"][data-status="excluded"]`);
-    await page.waitForFunction(() => document.getElementById('notice').textContent === '1 resource excluded.');
+    await waitNotice('1 resource excluded.');
     step('excluded ' + result.excluded);
     await filter([['Name contains', ''], ['Type', '']]);
     await page.getByRole('button', { name: 'Execute' }).click();
@@ -246,7 +251,7 @@ const journeys = {
     await signIn(TOKEN);
     await startRun('uptimerobot', [['API key', KEY]], false);
     expect(await text('#run-status') === 'Status: Queued', 'a queued run in words');
-    expect(await text('#notice') === 'Run started; it waits for the runner to read UptimeRobot.', 'started');
+    await waitNotice('Run started; it waits for the runner to read UptimeRobot.');
     expect(await text('#resources-table tbody') === 'Nothing found yet.', 'nothing found before discovery');
     await screen('queued');
     await runner(true);
@@ -264,12 +269,12 @@ const journeys = {
     expect((await text('#bulk-text')).includes('Type: Monitor'), 'and the filter');
     await screen('exclude-matching');
     await page.getByRole('button', { name: 'Exclude 6' }).click();
-    await page.waitForFunction(() => document.getElementById('notice').textContent === '6 resources excluded.');
+    await waitNotice('6 resources excluded.');
     await page.waitForFunction(() => document.querySelectorAll('#resources-table tr[data-status=excluded]').length
       === 6, null, { timeout: TIMEOUT });
     await page.getByRole('button', { name: 'Include all 6 matching' }).click();
     await page.getByRole('button', { name: 'Include 6' }).click();
-    await page.waitForFunction(() => document.getElementById('notice').textContent === '6 resources included.');
+    await waitNotice('6 resources included.');
     await filter([['Type', 'status_page']]);
     await waitRows(1);
     await page.getByRole('button', { name: 'Exclude all 1 matching' }).click();
@@ -278,12 +283,12 @@ const journeys = {
     expect(await page.locator('#resources-table tr[data-status=excluded]').count() === 0, 'Cancel changes nothing');
     await page.getByRole('button', { name: 'Exclude all 1 matching' }).click();
     await page.getByRole('button', { name: 'Exclude 1' }).click();
-    await page.waitForFunction(() => document.getElementById('notice').textContent === '1 resource excluded.');
+    await waitNotice('1 resource excluded.');
     await filter([['Type', '']]);
     await page.getByRole('button', { name: 'Execute' }).click();
     await waitStatus('executing');
     expect(await text('#run-status') === 'Status: Importing', 'executing in words');
-    expect(await text('#notice') === 'Execution queued.', 'the execution message while it is queued');
+    await waitNotice('Execution queued.');
     await runner(true);
     await waitStatus('completed');
     expect(await page.locator('#notice').isHidden(), 'the execution message went when the run completed');
@@ -387,7 +392,7 @@ const journeys = {
     await waitStatus('discovering');
     await page.getByRole('button', { name: 'Cancel run' }).click();
     await waitStatus('cancelled');
-    await page.waitForFunction(() => document.getElementById('notice').textContent === 'Run cancelled.');
+    await waitNotice('Run cancelled.');
     await screen('cancelled');
     await page.getByRole('button', { name: 'Delete run' }).click();
     await screen('confirm-delete');
@@ -396,7 +401,7 @@ const journeys = {
     await page.getByRole('button', { name: 'Delete run' }).click();
     await page.locator('#confirm-yes').click();
     await page.waitForSelector('#runs:not([hidden])');
-    await page.waitForFunction(() => document.getElementById('notice').textContent === 'Run deleted.');
+    await waitNotice('Run deleted.');
     expect(await page.evaluate(() => document.activeElement.id) === 'runs-title', 'the focus is on the list');
     await screen('deleted');
   },
