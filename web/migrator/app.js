@@ -60,7 +60,7 @@ const FILTERS = [['status', 'f-status', 'Status'], ['resource_type', 'f-type', '
 const $ = (id) => document.getElementById(id);
 const state = {
   me: null, runsPage: 1, run: null, counts: {}, plan: {}, resPage: 1, logPage: 1, timer: null, selected: new Set(),
-  filter: {}, matching: 0, noticeRun: null,
+  filter: {}, matching: 0, noticeRun: null, seen: null,
 };
 
 function token() { return sessionStorage.getItem(TOKEN_KEY); }
@@ -346,6 +346,7 @@ async function openRun(id) {
   state.run = { id };
   state.counts = {};
   state.plan = {};
+  state.seen = null;
   state.resPage = 1;
   state.logPage = 1;
   state.selected.clear();
@@ -401,6 +402,11 @@ async function refreshRun() {
   renderProgress(run, counts, plan);
   renderActions(run, counts);
   if (ACTIVE.includes(run.status)) state.timer = setTimeout(refreshRun, 1500);
+  // the resource and log pages are read again only when the run shows a change (a runner that waits on a
+  // provider's rate limit changes nothing for minutes)
+  const seen = JSON.stringify([run.status, run.stats, counts]);
+  if (seen === state.seen) return;
+  state.seen = seen;
   await Promise.all([loadResources(), loadLog()]);
 }
 
@@ -546,6 +552,7 @@ async function act(method, path, body, done) {
     explain(err);
   }
   state.selected.clear();
+  state.seen = null; // the action changed what the lists show
   await refreshRun();
   if (r) runNotice(done ? done(r) : r.message, r.data && r.data.status);
 }
