@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
@@ -360,8 +361,13 @@ save_page(struct runner *r, void *arg)
 		goto out;
 	log_page_warnings(r, d, p);
 	{
-		char *stats = stats_count_page(old_stats, p, &d->resources);
+		char *counted = stats_count_page(old_stats, p, &d->resources);
+		/* what discovery reads now, how much so far, how fast */
+		char *stats = stats_activity(counted, old_stats, "discovering",
+		    p->n > 0 ? p->items[p->n - 1].resource_type : NULL, d->resources, false, -1,
+		    (int64_t)time(NULL));
 		int64_t n = run_checkpoint(r->db, d->job->run_id, p->next_cursor, stats);
+		free(counted);
 		free(stats);
 		if (n < 0)
 			goto out;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/jsonx.h"
 #include "core/log.h"
@@ -37,7 +38,8 @@ struct plan {
 	bool review;   /* the plan for the review, not the one of execute */
 	bool fresh;    /* no position yet: the job may split the run into chunks */
 	bool done, moved_on, started, split;
-	int batch; /* resources the last committed batch planned */
+	int batch;          /* resources the last committed batch planned */
+	int64_t unreported; /* resources planned since the run's stats last said so */
 };
 
 /* Whether job p acts on a run in status. */
@@ -317,6 +319,36 @@ out:
 	return t;
 }
 
+/* The run's stats say how far the plan is (stats.activity, added to what
+ * other chunks' jobs said). */
+static enum tx_result
+plan_report(struct runner *r, void *arg)
+{
+	struct plan *p = arg;
+	char status[32], *old = NULL, *stats;
+	enum tx_result t;
+	int64_t total, set;
+
+	if ((t = runner_lock(r, p->job, true, status, NULL, &old)) != TX_COMMIT)
+		return t;
+	if (verdict(p, status) != JOB_ACT) {
+		free(old);
+		return TX_ABORT;
+	}
+	if (run_resource_count(r->db, p->job->run_id, &total) != 0) {
+		free(old);
+		return TX_ERROR;
+	}
+	stats = stats_activity(old, old, "planning", NULL, p->unreported, true, total, (int64_t)time(NULL));
+	set = run_stats_set(r->db, p->job->run_id, stats);
+	free(stats);
+	free(old);
+	if (set < 0)
+		return TX_ERROR;
+	p->unreported = 0;
+	return TX_COMMIT;
+}
+
 /* A planning job's payload: its position, a chunk's last id (0: none), and
  * whether it plans for the review. */
 static void
@@ -432,7 +464,7 @@ planning_step(struct runner *r, struct job *j)
 {
 	struct plan p = { .job = j, .fresh = true };
 	char status[32] = "";
-	int64_t step_end = runner_step_end(r);
+	int64_t step_end = runner_step_end(r), next_stats = mono_ms() + RUNNER_STATS_MS;
 
 	if (plan_load(r, j, &p, status, sizeof status) <= 0)
 		return; /* gone, or the lease runs out and the job is claimed again */
@@ -462,6 +494,11 @@ planning_step(struct runner *r, struct job *j)
 		}
 		p.started = true;
 		r->step_done += p.batch;
+		p.unreported += p.batch;
+		if (p.done || runner_out_of_time(r, step_end) || mono_ms() >= next_stats) {
+			runner_tx(r, plan_report, &p); /* a failure is no matter: the next one says it all */
+			next_stats = mono_ms() + RUNNER_STATS_MS;
+		}
 		if (p.done)
 			break;
 		if (runner_out_of_time(r, step_end)) {

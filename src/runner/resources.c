@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/jsonx.h"
 #include "core/log.h"
@@ -465,8 +466,9 @@ finish_body(struct runner *r, void *arg)
 {
 	struct finish *f = arg;
 	char status[32], *old = NULL, *stats = NULL;
+	struct work_counts counts = { 0, 0, 0 };
 	enum tx_result t;
-	int64_t failed = 0, n = 0;
+	int64_t n = 0;
 
 	f->completed = false;
 	if ((t = runner_lock(r, f->job, true, status, NULL, &old)) != TX_COMMIT)
@@ -477,11 +479,11 @@ finish_body(struct runner *r, void *arg)
 		return TX_ABORT;
 	}
 	t = TX_ERROR;
-	if ((stats = runner_stats(r, f->job->run_id, old, false, NULL, false, PROGRESS_COUNT, &failed)) ==
+	if ((stats = runner_stats(r, f->job->run_id, old, false, NULL, false, PROGRESS_COUNT, &counts)) ==
 	    NULL)
 		goto out;
 	if (f->delete_job) {
-		const char *final = run_final_status(failed);
+		const char *final = run_final_status(counts.failed);
 		if ((n = run_complete(r->db, f->job->run_id, final, stats)) < 0)
 			goto out;
 		if (n > 0) {
@@ -489,10 +491,10 @@ finish_body(struct runner *r, void *arg)
 			json_object *ctx = jx_parse(stats, strlen(stats), &ok);
 			if (ctx != NULL)
 				json_object_object_del(ctx, "discovered");
-			runner_log(r, f->job->run_id, failed > 0 ? "warning" : "info", ctx, "Run %s.",
-			    failed > 0 ? "completed with errors; retry-failed imports the failed "
-			                 "resources again" :
-			                 "completed");
+			runner_log(r, f->job->run_id, counts.failed > 0 ? "warning" : "info", ctx, "Run %s.",
+			    counts.failed > 0 ? "completed with errors; retry-failed imports the failed "
+			                        "resources again" :
+			                        "completed");
 			json_object_put(ctx);
 			f->completed = true;
 			if (f->run->import_paused && log_left_paused(r, f->job->run_id) != 0)
@@ -501,8 +503,15 @@ finish_body(struct runner *r, void *arg)
 		if (queue_done(r->db, f->job) < 0)
 			goto out;
 	}
-	if (n == 0 && run_stats_set(r->db, f->job->run_id, stats) < 0)
-		goto out;
+	if (n == 0) {
+		/* still importing: what it does, how fast, how long still */
+		char *with = stats_activity(stats, old, "importing", NULL, counts.finished, false,
+		    counts.total, (int64_t)time(NULL));
+		int64_t set = run_stats_set(r->db, f->job->run_id, with);
+		free(with);
+		if (set < 0)
+			goto out;
+	}
 	t = TX_COMMIT;
 out:
 	free(stats);

@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "core/datetime.h"
 #include "core/jsonx.h"
 #include "core/xalloc.h"
 #include "runner/rules.h"
@@ -152,18 +153,26 @@ stats_compose(const char *old_text, json_object *discovered, json_object *planne
 	return o;
 }
 
-char *
-stats_waiting(const char *old_text, json_object *waiting)
+/* The stats text old as an object ({} when it is not one). */
+static json_object *
+stats_object(const char *old)
 {
-	json_object *o;
-	char *text = NULL;
 	int ok;
+	json_object *o = old != NULL ? jx_parse(old, strlen(old), &ok) : NULL;
 
-	o = old_text != NULL ? jx_parse(old_text, strlen(old_text), &ok) : NULL;
 	if (o == NULL || !json_object_is_type(o, json_type_object)) {
 		json_object_put(o);
 		o = json_object_new_object();
 	}
+	return o;
+}
+
+char *
+stats_waiting(const char *old_text, json_object *waiting)
+{
+	json_object *o = stats_object(old_text);
+	char *text = NULL;
+
 	if (waiting != NULL || json_object_object_get_ex(o, "waiting", NULL)) {
 		if (waiting != NULL)
 			json_object_object_add(o, "waiting", waiting);
@@ -171,6 +180,47 @@ stats_waiting(const char *old_text, json_object *waiting)
 			json_object_object_del(o, "waiting");
 		text = xstrdup(jx_text(o));
 	}
+	json_object_put(o);
+	return text;
+}
+
+char *
+stats_activity(const char *stats, const char *prev, const char *doing, const char *kind, int64_t done,
+    bool add, int64_t total, int64_t now)
+{
+	json_object *o = stats_object(stats), *p = stats_object(prev), *was, *v,
+	            *a = json_object_new_object();
+	int64_t since = now, took;
+	char iso[21];
+	char *text;
+
+	if (json_object_object_get_ex(p, "activity", &was) && json_object_is_type(was, json_type_object) &&
+	    json_object_object_get_ex(was, "doing", &v) && is(json_object_get_string(v), doing)) {
+		if (json_object_object_get_ex(was, "since", &v))
+			time_parse(json_object_get_string(v), TIME_ISO, NULL, &since);
+		if (add && json_object_object_get_ex(was, "done", &v))
+			done += json_object_get_int64(v);
+	}
+	json_object_put(p);
+	if (since > now)
+		since = now;
+	took = now - since;
+	time_format_iso(since, true, iso);
+	jx_add_str(a, "doing", doing);
+	if (kind != NULL)
+		jx_add_str(a, "kind", kind);
+	jx_add_int(a, "done", done);
+	if (total >= 0)
+		jx_add_int(a, "total", total);
+	jx_add_str(a, "since", iso);
+	json_object_object_add(a, "per_minute",
+	    took > 0 ? json_object_new_double((double)(int64_t)(done * 600.0 / (double)took + 0.5) / 10.0) :
+	               NULL);
+	json_object_object_add(a, "eta_s",
+	    took > 0 && done > 0 && total >= done ? json_object_new_int64((total - done) * took / done) :
+	                                            NULL);
+	json_object_object_add(o, "activity", a);
+	text = xstrdup(jx_text(o));
 	json_object_put(o);
 	return text;
 }

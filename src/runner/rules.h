@@ -78,4 +78,18 @@ json_object *stats_compose(const char *old, json_object *discovered, json_object
  * (caller frees), or NULL when nothing changes (no waiting to take out). */
 char *stats_waiting(const char *old, json_object *waiting);
 
+/* What the runner is doing, for the run's stats (docs/runner.md): the stats
+ * text stats (may be NULL or invalid: {}) with its member "activity" set to
+ * {"doing", "kind" (when not NULL), "done", "total" (when known, >= 0),
+ * "since", "per_minute", "eta_s"}: doing is "discovering", "planning" or
+ * "importing"; done is the count so far, or (add) what to add to the
+ * previous activity's count when it is the same doing; since is when the
+ * doing began (the previous activity's since when it is the same doing,
+ * else now, Unix seconds); per_minute is done over the time since then (null
+ * in its first second), eta_s the seconds left at that rate (null without a
+ * total or a rate). The previous activity is the one in the stats text prev
+ * (may be NULL: none). Returns new text (caller frees). */
+char *stats_activity(const char *stats, const char *prev, const char *doing, const char *kind, int64_t done,
+    bool add, int64_t total, int64_t now);
+
 #endif

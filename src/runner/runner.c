@@ -174,7 +174,7 @@ member_int(json_object *o, const char *key)
 
 char *
 runner_stats(struct runner *r, const char *run_id, const char *old, bool discovered,
-    const char *const *seed_types, bool planned, enum progress_mode mode, int64_t *failed_out)
+    const char *const *seed_types, bool planned, enum progress_mode mode, struct work_counts *counts)
 {
 	json_object *disc = NULL, *plan = NULL, *st, *stats;
 	int64_t imported, skipped, failed, total = 0;
@@ -203,8 +203,8 @@ runner_stats(struct runner *r, const char *run_id, const char *old, bool discove
 	failed = member_int(st, "failed");
 	total -= member_int(st, "excluded"); /* left out by the user: not part of the work */
 	json_object_put(st);
-	if (failed_out != NULL)
-		*failed_out = failed;
+	if (counts != NULL)
+		*counts = (struct work_counts){ failed, imported + skipped + failed, total };
 	stats = stats_compose(old, disc, plan, imported, skipped, failed,
 	    mode == PROGRESS_DONE     ? 1.0 :
 	        mode == PROGRESS_ZERO ? 0.0 :

@@ -39,7 +39,7 @@
 #define RUNNER_IMPORT_CHUNK    2000  /* a larger run's import: chunk jobs of this many resources */
 #define RUNNER_GATE_MS         250   /* a chunk waiting for the kinds before its own: look again */
 #define RUNNER_DEFER_MS        2000  /* wait for a referenced resource of the same run */
-#define RUNNER_STATS_MS        1000  /* an import step refreshes the run's progress this often */
+#define RUNNER_STATS_MS        1000  /* a planning or import step refreshes the run's progress this often */
 #define RUNNER_NOKEY_DELAY_MS  60000 /* discovery without a credentials key: try later */
 #define RUNNER_HOUSEKEEPING_MS 30000 /* purges at most this often */
 #define RUNNER_IDLE_POLL_MS    250   /* without --once: look for new jobs this often */
@@ -110,13 +110,17 @@ void runner_log(struct runner *, const char *run_id, const char *level, json_obj
 void runner_drop(struct runner *, struct job *, const char *why);
 
 enum progress_mode { PROGRESS_ZERO, PROGRESS_COUNT, PROGRESS_DONE };
+/* What runner_stats counted: failed resources, finished ones (imported,
+ * skipped, failed) and all that are part of the work (not excluded). */
+struct work_counts {
+	int64_t failed, finished, total;
+};
 /* Recompute the run's stats from its resources and return them as new JSON
  * text (caller frees), or NULL on a DB error. discovered (seeded with 0 for
  * each of seed_types, NULL-terminated, may be NULL) and planned are counted
- * only when asked, else kept from old. *failed_out (may be NULL) gets the
- * failed count. */
+ * only when asked, else kept from old. *counts (may be NULL) gets the counts. */
 char *runner_stats(struct runner *, const char *run_id, const char *old, bool discovered,
-    const char *const *seed_types, bool planned, enum progress_mode, int64_t *failed_out);
+    const char *const *seed_types, bool planned, enum progress_mode, struct work_counts *counts);
 
 /* A uniformly random number (jitter). */
 uint32_t runner_random(void);

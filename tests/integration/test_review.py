@@ -274,12 +274,21 @@ class TestProgressMoves(RunnerTestCase):
         user = self.user()
         rid = self.start(user, key)
         # a step ends after the page that reaches 50 resources: one page of monitors a step
-        seen = self.steps(user, rid, lambda s: s["discovered"].get("monitor", 0), ("awaiting_review", "failed"), 50)
+        seen = self.steps(user, rid, lambda s: (s["discovered"].get("monitor", 0), sum(s["discovered"].values()),
+                                                s.get("activity")), ("awaiting_review", "failed"), 50)
         self.assertEqual(self.stack.run_status(rid), "awaiting_review")
-        rising = [v for v in seen if v > 0]
+        rising = [v for v, _, _ in seen if v > 0]
         self.assertGreaterEqual(len(rising), 3, seen)
         self.assertEqual(rising, sorted(rising))
         self.assertEqual(rising[-1], 300)
+        # stats.activity says what the runner reads and how much it found so far
+        reading = [(found, a) for v, found, a in seen if 0 < v < 300]
+        for found, a in reading:
+            self.assertEqual((a["doing"], a["kind"], a["done"]), ("discovering", "monitor", found), a)
+            self.assertNotIn("total", a)
+            self.assertTrue(a["since"].endswith("Z"))
+        self.assertGreaterEqual(len(reading), 3, seen)
+        self.assertNotIn("activity", self.get(user, rid)["data"]["stats"], "gone once the run awaits review")
 
     def test_import_progress_rises_while_resources_finish(self):
         user = self.user()
@@ -287,12 +296,26 @@ class TestProgressMoves(RunnerTestCase):
         items = [("monitor", "m%05d" % i, monitor(i)) for i in range(n)]
         rid = self.synthetic_run(user, "uptimerobot", items)
         self.execute(user, rid)
-        seen = self.steps(user, rid, lambda s: s["progress"], ("completed", "completed_with_errors"), 1000)
+        seen = self.steps(user, rid, lambda s: (s["progress"], s.get("activity")),
+                          ("completed", "completed_with_errors"), 1000)
         self.assertEqual(self.stack.run_status(rid), "completed")
-        inside = [p for p in seen if 0 < p < 1]
+        progress = [p for p, _ in seen]
+        inside = [p for p in progress if 0 < p < 1]
         self.assertGreaterEqual(len(inside), 3, seen)
-        self.assertEqual(seen, sorted(seen), "progress only rises")
-        self.assertEqual(seen[-1], 1)
+        self.assertEqual(progress, sorted(progress), "progress only rises")
+        self.assertEqual(progress[-1], 1)
+        # stats.activity: planning (steps of two batches of 500), then importing, each with done of total
+        planning = [a for p, a in seen if a and a["doing"] == "planning"]
+        self.assertGreaterEqual(len(planning), 3, seen)
+        self.assertEqual({a["total"] for a in planning}, {n})
+        done = [a["done"] for a in planning]
+        self.assertEqual(done, sorted(set(done)), "the plan only moves on")
+        self.assertTrue(0 < done[0] and done[-1] <= n, done)
+        for p, a in seen:
+            if a and a["doing"] == "importing":
+                self.assertEqual((a["total"], a["done"]), (n, round(p * n)), a)
+        self.assertGreaterEqual(len([a for p, a in seen if a and a["doing"] == "importing"]), 3, seen)
+        self.assertIsNone(seen[-1][1], "gone once the run is completed")
 
     def test_after_a_cancel_the_counts_match_the_resources(self):
         user = self.user()

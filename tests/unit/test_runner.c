@@ -350,6 +350,47 @@ test_stats_waiting(void **state)
 }
 
 static void
+test_stats_activity(void **state)
+{
+	/* 2030-01-02T03:04:05Z */
+	const int64_t t0 = 1893553445;
+	char *a, *b, *c, *d;
+
+	(void)state;
+	/* the first word: no rate yet, no estimate */
+	a = stats_activity("{\"discovered\":{\"monitor\":3}}", NULL, "discovering", "monitor", 3, false, -1,
+	    t0);
+	assert_string_equal(a,
+	    "{\"discovered\":{\"monitor\":3},\"activity\":{\"doing\":\"discovering\",\"kind\":\"monitor\","
+	    "\"done\":3,\"since\":\"2030-01-02T03:04:05Z\",\"per_minute\":null,\"eta_s\":null}}");
+	/* 60 s later, 903 found: the rate since the start; no total, so no estimate */
+	b = stats_activity(a, a, "discovering", "contact", 903, false, -1, t0 + 60);
+	assert_non_null(strstr(b,
+	    "\"kind\":\"contact\",\"done\":903,\"since\":\"2030-01-02T03:04:05Z\","
+	    "\"per_minute\":903.0,\"eta_s\":null"));
+	/* another doing starts its own clock; planning adds what each batch did */
+	c = stats_activity(b, b, "planning", NULL, 500, true, 2000, t0 + 70);
+	assert_non_null(strstr(c,
+	    "{\"doing\":\"planning\",\"done\":500,\"total\":2000,"
+	    "\"since\":\"2030-01-02T03:05:15Z\",\"per_minute\":null,\"eta_s\":null}"));
+	/* stats recomputed without it: the previous activity comes from the old text */
+	d = stats_activity("{\"imported\":0}", c, "planning", NULL, 500, true, 2000, t0 + 80);
+	assert_non_null(strstr(d,
+	    "{\"imported\":0,\"activity\":{\"doing\":\"planning\",\"done\":1000,\"total\":2000,\"since\":\"2030-01-02T03:05:15Z\","
+	    "\"per_minute\":6000.0,\"eta_s\":10}"));
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	/* not JSON, or a clock that went back: a fresh activity, never a negative time */
+	a = stats_activity("oops", NULL, "importing", NULL, 0, false, 10, t0);
+	b = stats_activity(a, a, "importing", NULL, 5, false, 10, t0 - 100);
+	assert_non_null(strstr(b, "\"since\":\"2030-01-02T03:02:25Z\",\"per_minute\":null"));
+	free(a);
+	free(b);
+}
+
+static void
 test_import_order(void **state)
 {
 	(void)state;
@@ -541,6 +582,7 @@ main(void)
 		cmocka_unit_test(test_backoff),
 		cmocka_unit_test(test_progress_and_stats),
 		cmocka_unit_test(test_stats_waiting),
+		cmocka_unit_test(test_stats_activity),
 		cmocka_unit_test(test_import_order),
 		cmocka_unit_test(test_value_checks),
 		cmocka_unit_test(test_validate),
