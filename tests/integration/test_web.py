@@ -137,6 +137,21 @@ class TestReviewPageInABrowser(RunnerTestCase):
                 self.assertEqual(self.stack.count("migration_runs", "user_id=%d" % user.id), 2,
                                  "the refused starts made no run")
 
+    def test_activity_and_waits_are_told(self):
+        for size in SIZES:
+            with self.subTest(size=size):
+                user = self.user()
+                importing = {"discovered": {"monitor": 200}, "imported": 40, "skipped": 0, "failed": 0,
+                             "progress": 0.2, "activity": {"doing": "importing", "done": 40, "total": 200,
+                                                           "since": "2026-01-01T00:00:00Z", "per_minute": 25,
+                                                           "eta_s": 480}}
+                rid = self.stack.insert_run(user.id, "executing", provider="pingdom", stats=json.dumps(importing))
+                self.stack.insert_resources(rid, 3, status="pending", action="create")
+                waiting = {"discovered": {"monitor": 50}, "waiting": {"reason": "rate_limit", "provider": "statuscake",
+                                                                      "until": "2030-01-01T12:00:00Z"}}
+                self.stack.insert_run(user.id, "discovering", provider="statuscake", stats=json.dumps(waiting))
+                self.journey("activity", user.token, size, runner=False)
+
     def test_conflicts_resolved_with_overwrite(self):
         for size in SIZES:
             with self.subTest(size=size):

@@ -343,6 +343,36 @@ const journeys = {
     expect((await text('#run-summary')).includes('3 heartbeats'), 'self-hosted Healthchecks found its checks');
   },
 
+  // What the runner does and waits for, on runs the test made (no runner works on them); an active run is
+  // read in full once, then from its row in the runs list.
+  async activity() {
+    await signIn(TOKEN);
+    const reads = [];
+    page.on('request', (r) => reads.push(new URL(r.url()).pathname + new URL(r.url()).search));
+    await page.getByRole('button', { name: /^Open the Pingdom migration/ }).click();
+    await waitStatus('executing');
+    const id = await page.locator('#run').getAttribute('data-run');
+    expect(await text('#run-status') === 'Status: Importing', 'executing in words');
+    await page.waitForFunction(() => document.getElementById('run-summary').textContent.includes(
+      'Importing: 40 of 200, about 8 minutes left.'), null, { timeout: TIMEOUT });
+    expect(await page.locator('#run-progress').evaluate((e) => e.value) === 0.2, 'the progress bar at 20 %');
+    await page.waitForRequest((r) => r.url().includes('/api/v1/migrations?per_page=100&status=executing&provider=pingdom'),
+      { timeout: TIMEOUT });
+    await page.waitForRequest((r) => r.url().includes('/api/v1/migrations?per_page=100&status=executing&provider=pingdom'),
+      { timeout: TIMEOUT });
+    expect(reads.filter((u) => u === '/api/v1/migrations/' + id).length === 1, 'the run detail was read once: ' +
+      reads.join(' '));
+    await screen('importing');
+    await page.getByRole('button', { name: 'All runs' }).click();
+    await page.getByRole('button', { name: /^Open the StatusCake migration/ }).click();
+    await waitStatus('discovering');
+    const summary = await text('#run-summary');
+    expect(summary.startsWith('Reading StatusCake: 50 monitors so far… Waiting for StatusCake until Jan 1, 2030'),
+      'the wait in words: ' + summary);
+    expect(ZONE[1].test(summary), 'the wait in local time with its zone: ' + summary);
+    await screen('waiting');
+  },
+
   // The plan finds objects already in the account; resolve them with overwrite, execute again.
   async conflicts() {
     await signIn(TOKEN);

@@ -410,6 +410,16 @@ async function refreshRun() {
   await Promise.all([loadResources(), loadLog()]);
 }
 
+// What the runner does now (stats.activity, while planning or importing): "Importing: 40 of 200, about
+// 2 min left."
+function activityText(a) {
+  const what = { planning: 'Planning what each will become', importing: 'Importing' }[a.doing] || capital(a.doing);
+  const left = a.eta_s === null || a.eta_s === undefined ? ''
+    : ', about ' + (a.eta_s < 90 ? plural(a.eta_s, 'second', 'seconds') : Math.round(a.eta_s / 60) + ' minutes') +
+      ' left';
+  return what + ': ' + a.done + (a.total === undefined ? '' : ' of ' + a.total) + left + '.';
+}
+
 function renderProgress(run, counts, plan) {
   const s = run.stats || {};
   const disc = s.discovered || {};
@@ -418,8 +428,9 @@ function renderProgress(run, counts, plan) {
   let text;
   if (FINDING.includes(run.status)) {
     bar.removeAttribute('value'); // indeterminate while the provider is read
-    text = run.status === 'pending' ? 'Waiting for the runner to read ' + providerName(run.provider) + '…'
-      : 'Reading ' + providerName(run.provider) + (found ? ': ' + found + ' so far' : '') + '…';
+    if (run.status === 'pending') text = 'Waiting for the runner to read ' + providerName(run.provider) + '…';
+    else if (s.activity && s.activity.doing === 'planning') text = 'Found ' + (found || 'nothing') + '.';
+    else text = 'Reading ' + providerName(run.provider) + (found ? ': ' + found + ' so far' : '') + '…';
   } else if (run.status === 'awaiting_review') {
     bar.value = 0;
     text = 'Found ' + (found || 'nothing') + '. Planned: ' + (plan.create || 0) + ' to create, ' + (plan.update || 0) +
@@ -431,6 +442,7 @@ function renderProgress(run, counts, plan) {
     text = 'Found ' + (found || 'nothing') + '. Imported ' + (s.imported || 0) + ', skipped ' + (s.skipped || 0) +
       ', failed ' + (s.failed || 0) + ', excluded ' + (counts.excluded || 0) + '.';
   }
+  if (s.activity && s.activity.doing !== 'discovering') text += ' ' + activityText(s.activity);
   if (s.waiting) text += ' Waiting for ' + providerName(s.waiting.provider) + ' until ' + when(s.waiting.until, true)
     .textContent + '.';
   if (run.options && run.options.import_paused) text += ' Monitors and heartbeats are imported paused.';
