@@ -490,15 +490,16 @@ class TestPreview(ToolsTestCase):
             "request_body": "(not shown)", "expected_status_codes": None, "follow_redirects": None,
             "verify_ssl": None, "ssl_expiry_days": None, "regions": None, "paused": False,
             # two contacts named alike are told apart by kind and address; a chat URL is not shown
-            "alerts": [{"name": "Ops", "type": "email", "address": "ops@example.com"},
-                       {"name": "Ops", "type": "slack", "address": "(not shown)"},
-                       {"name": "Night", "type": "sms", "address": "+15550100"}],
+            "alerts": [{"external_id": "c1", "name": "Ops", "type": "email", "address": "ops@example.com"},
+                       {"external_id": "c2", "name": "Ops", "type": "slack", "address": "(not shown)"},
+                       {"external_id": "c3", "name": "Night", "type": "sms", "address": "+15550100"}],
             "not_alerted": [{"external_id": "c9", "why": "The contact is not in this run."}]})
         # defaults the import writes: a monitor without interval is checked every 300 s; no keyword, no mode
         self.assertEqual((p["m2"]["interval_s"], p["m2"]["keyword_up_when"], p["m2"]["alerts"]), (300, None, []))
         self.assertEqual(p["h1"], {"name": "Backup", "interval_s": 3600, "grace_s": 300, "schedule": None,
                                    "timezone": None, "ping_url": "(not shown)", "paused": False,
-                                   "alerts": [{"name": "Ops", "type": "email", "address": "ops@example.com"}],
+                                   "alerts": [{"external_id": "c1", "name": "Ops", "type": "email",
+                                               "address": "ops@example.com"}],
                                    "not_alerted": []})
         self.assertEqual(p["c2"], {"name": "Ops", "type": "slack", "value": "(not shown)", "needs_address": False})
         self.assertEqual(p["i1"], {"number": "INV-7", "status": "Unpaid", "invoice_date": "2026-11-01", "due": None,
@@ -514,7 +515,8 @@ class TestPreview(ToolsTestCase):
         self.stack.sql("UPDATE migration_runs SET options='{\"import_paused\":true}' WHERE id=%s" % q(rid))
         p = self.previews(user, rid)
         self.assertEqual([a["address"] for a in p["m1"]["alerts"]], ["ops@example.com", "(not shown)"])
-        self.assertEqual(p["m1"]["not_alerted"], [{"name": "Night", "why": "The contact is left out of this run."},
+        self.assertEqual(p["m1"]["not_alerted"], [{"external_id": "c3", "name": "Night",
+                                                   "why": "The contact is left out of this run."},
                                                   {"external_id": "c9", "why": "The contact is not in this run."}])
         self.assertEqual((p["m1"]["paused"], p["h1"]["paused"]), (True, True))
         # the run detail and the tool carry the same preview
