@@ -1793,6 +1793,14 @@ kind_of(const char *type)
 }
 
 const char *
+importer_noun(const char *type)
+{
+	const struct kind *k = kind_of(type);
+
+	return k != NULL ? k->noun : type;
+}
+
+const char *
 importer_type_at(size_t i)
 {
 	return i < nkinds ? kinds[i].type : NULL;
