@@ -22,6 +22,7 @@ extern const struct prov_fields healthchecks_fields[];
 extern const struct provider_ops cronitor_ops;
 extern const struct provider_ops statuspage_ops;
 extern const struct provider_ops whmcs_ops;
+extern const struct prov_fields whmcs_fields[];
 
 enum prov_status uptimerobot_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
     struct prov_error *err);

@@ -62,7 +62,7 @@ static const struct provider_def p_whmcs = {
 	.id = "whmcs", .name = "WHMCS", .required = FIELDS("url", "api_identifier", "api_secret"),
 	.optional = FIELDS("access_key"), .url_field = "url", .plain = NOFIELDS,
 	.imports = FIELDS("hosting_client", "hosting_contact", "hosting_service", "hosting_addon", "hosting_domain",
-	    "invoice", "payment"), .ops = &whmcs_ops };
+	    "invoice", "payment"), .ops = &whmcs_ops, .fields = whmcs_fields };
 
 const struct provider_def *const provider_list[] = {
 	&p_uptimerobot, &p_pingdom, &p_statuscake, &p_better_stack, &p_updown,
