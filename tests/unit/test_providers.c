@@ -43,10 +43,10 @@ test_dropped_by_the_field_table(void **state)
 {
 	static const struct prov_field f[] = {
 		{ "name", "`monitors.name`", NULL },
-		{ "auth", NULL, "Credentials are not imported." },
 		{ "alerts[].id", "`monitor_contacts`", NULL },
 		{ "alerts[].threshold", NULL, "Per-contact timing is not imported." },
 		{ "headers", "`monitors.request_headers`", NULL },
+		{ "auth.password", prov_enter_again, "The password is not imported." },
 		{ NULL, NULL, NULL },
 	};
 	static const struct prov_fields t[] = { { "monitor", "check", f }, { NULL, NULL, NULL } };
@@ -68,7 +68,9 @@ test_dropped_by_the_field_table(void **state)
 	d = prov_dropped(&t[0], raw);
 	text = json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN);
 	assert_string_equal(text,
-	    "[{\"field\":\"auth\",\"reason\":\"Credentials are not imported.\"},"
+	    "[{\"field\":\"auth.user\",\"reason\":\"Not known to this importer (the provider may have added it "
+	    "since); it is not imported.\"},"
+	    "{\"field\":\"auth.password\",\"reason\":\"The password is not imported.\",\"enter_again\":true},"
 	    "{\"field\":\"alerts[].threshold\",\"reason\":\"Per-contact timing is not imported.\"},"
 	    "{\"field\":\"alerts[].via\",\"reason\":\"Not known to this importer (the provider may have added it "
 	    "since); it is not imported.\"},"
