@@ -18,14 +18,23 @@ struct walk {
 	size_t more; /* fields past DROPPED_MAX */
 };
 
-/* Nothing to lose: null, false (a switch left off), 0, "", [] or {}. */
+/* A text of zeros, as some providers write "none" ("0", "0.00",
+ * "0000-00-00 00:00:00"), or of blanks. */
+static bool
+zero_text(const char *s)
+{
+	return strspn(s, "0.-: ") == strlen(s);
+}
+
+/* Nothing to lose: null, false (a switch left off), 0, "", a text of zeros
+ * or blanks, [] or {}. */
 static bool
 empty(json_object *v)
 {
 	return v == NULL || (json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v)) ||
 	    (json_object_is_type(v, json_type_int) && json_object_get_int64(v) == 0) ||
 	    (json_object_is_type(v, json_type_double) && json_object_get_double(v) == 0.0) ||
-	    (json_object_is_type(v, json_type_string) && json_object_get_string_len(v) == 0) ||
+	    (json_object_is_type(v, json_type_string) && zero_text(json_object_get_string(v))) ||
 	    (json_object_is_type(v, json_type_array) && json_object_array_length(v) == 0) ||
 	    (json_object_is_type(v, json_type_object) && json_object_object_length(v) == 0);
 }

@@ -37,7 +37,8 @@ struct prov_fields {
 
 /* What does not carry over of raw, the object as the provider sent it, by
  * the table: a new array of {"field": path, "reason": sentence}, one per
- * field that has a value (not null, false, 0, "", [] or {}) and does not land,
+ * field that has a value (not null, false, 0, "", a text of zeros or blanks
+ * such as "0.00" or "0000-00-00", [] or {}) and does not land,
  * in the object's order; [] when everything carries; a field to enter again
  * adds "enter_again": true. Values are never copied, so no secret can show.
  * At most 64 fields are listed one by one. */

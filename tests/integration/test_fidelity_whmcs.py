@@ -276,9 +276,8 @@ class TestWhmcsFidelity(FidelityTestCase):
         self.assertEqual(len(got), 7)
         for k, v in enumerate(products):
             want = {"orderid", "ordernumber", "pid", "translated_name", "translated_groupname", "qty", "username",
-                    "serverid", "servername", "serverip", "serverhostname", "paymentmethod", "paymentmethodname",
-                    "promoid", "overideautosuspend", "overidesuspenduntil", "diskusage", "disklimit", "bwusage",
-                    "bwlimit", "lastupdate"}
+                    "serverid", "servername", "serverip", "serverhostname", "paymentmethod", "paymentmethodname"}
+            # WHMCS's "none" ("0", "0000-00-00 00:00:00": promoid, the usage counters, lastupdate) loses nothing
             if k % 2 == 1:
                 want.add("configoptions.configoption")
             self.assertEqual(set(got[v["id"]]), want, (k, got[v["id"]]))
@@ -287,27 +286,42 @@ class TestWhmcsFidelity(FidelityTestCase):
 
         # the other records: the same fields for each
         for kind, want, n in (
-                ("hosting_contact", {"subaccount", "generalemails", "invoiceemails", "productemails", "domainemails",
-                                     "supportemails", "affiliateemails", "created_at", "updated_at"}, 5),
                 ("hosting_addon", {"qty", "orderid", "addonid", "nextinvoicedate", "paymentmethod",
                                    "paymentmethodname"}, 5),
-                ("hosting_domain", {"orderid", "regtype", "firstpaymentamount", "paymentmethod", "paymentmethodname",
-                                    "promoid", "dnsmanagement", "emailforwarding", "idprotection"}, 4),
-                ("invoice", {"taxrate", "taxrate2", "last_capture_attempt", "currencyprefix", "currencysuffix",
-                             "created_at", "updated_at", "detail.taxrate", "detail.taxrate2",
-                             "detail.items.item[].id"}, 8),
-                ("payment", {"rate", "refundid"}, 8)):
+                ("invoice", {"taxrate", "currencyprefix", "currencysuffix", "created_at", "updated_at",
+                             "detail.taxrate", "detail.items.item[].id"}, 8),
+                ("payment", {"rate"}, 8)):  # no refund ("refundid": "0") loses nothing
             got = dropped(kind)
             self.assertEqual(len(got), n, kind)
             for xid, fields in got.items():
                 self.assertEqual(set(fields), want, (kind, xid, fields))
+
+        # domains: the ID protection addon is on for the fake's domain d when d % 3 == 0 (d = 0 and 3);
+        # the switches that are off ("0": DNS management, e-mail forwarding) and no promotion lose nothing
+        got = dropped("hosting_domain")
+        self.assertEqual(len(got), 4)
+        for xid, fields in got.items():
+            self.assertEqual(set(fields) - {"idprotection"},
+                             {"orderid", "regtype", "firstpaymentamount", "paymentmethod", "paymentmethodname"},
+                             (xid, fields))
+        self.assertEqual(sum("idprotection" in f for f in got.values()), 2)
+
+        # client contacts: the e-mail switches that are on ("0" is off and loses nothing); the fake's
+        # contact j may log in (subaccount) when j is odd and gets invoices when j is even
+        got = dropped("hosting_contact")
+        self.assertEqual(len(got), 5)
+        for xid, fields in got.items():
+            self.assertEqual(set(fields) - {"subaccount", "invoiceemails"},
+                             {"generalemails", "domainemails", "supportemails"}, (xid, fields))
+            self.assertEqual(len(set(fields) & {"subaccount", "invoiceemails"}), 1, (xid, fields))
 
         # before execute: which fields will not carry over, for how many records
         summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
         self.assertEqual(summary[("hosting_client", "risk_score")], 4)
         self.assertEqual(summary[("hosting_client", "details.tax_id")], 2)
         self.assertEqual(summary[("hosting_service", "configoptions.configoption")], 3)
-        self.assertEqual(summary[("payment", "refundid")], 8)
+        self.assertEqual(summary[("payment", "rate")], 8)
+        self.assertNotIn(("payment", "refundid"), summary)
         self.assertNotIn(("hosting_client", "email"), summary)
 
     def test_a_reimport_whose_detail_reads_fail_leaves_the_account_as_it_was(self):

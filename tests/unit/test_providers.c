@@ -54,7 +54,7 @@ test_dropped_by_the_field_table(void **state)
 	static const char sent[] =
 	    "{\"name\":\"Shop\",\"auth\":{\"user\":\"u\",\"password\":\"hunter2\"},"
 	    "\"alerts\":[{\"id\":1,\"threshold\":3,\"via\":\"sms\"},{\"id\":2,\"threshold\":5}],"
-	    "\"headers\":{\"X-Token\":\"t0k\"},\"paused\":false,\"note\":\"\",\"count\":0,"
+	    "\"headers\":{\"X-Token\":\"t0k\"},\"paused\":false,\"note\":\"\",\"due\":\"0000-00-00\",\"fee\":\"0.00\",\"count\":0,"
 	    "\"tags\":[],\"extra\":{\"deep\":{\"x\":1}},\"ids\":[1,2]}";
 	static const char carried[] = "{\"name\":\"Shop\",\"headers\":{\"A\":\"b\"}}";
 	json_object *raw = jx_parse(sent, strlen(sent), &ok);
