@@ -12,6 +12,7 @@
 #include "providers/provider.h"
 
 extern const struct provider_ops uptimerobot_ops;
+extern const struct prov_fields uptimerobot_fields[];
 extern const struct provider_ops pingdom_ops;
 extern const struct provider_ops statuscake_ops;
 extern const struct provider_ops better_stack_ops;

@@ -25,7 +25,7 @@ static const struct provider_def p_uptimerobot = {
 	.id = "uptimerobot", .name = "UptimeRobot", .default_base_url = "https://api.uptimerobot.com",
 	.required = FIELDS("api_key"), .optional = NOFIELDS, .plain = NOFIELDS,
 	.imports = FIELDS("monitor", "heartbeat", "contact", "maintenance_window", "status_page"),
-	.ops = &uptimerobot_ops };
+	.ops = &uptimerobot_ops, .fields = uptimerobot_fields };
 static const struct provider_def p_pingdom = {
 	.id = "pingdom", .name = "Pingdom", .default_base_url = "https://api.pingdom.com",
 	.required = FIELDS("api_token"), .optional = NOFIELDS, .plain = NOFIELDS,
