@@ -239,6 +239,7 @@ add_status_page(json_object *p, const char *id, struct prov_page *page)
 	/* Tokens of checks or pulses: one id space, the importer finds either. */
 	sp.monitor_ids = prov_id_list(prov_get_array(p, "checks"), "token");
 	sp.public_ = prov_sp_public(page, UD, sp.name, "visibility", vis);
+	json_object_object_del(p, "access_key"); /* a protected page's secret: kept out of the stored copy */
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 }
 
