@@ -381,7 +381,7 @@ static const struct prov_field pulse_fields[] = {
 	{ "period", "`heartbeats.interval_s`", "seconds; 3600 when absent; `grace_s` 0 (updown has none)" },
 	{ "enabled", "`heartbeats.paused`", "`false` pauses it" },
 	{ "recipients", "`heartbeat_contacts`", "the recipients it alerts" },
-	{ "url", NULL, "updown never shows the pulse URL after creation (a warning says so): change the job to call the new heartbeat's ping URL." },
+	{ "url", NULL, "The pulse URL is never shown after creation (a warning says so): change the job to call the new heartbeat's ping URL." },
 	{ "string_match", NULL, "A check's setting; a pulse does not use it." },
 	{ "http_verb", NULL, "A check's setting; a pulse does not use it." },
 	{ "http_body", NULL, "A check's setting; a pulse does not use it." },
