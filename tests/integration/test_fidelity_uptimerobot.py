@@ -210,7 +210,7 @@ class TestUptimeRobotFidelity(FidelityTestCase):
         # windows: their creation time (none of 3 is added to every new monitor: j % 5 == 4)
         got, _ = self.dropped(user, rid, "maintenance_window")
         self.assertEqual({n: set(d) for n, d in got.items()}, {"Fid Window %d" % (j + 1): {"created"} for j in range(3)})
-        # status pages: the sort order only
+        # status pages: the sort order and the bare count of monitors
         got, _ = self.dropped(user, rid, "status_page")
         self.assertEqual({n: set(d) for n, d in got.items()},
                          {"Fid Status Page 1": {"sort", "monitorsCount"}, "Fid Status Page 2": {"sort", "monitorsCount"}})
