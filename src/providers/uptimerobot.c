@@ -1475,12 +1475,15 @@ const struct provider_ops uptimerobot_ops = { uptimerobot_fetch };
 	{ "alert_contacts[].recurrence", NULL, "Alert timing is not carried yet: how often this contact is alerted again while it stays down." }, \
 	{ "assignedAlertContacts[].threshold", NULL, "Alert timing is not carried yet: how many minutes down before this contact is alerted." }, \
 	{ "assignedAlertContacts[].recurrence", NULL, "Alert timing is not carried yet: how often this contact is alerted again while it stays down." }
+/* The user name stands for the credentials: one thing to enter again (the
+ * password never reaches the stored copy, and authType is "NONE" on every
+ * monitor that does not log in). */
 #define UR_CREDENTIALS \
-	{ "http_username", NULL, "Credentials are not imported (a warning says so): a monitor that logs in fails until you enter them again." }, \
+	{ "http_username", prov_enter_again, "The user name and password it logs in with are not imported (a warning says so): it fails until they are entered again." }, \
 	{ "http_password", NULL, "A password is never read or kept (removed from the stored copy): enter it again." }, \
-	{ "http_auth_type", NULL, "How it logs in (1 basic, 2 digest); credentials are not imported (a warning says so): enter them again." }, \
-	{ "authType", NULL, "How it logs in (`NONE` when it does not); credentials are not imported (a warning says so): a monitor that logs in fails until you enter them again." }, \
-	{ "httpUsername", NULL, "Credentials are not imported (a warning says so): a monitor that logs in fails until you enter them again." }, \
+	{ "http_auth_type", NULL, "How it logs in (1 basic, 2 digest); the credentials are not imported (a warning says so): it fails until they are entered again." }, \
+	{ "authType", NULL, "How it logs in (`NONE` when it does not; `HTTP_BASIC`, `DIGEST`, `BEARER`); the credentials are not imported (a warning says so): a monitor that logs in fails until they are entered again." }, \
+	{ "httpUsername", prov_enter_again, "The user name and password it logs in with are not imported (a warning says so): it fails until they are entered again." }, \
 	{ "httpPassword", NULL, "A password is never read or kept (removed from the stored copy): enter it again." }, \
 	{ "apiKey", NULL, "The monitor's own UptimeRobot API key is never read or kept (removed from the stored copy)." }
 #define UR_STATE \

@@ -187,7 +187,10 @@ class TestUptimeRobotFidelity(FidelityTestCase):
             self.assertEqual(set(d), want, (g, d))
             self.assertEqual(d["escalationPolicyId"], self.UNKNOWN)
             self.assertEqual(d["flags.beta"], self.UNKNOWN)
-        self.assertIn("Credentials are not imported", got["Fid Monitor 8"]["httpUsername"])
+        self.assertIn("are not imported (a warning says so)", got["Fid Monitor 8"]["httpUsername"])
+        # the credentials are the one thing to enter again
+        again = {x["name"]: [d["field"] for d in x["dropped"] if d.get("enter_again")] for x in json.loads(text)["data"]}
+        self.assertEqual({n: f for n, f in again.items() if f}, {"Fid Monitor 8": ["httpUsername"]})
         self.assertEqual(got["Fid Monitor 1"]["assignedAlertContacts[].threshold"],
                          "Alert timing is not carried yet: how many minutes down before this contact is alerted.")
         self.assertNotIn("s3cret-probe", text, "a value never shows, only the field's name")
@@ -240,7 +243,9 @@ class TestUptimeRobotFidelity(FidelityTestCase):
             if g == 7:
                 want |= {"http_username", "http_auth_type"}
             self.assertEqual(set(got["Fid Monitor %d" % (g + 1)]), want, g)
-        self.assertIn("enter them again", got["Fid Monitor 8"]["http_auth_type"])
+        self.assertIn("fails until they are entered again", got["Fid Monitor 8"]["http_auth_type"])
+        again = {x["name"]: [d["field"] for d in x["dropped"] if d.get("enter_again")] for x in json.loads(text)["data"]}
+        self.assertEqual({n: f for n, f in again.items() if f}, {"Fid Monitor 8": ["http_username"]})
         self.assertNotIn("s3cret-probe", text)
         self.assertNotIn(key, text)
         summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
