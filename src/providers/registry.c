@@ -29,7 +29,8 @@ static const struct provider_def p_uptimerobot = {
 static const struct provider_def p_pingdom = {
 	.id = "pingdom", .name = "Pingdom", .default_base_url = "https://api.pingdom.com",
 	.required = FIELDS("api_token"), .optional = NOFIELDS, .plain = NOFIELDS,
-	.imports = FIELDS("monitor", "contact", "maintenance_window"), .ops = &pingdom_ops };
+	.imports = FIELDS("monitor", "contact", "maintenance_window"), .ops = &pingdom_ops,
+	.fields = pingdom_fields };
 static const struct provider_def p_statuscake = {
 	.id = "statuscake", .name = "StatusCake", .default_base_url = "https://api.statuscake.com",
 	.required = FIELDS("api_token"), .optional = NOFIELDS, .plain = NOFIELDS,
