@@ -21,6 +21,7 @@ extern const struct provider_ops healthchecks_ops;
 extern const struct prov_fields healthchecks_fields[];
 extern const struct provider_ops cronitor_ops;
 extern const struct provider_ops statuspage_ops;
+extern const struct prov_fields statuspage_fields[];
 extern const struct provider_ops whmcs_ops;
 
 enum prov_status uptimerobot_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,

@@ -58,7 +58,7 @@ static const struct provider_def p_statuspage = {
 	.id = "statuspage", .name = "Statuspage", .default_base_url = "https://api.statuspage.io",
 	.required = FIELDS("api_key"), .optional = FIELDS("page_id"), .plain = FIELDS("page_id"),
 	.imports = FIELDS("status_page", "status_page_subscriber"), .ops = &statuspage_ops,
-	.min_interval_ms = 1000 /* §8.3: 1 request a second per token */ };
+	.fields = statuspage_fields, .min_interval_ms = 1000 /* §8.3: 1 request a second per token */ };
 static const struct provider_def p_whmcs = {
 	.id = "whmcs", .name = "WHMCS", .required = FIELDS("url", "api_identifier", "api_secret"),
 	.optional = FIELDS("access_key"), .url_field = "url", .plain = NOFIELDS,
