@@ -76,6 +76,8 @@ class TestPingdomFidelity(FidelityTestCase):
             self.assertEqual(got["escalate_after"], unknown)
             self.assertEqual(got["flags.beta"], unknown)
             self.assertEqual(got["notifywhenbackup"], "Whether to alert when the check is back up is not carried yet.")
+            again = {d["field"] for d in item["dropped"] if d.get("enter_again")}
+            self.assertEqual(again, {"type.http.username"} & want, i)  # to enter again in the account
             if i == 7:
                 self.assertIn("the moved check will fail until it is entered again", got["type.http.username"])
         # contacts: one item per notification target, each with the whole contact's fields
