@@ -14,6 +14,7 @@
 extern const struct provider_ops uptimerobot_ops;
 extern const struct prov_fields uptimerobot_fields[];
 extern const struct provider_ops pingdom_ops;
+extern const struct prov_fields pingdom_fields[];
 extern const struct provider_ops statuscake_ops;
 extern const struct provider_ops better_stack_ops;
 extern const struct prov_fields better_stack_fields[];
@@ -23,6 +24,7 @@ extern const struct provider_ops healthchecks_ops;
 extern const struct prov_fields healthchecks_fields[];
 extern const struct provider_ops cronitor_ops;
 extern const struct provider_ops statuspage_ops;
+extern const struct prov_fields statuspage_fields[];
 extern const struct provider_ops whmcs_ops;
 extern const struct prov_fields whmcs_fields[];
 

@@ -881,3 +881,112 @@ pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page
 }
 
 const struct provider_ops pingdom_ops = { pingdom_fetch };
+
+/* The fate of each field (providers/fields.h): DetailedCheck*, the type
+ * attributes, ContactTargets and maintenance_resp_attrs of the official
+ * API_3.1.yaml, and go-pingdom's userids (providers.md §2.2). A check is
+ * stored as its detail, or as its list entry when the detail failed. */
+/* clang-format off */
+static const struct prov_field check_fields[] = {
+	{ "id", "`import_links`", "the external id" },
+	{ "name", "`monitors.name`", "else `hostname`, else the id" },
+	{ "hostname", "`monitors.url`", "the host; http and httpcustom checks add the scheme, port and path of `type.http.*` (list only: the host alone)" },
+	{ "status", "`monitors.paused`", "`paused` pauses it; `up`, `down`, `unconfirmed_down`, `unknown` run" },
+	{ "resolution", "`monitors.interval_s`", "minutes × 60; 5 minutes when missing or out of range" },
+	{ "responsetime_threshold", "`monitors.timeout_s`", "milliseconds, rounded up to seconds" },
+	{ "probe_filters", "`monitors.regions`", "the text after `region:`; any other filter is dropped with a warning" },
+	{ "tags", "`monitors.tags`", "the names of auto (`a`) and user (`u`) tags alike" },
+	{ "userids", "`monitor_contacts`", "every contact item (notification target) of each contact" },
+	{ "teams", "`monitor_contacts`", "every contact item of each member of each team (`/alerting/teams`); `teamids` is never returned" },
+	{ "type.http.url", "`monitors.url`", "the path and query (`/` when empty)" },
+	{ "type.http.encryption", "`monitors.url`", "`https` when set, else `http`" },
+	{ "type.http.port", "`monitors.port`, `monitors.url`", "in the URL unless the scheme's default (443, 80)" },
+	{ "type.http.shouldcontain", "`monitors.keyword`", "type `keyword`, up when present" },
+	{ "type.http.shouldnotcontain", "`monitors.keyword`", "type `keyword`, up when absent" },
+	{ "type.http.postdata", "`monitors.request_body`, `monitors.http_method`", "set: `POST` with it as the body; else `GET`" },
+	{ "type.http.requestheaders", "`monitors.request_headers`", "without Pingdom's own `User-Agent: Pingdom.com_bot…` (a User-Agent the user set is kept)" },
+	{ "type.http.verify_certificate", "`monitors.verify_ssl`", NULL },
+	{ "type.http.ssl_down_days_before", "`monitors.ssl_expiry_days`", NULL },
+	{ "type.http.username", prov_enter_again, "The login the check sends is not imported (its password neither): the moved check will fail until it is entered again." },
+	{ "type.http.password", prov_enter_again, "A password is never imported (nor stored with the run): the moved check will fail until it is entered again." },
+	{ "type.httpcustom.url", "`monitors.url`", "the path of the XML file Pingdom reads" },
+	{ "type.httpcustom.encryption", "`monitors.url`", "`https` when set, else `http`" },
+	{ "type.httpcustom.port", "`monitors.port`, `monitors.url`", "in the URL unless the scheme's default (443, 80)" },
+	{ "type.httpcustom.verify_certificate", "`monitors.verify_ssl`", NULL },
+	{ "type.httpcustom.ssl_down_days_before", "`monitors.ssl_expiry_days`", NULL },
+	{ "type.httpcustom.additionalurls", NULL, "A custom check's further URLs have no place in the account; only its main URL is checked." },
+	{ "type.tcp.port", "`monitors.port`", NULL },
+	{ "type.tcp.stringtosend", "`monitors.request_body`", NULL },
+	{ "type.tcp.stringtoexpect", "`monitors.keyword`", "up when present" },
+	{ "type.udp.port", "`monitors.port`", NULL },
+	{ "type.udp.stringtosend", "`monitors.request_body`", NULL },
+	{ "type.udp.stringtoexpect", "`monitors.keyword`", "up when present" },
+	{ "type.dns.nameserver", NULL, "The name server a DNS check asks has no place in the account." },
+	{ "type.dns.expectedip", NULL, "The address a DNS check expects has no place in the account." },
+	{ "type.smtp.port", "`monitors.port`", NULL },
+	{ "type.smtp.stringtoexpect", "`monitors.keyword`", "up when present" },
+	{ "type.smtp.encryption", NULL, "Whether an SMTP check uses TLS has no place in the account." },
+	{ "type.smtp.username", prov_enter_again, "The login the check sends is not imported (its password neither): the moved check will fail until it is entered again." },
+	{ "type.smtp.password", prov_enter_again, "A password is never imported (nor stored with the run): the moved check will fail until it is entered again." },
+	{ "type.pop3.port", "`monitors.port`", NULL },
+	{ "type.pop3.stringtoexpect", "`monitors.keyword`", "up when present" },
+	{ "type.imap.port", "`monitors.port`", NULL },
+	{ "type.imap.stringtoexpect", "`monitors.keyword`", "up when present" },
+	{ "integrationids", NULL, "Pingdom's API cannot list integrations (webhooks), so they are not imported; a warning names how many the check alerts." },
+	{ "sendnotificationwhendown", NULL, "Alert timing (alert after this many failed tests) is not carried yet." },
+	{ "notifyagainevery", NULL, "Alert timing (repeat the alert every this many tests) is not carried yet." },
+	{ "notifywhenbackup", NULL, "Whether to alert when the check is back up is not carried yet." },
+	{ "custom_message", NULL, "The text Pingdom adds to its alerts has no place in the account." },
+	{ "severity_level", NULL, "Pingdom's alert severity (high or low) has no place in the account." },
+	{ "ipv6", NULL, "Testing over IPv6 instead of IPv4 has no place in the account." },
+	{ "encryption", NULL, "The list's copy of the scheme (with `showencryption`); the URL takes it from the detail's `type.http.encryption`." },
+	{ "created", NULL, "When the check was created at Pingdom: state, not a setting." },
+	{ "lasttesttime", NULL, "State at Pingdom, not a setting." },
+	{ "lasterrortime", NULL, "State at Pingdom, not a setting." },
+	{ "lastresponsetime", NULL, "State at Pingdom, not a setting." },
+	{ "lastdownstart", NULL, "State at Pingdom, not a setting." },
+	{ "lastdownend", NULL, "State at Pingdom, not a setting." },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field contact_fields[] = {
+	{ "id", "`import_links`", "with the target: `<id>:<kind>:<index>`, one contact per notification target (a contact without targets: `<id>`, type `other`, no address)" },
+	{ "name", "`contacts.name`", "else the id; the same for every target of the contact" },
+	{ "notification_targets.email[].address", "`contacts.value`", "type `email`" },
+	{ "notification_targets.sms[].country_code", "`contacts.value`", "type `sms`: `+<country_code><number>`, leading zeros of the code dropped (`00`: the number alone)" },
+	{ "notification_targets.sms[].number", "`contacts.value`", "type `sms`" },
+	{ "notification_targets.apns[].device_name", "`contacts.value`", "type `push`, `needs_address` 1: a phone of the Pingdom app cannot be carried over" },
+	{ "notification_targets.email[].severity", NULL, "Which of Pingdom's alert severities reach this target has no place in the account." },
+	{ "notification_targets.sms[].severity", NULL, "Which of Pingdom's alert severities reach this target has no place in the account." },
+	{ "notification_targets.sms[].provider", NULL, "The SMS gateway Pingdom sends through; the account uses its own." },
+	{ "notification_targets.apns[].severity", NULL, "Which of Pingdom's alert severities reach this target has no place in the account." },
+	{ "notification_targets.apns[].apns_device", NULL, "A Pingdom app's device token works only with Pingdom: the contact needs an address." },
+	{ "notification_targets.agcm[].agcm_id", NULL, "A Pingdom app's device token works only with Pingdom: the contact (type `push`) needs an address." },
+	{ "notification_targets.agcm[].severity", NULL, "Which of Pingdom's alert severities reach this target has no place in the account." },
+	{ "paused", NULL, "Alerts paused for this contact at Pingdom are not carried: the imported contact gets alerts." },
+	{ "type", NULL, "Whether it is a Pingdom login (`user`) or a contact only has no place in the account." },
+	{ "owner", NULL, "Whether it owns the Pingdom organization has no place in the account." },
+	{ "teams", NULL, "Teams are not imported as such: the checks that alert a team are linked to each of its members." },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field window_fields[] = {
+	{ "id", "`import_links`", "the external id" },
+	{ "description", "`maintenance_windows.name`", "else the id" },
+	{ "recurrencetype", "`maintenance_windows.recurrence`", "`none`: `once`, `day`: `daily`, `week`: `weekly`, `month`: `monthly`; another: `other`, with a warning" },
+	{ "repeatevery", "`maintenance_windows.recurrence`", "every 1 only: a window repeating every 2nd or later day, week or month is imported as every one, with a warning" },
+	{ "from", "`maintenance_windows.starts`, `duration_min`, `days`", "unix seconds as ISO 8601 UTC (`timezone` `UTC`); weekly: its weekday, monthly: its day of the month" },
+	{ "to", "`maintenance_windows.ends`, `duration_min`", "`to` − `from` in minutes, rounded up; a window once ends at `to`" },
+	{ "effectiveto", "`maintenance_windows.ends`", "a recurring window ends when its repetition does (0: NULL)" },
+	{ "checks.uptime", "`maintenance_window_monitors`", "the checks it silences, among those of the same run" },
+	{ "checks.tms", NULL, "Transaction (TMS) checks are not imported, so the window does not silence them; a warning names how many." },
+	{ NULL, NULL, NULL }
+};
+/* clang-format on */
+
+const struct prov_fields pingdom_fields[] = {
+	{ "monitor", "check (`GET /api/3.1/checks/{id}`, else its `GET /api/3.1/checks` entry)",
+	    check_fields },
+	{ "contact", "contact (`GET /api/3.1/alerting/contacts`), once per notification target",
+	    contact_fields },
+	{ "maintenance_window", "maintenance window (`GET /api/3.1/maintenance`)", window_fields },
+	{ NULL, NULL, NULL },
+};

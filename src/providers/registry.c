@@ -29,7 +29,8 @@ static const struct provider_def p_uptimerobot = {
 static const struct provider_def p_pingdom = {
 	.id = "pingdom", .name = "Pingdom", .default_base_url = "https://api.pingdom.com",
 	.required = FIELDS("api_token"), .optional = NOFIELDS, .plain = NOFIELDS,
-	.imports = FIELDS("monitor", "contact", "maintenance_window"), .ops = &pingdom_ops };
+	.imports = FIELDS("monitor", "contact", "maintenance_window"), .ops = &pingdom_ops,
+	.fields = pingdom_fields };
 static const struct provider_def p_statuscake = {
 	.id = "statuscake", .name = "StatusCake", .default_base_url = "https://api.statuscake.com",
 	.required = FIELDS("api_token"), .optional = NOFIELDS, .plain = NOFIELDS,
@@ -57,7 +58,7 @@ static const struct provider_def p_statuspage = {
 	.id = "statuspage", .name = "Statuspage", .default_base_url = "https://api.statuspage.io",
 	.required = FIELDS("api_key"), .optional = FIELDS("page_id"), .plain = FIELDS("page_id"),
 	.imports = FIELDS("status_page", "status_page_subscriber"), .ops = &statuspage_ops,
-	.min_interval_ms = 1000 /* §8.3: 1 request a second per token */ };
+	.fields = statuspage_fields, .min_interval_ms = 1000 /* §8.3: 1 request a second per token */ };
 static const struct provider_def p_whmcs = {
 	.id = "whmcs", .name = "WHMCS", .required = FIELDS("url", "api_identifier", "api_secret"),
 	.optional = FIELDS("access_key"), .url_field = "url", .plain = NOFIELDS,

@@ -8,8 +8,12 @@ Generated data (every value from the item's index, so tests can predict it; see 
 check i has type TYPES[i % 12]; HTTP settings come from http_settings(i); check i alerts contact
 i % contacts and, when i is even, team i % teams; team t has the members contact 2t and 2t+1
 (mod contacts); maintenance window k covers the checks 3k, 3k+1, 3k+2 (mod checks).
-Account option "refuse": a list of kinds among "checks", "contacts", "teams", "maintenance"
-answered with Pingdom's 403 envelope (a token whose access does not cover them).
+Check i also logs in to its target (type.http username and password) when it is an http check with
+i % 4 == 3, and has a custom_message when i % 3 == 1.
+Account options: "refuse": a list of kinds among "checks", "contacts", "teams", "maintenance"
+answered with Pingdom's 403 envelope (a token whose access does not cover them); "new_fields":
+{name: value} adds those members to every check, in the list and its detail (fields a later version
+may add).
 """
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
@@ -130,6 +134,10 @@ class Pingdom(Provider):
             d["tags"] = self.tags(a, i)
         if truthy(req.q("include_severity", "false")):
             d["severity_level"] = "HIGH" if i % 2 == 0 else "LOW"
+        if a.options.get("new_fields"):
+            # fields a later Pingdom version may add, which no table of ours knows: providers add
+            # fields over time (the importer must list them as not carried, not pass over them)
+            d.update(a.options["new_fields"])
         return d
 
     def tags(self, a, i):
@@ -180,6 +188,9 @@ class Pingdom(Provider):
             t["requestheaders"]["User-Agent"] = "DemoAgent/%d" % (i + 1)
         if tls and t["verify_certificate"]:
             t["ssl_down_days_before"] = 7 + i % 3
+        if i % 4 == 3:
+            # shape: spec HttpAttributesGet username, password (the target's HTTP login, in answers)
+            t["username"], t["password"] = "monitor%d" % (i + 1), "s3cret-pd-%d" % (i + 1)
         return t
 
     def type_settings(self, t, i):
@@ -215,7 +226,9 @@ class Pingdom(Provider):
         d.update({"type": {t: self.type_settings(t, i)}, "sendnotificationwhendown": 2,
                   "notifyagainevery": 0, "notifywhenbackup": True,
                   "responsetime_threshold": 5000 + 1500 * (i % 10),
-                  "custom_message": "", "integrationids": [700000 + i] if i % 5 == 4 else [],
+                  # shape: spec DetailedCheckAttributes custom_message (text added to the alerts)
+                  "custom_message": "Call the on-call DBA" if i % 3 == 1 else "",
+                  "integrationids": [700000 + i] if i % 5 == 4 else [],
                   "probe_filters": [] if i % 3 == 2 else ["region: %s" % REGIONS[i % 4]],
                   "tags": self.tags(a, i),
                   "userids": [ub + i % nc] if nc else []})

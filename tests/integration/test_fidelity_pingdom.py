@@ -43,6 +43,77 @@ class TestPingdomFidelity(FidelityTestCase):
             out.append(("push", "iPhone %d" % (j + 1)))
         return out
 
+    def test_what_does_not_carry_over_is_listed_beside_each_check(self):
+        """Issue 24 item 2: each resource's dropped fields, computed from the provider's field table
+        (src/providers/pingdom.c) and the check's detail as sent, unknown fields included; the run's
+        summary counts them before execute; values never show (the targets' login password least)."""
+        user = self.user()
+        key, _ = self.setup_account(new_fields={"escalate_after": 600, "flags": {"beta": True}})
+        rid = self.start_run(user, {"api_token": key})
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=monitor&per_page=100" % rid)
+        self.assertStatus(r, 200)
+        self.assertNotIn("s3cret-pd-", r.text, "a password never shows")
+        self.assertNotIn("Call the on-call DBA", r.text, "a value never shows, only the field's name")
+        unknown = "Not known to this importer (the provider may have added it since); it is not imported."
+        types = ("http", "http", "httpcustom", "tcp", "ping", "dns", "smtp", "http", "udp", "pop3", "imap", "http")
+        self.assertEqual(len(r.json["data"]), 12)
+        for item in r.json["data"]:
+            i = int(item["name"].rsplit(" ", 1)[1]) - 1
+            got = {d["field"]: d["reason"] for d in item["dropped"]}
+            want = {"created", "lasterrortime", "lasttesttime", "lastresponsetime", "sendnotificationwhendown",
+                    "notifywhenbackup", "escalate_after", "flags.beta"}
+            if i % 5 == 4:
+                want.add("integrationids")
+            if i % 3 == 1:
+                want.add("custom_message")
+            want |= {"httpcustom": {"type.httpcustom.additionalurls"},
+                     "dns": {"type.dns.nameserver", "type.dns.expectedip"},
+                     "smtp": {"type.smtp.encryption"}}.get(types[i], set())
+            if types[i] == "http" and i % 4 == 3:
+                want.add("type.http.username")  # its password is not even stored
+            self.assertEqual(set(got), want, (i, got))
+            self.assertEqual(got["escalate_after"], unknown)
+            self.assertEqual(got["flags.beta"], unknown)
+            self.assertEqual(got["notifywhenbackup"], "Whether to alert when the check is back up is not carried yet.")
+            again = {d["field"] for d in item["dropped"] if d.get("enter_again")}
+            self.assertEqual(again, {"type.http.username"} & want, i)  # to enter again in the account
+            if i == 7:
+                self.assertIn("the moved check will fail until it is entered again", got["type.http.username"])
+        # contacts: one item per notification target, each with the whole contact's fields
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=contact&per_page=100" % rid)
+        self.assertEqual(len(r.json["data"]), 8)
+        for item in r.json["data"]:
+            j = int(item["name"].rsplit(" ", 1)[1]) - 1
+            got = {d["field"]: d["reason"] for d in item["dropped"]}
+            want = {"type", "notification_targets.email[].severity"}
+            if j == 0:
+                want.add("owner")
+            if j == 4:
+                want.add("paused")
+            if j < 4:       # team 0 has contacts 0 and 1, team 1 contacts 2 and 3
+                want.add("teams")
+            if j % 2 == 1:
+                want |= {"notification_targets.sms[].severity", "notification_targets.sms[].provider"}
+            if j % 4 == 3:
+                want |= {"notification_targets.apns[].severity", "notification_targets.apns[].apns_device"}
+            self.assertEqual(set(got), want, (item["external_id"], got))
+        self.assertNotIn("%064x" % 4, r.text, "an app's device token never shows")
+        # maintenance windows carry everything they have (no transaction checks)
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=maintenance_window" % rid)
+        self.assertEqual({json.dumps(x["dropped"]) for x in r.json["data"]}, {"[]"})
+        # before execute: which fields will not carry over, for how many resources
+        summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
+        self.assertEqual(summary[("monitor", "notifywhenbackup")], 12)
+        self.assertEqual(summary[("monitor", "escalate_after")], 12)
+        self.assertEqual(summary[("monitor", "custom_message")], 4)
+        self.assertEqual(summary[("monitor", "integrationids")], 2)
+        self.assertEqual(summary[("monitor", "type.http.username")], 2)
+        self.assertEqual(summary[("monitor", "type.dns.nameserver")], 1)
+        self.assertEqual(summary[("contact", "notification_targets.email[].severity")], 8)
+        self.assertEqual(summary[("contact", "teams")], 7)
+        self.assertNotIn("maintenance_window", {t for t, _ in summary})
+
     def test_rich_account_arrives_as_it_was(self):
         user = self.user()
         key, acct = self.setup_account()

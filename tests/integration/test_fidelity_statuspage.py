@@ -61,6 +61,61 @@ class TestStatuspageFidelity(FidelityTestCase):
             "SELECT name, section, monitor_id, heartbeat_id FROM status_page_monitors "
             "WHERE status_page_id = %d ORDER BY position" % sp_id)]
 
+    def test_what_does_not_carry_over_is_listed_beside_each_page(self):
+        """Issue 24 item 2: each resource's dropped fields, computed from the provider's field table
+        (src/providers/statuspage.c) and the page as stored (with its component groups and
+        components), unknown fields included; the run's summary counts them before execute; values
+        never show (a component's automation e-mail, which sets its state, least)."""
+        user = self.user()
+        key, _ = self.setup_account(new_fields={"escalate_after": 600, "flags": {"beta": True}})
+        rid = self.start_run(user, {"api_key": key})
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed"), timeout=180), "awaiting_review")
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=status_page&per_page=100" % rid)
+        self.assertStatus(r, 200)
+        self.assertNotIn("notifications.statuspage.io", r.text, "a value never shows, only the field's name")
+        self.assertNotIn(key, r.text)
+        unknown = "Not known to this importer (the provider may have added it since); it is not imported."
+        self.assertEqual(len(r.json["data"]), N_SP)
+        for item in r.json["data"]:
+            p = int(item["name"].rsplit(" ", 1)[1]) - 1
+            got = {d["field"]: d["reason"] for d in item["dropped"]}
+            want = {"created_at", "updated_at", "page_description", "headline", "branding", "url", "support_url",
+                    "allow_page_subscribers", "allow_incident_subscribers", "allow_email_subscribers",
+                    "allow_sms_subscribers", "allow_rss_atom_feeds", "allow_webhook_subscribers",
+                    "escalate_after", "flags.beta"}
+            want |= {"css_" + c for c in ("body_background_color", "font_color", "light_font_color", "greens",
+                                          "yellows", "oranges", "blues", "reds", "border_color", "graph_color",
+                                          "link_color", "no_data")}
+            if p % 2 == 1:
+                want.add("hidden_from_search")
+            want |= {"components[]." + f for f in ("id", "page_id", "created_at", "updated_at", "position", "status",
+                                                   "description", "showcase", "only_show_if_degraded",
+                                                   "start_date", "automation_email")}
+            want |= {"component_groups[]." + f for f in ("page_id", "description", "position", "created_at",
+                                                         "updated_at")}
+            self.assertEqual(set(got), want, (p, got))
+            self.assertEqual(got["escalate_after"], unknown)
+            self.assertEqual(got["flags.beta"], unknown)
+            self.assertTrue(got["url"].startswith("The company's own website"), got["url"])
+            self.assertIn("works only at Statuspage", got["components[].automation_email"])
+        # subscribers lose only a quarantined one's purge date (a webhook's failure address never shows)
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=status_page_subscriber"
+                         "&per_page=100" % rid)
+        self.assertNotIn("ops3@customer1.example", r.text)
+        self.assertEqual(len(r.json["data"]), N_SP * N_SUBS)
+        dropped = sorted(json.dumps(x["dropped"]) for x in r.json["data"])
+        purge = json.dumps([{"field": "purge_at", "reason": "When Statuspage would delete the quarantined "
+                                                             "subscriber: state at Statuspage, not kept."}])
+        quarantined = N_SP * sum(1 for j in range(N_SUBS) if sub_state(j) == "quarantined")
+        self.assertEqual(dropped, ["[]"] * (N_SP * N_SUBS - quarantined) + [purge] * quarantined)
+        # before execute: which fields will not carry over, for how many resources
+        summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
+        self.assertEqual(summary[("status_page", "css_greens")], N_SP)
+        self.assertEqual(summary[("status_page", "escalate_after")], N_SP)
+        self.assertEqual(summary[("status_page", "hidden_from_search")], 1)
+        self.assertEqual(summary[("status_page", "components[].automation_email")], N_SP)
+        self.assertEqual(summary[("status_page_subscriber", "purge_at")], quarantined)
+
     def test_rich_account_arrives_as_it_was(self):
         user = self.user()
         key, summary = self.setup_account()
