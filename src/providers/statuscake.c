@@ -422,6 +422,10 @@ sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_ou
 	m->tags = prov_str_list(prov_get(t, "tags"), ',');
 	m->regions = sc_regions(t);
 	m->timeout = prov_int_or(t, "timeout", 0);
+	dns = prov_get_array(t, "dns_ips");
+	if (dns != NULL && json_object_array_length(dns) > 0)
+		prov_page_warn(page, SC " uptime check \"%s\": its expected DNS answers are not imported",
+		    m->name);
 	if (!http)
 		return;
 	if (url != NULL && (*url_out = sc_url_port(url, m->port)) != NULL)
@@ -437,10 +441,6 @@ sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_ou
 	m->follow_redirects = sc_tri(t, "follow_redirects");
 	if (prov_get_bool(t, "enable_ssl_alert", false))
 		m->ssl_expiry_days = SC_SSL_ALERT_DAYS;
-	dns = prov_get_array(t, "dns_ips");
-	if (dns != NULL && json_object_array_length(dns) > 0)
-		prov_page_warn(page, SC " uptime check \"%s\": its expected DNS answers are not imported",
-		    m->name);
 }
 
 /* GET /uptime/{id}: *detail is the parsed answer (caller puts) or NULL when
