@@ -14,6 +14,7 @@
 extern const struct provider_ops uptimerobot_ops;
 extern const struct provider_ops pingdom_ops;
 extern const struct provider_ops statuscake_ops;
+extern const struct prov_fields statuscake_fields[];
 extern const struct provider_ops better_stack_ops;
 extern const struct provider_ops updown_ops;
 extern const struct provider_ops healthchecks_ops;

@@ -34,7 +34,7 @@ static const struct provider_def p_statuscake = {
 	.id = "statuscake", .name = "StatusCake", .default_base_url = "https://api.statuscake.com",
 	.required = FIELDS("api_token"), .optional = NOFIELDS, .plain = NOFIELDS,
 	.imports = FIELDS("monitor", "heartbeat", "contact", "maintenance_window"), .ops = &statuscake_ops,
-	.min_interval_ms = 200 /* §3.3: a burst limit of 5 requests a second on every plan */ };
+	.fields = statuscake_fields, .min_interval_ms = 200 /* §3.3: a burst limit of 5 requests a second on every plan */ };
 static const struct provider_def p_better_stack = {
 	.id = "better_stack", .name = "Better Stack", .default_base_url = "https://uptime.betterstack.com",
 	.required = FIELDS("api_token"), .optional = FIELDS("team_name"), .plain = FIELDS("team_name"),
