@@ -20,6 +20,7 @@ extern const struct provider_ops updown_ops;
 extern const struct provider_ops healthchecks_ops;
 extern const struct prov_fields healthchecks_fields[];
 extern const struct provider_ops cronitor_ops;
+extern const struct prov_fields cronitor_fields[];
 extern const struct provider_ops statuspage_ops;
 extern const struct provider_ops whmcs_ops;
 

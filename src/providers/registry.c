@@ -52,7 +52,8 @@ static const struct provider_def p_healthchecks = {
 static const struct provider_def p_cronitor = {
 	.id = "cronitor", .name = "Cronitor", .default_base_url = "https://cronitor.io", .required = FIELDS("api_key"),
 	.optional = NOFIELDS, .plain = NOFIELDS,
-	.imports = FIELDS("heartbeat", "monitor", "contact", "status_page", "maintenance_window"), .ops = &cronitor_ops };
+	.imports = FIELDS("heartbeat", "monitor", "contact", "status_page", "maintenance_window"), .ops = &cronitor_ops,
+	.fields = cronitor_fields };
 static const struct provider_def p_statuspage = {
 	.id = "statuspage", .name = "Statuspage", .default_base_url = "https://api.statuspage.io",
 	.required = FIELDS("api_key"), .optional = FIELDS("page_id"), .plain = FIELDS("page_id"),
