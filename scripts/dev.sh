@@ -75,9 +75,12 @@ conf="$var/migrator.conf"
 	printf '[security]\nkey_file = %s\ncredentials_retention = 3600\n' "$var/credentials.key"
 	printf '; the demo providers run on 127.0.0.1 over http\nallow_http_urls = true\nallow_private_urls = true\n\n'
 	printf '[runner]\nlease_seconds = 30\n\n[features]\nmigrator = on\n\n'
-	for p in uptimerobot pingdom statuscake better_stack updown healthchecks cronitor statuspage whmcs; do
+	# whmcs and healthchecks take their address from the user (credentials url, base_url), as in
+	# production: an administrator's base_url here would refuse those fields
+	for p in uptimerobot pingdom statuscake better_stack updown cronitor statuspage; do
 		printf '[provider.%s]\nbase_url = http://127.0.0.1:%s/%s\ntimeout = 10\n\n' "$p" "$fake_port" "$p"
 	done
+	printf '[provider.whmcs]\ntimeout = 10\n\n[provider.healthchecks]\ntimeout = 10\n\n'
 } >"$conf"
 export MIGRATOR_CONFIG="$conf"
 "$build/migratorctl" db migrate --sql-dir "$top/sql"
@@ -132,6 +135,7 @@ pids+=($!)
 
 sleep 1
 base="http://127.0.0.1:$port"
+fake_base="http://127.0.0.1:$fake_port"
 cat <<MSG
 
 migrator is running at $base  (logs in var/log/, Ctrl-C stops everything)
@@ -149,7 +153,13 @@ migrator is running at $base  (logs in var/log/, Ctrl-C stops everything)
   # tool interface (MCP), same token:
   curl -s $base/mcp -H "Authorization: Bearer \$TOKEN" -H 'Content-Type: application/json' \\
        -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
-  # other providers' demo credentials: tests/fakes/README.md (whmcs url: http://127.0.0.1:$fake_port/whmcs)
+  # WHMCS and self-hosted Healthchecks: the address is a credential (the fakes listen on $fake_base)
+  curl -s -X POST $base/api/v1/migrations -H "Authorization: Bearer \$TOKEN" -H 'Content-Type: application/json' \\
+       -d '{"provider":"whmcs","credentials":{"url":"$fake_base/whmcs","api_identifier":"demo-id","api_secret":"demo-secret"}}'
+  curl -s -X POST $base/api/v1/migrations -H "Authorization: Bearer \$TOKEN" -H 'Content-Type: application/json' \\
+       -d '{"provider":"healthchecks","credentials":{"api_key":"demo-key-00000000000000000000000","base_url":"$fake_base/healthchecks"}}'
+  # on the review page: WHMCS URL $fake_base/whmcs, Healthchecks address $fake_base/healthchecks
+  # other providers' demo credentials: tests/fakes/README.md
 
 MSG
 wait

@@ -84,7 +84,8 @@ extras_put(struct printbuf *pb, const struct resource_item *r)
 	}
 	if (dropped != NULL && json_object_object_get_ex(p, "not_alerted", &no))
 		for (size_t i = 0; i < json_object_array_length(no); i++) {
-			json_object *n = json_object_array_get_idx(no, i), *e = json_object_new_object(), *who;
+			json_object *n = json_object_array_get_idx(no, i), *e = json_object_new_object(),
+			            *who;
 			char field[256];
 			if (!json_object_object_get_ex(n, "name", &who))
 				json_object_object_get_ex(n, "external_id", &who);
@@ -950,6 +951,200 @@ int
 h_include(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	return select_resources(c, a, false, out, e);
+}
+
+/* ---- the report of a run (docs/review.md, "After the run") ---- */
+
+#define REPORT_BATCH 1000 /* resources read a statement */
+
+struct report {
+	const char *provider; /* as people write it */
+	int64_t created, updated, skipped, failed, excluded, not_done, last;
+	json_object *todo;    /* [{resource_id, resource_type, name, account_id, task, say}] */
+	struct printbuf *csv; /* format=csv: the rows so far */
+};
+
+/* A CSV cell (RFC 4180): quoted when it holds a comma, quote or line break;
+ * a text a spreadsheet would read as a formula (=, +, -, @ first) starts
+ * with a quote mark, so that no provider's text runs as one. */
+static void
+csv_cell(struct printbuf *pb, const char *s, bool last)
+{
+	bool quote = s != NULL && strpbrk(s, ",\"\r\n") != NULL;
+
+	if (quote)
+		printbuf_strappend(pb, "\"");
+	if (s != NULL && strchr("=+-@\t", s[0]) != NULL && s[0] != '\0')
+		printbuf_strappend(pb, "'");
+	for (const char *p = s; p != NULL && *p; p++)
+		if (*p == '"')
+			printbuf_strappend(pb, "\"\"");
+		else
+			printbuf_memappend(pb, p, 1);
+	if (quote)
+		printbuf_strappend(pb, "\"");
+	if (last)
+		printbuf_strappend(pb, "\r\n");
+	else
+		printbuf_strappend(pb, ",");
+}
+
+static void
+todo_add(struct report *rp, const struct report_row *r, const char *task, const char *say, char *all,
+    size_t n)
+{
+	json_object *t = json_object_new_object();
+	size_t at = strlen(all);
+
+	jx_add_int(t, "resource_id", r->id);
+	jx_add_str(t, "resource_type", r->type);
+	jx_add_str(t, "name", r->name);
+	json_object_object_add(t, "account_id", r->target_id ? json_object_new_int64(r->target_id) : NULL);
+	jx_add_str(t, "task", task);
+	jx_add_str(t, "say", say);
+	json_object_array_add(rp->todo, t);
+	if (at < n - 1)
+		utf8_format(all + at, n - at, "%s%s", at ? " / " : "", say);
+}
+
+/* What is left to do about one resource, by its outcome and kind, into the
+ * report's to-do list; all[n] gets the texts for its CSV row. */
+static void
+todo_of(struct report *rp, const struct report_row *r, const char *outcome, char *all, size_t n)
+{
+	const char *name = r->name ? r->name : r->external_id;
+	bool done = strcmp(outcome, "created") == 0 || strcmp(outcome, "updated") == 0;
+	char say[1024];
+	int ok;
+
+	if (done && strcmp(r->type, "heartbeat") == 0) {
+		utf8_format(say, sizeof say,
+		    "Point the job that pings \"%s\" at its new check, heartbeat no. %lld in your account; until then "
+		    "%s gets its pings.",
+		    name, (long long)r->target_id, rp->provider);
+		todo_add(rp, r, "ping", say, all, n);
+	}
+	if (done && r->needs_address) {
+		utf8_format(say, sizeof say,
+		    "Add where \"%s\" sends: %s does not show it, and until it is added it alerts nobody.",
+		    name, rp->provider);
+		todo_add(rp, r, "add_address", say, all, n);
+	}
+	if (done && r->dropped != NULL) {
+		json_object *d = jx_parse(r->dropped, strlen(r->dropped), &ok);
+		for (size_t i = 0; json_object_is_type(d, json_type_array) && i < json_object_array_length(d);
+		     i++) {
+			json_object *f = json_object_array_get_idx(d, i);
+			if (!json_object_get_boolean(json_object_object_get(f, "enter_again")))
+				continue;
+			utf8_format(say, sizeof say, "Enter %s of \"%s\" again: %s",
+			    json_object_get_string(json_object_object_get(f, "field")), name,
+			    json_object_get_string(json_object_object_get(f, "reason")));
+			todo_add(rp, r, "enter_again", say, all, n);
+		}
+		json_object_put(d);
+	}
+	if (strcmp(outcome, "skipped") == 0) {
+		utf8_format(say, sizeof say, "Not imported (%s); add it by hand if you need it.",
+		    r->reason ? r->reason : "skipped");
+		todo_add(rp, r, "add_by_hand", say, all, n);
+	}
+	if (strcmp(outcome, "failed") == 0) {
+		utf8_format(say, sizeof say,
+		    "The import failed (%s); retry the failed resources, or add it by hand.",
+		    r->error_message ? r->error_message : "no reason given");
+		todo_add(rp, r, "retry", say, all, n);
+	}
+}
+
+static void
+report_add(const struct report_row *r, void *arg)
+{
+	struct report *rp = arg;
+	const char *st = r->status ? r->status : "";
+	const char *outcome = strcmp(st, "imported") == 0 ?
+	    (r->action && strcmp(r->action, "update") == 0 ? "updated" : "created") :
+	    strcmp(st, "skipped") == 0  ? "skipped" :
+	    strcmp(st, "failed") == 0   ? "failed" :
+	    strcmp(st, "excluded") == 0 ? "excluded" :
+	                                  "not_done";
+	char all[4096] = "", id[24], target[24];
+
+	rp->last = r->id;
+	*(strcmp(outcome, "created") == 0        ? &rp->created :
+	        strcmp(outcome, "updated") == 0  ? &rp->updated :
+	        strcmp(outcome, "skipped") == 0  ? &rp->skipped :
+	        strcmp(outcome, "failed") == 0   ? &rp->failed :
+	        strcmp(outcome, "excluded") == 0 ? &rp->excluded :
+	                                           &rp->not_done) += 1;
+	todo_of(rp, r, outcome, all, sizeof all);
+	if (rp->csv == NULL)
+		return;
+	snprintf(id, sizeof id, "%lld", (long long)r->id);
+	snprintf(target, sizeof target, "%lld", (long long)r->target_id);
+	csv_cell(rp->csv, id, false);
+	csv_cell(rp->csv, r->type, false);
+	csv_cell(rp->csv, r->external_id, false);
+	csv_cell(rp->csv, r->name, false);
+	csv_cell(rp->csv, outcome, false);
+	csv_cell(rp->csv, r->target_id ? target : "", false);
+	csv_cell(rp->csv, all, true);
+}
+
+int
+h_report(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	const struct provider_def *def;
+	struct report rp = { .todo = json_object_new_array() };
+	json_object *run, *d, *o;
+	int n;
+
+	if (load_run(c, false, a->id, &run, e) != 0) {
+		json_object_put(rp.todo);
+		return -1;
+	}
+	def = provider_find(jx_str(run, "provider"));
+	rp.provider = def ? def->name : "the provider";
+	if (a->format != NULL && strcmp(a->format, "csv") == 0) {
+		rp.csv = printbuf_new();
+		printbuf_strappend(rp.csv,
+		    "resource_id,resource_type,external_id,name,outcome,account_id,to_do\r\n");
+	}
+	do {
+		if ((n = report_rows(db, a->id, rp.last, REPORT_BATCH, report_add, &rp)) < 0) {
+			json_object_put(rp.todo);
+			json_object_put(run);
+			if (rp.csv)
+				printbuf_free(rp.csv);
+			return db_fail(db, e);
+		}
+	} while (n == REPORT_BATCH);
+	*out = json_object_new_object();
+	if (rp.csv != NULL) {
+		json_object_object_add(*out, "csv", json_object_new_string_len(rp.csv->buf, rp.csv->bpos));
+		printbuf_free(rp.csv);
+		json_object_put(rp.todo);
+		json_object_put(run);
+		return 0;
+	}
+	d = json_object_new_object();
+	jx_add_str(d, "id", a->id);
+	jx_add_str(d, "provider", jx_str(run, "provider"));
+	jx_add_str(d, "status", jx_str(run, "status"));
+	json_object_object_add(d, "finished_at", json_object_get(json_object_object_get(run, "finished_at")));
+	o = json_object_new_object();
+	jx_add_int(o, "created", rp.created);
+	jx_add_int(o, "updated", rp.updated);
+	jx_add_int(o, "skipped", rp.skipped);
+	jx_add_int(o, "failed", rp.failed);
+	jx_add_int(o, "excluded", rp.excluded);
+	jx_add_int(o, "not_done", rp.not_done);
+	json_object_object_add(d, "outcomes", o);
+	json_object_object_add(d, "todo", rp.todo);
+	json_object_object_add(*out, "data", d);
+	json_object_put(run);
+	return 0;
 }
 
 int

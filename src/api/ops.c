@@ -18,6 +18,7 @@ const char *const resource_statuses[] = { "pending", "running", "imported", "ski
 	"excluded", NULL };
 const char *const resource_actions[] = { "create", "update", "skip", "conflict", NULL };
 static const char *const strategies[] = { "skip", "overwrite", "duplicate", NULL };
+static const char *const report_formats[] = { "json", "csv", NULL };
 
 /* JSON Schema fragments for the tools' outputSchema. */
 #define S_STR_NULL "{\"type\":[\"string\",\"null\"]}"
@@ -72,6 +73,11 @@ static const char out_select[] =
     "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"changed\":{\"type\":\"integer\"},"
     "\"data\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\"}}}},"
     "\"required\":[\"message\",\"changed\",\"data\"]}";
+static const char out_report[] =
+    "{\"type\":\"object\",\"properties\":{\"data\":{\"type\":\"object\",\"properties\":{"
+    "\"id\":{\"type\":\"string\"},\"status\":{\"type\":\"string\"},\"outcomes\":{\"type\":\"object\"},"
+    "\"todo\":{\"type\":\"array\",\"items\":{\"type\":\"object\"}}},\"required\":[\"id\",\"outcomes\",\"todo\"]},"
+    "\"csv\":{\"type\":\"string\"}}}";
 static const char out_cancel[] =
     "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"},\"data\":" S_RUN "},"
     "\"required\":[\"message\",\"data\"]}";
@@ -153,6 +159,12 @@ static const struct param params_select[] = {
 	RESOURCE_FILTERS(SRC_BODY, "Every resource"),
 	P_END
 };
+static const struct param params_report[] = {
+	P_ID,
+	{ .name = "format", .kind = P_ENUM, .src = SRC_QUERY, .values = report_formats, .off = ARG(format),
+	  .description = "json (default), or csv: one row per resource with its outcome and what is left to do." },
+	P_END
+};
 /* clang-format on */
 static const struct param params_none[] = { P_END };
 
@@ -221,9 +233,16 @@ const struct op op_table[OP__COUNT] = {
 	[OP_INCLUDE] = { .id = OP_INCLUDE, .method = "POST", .path = "/api/v1/migrations/{run}/resources/include",
 	    .status = 200, .tool = "migration-resources-include", .title = "Take excluded resources back",
 	    .description = "While the run awaits review: include excluded resources again, these or every one the "
-	    "filters match (they are planned on execute).",
+	    "filters match, with the action planned for the review.",
 	    .scope = SC_ACCOUNT_WRITE, .flags = RW | OPF_IDEMPOTENT, .params = params_select,
 	    .output_schema = out_select, .handler = h_include },
+	[OP_REPORT] = { .id = OP_REPORT, .method = "GET", .path = "/api/v1/migrations/{run}/report", .status = 200,
+	    .tool = "migration-report", .title = "What a run did, and what is left to do",
+	    .description = "How many resources were created, updated, skipped, failed or left out, and a to-do list "
+	    "built from the run: heartbeats whose jobs must ping their new check, contacts whose address must be "
+	    "added, credentials to enter again, resources skipped or failed. format=csv: one row per resource.",
+	    .scope = SC_ACCOUNT_READ, .flags = RO | OPF_CSV, .params = params_report, .output_schema = out_report,
+	    .handler = h_report },
 	[OP_ME] = { .id = OP_ME, .method = "GET", .path = "/api/v1/me", .status = 200, .scope = SC_NONE,
 	    .flags = OPF_READ_ONLY | OPF_IDEMPOTENT, .params = params_none, .handler = h_me },
 };

@@ -86,6 +86,7 @@ struct args {
 	const char *q;
 	int64_t page, per_page;
 	bool errors_only;
+	const char *format; /* report: "json" or "csv" */
 	json_object *credentials;
 	struct run_options options;
 	const char *strategy;
@@ -114,20 +115,22 @@ enum op_id {
 	OP_CANCEL,
 	OP_EXCLUDE,
 	OP_INCLUDE,
+	OP_REPORT,
 	OP_ME,
 	OP__COUNT
 };
 
 typedef int (*op_handler)(struct ctx *, const struct args *, json_object **out, struct err *);
 
-#define OPF_MODULE        0x01 /* behind features:migrator */
-#define OPF_WRITES        0x02 /* runs in a transaction */
-#define OPF_START_LIMITED 0x04 /* counts against the start limit */
-#define OPF_READ_ONLY     0x08 /* tool annotations: readOnlyHint */
-#define OPF_DESTRUCTIVE   0x10 /* destructiveHint */
-#define OPF_IDEMPOTENT    0x20 /* idempotentHint */
-#define OPF_OPEN_WORLD    0x40 /* openWorldHint: reaches a provider (through the runner) */
-#define OPF_LOCATION      0x80 /* REST answers with Location: the new run */
+#define OPF_MODULE        0x01  /* behind features:migrator */
+#define OPF_WRITES        0x02  /* runs in a transaction */
+#define OPF_START_LIMITED 0x04  /* counts against the start limit */
+#define OPF_READ_ONLY     0x08  /* tool annotations: readOnlyHint */
+#define OPF_DESTRUCTIVE   0x10  /* destructiveHint */
+#define OPF_IDEMPOTENT    0x20  /* idempotentHint */
+#define OPF_OPEN_WORLD    0x40  /* openWorldHint: reaches a provider (through the runner) */
+#define OPF_LOCATION      0x80  /* REST answers with Location: the new run */
+#define OPF_CSV           0x100 /* REST answers with the text of the body's "csv" member, as text/csv */
 
 struct op {
 	enum op_id id;
@@ -176,6 +179,7 @@ int h_delete(struct ctx *, const struct args *, json_object **, struct err *);
 int h_resolve(struct ctx *, const struct args *, json_object **, struct err *);
 int h_cancel(struct ctx *, const struct args *, json_object **, struct err *);
 int h_resources(struct ctx *, const struct args *, json_object **, struct err *);
+int h_report(struct ctx *, const struct args *, json_object **, struct err *);
 int h_exclude(struct ctx *, const struct args *, json_object **, struct err *);
 int h_include(struct ctx *, const struct args *, json_object **, struct err *);
 int h_me(struct ctx *, const struct args *, json_object **, struct err *);

@@ -268,6 +268,36 @@ dropped_summary(struct db *db, const char *run,
 }
 
 int
+report_rows(struct db *db, const char *run, int64_t after, int64_t limit,
+    void (*fn)(const struct report_row *, void *arg), void *arg)
+{
+	struct db_res *r = db_query(db, ST_RES_REPORT, "sii", run, after, limit);
+	int rc, n = 0;
+
+	if (r == NULL)
+		return -1;
+	while ((rc = db_next(r)) == 1) {
+		struct report_row row = {
+			.id = db_i64(r, 0),
+			.type = db_str(r, 1),
+			.external_id = db_str(r, 2),
+			.name = db_str(r, 3),
+			.action = db_str(r, 4),
+			.status = db_str(r, 5),
+			.target_id = db_str(r, 6) ? db_i64(r, 6) : 0,
+			.reason = db_str(r, 7),
+			.error_message = db_str(r, 8),
+			.needs_address = db_i64(r, 9) == 1,
+			.dropped = db_str(r, 10),
+		};
+		fn(&row, arg);
+		n++;
+	}
+	db_free(r);
+	return rc < 0 ? -1 : n;
+}
+
+int
 planned_counts(struct db *db, const char *run, void (*fn)(const char *action, int64_t n, void *arg),
     void *arg)
 {

@@ -68,6 +68,15 @@ int resource_counts(struct db *, const char *run, void (*fn)(const char *status,
  * reason, with how many resources lose it, the most first (at most 100). */
 int dropped_summary(struct db *, const char *run,
     void (*fn)(const char *type, const char *field, const char *reason, int64_t n, void *arg), void *arg);
+/* A resource as the run's report reads it. */
+struct report_row {
+	int64_t id, target_id; /* target_id 0: none */
+	const char *type, *external_id, *name, *action, *status, *reason, *error_message, *dropped;
+	bool needs_address;
+};
+/* The run's resources in id order after id after, at most limit, each to fn. The count, or -1. */
+int report_rows(struct db *, const char *run, int64_t after, int64_t limit,
+    void (*fn)(const struct report_row *, void *arg), void *arg);
 /* A run's count of resources not excluded per planned action (actions in order). */
 int planned_counts(struct db *, const char *run, void (*fn)(const char *action, int64_t n, void *arg),
     void *arg);

@@ -210,7 +210,8 @@ write_response(FCGX_Request *r, const struct http_resp *resp)
 {
 	put_line(r, "Status: %d %s\r\n", resp->status, status_text(resp->status));
 	if (resp->body != NULL)
-		put_line(r, "Content-Type: application/json\r\n");
+		put_line(r, "Content-Type: %s\r\n",
+		    resp->content_type ? resp->content_type : "application/json");
 	for (int i = 0; i < resp->nheaders; i++)
 		put_line(r, "%s: %s\r\n", resp->headers[i].name, resp->headers[i].value);
 	put_line(r, "Content-Length: %zu\r\n\r\n", resp->body ? resp->body_len : (size_t)0);

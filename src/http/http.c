@@ -38,6 +38,20 @@ http_json(struct http_resp *r, int status, json_object *o)
 		    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &r->body_len);
 }
 
+void
+http_text(struct http_resp *r, int status, json_object *o, const char *key, const char *content_type)
+{
+	json_object *v = json_object_object_get(o, key);
+	int len = json_object_get_string_len(v);
+
+	json_object_put(r->json);
+	r->status = status;
+	r->json = o;
+	r->body = json_object_get_string(v);
+	r->body_len = len > 0 ? (size_t)len : 0;
+	r->content_type = content_type;
+}
+
 json_object *
 http_error_body(const struct http_req *req, const char *where, const struct err *e)
 {

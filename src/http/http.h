@@ -44,9 +44,10 @@ struct http_resp {
 	int status;
 	int nheaders;
 	struct http_header headers[HTTP_MAX_HEADERS];
-	const char *body; /* the text of json, NULL for none */
+	const char *body; /* the text of json (or of a string in it), NULL for none */
 	size_t body_len;
-	json_object *json; /* owns body */
+	json_object *json;        /* owns body */
+	const char *content_type; /* of the body; NULL: application/json */
 };
 
 /* Handle one request. resp must be zeroed; free it with http_resp_free. */
@@ -59,6 +60,9 @@ void http_header(struct http_resp *, const char *name, const char *fmt, ...)
 /* Set status and body to the compact text of o, or to its text when o is a
  * splice (o is kept until http_resp_free). */
 void http_json(struct http_resp *, int status, json_object *o);
+/* Set status and body to the text of the string member key of o, sent as
+ * content_type (a literal); o is kept until http_resp_free. */
+void http_text(struct http_resp *, int status, json_object *o, const char *key, const char *content_type);
 /* The spec's error body for e: {"message","code"[,"errors"][,"request_id"]};
  * a 5xx is logged with where (the path or the tool) and its detail, and shows
  * only the code's default message. Both transports build error bodies here. */

@@ -94,7 +94,7 @@ route(const struct http_req *req, char *run, size_t runlen, char *allow, size_t 
 }
 
 /* The success answer of op: its status and body (out is released), and
- * Location for a new run. */
+ * Location for a new run; a CSV answer (OPF_CSV) as text/csv. */
 static void
 answer(struct app *app, const struct op *op, json_object *out, struct http_resp *resp)
 {
@@ -107,6 +107,10 @@ answer(struct app *app, const struct op *op, json_object *out, struct http_resp 
 	if (op->status == 204) {
 		json_object_put(out);
 		resp->status = 204;
+		return;
+	}
+	if ((op->flags & OPF_CSV) && jx_str(out, "csv") != NULL) {
+		http_text(resp, op->status, out, "csv", "text/csv; charset=utf-8");
 		return;
 	}
 	http_json(resp, op->status, out);

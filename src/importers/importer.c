@@ -951,9 +951,9 @@ value_shown(struct bag *b, json_object *norm, const struct shown *f, bool import
 }
 
 /* The alert recipients of a monitor or heartbeat into p: "alerts", the
- * contacts it will alert ({name, type, address}), and "not_alerted", those
- * it names that will not be ({name or external_id, why}); alerts as
- * importer_preview takes it. */
+ * contacts it will alert ({external_id, name, type, address}), and
+ * "not_alerted", those it names that will not be ({external_id, name unless
+ * the contact is not in the run, why}); alerts as importer_preview takes it. */
 static void
 alerts_shown(json_object *p, json_object *alerts)
 {
@@ -964,6 +964,7 @@ alerts_shown(json_object *p, json_object *alerts)
 		const char *status = raw_str(a, "status"), *name = raw_str(a, "name");
 		if (status != NULL && strcmp(status, "excluded") != 0 && strcmp(status, "skipped") != 0 &&
 		    strcmp(status, "failed") != 0) {
+			jx_add_str(e, "external_id", raw_str(a, "external_id"));
 			jx_add_str(e, "name", name);
 			jx_add_str(e, "type", raw_str(a, "type"));
 			json_object_object_add(e, "address",
@@ -971,9 +972,8 @@ alerts_shown(json_object *p, json_object *alerts)
 			json_object_array_add(yes, e);
 			continue;
 		}
-		if (status == NULL)
-			jx_add_str(e, "external_id", raw_str(a, "external_id"));
-		else
+		jx_add_str(e, "external_id", raw_str(a, "external_id"));
+		if (status != NULL)
 			jx_add_str(e, "name", name);
 		jx_add_str(e, "why",
 		    status == NULL                      ? "The contact is not in this run." :
@@ -1790,6 +1790,14 @@ kind_of(const char *type)
 		if (strcmp(kinds[i].type, type) == 0)
 			return &kinds[i];
 	return NULL;
+}
+
+const char *
+importer_noun(const char *type)
+{
+	const struct kind *k = kind_of(type);
+
+	return k != NULL ? k->noun : type;
 }
 
 const char *

@@ -107,6 +107,10 @@ int importer_find_conflict(struct imp_ctx *, const char *type, json_object *norm
  * boundary; "" when it has none. */
 void importer_label(const char *type, json_object *norm, char *out, size_t n);
 
+/* A resource type as people write it ("maintenance window"), the type
+ * itself for one no importer handles; its plural adds an "s". */
+const char *importer_noun(const char *type);
+
 /* What a resource of type will write into the account, for the review
  * (docs/review.md): an object of account columns, secrets named, never
  * shown ("(not shown)"); for a monitor or heartbeat also "alerts" (the

@@ -16,6 +16,7 @@ extern const struct provider_ops pingdom_ops;
 extern const struct provider_ops statuscake_ops;
 extern const struct prov_fields statuscake_fields[];
 extern const struct provider_ops better_stack_ops;
+extern const struct prov_fields better_stack_fields[];
 extern const struct provider_ops updown_ops;
 extern const struct provider_ops healthchecks_ops;
 extern const struct prov_fields healthchecks_fields[];
@@ -23,6 +24,7 @@ extern const struct provider_ops cronitor_ops;
 extern const struct prov_fields cronitor_fields[];
 extern const struct provider_ops statuspage_ops;
 extern const struct provider_ops whmcs_ops;
+extern const struct prov_fields whmcs_fields[];
 
 enum prov_status uptimerobot_parse(const char *cursor, const struct httpc_resp *resp, struct prov_page *page,
     struct prov_error *err);

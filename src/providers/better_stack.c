@@ -30,6 +30,7 @@
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
+#include "providers/fields.h"
 
 #define BS             "Better Stack"
 #define BS_PER_PAGE    250 /* the documented maximum */
@@ -1337,3 +1338,146 @@ better_stack_fetch(struct prov_session *s, const char *cursor, struct prov_page 
 }
 
 const struct provider_ops better_stack_ops = { better_stack_fetch };
+
+/* The fate of each field (providers/fields.h), of the objects as stored:
+ * the list entries of monitors, heartbeats and status pages whole (id, type,
+ * attributes), a window's four maintenance_* members, and a contact's on-call
+ * user ({key,name,email,phone}, built above) or policy step member. Fields:
+ * providers.md §4.2 and the Terraform provider's monitor, heartbeat and
+ * statusPage structs. */
+/* clang-format off */
+#define BS_ALERTS(table) \
+	{ "attributes.email", "`" table "`", "e-mail to the on-call users of the default calendar (without a policy)" }, \
+	{ "attributes.sms", "`" table "`", "an SMS to the on-call users' first phone number (without a policy)" }, \
+	{ "attributes.call", "`" table "`", "a call to the on-call users' first phone number (without a policy)" }, \
+	{ "attributes.push", "`" table "`", "a push notification to the on-call users (without a policy)" }, \
+	{ "attributes.critical_alert", "`" table "`", "linked as a push notification: breaking through Do Not Disturb is not carried" }, \
+	{ "attributes.policy_id", "`" table "`", "the escalation policy: the e-mail contact of each `user` step member; other members (on-call, whole team, integrations) are not linked, with a warning" }, \
+	{ "attributes.team_wait", NULL, "The alert to the entire team after this wait is not carried: the team is not imported." }
+#define BS_WINDOW \
+	{ "attributes.maintenance_from", "`maintenance_windows`", "a maintenance window of its own (below)" }, \
+	{ "attributes.maintenance_to", "`maintenance_windows`", "a maintenance window of its own (below)" }, \
+	{ "attributes.maintenance_timezone", "`maintenance_windows`", "a maintenance window of its own (below)" }, \
+	{ "attributes.maintenance_days", "`maintenance_windows`", "a maintenance window of its own (below)" }
+static const struct prov_field monitor_fields[] = {
+	{ "id", "`import_links`", "the external id" },
+	{ "type", "`monitors`", "the kind of object (`monitor`)" },
+	{ "attributes.pronounceable_name", "`monitors.name`", "else `url`, else the id" },
+	{ "attributes.url", "`monitors.url`", "the full URL for HTTP types, the host for server and port types" },
+	{ "attributes.monitor_type", "`monitors.type`, `monitors.keyword_up_when`", "see the types below; `playwright` and unknown types arrive as `other`, with a warning" },
+	{ "attributes.required_keyword", "`monitors.keyword`", "keyword types, and `udp` (the expected answer); other types leave it out" },
+	{ "attributes.expected_status_codes", "`monitors.expected_status_codes`", "numbers or strings" },
+	{ "attributes.check_frequency", "`monitors.interval_s`", "seconds; absent: 180" },
+	{ "attributes.paused", "`monitors.paused`", NULL },
+	{ "attributes.paused_at", "`monitors.paused`", "set: paused" },
+	{ "attributes.status", "`monitors.paused`", "`paused` pauses it; the other states are not settings" },
+	{ "attributes.port", "`monitors.port`", "a number, or ports joined by commas (`\"25,465,587\"`): the first one, with a warning when there are more" },
+	{ "attributes.http_method", "`monitors.http_method`", "upper-cased; an unknown one is left empty, with a warning" },
+	{ "attributes.request_body", "`monitors.request_body`", "for `dns` the domain to query; `\"\"`: NULL" },
+	{ "attributes.request_headers", "`monitors.request_headers`", "`[{name, value}]` as `{name: value}`" },
+	{ "attributes.request_timeout", "`monitors.timeout_s`", "seconds; milliseconds for server and port types, rounded up to seconds" },
+	{ "attributes.follow_redirects", "`monitors.follow_redirects`", NULL },
+	{ "attributes.verify_ssl", "`monitors.verify_ssl`", NULL },
+	{ "attributes.ssl_expiration", "`monitors.ssl_expiry_days`", NULL },
+	{ "attributes.regions", "`monitors.regions`", "`us`, `eu`, `as`, `au`" },
+	BS_ALERTS("monitor_contacts"),
+	BS_WINDOW,
+	{ "attributes.auth_username", NULL, "The login to the target (basic auth) is not imported: enter it again, or the moved monitor will report the site down." },
+	{ "attributes.auth_password", NULL, "The password to the target (basic auth) is not imported (the stored copy holds `[redacted]`): enter it again, or the moved monitor will report the site down." },
+	{ "attributes.confirmation_period", NULL, "How long a failure must last before an incident starts has no place in the account." },
+	{ "attributes.recovery_period", NULL, "How long the monitor must be up again before an incident ends has no place in the account." },
+	{ "attributes.domain_expiration", NULL, "The alert before the domain expires has no place in the account." },
+	{ "attributes.expiration_policy_id", NULL, "Who hears of certificate and domain expiry is not carried." },
+	{ "attributes.remember_cookies", NULL, "Keeping cookies across redirects has no place in the account." },
+	{ "attributes.ip_version", NULL, "Checking over IPv4 or IPv6 only has no place in the account." },
+	{ "attributes.playwright_script", NULL, "A Playwright scenario has no equivalent here: the monitor arrives as `other` without it." },
+	{ "attributes.scenario_name", NULL, "A Playwright scenario has no equivalent here: the monitor arrives as `other` without it." },
+	{ "attributes.monitor_group_id", NULL, "Monitor groups are not imported." },
+	{ "attributes.team_name", NULL, "The Better Stack team it belongs to; the account has no teams." },
+	{ "attributes.last_checked_at", NULL, "State at Better Stack, not a setting." },
+	{ "attributes.created_at", NULL, "State at Better Stack, not a setting." },
+	{ "attributes.updated_at", NULL, "State at Better Stack, not a setting." },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field heartbeat_fields[] = {
+	{ "id", "`import_links`", "the external id" },
+	{ "type", "`heartbeats`", "the kind of object (`heartbeat`)" },
+	{ "attributes.name", "`heartbeats.name`", "else the id" },
+	{ "attributes.url", "`heartbeats.ping_url`", "`https://uptime.betterstack.com/api/v1/heartbeat/<token>`" },
+	{ "attributes.period", "`heartbeats.interval_s`", "seconds; no cron schedule, so `schedule` and `timezone` stay NULL" },
+	{ "attributes.grace", "`heartbeats.grace_s`", NULL },
+	{ "attributes.paused", "`heartbeats.paused`", NULL },
+	{ "attributes.paused_at", "`heartbeats.paused`", "set: paused" },
+	{ "attributes.status", "`heartbeats.paused`", "`paused` pauses it; the other states are not settings" },
+	BS_ALERTS("heartbeat_contacts"),
+	BS_WINDOW,
+	{ "attributes.heartbeat_group_id", NULL, "Heartbeat groups are not imported." },
+	{ "attributes.sort_index", NULL, "Its place in Better Stack's list is not kept." },
+	{ "attributes.team_name", NULL, "The Better Stack team it belongs to; the account has no teams." },
+	{ "attributes.created_at", NULL, "State at Better Stack, not a setting." },
+	{ "attributes.updated_at", NULL, "State at Better Stack, not a setting." },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field window_fields[] = {
+	{ "maintenance_from", "`maintenance_windows.starts`", "`HH:MM:SS` as `HH:MM`; with only one of from and to, the window is skipped with a warning" },
+	{ "maintenance_to", "`maintenance_windows.duration_min`", "minutes after the start; an overnight window wraps past midnight, equal times are 24 h" },
+	{ "maintenance_timezone", "`maintenance_windows.timezone`", "a Rails name (`Amsterdam`) as its IANA name (`Europe/Amsterdam`), an IANA name kept; absent: UTC; unknown: NULL, with a warning" },
+	{ "maintenance_days", "`maintenance_windows.recurrence`, `maintenance_windows.days`", "`mon` … `sun`: `weekly` on those days (1 = Monday); none or all seven: `daily`; an unknown day is left out, with a warning" },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field contact_fields[] = {
+	{ "key", "`import_links`", "an on-call user's id: external ids `user:<key>:email`, `:sms`, `:voice`, `:push`" },
+	{ "name", "`contacts.name`", "an on-call user's first and last name (else the e-mail, else the id), with ` (SMS)`, ` (call)`, ` (push)` after it" },
+	{ "email", "`contacts.value`", "the address of the e-mail and push contacts; of a policy member, also its name" },
+	{ "phone", "`contacts.value`", "an on-call user's first phone number: the SMS and call contacts" },
+	{ "type", "`contacts.type`", "a policy step member's kind: only `user` members become contacts (`email`)" },
+	{ "id", "`import_links`", "a policy member's user id (`user:<id>:email`); without an e-mail it becomes `Better Stack user <id>`, `needs_address` 1" },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field status_page_fields[] = {
+	{ "id", "`import_links`", "the external id" },
+	{ "type", "`status_pages`", "the kind of object (`status_page`)" },
+	{ "attributes.company_name", "`status_pages.name`", "else `subdomain`, else the id" },
+	{ "attributes.custom_domain", "`status_pages.url`", "`https://<custom_domain>`" },
+	{ "attributes.subdomain", "`status_pages.url`", "`https://<subdomain>.betteruptime.com` without a custom domain" },
+	{ "attributes.timezone", "`status_pages.timezone`", "a Rails name as its IANA name, as for maintenance windows" },
+	{ "attributes.password_enabled", "`status_pages.public`", "a page behind a password is not public" },
+	{ "attributes.published", "`status_pages.public`", "an unpublished page is not public (absent: published)" },
+	{ "attributes.password", NULL, "The page's password is not imported (the API does not show it)." },
+	{ "attributes.company_url", NULL, "The link to the company's site has no place in the account." },
+	{ "attributes.contact_url", NULL, "The contact link has no place in the account." },
+	{ "attributes.logo_url", NULL, "The logo is not imported." },
+	{ "attributes.custom_css", NULL, "The page's own style sheet is not imported." },
+	{ "attributes.custom_javascript", NULL, "The page's own script is not imported." },
+	{ "attributes.google_analytics_id", NULL, "Google Analytics on the page is not carried." },
+	{ "attributes.announcement", NULL, "The announcement on the page is not imported." },
+	{ "attributes.announcement_embed_visible", NULL, "The announcement on the page is not imported." },
+	{ "attributes.announcement_embed_link", NULL, "The announcement on the page is not imported." },
+	{ "attributes.announcement_embed_custom_css", NULL, "The announcement on the page is not imported." },
+	{ "attributes.subscribable", NULL, "Subscribing to updates is not carried." },
+	{ "attributes.hide_from_search_engines", NULL, "Hiding the page from search engines has no place in the account." },
+	{ "attributes.min_incident_length", NULL, "The shortest incident the page shows has no place in the account." },
+	{ "attributes.history", NULL, "How many days of history the page shows has no place in the account." },
+	{ "attributes.design", NULL, "Better Stack's look of the page; the account's pages have their own." },
+	{ "attributes.theme", NULL, "Better Stack's look of the page; the account's pages have their own." },
+	{ "attributes.layout", NULL, "Better Stack's look of the page; the account's pages have their own." },
+	{ "attributes.status_page_group_id", NULL, "Status page groups are not imported." },
+	{ "attributes.team_name", NULL, "The Better Stack team it belongs to; the account has no teams." },
+	{ "attributes.aggregate_state", NULL, "State at Better Stack, not a setting." },
+	{ "attributes.created_at", NULL, "State at Better Stack, not a setting." },
+	{ "attributes.updated_at", NULL, "State at Better Stack, not a setting." },
+	{ NULL, NULL, NULL }
+};
+/* clang-format on */
+
+const struct prov_fields better_stack_fields[] = {
+	{ "monitor", "monitor (`GET /api/v2/monitors`, an entry of `data[]`)", monitor_fields },
+	{ "heartbeat", "heartbeat (`GET /api/v2/heartbeats`, an entry of `data[]`)", heartbeat_fields },
+	{ "maintenance_window", "a monitor's or heartbeat's `maintenance_*` attributes", window_fields },
+	{ "contact",
+	    "an on-call user (`GET /api/v2/on-calls`) or a policy step member (`GET /api/v3/policies`)",
+	    contact_fields },
+	{ "status_page", "status page (`GET /api/v2/status-pages`, an entry of `data[]`)",
+	    status_page_fields },
+	{ NULL, NULL, NULL },
+};

@@ -4,8 +4,10 @@
 #include "core/util.h"
 #include "providers/fields.h"
 
-#define DROPPED_MAX 64 /* fields listed for one resource; past it one entry says how many more */
+#define DROPPED_MAX  64 /* fields listed for one resource; past it one entry says how many more */
 #define PATH_MAX_LEN 256
+
+const char prov_enter_again[] = "— (enter it again in your account)";
 
 static const char unknown_reason[] =
     "Not known to this importer (the provider may have added it since); it is not imported.";
@@ -16,14 +18,23 @@ struct walk {
 	size_t more; /* fields past DROPPED_MAX */
 };
 
-/* Nothing to lose: null, false (a switch left off), 0, "", [] or {}. */
+/* A text of zeros, as some providers write "none" ("0", "0.00",
+ * "0000-00-00 00:00:00"), or of blanks. */
+static bool
+zero_text(const char *s)
+{
+	return strspn(s, "0.-: ") == strlen(s);
+}
+
+/* Nothing to lose: null, false (a switch left off), 0, "", a text of zeros
+ * or blanks, [] or {}. */
 static bool
 empty(json_object *v)
 {
 	return v == NULL || (json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v)) ||
 	    (json_object_is_type(v, json_type_int) && json_object_get_int64(v) == 0) ||
 	    (json_object_is_type(v, json_type_double) && json_object_get_double(v) == 0.0) ||
-	    (json_object_is_type(v, json_type_string) && json_object_get_string_len(v) == 0) ||
+	    (json_object_is_type(v, json_type_string) && zero_text(json_object_get_string(v))) ||
 	    (json_object_is_type(v, json_type_array) && json_object_array_length(v) == 0) ||
 	    (json_object_is_type(v, json_type_object) && json_object_object_length(v) == 0);
 }
@@ -37,16 +48,16 @@ field_of(const struct prov_field *fields, const char *path)
 	return NULL;
 }
 
-/* List path once with reason. */
+/* List path once with reason (and enter_again). */
 static void
-drop(struct walk *w, const char *path, const char *reason)
+drop(struct walk *w, const char *path, const char *reason, bool enter_again)
 {
 	size_t n = json_object_array_length(w->out);
 	json_object *e;
 
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(json_object_get_string(json_object_object_get(json_object_array_get_idx(w->out, i),
-		               "field")),
+		if (strcmp(json_object_get_string(
+		               json_object_object_get(json_object_array_get_idx(w->out, i), "field")),
 		        path) == 0)
 			return;
 	if (n >= DROPPED_MAX) {
@@ -56,6 +67,8 @@ drop(struct walk *w, const char *path, const char *reason)
 	e = json_object_new_object();
 	jx_add_str(e, "field", path);
 	jx_add_str(e, "reason", reason);
+	if (enter_again)
+		json_object_object_add(e, "enter_again", json_object_new_boolean(true));
 	json_object_array_add(w->out, e);
 }
 
@@ -82,8 +95,8 @@ walk_value(struct walk *w, json_object *v, const char *path)
 	if (empty(v))
 		return;
 	if ((f = field_of(w->fields, path)) != NULL) {
-		if (f->lands == NULL)
-			drop(w, path, f->note);
+		if (f->lands == NULL || f->lands == prov_enter_again)
+			drop(w, path, f->note, f->lands == prov_enter_again);
 		return;
 	}
 	if (json_object_is_type(v, json_type_object))
@@ -98,7 +111,7 @@ walk_value(struct walk *w, json_object *v, const char *path)
 				walk_value(w, e, inner);
 		}
 	} else
-		drop(w, path, unknown_reason);
+		drop(w, path, unknown_reason, false);
 }
 
 static void
@@ -149,6 +162,7 @@ prov_fields_markdown(const struct prov_fields *tables, FILE *out)
 		fprintf(out, "%s#### `%s`: %s\n\n| field | lands in | notes |\n|---|---|---|\n",
 		    t == tables ? "" : "\n", t->resource_type, t->source);
 		for (const struct prov_field *f = t->fields; f->path != NULL; f++)
-			fprintf(out, "| `%s` | %s | %s |\n", f->path, f->lands ? f->lands : "—", f->note ? f->note : "");
+			fprintf(out, "| `%s` | %s | %s |\n", f->path, f->lands ? f->lands : "—",
+			    f->note ? f->note : "");
 	}
 }

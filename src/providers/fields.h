@@ -8,6 +8,7 @@
  * (migratorctl provider fields), and a test fails when the two differ. */
 #ifndef MIGRATOR_PROVIDERS_FIELDS_H
 #define MIGRATOR_PROVIDERS_FIELDS_H
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
@@ -17,9 +18,15 @@
  * A field that lands carries its whole value, members and items included. */
 struct prov_field {
 	const char *path;
-	const char *lands; /* the account column(s) it lands in ("heartbeats.name"); NULL: it does not */
+	const char *lands; /* the account column(s) it lands in ("heartbeats.name"); NULL: it does not;
+	                    * prov_enter_again: it does not, and the user enters it again */
 	const char *note;  /* lands: how, when that needs saying (may be NULL); else why not, a sentence */
 };
+
+/* lands of a field that does not land and that the user must enter again
+ * in the account (a monitor's password): the resource's dropped entry says
+ * "enter_again", and the run's report lists it to do. */
+extern const char prov_enter_again[];
 
 /* A provider's fields of the objects that become one resource type. */
 struct prov_fields {
@@ -30,9 +37,11 @@ struct prov_fields {
 
 /* What does not carry over of raw, the object as the provider sent it, by
  * the table: a new array of {"field": path, "reason": sentence}, one per
- * field that has a value (not null, false, 0, "", [] or {}) and does not land,
- * in the object's order; [] when everything carries. Values are never
- * copied, so no secret can show. At most 64 fields are listed one by one. */
+ * field that has a value (not null, false, 0, "", a text of zeros or blanks
+ * such as "0.00" or "0000-00-00", [] or {}) and does not land,
+ * in the object's order; [] when everything carries; a field to enter again
+ * adds "enter_again": true. Values are never copied, so no secret can show.
+ * At most 64 fields are listed one by one. */
 json_object *prov_dropped(const struct prov_fields *table, json_object *raw);
 
 /* The table of resource_type in tables (ending with a NULL resource_type;

@@ -42,11 +42,11 @@ struct provider_def {
 	const char *default_base_url; /* scheme and host; NULL when the user must give one */
 	const char *const *required;  /* credential fields, NULL-terminated */
 	const char *const *optional;
-	const char *url_field;          /* credential field holding an untrusted URL, or NULL */
-	const char *const *plain;       /* credential fields that name, not unlock: not secrets */
-	const char *const *imports;     /* resource types it imports */
-	const struct provider_ops *ops; /* discovery */
-	int min_interval_ms;            /* the published request rate as the least time between two
+	const char *url_field;            /* credential field holding an untrusted URL, or NULL */
+	const char *const *plain;         /* credential fields that name, not unlock: not secrets */
+	const char *const *imports;       /* resource types it imports */
+	const struct provider_ops *ops;   /* discovery */
+	int min_interval_ms;              /* the published request rate as the least time between two
 	                      * requests of one account (providers.md §3.3, §6.3, §8.3); 0: none */
 	const struct prov_fields *fields; /* the fate of each field it answers with (providers/fields.h),
 	                                   * per resource type; NULL: not stated yet */

@@ -39,7 +39,7 @@ static const struct provider_def p_better_stack = {
 	.id = "better_stack", .name = "Better Stack", .default_base_url = "https://uptime.betterstack.com",
 	.required = FIELDS("api_token"), .optional = FIELDS("team_name"), .plain = FIELDS("team_name"),
 	.imports = FIELDS("monitor", "heartbeat", "status_page", "contact", "maintenance_window"),
-	.ops = &better_stack_ops };
+	.ops = &better_stack_ops, .fields = better_stack_fields };
 static const struct provider_def p_updown = {
 	.id = "updown", .name = "updown.io", .default_base_url = "https://updown.io", .required = FIELDS("api_key"),
 	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact", "status_page"),
@@ -63,7 +63,7 @@ static const struct provider_def p_whmcs = {
 	.id = "whmcs", .name = "WHMCS", .required = FIELDS("url", "api_identifier", "api_secret"),
 	.optional = FIELDS("access_key"), .url_field = "url", .plain = NOFIELDS,
 	.imports = FIELDS("hosting_client", "hosting_contact", "hosting_service", "hosting_addon", "hosting_domain",
-	    "invoice", "payment"), .ops = &whmcs_ops };
+	    "invoice", "payment"), .ops = &whmcs_ops, .fields = whmcs_fields };
 
 const struct provider_def *const provider_list[] = {
 	&p_uptimerobot, &p_pingdom, &p_statuscake, &p_better_stack, &p_updown,

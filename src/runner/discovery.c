@@ -174,7 +174,8 @@ count_page(const struct page_count *old, const char *cursor, const char *next, s
 	out->pages = 1;
 }
 
-/* "12 resources (5 monitor, 3 contact)" from a stats text. */
+/* "5 monitors, 1 contact, 2 maintenance windows" (the counts of a stats
+ * text, in people's words) into out[n], and their sum into *total. */
 static void
 describe_discovered(const char *stats_text, char *out, size_t n, int64_t *total)
 {
@@ -193,8 +194,8 @@ describe_discovered(const char *stats_text, char *out, size_t n, int64_t *total)
 		int64_t c = json_object_get_int64(v);
 		*total += c;
 		if (c > 0 && len < n)
-			len += (size_t)snprintf(out + len, n - len, "%s%lld %s", len ? ", " : "",
-			    (long long)c, k);
+			len += (size_t)snprintf(out + len, n - len, "%s%lld %s%s", len ? ", " : "",
+			    (long long)c, importer_noun(k), c == 1 ? "" : "s");
 	}
 	json_object_put(stats);
 }

@@ -8,8 +8,9 @@ Generated data is rich and deterministic from the index (see the attrs_* functio
 monitor i has type MTYPES[i % 12], alert flags, a policy for i % 4 == 3, a maintenance window for
 i % 3 == 0; users j are the people (on call: the first `on_call` of them, default 2); policy p notifies
 a user by id, a user by e-mail and a Slack integration; status page k has two sections with monitors,
-a heartbeat and a manually tracked item. Account option "refuse": list of endpoint kinds ("heartbeats",
-"on-calls", "policies", "status-pages", "sections", "resources") answered with 403.
+a heartbeat and a manually tracked item. Account options: "refuse": list of endpoint kinds ("heartbeats",
+"on-calls", "policies", "status-pages", "sections", "resources") answered with 403; "new_fields": {name: value}
+adds those members to the attributes of every monitor (fields a later version may add).
 """
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
@@ -257,9 +258,17 @@ class BetterStack(Provider):
              # numbers as strings: the odd expected_status_code monitors send them as text
              "expected_status_codes": ([200, 204] if i % 2 == 0 else ["200", "301"]) if t == "expected_status_code" else [],
              "ip_version": None}
+        if t == "playwright":
+            # shape: playwright_script, scenario_name (TF resource_monitor.go monitor struct)
+            d["playwright_script"] = "test('home', async ({ page }) => { await page.goto('https://m%d.example.com'); });" % (i + 1)
+            d["scenario_name"] = "Home page %d" % (i + 1)
         d.update(self.alerting(a, i, i % 4 == 3))
         d.update(self.maintenance(i, i % 3 == 0))
         d.update(self.common_times(a, i, paused))
+        if a.options.get("new_fields"):
+            # fields a later Better Stack version may add, which no table of ours knows: providers add
+            # fields over time (the importer must list them as not carried, not pass over them)
+            d.update(a.options["new_fields"])
         return d
 
     # shape: heartbeat attributes, docs heartbeats API + TF resource_heartbeat.go heartbeat struct

@@ -14,7 +14,8 @@ t < invoices and t % 4 != 3 (else it is an unallocated "Add Funds" payment).
 Account options: "currencies" (list of codes as the admin typed them), "old_whmcs" (GetClientsDetails
 without currency_code and GetInvoices without currencycode, as before 7.x), "refuse" (kinds or
 action names answered with 403 "Invalid Permissions: API action "x" is not allowed"), "redirect"
-(POST /includes/api.php answers 301 to /billing/includes/api.php, which serves the API).
+(POST /includes/api.php answers 301 to /billing/includes/api.php, which serves the API), "new_fields"
+({name: value} added to every client, in GetClients and GetClientsDetails: fields a later version may add).
 """
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
@@ -204,10 +205,15 @@ class Whmcs(Provider):
 
     def client(self, a, i):
         status = "Inactive" if a.paused(i) else ("Closed" if i % 11 == 10 else "Active")
-        return {"id": self.kb(a, "clients") + i, "firstname": a.prefix(i), "lastname": "Client %d" % (i + 1),
-                "companyname": "%s Hosting Co %d" % (a.prefix(i), i + 1) if i % 2 == 0 else "",
-                "email": "client%d@example.com" % (i + 1), "datecreated": day(BASE_TS - 400 * 86400 + i * 86400),
-                "groupid": 0, "status": status}
+        d = {"id": self.kb(a, "clients") + i, "firstname": a.prefix(i), "lastname": "Client %d" % (i + 1),
+             "companyname": "%s Hosting Co %d" % (a.prefix(i), i + 1) if i % 2 == 0 else "",
+             "email": "client%d@example.com" % (i + 1), "datecreated": day(BASE_TS - 400 * 86400 + i * 86400),
+             "groupid": 0, "status": status}
+        if a.options.get("new_fields"):
+            # fields a later WHMCS version may add, which no table of ours knows: providers add fields
+            # over time (the importer must list them as not carried, not pass over them)
+            d.update(a.options["new_fields"])
+        return d
 
     def currency_of(self, a, i):
         cur = self.currencies(a)
@@ -296,6 +302,8 @@ class Whmcs(Provider):
                 "domain": "svc%d.client%s.example.com" % (k + 1, (c or 0) + 1), "dedicatedip": "",
                 "serverid": "1", "servername": "server1", "serverip": "192.0.2.10",
                 "serverhostname": "server1.example.com", "suspensionreason": "",
+                # shape: qty and the service's own password (docs GetClientsProducts example: "password")
+                "qty": "1", "password": "svc-pw-%d" % (k + 1),
                 "firstpaymentamount": money(cents + (500 if k % 2 == 0 else 0)), "recurringamount": money(cents),
                 "paymentmethod": "paypal", "paymentmethodname": "PayPal",
                 "billingcycle": self.CYCLES[k % len(self.CYCLES)],
@@ -304,7 +312,10 @@ class Whmcs(Provider):
                 "overideautosuspend": "0", "overidesuspenduntil": "0000-00-00", "ns1": "", "ns2": "",
                 "assignedips": "", "notes": "", "diskusage": "0", "disklimit": "0", "bwusage": "0",
                 "bwlimit": "0", "lastupdate": "0000-00-00 00:00:00",
-                "customfields": {"customfield": []}, "configoptions": {"configoption": []}}
+                # shape: configoptions.configoption[] {id, option, type, value} (docs GetClientsProducts)
+                "customfields": {"customfield": []}, "configoptions": {"configoption": [
+                    {"id": "1", "option": "Disk Space", "type": "dropdown", "value": "%d GB" % (10 * (k + 1))}]
+                    if k % 2 == 1 else []}}
 
     def addon(self, a, m):
         # shape: docs GetClientsAddons "addons[addon][0][…]" (id, qty, userid, orderid, serviceid,

@@ -699,10 +699,13 @@ class Stack:
         return p
 
     def _mariadb_env(self):
-        return dict(os.environ, TZ=self.tz)
+        # TMPDIR: the server's own temporary files (tmpdir) in the stack's folder, apart from any other
+        # server on the machine (a bootstrap once failed deleting a /tmp/#sql-temptable file)
+        return dict(os.environ, TZ=self.tz, TMPDIR=os.path.join(self.tmp, "mysqltmp"))
 
     def _start_mariadb(self):
         data = os.path.join(self.tmp, "data")
+        os.makedirs(os.path.join(self.tmp, "mysqltmp"), exist_ok=True)
         # In its own process group, so that an interrupt stops its bootstrap mariadbd too.
         install = self._spawn("mariadb-install-db", [
             "mariadb-install-db", "--no-defaults", "--user=root", "--datadir=" + data,

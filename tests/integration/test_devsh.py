@@ -1,7 +1,8 @@
 """scripts/dev.sh as a newcomer uses it (issue 13): it starts the whole
 service and prints a token that works; Ctrl-C or SIGTERM stops every process
 it started, 20 times over; a taken port is refused with a clear message
-before anything starts.
+before anything starts. The WHMCS and self-hosted Healthchecks examples it
+prints, and the README's WHMCS example, reach the demo data (issue 25 item 8).
 """
 
 import json
@@ -54,7 +55,7 @@ class TestDevScript(ApiTestCase):
 
     def read_until_running(self, p, timeout=120):
         out, deadline = b"", time.time() + timeout
-        while b"export TOKEN=" not in out or not out.rstrip().endswith(b"/whmcs)"):
+        while b"export TOKEN=" not in out or not out.rstrip().endswith(b"tests/fakes/README.md"):
             if time.time() > deadline or p.poll() is not None:
                 self.fail("dev.sh did not come up (exit %s):\n%s" % (p.poll(), out.decode(errors="replace")))
             r, _, _ = select.select([p.stdout], [], [], 0.5)
@@ -64,6 +65,36 @@ class TestDevScript(ApiTestCase):
                     continue
                 out += chunk
         return out.decode("utf-8", "replace")
+
+    def user_url_examples_work(self, text, port, fake_port, token):
+        """The start bodies dev.sh prints for whmcs and healthchecks (the address as a credential) and the
+        README's whmcs example (its ports made this stack's) each reach awaiting_review with what the
+        demo account holds."""
+        printed = re.findall(r"-d '(\{\"provider\":\"(?:whmcs|healthchecks)\".*\})'", text)
+        self.assertEqual(len(printed), 2, text)
+        with open(os.path.join(harness.SRCDIR, "README.md")) as f:
+            readme = re.findall(r"-d '(\{\"provider\":\"whmcs\".*\})'", f.read())
+        self.assertEqual(len(readme), 1, "the README's whmcs example")
+        bodies = printed + [readme[0].replace(":8090/", ":%d/" % fake_port)]
+        api = "http://127.0.0.1:%d/api/v1/migrations" % port
+        auth = {"Authorization": "Bearer " + token, "Content-Type": "application/json"}
+        runs = []
+        for body in bodies:
+            req = urllib.request.Request(api, data=body.encode(), headers=auth, method="POST")
+            with urllib.request.urlopen(req, timeout=10) as r:
+                runs.append(json.loads(r.read())["data"]["id"])
+        deadline = time.time() + 120
+        for rid, body in zip(runs, bodies):
+            while True:
+                with urllib.request.urlopen(urllib.request.Request(api + "/" + rid, headers=auth), timeout=10) as r:
+                    run = json.loads(r.read())["data"]
+                if run["status"] != "pending" and run["status"] != "discovering":
+                    break
+                self.assertLess(time.time(), deadline, "still %s: %s" % (run["status"], body))
+                time.sleep(0.5)  # dev.sh's runner works every 3 s; this only paces the reads
+            self.assertEqual(run["status"], "awaiting_review", "%s: %s" % (body, run["error_message"]))
+            want = {"whmcs": "hosting_client", "healthchecks": "heartbeat"}[json.loads(body)["provider"]]
+            self.assertGreater(run["stats"]["discovered"].get(want, 0), 0, body)
 
     def test_twenty_starts_and_stops_leave_no_process(self):
         var = tempfile.mkdtemp(prefix="migrator-dev-", dir=self.stack.tmp)
@@ -78,6 +109,7 @@ class TestDevScript(ApiTestCase):
                                                  headers={"Authorization": "Bearer " + token})
                     with urllib.request.urlopen(req, timeout=10) as r:
                         self.assertEqual(json.loads(r.read())["data"]["name"], "Demo User")
+                    self.user_url_examples_work(text, port, fake_port, token)
                 p.send_signal(signal.SIGINT if i % 2 == 0 else signal.SIGTERM)
                 p.wait(timeout=60)
             finally:

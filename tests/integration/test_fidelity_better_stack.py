@@ -121,6 +121,84 @@ class TestBetterStackFidelity(FidelityTestCase):
                       'password were not imported: enter them again, or the moved monitor will report the site '
                       'down', warnings)
 
+    def test_what_does_not_carry_over_is_listed_beside_each_monitor(self):
+        """Issue 24 item 2: each resource's dropped fields, computed from the provider's field table
+        (src/providers/better_stack.c) and the object as stored, unknown fields included; the run's
+        summary counts them before execute; values never show."""
+        user = self.user()
+        key, _ = self.setup_account(new_fields={"escalation_delay": 600, "checks": {"dns_over_https": True}})
+        rid = self.start_run(user, {"api_token": key})
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        unknown = "Not known to this importer (the provider may have added it since); it is not imported."
+        state = "State at Better Stack, not a setting."
+
+        def dropped(kind):
+            r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=%s&per_page=100" % (rid, kind))
+            self.assertStatus(r, 200)
+            self.assertNotIn("s3cret-", r.text, "a value never shows, only the field's name")
+            self.assertNotIn(key, r.text)
+            return {int(x["name"].rsplit(" ", 1)[1]) - 1: {d["field"]: d["reason"] for d in x["dropped"]}
+                    for x in r.json["data"]}
+
+        monitors = dropped("monitor")
+        self.assertEqual(len(monitors), 12)
+        for i, got in monitors.items():
+            want = {"attributes.team_name", "attributes.last_checked_at", "attributes.created_at",
+                    "attributes.updated_at", "attributes.recovery_period", "attributes.remember_cookies",
+                    "attributes.escalation_delay", "attributes.checks.dns_over_https"}
+            if i % 3 != 0:      # team_wait 180 or 300 s (the fake's alerting: None, 180, 300)
+                want.add("attributes.team_wait")
+            if i % 7 == 5:      # logs in to its target
+                want |= {"attributes.auth_username", "attributes.auth_password"}
+            if i == 11:         # the playwright monitor
+                want |= {"attributes.playwright_script", "attributes.scenario_name"}
+            self.assertEqual(set(got), want, (i, got))
+            self.assertEqual(got["attributes.escalation_delay"], unknown)
+            self.assertEqual(got["attributes.checks.dns_over_https"], unknown)
+            self.assertEqual(got["attributes.last_checked_at"], state)
+            self.assertNotIn("attributes.url", got)
+            self.assertNotIn("attributes.request_headers", got)
+        self.assertEqual(monitors[1]["attributes.team_wait"],
+                         "The alert to the entire team after this wait is not carried: the team is not imported.")
+        self.assertIn("enter it again, or the moved monitor will report the site down",
+                      monitors[5]["attributes.auth_password"])
+
+        heartbeats = dropped("heartbeat")
+        self.assertEqual(len(heartbeats), 3)
+        for i, got in heartbeats.items():
+            want = {"attributes.team_name", "attributes.created_at", "attributes.updated_at"}
+            if (i + 1) % 3 != 0:   # the fake's alerting of heartbeat i is that of index i + 1
+                want.add("attributes.team_wait")
+            self.assertEqual(set(got), want, (i, got))
+
+        pages = dropped("status_page")
+        self.assertEqual(len(pages), 2)
+        for i, got in pages.items():
+            want = {"attributes.company_url", "attributes.contact_url", "attributes.history",
+                    "attributes.aggregate_state", "attributes.design", "attributes.theme", "attributes.layout",
+                    "attributes.team_name", "attributes.created_at", "attributes.updated_at"}
+            if i % 2 == 0:
+                want.add("attributes.subscribable")
+            self.assertEqual(set(got), want, (i, got))
+            self.assertEqual(got["attributes.company_url"], "The link to the company's site has no place in the account.")
+
+        # people and maintenance windows carry everything they hold
+        for kind in ("contact", "maintenance_window"):
+            r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=%s&per_page=100" % (rid, kind))
+            self.assertStatus(r, 200)
+            self.assertTrue(r.json["data"], kind)
+            self.assertEqual({json.dumps(x["dropped"]) for x in r.json["data"]}, {"[]"}, kind)
+
+        # before execute: which fields will not carry over, for how many objects
+        summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
+        self.assertEqual(summary[("monitor", "attributes.team_name")], 12)
+        self.assertEqual(summary[("monitor", "attributes.escalation_delay")], 12)
+        self.assertEqual(summary[("monitor", "attributes.team_wait")], 8)
+        self.assertEqual(summary[("monitor", "attributes.auth_password")], 1)
+        self.assertEqual(summary[("heartbeat", "attributes.team_wait")], 2)
+        self.assertEqual(summary[("status_page", "attributes.subscribable")], 1)
+        self.assertNotIn(("monitor", "attributes.url"), summary)
+
     def test_a_reimport_whose_policies_are_refused_keeps_the_alert_links(self):
         # the second time the escalation policies and on-call calendars are refused
         user = self.user()

@@ -235,6 +235,95 @@ class TestWhmcsFidelity(FidelityTestCase):
 
     # ---------------------------------------------------------- refused kinds, older installation
 
+    def test_what_does_not_carry_over_is_listed_beside_each_record(self):
+        """Issue 24 item 2: each resource's dropped fields, computed from the provider's field table
+        (src/providers/whmcs.c) and the record as stored (with its details), unknown fields included;
+        the run's summary counts them before execute; values never show, secrets not even by name."""
+        user = self.user()
+        self.setup_account(currencies=CURRENCIES, new_fields={"risk_score": 7, "portal": {"theme": "dark"}})
+        rid = self.start_run(user, self.creds)
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed"), timeout=150), "awaiting_review")
+        unknown = "Not known to this importer (the provider may have added it since); it is not imported."
+        state = "State at WHMCS, not a setting."
+
+        def dropped(kind):
+            r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=%s&per_page=100" % (rid, kind))
+            self.assertStatus(r, 200)
+            for secret in ("$2y$10$", "svc-pw-", self.creds["api_secret"]):
+                self.assertNotIn(secret, r.text, "a value never shows, only the field's name")
+            self.assertNotIn('"details.password"', r.text, "a secret never reaches the stored copy")
+            return {x["external_id"]: {d["field"]: d["reason"] for d in x["dropped"]} for x in r.json["data"]}
+
+        # clients: the list entry and its details; tax ids for clients 1 and 4 (i % 3 == 0)
+        got = dropped("hosting_client")
+        clients = self.listed("GetClients", "clients", "client")
+        self.assertEqual(len(got), 4)
+        for i, c in enumerate(clients):
+            want = {"details.uuid", "details.lastlogin", "risk_score", "portal.theme", "details.risk_score",
+                    "details.portal.theme"}
+            if i % 3 == 0:
+                want.add("details.tax_id")
+            self.assertEqual(set(got[str(c["id"])]), want, (i, got[str(c["id"])]))
+            self.assertEqual(got[str(c["id"])]["risk_score"], unknown)
+            self.assertEqual(got[str(c["id"])]["details.portal.theme"], unknown)
+            self.assertEqual(got[str(c["id"])]["details.lastlogin"], state)
+        self.assertEqual(got[str(clients[0]["id"])]["details.tax_id"],
+                         "The client's tax id (VAT number) has no place in the account.")
+
+        # services: WHMCS's own bookkeeping, and the configurable options of the odd ones
+        got = dropped("hosting_service")
+        products = self.listed("GetClientsProducts", "products", "product")
+        self.assertEqual(len(got), 7)
+        for k, v in enumerate(products):
+            want = {"orderid", "ordernumber", "pid", "translated_name", "translated_groupname", "qty", "username",
+                    "serverid", "servername", "serverip", "serverhostname", "paymentmethod", "paymentmethodname"}
+            # WHMCS's "none" ("0", "0000-00-00 00:00:00": promoid, the usage counters, lastupdate) loses nothing
+            if k % 2 == 1:
+                want.add("configoptions.configoption")
+            self.assertEqual(set(got[v["id"]]), want, (k, got[v["id"]]))
+        self.assertEqual(got[products[1]["id"]]["configoptions.configoption"],
+                         "The options the client chose (configurable options) are not imported.")
+
+        # the other records: the same fields for each
+        for kind, want, n in (
+                ("hosting_addon", {"qty", "orderid", "addonid", "nextinvoicedate", "paymentmethod",
+                                   "paymentmethodname"}, 5),
+                ("invoice", {"taxrate", "currencyprefix", "currencysuffix", "created_at", "updated_at",
+                             "detail.taxrate", "detail.items.item[].id"}, 8),
+                ("payment", {"rate"}, 8)):  # no refund ("refundid": "0") loses nothing
+            got = dropped(kind)
+            self.assertEqual(len(got), n, kind)
+            for xid, fields in got.items():
+                self.assertEqual(set(fields), want, (kind, xid, fields))
+
+        # domains: the ID protection addon is on for the fake's domain d when d % 3 == 0 (d = 0 and 3);
+        # the switches that are off ("0": DNS management, e-mail forwarding) and no promotion lose nothing
+        got = dropped("hosting_domain")
+        self.assertEqual(len(got), 4)
+        for xid, fields in got.items():
+            self.assertEqual(set(fields) - {"idprotection"},
+                             {"orderid", "regtype", "firstpaymentamount", "paymentmethod", "paymentmethodname"},
+                             (xid, fields))
+        self.assertEqual(sum("idprotection" in f for f in got.values()), 2)
+
+        # client contacts: the e-mail switches that are on ("0" is off and loses nothing); the fake's
+        # contact j may log in (subaccount) when j is odd and gets invoices when j is even
+        got = dropped("hosting_contact")
+        self.assertEqual(len(got), 5)
+        for xid, fields in got.items():
+            self.assertEqual(set(fields) - {"subaccount", "invoiceemails"},
+                             {"generalemails", "domainemails", "supportemails"}, (xid, fields))
+            self.assertEqual(len(set(fields) & {"subaccount", "invoiceemails"}), 1, (xid, fields))
+
+        # before execute: which fields will not carry over, for how many records
+        summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
+        self.assertEqual(summary[("hosting_client", "risk_score")], 4)
+        self.assertEqual(summary[("hosting_client", "details.tax_id")], 2)
+        self.assertEqual(summary[("hosting_service", "configoptions.configoption")], 3)
+        self.assertEqual(summary[("payment", "rate")], 8)
+        self.assertNotIn(("payment", "refundid"), summary)
+        self.assertNotIn(("hosting_client", "email"), summary)
+
     def test_a_reimport_whose_detail_reads_fail_leaves_the_account_as_it_was(self):
         # the second time one invoice's GetInvoice (its lines and balance) and one client's
         # GetClientsDetails (address, phone, credit, currency) fail: the first import's values stay

@@ -35,6 +35,7 @@ TOOLS = {
     "migration-resources": ("account:read", True, False, True, False),
     "migration-resources-exclude": ("account:write", False, False, True, False),
     "migration-resources-include": ("account:write", False, False, True, False),
+    "migration-report": ("account:read", True, False, True, False),
 }
 MCP_SCOPES = ["mcp:use"] + ACCOUNT_SCOPES
 
@@ -521,13 +522,13 @@ class McpToolsList(McpCase):
     def test_scope_filtering(self):
         cases = {
             (): [],
-            ("account:read",): ["migrations-list", "migration-get", "migration-resources"],
+            ("account:read",): ["migrations-list", "migration-get", "migration-resources", "migration-report"],
             ("account:write",): ["migration-create", "migration-execute", "migration-retry-failed",
                                  "migration-resolve-conflicts", "migration-cancel", "migration-resources-exclude",
                                  "migration-resources-include"],
             ("account:delete",): ["migration-delete"],
             ("account:read", "account:delete"): ["migrations-list", "migration-get", "migration-resources",
-                                                 "migration-delete"],
+                                                 "migration-report", "migration-delete"],
             tuple(s for s in ACCOUNT_SCOPES if not s.startswith("account:")): [],
         }
         for scopes, want in cases.items():

@@ -4,6 +4,8 @@ resource list, exclude/include before execute, progress that moves during
 discovery and import, and the start option import_paused.
 """
 
+import csv
+import io
 import json
 import time
 
@@ -490,15 +492,16 @@ class TestPreview(ToolsTestCase):
             "request_body": "(not shown)", "expected_status_codes": None, "follow_redirects": None,
             "verify_ssl": None, "ssl_expiry_days": None, "regions": None, "paused": False,
             # two contacts named alike are told apart by kind and address; a chat URL is not shown
-            "alerts": [{"name": "Ops", "type": "email", "address": "ops@example.com"},
-                       {"name": "Ops", "type": "slack", "address": "(not shown)"},
-                       {"name": "Night", "type": "sms", "address": "+15550100"}],
+            "alerts": [{"external_id": "c1", "name": "Ops", "type": "email", "address": "ops@example.com"},
+                       {"external_id": "c2", "name": "Ops", "type": "slack", "address": "(not shown)"},
+                       {"external_id": "c3", "name": "Night", "type": "sms", "address": "+15550100"}],
             "not_alerted": [{"external_id": "c9", "why": "The contact is not in this run."}]})
         # defaults the import writes: a monitor without interval is checked every 300 s; no keyword, no mode
         self.assertEqual((p["m2"]["interval_s"], p["m2"]["keyword_up_when"], p["m2"]["alerts"]), (300, None, []))
         self.assertEqual(p["h1"], {"name": "Backup", "interval_s": 3600, "grace_s": 300, "schedule": None,
                                    "timezone": None, "ping_url": "(not shown)", "paused": False,
-                                   "alerts": [{"name": "Ops", "type": "email", "address": "ops@example.com"}],
+                                   "alerts": [{"external_id": "c1", "name": "Ops", "type": "email",
+                                               "address": "ops@example.com"}],
                                    "not_alerted": []})
         self.assertEqual(p["c2"], {"name": "Ops", "type": "slack", "value": "(not shown)", "needs_address": False})
         self.assertEqual(p["i1"], {"number": "INV-7", "status": "Unpaid", "invoice_date": "2026-11-01", "due": None,
@@ -514,7 +517,8 @@ class TestPreview(ToolsTestCase):
         self.stack.sql("UPDATE migration_runs SET options='{\"import_paused\":true}' WHERE id=%s" % q(rid))
         p = self.previews(user, rid)
         self.assertEqual([a["address"] for a in p["m1"]["alerts"]], ["ops@example.com", "(not shown)"])
-        self.assertEqual(p["m1"]["not_alerted"], [{"name": "Night", "why": "The contact is left out of this run."},
+        self.assertEqual(p["m1"]["not_alerted"], [{"external_id": "c3", "name": "Night",
+                                                   "why": "The contact is left out of this run."},
                                                   {"external_id": "c9", "why": "The contact is not in this run."}])
         self.assertEqual((p["m1"]["paused"], p["h1"]["paused"]), (True, True))
         # the run detail and the tool carry the same preview
@@ -524,3 +528,73 @@ class TestPreview(ToolsTestCase):
                                             "arguments": {"id": rid, "resource_type": "monitor", "per_page": 1}})
         self.assertEqual(res["result"]["structuredContent"]["data"][0]["preview"], p["m1"])
         self.assertNotIn("tok-2", json.dumps(res))
+
+
+class TestReport(ToolsTestCase):
+    """Issue 25 item 6: after the run, what was created, updated and skipped, and a to-do list built
+    from the run, as JSON and as CSV (GET …/report, the tool migration-report)."""
+
+    def test_the_report_says_what_happened_and_what_is_left_to_do(self):
+        user = self.user(scopes=["account:read", "account:write", "mcp:use"])
+        items = [
+            ("contact", "c1", {"name": "Ops", "type": "email", "value": "ops@example.com"}),
+            ("contact", "c2", {"name": "Pager", "type": "webhook", "value": None, "needs_address": True}),
+            ("monitor", "m1", monitor(1, contact_ids=["c1"])),
+            ("monitor", "m2", monitor(2, name='=HYPERLINK("http://evil.example/","x")')),
+            ("heartbeat", "h1", {"name": "Backup, nightly", "interval": 3600, "grace": 300,
+                                 "ping_url": "https://hc-ping.com/uuid-9", "contact_ids": ["c2"]}),
+            ("incident", "i1", {"name": "Outage"}),
+        ]
+        rid = self.synthetic_run(user, "healthchecks", items)
+        self.stack.sql("UPDATE migration_run_resources SET name = JSON_VALUE(normalized_data, '$.name') "
+                       "WHERE run_id=%s" % q(rid))
+        # a monitor imported before: updated this time
+        self.stack.sql("INSERT INTO monitors (user_id, name, type, url, interval_s, paused, created_at, updated_at) "
+                       "VALUES (%d, 'Old', 'http', 'https://shop1.example.com/health', 60, 0, UTC_TIMESTAMP(6), "
+                       "UTC_TIMESTAMP(6))" % user.id)
+        old = self.stack.sql_value("SELECT id FROM monitors WHERE user_id=%d" % user.id)
+        self.stack.sql("INSERT INTO import_links (user_id, provider, resource_type, external_id, target_model, "
+                       "target_id, run_id, created_at, updated_at) VALUES (%d, 'healthchecks', 'monitor', 'm1', "
+                       "'monitors', %s, %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (user.id, old, q(rid)))
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts")), "completed")
+        r = user.request("GET", "/api/v1/migrations/%s/report" % rid)
+        self.assertStatus(r, 200)
+        d = r.json["data"]
+        self.assertEqual((d["id"], d["provider"], d["status"]), (rid, "healthchecks", "completed"))
+        self.assertEqual(d["outcomes"], {"created": 4, "updated": 1, "skipped": 1, "failed": 0, "excluded": 0,
+                                         "not_done": 0})
+        todo = {(t["resource_type"], t["task"]): t for t in d["todo"]}
+        self.assertEqual(sorted(todo), [("contact", "add_address"), ("heartbeat", "ping"),
+                                        ("incident", "add_by_hand")])
+        hb = self.stack.sql_value("SELECT id FROM heartbeats WHERE user_id=%d" % user.id)
+        self.assertEqual(todo[("heartbeat", "ping")]["account_id"], int(hb))
+        self.assertEqual(todo[("heartbeat", "ping")]["say"],
+                         'Point the job that pings "Backup, nightly" at its new check, heartbeat no. %s in your '
+                         'account; until then Healthchecks gets its pings.' % hb)
+        self.assertIn('Add where "Pager" sends: Healthchecks does not show it', todo[("contact", "add_address")]["say"])
+        self.assertIn("resources of type incident are not imported", todo[("incident", "add_by_hand")]["say"])
+        # CSV: one row per resource, a formula in a name neutralized, commas quoted
+        r = user.request("GET", "/api/v1/migrations/%s/report?format=csv" % rid)
+        self.assertStatus(r, 200)
+        self.assertEqual(r.header("Content-Type"), "text/csv; charset=utf-8")
+        rows = list(csv.reader(io.StringIO(r.text)))
+        self.assertEqual(rows[0], ["resource_id", "resource_type", "external_id", "name", "outcome", "account_id",
+                                   "to_do"])
+        by_ext = {row[2]: row for row in rows[1:]}
+        self.assertEqual(len(by_ext), 6)
+        self.assertEqual(by_ext["m1"][4:6], ["updated", str(old)])
+        self.assertEqual(by_ext["m2"][3], "'" + '=HYPERLINK("http://evil.example/","x")')
+        self.assertEqual((by_ext["h1"][3], by_ext["h1"][4]), ("Backup, nightly", "created"))
+        self.assertTrue(by_ext["h1"][6].startswith('Point the job that pings "Backup, nightly"'))
+        self.assertEqual(by_ext["i1"][4], "skipped")
+        self.assertNotIn("uuid-9", r.text)
+        # the tool, both forms; a bad format is a 422 naming the allowed ones
+        res = self.mcp(user, "tools/call", {"name": "migration-report", "arguments": {"id": rid}})
+        self.assertEqual(res["result"]["structuredContent"]["data"]["outcomes"]["created"], 4)
+        res = self.mcp(user, "tools/call", {"name": "migration-report", "arguments": {"id": rid, "format": "csv"}})
+        self.assertTrue(res["result"]["structuredContent"]["csv"].startswith("resource_id,"))
+        r = user.request("GET", "/api/v1/migrations/%s/report?format=xml" % rid)
+        self.assertStatus(r, 422)
+        self.assertIn("json, csv", r.json["errors"]["format"][0])
+        self.assertStatus(self.user().request("GET", "/api/v1/migrations/%s/report" % rid), 404)

@@ -53,7 +53,7 @@ const waitSeconds = Number(process.env.MCP_WAIT_SECONDS ?? 60);
 const secret = `sdk-secret-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const EXPECTED_TOOLS = ['migrations-list', 'migration-get', 'migration-create', 'migration-execute',
   'migration-retry-failed', 'migration-delete', 'migration-resolve-conflicts', 'migration-cancel',
-  'migration-resources', 'migration-resources-exclude', 'migration-resources-include'];
+  'migration-resources', 'migration-resources-exclude', 'migration-resources-include', 'migration-report'];
 
 const transport = new StreamableHTTPClientTransport(url, {
   requestInit: { headers: { Authorization: `Bearer ${token}` } },
@@ -153,6 +153,10 @@ try {
   await call('migration-resolve-conflicts', { id, strategy: 'skip' }, 'run_not_paused');
   const cancelled = await call('migration-cancel', { id }, 'ok');
   expect(cancelled.structuredContent?.data?.status === 'cancelled', 'migration-cancel: not cancelled');
+  const report = await call('migration-report', { id }, 'ok');
+  expect(typeof report.structuredContent?.data?.outcomes?.created === 'number', 'migration-report: no outcomes');
+  const csv = await call('migration-report', { id, format: 'csv' }, 'ok');
+  expect(csv.structuredContent?.csv?.startsWith('resource_id,'), 'migration-report: no CSV');
 
   await call('migration-delete', { id }, 'confirmation_required');
   await call('migration-get', { id }, 'ok'); // still there

@@ -86,6 +86,14 @@ function checkResponse(keys, r) {
 		if (!check(v))
 			problems.push(`header ${name}: ${JSON.stringify(value)}: ${ajvText(check.errors)}`);
 	}
+	// a text answer the description declares (text/csv): its Content-Type, and a string body
+	const text = resp.content && Object.keys(resp.content).find((t) => t !== 'application/json' &&
+		(r.headers['content-type'] || '').startsWith(t));
+	if (text !== undefined) {
+		if (r.text === undefined && typeof r.body !== 'string')
+			problems.push(`a ${text} body that is not text`);
+		return problems;
+	}
 	const content = resp.content && resp.content['application/json'];
 	if (!content) {
 		if (r.body !== null || r.text !== undefined)

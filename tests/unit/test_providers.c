@@ -43,18 +43,19 @@ test_dropped_by_the_field_table(void **state)
 {
 	static const struct prov_field f[] = {
 		{ "name", "`monitors.name`", NULL },
-		{ "auth", NULL, "Credentials are not imported." },
 		{ "alerts[].id", "`monitor_contacts`", NULL },
 		{ "alerts[].threshold", NULL, "Per-contact timing is not imported." },
 		{ "headers", "`monitors.request_headers`", NULL },
+		{ "auth.password", prov_enter_again, "The password is not imported." },
 		{ NULL, NULL, NULL },
 	};
 	static const struct prov_fields t[] = { { "monitor", "check", f }, { NULL, NULL, NULL } };
 	int ok;
-	static const char sent[] = "{\"name\":\"Shop\",\"auth\":{\"user\":\"u\",\"password\":\"hunter2\"},"
-	                           "\"alerts\":[{\"id\":1,\"threshold\":3,\"via\":\"sms\"},{\"id\":2,\"threshold\":5}],"
-	                           "\"headers\":{\"X-Token\":\"t0k\"},\"paused\":false,\"note\":\"\",\"count\":0,"
-	                           "\"tags\":[],\"extra\":{\"deep\":{\"x\":1}},\"ids\":[1,2]}";
+	static const char sent[] =
+	    "{\"name\":\"Shop\",\"auth\":{\"user\":\"u\",\"password\":\"hunter2\"},"
+	    "\"alerts\":[{\"id\":1,\"threshold\":3,\"via\":\"sms\"},{\"id\":2,\"threshold\":5}],"
+	    "\"headers\":{\"X-Token\":\"t0k\"},\"paused\":false,\"note\":\"\",\"due\":\"0000-00-00\",\"fee\":\"0.00\",\"count\":0,"
+	    "\"tags\":[],\"extra\":{\"deep\":{\"x\":1}},\"ids\":[1,2]}";
 	static const char carried[] = "{\"name\":\"Shop\",\"headers\":{\"A\":\"b\"}}";
 	json_object *raw = jx_parse(sent, strlen(sent), &ok);
 	json_object *d;
@@ -67,7 +68,9 @@ test_dropped_by_the_field_table(void **state)
 	d = prov_dropped(&t[0], raw);
 	text = json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN);
 	assert_string_equal(text,
-	    "[{\"field\":\"auth\",\"reason\":\"Credentials are not imported.\"},"
+	    "[{\"field\":\"auth.user\",\"reason\":\"Not known to this importer (the provider may have added it "
+	    "since); it is not imported.\"},"
+	    "{\"field\":\"auth.password\",\"reason\":\"The password is not imported.\",\"enter_again\":true},"
 	    "{\"field\":\"alerts[].threshold\",\"reason\":\"Per-contact timing is not imported.\"},"
 	    "{\"field\":\"alerts[].via\",\"reason\":\"Not known to this importer (the provider may have added it "
 	    "since); it is not imported.\"},"
@@ -94,7 +97,8 @@ test_dropped_by_the_field_table(void **state)
 	}
 	d = prov_dropped(&t[0], raw);
 	assert_int_equal(json_object_array_length(d), 65);
-	assert_string_equal(json_object_get_string(json_object_object_get(json_object_array_get_idx(d, 64), "field")),
+	assert_string_equal(json_object_get_string(
+	                        json_object_object_get(json_object_array_get_idx(d, 64), "field")),
 	    "936 more fields");
 	json_object_put(d);
 	json_object_put(raw);

@@ -3,20 +3,33 @@
 // tests/integration/test_web.py set up (lighttpd + migrator.fcgi + MariaDB +
 // runner + fake providers). One journey per run of this script:
 //
-//   node journeys.mjs JOURNEY     env: WEB_NODE_DIR (where tests/web/setup.sh installed playwright-core),
-//                                 BASE (http://127.0.0.1:PORT), TOKEN, SHOTS (folder), KEY (the fake
-//                                 account's key)
+//   node journeys.mjs JOURNEY     env: WEB_NODE_DIR (where tests/web/setup.sh installed playwright-core and
+//                                 axe-core), BASE (http://127.0.0.1:PORT), TOKEN, SHOTS (folder), KEY (the
+//                                 fake account's key), FAKE (the fake providers' base URL), VIEWPORT
+//                                 (desktop: 1280 px wide, the zone Asia/Kolkata; phone: 360 px, America/New_York)
 //
 // Prints "STEP ..." lines and "RESULT {json}" at the end; exits 1 on the first
 // expectation that does not hold (with a screenshot FAILED-<journey>.png).
-import { mkdirSync } from 'node:fs';
+// "RUNNER on" / "RUNNER off" ask the test to start or stop its background
+// runner; the journey goes on when a line comes back on stdin.
+//
+// At each main screen, screen() checks what holds on every one: axe-core finds
+// no WCAG 2.1 A or AA violation, and at 360 px the page does not scroll sideways.
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
-const { chromium } = createRequire(join(process.env.WEB_NODE_DIR, 'package.json'))('playwright-core');
+const require = createRequire(join(process.env.WEB_NODE_DIR, 'package.json'));
+const { chromium } = require('playwright-core');
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 const journey = process.argv[2];
-const { BASE, TOKEN, SHOTS, KEY } = process.env;
+const { BASE, TOKEN, SHOTS, KEY, FAKE } = process.env;
+const VIEWPORT = process.env.VIEWPORT || 'desktop';
+const PHONE = VIEWPORT === 'phone';
+// the zone's short name as en-US writes it, which the page's times must show
+const ZONE = PHONE ? ['America/New_York', /\bE[SD]T\b/] : ['Asia/Kolkata', /GMT\+5:30/];
 const TIMEOUT = 60000;
 mkdirSync(SHOTS, { recursive: true });
 
@@ -25,21 +38,75 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync'],
 });
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+const context = await browser.newContext({
+  viewport: PHONE ? { width: 360, height: 740 } : { width: 1280, height: 900 },
+  isMobile: PHONE, hasTouch: PHONE, locale: 'en-US', timezoneId: ZONE[0],
+});
+const page = await context.newPage();
 const consoleErrors = [];
-// Script errors and CSP violations count; an HTTP error status the page handles (403, a missing favicon) does not.
+// Script errors and CSP violations count; an HTTP error status the page handles (403, 422, a missing favicon)
+// does not.
 page.on('console', (m) => {
   if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) consoleErrors.push(m.text());
 });
 page.on('pageerror', (e) => consoleErrors.push(String(e)));
-const result = {};
+const result = { screens: [] };
+const stdin = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
 
 function step(what) { console.log('STEP ' + what); }
-async function shot(name) { await page.screenshot({ path: join(SHOTS, `${journey}-${name}.png`), fullPage: true }); }
 function expect(cond, what) { if (!cond) throw new Error('expected: ' + what); }
+
+async function runner(on) {
+  console.log('RUNNER ' + (on ? 'on' : 'off'));
+  await stdin.next();
+}
+
+// A main screen: a screenshot, no sideways scrolling on a phone, no axe violation of WCAG 2.1 A/AA.
+async function screen(name) {
+  await page.screenshot({ path: join(SHOTS, `${journey}-${VIEWPORT}-${name}.png`), fullPage: true });
+  if (PHONE) {
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width <= 360, `${name}: nothing wider than the 360 px screen (scrollWidth ${width})`);
+  }
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a',
+      'wcag21aa'] } });
+    return r.violations.map((v) => v.id + ' (' + v.nodes.map((n) => n.target.join(' ')).join(', ') + ')');
+  });
+  expect(violations.length === 0, `${name}: no WCAG 2.1 A/AA violation: ${violations.join(' | ')}`);
+  result.screens.push(name);
+}
+
+// The contrast of the focused control's ring and of every visible control's border against what is behind
+// them (WCAG 1.4.11 asks 3:1; axe does not measure these).
+async function nonTextContrast() {
+  return page.evaluate(() => {
+    const rgb = (c) => c.match(/[\d.]+/g).map(Number);
+    const lum = (c) => {
+      const f = (v) => { const x = v / 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; };
+      const [r, g, b] = rgb(c);
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    const behind = (e) => {
+      for (let n = e.parentElement; n; n = n.parentElement) {
+        const c = getComputedStyle(n).backgroundColor;
+        if (rgb(c)[3] !== 0) return c;
+      }
+      return 'rgb(255, 255, 255)';
+    };
+    const a = document.activeElement;
+    const s = getComputedStyle(a);
+    const borders = [...document.querySelectorAll('input[type=text], input[type=password], input[type=search], select')]
+      .filter((i) => i.offsetParent).map((i) => [i.id, ratio(getComputedStyle(i).borderTopColor, behind(i))]);
+    return { focused: a.id, ring: s.outlineStyle === 'none' ? 0 : ratio(s.outlineColor, behind(a)), borders };
+  });
+}
 
 async function signIn(token) {
   await page.goto(BASE + '/migrator/');
+  await screen('sign-in');
   await page.getByRole('textbox', { name: 'Personal access token' }).fill(token);
   await page.keyboard.press('Enter'); // the form is usable by keyboard
   await page.waitForSelector('#who:not([hidden])');
@@ -53,62 +120,257 @@ async function waitStatus(status) {
     { timeout: TIMEOUT });
 }
 
-async function startRun(provider, fields, paused) {
+// The message shown at the top once the action that shows it has finished.
+async function waitNotice(message) {
+  await page.waitForFunction((m) => document.getElementById('notice').textContent === m, message, { timeout: TIMEOUT });
+}
+
+async function text(selector) { return (await page.locator(selector).textContent()).trim(); }
+
+// The run's heading takes the focus when a run opens (keyboard and screen reader users start there).
+async function expectRunFocused() {
+  await page.waitForFunction(() => document.activeElement.id === 'run-title', null, { timeout: TIMEOUT });
+}
+
+// Times are the browser's local ones with the zone's name; the UTC value stays in datetime.
+async function expectLocalTimes(selector) {
+  const times = await page.locator(selector).evaluateAll((ts) => ts.map((t) => [t.textContent, t.dateTime]));
+  expect(times.length > 0, 'times in ' + selector);
+  for (const [shown, iso] of times) {
+    expect(ZONE[1].test(shown), `a local time with its zone (${ZONE[0]}): ${shown}`);
+    expect(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(iso), 'the UTC time in datetime: ' + iso);
+  }
+}
+
+async function openStart(provider) {
   await page.getByRole('button', { name: 'Start a migration' }).click();
   await page.getByRole('combobox', { name: 'Provider' }).selectOption(provider);
-  for (const [label, value] of fields) {
-    const input = page.getByRole('textbox', { name: label });
-    await input.fill(value);
-  }
+}
+
+async function fill(fields) {
+  for (const [label, value] of fields) await page.getByRole('textbox', { name: label }).fill(value);
+}
+
+// Start a run from the form; returns when the run's page shows it.
+async function startRun(provider, fields, paused) {
+  await openStart(provider);
+  await fill(fields);
   if (paused) await page.locator('#import-paused').check();
-  await shot('start-form');
+  await screen('start-form');
   await page.getByRole('button', { name: 'Start', exact: true }).click();
-  await page.waitForSelector('#run:not([hidden])');
+  result.run = await shownRun();
   // credentials are never shown again
   expect(!(await page.content()).includes(fields[0][1]), 'the key is not on the page after the start');
-  // the section shows before the run's first read fills its title
-  await page.waitForFunction(() => / migration [0-9a-f-]{36}$/.test(document.getElementById('run-title').textContent),
+  await expectRunFocused();
+}
+
+// The id of the run the page shows, once it has read it.
+async function shownRun() {
+  await page.waitForFunction(() => !document.getElementById('run').hidden && document.getElementById('run').dataset.run,
     null, { timeout: TIMEOUT });
-  result.run = (await page.locator('#run-title').textContent()).split(' ').pop();
+  return page.locator('#run').getAttribute('data-run');
 }
 
 async function rowByName(name) {
   return page.locator('#resources-table tbody tr', { has: page.locator('td', { hasText: name }) }).first();
 }
 
+async function filter(values) {
+  for (const [label, value] of values) {
+    if (label === 'Name contains') await page.getByRole('searchbox', { name: label }).fill(value);
+    else await page.getByRole('combobox', { name: label, exact: true }).selectOption(value);
+  }
+  await page.getByRole('button', { name: 'Filter', exact: true }).click();
+}
+
+async function waitRows(n) {
+  await page.waitForFunction((k) => document.querySelectorAll('#resources-table tbody tr[data-id]').length === k, n,
+    { timeout: TIMEOUT });
+}
+
+// Back to the list: the focus returns to the Open button of the run just left.
+async function backToRuns() {
+  await page.getByRole('button', { name: 'All runs' }).click();
+  await page.waitForFunction((id) => document.activeElement.dataset.run === id, result.run, { timeout: TIMEOUT });
+}
+
 const journeys = {
   // Start, watch discovery, review, exclude one monitor, execute, watch it complete.
   async happy() {
     await signIn(TOKEN);
+    await screen('runs');
     step('signed in');
     await startRun('uptimerobot', [['API key', KEY]], false);
     step('started ' + result.run);
     await waitStatus('awaiting_review');
-    await shot('review');
-    await page.getByRole('combobox', { name: 'Type' }).selectOption('monitor');
-    await page.getByRole('searchbox', { name: 'Name contains' }).fill('Monitor 2');
-    await page.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForFunction(() => document.querySelectorAll('#resources-table tbody tr[data-id]').length === 1);
+    expect(await text('#run-title') === 'UptimeRobot migration', 'the heading names the provider');
+    expect(await text('#run-status') === 'Status: Awaiting review', 'the status in words');
+    const found = await text('#run-summary');
+    for (const n of ['2 contacts', '1 heartbeat', '6 monitors', '1 status page', 'Planned: 10 to create',
+      '0 conflicts; excluded 0.'])
+      expect(found.includes(n), `the summary counts ${n}: ${found}`);
+    await expectLocalTimes('#run-meta time');
+    await screen('review');
+    await filter([['Type', 'monitor'], ['Name contains', 'Monitor 2']]);
+    await waitRows(1);
     const row = await rowByName('Monitor 2');
     result.excluded = await row.getAttribute('data-id');
-    expect((await row.locator('td').nth(2).textContent()) === 'monitor', 'type column');
+    expect((await row.locator('td').nth(2).textContent()) === 'Monitor', 'type column');
     await row.locator('input[type=checkbox]').check();
     await page.getByRole('button', { name: 'Exclude selected' }).click();
     await page.waitForSelector(`#resources-table tr[data-id="${result.excluded}"][data-status="excluded"]`);
+    await waitNotice('1 resource excluded.');
     step('excluded ' + result.excluded);
-    await page.getByRole('searchbox', { name: 'Name contains' }).fill('');
-    await page.getByRole('combobox', { name: 'Type' }).selectOption('');
-    await page.getByRole('button', { name: 'Filter' }).click();
+    await filter([['Name contains', ''], ['Type', '']]);
     await page.getByRole('button', { name: 'Execute' }).click();
     await waitStatus('completed');
-    const summary = await page.locator('#run-summary').textContent();
+    const summary = await text('#run-summary');
     expect(summary.includes('excluded 1'), 'summary counts the exclusion: ' + summary);
     expect(await page.locator('#run-progress').evaluate((e) => e.value) === 1, 'progress bar full');
+    expect(await page.locator('#notice').isHidden(), 'no message about the execution once it completed');
     // reasons are shown
     const reasons = await page.locator('#resources-table tbody td:nth-child(6)').allTextContents();
     expect(reasons.some((r) => r.startsWith('New: no monitor')), 'a reason is shown');
-    await shot('completed');
+    await screen('completed');
+    // every column of the resource list, Status and Reason too, is on the screen without scrolling sideways
+    const right = await page.locator('#resources-table tbody td').evaluateAll((tds) =>
+      Math.max(...tds.map((td) => td.getBoundingClientRect().right)));
+    expect(right <= page.viewportSize().width, 'the resource cells end within the screen: ' + right);
+    await expectLocalTimes('#log time');
+    await backToRuns();
+    const row0 = page.locator('#runs-table tbody tr').first();
+    expect((await row0.locator('td').nth(1).textContent()) === 'UptimeRobot', 'the provider by name');
+    expect((await row0.locator('td').nth(2).textContent()) === 'Completed', 'the status in words');
+    await expectLocalTimes('#runs-table time');
     step('completed');
+  },
+
+  // States and their messages, the empty list's words, and every match excluded and included by filter.
+  // The runner works only while the journey lets it, so each state is seen for sure.
+  async states() {
+    await signIn(TOKEN);
+    await startRun('uptimerobot', [['API key', KEY]], false);
+    expect(await text('#run-status') === 'Status: Queued', 'a queued run in words');
+    await waitNotice('Run started; it waits for the runner to read UptimeRobot.');
+    expect(await text('#resources-table tbody') === 'Nothing found yet.', 'nothing found before discovery');
+    await screen('queued');
+    await runner(true);
+    await waitStatus('awaiting_review');
+    expect(await page.locator('#notice').isHidden(), 'the start message went when discovery began');
+    await runner(false);
+    await filter([['Type', 'invoice']]);
+    await page.waitForFunction(() => document.querySelector('#resources-table tbody').textContent ===
+      'No resources match the filter.', null, { timeout: TIMEOUT });
+    expect(await page.locator('#bulk').isHidden(), 'nothing to exclude when nothing matches');
+    await filter([['Type', 'monitor']]);
+    await waitRows(6);
+    await page.getByRole('button', { name: 'Exclude all 6 matching' }).click();
+    expect(await text('#bulk-title') === 'Exclude 6 resources?', 'the confirmation states the count');
+    expect((await text('#bulk-text')).includes('Type: Monitor'), 'and the filter');
+    await screen('exclude-matching');
+    await page.getByRole('button', { name: 'Exclude 6' }).click();
+    await waitNotice('6 resources excluded.');
+    await page.waitForFunction(() => document.querySelectorAll('#resources-table tr[data-status=excluded]').length
+      === 6, null, { timeout: TIMEOUT });
+    await page.getByRole('button', { name: 'Include all 6 matching' }).click();
+    await page.getByRole('button', { name: 'Include 6' }).click();
+    await waitNotice('6 resources included.');
+    await filter([['Type', 'status_page']]);
+    await waitRows(1);
+    await page.getByRole('button', { name: 'Exclude all 1 matching' }).click();
+    expect(await text('#bulk-title') === 'Exclude 1 resource?', 'one resource, singular');
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    expect(await page.locator('#resources-table tr[data-status=excluded]').count() === 0, 'Cancel changes nothing');
+    await page.getByRole('button', { name: 'Exclude all 1 matching' }).click();
+    await page.getByRole('button', { name: 'Exclude 1' }).click();
+    await waitNotice('1 resource excluded.');
+    await filter([['Type', '']]);
+    await page.getByRole('button', { name: 'Execute' }).click();
+    await waitStatus('executing');
+    expect(await text('#run-status') === 'Status: Importing', 'executing in words');
+    await waitNotice('Execution queued.');
+    await runner(true);
+    await waitStatus('completed');
+    expect(await page.locator('#notice').isHidden(), 'the execution message went when the run completed');
+    expect((await text('#run-summary')).includes('excluded 1'), 'the status page stayed excluded');
+    await screen('completed');
+  },
+
+  // The start form: a 422 keeps what was typed and names the field by its label next to it; then WHMCS and
+  // a self-hosted Healthchecks against the fakes.
+  async startform() {
+    await signIn(TOKEN);
+    await openStart('whmcs');
+    await screen('start-whmcs');
+    await page.getByRole('textbox', { name: 'WHMCS URL' }).focus();
+    await page.keyboard.press('Tab'); // the focus ring shows for the keyboard
+    const c = await nonTextContrast();
+    expect(c.focused === 'cred-api_identifier' && c.ring >= 3, 'the focus ring has 3:1 or more: ' + JSON.stringify(c));
+    for (const [id, ratio] of c.borders) expect(ratio >= 3, `the border of ${id} has 3:1 or more: ${ratio}`);
+    await fill([['WHMCS URL', 'ftp://billing.example.com'], ['API identifier', 'demo-id'],
+      ['API secret', 'demo-secret']]);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    const url = page.getByRole('textbox', { name: 'WHMCS URL' });
+    await page.waitForSelector('#cred-url[aria-invalid=true]');
+    const error = await text('#cred-url-error');
+    expect(error.startsWith('WHMCS URL: This field is not an allowed URL'), 'the error names the label: ' + error);
+    expect(await url.getAttribute('aria-describedby') === 'cred-url-error cred-url-hint', 'the error describes it');
+    expect(await page.evaluate(() => document.activeElement.id) === 'cred-url', 'the focus is on the field');
+    expect(!(await page.locator('main').textContent()).includes('credentials.'), 'no API field names');
+    for (const [label, value] of [['WHMCS URL', 'ftp://billing.example.com'], ['API identifier', 'demo-id'],
+      ['API secret', 'demo-secret']])
+      expect(await page.getByRole('textbox', { name: label }).inputValue() === value, label + ' keeps its value');
+    await screen('start-error');
+    await url.fill('');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.waitForFunction(() => (document.getElementById('cred-url-error') || {}).textContent ===
+      'WHMCS URL: This field is required.', null, { timeout: TIMEOUT });
+    await url.fill(FAKE + '/whmcs');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    result.whmcs = await shownRun();
+    await waitStatus('awaiting_review');
+    const found = await text('#run-summary');
+    expect(found.includes('3 hosting clients') && found.includes('5 invoices'), 'WHMCS found: ' + found);
+    await screen('whmcs-review');
+    await page.getByRole('button', { name: 'All runs' }).click();
+    await openStart('healthchecks');
+    await fill([['API key', 'demo-key-00000000000000000000000'],
+      ['Healthchecks address (self-hosted) (optional)', FAKE + '/healthchecks']]);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    result.healthchecks = await shownRun();
+    await waitStatus('awaiting_review');
+    expect(await text('#run-title') === 'Healthchecks.io migration', 'the provider by name');
+    expect((await text('#run-summary')).includes('3 heartbeats'), 'self-hosted Healthchecks found its checks');
+  },
+
+  // What the runner does and waits for, on runs the test made (no runner works on them); an active run is
+  // read in full once, then from its row in the runs list.
+  async activity() {
+    await signIn(TOKEN);
+    const reads = [];
+    page.on('request', (r) => reads.push(new URL(r.url()).pathname + new URL(r.url()).search));
+    await page.getByRole('button', { name: /^Open the Pingdom migration/ }).click();
+    await waitStatus('executing');
+    const id = await page.locator('#run').getAttribute('data-run');
+    expect(await text('#run-status') === 'Status: Importing', 'executing in words');
+    await page.waitForFunction(() => document.getElementById('run-summary').textContent.includes(
+      'Importing: 40 of 200, about 8 minutes left.'), null, { timeout: TIMEOUT });
+    expect(await page.locator('#run-progress').evaluate((e) => e.value) === 0.2, 'the progress bar at 20 %');
+    await page.waitForRequest((r) => r.url().includes('/api/v1/migrations?per_page=100&status=executing&provider=pingdom'),
+      { timeout: TIMEOUT });
+    await page.waitForRequest((r) => r.url().includes('/api/v1/migrations?per_page=100&status=executing&provider=pingdom'),
+      { timeout: TIMEOUT });
+    expect(reads.filter((u) => u === '/api/v1/migrations/' + id).length === 1, 'the run detail was read once: ' +
+      reads.join(' '));
+    await screen('importing');
+    await page.getByRole('button', { name: 'All runs' }).click();
+    await page.getByRole('button', { name: /^Open the StatusCake migration/ }).click();
+    await waitStatus('discovering');
+    const summary = await text('#run-summary');
+    expect(summary.startsWith('Reading StatusCake: 50 monitors so far… Waiting for StatusCake until Jan 1, 2030'),
+      'the wait in words: ' + summary);
+    expect(ZONE[1].test(summary), 'the wait in local time with its zone: ' + summary);
+    await screen('waiting');
   },
 
   // The plan finds objects already in the account; resolve them with overwrite, execute again.
@@ -116,36 +378,41 @@ const journeys = {
     await signIn(TOKEN);
     await startRun('uptimerobot', [['API key', KEY]], false);
     await waitStatus('awaiting_review');
+    const plan = await text('#run-summary');
+    expect(plan.includes('3 to create, 0 to update, 0 to skip, 1 conflict;') &&
+      plan.includes('execute and choose what to do with them'), 'the plan at review names the conflict: ' + plan);
     await page.getByRole('button', { name: 'Execute' }).click();
     await waitStatus('paused_conflicts');
-    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('conflict');
-    await page.getByRole('button', { name: 'Filter' }).click();
+    expect(await text('#run-status') === 'Status: Paused on conflicts', 'the status in words');
+    await filter([['Status', 'conflict']]);
     await page.waitForSelector('#resources-table tbody tr[data-status=conflict]');
     const reason = await page.locator('#resources-table tbody tr[data-status=conflict] td:nth-child(6)').first()
       .textContent();
     expect(reason.startsWith('Exists: monitor'), 'the conflict says what exists: ' + reason);
-    await shot('conflicts');
+    await screen('conflicts');
     await page.getByRole('combobox', { name: 'Strategy' }).selectOption('overwrite');
     await page.getByRole('button', { name: 'Resolve all' }).click();
     await waitStatus('awaiting_review');
     await page.getByRole('button', { name: 'Execute' }).click();
     await waitStatus('completed');
-    await shot('completed');
+    await screen('completed');
   },
 
   // A run whose imports failed: read the errors, retry them.
   async retry() {
     await signIn(TOKEN);
-    await page.getByRole('button', { name: /^Open run/ }).first().click();
+    await page.getByRole('button', { name: /^Open the UptimeRobot migration of / }).first().click();
     await waitStatus('completed_with_errors');
+    await expectRunFocused();
+    expect(await text('#run-status') === 'Status: Completed with errors', 'the status in words');
     await page.locator('#errors-only').check();
     await page.waitForFunction(() => [...document.querySelectorAll('#log li')].every((li) =>
       li.classList.contains('log-error')));
-    await shot('errors');
+    await screen('errors');
     await page.getByRole('button', { name: 'Retry failed' }).click();
     await waitStatus('completed');
     expect(await page.getByRole('button', { name: 'Retry failed' }).isDisabled(), 'nothing left to retry');
-    await shot('retried');
+    await screen('retried');
   },
 
   // Cancel a run while it discovers, then delete it (with the confirmation).
@@ -155,15 +422,18 @@ const journeys = {
     await waitStatus('discovering');
     await page.getByRole('button', { name: 'Cancel run' }).click();
     await waitStatus('cancelled');
-    await shot('cancelled');
+    await waitNotice('Run cancelled.');
+    await screen('cancelled');
     await page.getByRole('button', { name: 'Delete run' }).click();
+    await screen('confirm-delete');
     await page.getByRole('button', { name: 'Keep it' }).click();
     expect(!(await page.locator('#run').isHidden()), 'Keep it keeps the run');
     await page.getByRole('button', { name: 'Delete run' }).click();
     await page.locator('#confirm-yes').click();
     await page.waitForSelector('#runs:not([hidden])');
-    await page.waitForFunction(() => document.getElementById('notice').textContent === 'Run deleted.');
-    await shot('deleted');
+    await waitNotice('Run deleted.');
+    expect(await page.evaluate(() => document.activeElement.id) === 'runs-title', 'the focus is on the list');
+    await screen('deleted');
   },
 
   // The module is switched off for this user: a clear message, nothing else.
@@ -171,22 +441,23 @@ const journeys = {
     await signIn(TOKEN);
     await page.waitForFunction(() => document.getElementById('notice').textContent.includes('disabled'));
     result.notice = await page.locator('#notice').textContent();
-    await shot('disabled');
+    await screen('disabled');
   },
 
   // A read-only token reviews a run but cannot change it.
   async readonly() {
     await signIn(TOKEN);
-    await page.waitForFunction(() => document.getElementById('notice').textContent.includes('read-only'));
+    await page.waitForFunction(() => document.getElementById('scope-note').textContent.includes('read-only'));
     expect(await page.getByRole('button', { name: 'Start a migration' }).isDisabled(), 'no starts');
-    await page.getByRole('button', { name: /^Open run/ }).first().click();
+    await page.getByRole('button', { name: /^Open the updown\.io migration/ }).first().click();
     await waitStatus('awaiting_review');
     for (const name of ['Execute', 'Exclude selected', 'Cancel run', 'Delete run'])
       expect(await page.getByRole('button', { name }).isDisabled(), name + ' is disabled');
     const rows = await page.locator('#resources-table tbody tr[data-id]').count();
     expect(rows > 0, 'the resources are listed');
-    result.notice = await page.locator('#notice').textContent();
-    await shot('readonly');
+    result.notice = await page.locator('#scope-note').textContent();
+    expect(await page.locator('#scope-note').isVisible(), 'the note stays on the run');
+    await screen('readonly');
   },
 };
 
@@ -198,10 +469,11 @@ try {
   result.csp = csp;
   console.log('RESULT ' + JSON.stringify(result));
 } catch (err) {
-  await page.screenshot({ path: join(SHOTS, `FAILED-${journey}.png`), fullPage: true }).catch(() => {});
+  await page.screenshot({ path: join(SHOTS, `FAILED-${journey}-${VIEWPORT}.png`), fullPage: true }).catch(() => {});
   console.log('FAILED ' + err.message);
   console.log('RESULT ' + JSON.stringify(result));
   process.exitCode = 1;
 } finally {
   await browser.close();
+  process.stdin.destroy();
 }

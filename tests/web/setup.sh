@@ -1,5 +1,5 @@
 #!/bin/sh
-# Install playwright-core from npm into DIR (default $MIGRATOR_BUILDDIR/web-node)
+# Install playwright-core and axe-core from npm into DIR (default $MIGRATOR_BUILDDIR/web-node)
 # and Debian's chromium with apt-get when it is missing.
 # Usage: tests/web/setup.sh [DIR]     prints DIR on success
 set -eu

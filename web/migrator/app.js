@@ -6,36 +6,91 @@
 const API = '/api/v1';
 const TOKEN_KEY = 'migrator.token';
 const ACTIVE = ['pending', 'discovering', 'executing'];
-const RESOURCE_STATUSES = ['pending', 'running', 'imported', 'skipped', 'conflict', 'failed', 'excluded'];
-const RESOURCE_TYPES = ['contact', 'hosting_client', 'hosting_contact', 'monitor', 'heartbeat',
-  'maintenance_window', 'status_page', 'status_page_subscriber', 'hosting_service', 'hosting_addon',
-  'hosting_domain', 'invoice', 'payment'];
-const ACTIONS = ['create', 'update', 'skip', 'conflict'];
-// Credential fields per provider (README "Credentials per provider"); secret ones are password inputs.
-const PROVIDERS = {
+const FINDING = ['pending', 'discovering'];
+
+// What a person reads for each API value; a value missing here (added to the API later) shows as it is.
+const PROVIDER_NAMES = {
+  uptimerobot: 'UptimeRobot', pingdom: 'Pingdom', statuscake: 'StatusCake', better_stack: 'Better Stack',
+  updown: 'updown.io', healthchecks: 'Healthchecks.io', cronitor: 'Cronitor', statuspage: 'Statuspage',
+  whmcs: 'WHMCS',
+};
+// Resource kinds (the importer's table of kinds, src/importers/importer.c): singular and plural.
+const KINDS = {
+  monitor: ['monitor', 'monitors'], heartbeat: ['heartbeat', 'heartbeats'], contact: ['contact', 'contacts'],
+  maintenance_window: ['maintenance window', 'maintenance windows'], status_page: ['status page', 'status pages'],
+  status_page_subscriber: ['status page subscriber', 'status page subscribers'],
+  hosting_client: ['hosting client', 'hosting clients'], hosting_contact: ['client contact', 'client contacts'],
+  hosting_service: ['hosting service', 'hosting services'], hosting_addon: ['hosting addon', 'hosting addons'],
+  hosting_domain: ['hosting domain', 'hosting domains'], invoice: ['invoice', 'invoices'],
+  payment: ['payment', 'payments'],
+};
+const RUN_STATES = {
+  pending: 'Queued', discovering: 'Discovering', awaiting_review: 'Awaiting review', executing: 'Importing',
+  paused_conflicts: 'Paused on conflicts', completed: 'Completed', completed_with_errors: 'Completed with errors',
+  failed: 'Failed', cancelled: 'Cancelled', reverting: 'Reverting', reverted: 'Reverted',
+};
+const RESOURCE_STATES = {
+  pending: 'Pending', running: 'Importing', imported: 'Imported', skipped: 'Skipped', conflict: 'Conflict',
+  failed: 'Failed', excluded: 'Excluded',
+};
+const ACTIONS = { create: 'Create', update: 'Update', skip: 'Skip', conflict: 'Conflict' };
+const LEVELS = { info: 'Info', warning: 'Warning', error: 'Error' };
+// Credential fields per provider (README "Credentials per provider"): name, label, required, secret, hint.
+// required null: WHMCS's address, which the user gives unless an administrator set it ([provider.whmcs]
+// base_url; then the service refuses the field), so the page leaves it to the service to say it is missing.
+const CREDENTIALS = {
   uptimerobot: [['api_key', 'API key', true, true]],
   pingdom: [['api_token', 'API token', true, true]],
   statuscake: [['api_token', 'API token', true, true]],
   better_stack: [['api_token', 'API token', true, true], ['team_name', 'Team name (global tokens)', false, false]],
   updown: [['api_key', 'API key', true, true]],
-  healthchecks: [['api_key', 'API key', true, true], ['base_url', 'Base URL (self-hosted)', false, false]],
+  healthchecks: [['api_key', 'API key', true, true], ['base_url', 'Healthchecks address (self-hosted)', false, false,
+    'Your own instance, e.g. https://hc.example.com; leave empty for healthchecks.io.']],
   cronitor: [['api_key', 'API key', true, true]],
   statuspage: [['api_key', 'API key', true, true], ['page_id', 'Page id (else every page)', false, false]],
-  whmcs: [['url', 'WHMCS URL', true, false], ['api_identifier', 'API identifier', true, false],
-    ['api_secret', 'API secret', true, true], ['access_key', 'Access key', false, true]],
+  whmcs: [['url', 'WHMCS URL', null, false,
+    'The address of your WHMCS, e.g. https://billing.example.com (needed unless your administrator set it).'],
+  ['api_identifier', 'API identifier', true, false], ['api_secret', 'API secret', true, true],
+  ['access_key', 'Access key', false, true]],
 };
+// The resource list's filters: query name, form control, label.
+const FILTERS = [['status', 'f-status', 'Status'], ['resource_type', 'f-type', 'Type'],
+  ['action', 'f-action', 'Action'], ['q', 'f-q', 'Name contains']];
 
 const $ = (id) => document.getElementById(id);
-const state = { me: null, runsPage: 1, run: null, resPage: 1, logPage: 1, timer: null, selected: new Set() };
+const state = {
+  me: null, runsPage: 1, run: null, counts: {}, plan: {}, resPage: 1, logPage: 1, timer: null, selected: new Set(),
+  filter: {}, matching: 0, noticeRun: null, seen: null,
+};
 
 function token() { return sessionStorage.getItem(TOKEN_KEY); }
 function can(scope) { return !!state.me && state.me.scopes.includes(scope); }
 
+function named(table, value) { return table[value] || value; }
+function providerName(id) { return named(PROVIDER_NAMES, id); }
+function kindName(type) { return (KINDS[type] || [type])[0]; }
+function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+// "1 monitor", "12 monitors"; a kind not in KINDS keeps its API name.
+function countOf(n, type) { const k = KINDS[type] || [type, type]; return n + ' ' + (n === 1 ? k[0] : k[1]); }
+function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many); }
+function listOf(items) { return new Intl.ListFormat('en', { type: 'conjunction' }).format(items); }
+
+// One message at the top; it stays until the next action.
 function notice(text, kind) {
   const n = $('notice');
   n.textContent = text || '';
   n.hidden = !text;
   n.className = kind || 'error';
+  state.noticeRun = null;
+}
+
+// A message about the open run that holds while the run is in the status it is in now: it goes when the
+// status moves on or the page leaves the run. With holds, it is shown only while the run is in that status
+// (the one an action put the run in; a runner may have moved it on already).
+function runNotice(text, holds) {
+  if (holds && state.run.status !== holds) return;
+  notice(text, 'info');
+  state.noticeRun = { id: state.run.id, status: state.run.status };
 }
 
 class ApiError extends Error {
@@ -62,26 +117,51 @@ async function api(method, path, body) {
   return json;
 }
 
+// The label a person knows for an API field name of a request body or query.
+function fieldLabel(field) {
+  if (field === 'provider') return 'Provider';
+  if (field === 'options.import_paused') return 'Import paused';
+  const cred = /^credentials\.(.+)$/.exec(field);
+  if (cred) {
+    const f = (CREDENTIALS[$('provider').value] || []).find((c) => c[0] === cred[1]);
+    return f ? f[1] : cred[1];
+  }
+  const filter = FILTERS.find((f) => f[0] === field);
+  if (filter) return filter[2];
+  return field === 'ids' || field === 'resource_ids' ? 'Selection' : field;
+}
+
+// An API field message in the words of the form: "The credentials.url field is required." → "This field is
+// required.", any other mention of the field → its label.
+function fieldMessage(field, message) {
+  return message.split('The ' + field + ' field').join('This field').split(field).join(fieldLabel(field));
+}
+
 // A clear message for an API error; a rejected token sends the user back to sign in.
 function explain(err) {
   if (!(err instanceof ApiError)) return notice('The service could not be reached: ' + err.message);
   if (err.status === 401) {
     sessionStorage.removeItem(TOKEN_KEY);
     show('login');
+    $('token').focus();
     return notice('The token was not accepted (missing, invalid or revoked). Paste a valid one.');
   }
   if (err.body.code === 'feature_disabled')
     return notice('The migrator module is disabled for this account. Ask an administrator to turn it on.');
   let text = err.message;
   const fields = err.body.errors || {};
-  for (const f of Object.keys(fields)) text += ' ' + f + ': ' + fields[f].join(' ');
+  for (const f of Object.keys(fields)) text += ' ' + fieldLabel(f) + ': ' + fieldMessage(f, fields[f].join(' '));
   notice(text);
 }
 
 function show(section) {
   for (const id of ['login', 'runs', 'start', 'run']) $(id).hidden = id !== section;
   $('who').hidden = section === 'login';
-  if (section !== 'run') stopPolling();
+  $('scope-note').hidden = section === 'login' || !$('scope-note').textContent;
+  if (section !== 'run') {
+    stopPolling();
+    if (state.noticeRun) notice('');
+  }
 }
 
 function el(tag, text, attrs) {
@@ -91,13 +171,29 @@ function el(tag, text, attrs) {
   return e;
 }
 
+// A table cell; label names its column where the phone layout stacks the cells.
+function cell(content, label) {
+  const td = el('td', null, label ? { 'data-label': label } : {});
+  td.append(content);
+  return td;
+}
+
 function emptyRow(tbody, text) {
   const tr = el('tr');
   tr.append(el('td', text, { colspan: '6' }));
   tbody.append(tr);
 }
 
-function when(iso) { return iso ? iso.replace('T', ' ').replace('Z', ' UTC') : '–'; }
+const TIME = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit',
+  minute: '2-digit', timeZoneName: 'short' });
+const TIME_S = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit',
+  minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
+
+// A <time> in the browser's zone, with the zone's name; the API's UTC value stays in its datetime.
+function when(iso, seconds) {
+  if (!iso) return el('span', '–');
+  return el('time', (seconds ? TIME_S : TIME).format(new Date(iso)), { datetime: iso });
+}
 
 function pager(nav, links, meta, go) {
   nav.replaceChildren();
@@ -125,16 +221,17 @@ async function signIn(value) {
   $('who-name').textContent = state.me.name + ' (' +
     (state.me.scopes.filter((x) => x.startsWith('account:')).join(', ') || 'no account scopes') + ')';
   notice('');
+  $('scope-note').textContent = !can('account:read')
+    ? 'This token lacks the account:read scope, so it cannot list or review migrations.'
+    : !can('account:write')
+      ? 'This token is read-only (no account:write): you can review runs but not start, execute or change them.'
+      : '';
+  $('show-start').disabled = !can('account:write') || !can('account:read');
   if (!can('account:read')) {
     show('runs');
     $('runs-table').hidden = true;
-    $('show-start').disabled = true;
-    return notice('This token lacks the account:read scope, so it cannot list or review migrations.');
+    return;
   }
-  if (!can('account:write'))
-    notice('This token is read-only (no account:write): you can review runs but not start, execute or change them.',
-      'info');
-  $('show-start').disabled = !can('account:write');
   await loadRuns();
 }
 
@@ -154,12 +251,13 @@ async function loadRuns() {
   tbody.replaceChildren();
   for (const r of body.data) {
     const tr = el('tr');
-    const open = el('button', 'Open', { type: 'button', 'aria-label': 'Open run from ' + r.provider + ' ' + r.id });
+    const started = when(r.created_at);
+    const open = el('button', 'Open', { type: 'button', 'data-run': r.id,
+      'aria-label': 'Open the ' + providerName(r.provider) + ' migration of ' + started.textContent });
     open.addEventListener('click', () => openRun(r.id));
-    const cell = el('td');
-    cell.append(open);
-    tr.append(el('td', when(r.created_at)), el('td', r.provider), el('td', r.status),
-      el('td', r.total_resources), el('td', r.failed_resources), cell);
+    tr.append(cell(started, 'Started'), cell(providerName(r.provider), 'Provider'),
+      cell(named(RUN_STATES, r.status), 'Status'), cell(String(r.total_resources), 'Resources'),
+      cell(String(r.failed_resources), 'Failed'), cell(open));
     tbody.append(tr);
   }
   if (!body.data.length) emptyRow(tbody, 'No runs yet.');
@@ -171,33 +269,69 @@ async function loadRuns() {
 function credFields() {
   const box = $('cred-fields');
   box.replaceChildren(el('legend', 'Credentials'));
-  for (const [name, label, required, secret] of PROVIDERS[$('provider').value]) {
+  for (const [name, label, required, secret, hint] of CREDENTIALS[$('provider').value]) {
     const id = 'cred-' + name;
-    box.append(el('label', label + (required ? '' : ' (optional)'), { for: id }));
+    box.append(el('label', label + (required === false ? ' (optional)' : ''), { for: id }));
     const input = el('input', null, { id, name, type: secret ? 'password' : 'text', autocomplete: 'off',
-      spellcheck: 'false' });
-    input.required = required;
+      spellcheck: 'false', 'data-api': 'credentials.' + name });
+    input.required = required === true;
     box.append(input);
+    if (hint) {
+      box.append(el('p', hint, { id: id + '-hint', class: 'hint' }));
+      input.setAttribute('aria-describedby', id + '-hint');
+    }
   }
+}
+
+function clearFieldErrors() {
+  for (const e of $('start-form').querySelectorAll('.field-error')) e.remove();
+  for (const input of $('start-form').querySelectorAll('[aria-invalid]')) {
+    input.removeAttribute('aria-invalid');
+    const hint = $(input.id + '-hint');
+    if (hint) input.setAttribute('aria-describedby', hint.id); else input.removeAttribute('aria-describedby');
+  }
+}
+
+// A 422's field messages next to their fields, with the fields' labels; returns the first field marked.
+function showFieldErrors(errors) {
+  let first = null;
+  for (const field of Object.keys(errors)) {
+    const input = $('start-form').querySelector('[data-api="' + CSS.escape(field) + '"]');
+    if (!input) continue;
+    const msg = el('p', fieldLabel(field) + ': ' + fieldMessage(field, errors[field].join(' ')),
+      { id: input.id + '-error', class: 'field-error' });
+    (input.type === 'checkbox' ? input.parentElement : input).after(msg);
+    input.setAttribute('aria-invalid', 'true');
+    input.setAttribute('aria-describedby', (msg.id + ' ' + (input.getAttribute('aria-describedby') || '')).trim());
+    first = first || input;
+  }
+  return first;
 }
 
 async function startRun(ev) {
   ev.preventDefault();
+  notice('');
+  clearFieldErrors();
   const credentials = {};
-  for (const [name] of PROVIDERS[$('provider').value]) {
+  for (const [name] of CREDENTIALS[$('provider').value]) {
     const v = $('cred-' + name).value;
     if (v !== '') credentials[name] = v;
   }
   const body = { provider: $('provider').value, credentials,
     options: { import_paused: $('import-paused').checked } };
-  for (const input of $('cred-fields').querySelectorAll('input')) input.value = '';
+  let r;
   try {
-    const r = await api('POST', '/migrations', body);
-    notice('Run started; discovery is queued.', 'info');
-    await openRun(r.data.id);
+    r = await api('POST', '/migrations', body);
   } catch (err) {
+    // every field keeps what was typed, so that one mistake is one correction
     explain(err);
+    const first = err instanceof ApiError && err.status === 422 ? showFieldErrors(err.body.errors || {}) : null;
+    if (first) first.focus();
+    return;
   }
+  for (const input of $('cred-fields').querySelectorAll('input')) input.value = '';
+  await openRun(r.data.id);
+  runNotice('Run started; it waits for the runner to read ' + providerName(r.data.provider) + '.', 'pending');
 }
 
 // ---- one run
@@ -208,48 +342,109 @@ function stopPolling() {
 }
 
 async function openRun(id) {
+  notice('');
   state.run = { id };
+  state.counts = {};
+  state.plan = {};
+  state.seen = null;
   state.resPage = 1;
   state.logPage = 1;
   state.selected.clear();
+  state.filter = {};
+  $('filters').reset();
   $('run-title').textContent = ''; // not the run shown before, until this one is read
+  $('run-meta').replaceChildren();
+  delete $('run').dataset.run;
   show('run');
   await refreshRun();
+  $('run-title').focus();
+}
+
+// The run, its resource counts per status and its plan's per action. While the run is active it is read from the runs list (its row, filtered
+// by its status and provider, is a few hundred bytes; the run detail carries up to 500 resources the page
+// does not show); when the row is not there (the status moved on) the detail is read.
+async function readRun(id) {
+  const known = state.run;
+  if (known && known.id === id && ACTIVE.includes(known.status)) {
+    const list = await api('GET', '/migrations?per_page=100&status=' + known.status + '&provider=' + known.provider);
+    const row = list.data.find((r) => r.id === id);
+    // while active, only the failed count changes (excluding and including wait for review; the plan
+    // shows at review)
+    if (row) {
+      return { run: row, counts: Object.assign({}, state.counts, { failed: row.failed_resources }),
+        plan: state.plan };
+    }
+  }
+  const body = await api('GET', '/migrations/' + id);
+  return { run: body.data, counts: body.meta.resource_counts, plan: body.meta.action_counts || {} };
 }
 
 async function refreshRun() {
   stopPolling();
-  let body;
+  let read;
   try {
-    body = await api('GET', '/migrations/' + state.run.id);
+    read = await readRun(state.run.id);
   } catch (err) {
     return explain(err);
   }
-  const run = body.data;
+  const { run, counts, plan } = read;
   state.run = run;
-  $('run-title').textContent = run.provider + ' migration ' + run.id;
-  $('run-status').textContent = 'Status: ' + run.status + (run.error_message ? ' – ' + run.error_message : '');
+  state.counts = counts;
+  state.plan = plan;
+  if (state.noticeRun && (state.noticeRun.id !== run.id || state.noticeRun.status !== run.status)) notice('');
+  $('run-title').textContent = providerName(run.provider) + ' migration';
+  const started = when(run.created_at);
+  $('run-meta').replaceChildren('Started ', started, ' · run ', el('code', run.id));
+  $('run').dataset.run = run.id;
+  $('run-status').textContent = 'Status: ' + named(RUN_STATES, run.status) +
+    (run.error_message ? ' – ' + run.error_message : '');
   $('run-status').dataset.status = run.status;
-  renderProgress(run, body.meta.resource_counts);
-  renderActions(run, body.meta.resource_counts);
+  renderProgress(run, counts, plan);
+  renderActions(run, counts);
   if (ACTIVE.includes(run.status)) state.timer = setTimeout(refreshRun, 1500);
+  // the resource and log pages are read again only when the run shows a change (a runner that waits on a
+  // provider's rate limit changes nothing for minutes)
+  const seen = JSON.stringify([run.status, run.stats, counts]);
+  if (seen === state.seen) return;
+  state.seen = seen;
   await Promise.all([loadResources(), loadLog()]);
 }
 
-function renderProgress(run, counts) {
+// What the runner does now (stats.activity, while planning or importing): "Importing: 40 of 200, about
+// 2 min left."
+function activityText(a) {
+  const what = { planning: 'Planning what each will become', importing: 'Importing' }[a.doing] || capital(a.doing);
+  const left = a.eta_s === null || a.eta_s === undefined ? ''
+    : ', about ' + (a.eta_s < 90 ? plural(a.eta_s, 'second', 'seconds') : Math.round(a.eta_s / 60) + ' minutes') +
+      ' left';
+  return what + ': ' + a.done + (a.total === undefined ? '' : ' of ' + a.total) + left + '.';
+}
+
+function renderProgress(run, counts, plan) {
   const s = run.stats || {};
   const disc = s.discovered || {};
-  const found = Object.keys(disc).filter((k) => disc[k] > 0).map((k) => disc[k] + ' ' + k).join(', ');
+  const found = listOf(Object.keys(disc).filter((k) => disc[k] > 0).sort().map((k) => countOf(disc[k], k)));
   const bar = $('run-progress');
   let text;
-  if (run.status === 'pending' || run.status === 'discovering') {
+  if (FINDING.includes(run.status)) {
     bar.removeAttribute('value'); // indeterminate while the provider is read
-    text = 'Discovering' + (found ? ': ' + found + ' so far' : '') + '…';
+    if (run.status === 'pending') text = 'Waiting for the runner to read ' + providerName(run.provider) + '…';
+    else if (s.activity && s.activity.doing === 'planning') text = 'Found ' + (found || 'nothing') + '.';
+    else text = 'Reading ' + providerName(run.provider) + (found ? ': ' + found + ' so far' : '') + '…';
+  } else if (run.status === 'awaiting_review') {
+    bar.value = 0;
+    text = 'Found ' + (found || 'nothing') + '. Planned: ' + (plan.create || 0) + ' to create, ' + (plan.update || 0) +
+      ' to update, ' + (plan.skip || 0) + ' to skip, ' + plural(plan.conflict || 0, 'conflict', 'conflicts') +
+      '; excluded ' + (counts.excluded || 0) + '.';
+    if (plan.conflict > 0) text += ' Exclude the conflicts, or execute and choose what to do with them when the run pauses.';
   } else {
-    bar.value = run.status === 'awaiting_review' ? 0 : (s.progress || 0);
+    bar.value = s.progress || 0;
     text = 'Found ' + (found || 'nothing') + '. Imported ' + (s.imported || 0) + ', skipped ' + (s.skipped || 0) +
       ', failed ' + (s.failed || 0) + ', excluded ' + (counts.excluded || 0) + '.';
   }
+  if (s.activity && s.activity.doing !== 'discovering') text += ' ' + activityText(s.activity);
+  if (s.waiting) text += ' Waiting for ' + providerName(s.waiting.provider) + ' until ' + when(s.waiting.until, true)
+    .textContent + '.';
   if (run.options && run.options.import_paused) text += ' Monitors and heartbeats are imported paused.';
   $('run-summary').textContent = text;
 }
@@ -269,11 +464,15 @@ function renderActions(run, counts) {
 
 function resourceQuery() {
   const p = new URLSearchParams({ per_page: '50', page: String(state.resPage) });
-  for (const [key, id] of [['status', 'f-status'], ['resource_type', 'f-type'], ['action', 'f-action'],
-    ['q', 'f-q']]) {
-    if ($(id).value) p.set(key, $(id).value);
-  }
+  for (const k of Object.keys(state.filter)) p.set(k, state.filter[k]);
   return p.toString();
+}
+
+// The applied filter in words: Type: Monitor, Name contains "Demo".
+function filterWords() {
+  return FILTERS.filter(([key]) => state.filter[key]).map(([key, id, label]) =>
+    label + ': ' + (key === 'q' ? '“' + state.filter.q + '”' : $(id).querySelector('option[value="' +
+      CSS.escape(state.filter[key]) + '"]').textContent)).join(', ');
 }
 
 async function loadResources() {
@@ -284,21 +483,56 @@ async function loadResources() {
     return explain(err);
   }
   const tbody = $('resources-table').tBodies[0];
+  // the list is drawn anew on every read: the focus stays on the row it was in
+  const focused = document.activeElement && tbody.contains(document.activeElement)
+    ? document.activeElement.closest('tr').dataset.id : null;
   tbody.replaceChildren();
   for (const r of body.data) {
     const tr = el('tr', null, { 'data-id': r.id, 'data-status': r.status });
-    const box = el('input', null, { type: 'checkbox', 'aria-label': 'Select ' + (r.name || r.external_id) });
+    const name = r.name || r.external_id;
+    const box = el('input', null, { type: 'checkbox', 'aria-label': 'Select ' + name });
     box.checked = state.selected.has(r.id);
     box.addEventListener('change', () => { if (box.checked) state.selected.add(r.id); else state.selected.delete(r.id); });
-    const cell = el('td');
-    cell.append(box);
-    tr.append(cell, el('td', r.name || r.external_id), el('td', r.resource_type), el('td', r.action || '–'),
-      el('td', r.status), el('td', r.error_message || r.reason || ''));
+    tr.append(cell(box), cell(name, 'Name'), cell(capital(kindName(r.resource_type)), 'Type'),
+      cell(r.action ? named(ACTIONS, r.action) : '–', 'Action'), cell(named(RESOURCE_STATES, r.status), 'Status'),
+      cell(r.error_message || r.reason || '–', 'Reason'));
     tbody.append(tr);
+    if (String(r.id) === focused) box.focus();
   }
-  if (!body.data.length) emptyRow(tbody, 'No resources match.');
+  const filtered = Object.keys(state.filter).length > 0;
+  if (!body.data.length) {
+    emptyRow(tbody, filtered ? 'No resources match the filter.'
+      : FINDING.includes(state.run.status) ? 'Nothing found yet.' : 'The account had nothing to import.');
+  }
   $('select-all').checked = false;
   pager($('resources-pager'), body.links, body.meta, (d) => { state.resPage += d; loadResources(); });
+  renderBulk(filtered ? body.meta.total : 0);
+}
+
+// "Exclude all N matching" and its twin, while a filter is applied and the run awaits review.
+function renderBulk(matching) {
+  state.matching = matching;
+  $('bulk').hidden = !(matching > 0 && state.run.status === 'awaiting_review' && can('account:write'));
+  $('exclude-matching').textContent = 'Exclude all ' + matching + ' matching';
+  $('include-matching').textContent = 'Include all ' + matching + ' matching';
+}
+
+// Open a confirmation dialog. Escape closes it without a value, which leaves the last one in returnValue:
+// clear that first, so that only a button's value can confirm.
+function ask(id) {
+  $(id).returnValue = '';
+  $(id).showModal();
+}
+
+function confirmBulk(verb) {
+  const n = state.matching;
+  $('bulk-title').textContent = verb + ' ' + plural(n, 'resource', 'resources') + '?';
+  $('bulk-text').textContent = (verb === 'Exclude'
+    ? 'Every resource that matches ' + filterWords() + ' is left out of the import (those already excluded stay so).'
+    : 'Every excluded resource that matches ' + filterWords() + ' is taken back into the import.');
+  $('bulk-yes').textContent = verb + ' ' + n;
+  $('bulk-yes').value = verb.toLowerCase();
+  ask('confirm-bulk');
 }
 
 async function loadLog() {
@@ -313,22 +547,26 @@ async function loadLog() {
   ol.replaceChildren();
   for (const l of body.data) {
     const li = el('li', null, { class: 'log-' + l.level });
-    li.append(el('time', when(l.logged_at)), ' ', el('strong', l.level), ' ', el('span', l.message));
+    li.append(when(l.logged_at, true), ' ', el('strong', named(LEVELS, l.level)), ' ', el('span', l.message));
     ol.append(li);
   }
   if (!body.data.length) ol.append(el('li', 'Nothing logged.'));
   pager($('log-pager'), body.links, body.meta, (d) => { state.logPage += d; loadLog(); });
 }
 
+// A change to the run; its message holds while the run stays in the status the change put it in.
 async function act(method, path, body, done) {
+  notice('');
+  let r = null;
   try {
-    const r = await api(method, '/migrations/' + state.run.id + path, body);
-    notice(done || (r && r.message) || 'Done.', 'info');
+    r = await api(method, '/migrations/' + state.run.id + path, body);
   } catch (err) {
     explain(err);
   }
   state.selected.clear();
+  state.seen = null; // the action changed what the lists show
   await refreshRun();
+  if (r) runNotice(done ? done(r) : r.message, r.data && r.data.status);
 }
 
 function selectedIds() {
@@ -337,17 +575,17 @@ function selectedIds() {
 
 // ---- wiring
 
-function fillSelect(id, values) {
-  for (const v of values) $(id).append(el('option', v, { value: v }));
+function fillSelect(id, table) {
+  for (const v of Object.keys(table)) $(id).append(el('option', table[v], { value: v }));
 }
 
 document.addEventListener('DOMContentLoaded', () => {
-  fillSelect('f-status', RESOURCE_STATUSES);
-  fillSelect('f-type', RESOURCE_TYPES);
+  fillSelect('f-status', RESOURCE_STATES);
+  fillSelect('f-type', Object.fromEntries(Object.keys(KINDS).map((k) => [k, capital(KINDS[k][0])])));
   fillSelect('f-action', ACTIONS);
-  fillSelect('provider', Object.keys(PROVIDERS));
+  fillSelect('provider', PROVIDER_NAMES);
   credFields();
-  $('provider').addEventListener('change', credFields);
+  $('provider').addEventListener('change', () => { clearFieldErrors(); credFields(); });
   $('token-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     const v = $('token').value.trim();
@@ -357,16 +595,30 @@ document.addEventListener('DOMContentLoaded', () => {
   $('forget-token').addEventListener('click', () => {
     sessionStorage.removeItem(TOKEN_KEY);
     state.me = null;
+    $('scope-note').textContent = '';
     notice('');
     show('login');
     $('token').focus();
   });
-  $('show-start').addEventListener('click', () => { show('start'); $('provider').focus(); });
-  $('start-back').addEventListener('click', loadRuns);
+  $('show-start').addEventListener('click', () => { notice(''); show('start'); $('provider').focus(); });
+  $('start-back').addEventListener('click', async () => { notice(''); await loadRuns(); $('show-start').focus(); });
   $('refresh-runs').addEventListener('click', loadRuns);
   $('start-form').addEventListener('submit', startRun);
-  $('run-back').addEventListener('click', () => { state.runsPage = 1; loadRuns(); });
-  $('filters').addEventListener('submit', (ev) => { ev.preventDefault(); state.resPage = 1; loadResources(); });
+  $('run-back').addEventListener('click', async () => {
+    const id = state.run.id;
+    state.runsPage = 1;
+    await loadRuns();
+    // back to the run's own Open button, else to the list's heading
+    const open = $('runs-table').querySelector('button[data-run="' + CSS.escape(id) + '"]');
+    (open || $('runs-title')).focus();
+  });
+  $('filters').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    state.filter = {};
+    for (const [key, id] of FILTERS) if ($(id).value) state.filter[key] = $(id).value;
+    state.resPage = 1;
+    loadResources();
+  });
   $('errors-only').addEventListener('change', () => { state.logPage = 1; loadLog(); });
   $('select-all').addEventListener('change', () => {
     for (const box of $('resources-table').tBodies[0].querySelectorAll('input[type=checkbox]')) {
@@ -376,20 +628,31 @@ document.addEventListener('DOMContentLoaded', () => {
   });
   $('act-execute').addEventListener('click', () => act('POST', '/execute'));
   $('act-retry').addEventListener('click', () => act('POST', '/retry-failed'));
-  $('act-cancel').addEventListener('click', () => act('POST', '/cancel', null, 'Run cancelled.'));
-  $('act-delete').addEventListener('click', () => $('confirm-delete').showModal());
+  $('act-cancel').addEventListener('click', () => act('POST', '/cancel', null, () => 'Run cancelled.'));
+  $('act-delete').addEventListener('click', () => ask('confirm-delete'));
   $('confirm-delete').addEventListener('close', async () => {
     if ($('confirm-delete').returnValue !== 'delete') return;
     try {
       await api('DELETE', '/migrations/' + state.run.id);
-      notice('Run deleted.', 'info');
       await loadRuns();
+      notice('Run deleted.', 'info');
+      $('runs-title').focus();
     } catch (err) {
       explain(err);
     }
   });
-  $('exclude-selected').addEventListener('click', () => act('POST', '/resources/exclude', { ids: selectedIds() }));
-  $('include-selected').addEventListener('click', () => act('POST', '/resources/include', { ids: selectedIds() }));
+  const changed = (verb) => (r) => plural(r.changed, 'resource', 'resources') + ' ' + verb + '.';
+  $('exclude-selected').addEventListener('click', () =>
+    act('POST', '/resources/exclude', { ids: selectedIds() }, changed('excluded')));
+  $('include-selected').addEventListener('click', () =>
+    act('POST', '/resources/include', { ids: selectedIds() }, changed('included')));
+  $('exclude-matching').addEventListener('click', () => confirmBulk('Exclude'));
+  $('include-matching').addEventListener('click', () => confirmBulk('Include'));
+  $('confirm-bulk').addEventListener('close', () => {
+    const verb = $('confirm-bulk').returnValue;
+    if (verb === 'exclude' || verb === 'include')
+      act('POST', '/resources/' + verb, state.filter, changed(verb + 'd'));
+  });
   $('resolve-selected').addEventListener('click', () =>
     act('POST', '/resolve-conflicts', { strategy: $('strategy').value, resource_ids: selectedIds() }));
   $('resolve-all').addEventListener('click', () =>
