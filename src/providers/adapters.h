@@ -12,12 +12,14 @@
 #include "providers/provider.h"
 
 extern const struct provider_ops uptimerobot_ops;
+extern const struct prov_fields uptimerobot_fields[];
 extern const struct provider_ops pingdom_ops;
 extern const struct provider_ops statuscake_ops;
 extern const struct prov_fields statuscake_fields[];
 extern const struct provider_ops better_stack_ops;
 extern const struct prov_fields better_stack_fields[];
 extern const struct provider_ops updown_ops;
+extern const struct prov_fields updown_fields[];
 extern const struct provider_ops healthchecks_ops;
 extern const struct prov_fields healthchecks_fields[];
 extern const struct provider_ops cronitor_ops;

@@ -25,7 +25,7 @@ static const struct provider_def p_uptimerobot = {
 	.id = "uptimerobot", .name = "UptimeRobot", .default_base_url = "https://api.uptimerobot.com",
 	.required = FIELDS("api_key"), .optional = NOFIELDS, .plain = NOFIELDS,
 	.imports = FIELDS("monitor", "heartbeat", "contact", "maintenance_window", "status_page"),
-	.ops = &uptimerobot_ops };
+	.ops = &uptimerobot_ops, .fields = uptimerobot_fields };
 static const struct provider_def p_pingdom = {
 	.id = "pingdom", .name = "Pingdom", .default_base_url = "https://api.pingdom.com",
 	.required = FIELDS("api_token"), .optional = NOFIELDS, .plain = NOFIELDS,
@@ -43,7 +43,7 @@ static const struct provider_def p_better_stack = {
 static const struct provider_def p_updown = {
 	.id = "updown", .name = "updown.io", .default_base_url = "https://updown.io", .required = FIELDS("api_key"),
 	.optional = NOFIELDS, .plain = NOFIELDS, .imports = FIELDS("monitor", "heartbeat", "contact", "status_page"),
-	.ops = &updown_ops };
+	.ops = &updown_ops, .fields = updown_fields };
 static const struct provider_def p_healthchecks = {
 	.id = "healthchecks", .name = "Healthchecks", .default_base_url = "https://healthchecks.io",
 	.required = FIELDS("api_key"), .optional = FIELDS("base_url"), .url_field = "base_url", .plain = NOFIELDS,

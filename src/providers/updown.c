@@ -239,6 +239,7 @@ add_status_page(json_object *p, const char *id, struct prov_page *page)
 	/* Tokens of checks or pulses: one id space, the importer finds either. */
 	sp.monitor_ids = prov_id_list(prov_get_array(p, "checks"), "token");
 	sp.public_ = prov_sp_public(page, UD, sp.name, "visibility", vis);
+	json_object_object_del(p, "access_key"); /* a protected page's secret: kept out of the stored copy */
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 }
 
@@ -334,3 +335,88 @@ updown_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
 }
 
 const struct provider_ops updown_ops = { updown_fetch };
+
+/* The fate of each field (providers/fields.h): Check, Recipient and
+ * StatusPage of essentialkaos/updown updown.go, updown.io/api (providers.md
+ * §5). A pulse is a check of type pulse, stored whole; a status page is
+ * stored without its access_key. */
+/* clang-format off */
+#define UD_CHECK_STATE \
+	{ "last_status", NULL, "State at updown (the last HTTP status), not a setting." }, \
+	{ "uptime", NULL, "State at updown (uptime so far), not a setting." }, \
+	{ "down", NULL, "State at updown (down now), not a setting." }, \
+	{ "down_since", NULL, "State at updown, not a setting." }, \
+	{ "up_since", NULL, "State at updown, not a setting." }, \
+	{ "error", NULL, "State at updown (the last error), not a setting." }, \
+	{ "last_check_at", NULL, "State at updown, not a setting." }, \
+	{ "next_check_at", NULL, "State at updown, not a setting." }, \
+	{ "created_at", NULL, "State at updown (when it was made), not a setting." }, \
+	{ "favicon_url", NULL, "State at updown (the site's icon), not a setting." }, \
+	{ "metrics", NULL, "State at updown (response time statistics), not a setting." }, \
+	{ "domain", NULL, "State at updown (the domain's expiry), not a setting." }, \
+	{ "mute_until", NULL, "A mute of its alerts until a set time has no place in the account: the moved one alerts at once." }
+static const struct prov_field check_fields[] = {
+	{ "token", "`import_links`", "the external id" },
+	{ "alias", "`monitors.name`", "else the URL, else the token" },
+	{ "type", "`monitors.type`", "`http`, `https`: `http`, or `keyword` with a `string_match`; `icmp`: `ping`; `tcp`, `tcps`: `tcp`; absent: the URL's scheme decides; anything else `other`, with a warning; `pulse` is a heartbeat" },
+	{ "url", "`monitors.url`, `monitors.port`", "HTTP checks: as given (scheme, host, port, path, query); `icmp`: the host; `tcp`, `tcps`: the host, and the port in `port`" },
+	{ "period", "`monitors.interval_s`", "seconds; 60 when absent" },
+	{ "enabled", "`monitors.paused`", "`false` pauses it" },
+	{ "string_match", "`monitors.keyword`, `monitors.keyword_up_when`", "HTTP checks: the text must be present (`present`); updown does not say whether case counts: `keyword_case_sensitive` NULL" },
+	{ "http_verb", "`monitors.http_method`", "HTTP checks: `GET/HEAD` (the default) → `GET`; `GET`, `HEAD`, `POST`, `PUT`, `PATCH`, `DELETE`, `OPTIONS` kept; anything else none, with a warning" },
+	{ "http_body", "`monitors.request_body`", "HTTP checks" },
+	{ "custom_headers", "`monitors.request_headers`", "HTTP checks; none: NULL" },
+	{ "disabled_locations", "`monitors.regions`", "every location but these (`lan mia bhs gra fra sin tok syd`); none disabled: NULL (all, updown's default); an unknown name is ignored, with a warning" },
+	{ "recipients", "`monitor_contacts`", "the recipients it alerts" },
+	{ "apdex_t", NULL, "The response time updown counts as satisfying (for its performance alert) has no place in the account." },
+	{ "published", NULL, "The check's own public page at updown has no place in the account." },
+	{ "ssl", NULL, "State at updown (the certificate's last test), not a setting; updown always verifies certificates and warns at fixed days: `verify_ssl` and `ssl_expiry_days` NULL." },
+	UD_CHECK_STATE,
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field pulse_fields[] = {
+	{ "token", "`import_links`", "the external id" },
+	{ "alias", "`heartbeats.name`", "else the token" },
+	{ "type", "`heartbeats`", "`pulse`: a heartbeat" },
+	{ "period", "`heartbeats.interval_s`", "seconds; 3600 when absent; `grace_s` 0 (updown has none)" },
+	{ "enabled", "`heartbeats.paused`", "`false` pauses it" },
+	{ "recipients", "`heartbeat_contacts`", "the recipients it alerts" },
+	{ "url", NULL, "The pulse URL is never shown after creation (a warning says so): change the job to call the new heartbeat's ping URL." },
+	{ "string_match", NULL, "A check's setting; a pulse does not use it." },
+	{ "http_verb", NULL, "A check's setting; a pulse does not use it." },
+	{ "http_body", NULL, "A check's setting; a pulse does not use it." },
+	{ "custom_headers", NULL, "A check's setting; a pulse does not use it." },
+	{ "disabled_locations", NULL, "A check's setting; a pulse does not use it." },
+	{ "apdex_t", NULL, "A check's setting; a pulse does not use it." },
+	{ "published", NULL, "The check's own public page at updown has no place in the account." },
+	{ "ssl", NULL, "A check's state; a pulse has none." },
+	UD_CHECK_STATE,
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field recipient_fields[] = {
+	{ "id", "`import_links`", "the external id (`email:3719031852`)" },
+	{ "name", "`contacts.name`", "else the value, else the id" },
+	{ "type", "`contacts.type`", "see the types below; anything else `other`, with a warning" },
+	{ "value", "`contacts.value`", "e-mail: the address out of `Name <address>`; none (UI-only integrations): NULL and `needs_address` 1" },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field status_page_fields[] = {
+	{ "token", "`import_links`", "the external id" },
+	{ "name", "`status_pages.name`", "else the token" },
+	{ "url", "`status_pages.url`", NULL },
+	{ "visibility", "`status_pages.public`", "`public` → 1; `protected`, `private` → 0; anything else 0, with a warning" },
+	{ "checks", "`status_page_monitors`", "in the page's order: checks and pulses (one id space)" },
+	{ "description", NULL, "A status page's description has no place in the account." },
+	{ "access_key", NULL, "A protected page's key is never read or kept (removed from the stored copy): the moved page is not public and needs access set again." },
+	{ NULL, NULL, NULL }
+};
+#undef UD_CHECK_STATE
+/* clang-format on */
+
+const struct prov_fields updown_fields[] = {
+	{ "monitor", "check (`GET /api/checks`)", check_fields },
+	{ "heartbeat", "check of type `pulse` (`GET /api/checks`)", pulse_fields },
+	{ "contact", "recipient (`GET /api/recipients`)", recipient_fields },
+	{ "status_page", "status page (`GET /api/status_pages`)", status_page_fields },
+	{ NULL, NULL, NULL },
+};

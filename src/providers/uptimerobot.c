@@ -1462,3 +1462,236 @@ uptimerobot_fetch(struct prov_session *s, const char *cursor, struct prov_page *
 }
 
 const struct provider_ops uptimerobot_ops = { uptimerobot_fetch };
+
+/* The fate of each field (providers/fields.h), v2 and v3 names side by side
+ * (one table per kind: a run reads one API): providers.md §1.2 and §1.3, the
+ * official Terraform provider's internal/client Monitor, UserAlertContact,
+ * Integration, MaintenanceWindow and PSP. A monitor and a heartbeat are the
+ * same object (type 5 / HEARTBEAT), stored whole but for its password and
+ * API key (drop_secrets). */
+/* clang-format off */
+#define UR_ALERT_TIMING \
+	{ "alert_contacts[].threshold", NULL, "Alert timing is not carried yet: how many minutes down before this contact is alerted." }, \
+	{ "alert_contacts[].recurrence", NULL, "Alert timing is not carried yet: how often this contact is alerted again while it stays down." }, \
+	{ "assignedAlertContacts[].threshold", NULL, "Alert timing is not carried yet: how many minutes down before this contact is alerted." }, \
+	{ "assignedAlertContacts[].recurrence", NULL, "Alert timing is not carried yet: how often this contact is alerted again while it stays down." }
+/* The user name stands for the credentials: one thing to enter again (the
+ * password never reaches the stored copy, and authType is "NONE" on every
+ * monitor that does not log in). */
+#define UR_CREDENTIALS \
+	{ "http_username", prov_enter_again, "The user name and password it logs in with are not imported (a warning says so): it fails until they are entered again." }, \
+	{ "http_password", NULL, "A password is never read or kept (removed from the stored copy): enter it again." }, \
+	{ "http_auth_type", NULL, "How it logs in (1 basic, 2 digest); the credentials are not imported (a warning says so): it fails until they are entered again." }, \
+	{ "authType", NULL, "How it logs in (`NONE` when it does not; `HTTP_BASIC`, `DIGEST`, `BEARER`); the credentials are not imported (a warning says so): a monitor that logs in fails until they are entered again." }, \
+	{ "httpUsername", prov_enter_again, "The user name and password it logs in with are not imported (a warning says so): it fails until they are entered again." }, \
+	{ "httpPassword", NULL, "A password is never read or kept (removed from the stored copy): enter it again." }, \
+	{ "apiKey", NULL, "The monitor's own UptimeRobot API key is never read or kept (removed from the stored copy)." }
+#define UR_STATE \
+	{ "create_datetime", NULL, "State at UptimeRobot (when it was made), not a setting." }, \
+	{ "createDateTime", NULL, "State at UptimeRobot (when it was made), not a setting." }, \
+	{ "logs", NULL, "State at UptimeRobot (its event log), not a setting." }, \
+	{ "ssl.brand", NULL, "State at UptimeRobot (the certificate's issuer), not a setting." }, \
+	{ "ssl.product", NULL, "State at UptimeRobot (the certificate's product), not a setting." }, \
+	{ "ssl.expires", NULL, "State at UptimeRobot (when the certificate expires), not a setting." }, \
+	{ "sslBrand", NULL, "State at UptimeRobot (the certificate's issuer), not a setting." }, \
+	{ "sslExpiryDateTime", NULL, "State at UptimeRobot (when the certificate expires), not a setting." }, \
+	{ "domainExpireDate", NULL, "State at UptimeRobot (when the domain expires), not a setting." }, \
+	{ "currentStateDuration", NULL, "State at UptimeRobot (how long it has been up or down), not a setting." }, \
+	{ "lastIncidentId", NULL, "State at UptimeRobot (its last incident), not a setting." }, \
+	{ "lastIncident", NULL, "State at UptimeRobot (its last incident), not a setting." }, \
+	{ "lastDayUptimes", NULL, "State at UptimeRobot (uptime statistics), not a setting." }, \
+	{ "userId", NULL, "The UptimeRobot account it belongs to." }, \
+	{ "psps", NULL, "The status pages that show it: each status page brings its own list of monitors." }, \
+	{ "customFields", NULL, "Custom fields have no place in the account." }
+static const struct prov_field monitor_fields[] = {
+	{ "id", "`import_links`", "the external id (the same on v2 and v3)" },
+	{ "friendly_name", "`monitors.name`", "else the URL, else the id" },
+	{ "friendlyName", "`monitors.name`", "else the URL, else the id" },
+	{ "type", "`monitors.type`", "v2 1 `http`, 2 `keyword`, 3 `ping`, 4 `port`; v3 `HTTP`, `KEYWORD`, `PING`, `PORT`, `DNS`, `API`, `UDP` in lower case; 5 or `HEARTBEAT` is a heartbeat; anything else `other`, with a warning" },
+	{ "url", "`monitors.url`", "the full URL (scheme, host, port, path, query) of HTTP, keyword and API monitors; the host of ping, port, DNS and UDP monitors" },
+	{ "port", "`monitors.port`", "port and UDP monitors" },
+	{ "sub_type", "`monitors.port`", "v2 port monitors when `port` is empty: 1 → 80, 2 → 443, 3 → 21, 4 → 25, 5 → 110, 6 → 143 (v2 says 1 for every port monitor, so `port` wins); no usable port: NULL, with a warning" },
+	{ "interval", "`monitors.interval_s`", "seconds; 300 when absent" },
+	{ "timeout", "`monitors.timeout_s`", "seconds (v2: HTTP and keyword monitors)" },
+	{ "status", "`monitors.paused`", "v2 0 or v3 `PAUSED` pauses it; every other state (not checked yet, up, seems down, down) runs" },
+	{ "keyword_value", "`monitors.keyword`", "keyword monitors" },
+	{ "keywordValue", "`monitors.keyword`", "keyword monitors" },
+	{ "keyword_type", "`monitors.keyword_up_when`", "1 (\"exists\": alerts when found) → `absent`; 2 (alerts when missing) → `present`; anything else `present`, with a warning" },
+	{ "keywordType", "`monitors.keyword_up_when`", "`ALERT_EXISTS` → `absent`; `ALERT_NOT_EXISTS` → `present`; anything else `present`, with a warning" },
+	{ "keyword_case_type", "`monitors.keyword_case_sensitive`", "0 (case-sensitive) → 1; 1 → 0" },
+	{ "keywordCaseType", "`monitors.keyword_case_sensitive`", "0 (case-sensitive) → 1; 1 → 0" },
+	{ "http_method", "`monitors.http_method`", "HTTP and keyword monitors: 1 HEAD, 2 GET, 3 POST, 4 PUT, 5 PATCH, 6 DELETE, 7 OPTIONS; anything else none, with a warning" },
+	{ "httpMethodType", "`monitors.http_method`", "HTTP, keyword and API monitors; a method the account does not know (`QUERY`): none, with a warning" },
+	{ "post_value", "`monitors.request_body`", "HTTP and keyword monitors: text, or an object as compact JSON" },
+	{ "postValueData", "`monitors.request_body`", "HTTP, keyword and API monitors: text, or an object as compact JSON" },
+	{ "post_content_type", "`monitors.request_headers`", "with a body and no `Content-Type` header, 0 adds `Content-Type: text/html`, 1 `application/json` (what UptimeRobot sends)" },
+	{ "postValueType", "`monitors.request_headers`", "with a body and no `Content-Type` header, `RAW_JSON` adds `Content-Type: application/json`; `KEY_VALUE`: the body is kept as given" },
+	{ "post_type", NULL, "Whether the body is key-value pairs or raw text; the body itself is imported as written." },
+	{ "custom_http_headers", "`monitors.request_headers`", "HTTP and keyword monitors; values as strings (v2 sends `[]` for none)" },
+	{ "customHttpHeaders", "`monitors.request_headers`", "HTTP, keyword and API monitors; values as strings" },
+	{ "custom_http_statuses", "`monitors.expected_status_codes`, `monitors.alert_status_codes`", "HTTP and keyword monitors. `404:1_500:0`: `:1` counts as up (expected), `:0` as down (alert); v2 lists only overrides of the default (2xx and 3xx up)" },
+	{ "successHttpResponseCodes", "`monitors.expected_status_codes`", "HTTP, keyword and API monitors; as given (`2xx`, `404`)" },
+	{ "ssl.ignore_errors", "`monitors.verify_ssl`", "HTTP and keyword monitors: 1 (errors ignored) → 0; 0 → 1" },
+	{ "checkSSLErrors", "`monitors.verify_ssl`", "HTTP, keyword and API monitors" },
+	{ "followRedirections", "`monitors.follow_redirects`", "HTTP, keyword and API monitors" },
+	{ "sslExpirationReminder", "`monitors.ssl_expiry_days`", "HTTP, keyword and API monitors; off: NULL" },
+	{ "config.sslExpirationPeriodDays", "`monitors.ssl_expiry_days`", "the earliest reminder (the most days before expiry); the later reminders are not kept" },
+	{ "regionalData", "`monitors.regions`", "`\"eu\"`, `{\"REGION\":[…]}` or `[{\"type\":\"REGION\",\"value\":[…]}]`, in lower case (`na`, `eu`, `as`, `oc`)" },
+	{ "regionData.REGION", "`monitors.regions`", "when there is no `regionalData`" },
+	{ "regionData.MANUAL_SELECTED", NULL, "Whether the regions were picked by hand; the regions themselves are imported." },
+	{ "regionData.THRESHOLD", NULL, "How many failures per region count as down has no place in the account." },
+	{ "tags", "`monitors.tags`", "the names (a tag's colour is not kept)" },
+	{ "groupId", "`monitors.tags`", "a group other than the default, as the tag `group:<name>` (`GET /v3/monitor-groups`): the account has no groups" },
+	{ "alert_contacts[].id", "`monitor_contacts`", "the contacts it alerts (ids as strings, leading zeros kept)" },
+	{ "assignedAlertContacts[].alertContactId", "`monitor_contacts`", "a personal contact or an integration: both are imported as contacts" },
+	UR_ALERT_TIMING,
+	{ "mwindows", "`maintenance_window_monitors`", "the windows name no monitors: each window's monitors are read from here" },
+	{ "maintenanceWindows", "`maintenance_window_monitors`", "the windows name no monitors: each window's monitors are read from here" },
+	UR_CREDENTIALS,
+	{ "gracePeriod", NULL, "A heartbeat's setting; the account's monitors have none." },
+	{ "responseTimeThreshold", NULL, "The alert on slow answers has no place in the account: slow answers will not alert." },
+	{ "domainExpirationReminder", NULL, "Domain expiry reminders have no place in the account." },
+	{ "ssl.disable_notifications", NULL, "Certificate alerts switched off: no place in the account." },
+	{ "config.dnsRecords", NULL, "The records a DNS monitor expects have no place in the account." },
+	{ "config.apiAssertions", NULL, "An API monitor's checks of the answer have no place in the account." },
+	{ "config.udp.payload", "`monitors.request_body`", "UDP monitors" },
+	{ "config.udp.packetLossThreshold", NULL, "A UDP monitor's packet loss limit has no place in the account." },
+	{ "config.ipVersion", NULL, "The IP version it checks over has no place in the account." },
+	{ "config.applicationErrorRetries", NULL, "Retries on application errors have no place in the account." },
+	UR_STATE,
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field heartbeat_fields[] = {
+	{ "id", "`import_links`", "the external id (the same on v2 and v3)" },
+	{ "friendly_name", "`heartbeats.name`", "else the URL, else the id" },
+	{ "friendlyName", "`heartbeats.name`", "else the URL, else the id" },
+	{ "type", "`heartbeats`", "5 or `HEARTBEAT`: a heartbeat" },
+	{ "url", "`heartbeats.ping_url`", "when it is an http(s) URL" },
+	{ "interval", "`heartbeats.interval_s`", "seconds; 300 when absent (UptimeRobot heartbeats have no schedule: `schedule` and `timezone` NULL)" },
+	{ "status", "`heartbeats.paused`", "v2 0 or v3 `PAUSED` pauses it; every other state runs" },
+	{ "gracePeriod", "`heartbeats.grace_s`", "v3 (v2: 0)" },
+	{ "tags", "`heartbeats.tags`", "the names (a tag's colour is not kept)" },
+	{ "groupId", "`heartbeats.tags`", "a group other than the default, as the tag `group:<name>`: the account has no groups" },
+	{ "alert_contacts[].id", "`heartbeat_contacts`", "the contacts it alerts (ids as strings, leading zeros kept)" },
+	{ "assignedAlertContacts[].alertContactId", "`heartbeat_contacts`", "a personal contact or an integration: both are imported as contacts" },
+	UR_ALERT_TIMING,
+	{ "mwindows", "`maintenance_window_monitors`", "the windows name no heartbeats: each window's heartbeats are read from here" },
+	{ "maintenanceWindows", "`maintenance_window_monitors`", "the windows name no heartbeats: each window's heartbeats are read from here" },
+	{ "port", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "sub_type", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "timeout", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "keyword_value", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "keywordValue", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "keyword_type", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "keywordType", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "keyword_case_type", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "keywordCaseType", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "http_method", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "httpMethodType", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "post_value", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "postValueData", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "post_content_type", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "postValueType", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "post_type", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "custom_http_headers", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "customHttpHeaders", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "custom_http_statuses", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "successHttpResponseCodes", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "ssl.ignore_errors", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "ssl.disable_notifications", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "checkSSLErrors", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "followRedirections", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "sslExpirationReminder", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "domainExpirationReminder", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "responseTimeThreshold", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "regionalData", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "regionData", NULL, "A monitor's setting; a heartbeat does not use it." },
+	{ "config", NULL, "A monitor's settings; a heartbeat does not use them." },
+	UR_CREDENTIALS,
+	UR_STATE,
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field contact_fields[] = {
+	{ "id", "`import_links`", "the external id (v2 writes it as a string, possibly with a leading zero; the same contact on both APIs)" },
+	{ "friendly_name", "`contacts.name`", "else the address, else the id" },
+	{ "friendlyName", "`contacts.name`", "else the address, else the id" },
+	{ "type", "`contacts.type`", "a v2 number or a v3 name, see the types below; anything else `other`, with a warning; app (push) contacts: `needs_address` 1" },
+	{ "webhookURL", "`contacts.value`", "v3 integrations: the address, before `value`" },
+	{ "value", "`contacts.value`", "the address; none: NULL and `needs_address` 1" },
+	{ "status", NULL, "Whether it is active, paused or not activated yet at UptimeRobot; the account's contacts have no such state." },
+	{ "enableNotificationsFor", NULL, "Which changes it is alerted of (up, down or both) has no place in the account." },
+	{ "sslExpirationReminder", NULL, "Certificate expiry reminders to this contact have no place in the account." },
+	{ "customValue", NULL, "The text UptimeRobot adds to its messages has no place in the account." },
+	{ "sendAsJSON", NULL, "A webhook's message format at UptimeRobot; the account sends its own." },
+	{ "sendAsQueryString", NULL, "A webhook's message format at UptimeRobot; the account sends its own." },
+	{ "postValue", NULL, "A webhook's message body at UptimeRobot; the account sends its own." },
+	{ "mobileProviderId", NULL, "The SMS carrier at UptimeRobot has no place in the account." },
+	{ "orgAlertContactId", NULL, "The organization contact it belongs to at UptimeRobot." },
+	{ "config.android_push_up_channel", NULL, "A mobile app's notification setting; the app must be set up again." },
+	{ "config.android_push_down_channel", NULL, "A mobile app's notification setting; the app must be set up again." },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field window_fields[] = {
+	{ "id", "`import_links`", "the external id" },
+	{ "friendly_name", "`maintenance_windows.name`", "else the id" },
+	{ "name", "`maintenance_windows.name`", "else the id" },
+	{ "type", "`maintenance_windows.recurrence`", "v2 1 `once`, 2 `daily`, 3 `weekly`, 4 `monthly`; anything else `other`, with a warning" },
+	{ "interval", "`maintenance_windows.recurrence`", "v3 `once`, `daily`, `weekly`, `monthly`; anything else `other`, with a warning" },
+	{ "start_time", "`maintenance_windows.starts`, `maintenance_windows.ends`", "v2: unix seconds for a one-off window (UTC; it ends after `duration`), `HH:mm` for the others" },
+	{ "date", "`maintenance_windows.starts`, `maintenance_windows.ends`", "v3 one-off windows, with `time`: in the account's zone, which the API does not say (written without one); a date that does not exist: NULL" },
+	{ "time", "`maintenance_windows.starts`", "v3 `HH:MM:SS`: the start of a repeating window as `HH:MM`, of a one-off one with `date`; neither API says the zone: `timezone` NULL, the account's zone applies" },
+	{ "duration", "`maintenance_windows.duration_min`", "minutes; NULL outside 0..2147483647" },
+	{ "value", "`maintenance_windows.days`", "v2 weekly (1 = Monday … 7) and monthly (days of the month) windows: `1-3`" },
+	{ "days", "`maintenance_windows.days`", "v3 weekly and monthly windows" },
+	{ "status", "`maintenance_windows.paused`", "v2 0 or v3 `paused` pauses it" },
+	{ "autoAddMonitors", NULL, "Adding every new monitor to the window has no place in the account (a warning says so): add new monitors to it by hand." },
+	{ "user", NULL, "The UptimeRobot account it belongs to." },
+	{ "userId", NULL, "The UptimeRobot account it belongs to." },
+	{ "created", NULL, "State at UptimeRobot (when it was made), not a setting." },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field psp_fields[] = {
+	{ "id", "`import_links`", "the external id" },
+	{ "friendly_name", "`status_pages.name`", "else the id" },
+	{ "friendlyName", "`status_pages.name`", "else the id" },
+	{ "custom_url", "`status_pages.url`", "v2, before `standard_url`" },
+	{ "standard_url", "`status_pages.url`", "v2, when there is no `custom_url`" },
+	{ "customDomain", "`status_pages.url`", "v3, with `https://` added" },
+	{ "urlKey", "`status_pages.url`", "v3 without a custom domain: `https://stats.uptimerobot.com/<urlKey>`" },
+	{ "status", "`status_pages.public`", "v2 0 or v3 `PAUSED`: not public" },
+	{ "isPasswordSet", "`status_pages.public`", "a page with a password is not public; the API never shows the password, so the page has none" },
+	{ "monitors", "`status_page_monitors`", "v2, in the page's order; `0` (every monitor of the account): every monitor and heartbeat of the run, with a warning that monitors added later are not added" },
+	{ "monitorIds", "`status_page_monitors`", "v3, in the page's order" },
+	{ "monitorsCount", NULL, "How many monitors it shows: only a count (the monitors come from `monitorIds`; without them the page is imported empty, with a warning)." },
+	{ "sort", NULL, "UptimeRobot's order of its monitors (a–z, z–a, by state); the account shows them in the listed order." },
+	{ "subscription", NULL, "Whether visitors may subscribe to updates has no place in the account." },
+	{ "homepageLink", NULL, "Presentation at UptimeRobot; no place in the account." },
+	{ "gaCode", NULL, "Presentation at UptimeRobot (an analytics code); no place in the account." },
+	{ "shareAnalyticsConsent", NULL, "Presentation at UptimeRobot; no place in the account." },
+	{ "useSmallCookieConsentModal", NULL, "Presentation at UptimeRobot; no place in the account." },
+	{ "showCookieBar", NULL, "Presentation at UptimeRobot; no place in the account." },
+	{ "icon", NULL, "Presentation at UptimeRobot; no place in the account." },
+	{ "logo", NULL, "Presentation at UptimeRobot; no place in the account." },
+	{ "noIndex", NULL, "Presentation at UptimeRobot (hidden from search engines); no place in the account." },
+	{ "hideUrlLinks", NULL, "Presentation at UptimeRobot; no place in the account." },
+	{ "customSettings", NULL, "Presentation at UptimeRobot (fonts, colours, layout); no place in the account." },
+	{ "pinnedAnnouncementId", NULL, "An announcement at UptimeRobot; announcements are not imported." },
+	{ NULL, NULL, NULL }
+};
+#undef UR_ALERT_TIMING
+#undef UR_CREDENTIALS
+#undef UR_STATE
+/* clang-format on */
+
+const struct prov_fields uptimerobot_fields[] = {
+	{ "monitor", "monitor (`POST /v2/getMonitors`, `GET /v3/monitors`)", monitor_fields },
+	{ "heartbeat", "monitor of type 5 or `HEARTBEAT` (`POST /v2/getMonitors`, `GET /v3/monitors`)",
+	    heartbeat_fields },
+	{ "contact",
+	    "alert contact (`POST /v2/getAlertContacts`, `GET /v3/user/alert-contacts`), integration (`GET /v3/integrations`)",
+	    contact_fields },
+	{ "maintenance_window", "maintenance window (`POST /v2/getMWindows`, `GET /v3/maintenance-windows`)",
+	    window_fields },
+	{ "status_page", "status page (`POST /v2/getPSPs`, `GET /v3/psps`)", psp_fields },
+	{ NULL, NULL, NULL },
+};

@@ -8,6 +8,8 @@ maintenance windows and status pages. Account options:
          "both". Default "v2", except for the demo key ("both").
   "refuse": kinds the key may not list: "contacts", "integrations", "maintenance",
          "status_pages", "monitor_groups" (v2 answers "not_authorized", v3 403).
+  "new_fields": {name: value} adds those members to every monitor and heartbeat, on
+         both APIs (fields a later UptimeRobot version may add).
 """
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
@@ -351,7 +353,15 @@ class UptimeRobot(Provider):
                           "reason": {"code": "", "detail": ""}}]
         if truthy(req.p("mwindows", "0")):
             d["mwindows"] = [{"id": self.wbase(a) + w} for w in s["windows"]]
+        self.add_new_fields(a, d)
         return d
+
+    @staticmethod
+    def add_new_fields(a, d):
+        if a.options.get("new_fields"):
+            # fields a later UptimeRobot version may add, which no table of ours knows: providers add
+            # fields over time (the importer must list them as not carried, not pass over them)
+            d.update(a.options["new_fields"])
 
     def v3_monitor(self, a, s, cb):
         kind, g = s["kind"], s["id"] - self.mbase(a)
@@ -395,8 +405,15 @@ class UptimeRobot(Provider):
             d["config"] = {"udp": {"payload": "ping", "packetLossThreshold": 50}}
         if kind == "dns":
             d["config"] = {"dnsRecords": {"A": ["192.0.2.%d" % (g % 250 + 1)]}}
+        if s.get("auth"):
+            # shape: official TF internal/client/monitor.go Monitor httpUsername, httpPassword
+            d["httpUsername"], d["httpPassword"] = "probe", "s3cret-probe"
+        if kind in ("http", "keyword") and g % 5 == 1:
+            # shape: official TF internal/client/monitor.go Monitor responseTimeThreshold (ms)
+            d["responseTimeThreshold"] = 2000
         if kind == "heartbeat":
             d["gracePeriod"], d["tags"] = (300 if g % 2 == 0 else 0), [{"id": 14, "name": "cron"}]
+        self.add_new_fields(a, d)
         return d
 
     def get_monitors(self, req, a):

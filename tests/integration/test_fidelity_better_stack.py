@@ -199,6 +199,18 @@ class TestBetterStackFidelity(FidelityTestCase):
         self.assertEqual(summary[("status_page", "attributes.subscribable")], 1)
         self.assertNotIn(("monitor", "attributes.url"), summary)
 
+        # the login of the monitor that had one is to be entered again: after the run, the report says so
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts")), "completed")
+        r = user.request("GET", "/api/v1/migrations/%s/report" % rid)
+        self.assertStatus(r, 200)
+        again = [t for t in r.json["data"]["todo"] if t["task"] == "enter_again"]
+        self.assertEqual(sorted(t["say"].split(" of ")[0] for t in again),
+                         ["Enter attributes.auth_password", "Enter attributes.auth_username"])
+        self.assertEqual({t["name"] for t in again}, {self.stack.sql_value(
+            "SELECT name FROM monitors WHERE user_id=%d AND id=%d" % (user.id, again[0]["account_id"]))})
+        self.assertNotIn("s3cret-", r.text)
+
     def test_a_reimport_whose_policies_are_refused_keeps_the_alert_links(self):
         # the second time the escalation policies and on-call calendars are refused
         user = self.user()

@@ -114,6 +114,70 @@ class TestUpdownFidelity(FidelityTestCase):
                              + ["Fid Heartbeat %d" % (j + 1)])
             self.assertIsNone(entries[-1]["m"])
 
+    def test_what_does_not_carry_over_is_listed_beside_each_check(self):
+        """Issue 24 item 2: each resource's dropped fields, computed from the provider's field tables
+        (src/providers/updown.c) and the object as sent, unknown fields included; the run's summary
+        counts them before execute; values never show, and a protected page's access key is not even
+        stored."""
+        user = self.user()
+        key = self.setup_account(new_fields={"maintenance_policy": "strict", "flags": {"beta": True}})
+        rid = self.start_run(user, {"api_key": key})
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        unknown = "Not known to this importer (the provider may have added it since); it is not imported."
+
+        def dropped(rtype):
+            r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=%s&per_page=100" % (rid, rtype))
+            self.assertStatus(r, 200)
+            self.assertNotIn(key, r.text)
+            self.assertNotIn("access_key", r.text)
+            return {x["name"]: {d["field"]: d["reason"] for d in x["dropped"]} for x in r.json["data"]}
+
+        got = dropped("monitor")
+        self.assertEqual(len(got), 12)
+        for i in range(12):
+            d = got["Fid Monitor %d" % (i + 1)]
+            want = {"last_status", "uptime", "last_check_at", "next_check_at", "created_at", "apdex_t",
+                    "favicon_url", "maintenance_policy", "flags.beta"}
+            want |= {"down", "down_since", "error"} if i == 6 else {"up_since"}   # i % 7 == 6 and enabled: down
+            if i % 2 == 0:
+                want.add("published")
+            if i % 6 in (0, 1):     # https: the certificate's last test
+                want.add("ssl")
+            if i % 5 == 2:
+                want.add("mute_until")
+            self.assertEqual(set(d), want, (i, d))
+            self.assertEqual(d["maintenance_policy"], unknown)
+            self.assertEqual(d["flags.beta"], unknown)
+        self.assertEqual(got["Fid Monitor 3"]["mute_until"],
+                         "A mute of its alerts until a set time has no place in the account: the moved one alerts at once.")
+
+        # pulses: the redacted URL first of all
+        got = dropped("heartbeat")
+        self.assertEqual({n: set(d) for n, d in got.items()},
+                         {"Fid Heartbeat %d" % (j + 1): {"url", "uptime", "apdex_t", "created_at", "http_verb",
+                                                          "maintenance_policy", "flags.beta"} for j in range(3)})
+        self.assertIn("call the new heartbeat's ping URL", got["Fid Heartbeat 1"]["url"])
+        # recipients carry everything; status pages all but their description
+        self.assertEqual({n: set(d) for n, d in dropped("contact").items()},
+                         {"Fid Contact %d" % (j + 1): set() for j in range(7)})
+        self.assertEqual({n: set(d) for n, d in dropped("status_page").items()},
+                         {"Fid Status Page 1": {"description"}, "Fid Status Page 2": {"description"}})
+        stored = self.rows("SELECT external_data FROM migration_run_resources WHERE run_id='%s' AND "
+                           "resource_type='status_page'" % rid)
+        self.assertEqual(len(stored), 2)
+        for r in stored:
+            self.assertNotIn("access_key", r["external_data"])
+
+        # before execute: which fields will not carry over, for how many resources
+        summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
+        self.assertEqual(summary[("monitor", "apdex_t")], 12)
+        self.assertEqual(summary[("monitor", "maintenance_policy")], 12)
+        self.assertEqual(summary[("monitor", "published")], 6)
+        self.assertEqual(summary[("monitor", "ssl")], 4)
+        self.assertEqual(summary[("monitor", "mute_until")], 2)
+        self.assertEqual(summary[("heartbeat", "url")], 3)
+        self.assertEqual(summary[("status_page", "description")], 2)
+
     def test_refused_recipients_skip_their_kind_and_the_run_completes(self):
         user = self.user()
         key = self.setup_account(refuse=["recipients"])

@@ -154,6 +154,103 @@ class TestUptimeRobotFidelity(FidelityTestCase):
         warnings = self.warnings(user, rid)
         self.assertTrue(any('"Fid Monitor 8" logs in with HTTP_BASIC authentication' in w for w in warnings), warnings)
 
+    UNKNOWN = "Not known to this importer (the provider may have added it since); it is not imported."
+    NEW_FIELDS = {"escalationPolicyId": 42, "flags": {"beta": True}}
+
+    def dropped(self, user, rid, rtype):
+        """name → {field: reason} of the run's resources of rtype (the response text besides)."""
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=%s&per_page=100" % (rid, rtype))
+        self.assertStatus(r, 200)
+        return {x["name"]: {d["field"]: d["reason"] for d in x["dropped"]} for x in r.json["data"]}, r.text
+
+    def test_what_does_not_carry_over_is_listed_beside_each_monitor(self):
+        """Issue 24 item 2: each resource's dropped fields, computed from the provider's field tables
+        (src/providers/uptimerobot.c) and the object as sent, unknown fields included; the run's
+        summary counts them before execute; values never show. v3, then v2 (other names)."""
+        user = self.user()
+        key, _ = self.setup_account("both", new_fields=self.NEW_FIELDS)
+        rid = self.start_run(user, {"api_key": key})
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        got, text = self.dropped(user, rid, "monitor")
+        self.assertEqual(len(got), 15)
+        for g in range(15):
+            d = got["Fid Monitor %d" % (g + 1)]
+            want = {"authType", "createDateTime", "escalationPolicyId", "flags.beta"}
+            if g % 4 == 0:     # its second contact: alerted after 5 minutes down, every 30 minutes
+                want |= {"assignedAlertContacts[].threshold", "assignedAlertContacts[].recurrence"}
+            if g % 3 == 1:     # regionData with MANUAL_SELECTED
+                want.add("regionData.MANUAL_SELECTED")
+            if g % 5 == 1:     # http monitors with a response time alert
+                want.add("responseTimeThreshold")
+            if g == 7:         # logs in (its password never reaches the stored copy)
+                want.add("httpUsername")
+            self.assertEqual(set(d), want, (g, d))
+            self.assertEqual(d["escalationPolicyId"], self.UNKNOWN)
+            self.assertEqual(d["flags.beta"], self.UNKNOWN)
+        self.assertIn("are not imported (a warning says so)", got["Fid Monitor 8"]["httpUsername"])
+        # the credentials are the one thing to enter again
+        again = {x["name"]: [d["field"] for d in x["dropped"] if d.get("enter_again")] for x in json.loads(text)["data"]}
+        self.assertEqual({n: f for n, f in again.items() if f}, {"Fid Monitor 8": ["httpUsername"]})
+        self.assertEqual(got["Fid Monitor 1"]["assignedAlertContacts[].threshold"],
+                         "Alert timing is not carried yet: how many minutes down before this contact is alerted.")
+        self.assertNotIn("s3cret-probe", text, "a value never shows, only the field's name")
+        self.assertNotIn(key, text)
+
+        # heartbeats: the monitor settings UptimeRobot sends them too do not apply
+        got, _ = self.dropped(user, rid, "heartbeat")
+        common = {"authType", "createDateTime", "timeout", "successHttpResponseCodes", "checkSSLErrors",
+                  "escalationPolicyId", "flags.beta"}
+        self.assertEqual(set(got["Fid Heartbeat 1"]), common | {"regionalData"})      # g=15
+        self.assertEqual(set(got["Fid Heartbeat 2"]), common | {                      # g=16
+            "followRedirections", "sslExpirationReminder", "regionData", "config",
+            "assignedAlertContacts[].threshold", "assignedAlertContacts[].recurrence"})
+        self.assertEqual(got["Fid Heartbeat 1"]["timeout"], "A monitor's setting; a heartbeat does not use it.")
+
+        # contacts (personal and integrations): their state and event choice
+        got, _ = self.dropped(user, rid, "contact")
+        self.assertEqual({n: set(d) for n, d in got.items()},
+                         {"Fid Contact %d" % (j + 1): {"status", "enableNotificationsFor"} for j in range(6)})
+        # windows: their creation time (none of 3 is added to every new monitor: j % 5 == 4)
+        got, _ = self.dropped(user, rid, "maintenance_window")
+        self.assertEqual({n: set(d) for n, d in got.items()}, {"Fid Window %d" % (j + 1): {"created"} for j in range(3)})
+        # status pages: the sort order and the bare count of monitors
+        got, _ = self.dropped(user, rid, "status_page")
+        self.assertEqual({n: set(d) for n, d in got.items()},
+                         {"Fid Status Page 1": {"sort", "monitorsCount"}, "Fid Status Page 2": {"sort", "monitorsCount"}})
+
+        # before execute: which fields will not carry over, for how many resources
+        summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
+        self.assertEqual(summary[("monitor", "authType")], 15)
+        self.assertEqual(summary[("monitor", "escalationPolicyId")], 15)
+        self.assertEqual(summary[("heartbeat", "escalationPolicyId")], 2)
+        self.assertEqual(summary[("monitor", "assignedAlertContacts[].threshold")], 4)
+        self.assertEqual(summary[("monitor", "regionData.MANUAL_SELECTED")], 5)
+        self.assertEqual(summary[("monitor", "responseTimeThreshold")], 3)
+        self.assertEqual(summary[("contact", "enableNotificationsFor")], 6)
+
+        # v2: the same monitors under v2 names
+        user = self.user()
+        key, _ = self.setup_account("v2", new_fields=self.NEW_FIELDS)
+        rid = self.start_run(user, {"api_key": key})
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        got, text = self.dropped(user, rid, "monitor")
+        for g in range(15):
+            want = {"create_datetime", "escalationPolicyId", "flags.beta"}
+            if g % 4 == 0:
+                want |= {"alert_contacts[].threshold", "alert_contacts[].recurrence"}
+            if g in (5, 6, 7):  # POST with a raw body (post_type 2)
+                want.add("post_type")
+            if g == 7:
+                want |= {"http_username", "http_auth_type"}
+            self.assertEqual(set(got["Fid Monitor %d" % (g + 1)]), want, g)
+        self.assertIn("fails until they are entered again", got["Fid Monitor 8"]["http_auth_type"])
+        again = {x["name"]: [d["field"] for d in x["dropped"] if d.get("enter_again")] for x in json.loads(text)["data"]}
+        self.assertEqual({n: f for n, f in again.items() if f}, {"Fid Monitor 8": ["http_username"]})
+        self.assertNotIn("s3cret-probe", text)
+        self.assertNotIn(key, text)
+        summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
+        self.assertEqual((summary[("monitor", "create_datetime")], summary[("monitor", "post_type")]), (15, 3))
+
     def test_legacy_key_falls_back_to_v2(self):
         user = self.user()
         key, _ = self.setup_account("v2")
