@@ -32,6 +32,7 @@
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
+#include "providers/fields.h"
 
 #define CR             "Cronitor"
 #define CR_PAGE_SIZE   50
@@ -1141,3 +1142,150 @@ cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *pag
 }
 
 const struct provider_ops cronitor_ops = { cronitor_fetch };
+
+/* The fate of each field (providers/fields.h): the monitor of the monitors
+ * API (monitor-yaml's attribute list, the CLI's and the fixtures' read-only
+ * fields; providers.md §7), which is a check or a job or heartbeat by its
+ * type; a notification list as each contact made from it keeps it (a direct
+ * destination keeps its notify entry, a string: nothing to list); a status
+ * page with its components; a maintenance window (shape unconfirmed). */
+/* clang-format off */
+#define CR_STATE  "State at Cronitor, not a setting."
+#define CR_TIMING "alert timing is not carried yet."
+static const struct prov_field check_fields[] = {
+	{ "key", "`import_links`", "the external id" },
+	{ "name", "`monitors.name`", "else the key" },
+	{ "type", "`monitors.type`", "`check`: the URL's scheme decides `http`, `tcp` or `udp`; an unknown type is imported as `other`, with a warning; a `site` is not imported" },
+	{ "request.url", "`monitors.url`, `monitors.port`", "`http(s)://`: the whole URL; `tcp://`, `udp://`: the host, and the type `tcp`, `udp`; another scheme or none: type `other`, with a warning; an explicit port is the port" },
+	{ "url", "`monitors.url`, `monitors.port`", "when there is no `request.url`; as it" },
+	{ "request.method", "`monitors.http_method`", "upper-cased; not GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS: unset, with a warning" },
+	{ "request.body", "`monitors.request_body`", NULL },
+	{ "request.headers", "`monitors.request_headers`", "text and whole-number values, at most 100" },
+	{ "request.timeout_seconds", "`monitors.timeout_s`", NULL },
+	{ "request.follow_redirects", "`monitors.follow_redirects`", NULL },
+	{ "request.verify_ssl", "`monitors.verify_ssl`", NULL },
+	{ "request.cookies", NULL, "Cookies sent with each request; the account has no column for them." },
+	{ "regions", "`monitors.regions`", NULL },
+	{ "request.regions", "`monitors.regions`", "when there is no top-level `regions`" },
+	{ "schedule", "`monitors.interval_s`", "`every <n> <unit>` in seconds; anything else 60, with a warning; absent: 60" },
+	{ "schedules", "`monitors.interval_s`", "the first, when there is no `schedule`; more: a warning" },
+	{ "assertions", "`monitors.keyword`, `monitors.keyword_up_when`, `monitors.expected_status_codes`, `monitors.ssl_expiry_days`", "`response.body contains` (`present`) or `!contains` (`absent`) makes the type `keyword`; each `response.code = <code>` is an expected code; `ssl_certificate.expires_in <op> <n> days` the expiry alert; any other (`response.time`, `response.json`, `response.header`, …) is not imported, with a warning naming the count and the first" },
+	{ "notify", "`monitor_contacts`", "each entry: a notification list's key links every target of the list; `email:…`, `slack:…` (and the other kinds) that destination as its own contact; anything else nothing, with a warning; omitted: the `default` list; the map form's `alerts` likewise, while its `events` (alerts on completion and the like) are not carried" },
+	{ "tags", "`monitors.tags`", NULL },
+	{ "paused", "`monitors.paused`", NULL },
+	{ "disabled", "`monitors.paused`", "a disabled check is imported paused" },
+	{ "platform", NULL, "The URL's scheme decides the kind of check; a `browser` check is imported as a plain HTTP check." },
+	{ "failure_tolerance", NULL, "How many failed requests Cronitor tolerates before alerting; " CR_TIMING },
+	{ "realert_interval", NULL, "How long Cronitor waits before repeating an alert; " CR_TIMING },
+	{ "schedule_tolerance", NULL, "How many missed runs Cronitor allows before alerting (jobs and heartbeats only)." },
+	{ "grace_seconds", NULL, "Cronitor ignores a check's grace period; so does the import." },
+	{ "timezone", NULL, "A check runs at an interval, so its time zone is not imported." },
+	{ "group", NULL, "The Cronitor group it belongs to; the account has no column for it." },
+	{ "note", NULL, "Free text Cronitor shows with alerts; the account has no column for it." },
+	{ "environments", NULL, "The Cronitor environments it reports in; the account has no column for them." },
+	{ "metadata", NULL, "Cronitor's free-form metadata; the account has no column for it." },
+	{ "passing", NULL, CR_STATE },
+	{ "initialized", NULL, CR_STATE },
+	{ "running", NULL, CR_STATE },
+	{ "status", NULL, CR_STATE },
+	{ "next_expected_at", NULL, CR_STATE },
+	{ "latest_event", NULL, CR_STATE },
+	{ "latest_issue", NULL, CR_STATE },
+	{ "created", NULL, CR_STATE },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field job_fields[] = {
+	{ "key", "`import_links`", "the external id" },
+	{ "name", "`heartbeats.name`", "else the key" },
+	{ "type", "`heartbeats`", "`job` and `heartbeat` both become a heartbeat; the account does not tell them apart" },
+	{ "schedule", "`heartbeats.interval_s`, `heartbeats.schedule`", "`every <n> <unit>`: the interval in seconds; a cron expression or macro: the schedule as written, interval 0; other text (`at 14:30`): the schedule as written, with a warning to review it" },
+	{ "schedules", "`heartbeats.interval_s`, `heartbeats.schedule`", "the first, when there is no `schedule`; more: a warning" },
+	{ "timezone", "`heartbeats.timezone`", "the zone the schedule is read in" },
+	{ "grace_seconds", "`heartbeats.grace_s`", NULL },
+	{ "notify", "`heartbeat_contacts`", "as for checks: lists, direct destinations, the `default` list when omitted; the map form's `events` are not carried" },
+	{ "tags", "`heartbeats.tags`", NULL },
+	{ "paused", "`heartbeats.paused`", NULL },
+	{ "disabled", "`heartbeats.paused`", "a disabled job is imported paused" },
+	{ "assertions", NULL, "Cronitor's rules on a job's runs (`metric.duration < 15min`, …); the account has none (a warning names the monitor)." },
+	{ "schedule_tolerance", NULL, "How many missed runs Cronitor allows before alerting; " CR_TIMING },
+	{ "failure_tolerance", NULL, "How many failed runs Cronitor tolerates before alerting; " CR_TIMING },
+	{ "realert_interval", NULL, "How long Cronitor waits before repeating an alert; " CR_TIMING },
+	{ "platform", NULL, "Where the job runs (linux cron, kubernetes, …); the account has no column for it." },
+	{ "group", NULL, "The Cronitor group it belongs to; the account has no column for it." },
+	{ "note", NULL, "Free text Cronitor shows with alerts; the account has no column for it." },
+	{ "environments", NULL, "The Cronitor environments it reports in; the account has no column for them." },
+	{ "metadata", NULL, "Cronitor's free-form metadata; the account has no column for it." },
+	{ "passing", NULL, CR_STATE },
+	{ "initialized", NULL, CR_STATE },
+	{ "running", NULL, CR_STATE },
+	{ "status", NULL, CR_STATE },
+	{ "next_expected_at", NULL, CR_STATE },
+	{ "latest_event", NULL, CR_STATE },
+	{ "latest_issue", NULL, CR_STATE },
+	{ "created", NULL, CR_STATE },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field list_fields[] = {
+	{ "key", "`monitor_contacts`, `heartbeat_contacts`", "the key monitors' `notify` names: they link every target of the list" },
+	{ "name", "`contacts.name`", "of every contact made from the list; else the key" },
+	{ "notifications", "`contacts.type`, `contacts.value`", "every target of every kind is one contact (see the kinds below), its external id `<kind>:<target>`; a kind without an equivalent, or unknown, is a contact of type `other`, with a warning; at most 100 of one kind" },
+	{ "monitors", NULL, "Not read: the links come from each monitor's `notify`, which names the list." },
+	{ "created", NULL, CR_STATE },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field page_fields[] = {
+	{ "key", "`import_links`", "the external id" },
+	{ "name", "`status_pages.name`", "else the key" },
+	{ "url", "`status_pages.url`", NULL },
+	{ "custom_domain", "`status_pages.url`", "`https://<custom_domain>` when there is no `url`" },
+	{ "hosted_subdomain", "`status_pages.url`", "`https://<hosted_subdomain>.cronitorstatus.com` when there is neither" },
+	{ "access", "`status_pages.public`", "`public` or absent: public; `private`, `protected`: not; an unknown one: not, with a warning" },
+	{ "timezone", "`status_pages.timezone`", NULL },
+	{ "components[].monitor", "`status_page_monitors`", "the monitor or heartbeat the entry shows, in order (one not imported, such as a site: an entry by name only)" },
+	{ "components[].name", "`status_page_monitors`", "the entry's name; a component without a monitor (a group) shows by its name alone" },
+	{ "components[].key", NULL, "Cronitor's id of the component; the entry is known by its place." },
+	{ "components[].type", NULL, "Not read: a component with a `monitor` shows it, any other its name." },
+	{ "components[].group", NULL, "The group a group component shows; its monitors are not listed, so the entry shows the name only." },
+	{ "components[].statuspage", NULL, "The page's own key again." },
+	{ "components[].autopublish", NULL, "Cronitor's switch to publish the component's incidents by itself; the account has no column for it." },
+	{ "components[].description", NULL, "A component's description has no place in the account." },
+	{ "website_url", NULL, "The page's link to the company's website; the account has no column for it." },
+	{ "support_url", NULL, "The page's link to support; the account has no column for it." },
+	{ "logo_url", NULL, "The page's logo; the account has no column for it." },
+	{ "environment", NULL, "The Cronitor environment the page shows; the account has no column for it." },
+	{ "allow_search_index", NULL, "Cronitor's switch to let search engines index the page; the account has no column for it." },
+	{ "enable_performance_metrics", NULL, "Cronitor's switch to show response times on the page; the account has no column for it." },
+	{ "status", NULL, CR_STATE },
+	{ "components_count", NULL, CR_STATE },
+	{ "created", NULL, CR_STATE },
+	{ "updated", NULL, CR_STATE },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field window_fields[] = {
+	{ "key", "`import_links`", "the external id" },
+	{ "id", "`import_links`", "the external id when there is no key" },
+	{ "name", "`maintenance_windows.name`", "else the key" },
+	{ "start", "`maintenance_windows.starts`", "ISO 8601; without an offset, a wall clock in `timezone` (else UTC); not a date-time: NULL, with a warning" },
+	{ "end", "`maintenance_windows.ends`, `maintenance_windows.duration_min`", "the duration is end − start in real minutes, rounded up; not a date-time: NULL" },
+	{ "duration", "`maintenance_windows.duration_min`", "when start and end do not give it" },
+	{ "timezone", "`maintenance_windows.timezone`", "a name that is no zone is kept, the times read in UTC, with a warning" },
+	{ "monitors", "`maintenance_window_monitors`", "keys, or objects with a `key`: the monitors and heartbeats it silences" },
+	{ "affected_monitors", "`maintenance_window_monitors`", "when there is no `monitors`; as it" },
+	{ "groups", NULL, "Groups of monitors it silences; their monitors are not listed, so they are not linked (a warning says so)." },
+	{ "statuspages", NULL, "The status pages that announce it; the account has no such announcement (a warning says so)." },
+	{ "all_monitors", NULL, "It silences every monitor; it is imported with none, with a warning: add them." },
+	{ "description", NULL, "A window's description has no place in the account." },
+	{ "state", NULL, CR_STATE },
+	{ "created", NULL, CR_STATE },
+	{ NULL, NULL, NULL }
+};
+/* clang-format on */
+
+const struct prov_fields cronitor_fields[] = {
+	{ "monitor", "check (`type` `check`, `GET /api/monitors`)", check_fields },
+	{ "heartbeat", "job or heartbeat (`type` `job`, `heartbeat`, `GET /api/monitors`)", job_fields },
+	{ "contact", "notification list (`GET /api/notifications`)", list_fields },
+	{ "status_page", "status page (`GET /api/statuspages?withComponents=true`)", page_fields },
+	{ "maintenance_window", "maintenance window (`GET /api/maintenance_windows`)", window_fields },
+	{ NULL, NULL, NULL },
+};

@@ -35,7 +35,7 @@ static const struct provider_def p_statuscake = {
 	.id = "statuscake", .name = "StatusCake", .default_base_url = "https://api.statuscake.com",
 	.required = FIELDS("api_token"), .optional = NOFIELDS, .plain = NOFIELDS,
 	.imports = FIELDS("monitor", "heartbeat", "contact", "maintenance_window"), .ops = &statuscake_ops,
-	.min_interval_ms = 200 /* §3.3: a burst limit of 5 requests a second on every plan */ };
+	.fields = statuscake_fields, .min_interval_ms = 200 /* §3.3: a burst limit of 5 requests a second on every plan */ };
 static const struct provider_def p_better_stack = {
 	.id = "better_stack", .name = "Better Stack", .default_base_url = "https://uptime.betterstack.com",
 	.required = FIELDS("api_token"), .optional = FIELDS("team_name"), .plain = FIELDS("team_name"),
@@ -53,7 +53,8 @@ static const struct provider_def p_healthchecks = {
 static const struct provider_def p_cronitor = {
 	.id = "cronitor", .name = "Cronitor", .default_base_url = "https://cronitor.io", .required = FIELDS("api_key"),
 	.optional = NOFIELDS, .plain = NOFIELDS,
-	.imports = FIELDS("heartbeat", "monitor", "contact", "status_page", "maintenance_window"), .ops = &cronitor_ops };
+	.imports = FIELDS("heartbeat", "monitor", "contact", "status_page", "maintenance_window"), .ops = &cronitor_ops,
+	.fields = cronitor_fields };
 static const struct provider_def p_statuspage = {
 	.id = "statuspage", .name = "Statuspage", .default_base_url = "https://api.statuspage.io",
 	.required = FIELDS("api_key"), .optional = FIELDS("page_id"), .plain = FIELDS("page_id"),

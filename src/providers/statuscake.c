@@ -20,6 +20,7 @@
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
+#include "providers/fields.h"
 
 #define SC                "StatusCake"
 #define SC_LIMIT          100 /* list page size, the API's maximum */
@@ -422,6 +423,10 @@ sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_ou
 	m->tags = prov_str_list(prov_get(t, "tags"), ',');
 	m->regions = sc_regions(t);
 	m->timeout = prov_int_or(t, "timeout", 0);
+	dns = prov_get_array(t, "dns_ips");
+	if (dns != NULL && json_object_array_length(dns) > 0)
+		prov_page_warn(page, SC " uptime check \"%s\": its expected DNS answers are not imported",
+		    m->name);
 	if (!http)
 		return;
 	if (url != NULL && (*url_out = sc_url_port(url, m->port)) != NULL)
@@ -437,10 +442,6 @@ sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_ou
 	m->follow_redirects = sc_tri(t, "follow_redirects");
 	if (prov_get_bool(t, "enable_ssl_alert", false))
 		m->ssl_expiry_days = SC_SSL_ALERT_DAYS;
-	dns = prov_get_array(t, "dns_ips");
-	if (dns != NULL && json_object_array_length(dns) > 0)
-		prov_page_warn(page, SC " uptime check \"%s\": its expected DNS answers are not imported",
-		    m->name);
 }
 
 /* GET /uptime/{id}: *detail is the parsed answer (caller puts) or NULL when
@@ -846,3 +847,130 @@ statuscake_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 }
 
 const struct provider_ops statuscake_ops = { statuscake_fetch };
+
+/* The fate of each field (providers/fields.h): the objects of statuscake-go's
+ * model_*.go (providers.md §3) as each item keeps them, an uptime check's
+ * detail (else its list entry), an SSL check, a heartbeat list entry, a
+ * contact group (every contact made from it keeps the whole group) and a
+ * maintenance window. Uptime and SSL checks both become monitors, so one
+ * table holds the fields of both. */
+/* clang-format off */
+#define SC_STATE      "State at StatusCake, not a setting."
+#define SC_CERT_STATE "State at StatusCake (what it found of the certificate), not a setting."
+static const struct prov_field check_fields[] = {
+	{ "id", "`import_links`", "the external id (an SSL check's: `ssl:<id>`)" },
+	{ "name", "`monitors.name`", "else `website_url`, else the id; an SSL check has none (see `website_url`)" },
+	{ "website_url", "`monitors.url`", "as given (the host for PING, DNS, TCP, SSH, SMTP); an HTTP check's URL gets its `port` when it has none and the port is not the scheme's default; an SSL check's is also its name, `SSL <website_url>`" },
+	{ "test_type", "`monitors.type`, `monitors.http_method`", "see the types below; an SSL check has none and is an `http` monitor" },
+	{ "check_rate", "`monitors.interval_s`", "seconds; 0 (\"constant\") becomes 30, with a warning; absent: 300 for an uptime check, 86400 for an SSL check" },
+	{ "paused", "`monitors.paused`", NULL },
+	{ "contact_groups", "`monitor_contacts`", "every contact made from each group (see the contact groups); when the group list cannot be read, each group's first address only, with a warning" },
+	{ "tags", "`monitors.tags`", NULL },
+	{ "port", "`monitors.port`", "1–65535, else NULL" },
+	{ "timeout", "`monitors.timeout_s`", "seconds" },
+	{ "find_string", "`monitors.keyword`", "makes the type `keyword`; HTTP and HEAD checks only" },
+	{ "do_not_find", "`monitors.keyword_up_when`", "false: `present` (down when the keyword is missing), true: `absent`; with a `find_string` only" },
+	{ "post_raw", "`monitors.request_body`", "makes the method POST (a HEAD check drops it); HTTP checks only" },
+	{ "post_body", "`monitors.request_body`", "when there is no `post_raw`; as `post_raw`" },
+	{ "custom_header", "`monitors.request_headers`", "a string holding a JSON object; values kept as text, at most 50; not an object: not imported, with a warning; HTTP and HEAD checks only" },
+	{ "user_agent", "`monitors.request_headers`", "as `User-Agent`, unless `custom_header` sets one; an uptime check's: HTTP and HEAD checks only" },
+	{ "status_codes", "`monitors.alert_status_codes`", "the codes that raise an alert (not expected codes: `expected_status_codes` stays NULL); HTTP and HEAD checks only" },
+	{ "follow_redirects", "`monitors.follow_redirects`", "an uptime check's: HTTP and HEAD checks only" },
+	{ "enable_ssl_alert", "`monitors.ssl_expiry_days`", "7 days: StatusCake states no day count for it, and 7 is the smallest default of its SSL checks' `alert_at`; HTTP and HEAD checks only" },
+	{ "servers[].region_code", "`monitors.regions`", "the check's locations" },
+	{ "servers[].region", "`monitors.regions`", "for a location without `region_code`" },
+	{ "servers[].description", "`monitors.regions`", "for a location with neither `region_code` nor `region`" },
+	{ "servers[].status", NULL, SC_STATE },
+	{ "servers[].ipv4", NULL, "The location's own address at StatusCake, not a setting." },
+	{ "servers[].ipv6", NULL, "The location's own address at StatusCake, not a setting." },
+	{ "confirmation", NULL, "How many locations must confirm a failure before StatusCake alerts; alert timing is not carried yet." },
+	{ "trigger_rate", NULL, "How many minutes StatusCake waits before alerting; alert timing is not carried yet." },
+	{ "include_header", NULL, "StatusCake's switch to search the response headers for the keyword too; the account has no column for it." },
+	{ "dns_ips", NULL, "The answers a DNS check expects; the account has no column for them (a warning names the check)." },
+	{ "dns_server", NULL, "The name server a DNS check asks; the account has no column for it." },
+	{ "final_endpoint", NULL, "Where the redirect chain must end; the account has no column for it." },
+	{ "use_jar", NULL, "StatusCake's switch to keep cookies between requests; the account has no column for it." },
+	{ "basic_username", prov_enter_again, "Write-only: StatusCake never shows it, so basic auth is not imported and such a check fails until its credentials are entered again." },
+	{ "basic_password", prov_enter_again, "Write-only: StatusCake never shows it, so basic auth is not imported and such a check fails until its credentials are entered again." },
+	{ "regions", NULL, "Write-only: StatusCake never shows it; the locations come from `servers`." },
+	{ "status", NULL, SC_STATE },
+	{ "uptime", NULL, SC_STATE },
+	{ "host", NULL, "State at StatusCake (the hosting provider it found), not a setting." },
+	{ "last_tested_at", NULL, SC_STATE },
+	{ "next_location", NULL, SC_STATE },
+	{ "processing", NULL, SC_STATE },
+	{ "processing_on", NULL, SC_STATE },
+	{ "processing_state", NULL, SC_STATE },
+	{ "alert_at", "`monitors.ssl_expiry_days`", "an SSL check's largest day count (its first alert), when `alert_expiry`; the later alerts have no column" },
+	{ "alert_expiry", "`monitors.ssl_expiry_days`", "an SSL check's switch: off, no expiry alert (NULL)" },
+	{ "alert_broken", "`monitors.verify_ssl`", "an SSL check's alert on a broken certificate" },
+	{ "alert_mixed", NULL, "An SSL check's alert on mixed content; the account has no column for it." },
+	{ "alert_reminder", NULL, "An SSL check's reminders after its first expiry alert; the account has no column for them." },
+	{ "hostname", NULL, "The server an SSL check tests when it is not the URL's host; the account has no column for it." },
+	{ "certificate_score", NULL, SC_CERT_STATE },
+	{ "certificate_status", NULL, SC_CERT_STATE },
+	{ "cipher", NULL, SC_CERT_STATE },
+	{ "cipher_score", NULL, SC_CERT_STATE },
+	{ "issuer_common_name", NULL, SC_CERT_STATE },
+	{ "flags.follow_redirects", NULL, SC_CERT_STATE },
+	{ "flags.has_mixed", NULL, SC_CERT_STATE },
+	{ "flags.has_pfs", NULL, SC_CERT_STATE },
+	{ "flags.is_broken", NULL, SC_CERT_STATE },
+	{ "flags.is_expired", NULL, SC_CERT_STATE },
+	{ "flags.is_extended", NULL, SC_CERT_STATE },
+	{ "flags.is_missing", NULL, SC_CERT_STATE },
+	{ "flags.is_revoked", NULL, SC_CERT_STATE },
+	{ "mixed_content[].src", NULL, SC_CERT_STATE },
+	{ "mixed_content[].type", NULL, SC_CERT_STATE },
+	{ "valid_from", NULL, SC_CERT_STATE },
+	{ "valid_until", NULL, SC_CERT_STATE },
+	{ "last_reminder", NULL, SC_STATE },
+	{ "updated_at", NULL, SC_STATE },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field heartbeat_fields[] = {
+	{ "id", "`import_links`", "the external id" },
+	{ "name", "`heartbeats.name`", "else the id" },
+	{ "url", "`heartbeats.ping_url`", "the push URL" },
+	{ "period", "`heartbeats.interval_s`", "seconds; StatusCake has no grace period: `grace_s` 0" },
+	{ "paused", "`heartbeats.paused`", NULL },
+	{ "tags", "`heartbeats.tags`", NULL },
+	{ "contact_groups", "`heartbeat_contacts`", "every contact made from each group, as for checks" },
+	{ "status", NULL, SC_STATE },
+	{ "uptime", NULL, SC_STATE },
+	{ "host", NULL, SC_STATE },
+	{ "last_tested_at", NULL, SC_STATE },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field group_fields[] = {
+	{ "id", "`import_links`", "the external id of the group's first address; the others' are `<group>:email:<i>`, `<group>:sms:<i>`, `<group>:webhook:0`" },
+	{ "name", "`contacts.name`", "of every contact made from the group; else the id" },
+	{ "email_addresses", "`contacts.type`, `contacts.value`", "each one an `email` contact" },
+	{ "mobile_numbers", "`contacts.type`, `contacts.value`", "each one an `sms` contact" },
+	{ "ping_url", "`contacts.type`, `contacts.value`", "a `webhook` contact (StatusCake calls it with an HTTP GET on events); a group with no address at all is one contact of type `other` that needs one" },
+	{ "integrations", NULL, "Ids only: no v1 call describes an integration, so none is imported (a warning names the group); add them again by hand." },
+	{ NULL, NULL, NULL }
+};
+static const struct prov_field window_fields[] = {
+	{ "id", "`import_links`", "the external id" },
+	{ "name", "`maintenance_windows.name`", "else the id" },
+	{ "start_at", "`maintenance_windows.starts`", "the first occurrence, as given (RFC 3339; without an offset, a wall clock in `timezone`); not a date-time: NULL, with a warning" },
+	{ "end_at", "`maintenance_windows.ends`, `maintenance_windows.duration_min`", "the duration is end − start in real minutes; not a date-time: NULL, with a warning" },
+	{ "repeat_interval", "`maintenance_windows.recurrence`, `maintenance_windows.days`", "see the repeats below" },
+	{ "timezone", "`maintenance_windows.timezone`", "a name that is no zone is kept, the times read in UTC, with a warning" },
+	{ "state", "`maintenance_windows.paused`", "`paused` pauses it; `active`, `pending` do not; an unknown one does not, with a warning" },
+	{ "tests", "`maintenance_window_monitors`", "the checks it names" },
+	{ "tags", "`maintenance_window_monitors`", "every check carrying any of them (`GET /v1/uptime?tags=…&matchany=true`, at most 5 pages); the tags themselves have no column" },
+	{ NULL, NULL, NULL }
+};
+/* clang-format on */
+
+const struct prov_fields statuscake_fields[] = {
+	{ "monitor",
+	    "uptime check (`GET /v1/uptime/{id}`, else its entry in `GET /v1/uptime`) or SSL check (`GET /v1/ssl`)",
+	    check_fields },
+	{ "heartbeat", "heartbeat (`GET /v1/heartbeat`)", heartbeat_fields },
+	{ "contact", "contact group (`GET /v1/contact-groups`)", group_fields },
+	{ "maintenance_window", "maintenance window (`GET /v1/maintenance-windows`)", window_fields },
+	{ NULL, NULL, NULL },
+};

@@ -14,8 +14,9 @@ Generated data (every value from the item's index, so tests can predict it; see 
   minutes"), with a time zone, grace, tags and notify.
 * notification list t: key `default` (t = 0) or `list-<t+1>`, targets of several kinds by t.
 * status page s with monitor and group components (withComponents=true); maintenance window k.
-Account option "refuse": a list among "monitors", "notifications", "statuspages", "maintenance"
-answered 403 as for a key without that scope.
+Account options: "refuse": a list among "monitors", "notifications", "statuspages", "maintenance"
+answered 403 as for a key without that scope; "new_fields": {name: value} adds those members to every
+monitor (fields a later Cronitor version may add).
 """
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
@@ -114,7 +115,12 @@ class Cronitor(Provider):
 
     def monitor(self, a, g):
         nm = a.n("monitors")
-        return self.heartbeat(a, g - nm) if g >= nm else self.check(a, g)
+        d = self.heartbeat(a, g - nm) if g >= nm else self.check(a, g)
+        if a.options.get("new_fields"):
+            # fields a later Cronitor version may add, which no table of ours knows: providers add
+            # fields over time (the importer must list them as not carried, not pass over them)
+            d.update(a.options["new_fields"])
+        return d
 
     def common(self, a, key, i, name, t):
         # shape: gonace/Cronitor fixture; monitor-yaml attribute list
@@ -166,6 +172,8 @@ class Cronitor(Provider):
             headers = {"X-Check": "c%d" % (i + 1)}
             if i % 2 == 1:
                 headers["Accept"] = "application/json"
+            if i % 4 == 3:
+                headers["Authorization"] = "Bearer cr-token-%d" % (i + 1)  # a secret the check sends
             # shape: monitor-yaml "request": url, method, body, headers, cookies, timeout_seconds
             # (1-15), follow_redirects, verify_ssl
             req = {"url": url, "method": method, "headers": headers, "cookies": {},
@@ -184,6 +192,8 @@ class Cronitor(Provider):
         d.update({"schedule": SCHEDULES[i % 4], "request": req, "assertions": assertions,
                   "regions": [REGIONS[i % 4], REGIONS[(i + 1) % 4]], "tags": ["demo", "tier-%d" % (i % 3)],
                   "grace_seconds": 0, "failure_tolerance": i % 3, "realert_interval": "8 hours"})
+        if i % 4 == 0:
+            d["note"] = "Runbook: https://wiki.example.com/m%d" % (i + 1)  # shape: monitor-yaml "note"
         notify = self.notify_check(a, i)
         if notify is not None:
             d["notify"] = notify
@@ -201,6 +211,8 @@ class Cronitor(Provider):
                   "tags": ["demo", "batch-%d" % (j % 2)],
                   "assertions": ["metric.duration < 15min"] if t == "job" else [],
                   "platform": "linux cron" if t == "job" else None})
+        if t == "job":
+            d["schedule_tolerance"] = 1  # shape: monitor-yaml "schedule_tolerance" (missed runs allowed)
         if j % 3 == 0:
             d["notify"] = [self.tkey(a, j % nc) if nc else "default"]
         elif j % 3 == 1:

@@ -2,6 +2,10 @@
 
 Sources: StatusCakeDev/statuscake-go, generated from StatusCake's OpenAPI document (api_*.go for the
 paths and query parameters, model_*.go for the bodies), and developers.statuscake.com guides.
+
+Account options: "refuse": [kind, ...] answers those lists (and their /{id}) with 403; "new_fields":
+{name: value} adds those members to every uptime check, its list entry and its detail (fields a later
+StatusCake version may add).
 """
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
@@ -166,6 +170,10 @@ class StatusCake(Provider):
         if detail:
             # shape: statuscake-go model_uptime_test_.go (GET /uptime/{id}); providers.md §3 example
             d.update(self.uptime_detail(a, i, t))
+        if a.options.get("new_fields"):
+            # fields a later StatusCake version may add, which no table of ours knows: providers add
+            # fields over time (the importer must list them as not carried, not pass over them)
+            d.update(a.options["new_fields"])
         return d
 
     def uptime_detail(self, a, i, t):

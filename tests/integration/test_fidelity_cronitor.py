@@ -106,6 +106,8 @@ class TestCronitorFidelity(FidelityTestCase):
         headers = {"X-Check": "c%d" % (i + 1)}
         if i % 2 == 1:
             headers["Accept"] = "application/json"
+        if i % 4 == 3:
+            headers["Authorization"] = "Bearer cr-token-%d" % (i + 1)
         self.assertEqual(json.loads(m["request_headers"]), headers)
         self.assertEqual(json.loads(m["expected_status_codes"]), ["200"])
         self.assertEqual((m["follow_redirects"], m["verify_ssl"]), (int(i % 3 != 1), int(i % 5 != 4)))
@@ -194,6 +196,100 @@ class TestCronitorFidelity(FidelityTestCase):
         self.assertGreaterEqual(sum(p.endswith("/api/notifications") for p in paths), 2, paths)
         for path in ("/api/monitors", "/api/statuspages", "/api/maintenance_windows"):
             self.assertTrue(any(p.endswith(path) for p in paths), (path, paths))
+
+    def test_what_does_not_carry_over_is_listed_beside_each_check(self):
+        """Issue 24 item 2: each resource's dropped fields, computed from the provider's field table
+        (src/providers/cronitor.c) and the object as sent (a check or job by its type, the notification
+        list of each target, a status page with its components, a maintenance window), unknown fields
+        included; the run's summary counts them before execute; values never show."""
+        user = self.user()
+        key = self.setup_account(new_fields={"escalation_policy": "ep-1", "probe": {"retries": 2}})
+        rid = self.start_run(user, {"api_key": key})
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        unknown = "Not known to this importer (the provider may have added it since); it is not imported."
+        state = "State at Cronitor, not a setting."
+
+        def listing(kind):
+            r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=%s&per_page=100" % (rid, kind))
+            self.assertStatus(r, 200)
+            return r.text, {x["name"]: {d["field"]: d["reason"] for d in x["dropped"]} for x in r.json["data"]}
+
+        text, got = listing("monitor")
+        self.assertNotIn("cr-token-", text, "a header's value never shows")
+        self.assertNotIn('check\\":', text, "a request body never shows")
+        checks = [i for i in range(N_MON) if not is_site(i)]
+        self.assertEqual(set(got), {"Fid Monitor %d" % (i + 1) for i in checks})
+        for i in checks:
+            d = got["Fid Monitor %d" % (i + 1)]
+            want = {"initialized", "environments", "next_expected_at", "created", "latest_event", "platform",
+                    "realert_interval", "escalation_policy", "probe.retries"}
+            want.add("passing" if i % 7 != 6 else "latest_issue")
+            if i % 3 != 0:
+                want.add("failure_tolerance")
+            if i % 4 == 0:
+                want.add("note")
+            self.assertEqual(set(d), want, (i, d))
+            self.assertEqual(d["escalation_policy"], unknown)
+            self.assertEqual(d["probe.retries"], unknown)
+            self.assertEqual(d["latest_event"], state)
+            self.assertEqual(d["realert_interval"], "How long Cronitor waits before repeating an alert; alert timing "
+                                                    "is not carried yet.")
+
+        got = listing("heartbeat")[1]
+        for j in range(N_HB):
+            d = got["Fid Heartbeat %d" % (j + 1)]
+            want = {"passing", "initialized", "environments", "next_expected_at", "created", "latest_event",
+                    "escalation_policy", "probe.retries"}
+            if j % 2 == 0:  # a job: its assertions, platform and missed runs allowed
+                want |= {"assertions", "platform", "schedule_tolerance"}
+            self.assertEqual(set(d), want, (j, d))
+            if j % 2 == 0:
+                self.assertEqual(d["assertions"], "Cronitor's rules on a job's runs (`metric.duration < 15min`, …); "
+                                                  "the account has none (a warning names the monitor).")
+
+        # a list target keeps its list (whose monitors and created do not carry); a direct destination
+        # keeps its notify entry, a string with nothing to list
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=contact&per_page=100" % rid)
+        shown = json.dumps([(x["preview"], x["dropped"]) for x in r.json["data"]])
+        for secret in ("hooks.example.com/cr/", "pd000", "webhook.office.com"):
+            # (the external id is the target itself, `<kind>:<target>`, and shows it)
+            self.assertNotIn(secret, shown, "neither preview nor dropped shows a webhook URL or integration key")
+        lists = {"Default"} | {"Fid Contacts %d" % (t + 1) for t in range(1, N_LISTS)}
+        direct = len([i for i in checks if i % 4 in (1, 2)]) + len([j for j in range(N_HB) if j % 3 == 1])
+        self.assertEqual(len(r.json["data"]), len(set(sum((list_targets(t) for t in range(N_LISTS)), []))) + direct)
+        for x in r.json["data"]:
+            self.assertEqual([d["field"] for d in x["dropped"]], ["monitors", "created"] if x["name"] in lists else [],
+                             x["external_id"])
+        self.assertEqual({d["reason"] for x in r.json["data"] for d in x["dropped"] if d["field"] == "monitors"},
+                         {"Not read: the links come from each monitor's `notify`, which names the list."})
+
+        got = listing("status_page")[1]
+        want = {"website_url", "environment", "allow_search_index", "enable_performance_metrics", "status",
+                "created", "updated", "components_count", "components[].key", "components[].type",
+                "components[].statuspage", "components[].autopublish", "components[].group"}
+        self.assertEqual({n: set(d) for n, d in got.items()},
+                         {"Fid Status Page %d" % (s + 1): want for s in range(N_SP)})
+        self.assertEqual(got["Fid Status Page 1"]["components[].autopublish"],
+                         "Cronitor's switch to publish the component's incidents by itself; the account has no "
+                         "column for it.")
+
+        got = listing("maintenance_window")[1]
+        for k in range(N_MW):
+            want = {"description", "state", "created"}
+            if k % 2 == 1:
+                want.add("groups")
+            if k % 3 == 0:
+                want.add("statuspages")
+            self.assertEqual(set(got["Fid Maintenance %d" % (k + 1)]), want, k)
+
+        # before execute: which fields will not carry over, for how many resources
+        summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
+        self.assertEqual(summary[("monitor", "escalation_policy")], len(checks))
+        self.assertEqual(summary[("heartbeat", "escalation_policy")], N_HB)
+        self.assertEqual(summary[("monitor", "note")], len([i for i in checks if i % 4 == 0]))
+        self.assertEqual(summary[("heartbeat", "schedule_tolerance")], N_HB // 2)
+        self.assertEqual(summary[("maintenance_window", "groups")], N_MW // 2)
+        self.assertNotIn(("monitor", "request.headers"), summary)
 
     def test_a_reimport_whose_lists_are_refused_keeps_the_alert_links(self):
         # the second time the notification lists are refused: monitors that notify a list keep the

@@ -13,6 +13,7 @@ The expected values follow the fake's formulas for entry i (tests/fakes/prov_sta
 """
 
 import datetime
+import json
 from zoneinfo import ZoneInfo
 
 import harness
@@ -138,6 +139,10 @@ class TestStatusCakeFidelity(FidelityTestCase):
                 self.assertTrue(any('uptime check "Fid Monitor %d" checks constantly (check_rate 0); imported '
                                     'with a 30 s interval' % (i + 1) in w for w in warnings), warnings)
         self.assertTrue(any('contact group "Fid Contact 3" uses 1 integration(s)' in w for w in warnings), warnings)
+        for i in range(NM):
+            said = any('uptime check "Fid Monitor %d": its expected DNS answers are not imported' % (i + 1) in w
+                       for w in warnings)
+            self.assertEqual(said, TYPES[i % 8] == "DNS", (i, warnings))
 
         # contact groups: every address, number and ping_url is a contact
         rows = self.rows("SELECT type, value FROM contacts WHERE user_id=%d" % user.id)
@@ -165,6 +170,87 @@ class TestStatusCakeFidelity(FidelityTestCase):
             self.check_window(user, w)
         self.assertTrue(any('maintenance window "Fid Window 4" repeats every two weeks' in w for w in warnings),
                         warnings)
+
+    def test_what_does_not_carry_over_is_listed_beside_each_check(self):
+        """Issue 24 item 2: each resource's dropped fields, computed from the provider's field table
+        (src/providers/statuscake.c) and the object as kept (an uptime check's detail, an SSL check, a
+        heartbeat, the contact group of each contact), unknown fields included; the run's summary
+        counts them before execute; values never show."""
+        user = self.user()
+        key = self.setup_account(new_fields={"alert_delay": 600, "escalation": {"after": 2}})
+        rid = self.start_run(user, {"api_token": key})
+        self.assertEqual(self.drive(rid, ("awaiting_review", "failed")), "awaiting_review")
+        unknown = "Not known to this importer (the provider may have added it since); it is not imported."
+        state = "State at StatusCake, not a setting."
+        cert = "State at StatusCake (what it found of the certificate), not a setting."
+
+        def dropped(kind):
+            r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=%s&per_page=100" % (rid, kind))
+            self.assertStatus(r, 200)
+            return r.text, {x["name"]: {d["field"]: d["reason"] for d in x["dropped"]} for x in r.json["data"]}
+
+        text, got = dropped("monitor")
+        self.assertEqual(len(got), NM + NS)
+        self.assertNotIn("check=deep", text, "a request body never shows")
+        self.assertNotIn('deep\\":true', text, "a request body never shows")
+        for i in range(NM):
+            d = got["Fid Monitor %d" % (i + 1)]
+            want = {"status", "uptime", "servers[].status", "last_tested_at", "alert_delay", "escalation.after"}
+            if i % 4 != 0:
+                want.add("confirmation")
+            if i % 6 != 0:
+                want.add("trigger_rate")
+            if TYPES[i % 8] == "DNS":
+                want |= {"dns_ips", "dns_server"}
+            if i % 16 == 8:
+                want.add("include_header")
+            self.assertEqual(set(d), want, (i, d))
+            self.assertEqual(d["alert_delay"], unknown)
+            self.assertEqual(d["escalation.after"], unknown)
+            self.assertEqual(d["servers[].status"], state)
+            if "trigger_rate" in d:
+                self.assertEqual(d["trigger_rate"], "How many minutes StatusCake waits before alerting; alert "
+                                                    "timing is not carried yet.")
+        for k in range(NS):
+            d = got["SSL https://secure%d.example.com" % (k + 1)]
+            want = {"alert_reminder", "certificate_score", "certificate_status", "cipher", "cipher_score",
+                    "issuer_common_name", "flags.has_pfs", "hostname", "updated_at", "valid_from", "valid_until"}
+            if k % 3 == 0:
+                want.add("alert_mixed")
+            if k % 2 == 1:
+                want.add("flags.follow_redirects")
+            self.assertEqual(set(d), want, (k, d))
+            self.assertEqual(d["cipher"], cert)
+            self.assertEqual(d["alert_reminder"], "An SSL check's reminders after its first expiry alert; the "
+                                                  "account has no column for them.")
+
+        text, got = dropped("heartbeat")
+        self.assertNotIn("push.statuscake.com/?PK=", text, "a push URL (its key) never shows")
+        self.assertEqual(got, {"Fid Heartbeat %d" % (j + 1): {"status": state, "uptime": state} for j in range(NH)})
+
+        # each contact keeps its whole group: the group's integrations are listed beside each one
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=contact&per_page=100" % rid)
+        self.assertNotIn("hooks.example.com/sc/", r.text, "a webhook URL never shows")
+        self.assertEqual(len(r.json["data"]), len(recipients(range(NC))))
+        for x in r.json["data"]:
+            g = int(x["name"].rsplit(" ", 1)[1]) - 1
+            self.assertEqual([d["field"] for d in x["dropped"]], ["integrations"] if g % 3 == 2 else [], g)
+        self.assertEqual({d["reason"] for x in r.json["data"] for d in x["dropped"]},
+                         {"Ids only: no v1 call describes an integration, so none is imported (a warning names "
+                          "the group); add them again by hand."})
+        # the maintenance windows carry everything they hold
+        r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=maintenance_window" % rid)
+        self.assertEqual([json.dumps(x["dropped"]) for x in r.json["data"]], ["[]"] * NW)
+
+        # before execute: which fields will not carry over, for how many resources
+        summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
+        self.assertEqual(summary[("monitor", "alert_delay")], NM)
+        self.assertEqual(summary[("monitor", "confirmation")], NM - NM // 4)
+        self.assertEqual(summary[("monitor", "dns_ips")], 2)
+        self.assertEqual(summary[("monitor", "hostname")], NS)
+        self.assertEqual(summary[("heartbeat", "uptime")], NH)
+        self.assertEqual(summary[("contact", "integrations")], len(members(2)))
+        self.assertNotIn(("monitor", "basic_password"), summary)
 
     def test_a_tight_rate_limit_is_honoured_inside_the_check_list(self):
         user = self.user()
