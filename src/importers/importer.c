@@ -834,13 +834,21 @@ importer_label(const char *type, json_object *norm, char *out, size_t n)
 	out[0] = '\0';
 	for (size_t i = 0; k != NULL && i < sizeof k->label / sizeof k->label[0] && k->label[i] != NULL;
 	     i++) {
-		const char *s = raw_str(norm, k->label[i]);
-		if (s != NULL) {
-			size_t len = utf8_cut(s, strlen(s), 255, n - 1);
-			memcpy(out, s, len);
-			out[len] = '\0';
+		const char *s = raw_str(norm, k->label[i]), *host;
+		size_t len;
+		if (s == NULL)
+			continue;
+		len = utf8_cut(s, strlen(s), 255, n - 1);
+		/* an address that is a URL (a webhook's) may hold a token in its path: its origin only */
+		if ((strcmp(k->label[i], "value") == 0 || strcmp(k->label[i], "address") == 0) &&
+		    (host = strstr(s, "://")) != NULL) {
+			len = (size_t)(host + 3 - s) + strcspn(host + 3, "/?#");
+			utf8_format(out, n, "%.*s/…", (int)(len < n - 8 ? len : n - 8), s);
 			return;
 		}
+		memcpy(out, s, len);
+		out[len] = '\0';
+		return;
 	}
 }
 

@@ -103,8 +103,9 @@ int importer_find_link(struct imp_ctx *, const char *type, const char *external_
 int importer_find_conflict(struct imp_ctx *, const char *type, json_object *norm, uint64_t *id);
 
 /* A short human name of a resource from its normalized data (its name at the
- * provider, or its URL or address), at most 255 characters cut on a character
- * boundary; "" when it has none. */
+ * provider, or its URL or address; an address that is a URL, such as a
+ * webhook's, by its origin only: "https://hooks.example.com/…"), at most 255
+ * characters cut on a character boundary; "" when it has none. */
 void importer_label(const char *type, json_object *norm, char *out, size_t n);
 
 /* A resource type as people write it ("maintenance window"), the type

@@ -15,9 +15,11 @@
  *   "maintenance:<page>"    GET /api/maintenance_windows (shape unconfirmed:
  *                           read tolerantly, skipped with a warning if not).
  *
- * A contact's external id is what it reaches, "<kind>:<address>" (hashed when
- * long), so a list target, the same address in another list and a direct
- * "email:…" destination in a monitor's notify are one contact. Keys carry
+ * A contact's external id is what it reaches, "<kind>:<address>", so a list
+ * target, the same address in another list and a direct "email:…"
+ * destination in a monitor's notify are one contact; the address is hashed
+ * when it is long, and always but for e-mail, SMS, Slack and Telegram: a
+ * webhook URL or an integration key is a secret, and an external id is shown. Keys carry
  * per-resource scopes: 401/403 on the monitors list is a bad key, on a later
  * list it skips that kind with a warning and the run goes on. */
 #include <ctype.h>
@@ -90,13 +92,19 @@ kind_find(const char *s, size_t n)
 	return NULL;
 }
 
-/* The contact id of a target: "<tag>:<value>", or "<tag>:#<hash>" when that
- * is long or holds control characters. */
+/* The contact id of a target: "<tag>:<value>" for an e-mail address, phone
+ * number, Slack channel or Telegram chat, else (a secret), or when that is
+ * long or holds control characters, "<tag>:#<hash>". */
 static void
 contact_xid(const char *tag, const char *value, char *out, size_t size)
 {
+	static const char *const shown[] = { "email", "sms", "slack", "telegram", NULL };
 	size_t n = strlen(value);
-	bool plain = strlen(tag) + 1 + n <= CR_MAX_ID && size > CR_MAX_ID;
+	bool plain = strlen(tag) + 1 + n <= CR_MAX_ID && size > CR_MAX_ID, address = false;
+
+	for (size_t i = 0; shown[i] != NULL; i++)
+		address |= strcmp(tag, shown[i]) == 0;
+	plain &= address;
 
 	for (size_t i = 0; plain && i < n; i++)
 		plain = (unsigned char)value[i] >= 0x20 && value[i] != 0x7f;

@@ -102,6 +102,9 @@ class TestStatuspageFidelity(FidelityTestCase):
         r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=status_page_subscriber"
                          "&per_page=100" % rid)
         self.assertNotIn("ops3@customer1.example", r.text)
+        # a webhook's endpoint may carry a token: its resource is named by the endpoint's origin only
+        self.assertNotIn("/statuspage/", r.text)
+        self.assertIn("https://hooks.customer1.example/…", [x["name"] for x in r.json["data"]])
         self.assertEqual(len(r.json["data"]), N_SP * N_SUBS)
         dropped = sorted(json.dumps(x["dropped"]) for x in r.json["data"])
         purge = json.dumps([{"field": "purge_at", "reason": "When Statuspage would delete the quarantined "

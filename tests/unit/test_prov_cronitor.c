@@ -22,6 +22,23 @@
 
 /* Jobs and heartbeats: schedule, timezone, grace, tags, paused; direct
  * destinations become their own contacts (the pure parse reads no lists). */
+/* The external id the adapter gives a contact that is not an address: the
+ * kind and a hash of the target (a webhook URL or key is a secret). */
+static const char *
+hashed(const char *tag, const char *value)
+{
+	static char out[4][96];
+	static int k;
+	unsigned char h[16];
+	char hex[sizeof h * 2 + 1];
+
+	crypto_generichash(h, sizeof h, (const unsigned char *)value, strlen(value), NULL, 0);
+	sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+	k = (k + 1) % 4;
+	snprintf(out[k], sizeof out[k], "%s:#%s", tag, hex);
+	return out[k];
+}
+
 static void
 test_cronitor_heartbeats(void **state)
 {
@@ -206,28 +223,28 @@ test_cronitor_notification_lists(void **state)
 	assert_string_equal(nstr(page_find(&p, "contact", "email:cto@example.com"), "value"),
 	    "cto@example.com");
 	assert_string_equal(nstr(page_find(&p, "contact", "slack:#alerts"), "type"), "slack");
-	assert_string_equal(nstr(page_find(&p, "contact", "webhook:https://hooks.example.com/cronitor"),
+	assert_string_equal(nstr(page_find(&p, "contact", hashed("webhook", "https://hooks.example.com/cronitor")),
 	                        "type"),
 	    "webhook");
 	it = page_find(&p, "contact", "sms:+15555550100");
 	assert_string_equal(nstr(it, "type"), "sms");
 	assert_string_equal(nstr(it, "name"), "On call");
-	assert_string_equal(nstr(page_find(&p, "contact", "pagerduty:e93facc04764012d7bfb002500d5d1a6"),
+	assert_string_equal(nstr(page_find(&p, "contact", hashed("pagerduty", "e93facc04764012d7bfb002500d5d1a6")),
 	                        "type"),
 	    "pagerduty");
-	assert_string_equal(nstr(page_find(&p, "contact", "opsgenie:og-key-1"), "type"), "opsgenie");
+	assert_string_equal(nstr(page_find(&p, "contact", hashed("opsgenie", "og-key-1")), "type"), "opsgenie");
 	assert_string_equal(nstr(page_find(&p, "contact",
-	                             "microsoft-teams:https://example.webhook.office.com/webhookb2/x"),
+	                             hashed("microsoft-teams", "https://example.webhook.office.com/webhookb2/x")),
 	                        "type"),
 	    "teams");
 	assert_string_equal(nstr(page_find(&p, "contact", "telegram:-100123"), "type"), "telegram");
-	assert_string_equal(nstr(page_find(&p, "contact", "discord:https://discord.com/api/webhooks/1/x"),
+	assert_string_equal(nstr(page_find(&p, "contact", hashed("discord", "https://discord.com/api/webhooks/1/x")),
 	                        "type"),
 	    "discord");
 	/* No equivalent: other, warned. */
-	assert_string_equal(nstr(page_find(&p, "contact", "victorops:routing-key-1"), "type"), "other");
+	assert_string_equal(nstr(page_find(&p, "contact", hashed("victorops", "routing-key-1")), "type"), "other");
 	assert_true(has_warning(&p, "has Splunk On-Call (VictorOps) targets, which have no equivalent"));
-	it = page_find(&p, "contact", "carrier-pigeon:loft 7");
+	it = page_find(&p, "contact", hashed("carrier-pigeon", "loft 7"));
 	assert_string_equal(nstr(it, "type"), "other");
 	assert_string_equal(nstr(it, "value"), "loft 7");
 	assert_true(has_warning(&p, "has carrier-pigeon targets, which have no equivalent"));
@@ -422,7 +439,7 @@ test_fetch_cronitor_links_every_list_target(void **state)
 	struct prov_page p = { 0 };
 	struct prov_error e = { 0 };
 	struct mini m;
-	char base[96];
+	char base[96], want[512];
 	char *a[] = { answer_fixture("200 OK", "cronitor/monitors_page1.json"),
 		answer_fixture("200 OK", "cronitor/notifications.json"), NULL };
 	const char *seen;
@@ -440,16 +457,19 @@ test_fetch_cronitor_links_every_list_target(void **state)
 	assert_non_null(strstr(seen, "Cronitor-Version: 2020-10-01\r\n"));
 	assert_string_equal(p.next_cursor, "monitors:2");
 	/* key1: the default list (two e-mails, Slack, webhook) and its direct e-mail. */
-	assert_string_equal(nids(page_find(&p, "heartbeat", "key1"), "contact_ids"),
-	    "email:ops@example.com,email:cto@example.com,slack:#alerts,webhook:https://hooks.example.com/cronitor,"
-	    "email:dba@example.com");
+	snprintf(want, sizeof want, "email:ops@example.com,email:cto@example.com,slack:#alerts,%s",
+	    hashed("webhook", "https://hooks.example.com/cronitor"));
+	snprintf(want + strlen(want), sizeof want - strlen(want), ",email:dba@example.com");
+	assert_string_equal(nids(page_find(&p, "heartbeat", "key1"), "contact_ids"), want);
 	/* hb2, map form {"alerts":[...]}: default and contacts-2, ops@ once. */
 	assert_int_equal(nids_len(page_find(&p, "heartbeat", "hb2"), "contact_ids"), 4 + 8);
-	assert_non_null(strstr(nids(page_find(&p, "heartbeat", "hb2"), "contact_ids"),
-	    "webhook:https://hooks.example.com/cronitor,sms:+15555550100,pagerduty:"));
+	snprintf(want, sizeof want, "%s,sms:+15555550100,pagerduty:#",
+	    hashed("webhook", "https://hooks.example.com/cronitor"));
+	assert_non_null(strstr(nids(page_find(&p, "heartbeat", "hb2"), "contact_ids"), want));
 	/* notify omitted: the default list. */
-	assert_string_equal(nids(page_find(&p, "heartbeat", "hb4"), "contact_ids"),
-	    "email:ops@example.com,email:cto@example.com,slack:#alerts,webhook:https://hooks.example.com/cronitor");
+	snprintf(want, sizeof want, "email:ops@example.com,email:cto@example.com,slack:#alerts,%s",
+	    hashed("webhook", "https://hooks.example.com/cronitor"));
+	assert_string_equal(nids(page_find(&p, "heartbeat", "hb4"), "contact_ids"), want);
 	assert_string_equal(nids(page_find(&p, "monitor", "chk3"), "contact_ids"),
 	    "slack:#ops,email:dba@example.com");
 	prov_page_free(&p);
