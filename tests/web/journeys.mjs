@@ -319,6 +319,17 @@ const journeys = {
     await page.waitForFunction(([id, n]) => (document.getElementById('details-' + id) || {}).textContent
       .includes('Not alerted: ' + n + ' — the contact is left out of this run.'), [monitor.id, contact.name],
     { timeout: TIMEOUT });
+    // every contact by filter: the dialog names what alerts the one still in the run
+    const other = items.find((r) => r.resource_type === 'contact' && r.id !== contact.id);
+    await filter([['Type', 'contact']]);
+    await page.getByRole('button', { name: 'Exclude all 2 matching' }).click();
+    await page.waitForSelector('#confirm-change[open]', { timeout: TIMEOUT });
+    const matching = await text('#change-text');
+    const otherNames = alerting(other).map((m) => m.name);
+    expect(matching.includes('Type: Contact') && (otherNames.length
+      ? matching.includes('will no longer alert it: ') && otherNames.every((n) => matching.includes(n))
+      : !matching.includes('no longer alert')), `the dialog names ${listOf(otherNames)}: ${matching}`);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     // a Healthchecks run: the fields that will not carry over, summed up before execute
     await page.getByRole('button', { name: 'All runs' }).click();
     await openStart('healthchecks');

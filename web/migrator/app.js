@@ -35,6 +35,11 @@ const RESOURCE_STATES = {
 };
 const ACTIONS = { create: 'Create', update: 'Update', skip: 'Skip', conflict: 'Conflict' };
 const LEVELS = { info: 'Info', warning: 'Warning', error: 'Error' };
+const MONITOR_TYPES = {
+  http: 'HTTP', keyword: 'keyword', ping: 'ping', port: 'port', dns: 'DNS', tcp: 'TCP', udp: 'UDP', smtp: 'SMTP',
+  pop3: 'POP3', imap: 'IMAP', ssh: 'SSH', api: 'API', other: 'other',
+};
+// contacts' types and status page subscribers' kinds
 const CONTACT_TYPES = {
   email: 'email', sms: 'SMS', voice: 'voice call', webhook: 'webhook', slack: 'Slack', teams: 'Microsoft Teams',
   telegram: 'Telegram', discord: 'Discord', pagerduty: 'PagerDuty', opsgenie: 'Opsgenie', pushover: 'Pushover',
@@ -629,7 +634,9 @@ function previewLines(type, p) {
     else if (col === 'keyword') {
       lines.push('Keyword: “' + v + '” must be ' + (p.keyword_up_when || 'present') +
         (p.keyword_case_sensitive ? ' (case-sensitive)' : ''));
-    } else if (col === 'type' || col === 'kind') lines.push(label + ': ' + named(CONTACT_TYPES, v));
+    } else if (col === 'type' || col === 'kind') {
+      lines.push(label + ': ' + named(type === 'monitor' ? MONITOR_TYPES : CONTACT_TYPES, v));
+    }
     else lines.push(label + ': ' + previewValue(how, v, p));
   }
   return lines;
