@@ -225,6 +225,10 @@ class TestReviewPageInABrowser(RunnerTestCase):
                 user = self.user()
                 rid = self.stack.insert_run(user.id, status="awaiting_review", provider="updown")
                 self.stack.insert_resources(rid, 3, status="pending", action=None)
+                # twelve heartbeats whose fields f01…f12 will not carry over, f01 for all twelve, f12 for one
+                for i in range(12):
+                    self.stack.insert_resources(rid, 1, resource_type="heartbeat", dropped=json.dumps(
+                        [{"field": "f%02d" % (k + 1), "reason": "Reason %d." % (k + 1)} for k in range(i + 1)]))
                 ro = user.new_token(["account:read"])
                 res = self.journey("readonly", ro, size)
                 self.assertIn("read-only", res["notice"])

@@ -552,7 +552,7 @@ const journeys = {
     await screen('disabled');
   },
 
-  // A read-only token reviews a run but cannot change it.
+  // A read-only token reviews a run, all of what will not carry over too, but cannot change it.
   async readonly() {
     await signIn(TOKEN);
     await page.waitForFunction(() => document.getElementById('scope-note').textContent.includes('read-only'));
@@ -563,6 +563,20 @@ const journeys = {
       expect(await page.getByRole('button', { name }).isDisabled(), name + ' is disabled');
     const rows = await page.locator('#resources-table tbody tr[data-id]').count();
     expect(rows > 0, 'the resources are listed');
+    // what will not carry over: the first 10 of the 12 fields, then all, then the first 10 again; and the
+    // monitors the test made without a field list
+    const dropped = () => page.locator('#dropped-list li').allTextContents();
+    const unlisted = 'Not listed for this provider yet: monitors.';
+    let lines = await dropped();
+    expect(lines.length === 11 && lines[0] === 'f01 (heartbeat): 12 resources — Reason 1.' && lines[10] === unlisted,
+      'the first 10 fields, the most first: ' + lines.join(' | '));
+    await page.getByRole('button', { name: 'Show all 12' }).click();
+    expect(await page.locator('#dropped-all').getAttribute('aria-expanded') === 'true', 'the toggle says it is open');
+    lines = await dropped();
+    expect(lines.length === 13 && lines[11] === 'f12 (heartbeat): 1 resource — Reason 12.',
+      'all 12 fields: ' + lines.join(' | '));
+    await page.getByRole('button', { name: 'Show the first 10' }).click();
+    expect((await dropped()).length === 11, 'the first 10 again');
     result.notice = await page.locator('#scope-note').textContent();
     expect(await page.locator('#scope-note').isVisible(), 'the note stays on the run');
     await screen('readonly');
