@@ -636,8 +636,7 @@ function previewLines(type, p) {
         (p.keyword_case_sensitive ? ' (case-sensitive)' : ''));
     } else if (col === 'type' || col === 'kind') {
       lines.push(label + ': ' + named(type === 'monitor' ? MONITOR_TYPES : CONTACT_TYPES, v));
-    }
-    else lines.push(label + ': ' + previewValue(how, v, p));
+    } else lines.push(label + ': ' + previewValue(how, v, p));
   }
   return lines;
 }
