@@ -115,6 +115,18 @@ class TestReviewPageInABrowser(RunnerTestCase):
                 self.assertEqual(len(names), 5)
                 self.assertEqual(self.count("heartbeats", user), 1)
 
+    def test_preview_dropped_and_a_contact_excluded_after_naming_its_monitors(self):
+        harness.fake_call(self.stack, "POST", "/_control/demo?provider=healthchecks")
+        for size in SIZES:
+            with self.subTest(size=size):
+                key = self.account(monitors=6, heartbeats=1, contacts=2, status_pages=1, paused_every=0)
+                user = self.user()
+                res = self.journey("preview", user.token, size, KEY=key)
+                statuses = dict(self.stack.sql("SELECT CAST(id AS CHAR), status FROM migration_run_resources WHERE run_id=%s AND "
+                                               "resource_type='contact'" % q(res["run"])))
+                self.assertEqual(statuses.pop(str(res["contact"])), "excluded", "the contact confirmed")
+                self.assertNotIn("excluded", statuses.values(), "the other contact stays")
+
     def test_states_messages_and_exclusion_by_filter(self):
         for size in SIZES:
             with self.subTest(size=size):
@@ -213,6 +225,10 @@ class TestReviewPageInABrowser(RunnerTestCase):
                 user = self.user()
                 rid = self.stack.insert_run(user.id, status="awaiting_review", provider="updown")
                 self.stack.insert_resources(rid, 3, status="pending", action=None)
+                # twelve heartbeats whose fields f01…f12 will not carry over, f01 for all twelve, f12 for one
+                for i in range(12):
+                    self.stack.insert_resources(rid, 1, resource_type="heartbeat", dropped=json.dumps(
+                        [{"field": "f%02d" % (k + 1), "reason": "Reason %d." % (k + 1)} for k in range(i + 1)]))
                 ro = user.new_token(["account:read"])
                 res = self.journey("readonly", ro, size)
                 self.assertIn("read-only", res["notice"])

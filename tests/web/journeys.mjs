@@ -188,6 +188,35 @@ async function waitRows(n) {
     { timeout: TIMEOUT });
 }
 
+// A GET of the API with the journey's token, as the page would make it.
+async function apiGet(path) {
+  return page.evaluate(async ([p, t]) => (await fetch('/api/v1' + p, { headers: { Authorization: 'Bearer ' + t } }))
+    .json(), [path, TOKEN]);
+}
+
+function listOf(items) { return new Intl.ListFormat('en', { type: 'conjunction' }).format(items); }
+
+// Open a resource's details with the keyboard; returns the text they show, once they are within the screen.
+async function openDetails(name) {
+  const button = page.getByRole('button', { name: 'Details of ' + name, exact: true });
+  expect(await button.getAttribute('aria-expanded') === 'false', 'the details start closed');
+  await button.focus();
+  await page.keyboard.press('Enter');
+  expect(await button.getAttribute('aria-expanded') === 'true', 'Details says it is open');
+  const details = page.locator('#' + await button.getAttribute('aria-controls'));
+  expect(await details.isVisible(), 'the details of ' + name + ' show');
+  const right = await details.evaluate((e) => e.getBoundingClientRect().right);
+  expect(right <= page.viewportSize().width, 'the details end within the screen: ' + right);
+  return details.textContent();
+}
+
+// "Will not carry over" in a resource's details, from the item's dropped.
+function droppedText(item) {
+  return 'Will not carry over: ' + (item.dropped === null ? 'not listed for this provider yet.'
+    : item.dropped.length ? item.dropped.map((x) => x.field + ' — ' + x.reason).join('')
+      : 'nothing; every field carries over.');
+}
+
 // Back to the list: the focus returns to the Open button of the run just left.
 async function backToRuns() {
   await page.getByRole('button', { name: 'All runs' }).click();
@@ -245,6 +274,85 @@ const journeys = {
     step('completed');
   },
 
+  // What a resource becomes (its details) and what will not carry over, on UptimeRobot and Healthchecks runs;
+  // a contact excluded after a dialog names the monitors and heartbeats that alert it (read from the API).
+  async preview() {
+    await signIn(TOKEN);
+    await startRun('uptimerobot', [['API key', KEY]], false);
+    await waitStatus('awaiting_review');
+    const items = (await apiGet('/migrations/' + result.run + '/resources?per_page=100')).data;
+    const checks = items.filter((r) => ['monitor', 'heartbeat'].includes(r.resource_type));
+    const alerting = (c) => checks.filter((m) => m.preview.alerts.some((a) => a.external_id === c.external_id));
+    const contact = items.find((r) => r.resource_type === 'contact' && alerting(r).length > 0);
+    expect(contact, 'a contact of the fake account alerted by a monitor: ' + JSON.stringify(items));
+    const monitor = items.find((r) => r.resource_type === 'monitor' && alerting(contact).includes(r));
+    const shown = await openDetails(monitor.name);
+    const p = monitor.preview;
+    const minutes = p.interval_s / 60;
+    for (const part of ['URL: ' + p.url, 'Check interval: ' + minutes + (minutes === 1 ? ' minute' : ' minutes'),
+      'Alerts: ' + p.alerts[0].name + ' (', droppedText(monitor)].concat(p.request_body ? ['Request body: hidden'] : []))
+      expect(shown.includes(part), `the details show ${part}: ${shown}`);
+    for (const a of p.alerts) expect(shown.includes(a.name + ' ('), 'the alert names ' + a.name + ': ' + shown);
+    expect(!shown.includes('(not shown)'), 'a secret reads "hidden"');
+    await screen('details');
+    // the contact: a dialog names what alerts it; Cancel changes nothing, Exclude excludes it
+    const names = alerting(contact).map((m) => m.name);
+    await page.getByRole('checkbox', { name: 'Select ' + contact.name, exact: true }).check();
+    await page.getByRole('button', { name: 'Exclude selected' }).click();
+    await page.waitForSelector('#confirm-change[open]', { timeout: TIMEOUT });
+    expect(await text('#change-title') === 'Exclude 1 contact?', 'the dialog counts the contact');
+    const warning = await text('#change-text');
+    expect(warning.startsWith('These monitors and heartbeats will no longer alert it: ') &&
+      names.every((n) => warning.includes(n)) && warning.split(', ').length === names.length,
+      `the dialog names ${listOf(names)}: ${warning}`);
+    await screen('exclude-contact');
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    expect(await page.locator('#confirm-change').evaluate((d) => !d.open), 'Cancel closes the dialog');
+    expect(await page.locator(`#resources-table tr[data-id="${contact.id}"]`).getAttribute('data-status') !==
+      'excluded', 'Cancel changes nothing');
+    await page.getByRole('button', { name: 'Exclude selected' }).click();
+    await page.waitForSelector('#confirm-change[open]', { timeout: TIMEOUT });
+    await page.getByRole('button', { name: 'Exclude', exact: true }).click();
+    await waitNotice('1 resource excluded.');
+    result.contact = contact.id;
+    // the details stay open and now say the monitor will not alert it
+    await page.waitForFunction(([id, n]) => (document.getElementById('details-' + id) || {}).textContent
+      .includes('Not alerted: ' + n + ' — the contact is left out of this run.'), [monitor.id, contact.name],
+    { timeout: TIMEOUT });
+    // every contact by filter: the dialog names what alerts the one still in the run
+    const other = items.find((r) => r.resource_type === 'contact' && r.id !== contact.id);
+    await filter([['Type', 'contact']]);
+    await page.getByRole('button', { name: 'Exclude all 2 matching' }).click();
+    await page.waitForSelector('#confirm-change[open]', { timeout: TIMEOUT });
+    const matching = await text('#change-text');
+    const otherNames = alerting(other).map((m) => m.name);
+    expect(matching.includes('Type: Contact') && (otherNames.length
+      ? matching.includes('will no longer alert it: ') && otherNames.every((n) => matching.includes(n))
+      : !matching.includes('no longer alert')), `the dialog names ${listOf(otherNames)}: ${matching}`);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    // a Healthchecks run: the fields that will not carry over, summed up before execute
+    await page.getByRole('button', { name: 'All runs' }).click();
+    await openStart('healthchecks');
+    await fill([['API key', 'demo-key-00000000000000000000000'],
+      ['Healthchecks address (self-hosted) (optional)', FAKE + '/healthchecks']]);
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    const hc = await shownRun();
+    await waitStatus('awaiting_review');
+    const rows = (await apiGet('/migrations/' + hc)).meta.dropped;
+    expect(rows.some((x) => x.field === 'badge_url'), 'the API lists badge_url: ' + JSON.stringify(rows));
+    const lines = await page.locator('#dropped-list li').allTextContents();
+    const want = rows.slice(0, 10).map((x) => `${x.field} (${x.resource_type}): ${x.resources} ` +
+      (x.resources === 1 ? 'resource' : 'resources') + ' — ' + x.reason);
+    expect(lines.slice(0, want.length).join('\n') === want.join('\n'), 'the summary lists what will not carry over: ' +
+      lines.join(' | '));
+    expect(await page.locator('#dropped-all').isVisible() === rows.length > 10, 'show all only past 10');
+    const beat = (await apiGet('/migrations/' + hc + '/resources?resource_type=heartbeat')).data[0];
+    const beatShown = await openDetails(beat.name);
+    expect(beatShown.includes('Ping URL: hidden') && beatShown.includes(droppedText(beat)),
+      'the heartbeat hides its ping URL and lists its dropped fields: ' + beatShown);
+    await screen('dropped');
+  },
+
   // States and their messages, the empty list's words, and every match excluded and included by filter.
   // The runner works only while the journey lets it, so each state is seen for sure.
   async states() {
@@ -265,8 +373,8 @@ const journeys = {
     await filter([['Type', 'monitor']]);
     await waitRows(6);
     await page.getByRole('button', { name: 'Exclude all 6 matching' }).click();
-    expect(await text('#bulk-title') === 'Exclude 6 resources?', 'the confirmation states the count');
-    expect((await text('#bulk-text')).includes('Type: Monitor'), 'and the filter');
+    expect(await text('#change-title') === 'Exclude 6 resources?', 'the confirmation states the count');
+    expect((await text('#change-text')).includes('Type: Monitor'), 'and the filter');
     await screen('exclude-matching');
     await page.getByRole('button', { name: 'Exclude 6' }).click();
     await waitNotice('6 resources excluded.');
@@ -278,7 +386,7 @@ const journeys = {
     await filter([['Type', 'status_page']]);
     await waitRows(1);
     await page.getByRole('button', { name: 'Exclude all 1 matching' }).click();
-    expect(await text('#bulk-title') === 'Exclude 1 resource?', 'one resource, singular');
+    expect(await text('#change-title') === 'Exclude 1 resource?', 'one resource, singular');
     await page.getByRole('button', { name: 'Cancel', exact: true }).click();
     expect(await page.locator('#resources-table tr[data-status=excluded]').count() === 0, 'Cancel changes nothing');
     await page.getByRole('button', { name: 'Exclude all 1 matching' }).click();
@@ -444,7 +552,7 @@ const journeys = {
     await screen('disabled');
   },
 
-  // A read-only token reviews a run but cannot change it.
+  // A read-only token reviews a run, all of what will not carry over too, but cannot change it.
   async readonly() {
     await signIn(TOKEN);
     await page.waitForFunction(() => document.getElementById('scope-note').textContent.includes('read-only'));
@@ -455,6 +563,20 @@ const journeys = {
       expect(await page.getByRole('button', { name }).isDisabled(), name + ' is disabled');
     const rows = await page.locator('#resources-table tbody tr[data-id]').count();
     expect(rows > 0, 'the resources are listed');
+    // what will not carry over: the first 10 of the 12 fields, then all, then the first 10 again; and the
+    // monitors the test made without a field list
+    const dropped = () => page.locator('#dropped-list li').allTextContents();
+    const unlisted = 'Not listed for this provider yet: monitors.';
+    let lines = await dropped();
+    expect(lines.length === 11 && lines[0] === 'f01 (heartbeat): 12 resources — Reason 1.' && lines[10] === unlisted,
+      'the first 10 fields, the most first: ' + lines.join(' | '));
+    await page.getByRole('button', { name: 'Show all 12' }).click();
+    expect(await page.locator('#dropped-all').getAttribute('aria-expanded') === 'true', 'the toggle says it is open');
+    lines = await dropped();
+    expect(lines.length === 13 && lines[11] === 'f12 (heartbeat): 1 resource — Reason 12.',
+      'all 12 fields: ' + lines.join(' | '));
+    await page.getByRole('button', { name: 'Show the first 10' }).click();
+    expect((await dropped()).length === 11, 'the first 10 again');
     result.notice = await page.locator('#scope-note').textContent();
     expect(await page.locator('#scope-note').isVisible(), 'the note stays on the run');
     await screen('readonly');

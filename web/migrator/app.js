@@ -35,6 +35,42 @@ const RESOURCE_STATES = {
 };
 const ACTIONS = { create: 'Create', update: 'Update', skip: 'Skip', conflict: 'Conflict' };
 const LEVELS = { info: 'Info', warning: 'Warning', error: 'Error' };
+const MONITOR_TYPES = {
+  http: 'HTTP', keyword: 'keyword', ping: 'ping', port: 'port', dns: 'DNS', tcp: 'TCP', udp: 'UDP', smtp: 'SMTP',
+  pop3: 'POP3', imap: 'IMAP', ssh: 'SSH', api: 'API', other: 'other',
+};
+// contacts' types and status page subscribers' kinds
+const CONTACT_TYPES = {
+  email: 'email', sms: 'SMS', voice: 'voice call', webhook: 'webhook', slack: 'Slack', teams: 'Microsoft Teams',
+  telegram: 'Telegram', discord: 'Discord', pagerduty: 'PagerDuty', opsgenie: 'Opsgenie', pushover: 'Pushover',
+  push: 'push notification', other: 'other',
+};
+// The preview's account columns (docs/review.md "What each resource becomes"): label and how the value reads;
+// "kind.column" where a kind reads a column its own way. A column missing here shows by its API name.
+const PREVIEW = {
+  name: ['Name'], type: ['Type'], url: ['URL'], port: ['Port'], interval_s: ['Check interval', 'seconds'],
+  'heartbeat.interval_s': ['Expected every', 'seconds'], timeout_s: ['Timeout', 'seconds'],
+  http_method: ['HTTP method'], request_headers: ['Request headers', 'names'], request_body: ['Request body'],
+  expected_status_codes: ['Expected status codes', 'list'], follow_redirects: ['Follows redirects', 'yes'],
+  verify_ssl: ['Verifies the SSL certificate', 'yes'], ssl_expiry_days: ['Warns before SSL expiry', 'days'],
+  regions: ['Regions', 'list'], paused: ['Paused', 'yes'], grace_s: ['Grace period', 'seconds'],
+  schedule: ['Schedule'], timezone: ['Time zone'], ping_url: ['Ping URL'], value: ['Address'],
+  needs_address: ['Needs an address', 'yes'], public: ['Public', 'yes'], entries: ['Entries'],
+  recurrence: ['Recurrence'], starts: ['Starts'], ends: ['Ends'], duration_min: ['Duration', 'minutes'],
+  days: ['Days', 'list'], monitors: ['Monitors'], heartbeats: ['Heartbeats'], kind: ['Kind'], address: ['Address'],
+  state: ['State'], components: ['Components'], first_name: ['First name'], last_name: ['Last name'],
+  company: ['Company'], email: ['Email'], status: ['Status'], currency: ['Currency'], credit: ['Credit', 'amount'],
+  product: ['Product'], domain: ['Domain'], billing_cycle: ['Billing cycle'], amount: ['Amount', 'amount'],
+  first_amount: ['First amount', 'amount'], setup_fee: ['Setup fee', 'amount'], next_due: ['Next due'],
+  registrar: ['Registrar'], expiry: ['Expires'], period_years: ['Period', 'years'], auto_renew: ['Renews', 'yes'],
+  number: ['Number'], invoice_date: ['Invoice date'], due: ['Due'], paid_at: ['Paid'],
+  subtotal: ['Subtotal', 'amount'], tax: ['Tax', 'amount'], total: ['Total', 'amount'],
+  balance: ['Balance', 'amount'], lines: ['Lines'], paid_on: ['Paid on'], gateway: ['Gateway'],
+  transaction_id: ['Transaction'], description: ['Description'], amount_in: ['Amount in', 'amount'],
+  fees: ['Fees', 'amount'], amount_out: ['Amount out', 'amount'],
+};
+// A secret the API names but never shows (a request body, a ping URL, a webhook address).
+const NOT_SHOWN = '(not shown)';
 // Credential fields per provider (README "Credentials per provider"): name, label, required, secret, hint.
 // required null: WHMCS's address, which the user gives unless an administrator set it ([provider.whmcs]
 // base_url; then the service refuses the field), so the page leaves it to the service to say it is missing.
@@ -59,8 +95,8 @@ const FILTERS = [['status', 'f-status', 'Status'], ['resource_type', 'f-type', '
 
 const $ = (id) => document.getElementById(id);
 const state = {
-  me: null, runsPage: 1, run: null, counts: {}, plan: {}, resPage: 1, logPage: 1, timer: null, selected: new Set(),
-  filter: {}, matching: 0, noticeRun: null, seen: null,
+  me: null, runsPage: 1, run: null, counts: {}, plan: {}, dropped: null, resPage: 1, logPage: 1, timer: null,
+  selected: new Map(), opened: new Set(), filter: {}, matching: 0, noticeRun: null, seen: null, onConfirm: null,
 };
 
 function token() { return sessionStorage.getItem(TOKEN_KEY); }
@@ -180,7 +216,7 @@ function cell(content, label) {
 
 function emptyRow(tbody, text) {
   const tr = el('tr');
-  tr.append(el('td', text, { colspan: '6' }));
+  tr.append(el('td', text, { colspan: '7' }));
   tbody.append(tr);
 }
 
@@ -346,12 +382,15 @@ async function openRun(id) {
   state.run = { id };
   state.counts = {};
   state.plan = {};
+  state.dropped = null;
   state.seen = null;
   state.resPage = 1;
   state.logPage = 1;
   state.selected.clear();
+  state.opened.clear();
   state.filter = {};
   $('filters').reset();
+  $('dropped-all').setAttribute('aria-expanded', 'false');
   $('run-title').textContent = ''; // not the run shown before, until this one is read
   $('run-meta').replaceChildren();
   delete $('run').dataset.run;
@@ -372,11 +411,22 @@ async function readRun(id) {
     // shows at review)
     if (row) {
       return { run: row, counts: Object.assign({}, state.counts, { failed: row.failed_resources }),
-        plan: state.plan };
+        plan: state.plan, dropped: state.dropped };
     }
   }
   const body = await api('GET', '/migrations/' + id);
-  return { run: body.data, counts: body.meta.resource_counts, plan: body.meta.action_counts || {} };
+  return { run: body.data, counts: body.meta.resource_counts, plan: body.meta.action_counts || {},
+    dropped: droppedOf(body) };
+}
+
+// From the run detail, once discovery is over: the fields that will not carry over (meta.dropped) and the
+// kinds whose fields the provider has not listed yet (resources with dropped null, of the up to 500 the
+// detail carries); null before.
+function droppedOf(body) {
+  if (!body.meta.dropped) return null;
+  const unlisted = new Set(body.data.resources.filter((r) => r.dropped === null && r.status !== 'excluded')
+    .map((r) => r.resource_type));
+  return { rows: body.meta.dropped, unlisted: Array.from(unlisted).sort() };
 }
 
 async function refreshRun() {
@@ -387,10 +437,11 @@ async function refreshRun() {
   } catch (err) {
     return explain(err);
   }
-  const { run, counts, plan } = read;
+  const { run, counts, plan, dropped } = read;
   state.run = run;
   state.counts = counts;
   state.plan = plan;
+  state.dropped = dropped;
   if (state.noticeRun && (state.noticeRun.id !== run.id || state.noticeRun.status !== run.status)) notice('');
   $('run-title').textContent = providerName(run.provider) + ' migration';
   const started = when(run.created_at);
@@ -400,6 +451,7 @@ async function refreshRun() {
     (run.error_message ? ' – ' + run.error_message : '');
   $('run-status').dataset.status = run.status;
   renderProgress(run, counts, plan);
+  renderDropped(run);
   renderActions(run, counts);
   if (ACTIVE.includes(run.status)) state.timer = setTimeout(refreshRun, 1500);
   // the resource and log pages are read again only when the run shows a change (a runner that waits on a
@@ -449,6 +501,23 @@ function renderProgress(run, counts, plan) {
   $('run-summary').textContent = text;
 }
 
+// At review: the fields that will not carry over, per kind and field, the most first; the first 10 until all
+// are asked for.
+function renderDropped(run) {
+  const d = state.dropped;
+  $('run-dropped').hidden = run.status !== 'awaiting_review' || !d || (!d.rows.length && !d.unlisted.length);
+  if ($('run-dropped').hidden) return;
+  const all = $('dropped-all').getAttribute('aria-expanded') === 'true';
+  $('dropped-list').replaceChildren(...(all ? d.rows : d.rows.slice(0, 10)).map((x) => el('li', x.field + ' (' +
+    kindName(x.resource_type) + '): ' + plural(x.resources, 'resource', 'resources') + ' — ' + x.reason)));
+  if (d.unlisted.length) {
+    $('dropped-list').append(el('li', 'Not listed for this provider yet: ' +
+      listOf(d.unlisted.map((k) => (KINDS[k] || [k, k])[1])) + '.'));
+  }
+  $('dropped-all').hidden = d.rows.length <= 10;
+  $('dropped-all').textContent = all ? 'Show the first 10' : 'Show all ' + d.rows.length;
+}
+
 function renderActions(run, counts) {
   const write = can('account:write');
   const review = run.status === 'awaiting_review';
@@ -483,21 +552,30 @@ async function loadResources() {
     return explain(err);
   }
   const tbody = $('resources-table').tBodies[0];
-  // the list is drawn anew on every read: the focus stays on the row it was in
-  const focused = document.activeElement && tbody.contains(document.activeElement)
-    ? document.activeElement.closest('tr').dataset.id : null;
+  // the list is drawn anew on every read: the focus stays on the control it was on (the row's checkbox or its
+  // Details), and open details stay open
+  const active = document.activeElement;
+  const focused = active && tbody.contains(active) ? [active.closest('tr').dataset.id, active.dataset.control] : [];
   tbody.replaceChildren();
   for (const r of body.data) {
     const tr = el('tr', null, { 'data-id': r.id, 'data-status': r.status });
     const name = r.name || r.external_id;
-    const box = el('input', null, { type: 'checkbox', 'aria-label': 'Select ' + name });
+    const box = el('input', null, { type: 'checkbox', 'aria-label': 'Select ' + name, 'data-control': 'select' });
     box.checked = state.selected.has(r.id);
-    box.addEventListener('change', () => { if (box.checked) state.selected.add(r.id); else state.selected.delete(r.id); });
+    box.addEventListener('change', () => { if (box.checked) state.selected.set(r.id, r); else state.selected.delete(r.id); });
+    const details = detailsRow(r);
+    const more = el('button', 'Details', { type: 'button', class: 'details-toggle', 'aria-label': 'Details of ' + name,
+      'aria-controls': details.id, 'aria-expanded': String(!details.hidden), 'data-control': 'details' });
+    more.addEventListener('click', () => {
+      details.hidden = !details.hidden;
+      more.setAttribute('aria-expanded', String(!details.hidden));
+      if (details.hidden) state.opened.delete(r.id); else state.opened.add(r.id);
+    });
     tr.append(cell(box), cell(name, 'Name'), cell(capital(kindName(r.resource_type)), 'Type'),
       cell(r.action ? named(ACTIONS, r.action) : '–', 'Action'), cell(named(RESOURCE_STATES, r.status), 'Status'),
-      cell(r.error_message || r.reason || '–', 'Reason'));
-    tbody.append(tr);
-    if (String(r.id) === focused) box.focus();
+      cell(r.error_message || r.reason || '–', 'Reason'), cell(more));
+    tbody.append(tr, details);
+    if (String(r.id) === focused[0]) (focused[1] === 'details' ? more : box).focus();
   }
   const filtered = Object.keys(state.filter).length > 0;
   if (!body.data.length) {
@@ -507,6 +585,80 @@ async function loadResources() {
   $('select-all').checked = false;
   pager($('resources-pager'), body.links, body.meta, (d) => { state.resPage += d; loadResources(); });
   renderBulk(filtered ? body.meta.total : 0);
+}
+
+// ---- what each resource becomes
+
+// A duration in words: "5 minutes", "1 hour", "90 seconds".
+function duration(s) {
+  for (const [n, one, many] of [[86400, 'day', 'days'], [3600, 'hour', 'hours'], [60, 'minute', 'minutes']])
+    if (s >= n && s % n === 0) return plural(s / n, one, many);
+  return plural(s, 'second', 'seconds');
+}
+
+// One preview value in words (how: PREVIEW's second item; p: the whole preview, for the currency).
+function previewValue(how, v, p) {
+  if (v === NOT_SHOWN) return 'hidden';
+  if (how === 'seconds') return duration(v);
+  if (how === 'minutes') return duration(v * 60);
+  if (how === 'days') return plural(v, 'day', 'days');
+  if (how === 'years') return plural(v, 'year', 'years');
+  if (how === 'yes') return v ? 'yes' : 'no';
+  if (how === 'amount') return p.currency ? v + ' ' + p.currency : String(v);
+  if (how === 'names') return v.join(', ') + ' (values hidden)';
+  if (how === 'list' && Array.isArray(v)) return v.join(', ');
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+// "Ops (email ops@example.com)", "Ops (Slack)": an address the API does not show is left out.
+function recipient(a) {
+  return a.name + ' (' + named(CONTACT_TYPES, a.type) + (a.address && a.address !== NOT_SHOWN ? ' ' + a.address : '') +
+    ')';
+}
+
+// "Night — the contact is left out of this run."; a contact not in the run has no name, only its id.
+function notAlerted(a) {
+  return (a.name || 'contact ' + a.external_id) + ' — ' + a.why.charAt(0).toLowerCase() + a.why.slice(1);
+}
+
+// The preview as "Label: value" lines, in the API's order; columns without a value are left out.
+function previewLines(type, p) {
+  const lines = [];
+  for (const col of Object.keys(p)) {
+    const v = p[col];
+    const [label, how] = PREVIEW[type + '.' + col] || PREVIEW[col] || [col];
+    if (col === 'alerts') lines.push('Alerts: ' + (v.length ? v.map(recipient).join(', ') : 'nobody'));
+    else if (col === 'not_alerted') { if (v.length) lines.push('Not alerted: ' + v.map(notAlerted).join('; ')); }
+    else if (v === null || col === 'keyword_up_when' || col === 'keyword_case_sensitive') continue; // see keyword
+    else if (Array.isArray(v) && !v.length) continue;
+    else if (col === 'keyword') {
+      lines.push('Keyword: “' + v + '” must be ' + (p.keyword_up_when || 'present') +
+        (p.keyword_case_sensitive ? ' (case-sensitive)' : ''));
+    } else if (col === 'type' || col === 'kind') {
+      lines.push(label + ': ' + named(type === 'monitor' ? MONITOR_TYPES : CONTACT_TYPES, v));
+    } else lines.push(label + ': ' + previewValue(how, v, p));
+  }
+  return lines;
+}
+
+// The hidden row under a resource that its Details button opens: what the import will write for it, and
+// which of the provider's fields will not carry over.
+function detailsRow(r) {
+  const list = el('ul', null, { class: 'preview' });
+  if (r.preview) list.append(...previewLines(r.resource_type, r.preview).map((line) => el('li', line)));
+  else list.append(el('li', 'Nothing is written to your account for this kind of resource.'));
+  const lost = el('li', 'Will not carry over: ' + (r.dropped === null ? 'not listed for this provider yet.'
+    : r.dropped.length ? '' : 'nothing; every field carries over.'));
+  if (r.dropped && r.dropped.length) {
+    lost.append(el('ul', null));
+    lost.lastChild.append(...r.dropped.map((x) => el('li', x.field + ' — ' + x.reason)));
+  }
+  list.append(lost);
+  const tr = el('tr', null, { class: 'details', id: 'details-' + r.id });
+  tr.hidden = !state.opened.has(r.id);
+  tr.append(el('td', null, { colspan: '7' }));
+  tr.firstChild.append(list);
+  return tr;
 }
 
 // "Exclude all N matching" and its twin, while a filter is applied and the run awaits review.
@@ -524,15 +676,91 @@ function ask(id) {
   $(id).showModal();
 }
 
-function confirmBulk(verb) {
+// Ask before a change: a title, paragraphs, the confirming button's label; then() runs on that button only.
+function confirmChange(title, paragraphs, yes, then) {
+  $('change-title').textContent = title;
+  $('change-text').replaceChildren(...paragraphs.map((t) => el('p', t)));
+  $('change-yes').textContent = yes;
+  state.onConfirm = then;
+  ask('confirm-change');
+}
+
+const changed = (verb) => (r) => plural(r.changed, 'resource', 'resources') + ' ' + verb + '.';
+
+// Up to 10 pages of 100 of the run's resources that match query: { items, more } (more: pages left unread).
+async function readPages(query) {
+  const items = [];
+  for (let page = 1; page <= 10; page++) {
+    const body = await api('GET', '/migrations/' + state.run.id + '/resources?per_page=100&page=' + page + '&' + query);
+    items.push(...body.data);
+    if (!body.links.next) return { items, more: false };
+  }
+  return { items, more: true };
+}
+
+// The sentence naming the monitors and heartbeats that would alert none of these contacts (external ids) any
+// more, leaving aside the ones excluded already or by the same change (leaving: resource ids); '' when none.
+// Up to 1,000 of each kind are read.
+async function lostAlerts(contacts, leaving) {
+  const lost = [];
+  let more = false;
+  for (const type of ['monitor', 'heartbeat']) {
+    const read = await readPages('resource_type=' + type);
+    more = more || read.more;
+    for (const r of read.items) {
+      if (r.status !== 'excluded' && !leaving.has(r.id) && r.preview &&
+        r.preview.alerts.some((a) => contacts.includes(a.external_id))) lost.push(r.name || r.external_id);
+    }
+  }
+  if (!lost.length) return '';
+  const names = lost.slice(0, 10).concat(lost.length > 10 ? [plural(lost.length - 10, 'other', 'others')] : [],
+    more ? ['perhaps more beyond the first 1,000 read'] : []);
+  return 'These monitors and heartbeats will no longer alert ' + (contacts.length === 1 ? 'it' : 'one or more of them') +
+    ': ' + listOf(names) + '.';
+}
+
+// Exclude the selected resources; when they hold contacts that monitors or heartbeats alert, ask first.
+async function excludeSelected() {
+  const items = Array.from(state.selected.values());
+  const contacts = items.filter((r) => r.resource_type === 'contact').map((r) => r.external_id);
+  const go = () => act('POST', '/resources/exclude', { ids: selectedIds() }, changed('excluded'));
+  let lost = '';
+  try {
+    if (contacts.length) lost = await lostAlerts(contacts, new Set(state.selected.keys()));
+  } catch (err) {
+    return explain(err);
+  }
+  if (!lost) return go();
+  const what = contacts.length === items.length ? countOf(contacts.length, 'contact')
+    : plural(items.length, 'resource', 'resources');
+  confirmChange('Exclude ' + what + '?', [lost], 'Exclude', go);
+}
+
+// Exclude or include every resource the filter matches, after a dialog that states the count and the filter,
+// and for an exclusion that takes contacts, the monitors and heartbeats that would lose them.
+async function confirmMatching(verb) {
   const n = state.matching;
-  $('bulk-title').textContent = verb + ' ' + plural(n, 'resource', 'resources') + '?';
-  $('bulk-text').textContent = (verb === 'Exclude'
+  const filter = Object.assign({}, state.filter);
+  const text = [verb === 'Exclude'
     ? 'Every resource that matches ' + filterWords() + ' is left out of the import (those already excluded stay so).'
-    : 'Every excluded resource that matches ' + filterWords() + ' is taken back into the import.');
-  $('bulk-yes').textContent = verb + ' ' + n;
-  $('bulk-yes').value = verb.toLowerCase();
-  ask('confirm-bulk');
+    : 'Every excluded resource that matches ' + filterWords() + ' is taken back into the import.'];
+  if (verb === 'Exclude' && (!filter.resource_type || filter.resource_type === 'contact')) {
+    const query = (type) => new URLSearchParams(Object.assign({}, filter, { resource_type: type })).toString();
+    try {
+      const contacts = (await readPages(query('contact'))).items.filter((r) => r.status !== 'excluded')
+        .map((r) => r.external_id);
+      const leaving = new Set(); // without a type, the filter's monitors and heartbeats go too
+      for (const type of !filter.resource_type && contacts.length ? ['monitor', 'heartbeat'] : [])
+        for (const r of (await readPages(query(type))).items) leaving.add(r.id);
+      const lost = contacts.length ? await lostAlerts(contacts, leaving) : '';
+      if (lost) text.push(lost);
+    } catch (err) {
+      return explain(err);
+    }
+  }
+  const path = '/resources/' + verb.toLowerCase();
+  confirmChange(verb + ' ' + plural(n, 'resource', 'resources') + '?', text, verb + ' ' + n,
+    () => act('POST', path, filter, changed(verb.toLowerCase() + 'd')));
 }
 
 async function loadLog() {
@@ -570,7 +798,7 @@ async function act(method, path, body, done) {
 }
 
 function selectedIds() {
-  return Array.from(state.selected);
+  return Array.from(state.selected.keys());
 }
 
 // ---- wiring
@@ -641,17 +869,17 @@ document.addEventListener('DOMContentLoaded', () => {
       explain(err);
     }
   });
-  const changed = (verb) => (r) => plural(r.changed, 'resource', 'resources') + ' ' + verb + '.';
-  $('exclude-selected').addEventListener('click', () =>
-    act('POST', '/resources/exclude', { ids: selectedIds() }, changed('excluded')));
+  $('exclude-selected').addEventListener('click', excludeSelected);
   $('include-selected').addEventListener('click', () =>
     act('POST', '/resources/include', { ids: selectedIds() }, changed('included')));
-  $('exclude-matching').addEventListener('click', () => confirmBulk('Exclude'));
-  $('include-matching').addEventListener('click', () => confirmBulk('Include'));
-  $('confirm-bulk').addEventListener('close', () => {
-    const verb = $('confirm-bulk').returnValue;
-    if (verb === 'exclude' || verb === 'include')
-      act('POST', '/resources/' + verb, state.filter, changed(verb + 'd'));
+  $('exclude-matching').addEventListener('click', () => confirmMatching('Exclude'));
+  $('include-matching').addEventListener('click', () => confirmMatching('Include'));
+  $('confirm-change').addEventListener('close', () => {
+    if ($('confirm-change').returnValue === 'yes') state.onConfirm();
+  });
+  $('dropped-all').addEventListener('click', () => {
+    $('dropped-all').setAttribute('aria-expanded', String($('dropped-all').getAttribute('aria-expanded') !== 'true'));
+    renderDropped(state.run);
   });
   $('resolve-selected').addEventListener('click', () =>
     act('POST', '/resolve-conflicts', { strategy: $('strategy').value, resource_ids: selectedIds() }));
