@@ -967,6 +967,8 @@ alerts_shown(json_object *p, json_object *alerts)
 {
 	json_object *yes = json_object_new_array(), *no = json_object_new_array();
 
+	if (!json_object_is_type(alerts, json_type_array))
+		alerts = NULL;
 	for (size_t i = 0; alerts != NULL && i < json_object_array_length(alerts); i++) {
 		json_object *a = json_object_array_get_idx(alerts, i), *e = json_object_new_object();
 		const char *status = raw_str(a, "status"), *name = raw_str(a, "name");

@@ -902,6 +902,11 @@ fake_check_answer(const struct fake_req *f, const struct http_resp *resp)
 	FUZZ_CHECK(resp->body != NULL, "status %d without a body", resp->status);
 	FUZZ_CHECK(utf8_valid(resp->body, resp->body_len), "the body is not UTF-8: %.*s", (int)resp->body_len,
 	    resp->body);
+	if (resp->content_type != NULL) { /* a report as CSV: UTF-8 text, only on a 200 */
+		FUZZ_CHECK(resp->status == 200 && strcmp(resp->content_type, "text/csv; charset=utf-8") == 0,
+		    "a %d answer as %s", resp->status, resp->content_type);
+		return NULL;
+	}
 	o = jx_parse(resp->body, resp->body_len, &ok);
 	FUZZ_CHECK(ok && json_object_is_type(o, json_type_object), "the body is not a JSON object: %.*s",
 	    (int)resp->body_len, resp->body);

@@ -50,6 +50,7 @@ REST_OPS = [
     ("POST", "/api/v1/migrations/{run}/cancel", "migration-cancel", []),
     ("POST", "/api/v1/migrations/{run}/resources/exclude", "migration-resources-exclude", ["ids"]),
     ("POST", "/api/v1/migrations/{run}/resources/include", "migration-resources-include", ["ids"]),
+    ("GET", "/api/v1/migrations/{run}/report", "migration-report", ["format"]),
     ("GET", "/api/v1/me", None, []),
 ]
 

@@ -223,26 +223,32 @@ test_cronitor_notification_lists(void **state)
 	assert_string_equal(nstr(page_find(&p, "contact", "email:cto@example.com"), "value"),
 	    "cto@example.com");
 	assert_string_equal(nstr(page_find(&p, "contact", "slack:#alerts"), "type"), "slack");
-	assert_string_equal(nstr(page_find(&p, "contact", hashed("webhook", "https://hooks.example.com/cronitor")),
+	assert_string_equal(nstr(page_find(&p, "contact",
+	                             hashed("webhook", "https://hooks.example.com/cronitor")),
 	                        "type"),
 	    "webhook");
 	it = page_find(&p, "contact", "sms:+15555550100");
 	assert_string_equal(nstr(it, "type"), "sms");
 	assert_string_equal(nstr(it, "name"), "On call");
-	assert_string_equal(nstr(page_find(&p, "contact", hashed("pagerduty", "e93facc04764012d7bfb002500d5d1a6")),
+	assert_string_equal(nstr(page_find(&p, "contact",
+	                             hashed("pagerduty", "e93facc04764012d7bfb002500d5d1a6")),
 	                        "type"),
 	    "pagerduty");
-	assert_string_equal(nstr(page_find(&p, "contact", hashed("opsgenie", "og-key-1")), "type"), "opsgenie");
+	assert_string_equal(nstr(page_find(&p, "contact", hashed("opsgenie", "og-key-1")), "type"),
+	    "opsgenie");
 	assert_string_equal(nstr(page_find(&p, "contact",
-	                             hashed("microsoft-teams", "https://example.webhook.office.com/webhookb2/x")),
+	                             hashed("microsoft-teams",
+	                                 "https://example.webhook.office.com/webhookb2/x")),
 	                        "type"),
 	    "teams");
 	assert_string_equal(nstr(page_find(&p, "contact", "telegram:-100123"), "type"), "telegram");
-	assert_string_equal(nstr(page_find(&p, "contact", hashed("discord", "https://discord.com/api/webhooks/1/x")),
+	assert_string_equal(nstr(page_find(&p, "contact",
+	                             hashed("discord", "https://discord.com/api/webhooks/1/x")),
 	                        "type"),
 	    "discord");
 	/* No equivalent: other, warned. */
-	assert_string_equal(nstr(page_find(&p, "contact", hashed("victorops", "routing-key-1")), "type"), "other");
+	assert_string_equal(nstr(page_find(&p, "contact", hashed("victorops", "routing-key-1")), "type"),
+	    "other");
 	assert_true(has_warning(&p, "has Splunk On-Call (VictorOps) targets, which have no equivalent"));
 	it = page_find(&p, "contact", hashed("carrier-pigeon", "loft 7"));
 	assert_string_equal(nstr(it, "type"), "other");
