@@ -1236,7 +1236,7 @@ static const struct prov_field job_fields[] = {
 static const struct prov_field list_fields[] = {
 	{ "key", "`monitor_contacts`, `heartbeat_contacts`", "the key monitors' `notify` names: they link every target of the list" },
 	{ "name", "`contacts.name`", "of every contact made from the list; else the key" },
-	{ "notifications", "`contacts.type`, `contacts.value`", "every target of every kind is one contact (see the kinds below), its external id `<kind>:<target>`; a kind without an equivalent, or unknown, is a contact of type `other`, with a warning; at most 100 of one kind" },
+	{ "notifications", "`contacts.type`, `contacts.value`", "every target of every kind is one contact (see the kinds below), its external id `<kind>:<target>` for an address, else `<kind>:#<hash>`; a kind without an equivalent, or unknown, is a contact of type `other`, with a warning; at most 100 of one kind" },
 	{ "monitors", NULL, "Not read: the links come from each monitor's `notify`, which names the list." },
 	{ "created", NULL, CR_STATE },
 	{ NULL, NULL, NULL }
