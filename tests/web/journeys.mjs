@@ -262,7 +262,9 @@ async function expectFinish(run, heading) {
   expect(outcomes === want, `the outcomes as the report counts them: ${outcomes} (want ${want})`);
   const groups = await page.locator('#finish-todo .todo-group').evaluateAll((gs) => gs.map((g) =>
     [g.querySelector('h4').textContent, [...g.querySelectorAll('li')].map((li) => li.textContent)]));
-  const wanted = TASK_HEADINGS.map(([task, h]) => [h, report.todo.filter((t) => t.task === task).map((t) => t.say)])
+  const provider = await text('#run-title').then((t) => t.replace(/ migration$/, ''));
+  const wanted = TASK_HEADINGS.map(([task, h]) => [h.replace('the provider', provider),
+    report.todo.filter((t) => t.task === task).map((t) => t.say)])
     .filter(([, items]) => items.length);
   expect(JSON.stringify(groups) === JSON.stringify(wanted), 'the to-do groups as the report has them: ' +
     JSON.stringify(groups) + ' want ' + JSON.stringify(wanted));
@@ -418,6 +420,13 @@ const journeys = {
     expect(beatShown.includes('Ping URL: hidden') && beatShown.includes(droppedText(beat)),
       'the heartbeat hides its ping URL and lists its dropped fields: ' + beatShown);
     await screen('dropped');
+    // imported: its heartbeats are to be pinged anew, its integrations given the addresses Healthchecks hides
+    await page.getByRole('button', { name: 'Execute' }).click();
+    await waitStatus('completed');
+    result.healthchecks = hc;
+    await expectFinish(hc, 'Done');
+    for (const task of ['ping', 'add_address'])
+      expect(await page.locator(`[data-task=${task}] li`).count() > 0, 'the to-do list has ' + task);
   },
 
   // States and their messages, the empty list's words, and every match excluded and included by filter.
@@ -580,6 +589,15 @@ const journeys = {
     await waitStatus('completed_with_errors');
     await expectRunFocused();
     expect(await text('#run-status') === 'Status: Completed with errors', 'the status in words');
+    // a run opened after it ended shows its finish, and the focus stays on the run's heading
+    await page.waitForSelector('#run-finish:not([hidden])', { timeout: TIMEOUT });
+    expect(await text('#finish-title') === 'Done, with errors', 'the finish heading names the errors');
+    const failed = (await apiGet('/migrations/' + await shownRun() + '/report')).data.todo
+      .filter((t) => t.task === 'retry').map((t) => t.say);
+    expect(failed.length === 2 && JSON.stringify(await page.locator('[data-task=retry] li').allTextContents()) ===
+      JSON.stringify(failed), 'the failed ones are to retry or add by hand: ' + failed.join(' | '));
+    expect(await text('[data-task=retry] h4') === 'Retry or add by hand', 'the retry group in words');
+    await expectRunFocused();
     await page.locator('#errors-only').check();
     await page.waitForFunction(() => [...document.querySelectorAll('#log li')].every((li) =>
       li.classList.contains('log-error')));
@@ -587,6 +605,9 @@ const journeys = {
     await page.getByRole('button', { name: 'Retry failed' }).click();
     await waitStatus('completed');
     expect(await page.getByRole('button', { name: 'Retry failed' }).isDisabled(), 'nothing left to retry');
+    // read again once the run ended again: nothing failed any more
+    await expectFinish(await shownRun(), 'Done');
+    expect(await page.locator('[data-task=retry]').count() === 0, 'nothing to retry in the to-do list');
     await screen('retried');
   },
 

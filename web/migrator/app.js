@@ -38,7 +38,8 @@ const RESOURCE_STATES = {
 };
 const ACTIONS = { create: 'Create', update: 'Update', skip: 'Skip', conflict: 'Conflict' };
 const LEVELS = { info: 'Info', warning: 'Warning', error: 'Error' };
-// The finish section's heading per final state, and the report's to-do tasks (its groups, in this order).
+// The finish section's heading per final state, and the report's to-do tasks (its groups, in this order; "the
+// provider" reads as the run's provider by name).
 const FINISH_TITLES = { completed: 'Done', completed_with_errors: 'Done, with errors',
   failed: 'Stopped by a failure: what was done', cancelled: 'Cancelled: what was done' };
 const TASKS = { ping: 'Point your jobs at their new checks', add_address: 'Add the addresses the provider does not show',
@@ -588,7 +589,9 @@ function renderFinish(report) {
     const group = el('div', null, { class: 'todo-group', 'data-task': task });
     const list = el('ul', null, { 'aria-labelledby': id });
     list.append(...items.map((t) => el('li', t.say)));
-    group.append(el('h4', TASKS[task] || capital(task.replace(/_/g, ' ')), { id }), list);
+    const heading = TASKS[task] ? TASKS[task].replace('the provider', providerName(report.provider))
+      : capital(task.replace(/_/g, ' '));
+    group.append(el('h4', heading, { id }), list);
     box.append(group);
   }
   if (!report.todo.length) box.append(el('p', 'Nothing left to do.'));
