@@ -473,8 +473,12 @@ const journeys = {
     await waitStatus('executing');
     expect(await text('#run-status') === 'Status: Importing', 'executing in words');
     await waitNotice('Execution queued.');
+    // someone typing in the filter while the run ends keeps the focus there; the finish shows all the same
+    await page.getByRole('searchbox', { name: 'Name contains' }).focus();
     await runner(true);
     await waitStatus('completed');
+    await page.waitForSelector('#run-finish:not([hidden])', { timeout: TIMEOUT });
+    expect(await page.evaluate(() => document.activeElement.id) === 'f-q', 'the focus stays in the filter');
     expect(await page.locator('#notice').isHidden(), 'the execution message went when the run completed');
     expect((await text('#run-summary')).includes('excluded 1'), 'the status page stayed excluded');
     await screen('completed');
