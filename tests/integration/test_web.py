@@ -114,6 +114,8 @@ class TestReviewPageInABrowser(RunnerTestCase):
                 self.assertNotIn("Demo Monitor 2", names)
                 self.assertEqual(len(names), 5)
                 self.assertEqual(self.count("heartbeats", user), 1)
+                self.assertEqual(res["finish"]["outcomes"]["created"], 9, "the finish counts what was created")
+                self.assertEqual(res["finish"]["rows"], 10, "the CSV saved from the page has a row per resource")
 
     def test_preview_dropped_and_a_contact_excluded_after_naming_its_monitors(self):
         harness.fake_call(self.stack, "POST", "/_control/demo?provider=healthchecks")
@@ -126,6 +128,10 @@ class TestReviewPageInABrowser(RunnerTestCase):
                                                "resource_type='contact'" % q(res["run"])))
                 self.assertEqual(statuses.pop(str(res["contact"])), "excluded", "the contact confirmed")
                 self.assertNotIn("excluded", statuses.values(), "the other contact stays")
+                self.assertEqual(self.stack.run_status(res["healthchecks"]), "completed")
+                self.assertEqual(res["finish"]["rows"], self.stack.count("migration_run_resources", "run_id=%s"
+                                                                         % q(res["healthchecks"])),
+                                 "the CSV saved from the page has a row per resource")
 
     def test_states_messages_and_exclusion_by_filter(self):
         for size in SIZES:

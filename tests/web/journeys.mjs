@@ -223,6 +223,73 @@ async function backToRuns() {
   await page.waitForFunction((id) => document.activeElement.dataset.run === id, result.run, { timeout: TIMEOUT });
 }
 
+// The report's to-do tasks and the headings of their groups on the page, in the page's order.
+const TASK_HEADINGS = [['ping', 'Point your jobs at their new checks'],
+  ['add_address', 'Add the addresses the provider does not show'], ['enter_again', 'Enter these logins again'],
+  ['add_by_hand', 'Add by hand'], ['retry', 'Retry or add by hand']];
+
+// A CSV text (RFC 4180) as rows of cells.
+function csvRows(textIn) {
+  const rows = [];
+  let row = [], cell = '', quoted = false;
+  for (let i = 0; i < textIn.length; i++) {
+    const c = textIn[i];
+    if (quoted) {
+      if (c === '"' && textIn[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false; else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\r' && textIn[i + 1] === '\n') {
+      row.push(cell); rows.push(row); row = []; cell = ''; i++;
+    } else cell += c;
+  }
+  if (cell !== '' || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}
+
+// The finish section of a run that ended while the page showed it: the focus on its heading, the outcomes and
+// the to-do list as the API's report has them, and the CSV saved from the page (the token in the Authorization
+// header, never in the address), a row per resource of the run.
+async function expectFinish(run, heading) {
+  await page.waitForSelector('#run-finish:not([hidden])', { timeout: TIMEOUT });
+  await page.waitForFunction(() => document.activeElement.id === 'finish-title', null, { timeout: TIMEOUT });
+  expect(await text('#finish-title') === heading, 'the finish heading: ' + await text('#finish-title'));
+  const report = (await apiGet('/migrations/' + run + '/report')).data;
+  const o = report.outcomes;
+  const total = Object.values(o).reduce((n, k) => n + k, 0);
+  const outcomes = await text('#finish-outcomes');
+  const want = `${total} ${total === 1 ? 'resource' : 'resources'}: ${o.created} created, ${o.updated} updated, ` +
+    `${o.skipped} skipped, ${o.failed} failed` + (o.excluded ? `, ${o.excluded} excluded` : '') +
+    (o.not_done ? `, ${o.not_done} not done` : '') + '.';
+  expect(outcomes === want, `the outcomes as the report counts them: ${outcomes} (want ${want})`);
+  const groups = await page.locator('#finish-todo .todo-group').evaluateAll((gs) => gs.map((g) =>
+    [g.querySelector('h4').textContent, [...g.querySelectorAll('li')].map((li) => li.textContent)]));
+  const provider = await text('#run-title').then((t) => t.replace(/ migration$/, ''));
+  const wanted = TASK_HEADINGS.map(([task, h]) => [h.replace('the provider', provider),
+    report.todo.filter((t) => t.task === task).map((t) => t.say)])
+    .filter(([, items]) => items.length);
+  expect(JSON.stringify(groups) === JSON.stringify(wanted), 'the to-do groups as the report has them: ' +
+    JSON.stringify(groups) + ' want ' + JSON.stringify(wanted));
+  if (!report.todo.length) expect((await text('#finish-todo')) === 'Nothing left to do.', 'nothing left to do');
+  await screen('finish');
+  // the CSV, saved from the page
+  const counts = (await apiGet('/migrations/' + run)).meta.resource_counts;
+  const resources = Object.values(counts).reduce((n, k) => n + k, 0);
+  const asked = page.waitForRequest((r) => r.url().includes('/report?format=csv'), { timeout: TIMEOUT });
+  const saved = page.waitForEvent('download', { timeout: TIMEOUT });
+  await page.getByRole('button', { name: 'Download as CSV' }).click();
+  const request = await asked;
+  expect(request.headers().authorization === 'Bearer ' + TOKEN && !request.url().includes(TOKEN),
+    'the CSV is read with the token in the Authorization header, not in the address');
+  const download = await saved;
+  expect(download.url().startsWith('blob:'), 'saved from a Blob object URL: ' + download.url());
+  expect(download.suggestedFilename().endsWith('.csv'), 'a .csv file: ' + download.suggestedFilename());
+  const rows = csvRows(readFileSync(await download.path(), 'utf8'));
+  expect(rows[0].join(',') === 'resource_id,resource_type,external_id,name,outcome,account_id,to_do',
+    'the CSV starts with its header: ' + rows[0].join(','));
+  expect(rows.length - 1 === resources && resources === total, `a CSV row per resource: ${rows.length - 1} of ` +
+    `${resources} (report: ${total})`);
+  result.finish = { outcomes: o, todo: report.todo.length, rows: rows.length - 1 };
+}
+
 const journeys = {
   // Start, watch discovery, review, exclude one monitor, execute, watch it complete.
   async happy() {
@@ -255,6 +322,8 @@ const journeys = {
     await waitStatus('completed');
     const summary = await text('#run-summary');
     expect(summary.includes('excluded 1'), 'summary counts the exclusion: ' + summary);
+    await expectFinish(result.run, 'Done');
+    expect(await page.locator('[data-task=ping] li').count() === 1, 'the imported heartbeat is to be pinged');
     expect(await page.locator('#run-progress').evaluate((e) => e.value) === 1, 'progress bar full');
     expect(await page.locator('#notice').isHidden(), 'no message about the execution once it completed');
     // reasons are shown
@@ -351,6 +420,13 @@ const journeys = {
     expect(beatShown.includes('Ping URL: hidden') && beatShown.includes(droppedText(beat)),
       'the heartbeat hides its ping URL and lists its dropped fields: ' + beatShown);
     await screen('dropped');
+    // imported: its heartbeats are to be pinged anew, its integrations given the addresses Healthchecks hides
+    await page.getByRole('button', { name: 'Execute' }).click();
+    await waitStatus('completed');
+    result.healthchecks = hc;
+    await expectFinish(hc, 'Done');
+    for (const task of ['ping', 'add_address'])
+      expect(await page.locator(`[data-task=${task}] li`).count() > 0, 'the to-do list has ' + task);
   },
 
   // States and their messages, the empty list's words, and every match excluded and included by filter.
@@ -397,8 +473,12 @@ const journeys = {
     await waitStatus('executing');
     expect(await text('#run-status') === 'Status: Importing', 'executing in words');
     await waitNotice('Execution queued.');
+    // someone typing in the filter while the run ends keeps the focus there; the finish shows all the same
+    await page.getByRole('searchbox', { name: 'Name contains' }).focus();
     await runner(true);
     await waitStatus('completed');
+    await page.waitForSelector('#run-finish:not([hidden])', { timeout: TIMEOUT });
+    expect(await page.evaluate(() => document.activeElement.id) === 'f-q', 'the focus stays in the filter');
     expect(await page.locator('#notice').isHidden(), 'the execution message went when the run completed');
     expect((await text('#run-summary')).includes('excluded 1'), 'the status page stayed excluded');
     await screen('completed');
@@ -513,6 +593,15 @@ const journeys = {
     await waitStatus('completed_with_errors');
     await expectRunFocused();
     expect(await text('#run-status') === 'Status: Completed with errors', 'the status in words');
+    // a run opened after it ended shows its finish, and the focus stays on the run's heading
+    await page.waitForSelector('#run-finish:not([hidden])', { timeout: TIMEOUT });
+    expect(await text('#finish-title') === 'Done, with errors', 'the finish heading names the errors');
+    const failed = (await apiGet('/migrations/' + await shownRun() + '/report')).data.todo
+      .filter((t) => t.task === 'retry').map((t) => t.say);
+    expect(failed.length === 2 && JSON.stringify(await page.locator('[data-task=retry] li').allTextContents()) ===
+      JSON.stringify(failed), 'the failed ones are to retry or add by hand: ' + failed.join(' | '));
+    expect(await text('[data-task=retry] h4') === 'Retry or add by hand', 'the retry group in words');
+    await expectRunFocused();
     await page.locator('#errors-only').check();
     await page.waitForFunction(() => [...document.querySelectorAll('#log li')].every((li) =>
       li.classList.contains('log-error')));
@@ -520,6 +609,9 @@ const journeys = {
     await page.getByRole('button', { name: 'Retry failed' }).click();
     await waitStatus('completed');
     expect(await page.getByRole('button', { name: 'Retry failed' }).isDisabled(), 'nothing left to retry');
+    // read again once the run ended again: nothing failed any more
+    await expectFinish(await shownRun(), 'Done');
+    expect(await page.locator('[data-task=retry]').count() === 0, 'nothing to retry in the to-do list');
     await screen('retried');
   },
 

@@ -7,6 +7,9 @@ const API = '/api/v1';
 const TOKEN_KEY = 'migrator.token';
 const ACTIVE = ['pending', 'discovering', 'executing'];
 const FINDING = ['pending', 'discovering'];
+// A run in one of these states is over: the finish section shows what it did (failed and cancelled runs only
+// when they imported something).
+const FINAL = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
 
 // What a person reads for each API value; a value missing here (added to the API later) shows as it is.
 const PROVIDER_NAMES = {
@@ -35,6 +38,12 @@ const RESOURCE_STATES = {
 };
 const ACTIONS = { create: 'Create', update: 'Update', skip: 'Skip', conflict: 'Conflict' };
 const LEVELS = { info: 'Info', warning: 'Warning', error: 'Error' };
+// The finish section's heading per final state, and the report's to-do tasks (its groups, in this order; "the
+// provider" reads as the run's provider by name).
+const FINISH_TITLES = { completed: 'Done', completed_with_errors: 'Done, with errors',
+  failed: 'Stopped by a failure: what was done', cancelled: 'Cancelled: what was done' };
+const TASKS = { ping: 'Point your jobs at their new checks', add_address: 'Add the addresses the provider does not show',
+  enter_again: 'Enter these logins again', add_by_hand: 'Add by hand', retry: 'Retry or add by hand' };
 const MONITOR_TYPES = {
   http: 'HTTP', keyword: 'keyword', ping: 'ping', port: 'port', dns: 'DNS', tcp: 'TCP', udp: 'UDP', smtp: 'SMTP',
   pop3: 'POP3', imap: 'IMAP', ssh: 'SSH', api: 'API', other: 'other',
@@ -97,6 +106,7 @@ const $ = (id) => document.getElementById(id);
 const state = {
   me: null, runsPage: 1, run: null, counts: {}, plan: {}, dropped: null, resPage: 1, logPage: 1, timer: null,
   selected: new Map(), opened: new Set(), filter: {}, matching: 0, noticeRun: null, seen: null, onConfirm: null,
+  finished: null, watched: false,
 };
 
 function token() { return sessionStorage.getItem(TOKEN_KEY); }
@@ -384,6 +394,9 @@ async function openRun(id) {
   state.plan = {};
   state.dropped = null;
   state.seen = null;
+  state.finished = null;
+  state.watched = false;
+  $('run-finish').hidden = true;
   state.resPage = 1;
   state.logPage = 1;
   state.selected.clear();
@@ -454,6 +467,7 @@ async function refreshRun() {
   renderDropped(run);
   renderActions(run, counts);
   if (ACTIVE.includes(run.status)) state.timer = setTimeout(refreshRun, 1500);
+  await finish(run, counts);
   // the resource and log pages are read again only when the run shows a change (a runner that waits on a
   // provider's rate limit changes nothing for minutes)
   const seen = JSON.stringify([run.status, run.stats, counts]);
@@ -516,6 +530,98 @@ function renderDropped(run) {
   }
   $('dropped-all').hidden = d.rows.length <= 10;
   $('dropped-all').textContent = all ? 'Show the first 10' : 'Show all ' + d.rows.length;
+}
+
+// ---- the finish: what the run did and what is left to do (GET …/report)
+
+// The report is read once when the run reaches a final state (again only when it leaves it, e.g. for a retry,
+// and comes back). When the page saw the run at work, the focus moves to the finish heading, unless the person
+// is busy elsewhere on the page (the list, the filters, the log, a dialog): then it stays, and the status line
+// (aria-live) says the run ended.
+async function finish(run, counts) {
+  const over = FINAL.includes(run.status) && (run.status.startsWith('completed') || counts.imported > 0);
+  if (!over) {
+    state.finished = null;
+    $('run-finish').hidden = true;
+    if (ACTIVE.includes(run.status)) state.watched = true;
+    return;
+  }
+  if (state.finished === run.status) return;
+  state.finished = run.status;
+  let report;
+  try {
+    report = (await api('GET', '/migrations/' + run.id + '/report')).data;
+  } catch (err) {
+    state.finished = null;
+    return explain(err);
+  }
+  if (!state.run || state.run.id !== run.id || $('run').hidden) return; // the page left the run meanwhile
+  renderFinish(report);
+  const a = document.activeElement;
+  const idle = !a || a === document.body || a === $('run-title') || $('run-actions').contains(a) ||
+    $('resolve').contains(a);
+  if (state.watched && idle && !document.querySelector('dialog[open]')) $('finish-title').focus();
+  state.watched = false;
+}
+
+// "22 resources: 19 created, 2 updated, 1 skipped, 0 failed, 1 excluded." (excluded and not done only when some)
+function outcomeWords(o) {
+  const total = ['created', 'updated', 'skipped', 'failed', 'excluded', 'not_done'].reduce((n, k) => n + (o[k] || 0), 0);
+  const parts = [o.created + ' created', o.updated + ' updated', o.skipped + ' skipped', o.failed + ' failed'];
+  if (o.excluded) parts.push(o.excluded + ' excluded');
+  if (o.not_done) parts.push(o.not_done + ' not done');
+  return plural(total, 'resource', 'resources') + ': ' + parts.join(', ') + '.';
+}
+
+function renderFinish(report) {
+  $('finish-title').textContent = FINISH_TITLES[report.status] || named(RUN_STATES, report.status);
+  $('finish-outcomes').textContent = outcomeWords(report.outcomes);
+  const groups = new Map(Object.keys(TASKS).map((t) => [t, []]));
+  for (const t of report.todo) {
+    if (!groups.has(t.task)) groups.set(t.task, []); // a task the API adds later, under its own name
+    groups.get(t.task).push(t);
+  }
+  const box = $('finish-todo');
+  box.replaceChildren();
+  for (const [task, items] of groups) {
+    if (!items.length) continue;
+    const id = 'todo-' + task;
+    const group = el('div', null, { class: 'todo-group', 'data-task': task });
+    const list = el('ul', null, { 'aria-labelledby': id });
+    list.append(...items.map((t) => el('li', t.say)));
+    const heading = TASKS[task] ? TASKS[task].replace('the provider', providerName(report.provider))
+      : capital(task.replace(/_/g, ' '));
+    group.append(el('h4', heading, { id }), list);
+    box.append(group);
+  }
+  if (!report.todo.length) box.append(el('p', 'Nothing left to do.'));
+  $('run-finish').hidden = false;
+}
+
+// The report as CSV: read with the token in the Authorization header (never in the address), saved from a Blob
+// object URL.
+async function downloadCsv() {
+  const run = state.run;
+  let blob;
+  try {
+    const r = await fetch(API + '/migrations/' + run.id + '/report?format=csv',
+      { headers: { Accept: 'text/csv', Authorization: 'Bearer ' + token() } });
+    if (!r.ok) {
+      let json = null;
+      try { json = await r.json(); } catch (e) { json = null; }
+      throw new ApiError(r.status, json);
+    }
+    blob = await r.blob();
+  } catch (err) {
+    return explain(err);
+  }
+  const url = URL.createObjectURL(blob);
+  const a = el('a', null, { href: url, download: 'migration-' + run.provider + '-' + run.id + '.csv' });
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000); // the browser has taken the file long before
 }
 
 function renderActions(run, counts) {
@@ -870,6 +976,7 @@ document.addEventListener('DOMContentLoaded', () => {
     }
   });
   $('exclude-selected').addEventListener('click', excludeSelected);
+  $('finish-csv').addEventListener('click', downloadCsv);
   $('include-selected').addEventListener('click', () =>
     act('POST', '/resources/include', { ids: selectedIds() }, changed('included')));
   $('exclude-matching').addEventListener('click', () => confirmMatching('Exclude'));
