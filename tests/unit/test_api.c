@@ -56,8 +56,9 @@ test_table_shape(void **state)
 				assert_non_null(p->description);
 		}
 	}
-	/* the spec's six, resolve-conflicts, cancel, and the review step's resources, exclude, include */
-	assert_int_equal(tools, 11);
+	/* the spec's six, resolve-conflicts, cancel, the review step's resources, exclude, include, and the
+	 * report */
+	assert_int_equal(tools, 12);
 	assert_null(op_by_tool("no-such-tool"));
 	/* The spec's scope per operation. */
 	assert_int_equal(op_table[OP_LIST].scope, SC_ACCOUNT_READ);
@@ -68,6 +69,10 @@ test_table_shape(void **state)
 	assert_int_equal(op_table[OP_RESOURCES].scope, SC_ACCOUNT_READ);
 	assert_int_equal(op_table[OP_EXCLUDE].scope, SC_ACCOUNT_WRITE);
 	assert_int_equal(op_table[OP_INCLUDE].scope, SC_ACCOUNT_WRITE);
+	assert_int_equal(op_table[OP_REPORT].scope, SC_ACCOUNT_READ);
+	/* only the report may answer with CSV */
+	for (int i = 0; i < OP__COUNT; i++)
+		assert_int_equal((op_table[i].flags & OPF_CSV) != 0, i == OP_REPORT);
 	assert_true(op_table[OP_DELETE].flags & OPF_DESTRUCTIVE);
 	assert_true(op_table[OP_LIST].flags & OPF_READ_ONLY);
 	assert_false(op_table[OP_CREATE].flags & OPF_IDEMPOTENT);
