@@ -89,7 +89,8 @@ extras_put(struct printbuf *pb, const struct resource_item *r)
 			char field[256];
 			if (!json_object_object_get_ex(n, "name", &who))
 				json_object_object_get_ex(n, "external_id", &who);
-			utf8_format(field, sizeof field, "alert contact %s", json_object_get_string(who));
+			utf8_format(field, sizeof field, "alert contact %s",
+			    who != NULL ? json_object_get_string(who) : "without an id");
 			jx_add_str(e, "field", field);
 			jx_add_str(e, "reason", json_object_get_string(json_object_object_get(n, "why")));
 			json_object_array_add(dropped, e);
