@@ -1105,16 +1105,38 @@ saved(int rc)
 	return rc == 0 ? IMP_OK : IMP_DB;
 }
 
+/* A contact of the run named by its external id as the run log says it:
+ * '"Ops" (12)', or the id alone when the run has no such contact, into
+ * out[n]. 0, or -1 on a DB error. */
+static int
+contact_words(struct imp_ctx *c, const char *ext, char *out, size_t n)
+{
+	struct resource_row ref;
+	json_object *norm;
+	int found, ok;
+
+	if ((found = resource_ref(c->db, c->run_id, "contact", ext, &ref)) < 0)
+		return -1;
+	norm = found == 1 && ref.norm != NULL ? jx_parse(ref.norm, strlen(ref.norm), &ok) : NULL;
+	if (raw_str(norm, "name") != NULL)
+		utf8_format(out, n, "\"%s\" (%s)", raw_str(norm, "name"), ext);
+	else
+		utf8_copy(out, n, ext);
+	json_object_put(norm);
+	free(ref.norm);
+	return 0;
+}
+
 /* Contacts of a monitor or heartbeat: local ids of contact_ids into ids (at
- * most MAX_LIST), and the external ids of those not imported (not in the
- * run, excluded, failed or skipped) in c->unlinked. REF_PENDING when one of
- * them is not imported yet. */
+ * most MAX_LIST), and those not imported (not in the run, excluded, failed
+ * or skipped), by name and external id, in c->unlinked. REF_PENDING when one
+ * of them is not imported yet. */
 static int
 contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
 {
 	json_object *arr = id_list(norm, "contact_ids");
 	size_t n = arr ? json_object_array_length(arr) : 0, at;
-	char ext[192];
+	char ext[192], who[320];
 
 	*nids = 0;
 	for (size_t i = 0; i < n && *nids < MAX_LIST; i++) {
@@ -1124,8 +1146,11 @@ contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
 			continue;
 		if ((rc = resolve_ref(c, "contact", ext, &id)) < 0 || rc == REF_PENDING)
 			return rc;
-		if (rc == REF_NONE && (at = strlen(c->unlinked)) < sizeof c->unlinked - 1)
-			utf8_format(c->unlinked + at, sizeof c->unlinked - at, "%s%s", at ? ", " : "", ext);
+		if (rc == REF_NONE && (at = strlen(c->unlinked)) < sizeof c->unlinked - 1) {
+			if (contact_words(c, ext, who, sizeof who) != 0)
+				return -1;
+			utf8_format(c->unlinked + at, sizeof c->unlinked - at, "%s%s", at ? ", " : "", who);
+		}
 		if (rc == REF_OK) {
 			bool dup = false;
 			for (size_t k = 0; k < *nids; k++)

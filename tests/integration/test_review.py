@@ -187,7 +187,7 @@ class TestResourceList(ToolsTestCase):
         for i in range(2):
             self.assertIn('Imported monitor "Shop %d" (external id m%02d) without its alert links to these contacts, '
                           "which were not imported (not found at the provider, excluded, failed or skipped): "
-                          "c1, c9." % (i, i), warnings)
+                          '"Ops" (c1), c9.' % (i, i), warnings)
         self.assertFalse([w for w in warnings if "m02" in w], warnings)
         # c2 is linked, c1 and c9 are not
         linked = self.stack.sql("SELECT m.name, c.value FROM monitor_contacts l JOIN monitors m ON m.id = "
