@@ -1204,6 +1204,7 @@ load_groups(struct ur_fetch *f, json_object *groups, struct prov_page *page, str
 {
 	json_object *root, *list;
 	int64_t cur = 0, next;
+	size_t got;
 	bool refused;
 	char id[32];
 
@@ -1230,8 +1231,9 @@ load_groups(struct ur_fetch *f, json_object *groups, struct prov_page *page, str
 				json_object_object_add(groups, id, json_object_new_string(name));
 		}
 		next = v3_next(root);
+		got = list != NULL ? json_object_array_length(list) : 0; /* list is root's: read it first */
 		json_object_put(root);
-		if (next <= cur || list == NULL || json_object_array_length(list) == 0)
+		if (next <= cur || got == 0)
 			break;
 	}
 	return PROV_OK;
