@@ -30,6 +30,7 @@ static const char initial_stats[] =
 struct item_list {
 	struct printbuf *pb;
 	int64_t n;
+	bool import_paused; /* resource items: the run's option, which their previews show */
 };
 
 static void
@@ -62,7 +63,7 @@ item_list_close(struct item_list *l)
  * provider's table (null where it has none yet) and the alert links to
  * contacts that will not be imported. */
 static void
-extras_put(struct printbuf *pb, const struct resource_item *r)
+extras_put(struct printbuf *pb, const struct resource_item *r, bool import_paused)
 {
 	char type[64];
 	int ok;
@@ -72,7 +73,7 @@ extras_put(struct printbuf *pb, const struct resource_item *r)
 
 	snprintf(type, sizeof type, "%.*s", (int)(r->type.len < 63 ? r->type.len : 63),
 	    r->type.s ? r->type.s : "");
-	p = importer_preview(type, norm, alerts, r->import_paused);
+	p = importer_preview(type, norm, alerts, import_paused);
 	jx_put_lit(pb, ",\"preview\":");
 	if (p != NULL)
 		jx_put_json(pb, p);
@@ -132,7 +133,7 @@ resource_put(const struct resource_item *r, void *arg)
 	jx_put_int(pb, r->attempts);
 	jx_put_lit(pb, ",\"error_message\":");
 	jx_put_str(pb, r->error_message.s, r->error_message.len);
-	extras_put(pb, r);
+	extras_put(pb, r, l->import_paused);
 	jx_put_lit(pb, "}");
 }
 
@@ -488,6 +489,8 @@ h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return -1;
 	/* One row past the limit tells whether the rows read are all of them. */
 	item_list_open(&d.list);
+	d.list.import_paused =
+	    json_object_get_boolean(json_object_object_get(json_object_object_get(run, "options"), "import_paused"));
 	rc = run_resources(db, a->id, (int64_t)DETAIL_MAX_RESOURCES + 1, detail_add, &d);
 	json_object_object_add(run, "resources", item_list_close(&d.list));
 	if (rc < 0)
@@ -845,8 +848,10 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 	int rc;
 
 	item_list_open(&list);
-	rc = resources_page(db, a->id, c->who->user_id, &f, a->per_page, (a->page - 1) * a->per_page, &total,
-	    resource_put, &list);
+	rc = run_paused_option(db, a->id, c->who->user_id, &list.import_paused);
+	if (rc == 0)
+		rc = resources_page(db, a->id, c->who->user_id, &f, a->per_page, (a->page - 1) * a->per_page, &total,
+		    resource_put, &list);
 	free(like);
 	if (rc <= 0) {
 		json_object_put(item_list_close(&list));

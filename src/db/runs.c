@@ -192,8 +192,7 @@ resource_row(struct db_res *r, struct sink *to)
 		.error_message = text(r, 8),
 		.norm = text(r, 9),
 		.alerts = text(r, 10),
-		.import_paused = db_i64(r, 11) == 1,
-		.dropped = text(r, 12),
+		.dropped = text(r, 11),
 	};
 
 	to->fn.resource(&row, to->arg);
@@ -206,12 +205,12 @@ run_resources(struct db *db, const char *run, int64_t limit, resource_item_fn *f
 	    &(struct sink){ .fn.resource = fn, .arg = arg });
 }
 
-/* A row of ST_RES_PAGE(_ALL): RES_COLS (resource_row reads its 13 columns) and the count of all the
+/* A row of ST_RES_PAGE(_ALL): RES_COLS (resource_row reads its 12 columns) and the count of all the
  * run's resources that match. */
 static void
 resource_page_row(struct db_res *r, struct sink *to)
 {
-	*to->total = db_i64(r, 13);
+	*to->total = db_i64(r, 12);
 	resource_row(r, to);
 }
 
@@ -242,6 +241,21 @@ static void
 count_row(struct db_res *r, struct sink *to)
 {
 	to->fn.count(db_str(r, 0), db_i64(r, 1), to->arg);
+}
+
+int
+run_paused_option(struct db *db, const char *run, uint64_t user, bool *paused)
+{
+	struct db_res *r = db_query(db, ST_RUN_OPTIONS, "su", run, user);
+	int rc;
+
+	*paused = false;
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1)
+		*paused = run_import_paused(db_str(r, 0));
+	db_free(r);
+	return rc < 0 ? -1 : 0;
 }
 
 int

@@ -44,10 +44,9 @@ int run_status(struct db *, const char *id, uint64_t user, bool lock, char st[32
 struct resource_item {
 	int64_t id, attempts;
 	struct db_text type, external_id, name, action, status, reason, error_message;
-	/* what the preview is made of (importer_preview): normalized data, the run's contacts it names,
-	 * and the run's option import_paused; and what does not carry over, as discovery listed it */
+	/* what the preview is made of (importer_preview): normalized data and the run's contacts it
+	 * names; and what does not carry over, as discovery listed it */
 	struct db_text norm, alerts, dropped;
-	bool import_paused;
 };
 typedef void resource_item_fn(const struct resource_item *, void *arg);
 
@@ -61,6 +60,8 @@ struct resource_filter {
  * all. 1 found, 0 no such run. One round trip, two for a page past the end. */
 int resources_page(struct db *, const char *run, uint64_t user, const struct resource_filter *f,
     int64_t limit, int64_t offset, int64_t *total, resource_item_fn *fn, void *arg);
+/* The option import_paused of the user's run into *paused (false when there is no such run). 0 or -1. */
+int run_paused_option(struct db *, const char *run, uint64_t user, bool *paused);
 /* A run's resource count per status (statuses in order). */
 int resource_counts(struct db *, const char *run, void (*fn)(const char *status, int64_t n, void *arg),
     void *arg);
