@@ -489,8 +489,8 @@ h_get(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return -1;
 	/* One row past the limit tells whether the rows read are all of them. */
 	item_list_open(&d.list);
-	d.list.import_paused =
-	    json_object_get_boolean(json_object_object_get(json_object_object_get(run, "options"), "import_paused"));
+	d.list.import_paused = json_object_get_boolean(
+	    json_object_object_get(json_object_object_get(run, "options"), "import_paused"));
 	rc = run_resources(db, a->id, (int64_t)DETAIL_MAX_RESOURCES + 1, detail_add, &d);
 	json_object_object_add(run, "resources", item_list_close(&d.list));
 	if (rc < 0)
@@ -850,8 +850,8 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 	item_list_open(&list);
 	rc = run_paused_option(db, a->id, c->who->user_id, &list.import_paused);
 	if (rc == 0)
-		rc = resources_page(db, a->id, c->who->user_id, &f, a->per_page, (a->page - 1) * a->per_page, &total,
-		    resource_put, &list);
+		rc = resources_page(db, a->id, c->who->user_id, &f, a->per_page, (a->page - 1) * a->per_page,
+		    &total, resource_put, &list);
 	free(like);
 	if (rc <= 0) {
 		json_object_put(item_list_close(&list));
