@@ -1160,6 +1160,15 @@ const struct provider_ops cronitor_ops = { cronitor_fetch };
 /* clang-format off */
 #define CR_STATE  "State at Cronitor, not a setting."
 #define CR_TIMING "alert timing is not carried yet."
+/* The fields a check and a job share that do not land: Cronitor's grouping, notes and state. */
+#define CR_SHARED_FIELDS \
+	{ "group", NULL, "The Cronitor group it belongs to; the account has no column for it." }, \
+	{ "note", NULL, "Free text Cronitor shows with alerts; the account has no column for it." }, \
+	{ "environments", NULL, "The Cronitor environments it reports in; the account has no column for them." }, \
+	{ "metadata", NULL, "Cronitor's free-form metadata; the account has no column for it." }, \
+	{ "passing", NULL, CR_STATE }, { "initialized", NULL, CR_STATE }, { "running", NULL, CR_STATE }, \
+	{ "status", NULL, CR_STATE }, { "next_expected_at", NULL, CR_STATE }, \
+	{ "latest_event", NULL, CR_STATE }, { "latest_issue", NULL, CR_STATE }, { "created", NULL, CR_STATE }
 static const struct prov_field check_fields[] = {
 	{ "key", "`import_links`", "the external id" },
 	{ "name", "`monitors.name`", "else the key" },
@@ -1188,18 +1197,7 @@ static const struct prov_field check_fields[] = {
 	{ "schedule_tolerance", NULL, "How many missed runs Cronitor allows before alerting (jobs and heartbeats only)." },
 	{ "grace_seconds", NULL, "Cronitor ignores a check's grace period; so does the import." },
 	{ "timezone", NULL, "A check runs at an interval, so its time zone is not imported." },
-	{ "group", NULL, "The Cronitor group it belongs to; the account has no column for it." },
-	{ "note", NULL, "Free text Cronitor shows with alerts; the account has no column for it." },
-	{ "environments", NULL, "The Cronitor environments it reports in; the account has no column for them." },
-	{ "metadata", NULL, "Cronitor's free-form metadata; the account has no column for it." },
-	{ "passing", NULL, CR_STATE },
-	{ "initialized", NULL, CR_STATE },
-	{ "running", NULL, CR_STATE },
-	{ "status", NULL, CR_STATE },
-	{ "next_expected_at", NULL, CR_STATE },
-	{ "latest_event", NULL, CR_STATE },
-	{ "latest_issue", NULL, CR_STATE },
-	{ "created", NULL, CR_STATE },
+	CR_SHARED_FIELDS,
 	{ NULL, NULL, NULL }
 };
 static const struct prov_field job_fields[] = {
@@ -1219,18 +1217,7 @@ static const struct prov_field job_fields[] = {
 	{ "failure_tolerance", NULL, "How many failed runs Cronitor tolerates before alerting; " CR_TIMING },
 	{ "realert_interval", NULL, "How long Cronitor waits before repeating an alert; " CR_TIMING },
 	{ "platform", NULL, "Where the job runs (linux cron, kubernetes, …); the account has no column for it." },
-	{ "group", NULL, "The Cronitor group it belongs to; the account has no column for it." },
-	{ "note", NULL, "Free text Cronitor shows with alerts; the account has no column for it." },
-	{ "environments", NULL, "The Cronitor environments it reports in; the account has no column for them." },
-	{ "metadata", NULL, "Cronitor's free-form metadata; the account has no column for it." },
-	{ "passing", NULL, CR_STATE },
-	{ "initialized", NULL, CR_STATE },
-	{ "running", NULL, CR_STATE },
-	{ "status", NULL, CR_STATE },
-	{ "next_expected_at", NULL, CR_STATE },
-	{ "latest_event", NULL, CR_STATE },
-	{ "latest_issue", NULL, CR_STATE },
-	{ "created", NULL, CR_STATE },
+	CR_SHARED_FIELDS,
 	{ NULL, NULL, NULL }
 };
 static const struct prov_field list_fields[] = {
