@@ -921,11 +921,13 @@ value_shown(struct bag *b, json_object *norm, const struct shown *f, bool import
 		return s ? json_object_new_string(s) : NULL;
 	case AS_ONE_OF:
 		return json_object_new_string(enum_or_other(raw_str(norm, f->key), f->one_of));
-	case AS_JSON:
-		return (s = json_col(b, norm, f->key)) != NULL &&
-		        json_object_object_get_ex(norm, f->key, &v) ?
-		    json_object_get(v) :
-		    NULL;
+	case AS_JSON: /* as json_col stores it: a list or object with members, else null */
+		if (!json_object_object_get_ex(norm, f->key, &v) ||
+		    !(json_object_is_type(v, json_type_array) ?
+		            json_object_array_length(v) > 0 :
+		            json_object_is_type(v, json_type_object) && json_object_object_length(v) > 0))
+			return NULL;
+		return json_object_get(v);
 	case AS_COUNT:
 		return json_object_new_int64(
 		    (v = id_list(norm, f->key)) ? (int64_t)json_object_array_length(v) : 0);
