@@ -732,6 +732,50 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	return 0;
 }
 
+int
+h_revert(struct ctx *c, const struct args *a, json_object **out, struct err *e)
+{
+	struct db *db = c->app->db;
+	json_object *ctxo;
+	char st[32], msg[160];
+	int64_t n, objects = 0;
+
+	if (!a->confirm) {
+		if (status_of(c, a->id, false, st, e) != 0)
+			return -1;
+		return err_set(e, ERR_CONFIRM_REQUIRED, "Set confirm to true to revert the run.");
+	}
+	if ((n = run_revert(db, a->id, c->who->user_id)) < 0)
+		return db_fail(db, e);
+	if (n == 0) {
+		if (status_of(c, a->id, false, st, e) != 0)
+			return -1;
+		if (strcmp(st, "failed") == 0)
+			return err_set(e, ERR_RUN_NOT_REVERTIBLE,
+			    "The run failed before it wrote anything into your account: there is nothing to revert.");
+		if (strcmp(st, "reverting") == 0 || strcmp(st, "reverted") == 0)
+			return err_set(e, ERR_RUN_NOT_REVERTIBLE, "The run is %s already.", st);
+		return err_set(e, ERR_RUN_NOT_REVERTIBLE,
+		    "The run is %s: only a completed, failed or cancelled run can be reverted.", st);
+	}
+	if (run_written_count(db, a->id, &objects) != 0)
+		return db_fail(db, e);
+	if (queue_push(db, QUEUE_REVERT, a->id, 0, NULL, e) != 0)
+		return -1;
+	snprintf(msg, sizeof msg, "Reverting: %lld object%s the run wrote will be deleted or put back.",
+	    (long long)objects, objects == 1 ? "" : "s");
+	ctxo = json_object_new_object();
+	jx_add_int(ctxo, "objects", objects);
+	jx_add_str(ctxo, "via", a->via);
+	if (runlog_add(db, a->id, "info", msg, ctxo, e) != 0) {
+		json_object_put(ctxo);
+		return -1;
+	}
+	json_object_put(ctxo);
+	*out = ack(msg, a->id, "reverting");
+	return 0;
+}
+
 /* Set the chosen action, status and reason on the conflicts of run a->id
  * (all, or those of a->ids, each of which must be a resource of the run);
  * *resolved counts them. 0 or -1 with e. */

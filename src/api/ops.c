@@ -13,7 +13,8 @@
 #include "providers/urlguard.h"
 
 const char *const run_states[] = { "pending", "discovering", "awaiting_review", "executing",
-	"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled", NULL };
+	"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled", "reverting", "reverted",
+	NULL };
 const char *const resource_statuses[] = { "pending", "running", "imported", "skipped", "conflict", "failed",
 	"excluded", NULL };
 const char *const resource_actions[] = { "create", "update", "skip", "conflict", NULL };
@@ -142,6 +143,12 @@ static const struct param params_delete[] = {
 	  .description = "Must be true: the run, its resources and logs are deleted permanently." },
 	P_END
 };
+static const struct param params_revert[] = {
+	P_ID,
+	{ .name = "confirm", .kind = P_BOOL, .src = SRC_BODY, .flags = PARAM_TOOL_ONLY, .off = ARG(confirm),
+	  .description = "Must be true: what the run created is deleted and what it overwrote is put back." },
+	P_END
+};
 static const struct param params_resolve[] = {
 	P_ID,
 	{ .name = "strategy", .kind = P_ENUM, .src = SRC_BODY, .flags = PARAM_REQUIRED, .values = strategies,
@@ -243,6 +250,14 @@ const struct op op_table[OP__COUNT] = {
 	    "added, credentials to enter again, resources skipped or failed. format=csv: one row per resource.",
 	    .scope = SC_ACCOUNT_READ, .flags = RO | OPF_CSV, .params = params_report, .output_schema = out_report,
 	    .handler = h_report },
+	[OP_REVERT] = { .id = OP_REVERT, .method = "POST", .path = "/api/v1/migrations/{run}/revert", .status = 202,
+	    .tool = "migration-revert", .title = "Undo a migration run",
+	    .description = "Put the account back as it was before the run: what the run created is deleted, what "
+	    "it overwrote is put back, objects changed since are kept (and named in the log). From completed, "
+	    "completed_with_errors, failed (with imports) or cancelled; queued, read the run to follow progress. "
+	    "Requires confirm: true.",
+	    .scope = SC_ACCOUNT_DELETE, .flags = RW | OPF_DESTRUCTIVE, .params = params_revert,
+	    .output_schema = S_ACK, .handler = h_revert },
 	[OP_ME] = { .id = OP_ME, .method = "GET", .path = "/api/v1/me", .status = 200, .scope = SC_NONE,
 	    .flags = OPF_READ_ONLY | OPF_IDEMPOTENT, .params = params_none, .handler = h_me },
 };
@@ -554,7 +569,7 @@ op_args(const struct op *op, json_object *in, enum transport t, struct args *a, 
 		    "The %s field holds a number out of range: an integer must lie between "
 		    "-9223372036854775808 and 9223372036854775807, and no number may be infinite.",
 		    where);
-	a->confirm = t == TRANSPORT_REST; /* a REST DELETE is its own confirmation */
+	a->confirm = t == TRANSPORT_REST; /* a REST DELETE or revert is its own confirmation */
 	a->via = t == TRANSPORT_TOOL ? "tool" : "api";
 	/* A model gets the run's recent history with its state in one call. */
 	a->embed_logs = t == TRANSPORT_TOOL ? 50 : 0;

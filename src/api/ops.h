@@ -116,6 +116,7 @@ enum op_id {
 	OP_EXCLUDE,
 	OP_INCLUDE,
 	OP_REPORT,
+	OP_REVERT,
 	OP_ME,
 	OP__COUNT
 };
@@ -180,6 +181,7 @@ int h_resolve(struct ctx *, const struct args *, json_object **, struct err *);
 int h_cancel(struct ctx *, const struct args *, json_object **, struct err *);
 int h_resources(struct ctx *, const struct args *, json_object **, struct err *);
 int h_report(struct ctx *, const struct args *, json_object **, struct err *);
+int h_revert(struct ctx *, const struct args *, json_object **, struct err *);
 int h_exclude(struct ctx *, const struct args *, json_object **, struct err *);
 int h_include(struct ctx *, const struct args *, json_object **, struct err *);
 int h_me(struct ctx *, const struct args *, json_object **, struct err *);

@@ -28,6 +28,7 @@ static const struct err_info table[ERR__COUNT] = {
 	[ERR_NO_FAILED_RESOURCES] = { 422, "no_failed_resources", "The run has no failed resources to retry.", RPC_SERVER_REFUSED },
 	[ERR_RUN_NOT_PAUSED] = { 422, "run_not_paused", "The run is not paused on conflicts.", RPC_SERVER_REFUSED },
 	[ERR_CONFIRM_REQUIRED] = { 422, "confirmation_required", "Set confirm to true to delete the run.", RPC_SERVER_REFUSED },
+	[ERR_RUN_NOT_REVERTIBLE] = { 422, "run_not_revertible", "Only a completed, failed or cancelled run can be reverted.", RPC_SERVER_REFUSED },
 	[ERR_RATE_LIMITED] = { 429, "rate_limited", "Too many requests.", RPC_SERVER_REFUSED },
 	[ERR_HEADERS_TOO_LARGE] = { 431, "headers_too_large", "A request header is too large.", RPC_SERVER_REFUSED },
 	[ERR_DISCOVERY_RATE_LIMITED] = { 429, "discovery_rate_limited", "Too many migration starts; try again in a minute.", RPC_SERVER_REFUSED },

@@ -25,7 +25,8 @@ enum err_code {
 	ERR_RUN_NOT_AWAITING_REVIEW, /* 422 */
 	ERR_NO_FAILED_RESOURCES,     /* 422 */
 	ERR_RUN_NOT_PAUSED,          /* 422 */
-	ERR_CONFIRM_REQUIRED,        /* 422 migration-delete without confirm */
+	ERR_CONFIRM_REQUIRED,        /* 422 migration-delete or -revert without confirm */
+	ERR_RUN_NOT_REVERTIBLE,      /* 422 */
 	ERR_RATE_LIMITED,            /* 429 */
 	ERR_HEADERS_TOO_LARGE,       /* 431 */
 	ERR_DISCOVERY_RATE_LIMITED,  /* 429 */

@@ -9,34 +9,59 @@
 #include "db/account.h"
 
 /* The statements of each account table: the link lookup, "has the user any",
- * how a person knows one, and (has_current) the object as an import's
- * normalized keys. */
+ * how a person knows one, (has_current) the object as an import's
+ * normalized keys, and its image for a revert: lock it, put an image back,
+ * delete it. */
 static const struct {
 	enum stmt_id link, any, label, current;
 	bool has_current;
+	enum stmt_id lock, restore, del;
 } tables[] = {
-	[ACC_CONTACTS] = { ST_RN_LINK_CONTACT, ST_ACC_CONTACT_ANY, ST_ACC_CONTACT_LABEL },
-	[ACC_MONITORS] = { ST_RN_LINK_MONITOR, ST_ACC_MONITOR_ANY, ST_ACC_MONITOR_LABEL,
-	    ST_ACC_MONITOR_CURRENT, true },
+	[ACC_CONTACTS] = { ST_RN_LINK_CONTACT, ST_ACC_CONTACT_ANY, ST_ACC_CONTACT_LABEL, .lock = ST_RV_CONTACT_LOCK,
+	    .restore = ST_RV_CONTACT_RESTORE, .del = ST_RV_CONTACT_DELETE },
+	[ACC_MONITORS] = { ST_RN_LINK_MONITOR, ST_ACC_MONITOR_ANY, ST_ACC_MONITOR_LABEL, ST_ACC_MONITOR_CURRENT,
+	    true, ST_RV_MONITOR_LOCK, ST_RV_MONITOR_RESTORE, ST_RV_MONITOR_DELETE },
 	[ACC_HEARTBEATS] = { ST_RN_LINK_HEARTBEAT, ST_ACC_HEARTBEAT_ANY, ST_ACC_HEARTBEAT_LABEL,
-	    ST_ACC_HEARTBEAT_CURRENT, true },
-	[ACC_STATUS_PAGES] = { ST_RN_LINK_STATUS_PAGE, ST_ACC_STATUS_PAGE_ANY, ST_ACC_STATUS_PAGE_LABEL },
-	[ACC_MAINTENANCE_WINDOWS] = { ST_RN_LINK_MAINTENANCE_WINDOW, ST_ACC_WINDOW_ANY, ST_ACC_WINDOW_LABEL },
-	[ACC_SUBSCRIBERS] = { ST_RN_LINK_SUBSCRIBER, ST_ACC_SUBSCRIBER_ANY, ST_ACC_SUBSCRIBER_LABEL },
+	    ST_ACC_HEARTBEAT_CURRENT, true, ST_RV_HEARTBEAT_LOCK, ST_RV_HEARTBEAT_RESTORE,
+	    ST_RV_HEARTBEAT_DELETE },
+	[ACC_STATUS_PAGES] = { ST_RN_LINK_STATUS_PAGE, ST_ACC_STATUS_PAGE_ANY, ST_ACC_STATUS_PAGE_LABEL,
+	    .lock = ST_RV_STATUS_PAGE_LOCK, .restore = ST_RV_STATUS_PAGE_RESTORE, .del = ST_RV_STATUS_PAGE_DELETE },
+	[ACC_MAINTENANCE_WINDOWS] = { ST_RN_LINK_MAINTENANCE_WINDOW, ST_ACC_WINDOW_ANY, ST_ACC_WINDOW_LABEL,
+	    .lock = ST_RV_WINDOW_LOCK, .restore = ST_RV_WINDOW_RESTORE, .del = ST_RV_WINDOW_DELETE },
+	[ACC_SUBSCRIBERS] = { ST_RN_LINK_SUBSCRIBER, ST_ACC_SUBSCRIBER_ANY, ST_ACC_SUBSCRIBER_LABEL,
+	    .lock = ST_RV_SUBSCRIBER_LOCK, .restore = ST_RV_SUBSCRIBER_RESTORE, .del = ST_RV_SUBSCRIBER_DELETE },
 	[ACC_HOSTING_CLIENTS] = { ST_RN_LINK_HOSTING_CLIENT, ST_ACC_HOSTING_CLIENT_ANY,
-	    ST_ACC_HOSTING_CLIENT_LABEL, ST_ACC_HOSTING_CLIENT_CURRENT, true },
+	    ST_ACC_HOSTING_CLIENT_LABEL, ST_ACC_HOSTING_CLIENT_CURRENT, true, ST_RV_HOSTING_CLIENT_LOCK,
+	    ST_RV_HOSTING_CLIENT_RESTORE, ST_RV_HOSTING_CLIENT_DELETE },
 	[ACC_HOSTING_CONTACTS] = { ST_RN_LINK_HOSTING_CONTACT, ST_ACC_HOSTING_CONTACT_ANY,
-	    ST_ACC_HOSTING_CONTACT_LABEL },
+	    ST_ACC_HOSTING_CONTACT_LABEL, .lock = ST_RV_HOSTING_CONTACT_LOCK,
+	    .restore = ST_RV_HOSTING_CONTACT_RESTORE, .del = ST_RV_HOSTING_CONTACT_DELETE },
 	[ACC_HOSTING_SERVICES] = { ST_RN_LINK_HOSTING_SERVICE, ST_ACC_HOSTING_SERVICE_ANY,
-	    ST_ACC_HOSTING_SERVICE_LABEL, ST_ACC_HOSTING_SERVICE_CURRENT, true },
+	    ST_ACC_HOSTING_SERVICE_LABEL, ST_ACC_HOSTING_SERVICE_CURRENT, true, ST_RV_HOSTING_SERVICE_LOCK,
+	    ST_RV_HOSTING_SERVICE_RESTORE, ST_RV_HOSTING_SERVICE_DELETE },
 	[ACC_HOSTING_ADDONS] = { ST_RN_LINK_HOSTING_ADDON, ST_ACC_HOSTING_ADDON_ANY,
-	    ST_ACC_HOSTING_ADDON_LABEL, ST_ACC_HOSTING_ADDON_CURRENT, true },
+	    ST_ACC_HOSTING_ADDON_LABEL, ST_ACC_HOSTING_ADDON_CURRENT, true, ST_RV_HOSTING_ADDON_LOCK,
+	    ST_RV_HOSTING_ADDON_RESTORE, ST_RV_HOSTING_ADDON_DELETE },
 	[ACC_HOSTING_DOMAINS] = { ST_RN_LINK_HOSTING_DOMAIN, ST_ACC_HOSTING_DOMAIN_ANY,
-	    ST_ACC_HOSTING_DOMAIN_LABEL, ST_ACC_HOSTING_DOMAIN_CURRENT, true },
-	[ACC_INVOICES] = { ST_RN_LINK_INVOICE, ST_ACC_INVOICE_ANY, ST_ACC_INVOICE_LABEL,
-	    ST_ACC_INVOICE_CURRENT, true },
-	[ACC_PAYMENTS] = { ST_RN_LINK_PAYMENT, ST_ACC_PAYMENT_ANY, ST_ACC_PAYMENT_LABEL,
-	    ST_ACC_PAYMENT_CURRENT, true },
+	    ST_ACC_HOSTING_DOMAIN_LABEL, ST_ACC_HOSTING_DOMAIN_CURRENT, true, ST_RV_HOSTING_DOMAIN_LOCK,
+	    ST_RV_HOSTING_DOMAIN_RESTORE, ST_RV_HOSTING_DOMAIN_DELETE },
+	[ACC_INVOICES] = { ST_RN_LINK_INVOICE, ST_ACC_INVOICE_ANY, ST_ACC_INVOICE_LABEL, ST_ACC_INVOICE_CURRENT,
+	    true, ST_RV_INVOICE_LOCK, ST_RV_INVOICE_RESTORE, ST_RV_INVOICE_DELETE },
+	[ACC_PAYMENTS] = { ST_RN_LINK_PAYMENT, ST_ACC_PAYMENT_ANY, ST_ACC_PAYMENT_LABEL, ST_ACC_PAYMENT_CURRENT,
+	    true, ST_RV_PAYMENT_LOCK, ST_RV_PAYMENT_RESTORE, ST_RV_PAYMENT_DELETE },
+};
+
+/* The lists an image carries: cleared with the importer's statement, then
+ * filled from the image. */
+static const struct {
+	enum account_table table;
+	enum stmt_id clear, fill;
+} image_lists[] = {
+	{ ACC_MONITORS, ST_ACC_MONITOR_CONTACTS_CLEAR, ST_RV_MONITOR_CONTACTS_FILL },
+	{ ACC_HEARTBEATS, ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_RV_HEARTBEAT_CONTACTS_FILL },
+	{ ACC_STATUS_PAGES, ST_ACC_STATUS_PAGE_ITEMS_CLEAR, ST_RV_STATUS_PAGE_ITEMS_FILL },
+	{ ACC_MAINTENANCE_WINDOWS, ST_ACC_WINDOW_MONITORS_CLEAR, ST_RV_WINDOW_MONITORS_FILL },
+	{ ACC_INVOICES, ST_ACC_INVOICE_ITEMS_CLEAR, ST_RV_INVOICE_ITEMS_FILL },
 };
 
 /* The tables of contact links: clear an object's, add one, add a batch's. */
@@ -471,4 +496,83 @@ invoice_items_set(struct db *db, uint64_t invoice, const struct invoice_line *l,
 		        l[i].amount, l[i].type, l[i].relid, l[i].taxed) < 0)
 			return -1;
 	return 0;
+}
+
+/* ---- revert ---- */
+
+int
+account_image(struct db *db, enum account_table t, uint64_t user, uint64_t id, char **image, char hash[65])
+{
+	struct db_res *r = db_query(db, tables[t].lock, "uu", id, user);
+	int rc;
+
+	*image = NULL;
+	hash[0] = '\0';
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		*image = xstrdup(db_str(r, 0) ? db_str(r, 0) : "{}");
+		snprintf(hash, 65, "%s", db_str(r, 1) ? db_str(r, 1) : "");
+	}
+	db_free(r);
+	return rc;
+}
+
+int
+account_restore(struct db *db, enum account_table t, uint64_t user, uint64_t id, const char *image)
+{
+	if (db_exec(db, tables[t].restore, "suu", image, id, user) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof image_lists / sizeof image_lists[0]; i++)
+		if (image_lists[i].table == t && (db_exec(db, image_lists[i].clear, "u", id) < 0 ||
+		                                     db_exec(db, image_lists[i].fill, "us", id, image) < 0))
+			return -1;
+	return 0;
+}
+
+int64_t
+account_delete(struct db *db, enum account_table t, uint64_t user, uint64_t id)
+{
+	return db_exec(db, tables[t].del, "uu", id, user);
+}
+
+int
+link_before(struct db *db, uint64_t user, const char *provider, const char *type, const char *external_id,
+    char **json)
+{
+	struct db_res *r = db_query(db, ST_RV_LINK_BEFORE, "usss", user, provider, type, external_id);
+	int rc;
+
+	*json = NULL;
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1 && db_str(r, 0) != NULL)
+		*json = xstrdup(db_str(r, 0));
+	db_free(r);
+	return rc < 0 ? -1 : *json != NULL;
+}
+
+int64_t
+link_put_back(struct db *db, uint64_t user, const char *provider, const char *type, const char *external_id,
+    const char *run_id, const char *before)
+{
+	if (before == NULL)
+		return db_exec(db, ST_RV_LINK_DROP, "ussss", user, provider, type, external_id, run_id);
+	return db_exec(db, ST_RV_LINK_PUT_BACK, "sussss", before, user, provider, type, external_id, run_id);
+}
+
+int
+link_later(struct db *db, const char *model, uint64_t id, uint64_t user, const char *run_id, const char *after,
+    char run[37])
+{
+	struct db_res *r = db_query(db, ST_RV_LINK_LATER, "suuss", model, id, user, run_id, after);
+	int rc;
+
+	run[0] = '\0';
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1)
+		snprintf(run, 37, "%s", db_str(r, 0) ? db_str(r, 0) : "");
+	db_free(r);
+	return rc;
 }

@@ -228,4 +228,29 @@ struct invoice_line {
 /* The invoice's lines. */
 int invoice_items_set(struct db *, uint64_t invoice, const struct invoice_line *, size_t n);
 
+/* ---- revert (design §4): an object's image (sql_runner.def, IMAGE_OF) ---- */
+
+/* Object id of the user in table t, locked: its image into *image (the
+ * caller frees) and the image's SHA-256 in hex into hash. 1, 0 when it is
+ * gone, -1 on error. */
+int account_image(struct db *, enum account_table t, uint64_t user, uint64_t id, char **image, char hash[65]);
+/* Put image back into object id: its columns and lists. 0 or -1. */
+int account_restore(struct db *, enum account_table t, uint64_t user, uint64_t id, const char *image);
+/* Delete object id (its lists, and the entries and links that name it, go
+ * with it). The rows deleted, or -1. */
+int64_t account_delete(struct db *, enum account_table t, uint64_t user, uint64_t id);
+/* The import link of (user, provider, type, external id), locked, as JSON
+ * {"model","target","run","at"} into *json (the caller frees). 1, 0 none, -1. */
+int link_before(struct db *, uint64_t user, const char *provider, const char *type, const char *external_id,
+    char **json);
+/* The link the run made for (user, provider, type, external id) as it was
+ * before (link_before's JSON; NULL: none, so it goes), when the run is still
+ * the one that last wrote it. The rows changed, or -1. */
+int64_t link_put_back(struct db *, uint64_t user, const char *provider, const char *type,
+    const char *external_id, const char *run_id, const char *before);
+/* Another run than run_id that imported object (model, id) of the user after
+ * the time after: its id into run. 1, 0 none, -1. */
+int link_later(struct db *, const char *model, uint64_t id, uint64_t user, const char *run_id, const char *after,
+    char run[37]);
+
 #endif

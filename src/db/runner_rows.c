@@ -432,12 +432,6 @@ pending_any(struct db *db, const char *run_id, const char *type)
 }
 
 int64_t
-resource_imported(struct db *db, uint64_t id, const char *model, uint64_t target)
-{
-	return db_exec(db, ST_RN_RES_IMPORTED, "suu", model, target, id);
-}
-
-int64_t
 resources_imported_rows(struct db *db, const char *rows)
 {
 	return db_exec(db, ST_RN_RES_IMPORTED_ROWS, "s", rows);
@@ -457,4 +451,70 @@ resource_failed(struct db *db, uint64_t id, const char *message)
 
 	free(copy);
 	return n;
+}
+
+/* ---- revert ---- */
+
+void
+revert_rows_clear(struct revert_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(rows[i].before);
+		free(rows[i].link_before);
+		rows[i].before = rows[i].link_before = NULL;
+	}
+}
+
+int
+revert_rows_next(struct db *db, const char *run_id, const char *type, int max, struct revert_row *rows)
+{
+	struct db_res *r = db_query(db, ST_RV_NEXT, "ssi", run_id, type, (int64_t)max);
+	int n = 0, rc = 0;
+
+	if (r == NULL)
+		return -1;
+	while (n < max && (rc = db_next(r)) == 1) {
+		struct revert_row *w = &rows[n++];
+		w->id = (uint64_t)db_i64(r, 0);
+		snprintf(w->ext, sizeof w->ext, "%s", db_str(r, 1) ? db_str(r, 1) : "");
+		snprintf(w->written, sizeof w->written, "%s", db_str(r, 2) ? db_str(r, 2) : "");
+		w->target = (uint64_t)db_i64(r, 3);
+		w->before = db_str(r, 4) ? xstrdup(db_str(r, 4)) : NULL;
+		w->link_before = db_str(r, 5) ? xstrdup(db_str(r, 5)) : NULL;
+		snprintf(w->after_hash, sizeof w->after_hash, "%s", db_str(r, 6) ? db_str(r, 6) : "");
+		snprintf(w->written_at, sizeof w->written_at, "%s", db_str(r, 7) ? db_str(r, 7) : "");
+	}
+	db_free(r);
+	if (rc < 0) {
+		revert_rows_clear(rows, (size_t)n);
+		return -1;
+	}
+	return n;
+}
+
+int64_t
+revert_mark(struct db *db, uint64_t id, const char *outcome)
+{
+	return db_exec(db, ST_RV_MARK, "su", outcome, id);
+}
+
+int
+revert_counts(struct db *db, const char *run_id,
+    void (*fn)(const char *written, const char *reverted, int64_t n, void *), void *arg)
+{
+	struct db_res *r = db_query(db, ST_RV_COUNTS, "s", run_id);
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	while ((rc = db_next(r)) == 1)
+		fn(db_str(r, 0) ? db_str(r, 0) : "", db_str(r, 1), db_i64(r, 2), arg);
+	db_free(r);
+	return rc < 0 ? -1 : 0;
+}
+
+int64_t
+run_revert_done(struct db *db, const char *run_id, const char *stats)
+{
+	return db_exec(db, ST_RN_REVERT_DONE, "sss", stats, run_id, run_id);
 }

@@ -134,13 +134,39 @@ int pending_last_after(struct db *, const char *run_id, const char *type, uint64
 /* 1 when the run has a pending resource of type, 0 when none, -1. */
 int pending_any(struct db *, const char *run_id, const char *type);
 
-/* A pending resource imported into (model, target). */
-int64_t resource_imported(struct db *, uint64_t id, const char *model, uint64_t target);
-/* A batch's imports: rows one JSON array [[resource id, model, target], ...]. */
+/* Pending resources imported: rows one JSON array [[resource id, model,
+ * target, "created" or "updated", the object's image before or null, its
+ * import link before or null], ...] (what a revert needs, design §4). */
 int64_t resources_imported_rows(struct db *, const char *rows);
 /* A pending resource tried once more, still pending. */
 int64_t resource_attempt(struct db *, uint64_t id);
 /* A pending resource tried once more and failed for good with message. */
 int64_t resource_failed(struct db *, uint64_t id, const char *message);
+
+/* ---- revert (design §4) ---- */
+
+/* An object a run wrote, as its resource row keeps it (sql/014_revert.sql). */
+struct revert_row {
+	uint64_t id; /* the resource */
+	char ext[192];
+	char written[8]; /* created|updated */
+	uint64_t target;
+	char *before, *link_before; /* malloc'd or NULL */
+	char after_hash[65];
+	char written_at[32];
+};
+void revert_rows_clear(struct revert_row *, size_t n);
+/* Inside a revert's transaction: the run's next objects of type not reverted
+ * yet, newest first, their resources locked, at most max into rows. The
+ * count, or -1. */
+int revert_rows_next(struct db *, const char *run_id, const char *type, int max, struct revert_row *rows);
+/* What the revert did to resource id: reverted|kept|left|gone. */
+int64_t revert_mark(struct db *, uint64_t id, const char *outcome);
+/* The run's written objects by what was written and what the revert did
+ * (NULL: not yet), each group to fn. 0 or -1. */
+int revert_counts(struct db *, const char *run_id,
+    void (*fn)(const char *written, const char *reverted, int64_t n, void *), void *arg);
+/* reverting -> reverted with stats, once no object is left to revert. */
+int64_t run_revert_done(struct db *, const char *run_id, const char *stats);
 
 #endif

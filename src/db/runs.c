@@ -402,6 +402,18 @@ run_cancel(struct db *db, const char *id, uint64_t user)
 }
 
 int64_t
+run_revert(struct db *db, const char *id, uint64_t user)
+{
+	return db_exec(db, ST_RUN_REVERT, "sus", id, user, id);
+}
+
+int
+run_written_count(struct db *db, const char *id, int64_t *n)
+{
+	return db_scalar(db, n, ST_RUN_WRITTEN_COUNT, "s", id) < 0 ? -1 : 0;
+}
+
+int64_t
 run_retry_failed(struct db *db, const char *id)
 {
 	int64_t n = db_exec(db, ST_RES_RETRY_ENQUEUE, "s", id);

@@ -115,6 +115,11 @@ int64_t run_insert(struct db *, const char *id, uint64_t user, const char *provi
 int64_t run_execute(struct db *, const char *id, uint64_t user);
 /* A run not yet ended -> cancelled. */
 int64_t run_cancel(struct db *, const char *id, uint64_t user);
+/* completed | completed_with_errors | failed (with objects written) |
+ * cancelled -> reverting. */
+int64_t run_revert(struct db *, const char *id, uint64_t user);
+/* How many account objects the run wrote (created or updated), into *n. 0 or -1. */
+int run_written_count(struct db *, const char *id, int64_t *n);
 /* Queue every failed resource of the run again and make them pending: the
  * run goes back to executing (or, awaiting review, recounts its totals).
  * Returns how many were queued; 0 changes nothing. */

@@ -1665,6 +1665,15 @@ w_payment(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 	    id));
 }
 
+void
+importer_forget(struct imp_ctx *c)
+{
+	free(c->before);
+	free(c->link_was);
+	c->before = c->link_was = NULL;
+	c->written = NULL;
+}
+
 enum imp_result
 importer_write(struct imp_ctx *c, const char *type, const char *external_id, json_object *norm,
     uint64_t target, uint64_t *target_id, char *why, size_t n)
@@ -1680,8 +1689,22 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 		why[0] = '\0';
 	if (importer_validate(type, norm, why, n) != 0)
 		return IMP_INVALID;
-	if ((own = keep_unread(c, k, norm, target)) == NULL)
+	c->written = NULL;
+	c->before = c->link_was = NULL;
+	if (target != 0) {
+		char hash[65];
+		int rc = account_image(c->db, k->table, c->user_id, target, &c->before, hash);
+		if (rc == 1)
+			rc = link_before(c->db, c->user_id, c->provider, type, external_id, &c->link_was);
+		if (rc < 0) {
+			importer_forget(c);
+			return IMP_DB;
+		}
+	}
+	if ((own = keep_unread(c, k, norm, target)) == NULL) {
+		importer_forget(c);
 		return IMP_DB;
+	}
 	r = k->write(c, &b, own, target, target_id, why, n);
 	utf8_copy(c->cuts, sizeof c->cuts, r == IMP_OK ? b.cuts : "");
 	if (r != IMP_OK || *target_id != target)
@@ -1691,8 +1714,16 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 	c->unread = NULL;
 	json_object_put(own);
 	bag_free(&b);
-	if (r != IMP_OK)
+	if (r != IMP_OK) {
+		importer_forget(c);
 		return r;
+	}
+	if (*target_id != target) { /* created anew: nothing written over */
+		free(c->before);
+		free(c->link_was);
+		c->before = c->link_was = NULL;
+	}
+	c->written = c->before != NULL ? "updated" : "created";
 	if (c->rows != NULL) {
 		json_object *row = json_object_new_array_ext(4);
 		json_object_array_add(row, json_object_new_string(type));
@@ -1857,6 +1888,16 @@ importer_model(const char *type)
 	const struct kind *k = kind_of(type);
 
 	return k == NULL ? NULL : k->model;
+}
+
+bool
+importer_table(const char *type, enum account_table *t)
+{
+	const struct kind *k = kind_of(type);
+
+	if (k != NULL)
+		*t = k->table;
+	return k != NULL;
 }
 
 bool

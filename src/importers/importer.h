@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "db/account.h"
 #include "db/db.h"
 
 /* Results of importer_write. */
@@ -57,6 +58,12 @@ struct imp_ctx {
 	 * heartbeat alerts that are not imported (so not linked), ", "-separated;
 	 * "" when none */
 	char unlinked[IMP_CUTS_MAX];
+	/* set by importer_write when it wrote, for a revert (design §4):
+	 * "created" or "updated", and on an update the object's image and its
+	 * import link as they were just before (account_image, link_before;
+	 * NULL: none), which the caller takes over and frees */
+	const char *written;
+	char *before, *link_was;
 	/* references already resolved to an imported resource of the run, so
 	 * that a batch whose resources share contacts asks once per contact */
 	struct imp_ref {
@@ -75,6 +82,9 @@ const char *importer_type_at(size_t i);
 /* The rank of type in the import order (0 first), or -1 when no importer
  * handles it. */
 int importer_rank(const char *type);
+/* The account table of type's objects into *t; false when no importer
+ * handles type. */
+bool importer_table(const char *type, enum account_table *t);
 /* True when type checks something and is imported paused with the run option
  * import_paused (monitors, heartbeats). */
 bool importer_pausable(const char *type);
@@ -141,9 +151,12 @@ bool importer_unread(json_object *norm, char *out, size_t n);
  * Returns an enum imp_result; why gets a human text for IMP_INVALID and
  * IMP_DEFER; the values written cut to fit their columns are named in
  * ctx->cuts, those kept in ctx->kept and the alert links it could not make in
- * ctx->unlinked (for warnings in the run log). */
+ * ctx->unlinked (for warnings in the run log), and what a revert needs in
+ * ctx->written, before and link_was. */
 enum imp_result importer_write(struct imp_ctx *, const char *type, const char *external_id, json_object *norm,
     uint64_t target, uint64_t *target_id, char *why, size_t n);
+/* Free what importer_write kept for a revert (ctx->before, link_was). */
+void importer_forget(struct imp_ctx *);
 
 /* A batch: from here on importer_write keeps the import links and contact
  * links it makes (three multi-row statements instead of one or more per

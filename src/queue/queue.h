@@ -1,5 +1,5 @@
 /* The job queue on the `jobs` table (design §5). Queues: discovery, planning,
- * resources, cleanup. Enqueueing happens inside the caller's transaction.
+ * resources, cleanup, revert. Enqueueing happens inside the caller's transaction.
  *
  * Delivery is at least once: a runner claims a job with a lease (the job's
  * available_at moves to the lease's end), works outside any transaction, and
@@ -18,6 +18,7 @@
 #define QUEUE_PLANNING  "planning"
 #define QUEUE_RESOURCES "resources"
 #define QUEUE_CLEANUP   "cleanup" /* a deleted run's rows, in batches */
+#define QUEUE_REVERT    "revert"  /* a run's imports undone, in batches */
 
 #define QUEUE_WORKER_MAX 96
 

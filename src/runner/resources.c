@@ -47,7 +47,7 @@ struct one {
 	char why[256];
 	char dberr[256];
 	int attempts;          /* consecutive transient failures, this one included */
-	json_object *imported; /* in a batch: its [id, target_model, target_id] rows, written at its end */
+	json_object *imported; /* in a batch: its rows of resources_imported_rows, written at its end */
 };
 
 static void
@@ -152,14 +152,25 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 		    "provider, excluded, failed or skipped)",
 		    ic->unlinked);
 		warn_if(r, o, "Updated", "keeping its own values of what this run could not read", ic->kept);
-		if (o->imported != NULL) {
-			json_object *row = json_object_new_array_ext(3);
+		{
+			json_object *row = json_object_new_array_ext(6), *one = NULL;
 			json_object_array_add(row, json_object_new_uint64(o->id));
 			json_object_array_add(row, json_object_new_string(importer_model(o->type)));
 			json_object_array_add(row, json_object_new_uint64(target_id));
-			json_object_array_add(o->imported, row);
-		} else if (resource_imported(r->db, o->id, importer_model(o->type), target_id) < 0)
-			goto db_error;
+			json_object_array_add(row, json_object_new_string(ic->written));
+			json_object_array_add(row, ic->before ? json_object_new_string(ic->before) : NULL);
+			json_object_array_add(row, ic->link_was ? json_object_new_string(ic->link_was) : NULL);
+			importer_forget(ic);
+			if (o->imported == NULL) {
+				one = json_object_new_array_ext(1);
+				json_object_array_add(one, row);
+				rc = resources_imported_rows(r->db, jx_text(one)) < 0 ? -1 : 0;
+				json_object_put(one);
+				if (rc != 0)
+					goto db_error;
+			} else
+				json_object_array_add(o->imported, row);
+		}
 		return TX_COMMIT;
 	case IMP_DEFER:
 		o->outcome = ONE_DEFER;

@@ -51,6 +51,8 @@ job_verdict(const char *queue, const char *status)
 		return is(status, "pending") || is(status, "discovering") ? JOB_ACT : JOB_DROP;
 	if (is(queue, "planning") || is(queue, "resources"))
 		return is(status, "executing") ? JOB_ACT : JOB_DROP;
+	if (is(queue, "revert"))
+		return is(status, "reverting") ? JOB_ACT : JOB_DROP;
 	return JOB_DROP;
 }
 
@@ -84,6 +86,11 @@ static const struct {
 	{ "awaiting_review", "cancelled" },
 	{ "executing", "cancelled" },
 	{ "paused_conflicts", "cancelled" },
+	{ "completed", "reverting" },
+	{ "completed_with_errors", "reverting" },
+	{ "failed", "reverting" },        /* with imports (ST_RUN_REVERT) */
+	{ "cancelled", "reverting" },
+	{ "reverting", "reverted" },
 };
 /* clang-format on */
 
@@ -100,7 +107,7 @@ bool
 run_status_final(const char *status)
 {
 	return is(status, "completed") || is(status, "completed_with_errors") || is(status, "failed") ||
-	    is(status, "cancelled");
+	    is(status, "cancelled") || is(status, "reverted");
 }
 
 const char *

@@ -41,9 +41,9 @@ enum job_verdict {
 	JOB_DROP /* the run moved on (cancelled, failed, finished, paused): delete the job */
 };
 
-/* Whether a job of queue (discovery|planning|resources) acts on a run in
- * status: discovery on pending or discovering; planning and resources on
- * executing. */
+/* Whether a job of queue (discovery|planning|resources|revert) acts on a
+ * run in status: discovery on pending or discovering; planning and resources
+ * on executing; revert on reverting. */
 enum job_verdict job_verdict(const char *queue, const char *status);
 /* Whether a planning job for the review acts on a run in status: on
  * discovering, the state the run keeps until its plan for the review is

@@ -255,6 +255,8 @@ runner_step(struct runner *r, struct job *j)
 		planning_step(r, j);
 	else if (strcmp(j->queue, QUEUE_CLEANUP) == 0)
 		cleanup_step(r, j);
+	else if (strcmp(j->queue, QUEUE_REVERT) == 0)
+		revert_step(r, j);
 	else
 		resources_step(r, j);
 	r->run_id = NULL;
@@ -263,8 +265,8 @@ runner_step(struct runner *r, struct job *j)
 long
 runner_run(struct runner *r, const struct runner_opts *o)
 {
-	/* Planning first (a user is waiting on execute), imports, discovery, then cleanups. */
-	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_DISCOVERY,
+	/* Planning first (a user is waiting on execute), imports, reverts, discovery, then cleanups. */
+	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_REVERT, QUEUE_DISCOVERY,
 		QUEUE_CLEANUP };
 	long steps = 0;
 	bool db_down = false;

@@ -1,4 +1,4 @@
-/* migrator-runner (design §1, §5): claims jobs from the three queues and
+/* migrator-runner (design §1, §5): claims jobs from its queues and
  * works through them in bounded steps until its time or job budget is spent.
  *
  * Job kinds (queue: what one step does):
@@ -14,6 +14,9 @@
  *              or (a large run) one chunk of it, so that several runners
  *              import one run at once; RUNNER_IMPORT_TX resources per
  *              transaction; the last to finish ends the run
+ *   revert     a few batches of the objects a run wrote, deleted or put back
+ *              (revert.c); continues itself; ends the run reverted
+ *   cleanup    a deleted run's rows, a batch per transaction (cleanup.c)
  *
  * Every step records its results in a transaction that first locks the run
  * row (so cancel and delete are seen, and wait for it) and then checks and
@@ -132,6 +135,7 @@ void planning_step(struct runner *, struct job *);
 int planning_queue_review(struct runner *, const char *run_id, struct err *);
 void resources_step(struct runner *, struct job *);
 void cleanup_step(struct runner *, struct job *);
+void revert_step(struct runner *, struct job *);
 
 /* Inside the caller's transaction: queue the import of the run's pending
  * resources: one job for a run of up to RUNNER_IMPORT_CHUNK, else one job per
