@@ -256,7 +256,7 @@ const struct op op_table[OP__COUNT] = {
 	    "it overwrote is put back, objects changed since are kept (and named in the log). From completed, "
 	    "completed_with_errors, failed (with imports) or cancelled; queued, read the run to follow progress. "
 	    "Requires confirm: true.",
-	    .scope = SC_ACCOUNT_DELETE, .flags = RW | OPF_DESTRUCTIVE, .params = params_revert,
+	    .scope = SC_ACCOUNT_DELETE, .flags = RW | OPF_DESTRUCTIVE | OPF_IDEMPOTENT, .params = params_revert,
 	    .output_schema = S_ACK, .handler = h_revert },
 	[OP_ME] = { .id = OP_ME, .method = "GET", .path = "/api/v1/me", .status = 200, .scope = SC_NONE,
 	    .flags = OPF_READ_ONLY | OPF_IDEMPOTENT, .params = params_none, .handler = h_me },

@@ -49,7 +49,7 @@ CREDENTIAL_FIELDS = {
 }
 USER_URL_PROVIDERS = ("whmcs", "healthchecks")  # their address is a credential field
 RUN_STATES = ["pending", "discovering", "awaiting_review", "executing", "paused_conflicts",
-              "completed", "completed_with_errors", "failed", "cancelled"]
+              "completed", "completed_with_errors", "failed", "cancelled", "reverting", "reverted"]
 RESOURCE_STATES = ["pending", "running", "imported", "skipped", "conflict", "failed", "excluded"]
 ACCOUNT_SCOPES = ["%s:%s" % (g, t) for g in ("monitoring", "alerting", "infra", "account")
                   for t in ("read", "write", "delete")]

@@ -51,6 +51,7 @@ REST_OPS = [
     ("POST", "/api/v1/migrations/{run}/resources/exclude", "migration-resources-exclude", ["ids"]),
     ("POST", "/api/v1/migrations/{run}/resources/include", "migration-resources-include", ["ids"]),
     ("GET", "/api/v1/migrations/{run}/report", "migration-report", ["format"]),
+    ("POST", "/api/v1/migrations/{run}/revert", "migration-revert", []),
     ("GET", "/api/v1/me", None, []),
 ]
 

@@ -36,6 +36,7 @@ TOOLS = {
     "migration-resources-exclude": ("account:write", False, False, True, False),
     "migration-resources-include": ("account:write", False, False, True, False),
     "migration-report": ("account:read", True, False, True, False),
+    "migration-revert": ("account:delete", False, True, True, False),
 }
 MCP_SCOPES = ["mcp:use"] + ACCOUNT_SCOPES
 
@@ -526,9 +527,9 @@ class McpToolsList(McpCase):
             ("account:write",): ["migration-create", "migration-execute", "migration-retry-failed",
                                  "migration-resolve-conflicts", "migration-cancel", "migration-resources-exclude",
                                  "migration-resources-include"],
-            ("account:delete",): ["migration-delete"],
+            ("account:delete",): ["migration-delete", "migration-revert"],
             ("account:read", "account:delete"): ["migrations-list", "migration-get", "migration-resources",
-                                                 "migration-report", "migration-delete"],
+                                                 "migration-report", "migration-delete", "migration-revert"],
             tuple(s for s in ACCOUNT_SCOPES if not s.startswith("account:")): [],
         }
         for scopes, want in cases.items():
@@ -677,7 +678,8 @@ class McpTools(McpCase):
         texts = set()
         for name, extra in (("migration-get", {}), ("migration-execute", {}), ("migration-retry-failed", {}),
                             ("migration-cancel", {}), ("migration-delete", {"confirm": True}),
-                            ("migration-delete", {}),
+                            ("migration-delete", {}), ("migration-revert", {"confirm": True}),
+                            ("migration-revert", {}),
                             ("migration-resolve-conflicts", {"strategy": "skip"})):
             for rid in (str(uuid.uuid4()), foreign, "not-a-uuid", mine + "0", ""):
                 with self.subTest(tool=name, id=rid):
@@ -907,7 +909,7 @@ class McpOfficialClients(McpCase):
         self.assertTrue(set(TOOLS) <= called, "not every tool was called: %s" % (set(TOOLS) - called))
         errors = [s["code"] for s in steps if s.get("isError")]
         self.assertEqual(errors, ["run_not_awaiting_review", "no_failed_resources", "run_not_paused",
-                                  "confirmation_required", "not_found"], output)
+                                  "confirmation_required", "confirmation_required", "not_found"], output)
         self.assertIsNotNone(rid)
         self.assertEqual(self.stack.count("migration_runs", "id=%s" % q(rid)), 0, "the run was deleted")
 

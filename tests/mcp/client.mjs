@@ -7,13 +7,14 @@
 // The SDK is loaded from $MCP_NODE_DIR/node_modules, else
 // $MIGRATOR_BUILDDIR/mcp-node/node_modules (tests/mcp/setup.sh installs it).
 //
-// Steps: connect, tools/list (all eleven tools), migration-create, then poll
+// Steps: connect, tools/list (all thirteen tools), migration-create, then poll
 // migration-get until the run is awaiting_review (a runner, or the test
 // through SQL, moves it there; "CREATED <id>" on stdout says which run),
 // migration-get, migration-resources, migration-resources-exclude and -include
 // (one resource out and back in), migration-execute, migrations-list, migration-retry-failed
 // (no failed resources: isError), migration-resolve-conflicts (not paused:
-// isError), migration-cancel, migration-delete without confirm (isError,
+// isError), migration-cancel, migration-report (JSON and CSV), migration-revert
+// without confirm (isError) and with it (reverting), migration-delete without confirm (isError,
 // nothing deleted), migration-delete with confirm, migration-get (not found),
 // and an unknown tool (JSON-RPC -32602). The SDK validates every
 // structuredContent against the tool's outputSchema.
@@ -53,7 +54,8 @@ const waitSeconds = Number(process.env.MCP_WAIT_SECONDS ?? 60);
 const secret = `sdk-secret-${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const EXPECTED_TOOLS = ['migrations-list', 'migration-get', 'migration-create', 'migration-execute',
   'migration-retry-failed', 'migration-delete', 'migration-resolve-conflicts', 'migration-cancel',
-  'migration-resources', 'migration-resources-exclude', 'migration-resources-include', 'migration-report'];
+  'migration-resources', 'migration-resources-exclude', 'migration-resources-include', 'migration-report',
+  'migration-revert'];
 
 const transport = new StreamableHTTPClientTransport(url, {
   requestInit: { headers: { Authorization: `Bearer ${token}` } },
@@ -157,6 +159,9 @@ try {
   expect(typeof report.structuredContent?.data?.outcomes?.created === 'number', 'migration-report: no outcomes');
   const csv = await call('migration-report', { id, format: 'csv' }, 'ok');
   expect(csv.structuredContent?.csv?.startsWith('resource_id,'), 'migration-report: no CSV');
+  await call('migration-revert', { id }, 'confirmation_required');
+  const reverting = await call('migration-revert', { id, confirm: true }, 'ok');
+  expect(reverting.structuredContent?.data?.status === 'reverting', 'migration-revert: not reverting');
 
   await call('migration-delete', { id }, 'confirmation_required');
   await call('migration-get', { id }, 'ok'); // still there

@@ -56,9 +56,9 @@ test_table_shape(void **state)
 				assert_non_null(p->description);
 		}
 	}
-	/* the spec's six, resolve-conflicts, cancel, the review step's resources, exclude, include, and the
-	 * report */
-	assert_int_equal(tools, 12);
+	/* the spec's six, resolve-conflicts, cancel, the review step's resources, exclude, include, the
+	 * report and revert */
+	assert_int_equal(tools, 13);
 	assert_null(op_by_tool("no-such-tool"));
 	/* The spec's scope per operation. */
 	assert_int_equal(op_table[OP_LIST].scope, SC_ACCOUNT_READ);
@@ -66,6 +66,7 @@ test_table_shape(void **state)
 	assert_int_equal(op_table[OP_CREATE].scope, SC_ACCOUNT_WRITE);
 	assert_int_equal(op_table[OP_RETRY].scope, SC_ACCOUNT_WRITE);
 	assert_int_equal(op_table[OP_DELETE].scope, SC_ACCOUNT_DELETE);
+	assert_int_equal(op_table[OP_REVERT].scope, SC_ACCOUNT_DELETE);
 	assert_int_equal(op_table[OP_RESOURCES].scope, SC_ACCOUNT_READ);
 	assert_int_equal(op_table[OP_EXCLUDE].scope, SC_ACCOUNT_WRITE);
 	assert_int_equal(op_table[OP_INCLUDE].scope, SC_ACCOUNT_WRITE);

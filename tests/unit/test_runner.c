@@ -87,7 +87,8 @@ static void
 test_job_verdicts(void **state)
 {
 	static const char *const all[] = { "pending", "discovering", "awaiting_review", "executing",
-		"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled", NULL };
+		"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled", "reverting",
+		"reverted", NULL };
 
 	(void)state;
 	for (size_t i = 0; all[i]; i++) {
@@ -96,6 +97,8 @@ test_job_verdicts(void **state)
 		assert_int_equal(job_verdict("discovery", all[i]), disc ? JOB_ACT : JOB_DROP);
 		assert_int_equal(job_verdict("planning", all[i]), exec ? JOB_ACT : JOB_DROP);
 		assert_int_equal(job_verdict("resources", all[i]), exec ? JOB_ACT : JOB_DROP);
+		assert_int_equal(job_verdict("revert", all[i]),
+		    strcmp(all[i], "reverting") == 0 ? JOB_ACT : JOB_DROP);
 		/* the plan for the review: only while the run is still discovering */
 		assert_int_equal(review_plan_verdict(all[i]),
 		    strcmp(all[i], "discovering") == 0 ? JOB_ACT : JOB_DROP);
@@ -133,6 +136,17 @@ test_state_machine(void **state)
 	assert_false(run_transition_ok("awaiting_review", "completed"));
 	assert_false(run_transition_ok("paused_conflicts", "executing"));
 	assert_false(run_transition_ok("discovering", "executing"));
+	/* revert: from a finished run only, once */
+	const char *revertible[] = { "completed", "completed_with_errors", "failed", "cancelled" };
+	for (size_t i = 0; i < 4; i++)
+		assert_true(run_transition_ok(revertible[i], "reverting"));
+	assert_true(run_transition_ok("reverting", "reverted"));
+	assert_false(run_transition_ok("reverted", "reverting"));
+	assert_false(run_transition_ok("executing", "reverting"));
+	assert_false(run_transition_ok("awaiting_review", "reverting"));
+	assert_false(run_transition_ok("reverting", "cancelled"));
+	assert_true(run_status_final("reverted"));
+	assert_false(run_status_final("reverting"));
 	assert_true(run_status_final("cancelled"));
 	assert_true(run_status_final("completed"));
 	assert_false(run_status_final("paused_conflicts"));
@@ -189,14 +203,16 @@ static void
 test_sql_guards_follow_the_state_table(void **state)
 {
 	static const char *const all[] = { "pending", "discovering", "awaiting_review", "executing",
-		"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled" };
-	bool made[9][9] = { { false } };
+		"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled", "reverting",
+		"reverted" };
+	enum { NSTATES = sizeof all / sizeof all[0] };
+	bool made[NSTATES][NSTATES] = { { false } };
 	int checked = 0;
 
 	(void)state;
 	for (int i = 0; i < ST__COUNT; i++) {
 		const char *sql = db_sql[i], *set, *where;
-		char to[2][32], from[9][32];
+		char to[2][32], from[NSTATES][32];
 		size_t nto = 0, nfrom;
 
 		if (strncmp(sql, "UPDATE migration_runs SET", 25) != 0 ||
@@ -219,15 +235,15 @@ test_sql_guards_follow_the_state_table(void **state)
 		if (g == NULL)
 			fail_msg("%s sets a run status without a guard on the state it leaves",
 			    db_stmt_names[i]);
-		nfrom = guard_states(g + 1, from, 9);
+		nfrom = guard_states(g + 1, from, NSTATES);
 		assert_true(nto > 0 && nfrom > 0);
 		for (size_t a = 0; a < nfrom; a++)
 			for (size_t b = 0; b < nto; b++) {
 				if (!run_transition_ok(from[a], to[b]))
 					fail_msg("%s makes %s -> %s, which the state table does not allow",
 					    db_stmt_names[i], from[a], to[b]);
-				for (size_t x = 0; x < 9; x++)
-					for (size_t y = 0; y < 9; y++)
+				for (size_t x = 0; x < NSTATES; x++)
+					for (size_t y = 0; y < NSTATES; y++)
 						if (strcmp(all[x], from[a]) == 0 &&
 						    strcmp(all[y], to[b]) == 0)
 							made[x][y] = true;
@@ -235,8 +251,8 @@ test_sql_guards_follow_the_state_table(void **state)
 		checked++;
 	}
 	assert_true(checked >= 8);
-	for (size_t x = 0; x < 9; x++)
-		for (size_t y = 0; y < 9; y++)
+	for (size_t x = 0; x < NSTATES; x++)
+		for (size_t y = 0; y < NSTATES; y++)
 			if (run_transition_ok(all[x], all[y]) && !made[x][y])
 				fail_msg("the state table allows %s -> %s but no statement makes it", all[x],
 				    all[y]);
