@@ -8,8 +8,8 @@
  * and the next runner goes on from the first one not marked.
  *
  * An object is left as it is, with a warning that names it, when it was
- * changed since the import (its image's hash is not the one the import
- * wrote: "kept"), when another run imported it since ("left" to that run),
+ * changed since the import, or something of the user's came to use it (its
+ * image's hash is not the one the import wrote: "kept"), when another run imported it since ("left" to that run),
  * or when it is gone ("gone"). The run ends reverted in every case. */
 #include <stdio.h>
 #include <string.h>
@@ -104,7 +104,7 @@ revert_one(struct runner *r, struct rv_batch *b, enum account_table t, const str
 			return -1;
 	} else if (strcmp(hash, w->after_hash) != 0) {
 		outcome = "kept";
-		if (warn_left(r, b, t, w, outcome, "was changed since the import: it is kept as it is") != 0)
+		if (warn_left(r, b, t, w, outcome, "was changed since the import, or something changed since uses it: it is kept as it is") != 0)
 			return -1;
 	} else {
 		if (created ? account_delete(r->db, t, b->run->user_id, w->target) < 0 :

@@ -99,32 +99,57 @@ class TestRevert(RevertTestCase):
         err = self.revert(user, rid, 422)
         self.assertEqual(err["code"], "run_not_revertible")
         self.assertEqual(err["message"], "The run is reverted already.")
+        # nor can a reverted run's failed resources be imported again
+        self.stack.sql("UPDATE migration_run_resources SET status='failed' WHERE run_id='%s' LIMIT 1" % rid)
+        r = user.request("POST", "/api/v1/migrations/%s/retry-failed" % rid)
+        self.assertStatus(r, 409)
+        self.assertEqual(r.json["message"], "The run is reverted: its imports are undone, nothing can be retried.")
+        self.assertEqual(self.stack.count("jobs", "run_id='%s'" % rid), 0)
 
     def test_an_object_changed_since_is_kept_and_named(self):
-        key = self.account(monitors=4, heartbeats=1, contacts=1, status_pages=0)
+        key = self.account(monitors=4, heartbeats=1, contacts=2, status_pages=0)
         user = self.user()
         rid = self.imported_run(user, key)
         ids = sorted(int(i) for i in self.monitors(user))
         self.stack.sql("UPDATE monitors SET name='Edited by hand' WHERE id=%d" % ids[1])
         self.stack.sql("DELETE FROM monitors WHERE id=%d" % ids[2])
+        # the user's own monitor, made since, alerts one of the imported contacts: that contact stays
+        self.stack.sql("INSERT INTO monitors (user_id, name, type, url, interval_s, paused, created_at, updated_at) "
+                       "VALUES (%d, 'Mine', 'http', 'https://mine.example/', 60, 0, UTC_TIMESTAMP(6), "
+                       "UTC_TIMESTAMP(6))" % user.id)
+        own = int(self.stack.sql_value("SELECT MAX(id) FROM monitors WHERE user_id=%d" % user.id))
+        used = int(self.stack.sql_value("SELECT MIN(id) FROM contacts WHERE user_id=%d" % user.id))
+        self.stack.sql("INSERT INTO monitor_contacts VALUES (%d, %d)" % (own, used))
+        # and the contacts the edited monitor alerts stay with it
+        staying = {used} | {int(r[0]) for r in self.stack.sql("SELECT contact_id FROM monitor_contacts "
+                                                              "WHERE monitor_id=%d" % ids[1])}
         self.revert(user, rid)
         self.drive(rid, "reverted")
         left = self.monitors(user)
-        self.assertEqual([int(i) for i in left], [ids[1]])
+        self.assertEqual([int(i) for i in left], [ids[1], own])
         self.assertEqual(left[str(ids[1])][0], "Edited by hand")
-        self.assertEqual(self.count("contacts", user), 0)
+        self.assertEqual({int(r[0]) for r in self.stack.sql("SELECT id FROM contacts WHERE user_id=%d" % user.id)},
+                         staying)
+        self.assertEqual(self.stack.sql("SELECT contact_id FROM monitor_contacts WHERE monitor_id=%d" % own),
+                         [(str(used),)])
         self.assertEqual(self.count("heartbeats", user), 0)
         # its link stays, so a later import of the same account updates it rather than copying it
-        self.assertEqual(self.stack.sql("SELECT target_id FROM import_links WHERE user_id=%d" % user.id),
-                         [(str(ids[1]),)])
+        self.assertEqual({int(r[0]) for r in self.stack.sql("SELECT target_id FROM import_links WHERE user_id=%d"
+                                                            % user.id)}, staying | {ids[1]})
         warnings = [l for l in self.logs(user, rid) if l["level"] == "warning"]
         kept = [l for l in warnings if l["context"].get("reverted") == "kept"]
-        self.assertEqual(len(kept), 1, warnings)
-        self.assertEqual(kept[0]["message"], 'Not reverted: monitor "Edited by hand" (no. %d) was changed since the '
-                         'import: it is kept as it is.' % ids[1])
-        self.assertEqual(kept[0]["context"]["object_id"], ids[1])
+        self.assertEqual(len(kept), 1 + len(staying), warnings)
+        monitor = [l for l in kept if l["context"]["resource_type"] == "monitor"]
+        self.assertEqual([l["message"] for l in monitor], [
+            'Not reverted: monitor "Edited by hand" (no. %d) was changed since the import, or something changed '
+            'since uses it: it is kept as it is.' % ids[1]])
+        self.assertEqual(monitor[0]["context"]["object_id"], ids[1])
+        contacts = [l for l in kept if l["context"]["resource_type"] == "contact"]
+        self.assertEqual({l["context"]["object_id"] for l in contacts}, staying)
+        self.assertTrue(all(l["message"].startswith('Not reverted: contact "') for l in contacts), contacts)
         self.assertEqual(self.get(user, rid)["data"]["stats"]["revert"],
-                         {"objects": 6, "deleted": 4, "restored": 0, "kept": 1, "left": 0, "gone": 1})
+                         {"objects": 7, "deleted": 5 - len(staying), "restored": 0, "kept": 1 + len(staying), "left": 0,
+                          "gone": 1})
 
     def test_a_re_import_is_undone_to_the_first_import_and_the_first_leaves_what_the_second_wrote(self):
         key = self.account(monitors=3, heartbeats=0, contacts=1, status_pages=0)
