@@ -653,7 +653,8 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (strcmp(st, "cancelled") == 0)
 		return err_set(e, ERR_RUN_CANCELLED, "The run was cancelled; nothing can be retried.");
 	if (strcmp(st, "reverting") == 0 || strcmp(st, "reverted") == 0)
-		return err_set(e, ERR_CONFLICT, "The run is %s: its imports are undone, nothing can be retried.", st);
+		return err_set(e, ERR_CONFLICT,
+		    "The run is %s: its imports are undone, nothing can be retried.", st);
 	if ((n = run_retry_failed(db, a->id)) < 0)
 		return db_fail(db, e);
 	if (n == 0)

@@ -13,8 +13,8 @@
 #include "providers/urlguard.h"
 
 const char *const run_states[] = { "pending", "discovering", "awaiting_review", "executing",
-	"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled", "reverting", "reverted",
-	NULL };
+	"paused_conflicts", "completed", "completed_with_errors", "failed", "cancelled", "reverting",
+	"reverted", NULL };
 const char *const resource_statuses[] = { "pending", "running", "imported", "skipped", "conflict", "failed",
 	"excluded", NULL };
 const char *const resource_actions[] = { "create", "update", "skip", "conflict", NULL };

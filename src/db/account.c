@@ -17,19 +17,21 @@ static const struct {
 	bool has_current;
 	enum stmt_id lock, restore, del;
 } tables[] = {
-	[ACC_CONTACTS] = { ST_RN_LINK_CONTACT, ST_ACC_CONTACT_ANY, ST_ACC_CONTACT_LABEL, .lock = ST_RV_CONTACT_LOCK,
-	    .restore = ST_RV_CONTACT_RESTORE, .del = ST_RV_CONTACT_DELETE },
-	[ACC_MONITORS] = { ST_RN_LINK_MONITOR, ST_ACC_MONITOR_ANY, ST_ACC_MONITOR_LABEL, ST_ACC_MONITOR_CURRENT,
-	    true, ST_RV_MONITOR_LOCK, ST_RV_MONITOR_RESTORE, ST_RV_MONITOR_DELETE },
+	[ACC_CONTACTS] = { ST_RN_LINK_CONTACT, ST_ACC_CONTACT_ANY, ST_ACC_CONTACT_LABEL,
+	    .lock = ST_RV_CONTACT_LOCK, .restore = ST_RV_CONTACT_RESTORE, .del = ST_RV_CONTACT_DELETE },
+	[ACC_MONITORS] = { ST_RN_LINK_MONITOR, ST_ACC_MONITOR_ANY, ST_ACC_MONITOR_LABEL,
+	    ST_ACC_MONITOR_CURRENT, true, ST_RV_MONITOR_LOCK, ST_RV_MONITOR_RESTORE, ST_RV_MONITOR_DELETE },
 	[ACC_HEARTBEATS] = { ST_RN_LINK_HEARTBEAT, ST_ACC_HEARTBEAT_ANY, ST_ACC_HEARTBEAT_LABEL,
 	    ST_ACC_HEARTBEAT_CURRENT, true, ST_RV_HEARTBEAT_LOCK, ST_RV_HEARTBEAT_RESTORE,
 	    ST_RV_HEARTBEAT_DELETE },
 	[ACC_STATUS_PAGES] = { ST_RN_LINK_STATUS_PAGE, ST_ACC_STATUS_PAGE_ANY, ST_ACC_STATUS_PAGE_LABEL,
-	    .lock = ST_RV_STATUS_PAGE_LOCK, .restore = ST_RV_STATUS_PAGE_RESTORE, .del = ST_RV_STATUS_PAGE_DELETE },
+	    .lock = ST_RV_STATUS_PAGE_LOCK, .restore = ST_RV_STATUS_PAGE_RESTORE,
+	    .del = ST_RV_STATUS_PAGE_DELETE },
 	[ACC_MAINTENANCE_WINDOWS] = { ST_RN_LINK_MAINTENANCE_WINDOW, ST_ACC_WINDOW_ANY, ST_ACC_WINDOW_LABEL,
 	    .lock = ST_RV_WINDOW_LOCK, .restore = ST_RV_WINDOW_RESTORE, .del = ST_RV_WINDOW_DELETE },
 	[ACC_SUBSCRIBERS] = { ST_RN_LINK_SUBSCRIBER, ST_ACC_SUBSCRIBER_ANY, ST_ACC_SUBSCRIBER_LABEL,
-	    .lock = ST_RV_SUBSCRIBER_LOCK, .restore = ST_RV_SUBSCRIBER_RESTORE, .del = ST_RV_SUBSCRIBER_DELETE },
+	    .lock = ST_RV_SUBSCRIBER_LOCK, .restore = ST_RV_SUBSCRIBER_RESTORE,
+	    .del = ST_RV_SUBSCRIBER_DELETE },
 	[ACC_HOSTING_CLIENTS] = { ST_RN_LINK_HOSTING_CLIENT, ST_ACC_HOSTING_CLIENT_ANY,
 	    ST_ACC_HOSTING_CLIENT_LABEL, ST_ACC_HOSTING_CLIENT_CURRENT, true, ST_RV_HOSTING_CLIENT_LOCK,
 	    ST_RV_HOSTING_CLIENT_RESTORE, ST_RV_HOSTING_CLIENT_DELETE },
@@ -45,10 +47,10 @@ static const struct {
 	[ACC_HOSTING_DOMAINS] = { ST_RN_LINK_HOSTING_DOMAIN, ST_ACC_HOSTING_DOMAIN_ANY,
 	    ST_ACC_HOSTING_DOMAIN_LABEL, ST_ACC_HOSTING_DOMAIN_CURRENT, true, ST_RV_HOSTING_DOMAIN_LOCK,
 	    ST_RV_HOSTING_DOMAIN_RESTORE, ST_RV_HOSTING_DOMAIN_DELETE },
-	[ACC_INVOICES] = { ST_RN_LINK_INVOICE, ST_ACC_INVOICE_ANY, ST_ACC_INVOICE_LABEL, ST_ACC_INVOICE_CURRENT,
-	    true, ST_RV_INVOICE_LOCK, ST_RV_INVOICE_RESTORE, ST_RV_INVOICE_DELETE },
-	[ACC_PAYMENTS] = { ST_RN_LINK_PAYMENT, ST_ACC_PAYMENT_ANY, ST_ACC_PAYMENT_LABEL, ST_ACC_PAYMENT_CURRENT,
-	    true, ST_RV_PAYMENT_LOCK, ST_RV_PAYMENT_RESTORE, ST_RV_PAYMENT_DELETE },
+	[ACC_INVOICES] = { ST_RN_LINK_INVOICE, ST_ACC_INVOICE_ANY, ST_ACC_INVOICE_LABEL,
+	    ST_ACC_INVOICE_CURRENT, true, ST_RV_INVOICE_LOCK, ST_RV_INVOICE_RESTORE, ST_RV_INVOICE_DELETE },
+	[ACC_PAYMENTS] = { ST_RN_LINK_PAYMENT, ST_ACC_PAYMENT_ANY, ST_ACC_PAYMENT_LABEL,
+	    ST_ACC_PAYMENT_CURRENT, true, ST_RV_PAYMENT_LOCK, ST_RV_PAYMENT_RESTORE, ST_RV_PAYMENT_DELETE },
 };
 
 /* The lists an image carries: cleared with the importer's statement, then
@@ -524,8 +526,9 @@ account_restore(struct db *db, enum account_table t, uint64_t user, uint64_t id,
 	if (db_exec(db, tables[t].restore, "suu", image, id, user) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof image_lists / sizeof image_lists[0]; i++)
-		if (image_lists[i].table == t && (db_exec(db, image_lists[i].clear, "u", id) < 0 ||
-		                                     db_exec(db, image_lists[i].fill, "us", id, image) < 0))
+		if (image_lists[i].table == t &&
+		    (db_exec(db, image_lists[i].clear, "u", id) < 0 ||
+		        db_exec(db, image_lists[i].fill, "us", id, image) < 0))
 			return -1;
 	return 0;
 }
@@ -562,8 +565,8 @@ link_put_back(struct db *db, uint64_t user, const char *provider, const char *ty
 }
 
 int
-link_later(struct db *db, const char *model, uint64_t id, uint64_t user, const char *run_id, const char *after,
-    char run[37])
+link_later(struct db *db, const char *model, uint64_t id, uint64_t user, const char *run_id,
+    const char *after, char run[37])
 {
 	struct db_res *r = db_query(db, ST_RV_LINK_LATER, "suuss", model, id, user, run_id, after);
 	int rc;

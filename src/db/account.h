@@ -250,7 +250,7 @@ int64_t link_put_back(struct db *, uint64_t user, const char *provider, const ch
     const char *external_id, const char *run_id, const char *before);
 /* Another run than run_id that imported object (model, id) of the user after
  * the time after: its id into run. 1, 0 none, -1. */
-int link_later(struct db *, const char *model, uint64_t id, uint64_t user, const char *run_id, const char *after,
-    char run[37]);
+int link_later(struct db *, const char *model, uint64_t id, uint64_t user, const char *run_id,
+    const char *after, char run[37]);
 
 #endif

@@ -159,7 +159,8 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 			json_object_array_add(row, json_object_new_uint64(target_id));
 			json_object_array_add(row, json_object_new_string(ic->written));
 			json_object_array_add(row, ic->before ? json_object_new_string(ic->before) : NULL);
-			json_object_array_add(row, ic->link_was ? json_object_new_string(ic->link_was) : NULL);
+			json_object_array_add(row,
+			    ic->link_was ? json_object_new_string(ic->link_was) : NULL);
 			importer_forget(ic);
 			if (o->imported == NULL) {
 				one = json_object_new_array_ext(1);

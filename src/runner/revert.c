@@ -52,13 +52,14 @@ warn_left(struct runner *r, struct rv_batch *b, enum account_table t, const stru
 {
 	char name[160] = "", detail[160] = "", msg[600];
 	json_object *ctx;
-	int rc = account_label(r->db, t, b->run->user_id, w->target, name, sizeof name, detail, sizeof detail);
+	int rc =
+	    account_label(r->db, t, b->run->user_id, w->target, name, sizeof name, detail, sizeof detail);
 
 	if (rc < 0)
 		return -1;
 	if (name[0] != '\0')
-		utf8_format(msg, sizeof msg, "Not reverted: %s \"%s\" (no. %llu) %s.", importer_noun(b->type), name,
-		    (unsigned long long)w->target, why);
+		utf8_format(msg, sizeof msg, "Not reverted: %s \"%s\" (no. %llu) %s.", importer_noun(b->type),
+		    name, (unsigned long long)w->target, why);
 	else
 		utf8_format(msg, sizeof msg, "Not reverted: %s no. %llu %s.", importer_noun(b->type),
 		    (unsigned long long)w->target, why);
@@ -99,17 +100,20 @@ revert_one(struct runner *r, struct rv_batch *b, enum account_table t, const str
 		if (rc < 0)
 			return -1;
 		outcome = "left";
-		snprintf(why, sizeof why, "was imported again since, by run %s: it is left to that run", other);
+		snprintf(why, sizeof why, "was imported again since, by run %s: it is left to that run",
+		    other);
 		if (warn_left(r, b, t, w, outcome, why) != 0)
 			return -1;
 	} else if (strcmp(hash, w->after_hash) != 0) {
 		outcome = "kept";
-		if (warn_left(r, b, t, w, outcome, "was changed since the import, or something changed since uses it: it is kept as it is") != 0)
+		if (warn_left(r, b, t, w, outcome,
+		        "was changed since the import, or something changed since uses it: it is kept as it is") !=
+		    0)
 			return -1;
 	} else {
 		if (created ? account_delete(r->db, t, b->run->user_id, w->target) < 0 :
 		              w->before == NULL ||
-		                  account_restore(r->db, t, b->run->user_id, w->target, w->before) != 0)
+		            account_restore(r->db, t, b->run->user_id, w->target, w->before) != 0)
 			return -1;
 		if (link_put_back(r->db, b->run->user_id, b->run->provider, b->type, w->ext, b->job->run_id,
 		        created ? NULL : w->link_before) < 0)
@@ -173,7 +177,7 @@ give_up_body(struct runner *r, void *arg)
 		return n < 0 ? TX_ERROR : TX_COMMIT;
 	utf8_format(why, sizeof why, "could not be put back (%s): it is kept as it is", b->dberr);
 	res = warn_left(r, b, t, &w, "kept", why) != 0 || revert_mark(r->db, w.id, "kept") < 0 ? TX_ERROR :
-	                                                                                        TX_COMMIT;
+	                                                                                         TX_COMMIT;
 	revert_rows_clear(&w, 1);
 	return res;
 }
