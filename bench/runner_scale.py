@@ -9,9 +9,11 @@ never doubles a busy slot). Prints, beside its target (issue 14):
 
   discovery  start -> awaiting_review, resources/s      target >= 5,000/s
   import     execute -> completed, resources/s          target >= 2,000/s
+  revert     revert -> reverted, objects/s, and its ratio to the import's rate in the same run
   peak RSS   of every runner process (max)             target <= 32 MiB, flat in N
 
-and checks that every monitor arrived exactly once. The RSS comparison
+and checks that every monitor arrived exactly once and that the revert took
+every one of them out again. The RSS comparison
 between the sizes is also the runner half of bench/leak (RSS flat over a
 100,000-resource run).
 
@@ -156,11 +158,20 @@ def bench_one(st, conf, user, n, slots, tick):
         t2 = time.time()          # execute has been answered
         final = wait_status(st, run, ("completed", "completed_with_errors", "failed"), 3600)
         t3 = logged_at(st, run, "Run completed")
-    total = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s" % harness.q(run)))
-    monitors = int(st.sql_value("SELECT COUNT(*) FROM monitors WHERE user_id = %d" % user.id))
-    distinct = int(st.sql_value("SELECT COUNT(DISTINCT type, url, port) FROM monitors WHERE user_id = %d" % user.id))
-    imported = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s"
-                                " AND status = 'imported'" % harness.q(run)))
+        total = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s" % harness.q(run)))
+        monitors = int(st.sql_value("SELECT COUNT(*) FROM monitors WHERE user_id = %d" % user.id))
+        distinct = int(st.sql_value("SELECT COUNT(DISTINCT type, url, port) FROM monitors WHERE user_id = %d"
+                                    % user.id))
+        imported = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s"
+                                    " AND status = 'imported'" % harness.q(run)))
+        # the whole import undone (issue 26): from the request to the run's end, both in its log
+        r = user.request("POST", "/api/v1/migrations/%s/revert" % run, raw_body=b"",
+                         headers={"Content-Type": "application/json"})
+        assert r.status == 202, r.describe()
+        t4 = logged_at(st, run, "Reverting:")
+        reverted = wait_status(st, run, ("reverted",), 3600)
+        t5 = logged_at(st, run, "Run reverted")
+    left = int(st.sql_value("SELECT COUNT(*) FROM monitors WHERE user_id = %d" % user.id))
     # planning ends with the log line "Plan ready"; the import is what follows
     plan_s = st.sql_value("SELECT TIMESTAMPDIFF(MICROSECOND, MIN(logged_at), MAX(logged_at)) / 1e6"
                           " FROM migration_run_logs WHERE run_id = %s AND (message LIKE 'Planning started%%'"
@@ -179,6 +190,9 @@ def bench_one(st, conf, user, n, slots, tick):
     plan_s = float(plan_s or 0)
     print("             (of which planning %.1f s; the import alone %.0f resources/s)"
           % (plan_s, total / max(0.001, t3 - t2 - plan_s)))
+    rv_rate = imported / max(0.001, t5 - t4)
+    print("  revert     revert -> %s        %7.1f s  %7.0f objects/s     %.2f of the import's rate; %d monitors left"
+          % (reverted, t5 - t4, rv_rate, rv_rate / imp_rate, left))
     print("  peak RSS   max over %d runner processes: %d KiB   target <= %d KiB   %s"
           % (len(cron.rss), peak, TARGET_RSS_KIB, verdict(peak <= TARGET_RSS_KIB)))
     with open(cron.log) as f:
@@ -186,7 +200,8 @@ def bench_one(st, conf, user, n, slots, tick):
     print("  runner log: %d jobs claimed, %d warnings, %d errors (%s)"
           % (sum("claimed" in x for x in lines), sum(" warning" in x.lower() for x in lines),
              sum(" error" in x.lower() for x in lines), cron.log))
-    ok = final == "completed" and monitors == n and distinct == n and imported == total and not cron.failed
+    ok = final == "completed" and monitors == n and distinct == n and imported == total and left == 0 \
+        and not cron.failed
     if not ok:
         print("  FAILED: lost, duplicated or unimported rows, or a runner exited non-zero %s" % cron.failed)
     return ok, peak
@@ -206,7 +221,7 @@ def main():
         conf = harness.runner_config(st, "bench")
         st.set_flag(True)
         for n in a.sizes:
-            user = st.new_user(scopes=["account:read", "account:write"])
+            user = st.new_user(scopes=["account:read", "account:write", "account:delete"])
             ok, peak = bench_one(st, conf, user, n, a.slots, a.tick)
             all_ok = all_ok and ok
             peaks.append((n, peak))

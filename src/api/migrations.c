@@ -17,6 +17,7 @@
 #include "importers/importer.h"
 #include "providers/provider.h"
 #include "queue/queue.h"
+#include "runner/rules.h"
 
 #define DETAIL_MAX_RESOURCES 500
 #define DELETE_INLINE_MAX    5000 /* a run with more resources is deleted by the runner, in batches */
@@ -753,13 +754,18 @@ h_revert(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (n == 0) {
 		if (status_of(c, a->id, false, st, e) != 0)
 			return -1;
-		if (strcmp(st, "failed") == 0)
-			return err_set(e, ERR_RUN_NOT_REVERTIBLE,
-			    "The run failed before it wrote anything into your account: there is nothing to revert.");
 		if (strcmp(st, "reverting") == 0 || strcmp(st, "reverted") == 0)
 			return err_set(e, ERR_RUN_NOT_REVERTIBLE, "The run is %s already.", st);
+		if (!run_transition_ok(st, "reverting"))
+			return err_set(e, ERR_RUN_NOT_REVERTIBLE,
+			    "The run is %s: only a completed, failed or cancelled run can be reverted.", st);
+		if ((n = run_unrecorded(db, a->id)) < 0)
+			return db_fail(db, e);
+		if (n > 0)
+			return err_set(e, ERR_RUN_NOT_REVERTIBLE,
+			    "The run imported before this version kept what an undo needs: it cannot be reverted.");
 		return err_set(e, ERR_RUN_NOT_REVERTIBLE,
-		    "The run is %s: only a completed, failed or cancelled run can be reverted.", st);
+		    "The run failed before it wrote anything into your account: there is nothing to revert.");
 	}
 	if (run_written_count(db, a->id, &objects) != 0)
 		return db_fail(db, e);

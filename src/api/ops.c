@@ -253,7 +253,8 @@ const struct op op_table[OP__COUNT] = {
 	[OP_REVERT] = { .id = OP_REVERT, .method = "POST", .path = "/api/v1/migrations/{run}/revert", .status = 202,
 	    .tool = "migration-revert", .title = "Undo a migration run",
 	    .description = "Put the account back as it was before the run: what the run created is deleted, what "
-	    "it overwrote is put back, objects changed since are kept (and named in the log). From completed, "
+	    "it overwrote is put back; objects changed since, or imported again by a later run, are left as they "
+	    "are (and named in the log). From completed, "
 	    "completed_with_errors, failed (with imports) or cancelled; queued, read the run to follow progress. "
 	    "Requires confirm: true.",
 	    .scope = SC_ACCOUNT_DELETE, .flags = RW | OPF_DESTRUCTIVE | OPF_IDEMPOTENT, .params = params_revert,
@@ -378,7 +379,7 @@ static void
 arg_enum(const struct param *p, json_object *v, struct args *a, struct err *e)
 {
 	const char *s = str_value(v);
-	char allowed[120];
+	char allowed[256]; /* the longest list, the run states, is 139 characters */
 
 	if (s == NULL || !str_in_list(p->values, s)) {
 		err_field(e, p->name, "The %s field must be one of: %s.", p->name,

@@ -404,7 +404,15 @@ run_cancel(struct db *db, const char *id, uint64_t user)
 int64_t
 run_revert(struct db *db, const char *id, uint64_t user)
 {
-	return db_exec(db, ST_RUN_REVERT, "sus", id, user, id);
+	return db_exec(db, ST_RUN_REVERT, "suss", id, user, id, id);
+}
+
+int
+run_unrecorded(struct db *db, const char *id)
+{
+	int64_t one;
+
+	return db_scalar(db, &one, ST_RUN_UNRECORDED, "s", id);
 }
 
 int

@@ -116,8 +116,11 @@ int64_t run_execute(struct db *, const char *id, uint64_t user);
 /* A run not yet ended -> cancelled. */
 int64_t run_cancel(struct db *, const char *id, uint64_t user);
 /* completed | completed_with_errors | failed (with objects written) |
- * cancelled -> reverting. */
+ * cancelled -> reverting, unless run_unrecorded. */
 int64_t run_revert(struct db *, const char *id, uint64_t user);
+/* 1 when the run imported a resource without keeping what a revert needs (an
+ * import before sql/014), 0 when not, -1. */
+int run_unrecorded(struct db *, const char *id);
 /* How many account objects the run wrote (created or updated), into *n. 0 or -1. */
 int run_written_count(struct db *, const char *id, int64_t *n);
 /* Queue every failed resource of the run again and make them pending: the

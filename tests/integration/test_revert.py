@@ -193,6 +193,13 @@ class TestRevert(RevertTestCase):
         err = self.revert(user, bad, 422)
         self.assertEqual(err["message"], "The run failed before it wrote anything into your account: there is "
                          "nothing to revert.")
+        # a run imported before imports kept what an undo needs (sql/014) cannot be reverted
+        old = self.imported_run(user, self.account(monitors=1, heartbeats=0, contacts=0, status_pages=0))
+        self.stack.sql("UPDATE migration_run_resources SET written = NULL WHERE run_id='%s'" % old)
+        err = self.revert(user, old, 422)
+        self.assertEqual(err["message"], "The run imported before this version kept what an undo needs: it cannot "
+                         "be reverted.")
+        self.assertEqual(self.stack.run_status(old), "completed")
         # a read-only token may not revert; an unknown run is a 404
         reader = self.user(scopes=["account:read"])
         self.assertStatus(reader.request("POST", "/api/v1/migrations/%s/revert" % rid), 403)
