@@ -259,7 +259,8 @@ class TestReviewPageInABrowser(RunnerTestCase):
                     self.stack.sql("UPDATE migration_runs SET stats=%s WHERE id=%s" % (q(json.dumps(stats)), q(rid)))
 
                 res = self.journey("revert", user.token, size, runner=False,
-                                   hooks={"untouched": untouched, "halfway": halfway})
+                                   hooks={"untouched": untouched, "halfway": halfway},
+                                   WRITER=user.new_token(["account:read", "account:write"]))
                 self.assertEqual(res["run"], rid)
                 self.assertEqual(res["notice"], "Reverting: 5 objects the run wrote will be deleted or put back.")
                 self.assertEqual(res["refused"], "The run is reverting already.")

@@ -643,14 +643,22 @@ const journeys = {
   },
 
   // Undo an import. The test imported a small UptimeRobot account and changed one monitor since, in the
-  // database, and made a completed Pingdom run; no runner works until the journey asks for one. On the Pingdom
+  // database, and made a completed Pingdom run; no runner works until the journey asks for one. A token without
+  // account:delete (WRITER) is not offered the revert. On the Pingdom
   // run, reverted meanwhile by another client, the page's revert is refused and says why. On the UptimeRobot run
   // a dialog says what a revert does and how a delete differs; Escape and "Don't revert" change nothing (the test
   // checks the database); "Revert" starts it, the page follows it (the test writes a runner's progress halfway),
   // and once reverted the finish says in words what was deleted and what was kept, which the log names.
   async revert() {
-    await signIn(TOKEN);
     const revert = page.getByRole('button', { name: 'Revert run…' });
+    // without account:delete, no revert (nor delete)
+    await signIn(process.env.WRITER);
+    await page.getByRole('button', { name: /^Open the UptimeRobot migration/ }).click();
+    await waitStatus('completed');
+    expect(await revert.isDisabled() && await page.getByRole('button', { name: 'Delete run' }).isDisabled(),
+      'a token without account:delete cannot revert');
+    await page.getByRole('button', { name: 'Forget token' }).click();
+    await signIn(TOKEN);
     await page.getByRole('button', { name: /^Open the Pingdom migration/ }).click();
     await waitStatus('completed');
     const other = await shownRun();
