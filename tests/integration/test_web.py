@@ -63,9 +63,11 @@ class TestReviewPageInABrowser(RunnerTestCase):
         super().setUpClass()
         setup_browser_tools()
 
-    def journey(self, name, token, size, runner=True, **env):
+    def journey(self, name, token, size, runner=True, hooks=None, **env):
         """Run one journey on a screen size, with the background runner working from the start (runner) or
-        only while the journey asks for it ("RUNNER on|off"); returns its RESULT object."""
+        only while the journey asks for it ("RUNNER on|off"); "HOOK name" calls hooks[name]() (the test's
+        own step, a check or a change in the database, at that point of the journey) and goes on when it
+        returns. Returns the journey's RESULT object."""
         e = dict(os.environ, WEB_NODE_DIR=NODE_DIR, BASE=self.stack.web.base, TOKEN=token, SHOTS=SHOTS,
                  VIEWPORT=size, FAKE=self.stack.fake_base, **env)
         p = subprocess.Popen(["node", os.path.join(WEB_DIR, "journeys.mjs"), name], env=e, stdin=subprocess.PIPE,
@@ -85,8 +87,15 @@ class TestReviewPageInABrowser(RunnerTestCase):
                         bg = BackgroundRunner(self.stack, self.cfg).__enter__()
                     p.stdin.write("ok\n")
                     p.stdin.flush()
+                elif line.startswith("HOOK "):
+                    (hooks or {})[line.split()[1]]()
+                    p.stdin.write("ok\n")
+                    p.stdin.flush()
             p.wait()
         finally:
+            if p.poll() is None:  # a hook failed: the journey waits on stdin
+                p.kill()
+                p.wait()
             watchdog.cancel()
             if bg:
                 bg.__exit__()
@@ -213,6 +222,57 @@ class TestReviewPageInABrowser(RunnerTestCase):
                 self.assertEqual(self.stack.count("migration_runs", "id=%s" % q(res["run"])), 0, "deleted")
                 self.assertEqual(self.count("monitors", user), 0)
                 harness.fake_call(self.stack, "DELETE", "/_control/uptimerobot/faults")
+
+    def test_revert_takes_the_imports_out_and_keeps_what_changed_since(self):
+        for size in SIZES:
+            with self.subTest(size=size):
+                key = self.account(monitors=3, heartbeats=1, contacts=1, status_pages=0, paused_every=0)
+                user = self.user()
+                rid = self.start(user, key)
+                self.drive(rid, "awaiting_review")
+                self.execute(user, rid)
+                self.assertEqual(self.drive(rid, "completed"), "completed")
+                monitors = [int(r[0]) for r in self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id"
+                                                              % user.id)]
+                self.assertEqual(len(monitors), 3)
+                kept = monitors[1]
+                self.stack.sql("UPDATE monitors SET name='Edited by hand' WHERE id=%d" % kept)
+                # a run that another client reverts while the page shows it: the page's own revert is refused
+                other = self.stack.insert_run(user.id, "completed", provider="pingdom", stats=json.dumps(
+                    {"discovered": {}, "imported": 0, "skipped": 0, "failed": 0, "progress": 1}))
+                imported = {t: self.count(t, user) for t in ("monitors", "heartbeats", "contacts")}
+                self.assertEqual(imported, {"monitors": 3, "heartbeats": 1, "contacts": 1})
+
+                def untouched():
+                    """After the dialog was cancelled: nothing asked, nothing changed."""
+                    self.assertEqual(self.stack.run_status(rid), "completed")
+                    self.assertEqual({t: self.count(t, user) for t in imported}, imported)
+                    self.assertFalse([l for l in self.logs(user, rid) if l["message"].startswith("Reverting")])
+
+                def halfway():
+                    """The revert's progress as a runner writes it halfway (stats.activity): a revert of five
+                    objects ends within one step, before the page could see it at work."""
+                    self.assertEqual(self.stack.run_status(rid), "reverting")
+                    stats = json.loads(self.stack.sql_value("SELECT stats FROM migration_runs WHERE id=%s" % q(rid)))
+                    stats["activity"] = {"doing": "reverting", "done": 2, "total": 5, "since": "2026-01-01T00:00:00Z",
+                                         "per_minute": 30, "eta_s": 6}
+                    self.stack.sql("UPDATE migration_runs SET stats=%s WHERE id=%s" % (q(json.dumps(stats)), q(rid)))
+
+                res = self.journey("revert", user.token, size, runner=False,
+                                   hooks={"untouched": untouched, "halfway": halfway},
+                                   WRITER=user.new_token(["account:read", "account:write"]))
+                self.assertEqual(res["run"], rid)
+                self.assertEqual(res["notice"], "Reverting: 5 objects the run wrote will be deleted or put back.")
+                self.assertEqual(res["refused"], "The run is reverting already.")
+                self.assertEqual(self.stack.run_status(rid), "reverted")
+                self.assertEqual(self.stack.run_status(other), "reverted")
+                self.assertEqual(self.get(user, rid)["data"]["stats"]["revert"],
+                                 {"objects": 5, "deleted": 4, "restored": 0, "kept": 1, "left": 0, "gone": 0})
+                # what the run created is gone; the monitor changed since is kept as it is
+                self.assertEqual(self.stack.sql("SELECT id, name FROM monitors WHERE user_id=%d" % user.id),
+                                 [(str(kept), "Edited by hand")])
+                self.assertEqual(self.count("heartbeats", user), 0)
+                self.assertEqual(self.count("contacts", user), 0)
 
     def test_flag_off_says_the_module_is_disabled(self):
         for size in SIZES:

@@ -11,7 +11,8 @@
 // Prints "STEP ..." lines and "RESULT {json}" at the end; exits 1 on the first
 // expectation that does not hold (with a screenshot FAILED-<journey>.png).
 // "RUNNER on" / "RUNNER off" ask the test to start or stop its background
-// runner; the journey goes on when a line comes back on stdin.
+// runner, and "HOOK name" to take its own step of that name (a check or a
+// change in the database); the journey goes on when a line comes back on stdin.
 //
 // At each main screen, screen() checks what holds on every one: axe-core finds
 // no WCAG 2.1 A or AA violation, and at 360 px the page does not scroll sideways.
@@ -58,6 +59,11 @@ function expect(cond, what) { if (!cond) throw new Error('expected: ' + what); }
 
 async function runner(on) {
   console.log('RUNNER ' + (on ? 'on' : 'off'));
+  await stdin.next();
+}
+
+async function hook(name) {
+  console.log('HOOK ' + name);
   await stdin.next();
 }
 
@@ -634,6 +640,141 @@ const journeys = {
     await waitNotice('Run deleted.');
     expect(await page.evaluate(() => document.activeElement.id) === 'runs-title', 'the focus is on the list');
     await screen('deleted');
+  },
+
+  // Undo an import. The test imported a small UptimeRobot account and changed one monitor since, in the
+  // database, and made a completed Pingdom run; no runner works until the journey asks for one. A token without
+  // account:delete (WRITER) is not offered the revert. On the Pingdom
+  // run, reverted meanwhile by another client, the page's revert is refused and says why. On the UptimeRobot run
+  // a dialog says what a revert does and how a delete differs; Escape and "Don't revert" change nothing (the test
+  // checks the database); "Revert" starts it, the page follows it (the test writes a runner's progress halfway),
+  // and once reverted the finish says in words what was deleted and what was kept, which the log names.
+  async revert() {
+    const revert = page.getByRole('button', { name: 'Revert run…' });
+    // without account:delete, no revert (nor delete)
+    await signIn(process.env.WRITER);
+    await page.getByRole('button', { name: /^Open the UptimeRobot migration/ }).click();
+    await waitStatus('completed');
+    expect(await revert.isDisabled() && await page.getByRole('button', { name: 'Delete run' }).isDisabled(),
+      'a token without account:delete cannot revert');
+    await page.getByRole('button', { name: 'Forget token' }).click();
+    await signIn(TOKEN);
+    await page.getByRole('button', { name: /^Open the Pingdom migration/ }).click();
+    await waitStatus('completed');
+    const other = await shownRun();
+    expect(!(await revert.isDisabled()), 'a completed run can be reverted');
+    const behind = await page.evaluate(async ([p, t]) => (await fetch('/api/v1' + p,
+      { method: 'POST', headers: { Authorization: 'Bearer ' + t } })).status,
+    ['/migrations/' + other + '/revert', TOKEN]);
+    expect(behind === 202, 'another client reverts the run: ' + behind);
+    await revert.click();
+    await page.waitForSelector('#confirm-revert[open]', { timeout: TIMEOUT });
+    await page.getByRole('button', { name: 'Revert', exact: true }).click();
+    await waitNotice('The run is reverting already.');
+    result.refused = await text('#notice');
+    expect(await page.locator('#notice').getAttribute('class') === 'error', 'the refusal reads as an error');
+    await waitStatus('reverting');
+    expect(await text('#run-status') === 'Status: Reverting', 'reverting in words');
+    expect(await revert.isDisabled(), 'a run being reverted offers no revert');
+    expect(await text('#notice') === result.refused, 'the refusal stays');
+    await screen('refused');
+
+    await page.getByRole('button', { name: 'All runs' }).click();
+    await page.getByRole('button', { name: /^Open the UptimeRobot migration/ }).click();
+    await waitStatus('completed');
+    result.run = await shownRun();
+    await page.waitForSelector('#run-finish:not([hidden])', { timeout: TIMEOUT });
+    expect(await text('#finish-title') === 'Done', 'the finish of the import');
+    // the delete dialog names the other way, which takes the imports out of the account too
+    await page.getByRole('button', { name: 'Delete run' }).click();
+    expect(await page.locator('#delete-or-revert').isVisible(), 'the delete dialog points to "Revert run…"');
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    // the revert dialog, by keyboard: Escape, then "Don't revert", ask for nothing
+    const posts = [];
+    page.on('request', (r) => { if (r.method() !== 'GET') posts.push(r.method() + ' ' + r.url()); });
+    await revert.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#confirm-revert[open]', { timeout: TIMEOUT });
+    expect(await page.evaluate(() => document.activeElement.textContent) === "Don't revert",
+      'the focus starts on the safe choice');
+    const said = (await text('#revert-text')).replace(/\s+/g, ' ');
+    for (const part of ['what the run created is deleted', 'what it overwrote is put back as it was',
+      'Objects changed since the import are kept as they are', 'the log names each one',
+      'Deleting the run instead keeps everything it imported in your account'])
+      expect(said.includes(part), `the dialog says ${part}: ${said}`);
+    await screen('confirm-revert');
+    await page.keyboard.press('Escape');
+    expect(await page.locator('#confirm-revert').evaluate((d) => !d.open), 'Escape closes the dialog');
+    expect(await page.evaluate(() => document.activeElement.id) === 'act-revert', 'the focus is back on Revert');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#confirm-revert[open]', { timeout: TIMEOUT });
+    await page.getByRole('button', { name: "Don't revert" }).click();
+    expect(await page.locator('#confirm-revert').evaluate((d) => !d.open), '"Don\'t revert" closes the dialog');
+    expect(posts.length === 0, 'no revert was asked for: ' + posts.join(' '));
+    expect((await apiGet('/migrations/' + result.run)).data.status === 'completed', 'the run is as it was');
+    await hook('untouched');
+    // the revert
+    await revert.click();
+    await page.getByRole('button', { name: 'Revert', exact: true }).click();
+    await waitStatus('reverting');
+    await page.waitForFunction(() => /^Reverting: \d+ objects? the run wrote will be deleted or put back\.$/
+      .test(document.getElementById('notice').textContent), null, { timeout: TIMEOUT });
+    result.notice = await text('#notice');
+    expect(posts.length === 1 && posts[0].endsWith('/api/v1/migrations/' + result.run + '/revert'),
+      'one revert asked for: ' + posts.join(' '));
+    expect(await text('#run-summary') === 'Waiting for the runner to start the revert…', 'waiting for the runner: ' +
+      await text('#run-summary'));
+    expect(await page.locator('#run-finish').isHidden(), 'the import\'s finish goes while the run is reverted');
+    for (const name of ['Revert run…', 'Retry failed', 'Cancel run'])
+      expect(await page.getByRole('button', { name }).isDisabled(), name + ' is disabled while reverting');
+    await hook('halfway');
+    const a = (await apiGet('/migrations/' + result.run)).data.stats.activity;
+    const progress = `Reverting: ${a.done} of ${a.total} objects done, about ${a.eta_s} seconds left.`;
+    await page.waitForFunction((w) => document.getElementById('run-summary').textContent === w, progress,
+      { timeout: TIMEOUT });
+    expect(await page.locator('#run-progress').evaluate((e) => e.value) === a.done / a.total,
+      'the progress bar at done of total');
+    await screen('reverting');
+    await runner(true);
+    await waitStatus('reverted');
+    // watched at work: the focus lands on the finish, which says what the revert did
+    await page.waitForSelector('#run-finish:not([hidden])', { timeout: TIMEOUT });
+    await page.waitForFunction(() => document.activeElement.id === 'finish-title', null, { timeout: TIMEOUT });
+    expect(await text('#finish-title') === 'Reverted', 'the finish heading: ' + await text('#finish-title'));
+    const rv = (await apiGet('/migrations/' + result.run)).data.stats.revert;
+    expect(rv.restored === 0 && rv.left === 0 && rv.gone === 0 && rv.kept === 1, 'stats.revert: ' + JSON.stringify(rv));
+    const done = await text('#finish-outcomes');
+    expect(done === `${rv.deleted} created objects deleted; 1 changed since and kept (see the log).`,
+      'what the revert did in words: ' + done);
+    expect(await page.locator('#finish-csv').isHidden() && (await text('#finish-todo')) === '',
+      'no to-do list and no CSV for the imports that are gone');
+    expect((await text('#run-summary')).includes('Before the revert: imported 5,'), 'the import, before the revert: ' +
+      await text('#run-summary'));
+    expect(await page.locator('#notice').isHidden(), 'the revert message went when the run was reverted');
+    for (const name of ['Revert run…', 'Retry failed'])
+      expect(await page.getByRole('button', { name }).isDisabled(), name + ' is not offered on a reverted run');
+    // the log names what was kept, and ends with the revert's summary, both warnings
+    const warnings = await page.locator('#log li.log-warning').allTextContents();
+    const kept = /Warning Not reverted: monitor "Edited by hand" \(no\. \d+\) was changed since the import: it is kept as it is\.$/;
+    expect(warnings.some((w) => kept.test(w)), 'the log names the monitor kept: ' + warnings.join(' | '));
+    const sum = 'Run reverted: 4 objects deleted, 0 put back as they were; 1 changed since and kept, 0 left to later ' +
+      'runs, 0 already gone.';
+    expect(warnings.some((w) => w.endsWith(sum)), 'the log sums the revert up: ' + warnings.join(' | '));
+    await expectLocalTimes('#log time');
+    await page.getByRole('button', { name: 'Delete run' }).click();
+    expect(await page.locator('#delete-or-revert').isHidden(), 'no revert to point to once reverted');
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    await screen('reverted');
+    await backToRuns();
+    const listed = page.locator('#runs-table tbody tr', { has: page.locator(`button[data-run="${result.run}"]`) });
+    expect((await listed.locator('td').nth(2).textContent()) === 'Reverted', 'the list says reverted');
+    // the other run: reverted by the runner too, with nothing to take out
+    await page.getByRole('button', { name: /^Open the Pingdom migration/ }).click();
+    await waitStatus('reverted');
+    await page.waitForSelector('#run-finish:not([hidden])', { timeout: TIMEOUT });
+    expect(await text('#finish-outcomes') === 'The run had written nothing into your account: there was nothing to ' +
+      'delete or put back.', 'a revert with nothing to do in words: ' + await text('#finish-outcomes'));
+    await expectRunFocused();
   },
 
   // The module is switched off for this user: a clear message, nothing else.

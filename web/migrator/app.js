@@ -5,11 +5,15 @@
 
 const API = '/api/v1';
 const TOKEN_KEY = 'migrator.token';
-const ACTIVE = ['pending', 'discovering', 'executing'];
+// A run in one of these states is at work: the page reads it again every 1.5 seconds.
+const ACTIVE = ['pending', 'discovering', 'executing', 'reverting'];
 const FINDING = ['pending', 'discovering'];
 // A run in one of these states is over: the finish section shows what it did (failed and cancelled runs only
 // when they imported something).
 const FINAL = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
+// A finished run whose imports can be undone (POST …/revert): completed, or failed or cancelled after it imported
+// something (the service also takes one of those that imported nothing, which has nothing to undo).
+const REVERTIBLE = ['completed', 'completed_with_errors'];
 
 // What a person reads for each API value; a value missing here (added to the API later) shows as it is.
 const PROVIDER_NAMES = {
@@ -41,7 +45,7 @@ const LEVELS = { info: 'Info', warning: 'Warning', error: 'Error' };
 // The finish section's heading per final state, and the report's to-do tasks (its groups, in this order; "the
 // provider" reads as the run's provider by name).
 const FINISH_TITLES = { completed: 'Done', completed_with_errors: 'Done, with errors',
-  failed: 'Stopped by a failure: what was done', cancelled: 'Cancelled: what was done' };
+  failed: 'Stopped by a failure: what was done', cancelled: 'Cancelled: what was done', reverted: 'Reverted' };
 const TASKS = { ping: 'Point your jobs at their new checks', add_address: 'Add the addresses the provider does not show',
   enter_again: 'Enter these logins again', add_by_hand: 'Add by hand', retry: 'Retry or add by hand' };
 const MONITOR_TYPES = {
@@ -480,10 +484,36 @@ async function refreshRun() {
 // 2 min left."
 function activityText(a) {
   const what = { planning: 'Planning what each will become', importing: 'Importing' }[a.doing] || capital(a.doing);
-  const left = a.eta_s === null || a.eta_s === undefined ? ''
-    : ', about ' + (a.eta_s < 90 ? plural(a.eta_s, 'second', 'seconds') : Math.round(a.eta_s / 60) + ' minutes') +
-      ' left';
-  return what + ': ' + a.done + (a.total === undefined ? '' : ' of ' + a.total) + left + '.';
+  return what + ': ' + a.done + (a.total === undefined ? '' : ' of ' + a.total) + timeLeft(a) + '.';
+}
+
+// ", about 8 minutes left" from an activity's eta_s; '' when the runner cannot tell yet.
+function timeLeft(a) {
+  if (a.eta_s === null || a.eta_s === undefined) return '';
+  return ', about ' + (a.eta_s < 90 ? plural(a.eta_s, 'second', 'seconds') : Math.round(a.eta_s / 60) + ' minutes') +
+    ' left';
+}
+
+// A revert at work (stats.activity with doing "reverting"): "Reverting: 2 of 5 objects done, about 3 seconds
+// left."; before the runner has taken it up, that it waits for the runner.
+function revertingText(a) {
+  if (!a || a.doing !== 'reverting') return 'Waiting for the runner to start the revert…';
+  return 'Reverting: ' + a.done + ' of ' + plural(a.total, 'object', 'objects') + ' done' + timeLeft(a) + '.';
+}
+
+// What a revert did (stats.revert) in words: "9 created objects deleted, 2 put back as they were; 1 changed since
+// and kept (see the log)." Only the ones not reverted that there are; those the log names send to it.
+function revertWords(rv) {
+  if (!rv) return 'The run was reverted.';
+  if (!rv.objects) return 'The run had written nothing into your account: there was nothing to delete or put back.';
+  const done = [plural(rv.deleted, 'created object', 'created objects') + ' deleted'];
+  if (rv.restored) done.push(rv.restored + (rv.restored === 1 ? ' put back as it was' : ' put back as they were'));
+  const not = [];
+  if (rv.kept) not.push(rv.kept + ' changed since and kept');
+  if (rv.left) not.push(rv.left + (rv.left === 1 ? ' imported again by a later run and left to it'
+    : ' imported again by later runs and left to them'));
+  if (rv.gone) not.push(rv.gone + ' deleted since');
+  return done.join(', ') + (not.length ? '; ' + listOf(not) + (rv.kept || rv.left ? ' (see the log)' : '') : '') + '.';
 }
 
 function renderProgress(run, counts, plan) {
@@ -503,12 +533,17 @@ function renderProgress(run, counts, plan) {
       ' to update, ' + (plan.skip || 0) + ' to skip, ' + plural(plan.conflict || 0, 'conflict', 'conflicts') +
       '; excluded ' + (counts.excluded || 0) + '.';
     if (plan.conflict > 0) text += ' Exclude the conflicts, or execute and choose what to do with them when the run pauses.';
+  } else if (run.status === 'reverting') {
+    const a = s.activity && s.activity.doing === 'reverting' ? s.activity : null;
+    if (a && a.total > 0) bar.value = a.done / a.total; else bar.removeAttribute('value');
+    text = revertingText(a);
   } else {
-    bar.value = s.progress || 0;
-    text = 'Found ' + (found || 'nothing') + '. Imported ' + (s.imported || 0) + ', skipped ' + (s.skipped || 0) +
-      ', failed ' + (s.failed || 0) + ', excluded ' + (counts.excluded || 0) + '.';
+    bar.value = run.status === 'reverted' ? 1 : s.progress || 0;
+    text = 'Found ' + (found || 'nothing') + '. ' + (run.status === 'reverted' ? 'Before the revert: imported '
+      : 'Imported ') + (s.imported || 0) + ', skipped ' + (s.skipped || 0) + ', failed ' + (s.failed || 0) +
+      ', excluded ' + (counts.excluded || 0) + '.';
   }
-  if (s.activity && s.activity.doing !== 'discovering') text += ' ' + activityText(s.activity);
+  if (s.activity && !['discovering', 'reverting'].includes(s.activity.doing)) text += ' ' + activityText(s.activity);
   if (s.waiting) text += ' Waiting for ' + providerName(s.waiting.provider) + ' until ' + when(s.waiting.until, true)
     .textContent + '.';
   if (run.options && run.options.import_paused) text += ' Monitors and heartbeats are imported paused.';
@@ -535,10 +570,17 @@ function renderDropped(run) {
 // ---- the finish: what the run did and what is left to do (GET …/report)
 
 // The report is read once when the run reaches a final state (again only when it leaves it, e.g. for a retry,
-// and comes back). When the page saw the run at work, the focus moves to the finish heading, unless the person
-// is busy elsewhere on the page (the list, the filters, the log, a dialog): then it stays, and the status line
+// and comes back); a reverted run's finish says what the revert did, from the run itself. When the page saw the
+// run at work (importing or reverting), the focus moves to the finish heading, unless the person is busy
+// elsewhere on the page (the list, the filters, the log, a dialog): then it stays, and the status line
 // (aria-live) says the run ended.
 async function finish(run, counts) {
+  if (run.status === 'reverted') {
+    if (state.finished === run.status) return;
+    state.finished = run.status;
+    renderReverted(run);
+    return finishShown();
+  }
   const over = FINAL.includes(run.status) && (run.status.startsWith('completed') || counts.imported > 0);
   if (!over) {
     state.finished = null;
@@ -557,6 +599,12 @@ async function finish(run, counts) {
   }
   if (!state.run || state.run.id !== run.id || $('run').hidden) return; // the page left the run meanwhile
   renderFinish(report);
+  finishShown();
+}
+
+// The finish section has just been drawn: the focus goes to its heading when the page watched the run at work and
+// the person is not busy elsewhere.
+function finishShown() {
   const a = document.activeElement;
   const idle = !a || a === document.body || a === $('run-title') || $('run-actions').contains(a) ||
     $('resolve').contains(a);
@@ -595,6 +643,17 @@ function renderFinish(report) {
     box.append(group);
   }
   if (!report.todo.length) box.append(el('p', 'Nothing left to do.'));
+  $('finish-csv-row').hidden = false;
+  $('run-finish').hidden = false;
+}
+
+// A reverted run's finish: what the revert did, from the run's stats.revert; no to-do list and no CSV (what the run
+// imported is gone, but for the objects kept, which the log names).
+function renderReverted(run) {
+  $('finish-title').textContent = FINISH_TITLES.reverted;
+  $('finish-outcomes').textContent = revertWords((run.stats || {}).revert);
+  $('finish-todo').replaceChildren();
+  $('finish-csv-row').hidden = true;
   $('run-finish').hidden = false;
 }
 
@@ -628,10 +687,13 @@ function renderActions(run, counts) {
   const write = can('account:write');
   const review = run.status === 'awaiting_review';
   $('act-execute').disabled = !write || !review;
-  $('act-retry').disabled = !write || !(counts.failed > 0) || run.status === 'cancelled';
+  $('act-retry').disabled = !write || !(counts.failed > 0) ||
+    ['cancelled', 'reverting', 'reverted'].includes(run.status);
   $('act-cancel').disabled = !write || !['pending', 'discovering', 'awaiting_review', 'executing',
     'paused_conflicts'].includes(run.status);
   $('act-delete').disabled = !can('account:delete');
+  $('act-revert').disabled = !can('account:delete') || !(REVERTIBLE.includes(run.status) ||
+    (FINAL.includes(run.status) && counts.imported > 0));
   $('exclude-selected').disabled = !write || !review;
   $('include-selected').disabled = !write || !review;
   $('resolve').hidden = run.status !== 'paused_conflicts' || !write;
@@ -963,7 +1025,14 @@ document.addEventListener('DOMContentLoaded', () => {
   $('act-execute').addEventListener('click', () => act('POST', '/execute'));
   $('act-retry').addEventListener('click', () => act('POST', '/retry-failed'));
   $('act-cancel').addEventListener('click', () => act('POST', '/cancel', null, () => 'Run cancelled.'));
-  $('act-delete').addEventListener('click', () => ask('confirm-delete'));
+  $('act-delete').addEventListener('click', () => {
+    $('delete-or-revert').hidden = $('act-revert').disabled; // the other way, which takes the imports out too
+    ask('confirm-delete');
+  });
+  $('act-revert').addEventListener('click', () => ask('confirm-revert'));
+  $('confirm-revert').addEventListener('close', () => {
+    if ($('confirm-revert').returnValue === 'revert') act('POST', '/revert');
+  });
   $('confirm-delete').addEventListener('close', async () => {
     if ($('confirm-delete').returnValue !== 'delete') return;
     try {
