@@ -236,7 +236,10 @@ class TestReviewPageInABrowser(RunnerTestCase):
                                                               % user.id)]
                 self.assertEqual(len(monitors), 3)
                 kept = monitors[1]
+                # renamed by hand, and no longer alerting the imported contact (a contact a kept monitor
+                # alerts is kept with it)
                 self.stack.sql("UPDATE monitors SET name='Edited by hand' WHERE id=%d" % kept)
+                self.stack.sql("DELETE FROM monitor_contacts WHERE monitor_id=%d" % kept)
                 # a run that another client reverts while the page shows it: the page's own revert is refused
                 other = self.stack.insert_run(user.id, "completed", provider="pingdom", stats=json.dumps(
                     {"discovered": {}, "imported": 0, "skipped": 0, "failed": 0, "progress": 1}))
