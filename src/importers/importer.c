@@ -1718,11 +1718,7 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 		importer_forget(c);
 		return r;
 	}
-	if (*target_id != target) { /* created anew: nothing written over */
-		free(c->before);
-		free(c->link_was);
-		c->before = c->link_was = NULL;
-	}
+	/* the target, locked by account_image, was written over; without one, a new object */
 	c->written = c->before != NULL ? "updated" : "created";
 	if (c->rows != NULL) {
 		json_object *row = json_object_new_array_ext(4);

@@ -116,13 +116,30 @@ warn_if(struct runner *r, struct one *o, const char *verb, const char *said, con
 	json_object_put(ctx);
 }
 
+/* The row of resources_imported_rows for resource o imported into target_id,
+ * with what ic kept for a revert, which it takes over. */
+static json_object *
+imported_row(const struct one *o, struct imp_ctx *ic, uint64_t target_id)
+{
+	json_object *row = json_object_new_array_ext(6);
+
+	json_object_array_add(row, json_object_new_uint64(o->id));
+	json_object_array_add(row, json_object_new_string(importer_model(o->type)));
+	json_object_array_add(row, json_object_new_uint64(target_id));
+	json_object_array_add(row, json_object_new_string(ic->written));
+	json_object_array_add(row, ic->before ? json_object_new_string(ic->before) : NULL);
+	json_object_array_add(row, ic->link_was ? json_object_new_string(ic->link_was) : NULL);
+	importer_forget(ic);
+	return row;
+}
+
 /* Import the resource o->id, whose row (locked by the caller) is w. Writes the account row(s), the link and the
  * resource's status. TX_COMMIT (imported, failed for good, or nothing to do:
  * not pending any more), TX_ABORT with o->outcome ONE_DEFER, or TX_ERROR. */
 static enum tx_result
 import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct resource_row *w)
 {
-	json_object *norm = NULL;
+	json_object *norm = NULL, *row, *one;
 	enum imp_result ir;
 	uint64_t target = 0, target_id = 0;
 	int rc, ok;
@@ -152,26 +169,17 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 		    "provider, excluded, failed or skipped)",
 		    ic->unlinked);
 		warn_if(r, o, "Updated", "keeping its own values of what this run could not read", ic->kept);
-		{
-			json_object *row = json_object_new_array_ext(6), *one = NULL;
-			json_object_array_add(row, json_object_new_uint64(o->id));
-			json_object_array_add(row, json_object_new_string(importer_model(o->type)));
-			json_object_array_add(row, json_object_new_uint64(target_id));
-			json_object_array_add(row, json_object_new_string(ic->written));
-			json_object_array_add(row, ic->before ? json_object_new_string(ic->before) : NULL);
-			json_object_array_add(row,
-			    ic->link_was ? json_object_new_string(ic->link_was) : NULL);
-			importer_forget(ic);
-			if (o->imported == NULL) {
-				one = json_object_new_array_ext(1);
-				json_object_array_add(one, row);
-				rc = resources_imported_rows(r->db, jx_text(one)) < 0 ? -1 : 0;
-				json_object_put(one);
-				if (rc != 0)
-					goto db_error;
-			} else
-				json_object_array_add(o->imported, row);
+		row = imported_row(o, ic, target_id);
+		if (o->imported != NULL) {
+			json_object_array_add(o->imported, row);
+			return TX_COMMIT;
 		}
+		one = json_object_new_array_ext(1);
+		json_object_array_add(one, row);
+		rc = resources_imported_rows(r->db, jx_text(one)) < 0 ? -1 : 0;
+		json_object_put(one);
+		if (rc != 0)
+			goto db_error;
 		return TX_COMMIT;
 	case IMP_DEFER:
 		o->outcome = ONE_DEFER;
