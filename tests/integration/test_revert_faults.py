@@ -15,7 +15,7 @@ resource the run wrote, either `reverted` is NULL and its object is exactly as
 the import left it (its columns, its alert contact links, its import link), or
 `reverted` is set and the object and its link are gone (the run created it) or
 exactly as they were before the run (it wrote over them). Each test prints its
-figures (REVERT ...).
+figures (test_drills.figures: DRILL revert-...).
 """
 
 import json
@@ -23,20 +23,14 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 import urllib.parse
 import urllib.request
 
 import harness
 from harness import q
-from test_drills import contacts_and_monitors
+from test_drills import contacts_and_monitors, figures
 from test_revert import RevertTestCase
-
-
-def figures(name, **values):
-    sys.stdout.write("REVERT %s: %s\n" % (name, ", ".join("%s=%s" % kv for kv in values.items())))
-    sys.stdout.flush()
 
 
 class RevertFaultsTestCase(RevertTestCase):
@@ -370,7 +364,7 @@ class TestRevertFaults(RevertFaultsTestCase):
         took = time.time() - t1
         self.assertWholeOrReverted(base, before, user, rid, "at the end")
         self.assertRevertedWhole(user, rid, n + 20, restored=over + 20)
-        figures("kill-9", resources=n + 20, written_over=over + 20, kills_in_transactions=len(trapped),
+        figures("revert-kill-9", resources=n + 20, written_over=over + 20, kills_in_transactions=len(trapped),
                 rows_written_at_kill="/".join(str(w) for w in trapped), random_kills=len(random_kills),
                 reverted_at_random_kills="/".join(str(d) for d in random_kills), random_missed=random_missed,
                 import_seconds=round(t_import, 1), revert_seconds=round(took, 1), half=0)
@@ -438,7 +432,7 @@ class TestRevertFaults(RevertFaultsTestCase):
         self.assertEqual(self.stack.run_status(rid), "reverted")
         self.assertWholeOrReverted(base, before, user, rid, "at the end")
         self.assertRevertedWhole(user, rid, n + 20)
-        figures("database-restart", resources=n + 20, restarts=len(restarts),
+        figures("revert-database-restart", resources=n + 20, restarts=len(restarts),
                 restart_seconds="/".join(str(s) for s in restarts),
                 rows_written_at_restart="/".join(str(w) for w in written), reconnects=text.count("reconnecting"),
                 transactions_retried=text.count("transaction retried"), seconds=round(took, 1), half=0)
@@ -545,7 +539,7 @@ class TestRevertFaults(RevertFaultsTestCase):
         self.assertProviderView(user, fake, "at the end")
         self.assertNoDuplicates(user)
         self.assertOwnedBy(user, second, 662)
-        figures("concurrent-reimport", objects=662, reverted=outcomes["reverted"], left=outcomes["left"],
+        figures("revert-concurrent-reimport", objects=662, reverted=outcomes["reverted"], left=outcomes["left"],
                 rows_written_when_they_met="/".join(str(m) for m in met),
                 transactions_retried=text.count("transaction retried"), seconds=round(took, 1), half=0,
                 duplicated=0)
