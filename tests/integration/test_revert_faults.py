@@ -171,10 +171,11 @@ class RevertFaultsTestCase(RevertTestCase):
         return written
 
     def synthetic_imported(self, user, n, over=0):
-        """A run of 20 contacts and n monitors, imported (completed), its state, and the prints of
-        what it wrote over. With over, the user imported the 20 contacts and the first `over`
-        monitors before, under other names, in a run of their own: this run writes over them."""
-        before = {}
+        """A run of 20 contacts and n monitors, imported (completed), its state, the prints of what
+        it wrote over, and the earlier run that wrote those. With over, the user imported the 20
+        contacts and the first `over` monitors before, under other names, in a run of their own:
+        this run writes over them."""
+        before, prior = {}, None
         if over:
             prior = self.synthetic_run(user, "uptimerobot", [(t, ext, dict(norm, name="Before " + norm["name"]))
                                                             for t, ext, norm in contacts_and_monitors(over)])
@@ -194,7 +195,7 @@ class RevertFaultsTestCase(RevertTestCase):
             self.assertIsNotNone(link)
             self.assertNotEqual((obj, link), before.get((kind, ext)), "written over")
         self.assertEqual(self.stack.count("import_links", "user_id=%d AND run_id=%s" % (user.id, q(rid))), n + 20)
-        return rid, base, before
+        return rid, base, before, prior
 
     def assertRevertedWhole(self, user, rid, n, restored=0):
         """The revert of run rid (n objects written, `restored` of them over earlier ones) ended
@@ -304,7 +305,7 @@ class TestRevertFaults(RevertFaultsTestCase):
         rng = random.Random(26)
         user = self.user()
         t0 = time.time()
-        rid, base, before = self.synthetic_imported(user, n, over=over)
+        rid, base, before, prior = self.synthetic_imported(user, n, over=over)
         t_import = time.time() - t0
         order = self.newest_first(rid)
         self.revert(user, rid)
@@ -364,6 +365,11 @@ class TestRevertFaults(RevertFaultsTestCase):
         took = time.time() - t1
         self.assertWholeOrReverted(base, before, user, rid, "at the end")
         self.assertRevertedWhole(user, rid, n + 20, restored=over + 20)
+        # the account is as the earlier run left it; reverted too, it is empty
+        self.assertEqual(self.prints(user, prior), before)
+        self.revert(user, prior)
+        self.assertEqual(self.drive(prior, "reverted"), "reverted")
+        self.assertRevertedWhole(user, prior, over + 20)
         figures("revert-kill-9", resources=n + 20, written_over=over + 20, kills_in_transactions=len(trapped),
                 rows_written_at_kill="/".join(str(w) for w in trapped), random_kills=len(random_kills),
                 reverted_at_random_kills="/".join(str(d) for d in random_kills), random_missed=random_missed,
@@ -378,7 +384,7 @@ class TestRevertFaults(RevertFaultsTestCase):
         n = 2980
         rng = random.Random(27)
         user = self.user()
-        rid, base, before = self.synthetic_imported(user, n)
+        rid, base, before, _ = self.synthetic_imported(user, n)
         order = self.newest_first(rid)
         self.revert(user, rid)
         t0 = time.time()
