@@ -65,7 +65,13 @@ open_conn(struct db *db)
 	    "SET time_zone = '+00:00', "
 	    "sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'";
 	my_bool off = 0;
+	char lock_wait[64];
 
+	/* A statement waiting for a row lock gives up on the server (1205, retried like a
+	 * deadlock) before the client's read timeout drops the connection: a dropped
+	 * connection's transaction would keep its locks until its wait ends there, and the
+	 * retry, on a new connection, would wait for them. */
+	snprintf(lock_wait, sizeof lock_wait, "SET SESSION innodb_lock_wait_timeout = %u", timeout);
 	if ((db->my = mysql_init(NULL)) == NULL) {
 		note_error(db, 0, "mysql_init failed");
 		return -1;
@@ -77,6 +83,7 @@ open_conn(struct db *db)
 	mysql_options(db->my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
 	mysql_options(db->my, MYSQL_INIT_COMMAND, init);
 	mysql_options(db->my, MYSQL_INIT_COMMAND, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+	mysql_options(db->my, MYSQL_INIT_COMMAND, lock_wait);
 	if (mysql_real_connect(db->my, c->db_socket[0] ? NULL : c->db_host, c->db_user, c->db_password,
 	        c->db_name, (unsigned)c->db_port, c->db_socket[0] ? c->db_socket : NULL,
 	        CLIENT_FOUND_ROWS) == NULL) {

@@ -64,6 +64,9 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 			break;
 		log_warn("run %s: transaction retried (%s)", r->run_id ? r->run_id : "-", db_error(r->db));
 		db_rollback(r->db);
+		/* Two runners that deadlocked would meet again at once: a random pause first. */
+		if (cls == DB_RETRY)
+			sleep_ms((int64_t)(runner_random() % (TX_RETRY_PAUSE_MS << attempt)));
 	}
 	log_error("run %s: transaction failed: %s", r->run_id ? r->run_id : "-", db_error(r->db));
 	return TX_ERROR;
