@@ -10,47 +10,44 @@
 
 /* The statements of each account table: the link lookup, "has the user any",
  * how a person knows one, (has_current) the object as an import's
- * normalized keys, and its image for a revert: lock it, put an image back,
- * delete it. */
+ * normalized keys, and its image for a revert: lock one and read its image,
+ * lock a batch and read their images' hashes, put an image back, delete a
+ * batch. */
+#define REVERT_STMTS(NAME) \
+	.lock = ST_RV_##NAME##_LOCK, .hashes = ST_RV_##NAME##_HASHES, .restore = ST_RV_##NAME##_RESTORE, \
+	.del = ST_RV_##NAME##_DELETE
 static const struct {
 	enum stmt_id link, any, label, current;
 	bool has_current;
-	enum stmt_id lock, restore, del;
+	enum stmt_id lock, hashes, restore, del;
 } tables[] = {
 	[ACC_CONTACTS] = { ST_RN_LINK_CONTACT, ST_ACC_CONTACT_ANY, ST_ACC_CONTACT_LABEL,
-	    .lock = ST_RV_CONTACT_LOCK, .restore = ST_RV_CONTACT_RESTORE, .del = ST_RV_CONTACT_DELETE },
+	    REVERT_STMTS(CONTACT) },
 	[ACC_MONITORS] = { ST_RN_LINK_MONITOR, ST_ACC_MONITOR_ANY, ST_ACC_MONITOR_LABEL,
-	    ST_ACC_MONITOR_CURRENT, true, ST_RV_MONITOR_LOCK, ST_RV_MONITOR_RESTORE, ST_RV_MONITOR_DELETE },
+	    ST_ACC_MONITOR_CURRENT, true, REVERT_STMTS(MONITOR) },
 	[ACC_HEARTBEATS] = { ST_RN_LINK_HEARTBEAT, ST_ACC_HEARTBEAT_ANY, ST_ACC_HEARTBEAT_LABEL,
-	    ST_ACC_HEARTBEAT_CURRENT, true, ST_RV_HEARTBEAT_LOCK, ST_RV_HEARTBEAT_RESTORE,
-	    ST_RV_HEARTBEAT_DELETE },
+	    ST_ACC_HEARTBEAT_CURRENT, true, REVERT_STMTS(HEARTBEAT) },
 	[ACC_STATUS_PAGES] = { ST_RN_LINK_STATUS_PAGE, ST_ACC_STATUS_PAGE_ANY, ST_ACC_STATUS_PAGE_LABEL,
-	    .lock = ST_RV_STATUS_PAGE_LOCK, .restore = ST_RV_STATUS_PAGE_RESTORE,
-	    .del = ST_RV_STATUS_PAGE_DELETE },
+	    REVERT_STMTS(STATUS_PAGE) },
 	[ACC_MAINTENANCE_WINDOWS] = { ST_RN_LINK_MAINTENANCE_WINDOW, ST_ACC_WINDOW_ANY, ST_ACC_WINDOW_LABEL,
-	    .lock = ST_RV_WINDOW_LOCK, .restore = ST_RV_WINDOW_RESTORE, .del = ST_RV_WINDOW_DELETE },
+	    REVERT_STMTS(WINDOW) },
 	[ACC_SUBSCRIBERS] = { ST_RN_LINK_SUBSCRIBER, ST_ACC_SUBSCRIBER_ANY, ST_ACC_SUBSCRIBER_LABEL,
-	    .lock = ST_RV_SUBSCRIBER_LOCK, .restore = ST_RV_SUBSCRIBER_RESTORE,
-	    .del = ST_RV_SUBSCRIBER_DELETE },
+	    REVERT_STMTS(SUBSCRIBER) },
 	[ACC_HOSTING_CLIENTS] = { ST_RN_LINK_HOSTING_CLIENT, ST_ACC_HOSTING_CLIENT_ANY,
-	    ST_ACC_HOSTING_CLIENT_LABEL, ST_ACC_HOSTING_CLIENT_CURRENT, true, ST_RV_HOSTING_CLIENT_LOCK,
-	    ST_RV_HOSTING_CLIENT_RESTORE, ST_RV_HOSTING_CLIENT_DELETE },
+	    ST_ACC_HOSTING_CLIENT_LABEL, ST_ACC_HOSTING_CLIENT_CURRENT, true, REVERT_STMTS(HOSTING_CLIENT) },
 	[ACC_HOSTING_CONTACTS] = { ST_RN_LINK_HOSTING_CONTACT, ST_ACC_HOSTING_CONTACT_ANY,
-	    ST_ACC_HOSTING_CONTACT_LABEL, .lock = ST_RV_HOSTING_CONTACT_LOCK,
-	    .restore = ST_RV_HOSTING_CONTACT_RESTORE, .del = ST_RV_HOSTING_CONTACT_DELETE },
+	    ST_ACC_HOSTING_CONTACT_LABEL, REVERT_STMTS(HOSTING_CONTACT) },
 	[ACC_HOSTING_SERVICES] = { ST_RN_LINK_HOSTING_SERVICE, ST_ACC_HOSTING_SERVICE_ANY,
-	    ST_ACC_HOSTING_SERVICE_LABEL, ST_ACC_HOSTING_SERVICE_CURRENT, true, ST_RV_HOSTING_SERVICE_LOCK,
-	    ST_RV_HOSTING_SERVICE_RESTORE, ST_RV_HOSTING_SERVICE_DELETE },
+	    ST_ACC_HOSTING_SERVICE_LABEL, ST_ACC_HOSTING_SERVICE_CURRENT, true,
+	    REVERT_STMTS(HOSTING_SERVICE) },
 	[ACC_HOSTING_ADDONS] = { ST_RN_LINK_HOSTING_ADDON, ST_ACC_HOSTING_ADDON_ANY,
-	    ST_ACC_HOSTING_ADDON_LABEL, ST_ACC_HOSTING_ADDON_CURRENT, true, ST_RV_HOSTING_ADDON_LOCK,
-	    ST_RV_HOSTING_ADDON_RESTORE, ST_RV_HOSTING_ADDON_DELETE },
+	    ST_ACC_HOSTING_ADDON_LABEL, ST_ACC_HOSTING_ADDON_CURRENT, true, REVERT_STMTS(HOSTING_ADDON) },
 	[ACC_HOSTING_DOMAINS] = { ST_RN_LINK_HOSTING_DOMAIN, ST_ACC_HOSTING_DOMAIN_ANY,
-	    ST_ACC_HOSTING_DOMAIN_LABEL, ST_ACC_HOSTING_DOMAIN_CURRENT, true, ST_RV_HOSTING_DOMAIN_LOCK,
-	    ST_RV_HOSTING_DOMAIN_RESTORE, ST_RV_HOSTING_DOMAIN_DELETE },
+	    ST_ACC_HOSTING_DOMAIN_LABEL, ST_ACC_HOSTING_DOMAIN_CURRENT, true, REVERT_STMTS(HOSTING_DOMAIN) },
 	[ACC_INVOICES] = { ST_RN_LINK_INVOICE, ST_ACC_INVOICE_ANY, ST_ACC_INVOICE_LABEL,
-	    ST_ACC_INVOICE_CURRENT, true, ST_RV_INVOICE_LOCK, ST_RV_INVOICE_RESTORE, ST_RV_INVOICE_DELETE },
+	    ST_ACC_INVOICE_CURRENT, true, REVERT_STMTS(INVOICE) },
 	[ACC_PAYMENTS] = { ST_RN_LINK_PAYMENT, ST_ACC_PAYMENT_ANY, ST_ACC_PAYMENT_LABEL,
-	    ST_ACC_PAYMENT_CURRENT, true, ST_RV_PAYMENT_LOCK, ST_RV_PAYMENT_RESTORE, ST_RV_PAYMENT_DELETE },
+	    ST_ACC_PAYMENT_CURRENT, true, REVERT_STMTS(PAYMENT) },
 };
 
 /* The lists an image carries: cleared with the importer's statement, then
@@ -503,19 +500,16 @@ invoice_items_set(struct db *db, uint64_t invoice, const struct invoice_line *l,
 /* ---- revert ---- */
 
 int
-account_image(struct db *db, enum account_table t, uint64_t user, uint64_t id, char **image, char hash[65])
+account_image(struct db *db, enum account_table t, uint64_t user, uint64_t id, char **image)
 {
 	struct db_res *r = db_query(db, tables[t].lock, "uu", id, user);
 	int rc;
 
 	*image = NULL;
-	hash[0] = '\0';
 	if (r == NULL)
 		return -1;
-	if ((rc = db_next(r)) == 1) {
+	if ((rc = db_next(r)) == 1)
 		*image = xstrdup(db_str(r, 0) ? db_str(r, 0) : "{}");
-		snprintf(hash, 65, "%s", db_str(r, 1) ? db_str(r, 1) : "");
-	}
 	db_free(r);
 	return rc;
 }
@@ -533,10 +527,25 @@ account_restore(struct db *db, enum account_table t, uint64_t user, uint64_t id,
 	return 0;
 }
 
-int64_t
-account_delete(struct db *db, enum account_table t, uint64_t user, uint64_t id)
+int
+account_hashes(struct db *db, enum account_table t, uint64_t user, const char *ids,
+    void (*fn)(uint64_t id, const char *hash, void *), void *arg)
 {
-	return db_exec(db, tables[t].del, "uu", id, user);
+	struct db_res *r = db_query(db, tables[t].hashes, "su", ids, user);
+	int rc;
+
+	if (r == NULL)
+		return -1;
+	while ((rc = db_next(r)) == 1)
+		fn((uint64_t)db_i64(r, 0), db_str(r, 1) ? db_str(r, 1) : "", arg);
+	db_free(r);
+	return rc < 0 ? -1 : 0;
+}
+
+int64_t
+account_delete_ids(struct db *db, enum account_table t, uint64_t user, const char *ids)
+{
+	return db_exec(db, tables[t].del, "su", ids, user);
 }
 
 int
@@ -564,18 +573,24 @@ link_put_back(struct db *db, uint64_t user, const char *provider, const char *ty
 	return db_exec(db, ST_RV_LINK_PUT_BACK, "sussss", before, user, provider, type, external_id, run_id);
 }
 
-int
-link_later(struct db *db, const char *model, uint64_t id, uint64_t user, const char *run_id,
-    const char *after, char run[37])
+int64_t
+links_drop(struct db *db, uint64_t user, const char *provider, const char *type, const char *run_id,
+    const char *external_ids)
 {
-	struct db_res *r = db_query(db, ST_RV_LINK_LATER, "suuss", model, id, user, run_id, after);
+	return db_exec(db, ST_RV_LINKS_DROP, "susss", external_ids, user, provider, type, run_id);
+}
+
+int
+links_later(struct db *db, const char *model, uint64_t user, const char *run_id, const char *rows,
+    void (*fn)(uint64_t id, const char *run, void *), void *arg)
+{
+	struct db_res *r = db_query(db, ST_RV_LINKS_LATER, "ssus", rows, model, user, run_id);
 	int rc;
 
-	run[0] = '\0';
 	if (r == NULL)
 		return -1;
-	if ((rc = db_next(r)) == 1)
-		snprintf(run, 37, "%s", db_str(r, 0) ? db_str(r, 0) : "");
+	while ((rc = db_next(r)) == 1)
+		fn((uint64_t)db_i64(r, 0), db_str(r, 1) ? db_str(r, 1) : "", arg);
 	db_free(r);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }

@@ -231,14 +231,18 @@ int invoice_items_set(struct db *, uint64_t invoice, const struct invoice_line *
 /* ---- revert (design §4): an object's image (sql_runner.def, IMAGE_OF) ---- */
 
 /* Object id of the user in table t, locked: its image into *image (the
- * caller frees) and the image's SHA-256 in hex into hash. 1, 0 when it is
- * gone, -1 on error. */
-int account_image(struct db *, enum account_table t, uint64_t user, uint64_t id, char **image, char hash[65]);
+ * caller frees). 1, 0 when it is gone, -1 on error. */
+int account_image(struct db *, enum account_table t, uint64_t user, uint64_t id, char **image);
 /* Put image back into object id: its columns and lists. 0 or -1. */
 int account_restore(struct db *, enum account_table t, uint64_t user, uint64_t id, const char *image);
-/* Delete object id (its lists, and the entries and links that name it, go
- * with it). The rows deleted, or -1. */
-int64_t account_delete(struct db *, enum account_table t, uint64_t user, uint64_t id);
+/* The objects of ids (a JSON array of ids) of the user in table t, locked:
+ * fn gets each one there with its image's SHA-256 in hex. 0 or -1. */
+int account_hashes(struct db *, enum account_table t, uint64_t user, const char *ids,
+    void (*fn)(uint64_t id, const char *hash, void *), void *arg);
+/* Delete the objects of ids (a JSON array) of the user in table t (their
+ * lists, and the entries and links that name them, go with them). The rows
+ * deleted, or -1. */
+int64_t account_delete_ids(struct db *, enum account_table t, uint64_t user, const char *ids);
 /* The import link of (user, provider, type, external id), locked, as JSON
  * {"model","target","run","at"} into *json (the caller frees). 1, 0 none, -1. */
 int link_before(struct db *, uint64_t user, const char *provider, const char *type, const char *external_id,
@@ -248,9 +252,14 @@ int link_before(struct db *, uint64_t user, const char *provider, const char *ty
  * the one that last wrote it. The rows changed, or -1. */
 int64_t link_put_back(struct db *, uint64_t user, const char *provider, const char *type,
     const char *external_id, const char *run_id, const char *before);
-/* Another run than run_id that imported object (model, id) of the user after
- * the time after: its id into run. 1, 0 none, -1. */
-int link_later(struct db *, const char *model, uint64_t id, uint64_t user, const char *run_id,
-    const char *after, char run[37]);
+/* The links the run made for the external ids of type (a JSON array) of
+ * user and provider, gone. The rows deleted, or -1. */
+int64_t links_drop(struct db *, uint64_t user, const char *provider, const char *type, const char *run_id,
+    const char *external_ids);
+/* The objects of model among rows (a JSON array [[id, written_at], ...])
+ * that another run than run_id imported after written_at: fn gets each with
+ * that run. 0 or -1. */
+int links_later(struct db *, const char *model, uint64_t user, const char *run_id, const char *rows,
+    void (*fn)(uint64_t id, const char *run, void *), void *arg);
 
 #endif

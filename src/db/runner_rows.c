@@ -493,9 +493,9 @@ revert_rows_next(struct db *db, const char *run_id, const char *type, int max, s
 }
 
 int64_t
-revert_mark(struct db *db, uint64_t id, const char *outcome)
+revert_marks(struct db *db, const char *rows)
 {
-	return db_exec(db, ST_RV_MARK, "su", outcome, id);
+	return db_exec(db, ST_RV_MARKS, "s", rows);
 }
 
 int

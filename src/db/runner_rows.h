@@ -160,8 +160,9 @@ void revert_rows_clear(struct revert_row *, size_t n);
  * yet, newest first, their resources locked, at most max into rows. The
  * count, or -1. */
 int revert_rows_next(struct db *, const char *run_id, const char *type, int max, struct revert_row *rows);
-/* What the revert did to resource id: reverted|kept|left|gone. */
-int64_t revert_mark(struct db *, uint64_t id, const char *outcome);
+/* What the revert did to resources: rows one JSON array [[id, outcome], ...],
+ * outcome reverted|kept|left|gone. */
+int64_t revert_marks(struct db *, const char *rows);
 /* The run's written objects by what was written and what the revert did
  * (NULL: not yet), each group to fn. 0 or -1. */
 int revert_counts(struct db *, const char *run_id,

@@ -1692,8 +1692,7 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 	c->written = NULL;
 	c->before = c->link_was = NULL;
 	if (target != 0) {
-		char hash[65];
-		int rc = account_image(c->db, k->table, c->user_id, target, &c->before, hash);
+		int rc = account_image(c->db, k->table, c->user_id, target, &c->before);
 		if (rc == 1)
 			rc = link_before(c->db, c->user_id, c->provider, type, external_id, &c->link_was);
 		if (rc < 0) {

@@ -1,16 +1,18 @@
 /* Revert jobs (design §4): a run's imports undone. One job walks the objects
  * the run wrote kind by kind, in the reverse of the import order (payments
  * before invoices, ..., contacts last) and newest first, REVERT_BATCH to a
- * transaction: an object the run created is deleted, one it wrote over is
- * put back as it was just before (its image, kept by the import in its own
- * transaction), its import link with it, and its resource is marked. So a
- * runner killed anywhere leaves each object either reverted or untouched,
- * and the next runner goes on from the first one not marked.
+ * transaction: the objects the run created are deleted (one statement for
+ * the batch), each one it wrote over is put back as it was just before (its
+ * image, kept by the import in its own transaction), their import links with
+ * them, and their resources are marked. So a runner killed anywhere leaves
+ * each object either reverted or untouched, and the next runner goes on from
+ * the first one not marked.
  *
  * An object is left as it is, with a warning that names it, when it was
- * changed since the import, or something of the user's came to use it (its
- * image's hash is not the one the import wrote: "kept"), when another run imported it since ("left" to that run),
- * or when it is gone ("gone"). The run ends reverted in every case. */
+ * changed since the import or something of the user's came to use it (its
+ * image's hash is not the one the import wrote: "kept"), when another run
+ * imported it since ("left" to that run), or when it is gone ("gone"). The
+ * run ends reverted in every case. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -74,52 +76,121 @@ warn_left(struct runner *r, struct rv_batch *b, enum account_table t, const stru
 	return 0;
 }
 
-/* Revert object w of the batch's kind. 0 or -1 on a database error. */
-static int
-revert_one(struct runner *r, struct rv_batch *b, enum account_table t, const struct revert_row *w)
-{
-	const char *model = importer_model(b->type), *outcome = "reverted";
-	bool created = strcmp(w->written, "created") == 0;
-	char *image = NULL, hash[65], other[37];
-	int rc = account_image(r->db, t, b->run->user_id, w->target, &image, hash);
+/* What a batch finds of each object now: there (with its image's hash), and
+ * another run that imported it since. */
+struct found {
+	const struct revert_row *rows;
+	int n;
+	bool there[REVERT_BATCH];
+	char hash[REVERT_BATCH][65];
+	char later[REVERT_BATCH][37];
+};
 
-	free(image);
-	if (rc < 0)
-		return -1;
-	if (rc == 0) {
-		/* Deleted since: nothing to delete, nothing to put back into. */
-		outcome = "gone";
-		if (link_put_back(r->db, b->run->user_id, b->run->provider, b->type, w->ext, b->job->run_id,
-		        created ? NULL : w->link_before) < 0)
-			return -1;
-		if (!created && warn_left(r, b, t, w, outcome, "was deleted since the import") != 0)
-			return -1;
-	} else if ((rc = link_later(r->db, model, w->target, b->run->user_id, b->job->run_id, w->written_at,
-	                other)) != 0) {
-		char why[96];
-		if (rc < 0)
-			return -1;
-		outcome = "left";
-		snprintf(why, sizeof why, "was imported again since, by run %s: it is left to that run",
-		    other);
-		if (warn_left(r, b, t, w, outcome, why) != 0)
-			return -1;
-	} else if (strcmp(hash, w->after_hash) != 0) {
-		outcome = "kept";
-		if (warn_left(r, b, t, w, outcome,
-		        "was changed since the import, or something changed since uses it: it is kept as it is") !=
-		    0)
-			return -1;
-	} else {
-		if (created ? account_delete(r->db, t, b->run->user_id, w->target) < 0 :
-		              w->before == NULL ||
-		            account_restore(r->db, t, b->run->user_id, w->target, w->before) != 0)
-			return -1;
-		if (link_put_back(r->db, b->run->user_id, b->run->provider, b->type, w->ext, b->job->run_id,
-		        created ? NULL : w->link_before) < 0)
-			return -1;
+static void
+found_hash(uint64_t id, const char *hash, void *arg)
+{
+	struct found *f = arg;
+
+	for (int i = 0; i < f->n; i++)
+		if (f->rows[i].target == id) {
+			f->there[i] = true;
+			snprintf(f->hash[i], sizeof f->hash[i], "%s", hash);
+		}
+}
+
+static void
+found_later(uint64_t id, const char *run, void *arg)
+{
+	struct found *f = arg;
+
+	for (int i = 0; i < f->n; i++)
+		if (f->rows[i].target == id)
+			snprintf(f->later[i], sizeof f->later[i], "%s", run);
+}
+
+static json_object *
+pair(json_object *a, json_object *b)
+{
+	json_object *p = json_object_new_array_ext(2);
+
+	json_object_array_add(p, a);
+	json_object_array_add(p, b);
+	return p;
+}
+
+/* Revert the objects rows[n] of the batch's kind, with statements for the
+ * whole batch (an object written over is put back alone, and a warning is
+ * written for each one left as it is). 0 or -1 on a database error. */
+static int
+revert_rows(struct runner *r, struct rv_batch *b, enum account_table t, const struct revert_row *rows, int n)
+{
+	struct found f = { .rows = rows, .n = n };
+	json_object *ids = json_object_new_array(), *seen = json_object_new_array(),
+	            *gone = json_object_new_array(), *unlink = json_object_new_array(),
+	            *marks = json_object_new_array();
+	uint64_t user = b->run->user_id;
+	int rc = -1;
+
+	for (int i = 0; i < n; i++) {
+		json_object_array_add(ids, json_object_new_uint64(rows[i].target));
+		json_object_array_add(seen,
+		    pair(json_object_new_uint64(rows[i].target), json_object_new_string(rows[i].written_at)));
 	}
-	return revert_mark(r->db, w->id, outcome) < 0 ? -1 : 0;
+	if (account_hashes(r->db, t, user, jx_text(ids), found_hash, &f) != 0 ||
+	    links_later(r->db, importer_model(b->type), user, b->job->run_id, jx_text(seen), found_later,
+	        &f) != 0)
+		goto out;
+	for (int i = 0; i < n; i++) {
+		const struct revert_row *w = &rows[i];
+		bool created = strcmp(w->written, "created") == 0;
+		const char *outcome = "reverted";
+		char why[96];
+
+		if (!f.there[i]) {
+			/* Deleted since: nothing to delete, nothing to put back into. */
+			outcome = "gone";
+			if (!created &&
+			    (link_put_back(r->db, user, b->run->provider, b->type, w->ext, b->job->run_id,
+			         w->link_before) < 0 ||
+			        warn_left(r, b, t, w, outcome, "was deleted since the import") != 0))
+				goto out;
+		} else if (f.later[i][0] != '\0') {
+			outcome = "left";
+			snprintf(why, sizeof why,
+			    "was imported again since, by run %s: it is left to that run", f.later[i]);
+			if (warn_left(r, b, t, w, outcome, why) != 0)
+				goto out;
+		} else if (strcmp(f.hash[i], w->after_hash) != 0) {
+			outcome = "kept";
+			if (warn_left(r, b, t, w, outcome,
+			        "was changed since the import, or something changed since uses it: it is kept as it is") !=
+			    0)
+				goto out;
+		} else if (created) {
+			json_object_array_add(gone, json_object_new_uint64(w->target));
+		} else if (w->before == NULL || account_restore(r->db, t, user, w->target, w->before) != 0 ||
+		    link_put_back(r->db, user, b->run->provider, b->type, w->ext, b->job->run_id,
+		        w->link_before) < 0)
+			goto out;
+		/* the link the run made goes with its object, deleted now or meanwhile */
+		if (created && strcmp(outcome, "left") != 0 && strcmp(outcome, "kept") != 0)
+			json_object_array_add(unlink, json_object_new_string(w->ext));
+		json_object_array_add(marks,
+		    pair(json_object_new_uint64(w->id), json_object_new_string(outcome)));
+	}
+	if ((json_object_array_length(gone) > 0 && account_delete_ids(r->db, t, user, jx_text(gone)) < 0) ||
+	    (json_object_array_length(unlink) > 0 &&
+	        links_drop(r->db, user, b->run->provider, b->type, b->job->run_id, jx_text(unlink)) < 0) ||
+	    (n > 0 && revert_marks(r->db, jx_text(marks)) < 0))
+		goto out;
+	rc = 0;
+out:
+	json_object_put(ids);
+	json_object_put(seen);
+	json_object_put(gone);
+	json_object_put(unlink);
+	json_object_put(marks);
+	return rc;
 }
 
 static enum tx_result
@@ -146,10 +217,7 @@ batch_body(struct runner *r, void *arg)
 		return TX_COMMIT;
 	if ((n = revert_rows_next(r->db, b->job->run_id, b->type, b->limit, rows)) < 0)
 		return TX_ERROR;
-	res = TX_COMMIT;
-	for (int i = 0; i < n && res == TX_COMMIT; i++)
-		if (revert_one(r, b, t, &rows[i]) != 0)
-			res = TX_ERROR;
+	res = revert_rows(r, b, t, rows, n) == 0 ? TX_COMMIT : TX_ERROR;
 	revert_rows_clear(rows, (size_t)n);
 	if (res == TX_ERROR)
 		utf8_copy(b->dberr, sizeof b->dberr, db_error(r->db));
@@ -165,6 +233,7 @@ give_up_body(struct runner *r, void *arg)
 	struct rv_batch *b = arg;
 	struct revert_row w;
 	enum account_table t;
+	json_object *marks;
 	char status[32], why[400];
 	enum tx_result res;
 	int n;
@@ -176,8 +245,11 @@ give_up_body(struct runner *r, void *arg)
 	if ((n = revert_rows_next(r->db, b->job->run_id, b->type, 1, &w)) <= 0)
 		return n < 0 ? TX_ERROR : TX_COMMIT;
 	utf8_format(why, sizeof why, "could not be put back (%s): it is kept as it is", b->dberr);
-	res = warn_left(r, b, t, &w, "kept", why) != 0 || revert_mark(r->db, w.id, "kept") < 0 ? TX_ERROR :
-	                                                                                         TX_COMMIT;
+	marks = json_object_new_array_ext(1);
+	json_object_array_add(marks, pair(json_object_new_uint64(w.id), json_object_new_string("kept")));
+	res = warn_left(r, b, t, &w, "kept", why) != 0 || revert_marks(r->db, jx_text(marks)) < 0 ? TX_ERROR :
+	                                                                                            TX_COMMIT;
+	json_object_put(marks);
 	revert_rows_clear(&w, 1);
 	return res;
 }

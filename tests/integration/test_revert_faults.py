@@ -5,10 +5,12 @@ while the first is reverted leave every object either reverted or untouched,
 never half, and a later runner finishes the job.
 
 The faults the tests count on land inside a revert transaction on any
-machine, however fast or slow: the test holds one account object locked
-(harness.RowLock) that the runner reaches in the middle of a batch, waits
-until the runner waits for it with the batch's first objects reverted and not
-committed, and strikes then. More kills come at random moments besides,
+machine, however fast or slow: the test holds the import link of one object
+(harness.RowLock, in share mode) that the runner reaches in the middle of a
+batch, when it drops or puts back that link: after the batch's objects it
+created are deleted (one statement), or after the objects before that one
+are put back. It waits until the runner waits for it, with those rows
+written and not committed, and strikes then. More kills come at random moments besides,
 wherever the runner is then. What must hold is read from the account tables,
 in one consistent snapshot (a runner may be working meanwhile): for each
 resource the run wrote, either `reverted` is NULL and its object is exactly as
@@ -150,12 +152,20 @@ class RevertFaultsTestCase(RevertTestCase):
             "SELECT id, target_id FROM migration_run_resources WHERE run_id=%s AND resource_type=%s "
             "AND written IS NOT NULL ORDER BY id DESC" % (q(rid), q(kind)))]
 
+    def link_trap(self, rid, table, target):
+        """The import link of the account object target of table held by the test (in share mode:
+        the revert reads it too, and waits when it drops or puts it back). The row itself, not only
+        the index entry its target is found by: the statement reads a column that index lacks."""
+        user = int(self.stack.sql_value("SELECT user_id FROM migration_runs WHERE id=%s" % q(rid)))
+        return harness.RowLock(self.stack, "SELECT run_id FROM import_links WHERE user_id = %d AND "
+                               "target_model = '%s' AND target_id = %d LOCK IN SHARE MODE" % (user, table, target))
+
     def kill_at(self, rid, table, target, what, timeout=120):
-        """Start a runner with the account object target of table held by the test; once the runner
-        waits for it inside a revert transaction, kill it with SIGKILL, let the object go and wait
-        until MariaDB has rolled that transaction back; then end its lease. The rows the
-        transaction had written when it was killed."""
-        trap = harness.RowLock(self.stack, "SELECT id FROM %s WHERE id = %d FOR UPDATE" % (table, target))
+        """Start a runner with the import link of the account object target of table held by the
+        test; once the runner waits for it inside a revert transaction, kill it with SIGKILL, let the
+        link go and wait until MariaDB has rolled that transaction back; then end its lease. The rows
+        the transaction had written when it was killed."""
+        trap = self.link_trap(rid, table, target)
         runner = self.spawn("--once", "--max-seconds", str(timeout + 60))
         try:
             victim, written = self.wait_blocked(trap, runner, what, timeout)
@@ -312,19 +322,23 @@ class TestRevertFaults(RevertFaultsTestCase):
         t1 = time.time()
         trapped, random_kills, random_missed = [], [], 0
 
-        def kill_in_batch(batch, offset):
-            # the runner reverts the batches before, then the batch's first objects, and waits for
-            # the next one, its transaction open; killed then, the batch it was in must be untouched,
-            # those before it reverted whole
+        def kill_in_batch(batch, offset, put_back=False):
+            # the runner reverts the batches before, then deletes the batch's objects (or puts back
+            # its first ones) and waits for the link held, its transaction open; killed then, the
+            # batch it was in must be untouched, those before it reverted whole
             written = self.kill_at(rid, "monitors", order[batch * 100 + offset][1], "batch %d" % batch,
                                    timeout=300)
             trapped.append(written)
             done = self.assertWholeOrReverted(base, before, user, rid, "after kill %d (in batch %d, after %d "
                                               "objects)" % (len(trapped), batch, offset))
             self.assertEqual(done, batch * 100, "the batches before the killed one reverted, not that one")
-            # the kill was inside the batch's transaction: the lease renewal is one row, and each
-            # object reverted at least its row, its alert link, its import link and its resource's mark
-            self.assertGreaterEqual(written, offset * 4, "the batch's first objects were reverted")
+            # the kill was inside the batch's transaction: it had deleted the batch's 100 monitors with
+            # their alert links, or put back the first ones (each its row, its alert link out and in
+            # again, and its import link)
+            if put_back:
+                self.assertGreaterEqual(written, offset * 4, "the batch's first objects were put back")
+            else:
+                self.assertGreaterEqual(written, 200, "the batch's objects were deleted")
 
         # 1. Ten kills inside transactions that delete what the run created.
         for k in range(10):
@@ -350,7 +364,7 @@ class TestRevertFaults(RevertFaultsTestCase):
         # then among the contacts (the 11th of 20, with the first 10 put back). A monitor put back
         # alerts its contact again, which waits for a contact held: runners whose steps end with
         # the last monitor put back the monitors left first.
-        kill_in_batch((n - over + 500) // 100, rng.randint(1, 99))
+        kill_in_batch((n - over + 500) // 100, rng.randint(1, 99), put_back=True)
         while self.reverted_count(rid) < n:
             self.runner("--once", "--max-jobs", "1", "--step-resources", str(n - self.reverted_count(rid)))
         self.assertEqual(self.assertWholeOrReverted(base, before, user, rid, "after the monitors"), n)
@@ -359,7 +373,7 @@ class TestRevertFaults(RevertFaultsTestCase):
         trapped.append(written)
         done = self.assertWholeOrReverted(base, before, user, rid, "after the kill among the contacts")
         self.assertEqual(done, n, "every monitor reverted, no contact")
-        self.assertGreaterEqual(written, 10 * 3, "the first contacts were put back")
+        self.assertGreaterEqual(written, 10 * 2, "the first contacts were put back (each its row and its link)")
         # 4. One runner finishes the job.
         self.assertEqual(self.drive(rid, "reverted", timeout=300), "reverted")
         took = time.time() - t1
@@ -377,7 +391,7 @@ class TestRevertFaults(RevertFaultsTestCase):
 
     def test_database_restarted_under_a_revert(self):
         # 20 contacts and 2,980 monitors. Twice the runner is caught inside a revert transaction (it
-        # waits for a monitor the test holds) and MariaDB is restarted under it, which rolls that
+        # waits for the import link of a monitor the test holds) and MariaDB is restarted under it, which rolls that
         # transaction back: the first time the runner is stopped (SIGSTOP) there, so that the
         # account is read after the restart before it goes on; the second time it is running, and
         # the shutdown breaks its statement. The same runner reconnects and ends the revert.
@@ -390,8 +404,7 @@ class TestRevertFaults(RevertFaultsTestCase):
         t0 = time.time()
         (batch, offset), (batch2, offset2) = (3, rng.randint(1, 99)), (6, rng.randint(1, 99))
         log = open(os.path.join(self.stack.tmp, "revert-restart-runner.log"), "w+")
-        trap = harness.RowLock(self.stack, "SELECT id FROM monitors WHERE id = %d FOR UPDATE"
-                               % order[batch * 100 + offset][1])
+        trap = self.link_trap(rid, "monitors", order[batch * 100 + offset][1])
         trap2 = None
         runner = self.spawn("--max-seconds", "150", log=log)
         restarts, written = [], []
@@ -406,10 +419,9 @@ class TestRevertFaults(RevertFaultsTestCase):
             # reverted, that one untouched
             done = self.assertWholeOrReverted(base, before, user, rid, "after the restart in batch %d" % batch)
             self.assertEqual(done, batch * 100)
-            self.assertGreaterEqual(written[0], offset * 4, "the batch's first objects were reverted")
+            self.assertGreaterEqual(written[0], 200, "the batch's objects were deleted")
             # the runner reconnects and goes on, up to the next monitor held, further on
-            trap2 = harness.RowLock(self.stack, "SELECT id FROM monitors WHERE id = %d FOR UPDATE"
-                                    % order[batch2 * 100 + offset2][1])
+            trap2 = self.link_trap(rid, "monitors", order[batch2 * 100 + offset2][1])
             runner.send_signal(signal.SIGCONT)
             written.append(self.wait_blocked(trap2, runner, "batch %d" % batch2)[1])
             t = time.time()
@@ -418,7 +430,7 @@ class TestRevertFaults(RevertFaultsTestCase):
             trap2.release()
             done = self.assertWholeOrReverted(base, before, user, rid, "after the restart in batch %d" % batch2)
             self.assertGreaterEqual(done, batch2 * 100)
-            self.assertGreaterEqual(written[1], offset2 * 4, "the batch's first objects were reverted")
+            self.assertGreaterEqual(written[1], 200, "the batch's objects were deleted")
             self.wait_sql("SELECT status FROM migration_runs WHERE id=%s" % q(rid), lambda v: v != "reverting",
                           timeout=120, what="the run reverted")
             self.assertIsNone(runner.poll(), "the same runner ended the revert")
@@ -448,8 +460,8 @@ class TestRevertFaults(RevertFaultsTestCase):
         # first import while the second one runs: two runners, one on each job. Both are made to
         # meet among the monitors on any machine: the test holds one monitor (the 421st of 650)
         # until the revert (newest first, from the 650th) and the second import (oldest first)
-        # both wait for it, each in a transaction with the monitors before it in its batch
-        # written. The revert's batch there (the 450th to the 351st) reaches over the import's
+        # both wait for it, each in a transaction: the revert as it locks its batch's monitors, the
+        # import with the monitors before it in its batch written. The revert's batch there (the 450th to the 351st) reaches over the import's
         # last one before it (the 301st to the 400th: it takes 100 at a time from the first),
         # which the import has committed by then: the revert must leave those to it.
         key = self.account(monitors=650, heartbeats=4, contacts=6, status_pages=2)
@@ -484,8 +496,8 @@ class TestRevertFaults(RevertFaultsTestCase):
                                 "(runs: %s)" % (middle, self.stack.sql("SELECT id, status FROM migration_runs WHERE "
                                                                      "id IN (%s, %s)" % (q(first), q(second)))))
                 time.sleep(0.15)
-            # both wait: the revert with the newer monitors of its batch deleted, the import with
-            # the older ones of its batch updated
+            # both wait: the revert locking its batch, the import with the older monitors of its
+            # batch updated
             met = sorted(int(r[0]) for r in self.stack.sql(
                 "SELECT t.trx_rows_modified FROM "
                 "information_schema.INNODB_LOCK_WAITS w JOIN information_schema.INNODB_TRX t "
