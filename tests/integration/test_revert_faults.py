@@ -155,10 +155,13 @@ class RevertFaultsTestCase(RevertTestCase):
     def link_trap(self, rid, table, target):
         """The import link of the account object target of table held by the test (in share mode:
         the revert reads it too, and waits when it drops or puts it back). The row itself, not only
-        the index entry its target is found by: the statement reads a column that index lacks."""
+        the index entry its target is found by: the statement reads a column that index lacks. And
+        that row only: found by the target's index (the session is REPEATABLE READ, so a scan of the
+        user's links, which the optimizer may choose after a restart, would hold every link it read)."""
         user = int(self.stack.sql_value("SELECT user_id FROM migration_runs WHERE id=%s" % q(rid)))
-        return harness.RowLock(self.stack, "SELECT run_id FROM import_links WHERE user_id = %d AND "
-                               "target_model = '%s' AND target_id = %d LOCK IN SHARE MODE" % (user, table, target))
+        return harness.RowLock(self.stack, "SELECT run_id FROM import_links FORCE INDEX (import_links_target) "
+                               "WHERE user_id = %d AND target_model = '%s' AND target_id = %d LOCK IN SHARE MODE"
+                               % (user, table, target))
 
     def kill_at(self, rid, table, target, what, timeout=120):
         """Start a runner with the import link of the account object target of table held by the
