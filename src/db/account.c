@@ -527,11 +527,10 @@ account_restore(struct db *db, enum account_table t, uint64_t user, uint64_t id,
 	return 0;
 }
 
-int
-account_hashes(struct db *db, enum account_table t, uint64_t user, const char *ids,
-    void (*fn)(uint64_t id, const char *hash, void *), void *arg)
+/* Each row (id, text) of r (NULL: the query failed) to fn; r is freed. 0 or -1. */
+static int
+id_text_rows(struct db_res *r, void (*fn)(uint64_t id, const char *text, void *), void *arg)
 {
-	struct db_res *r = db_query(db, tables[t].hashes, "su", ids, user);
 	int rc;
 
 	if (r == NULL)
@@ -540,6 +539,13 @@ account_hashes(struct db *db, enum account_table t, uint64_t user, const char *i
 		fn((uint64_t)db_i64(r, 0), db_str(r, 1) ? db_str(r, 1) : "", arg);
 	db_free(r);
 	return rc < 0 ? -1 : 0;
+}
+
+int
+account_hashes(struct db *db, enum account_table t, uint64_t user, const char *ids,
+    void (*fn)(uint64_t id, const char *hash, void *), void *arg)
+{
+	return id_text_rows(db_query(db, tables[t].hashes, "su", ids, user), fn, arg);
 }
 
 int64_t
@@ -584,13 +590,5 @@ int
 links_later(struct db *db, const char *model, uint64_t user, const char *run_id, const char *rows,
     void (*fn)(uint64_t id, const char *run, void *), void *arg)
 {
-	struct db_res *r = db_query(db, ST_RV_LINKS_LATER, "ssus", rows, model, user, run_id);
-	int rc;
-
-	if (r == NULL)
-		return -1;
-	while ((rc = db_next(r)) == 1)
-		fn((uint64_t)db_i64(r, 0), db_str(r, 1) ? db_str(r, 1) : "", arg);
-	db_free(r);
-	return rc < 0 ? -1 : 0;
+	return id_text_rows(db_query(db, ST_RV_LINKS_LATER, "ssus", rows, model, user, run_id), fn, arg);
 }
