@@ -88,6 +88,22 @@ first_id(struct db_res *r, uint64_t *id)
 	return rc;
 }
 
+/* The first row's text of lookup r (NULL: the query failed), which it frees,
+ * into *text (the caller frees; NULL when none). 1, 0 none, -1 error. */
+static int
+first_text(struct db_res *r, char **text)
+{
+	int rc;
+
+	*text = NULL;
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1 && db_str(r, 0) != NULL)
+		*text = xstrdup(db_str(r, 0));
+	db_free(r);
+	return rc < 0 ? -1 : *text != NULL;
+}
+
 int
 link_find(struct db *db, enum account_table t, uint64_t user, const char *provider, const char *type,
     const char *external_id, uint64_t *id)
@@ -134,18 +150,10 @@ account_label(struct db *db, enum account_table t, uint64_t user, uint64_t id, c
 int
 account_current(struct db *db, enum account_table t, uint64_t user, uint64_t id, char **json)
 {
-	struct db_res *r;
-	int rc;
-
 	*json = NULL;
 	if (!tables[t].has_current)
 		return 0;
-	if ((r = db_query(db, tables[t].current, "uu", id, user)) == NULL)
-		return -1;
-	if ((rc = db_next(r)) == 1 && db_str(r, 0) != NULL)
-		*json = xstrdup(db_str(r, 0));
-	db_free(r);
-	return rc < 0 ? -1 : *json != NULL;
+	return first_text(db_query(db, tables[t].current, "uu", id, user), json);
 }
 
 int64_t
@@ -502,16 +510,7 @@ invoice_items_set(struct db *db, uint64_t invoice, const struct invoice_line *l,
 int
 account_image(struct db *db, enum account_table t, uint64_t user, uint64_t id, char **image)
 {
-	struct db_res *r = db_query(db, tables[t].lock, "uu", id, user);
-	int rc;
-
-	*image = NULL;
-	if (r == NULL)
-		return -1;
-	if ((rc = db_next(r)) == 1)
-		*image = xstrdup(db_str(r, 0) ? db_str(r, 0) : "{}");
-	db_free(r);
-	return rc;
+	return first_text(db_query(db, tables[t].lock, "uu", id, user), image);
 }
 
 int
@@ -558,16 +557,7 @@ int
 link_before(struct db *db, uint64_t user, const char *provider, const char *type, const char *external_id,
     char **json)
 {
-	struct db_res *r = db_query(db, ST_RV_LINK_BEFORE, "usss", user, provider, type, external_id);
-	int rc;
-
-	*json = NULL;
-	if (r == NULL)
-		return -1;
-	if ((rc = db_next(r)) == 1 && db_str(r, 0) != NULL)
-		*json = xstrdup(db_str(r, 0));
-	db_free(r);
-	return rc < 0 ? -1 : *json != NULL;
+	return first_text(db_query(db, ST_RV_LINK_BEFORE, "usss", user, provider, type, external_id), json);
 }
 
 int64_t

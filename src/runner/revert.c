@@ -42,7 +42,7 @@ struct rv_batch {
 	int limit;
 	/* filled by the body */
 	int n;
-	bool lost, moved;
+	bool moved;
 	char dberr[256];
 };
 
@@ -204,11 +204,9 @@ batch_body(struct runner *r, void *arg)
 	int n;
 
 	b->n = 0;
-	b->lost = b->moved = false;
-	if ((res = runner_lock(r, b->job, false, status, NULL, NULL)) != TX_COMMIT) {
-		b->lost = true;
+	b->moved = false;
+	if ((res = runner_lock(r, b->job, false, status, NULL, NULL)) != TX_COMMIT)
 		return res;
-	}
 	if (job_verdict(QUEUE_REVERT, status) != JOB_ACT) {
 		b->moved = true;
 		return TX_ABORT;
@@ -280,7 +278,7 @@ tally_add(const char *written, const char *reverted, int64_t n, void *arg)
 struct rv_finish {
 	struct job *job;
 	bool done; /* every object handled: end the run */
-	bool ended, moved;
+	bool moved;
 };
 
 /* The run's stats with "revert" (what it did so far) and, while it goes on,
@@ -296,7 +294,6 @@ finish_body(struct runner *r, void *arg)
 	int ok;
 	int64_t n = 0, total;
 
-	f->ended = false;
 	if ((res = runner_lock(r, f->job, true, status, NULL, &old)) != TX_COMMIT)
 		return res;
 	if (job_verdict(QUEUE_REVERT, status) != JOB_ACT) {
@@ -335,7 +332,6 @@ finish_body(struct runner *r, void *arg)
 			    (long long)t.deleted, t.deleted == 1 ? "" : "s", (long long)t.restored,
 			    (long long)t.kept, (long long)t.left, (long long)t.gone);
 			json_object_put(ctx);
-			f->ended = true;
 		}
 		if (queue_done(r->db, f->job) < 0)
 			goto out;
