@@ -310,8 +310,10 @@ class TestProgressMoves(RunnerTestCase):
         planning = [a for p, a in seen if a and a["doing"] == "planning"]
         self.assertGreaterEqual(len(planning), 3, seen)
         self.assertEqual({a["total"] for a in planning}, {n})
+        # (a step may write the activity again with the same count and a later pace, on a slow machine)
         done = [a["done"] for a in planning]
-        self.assertEqual(done, sorted(set(done)), "the plan only moves on")
+        self.assertEqual(done, sorted(done), "the plan only moves on")
+        self.assertGreaterEqual(len(set(done)), 3, done)
         self.assertTrue(0 < done[0] and done[-1] <= n, done)
         for p, a in seen:
             if a and a["doing"] == "importing":
