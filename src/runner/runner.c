@@ -42,8 +42,9 @@ enum tx_result
 runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), void *arg)
 {
 	enum tx_result res = TX_ERROR;
+	bool moved = false;
 
-	for (int attempt = 0; attempt < 4; attempt++) {
+	for (int attempt = 0; attempt < DB_ATTEMPTS; attempt++) {
 		enum db_class cls;
 
 		if (db_begin(r->db) != 0) {
@@ -59,14 +60,16 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 			db_rollback(r->db);
 		if (res == TX_ABORT)
 			return TX_ABORT;
+		/* Lost to another writer: again, after a pause. A server that cannot serve: once
+		 * more, on the next server (db_begin connects there). */
 		cls = db_error_class(r->db);
-		if (cls != DB_RETRY && !(cls == DB_LOST && attempt == 0))
+		if (cls != DB_RETRY && !(cls == DB_LOST && !moved))
 			break;
+		moved = moved || cls == DB_LOST;
 		log_warn("run %s: transaction retried (%s)", r->run_id ? r->run_id : "-", db_error(r->db));
 		db_rollback(r->db);
-		/* Two runners that deadlocked would meet again at once: a random pause first. */
 		if (cls == DB_RETRY)
-			sleep_ms((int64_t)(runner_random() % (TX_RETRY_PAUSE_MS << attempt)));
+			db_retry_pause(attempt);
 	}
 	log_error("run %s: transaction failed: %s", r->run_id ? r->run_id : "-", db_error(r->db));
 	return TX_ERROR;

@@ -46,7 +46,6 @@
 #define RUNNER_NOKEY_DELAY_MS  60000 /* discovery without a credentials key: try later */
 #define RUNNER_HOUSEKEEPING_MS 30000 /* purges at most this often */
 #define RUNNER_IDLE_POLL_MS    250   /* without --once: look for new jobs this often */
-#define TX_RETRY_PAUSE_MS      20 /* a deadlocked transaction's retry waits up to this, doubled each time */
 
 struct runner {
 	const struct config *cfg;
