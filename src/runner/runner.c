@@ -5,6 +5,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
 #include <sodium.h>
 
 #include "core/jsonx.h"
@@ -21,6 +24,27 @@ uint32_t
 runner_random(void)
 {
 	return randombytes_random();
+}
+
+void
+runner_pause_point(const char *point)
+{
+	const char *env = getenv("MIGRATOR_PAUSE_AT"), *dir;
+	char go[PATH_MAX], here[PATH_MAX];
+	size_t n = strlen(point);
+	int fd;
+
+	if (env == NULL || strncmp(env, point, n) != 0 || env[n] != ':')
+		return;
+	dir = env + n + 1;
+	snprintf(go, sizeof go, "%s/%s.go", dir, point);
+	if (access(go, F_OK) == 0)
+		return;
+	snprintf(here, sizeof here, "%s/%s.%ld", dir, point, (long)getpid());
+	if ((fd = open(here, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) >= 0)
+		close(fd);
+	for (int i = 0; i < 1200 && access(go, F_OK) != 0; i++)
+		sleep_ms(100);
 }
 
 int64_t
