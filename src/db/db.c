@@ -83,10 +83,12 @@ connect_node(struct db *db, size_t i)
 	const char *init =
 	    "SET time_zone = '+00:00', "
 	    "sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'";
-	/* On a Galera node a read waits until the node has applied what the cluster committed
-	 * before it, so that a request on one host sees what another wrote (a server without
-	 * Galera ignores it; MySQL does not know it: 1193, also no matter). */
-	const char *sync_wait = "SET SESSION wsrep_sync_wait = 1";
+	/* On a Galera node every statement (a write too: it may read, as a token check does) waits
+	 * until the node has applied what the cluster committed before it, so that a request on one
+	 * host sees what another wrote; and a statement of its own that loses a certification race is
+	 * tried again by the server first. A server without Galera ignores both; MySQL does not know
+	 * them: 1193, also no matter. */
+	const char *wsrep = "SET SESSION wsrep_sync_wait = 15, wsrep_retry_autocommit = 4";
 	my_bool off = 0;
 	char lock_wait[64];
 
@@ -109,7 +111,7 @@ connect_node(struct db *db, size_t i)
 	mysql_options(db->my, MYSQL_INIT_COMMAND, lock_wait);
 	if (mysql_real_connect(db->my, d->socket != NULL ? NULL : d->host, c->db_user, c->db_password,
 	        c->db_name, (unsigned)d->port, d->socket, CLIENT_FOUND_ROWS) == NULL ||
-	    (mysql_real_query(db->my, sync_wait, strlen(sync_wait)) != 0 &&
+	    (mysql_real_query(db->my, wsrep, strlen(wsrep)) != 0 &&
 	        mysql_errno(db->my) != ER_UNKNOWN_SYSTEM_VARIABLE)) {
 		note_error(db, mysql_errno(db->my), mysql_error(db->my));
 		mysql_close(db->my);
@@ -271,7 +273,8 @@ prepared(struct db *db, enum stmt_id id)
 	}
 	if (mysql_stmt_prepare(st, db_sql[id], strlen(db_sql[id])) != 0) {
 		note_error(db, mysql_stmt_errno(st), mysql_stmt_error(st));
-		log_error("prepare %s: %s", db_stmt_names[id], db->last_error);
+		if (!db->lost) /* a server that cannot serve: the caller moves on, and says so */
+			log_error("prepare %s: %s", db_stmt_names[id], db->last_error);
 		mysql_stmt_close(st);
 		return NULL;
 	}
