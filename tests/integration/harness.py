@@ -617,6 +617,9 @@ GALERA_PROVIDER = "/usr/lib/galera/libgalera_smm.so"
 # Galera cannot replicate (e.g. MEMORY tables). MIGRATOR_GALERA_WSREP_MODE overrides it, only to
 # try an older commit whose schema predates the cluster (never in CI).
 GALERA_WSREP_MODE = os.environ.get("MIGRATOR_GALERA_WSREP_MODE", "STRICT_REPLICATION")
+# MIGRATOR_GALERA_ONE_HOST=1: configs name their node with `socket =` instead of a `hosts` list
+# (no failover), likewise only to try a commit older than the hosts list.
+GALERA_ONE_HOST = os.environ.get("MIGRATOR_GALERA_ONE_HOST") == "1"
 
 
 class GaleraNode:
@@ -1028,6 +1031,8 @@ class Stack:
         prov_port = self.fake_port or 9  # nothing listens on port 9 (REST never calls providers)
         if node is None:
             database = ["socket = " + self.sock]
+        elif GALERA_ONE_HOST:
+            database = ["socket = " + self.nodes[node].sock]
         else:  # the node first, then the others in order
             order = [self.nodes[(node + k) % len(self.nodes)] for k in range(len(self.nodes))]
             database = ["hosts = " + ", ".join(n.sock for n in order)]
