@@ -619,10 +619,12 @@ static int
 call_handler(struct ctx *c, const struct op *op, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
+	bool moved = false;
 
 	if (!(op->flags & OPF_WRITES))
 		return op->handler(c, a, out, e);
 	for (int attempt = 0;; attempt++) {
+		enum db_class cls;
 		int rc;
 
 		if (db_begin(db) != 0)
@@ -636,9 +638,16 @@ call_handler(struct ctx *c, const struct op *op, const struct args *a, json_obje
 			*out = NULL;
 		}
 		db_rollback(db);
-		if (db_error_class(db) != DB_RETRY || attempt >= 2)
+		/* Lost to another writer: again, after a pause. A server that could not serve
+		 * before the commit: once more, on the next server (a commit whose answer was lost
+		 * may have been done: never twice). */
+		cls = db_error_class(db);
+		if (!(cls == DB_RETRY && attempt < DB_ATTEMPTS - 1) && !(cls == DB_LOST && rc != 0 && !moved))
 			return -1;
 		log_warn("%s: %s; retrying the transaction", op->path, db_error(db));
+		moved = moved || cls == DB_LOST;
+		if (cls == DB_RETRY)
+			db_retry_pause(attempt);
 		err_clear(e);
 	}
 }

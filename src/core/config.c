@@ -31,6 +31,7 @@ static const struct known known_keys[] = {
 	{ "database", "password", K_STR, OFF(db_password), 0, 0 },
 	{ "database", "name", K_STR, OFF(db_name), 0, 0 },
 	{ "database", "timeout", K_INT, OFF(db_timeout), 1, 3600 },
+	{ "database", "hosts", K_STR, OFF(db_hosts), 0, 0 },
 	{ "security", "key_file", K_STR, OFF(key_file), 0, 0 },
 	{ "security", "credentials_retention", K_INT, OFF(credentials_retention), 0, 31536000 },
 	{ "security", "allow_http_urls", K_BOOL, OFF(allow_http_urls), 0, 0 },
@@ -87,6 +88,7 @@ set_defaults(struct config *c)
 	c->db_name = xstrdup("migrator");
 	c->db_socket = xstrdup("");
 	c->db_timeout = 10;
+	c->db_hosts = xstrdup("");
 	c->key_file = xstrdup(SYSCONFDIR "/migrator/credentials.key");
 	c->credentials_retention = 3600;
 	c->requests_per_minute = 240;
@@ -176,6 +178,73 @@ value_of(char *v)
 	return trim(v);
 }
 
+static void
+add_node(struct config *c, const char *socket, const char *host, int port)
+{
+	struct db_node *n;
+
+	c->db_nodes = xrealloc(c->db_nodes, (c->ndb_nodes + 1) * sizeof *c->db_nodes);
+	n = &c->db_nodes[c->ndb_nodes++];
+	n->socket = socket != NULL ? xstrdup(socket) : NULL;
+	n->host = xstrdup(host);
+	n->port = port;
+}
+
+/* One entry of [database] hosts: a socket path (from "/"), or host[:port] ("[v6]:port"). */
+static int
+add_host(struct config *c, char *t)
+{
+	char *host = t, *colon;
+	int64_t port = 3306;
+
+	if (*t == '/') {
+		add_node(c, t, "", 0);
+		return 0;
+	}
+	if (*t == '[') {
+		char *end = strchr(t, ']');
+		if (end == NULL || (end[1] != '\0' && end[1] != ':'))
+			return -1;
+		colon = end[1] == ':' ? end + 1 : NULL;
+		*end = '\0';
+		host = t + 1;
+	} else if ((colon = strchr(t, ':')) != NULL && strchr(colon + 1, ':') != NULL)
+		return -1; /* an IPv6 address needs its brackets */
+	if (colon != NULL) {
+		*colon = '\0';
+		if (parse_i64(colon + 1, 1, 65535, &port) != 0)
+			return -1;
+	}
+	if (*host == '\0')
+		return -1;
+	add_node(c, NULL, host, (int)port);
+	return 0;
+}
+
+/* The database servers in order of use: [database] hosts (separated by commas or white space),
+ * else the one server of socket, or host and port. */
+static int
+parse_nodes(struct config *c, struct err *e)
+{
+	char *list, *save = NULL;
+	int rc = 0;
+
+	if (c->db_hosts[0] == '\0') {
+		add_node(c, c->db_socket[0] ? c->db_socket : NULL, c->db_host, c->db_port);
+		return 0;
+	}
+	list = xstrdup(c->db_hosts);
+	for (char *t = strtok_r(list, ", \t", &save); t != NULL && rc == 0; t = strtok_r(NULL, ", \t", &save))
+		if (add_host(c, t) != 0)
+			rc = err_set(e, ERR_INTERNAL,
+			    "%s: database.hosts: \"%.200s\" is neither a socket path nor host[:port]",
+			    c->path, t);
+	free(list);
+	if (rc == 0 && c->ndb_nodes == 0)
+		rc = err_set(e, ERR_INTERNAL, "%s: database.hosts names no server", c->path);
+	return rc;
+}
+
 int
 config_load(struct config *c, const char *path, struct err *e)
 {
@@ -229,7 +298,7 @@ config_load(struct config *c, const char *path, struct err *e)
 		c->nkv++;
 	}
 	fclose(fp);
-	return rc;
+	return rc != 0 ? rc : parse_nodes(c, e);
 }
 
 const char *
@@ -246,7 +315,7 @@ void
 config_free(struct config *c)
 {
 	char **strs[] = { &c->path, &c->db_socket, &c->db_host, &c->db_user, &c->db_password, &c->db_name,
-		&c->key_file, &c->public_url, &c->allowed_origins };
+		&c->key_file, &c->public_url, &c->allowed_origins, &c->db_hosts };
 
 	for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
 		free(*strs[i]);
@@ -260,6 +329,13 @@ config_free(struct config *c)
 	free(c->kv);
 	c->kv = NULL;
 	c->nkv = 0;
+	for (size_t i = 0; i < c->ndb_nodes; i++) {
+		free(c->db_nodes[i].socket);
+		free(c->db_nodes[i].host);
+	}
+	free(c->db_nodes);
+	c->db_nodes = NULL;
+	c->ndb_nodes = 0;
 }
 
 void

@@ -14,6 +14,12 @@ struct config_kv {
 	char *value;
 };
 
+struct db_node {
+	char *socket; /* NULL: host and port */
+	char *host;
+	int port;
+};
+
 struct config {
 	char *path;
 	/* [database] */
@@ -24,6 +30,11 @@ struct config {
 	char *db_password;
 	char *db_name;
 	int db_timeout; /* connect/read/write timeout, seconds */
+	char *db_hosts; /* "" or the list as written: it replaces socket, host and port */
+	/* The database servers in order of use (from hosts, else the one of socket or host and
+	 * port): a node that cannot serve sends the process to the next. */
+	struct db_node *db_nodes;
+	size_t ndb_nodes;
 	/* [security] */
 	char *key_file;
 	int credentials_retention;

@@ -34,7 +34,7 @@ static const struct err_info table[ERR__COUNT] = {
 	[ERR_DISCOVERY_RATE_LIMITED] = { 429, "discovery_rate_limited", "Too many migration starts; try again in a minute.", RPC_SERVER_REFUSED },
 	[ERR_INTERNAL] = { 500, "internal_error", "Internal server error.", RPC_SERVER_REFUSED },
 	[ERR_UPSTREAM] = { 502, "upstream_error", "An upstream dependency failed.", RPC_SERVER_REFUSED },
-	[ERR_UNAVAILABLE] = { 503, "unavailable", "The service is temporarily unavailable.", RPC_SERVER_REFUSED },
+	[ERR_UNAVAILABLE] = { 503, "service_unavailable", "The service is temporarily unavailable; try again in a few seconds.", RPC_SERVER_REFUSED },
 };
 /* clang-format on */
 
@@ -44,6 +44,20 @@ err_info(enum err_code c)
 	if ((int)c < 0 || c >= ERR__COUNT)
 		c = ERR_INTERNAL;
 	return &table[c];
+}
+
+int
+err_retry_after(const struct err *e)
+{
+	switch (e->code) {
+	case ERR_RATE_LIMITED:
+	case ERR_DISCOVERY_RATE_LIMITED:
+		return e->retry_after > 0 ? e->retry_after : 60;
+	case ERR_UNAVAILABLE:
+		return 5; /* a server restarting, or another node taking over */
+	default:
+		return 0;
+	}
 }
 
 const char *

@@ -59,7 +59,7 @@ struct err {
 	char detail[512]; /* log only, never shown */
 	const char *file;
 	int line;
-	int retry_after; /* seconds, for 429 */
+	int retry_after; /* seconds, for 429 (0: a minute) */
 	int nfields;
 	struct err_field fields[ERR_MAX_FIELDS];
 };
@@ -74,6 +74,9 @@ struct err_info {
 
 /* The table row of a code. */
 const struct err_info *err_info(enum err_code);
+/* The seconds of e's Retry-After header: a rate limit's wait, a few for a database that cannot
+ * serve now; 0 when e asks for none. */
+int err_retry_after(const struct err *e);
 /* The client-safe message of e (its own, or the code's default). */
 const char *err_message(const struct err *e);
 

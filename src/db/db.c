@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include <mysql.h>
+#include <sodium.h>
 #include <errmsg.h>
 #include <mysqld_error.h>
 
@@ -43,6 +44,8 @@ struct db {
 	MYSQL *my;
 	MYSQL_STMT *stmts[ST__COUNT];
 	bool in_tx;
+	bool lost;             /* the last error says this node cannot serve: the next use moves on */
+	size_t node;           /* cfg->db_nodes[node]: the server in use, or tried next */
 	unsigned open_results; /* made by db_query, not yet freed: they hold prepared statements */
 	unsigned last_errno;
 	char last_error[512];
@@ -54,16 +57,36 @@ note_error(struct db *db, unsigned no, const char *msg)
 {
 	db->last_errno = no;
 	utf8_format(db->last_error, sizeof db->last_error, "%u: %s", no, msg); /* it may quote a value */
+	if (db_error_class(db) == DB_LOST)
+		db->lost = true;
 }
 
+/* A name of node i for the log: its socket, or host:port. */
+static const char *
+node_name(const struct db *db, size_t i, char *buf, size_t n)
+{
+	const struct db_node *d = &db->cfg->db_nodes[i];
+
+	if (d->socket != NULL)
+		return d->socket;
+	snprintf(buf, n, "%s:%d", d->host, d->port);
+	return buf;
+}
+
+/* Connect to node i. */
 static int
-open_conn(struct db *db)
+connect_node(struct db *db, size_t i)
 {
 	const struct config *c = db->cfg;
+	const struct db_node *d = &c->db_nodes[i];
 	unsigned int timeout = (unsigned int)c->db_timeout;
 	const char *init =
 	    "SET time_zone = '+00:00', "
 	    "sql_mode = 'STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'";
+	/* On a Galera node a read waits until the node has applied what the cluster committed
+	 * before it, so that a request on one host sees what another wrote (a server without
+	 * Galera ignores it; MySQL does not know it: 1193, also no matter). */
+	const char *sync_wait = "SET SESSION wsrep_sync_wait = 1";
 	my_bool off = 0;
 	char lock_wait[64];
 
@@ -84,15 +107,59 @@ open_conn(struct db *db)
 	mysql_options(db->my, MYSQL_INIT_COMMAND, init);
 	mysql_options(db->my, MYSQL_INIT_COMMAND, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
 	mysql_options(db->my, MYSQL_INIT_COMMAND, lock_wait);
-	if (mysql_real_connect(db->my, c->db_socket[0] ? NULL : c->db_host, c->db_user, c->db_password,
-	        c->db_name, (unsigned)c->db_port, c->db_socket[0] ? c->db_socket : NULL,
-	        CLIENT_FOUND_ROWS) == NULL) {
+	if (mysql_real_connect(db->my, d->socket != NULL ? NULL : d->host, c->db_user, c->db_password,
+	        c->db_name, (unsigned)d->port, d->socket, CLIENT_FOUND_ROWS) == NULL ||
+	    (mysql_real_query(db->my, sync_wait, strlen(sync_wait)) != 0 &&
+	        mysql_errno(db->my) != ER_UNKNOWN_SYSTEM_VARIABLE)) {
 		note_error(db, mysql_errno(db->my), mysql_error(db->my));
 		mysql_close(db->my);
 		db->my = NULL;
 		return -1;
 	}
 	return 0;
+}
+
+/* Connect to the node in use, else to the next ones in turn. */
+static int
+open_conn(struct db *db)
+{
+	size_t n = db->cfg->ndb_nodes;
+	char name[300];
+
+	for (size_t k = 0; k < n; k++) {
+		size_t i = (db->node + k) % n;
+
+		if (connect_node(db, i) == 0) {
+			if (i != db->node)
+				log_warn("database: now on %s", node_name(db, i, name, sizeof name));
+			db->node = i;
+			db->lost = false;
+			return 0;
+		}
+		if (n > 1)
+			log_warn("database %s: %s", node_name(db, i, name, sizeof name), db->last_error);
+	}
+	return -1;
+}
+
+static void close_conn(struct db *db);
+
+/* A connection to use: a new one, on the next node, after this one could not serve (not inside a
+ * transaction: its work is lost with the node, and the caller retries it whole). */
+static int
+ensure_conn(struct db *db)
+{
+	if (db->lost && db->my != NULL) {
+		char name[300];
+
+		if (db->in_tx || db->open_results > 0)
+			return -1; /* a reconnect would close the statements of open results too */
+		log_warn("database %s: %s; moving to the next server",
+		    node_name(db, db->node, name, sizeof name), db->last_error);
+		close_conn(db);
+		db->node = (db->node + 1) % db->cfg->ndb_nodes;
+	}
+	return db->my == NULL ? open_conn(db) : 0;
 }
 
 static void
@@ -153,7 +220,9 @@ db_error_class(struct db *db)
 	case CR_CONN_HOST_ERROR:
 	case ER_CONNECTION_KILLED:
 	case ER_SERVER_SHUTDOWN:
-	case 4031: /* ER_CLIENT_INTERACTION_TIMEOUT */
+	case 4031:                         /* ER_CLIENT_INTERACTION_TIMEOUT */
+	case ER_UNKNOWN_COM_ERROR:         /* 1047: a Galera node outside the primary component */
+	case ER_OPTION_PREVENTS_STATEMENT: /* 1290: a read-only node */
 		return DB_LOST;
 	case ER_LOCK_DEADLOCK:
 	case ER_LOCK_WAIT_TIMEOUT:
@@ -177,7 +246,9 @@ db_error(struct db *db)
 int
 db_fail_(struct db *db, struct err *e, const char *file, int line)
 {
-	e->code = db_error_class(db) == DB_LOST ? ERR_UNAVAILABLE : ERR_INTERNAL;
+	enum db_class cls = db_error_class(db);
+
+	e->code = cls == DB_LOST || cls == DB_RETRY ? ERR_UNAVAILABLE : ERR_INTERNAL;
 	e->file = file;
 	e->line = line;
 	e->msg[0] = '\0';
@@ -190,7 +261,7 @@ prepared(struct db *db, enum stmt_id id)
 {
 	MYSQL_STMT *st;
 
-	if (db->my == NULL && open_conn(db) != 0)
+	if (ensure_conn(db) != 0)
 		return NULL;
 	if (db->stmts[id] != NULL)
 		return db->stmts[id];
@@ -304,7 +375,9 @@ execute(struct db *db, enum stmt_id id, const char *types, va_list ap, const uin
 	MYSQL_STMT *st;
 	va_list again;
 
-	for (int attempt = 0; attempt < 2; attempt++) {
+	for (int attempt = 0;; attempt++) {
+		enum db_class cls;
+
 		va_copy(again, ap);
 		if (bind_params(&p, types, again, tail, ntail) != 0) {
 			va_end(again);
@@ -325,13 +398,24 @@ execute(struct db *db, enum stmt_id id, const char *types, va_list ap, const uin
 				return st;
 			note_error(db, mysql_stmt_errno(st), mysql_stmt_error(st));
 		}
-		/* A reconnect closes every prepared statement, those of open results too. */
-		if (db_error_class(db) != DB_LOST || db->in_tx || db->open_results > 0 || attempt > 0)
+		/* Outside a transaction a statement is a transaction of its own: once more on a new
+		 * connection (ensure_conn; not while results are open, which it would close) when the
+		 * server could not serve, and a few times when it lost to another writer. */
+		cls = db_error_class(db);
+		if (db->in_tx ||
+		    !((cls == DB_LOST && attempt == 0 && db->open_results == 0) ||
+		        (cls == DB_RETRY && attempt < DB_ATTEMPTS - 1)))
 			break;
-		log_warn("database connection lost (%s); reconnecting", db->last_error);
-		close_conn(db);
+		if (cls == DB_RETRY)
+			db_retry_pause(attempt);
 	}
 	return NULL;
+}
+
+void
+db_retry_pause(int attempt)
+{
+	sleep_ms((int64_t)randombytes_uniform((uint32_t)DB_RETRY_PAUSE_MS << (attempt < 6 ? attempt : 6)));
 }
 
 static int64_t
@@ -650,7 +734,7 @@ db_scalar(struct db *db, int64_t *out, enum stmt_id id, const char *types, ...)
 static int
 simple(struct db *db, const char *sql)
 {
-	if (db->my == NULL && open_conn(db) != 0)
+	if (ensure_conn(db) != 0)
 		return -1;
 	if (mysql_real_query(db->my, sql, strlen(sql)) != 0) {
 		note_error(db, mysql_errno(db->my), mysql_error(db->my));
@@ -662,13 +746,10 @@ simple(struct db *db, const char *sql)
 int
 db_begin(struct db *db)
 {
-	if (simple(db, "START TRANSACTION") != 0) {
-		if (db_error_class(db) != DB_LOST)
-			return -1;
-		close_conn(db);
-		if (simple(db, "START TRANSACTION") != 0)
-			return -1;
-	}
+	/* a connection found lost is replaced once (ensure_conn) */
+	if (simple(db, "START TRANSACTION") != 0 &&
+	    (db_error_class(db) != DB_LOST || simple(db, "START TRANSACTION") != 0))
+		return -1;
 	db->in_tx = true;
 	return 0;
 }

@@ -23,7 +23,8 @@ struct db_res;
 
 enum db_class {
 	DB_OK = 0,
-	DB_LOST,      /* connection gone: reconnect */
+	DB_LOST,      /* this server cannot serve (connection gone, a Galera node outside the primary
+	               * component, read-only): the next use connects again, to the next server */
 	DB_RETRY,     /* deadlock or lock wait timeout: retry the transaction */
 	DB_DUPLICATE, /* duplicate key */
 	DB_FOREIGN,   /* foreign key: the parent row is gone */
@@ -67,11 +68,19 @@ void db_rollback(struct db *);
 /* Run trusted SQL text (schema migrations from sql/). Returns 0 or -1. */
 int db_run_script_stmt(struct db *, const char *sql);
 
+/* How often a transaction (or a statement outside one) is tried when it loses to another writer
+ * (DB_RETRY: a deadlock, a lock wait timeout, on Galera a write another node certified first),
+ * each time after db_retry_pause(attempt): a random pause below DB_RETRY_PAUSE_MS << attempt, so
+ * that the two do not meet again at once. */
+#define DB_ATTEMPTS       4
+#define DB_RETRY_PAUSE_MS 20
+void db_retry_pause(int attempt);
+
 /* Classification and text (log only) of the last error. */
 enum db_class db_error_class(struct db *);
 const char *db_error(struct db *);
-/* Fill e from the last DB error (503 when the connection is lost, else 500);
- * returns -1. */
+/* Fill e from the last DB error (503 when the server cannot serve or a transaction kept losing to
+ * others, else 500); returns -1. */
 int db_fail_(struct db *, struct err *e, const char *file, int line);
 #define db_fail(db, e) db_fail_((db), (e), __FILE__, __LINE__)
 

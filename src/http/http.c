@@ -84,8 +84,10 @@ http_error_body(const struct http_req *req, const char *where, const struct err 
 void
 http_retry_after(struct http_resp *r, const struct err *e)
 {
-	if (e->code == ERR_RATE_LIMITED || e->code == ERR_DISCOVERY_RATE_LIMITED)
-		http_header(r, "Retry-After", "%d", e->retry_after > 0 ? e->retry_after : 60);
+	int s = err_retry_after(e);
+
+	if (s > 0)
+		http_header(r, "Retry-After", "%d", s);
 }
 
 void

@@ -328,8 +328,8 @@ tool_error(const struct http_req *req, const struct op *op, const struct err *e)
 
 	if (e->code == ERR_NOT_FOUND)
 		jx_add_str(body, "message", not_found_text);
-	if (e->retry_after > 0 && (e->code == ERR_RATE_LIMITED || e->code == ERR_DISCOVERY_RATE_LIMITED))
-		jx_add_int(body, "retry_after", e->retry_after);
+	if (err_retry_after(e) > 0)
+		jx_add_int(body, "retry_after", err_retry_after(e));
 	item = json_object_new_object();
 	jx_add_str(item, "type", "text");
 	jx_add_str(item, "text", jx_text(body));

@@ -60,16 +60,27 @@ fail:
 int
 queue_claim(struct db *db, const char *queue, const char *worker, int lease_s, struct job *j)
 {
-	int rc = -1;
+	bool moved = false;
 
 	memset(j, 0, sizeof *j);
-	for (int attempt = 0; attempt < 3; attempt++) {
+	for (int attempt = 0; attempt < DB_ATTEMPTS; attempt++) {
+		enum db_class cls;
+		int rc;
+
 		if ((rc = claim_once(db, queue, worker, lease_s, j)) >= 0)
 			return rc;
-		if (db_error_class(db) != DB_RETRY && db_error_class(db) != DB_LOST)
-			break;
+		/* Lost to another claimer (SKIP LOCKED does not see another Galera node's locks;
+		 * the loser's commit fails certification): again, after a pause. A server that
+		 * cannot serve: once more, on the next server. */
+		cls = db_error_class(db);
+		if (cls == DB_RETRY)
+			db_retry_pause(attempt);
+		else if (cls != DB_LOST || moved)
+			return -1;
+		moved = moved || cls == DB_LOST;
 	}
-	return rc;
+	/* lost every race: nothing claimed this time, but the database is well */
+	return db_error_class(db) == DB_RETRY ? 0 : -1;
 }
 
 int

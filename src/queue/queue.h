@@ -45,8 +45,8 @@ int queue_push(struct db *, const char *queue, const char *run_id, uint64_t reso
 
 /* Claim the oldest available job of queue for worker with a lease of lease_s
  * seconds, in a short transaction of its own (SELECT … FOR UPDATE SKIP LOCKED).
- * Returns 1 with *job filled, 0 when the queue has nothing available, -1 on a
- * database error. */
+ * Returns 1 with *job filled, 0 when the queue has nothing available (or every
+ * try lost to another claimer), -1 when the database cannot serve. */
 int queue_claim(struct db *, const char *queue, const char *worker, int lease_s, struct job *job);
 
 /* Inside the caller's transaction: 1 when the job is still ours (its lease is

@@ -281,6 +281,7 @@ plan_finish(struct runner *r, void *arg)
 	t = TX_ERROR;
 	if (jobs_other_count(r->db, p->job->run_id, QUEUE_PLANNING, p->job->id, &other) != 0)
 		goto out;
+	runner_pause_point("plan_finish");
 	if (other > 0) {
 		/* Another chunk of the plan is still at work: the last one ends the plan. */
 		if (queue_done(r->db, p->job) < 0)

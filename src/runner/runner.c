@@ -5,6 +5,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
 #include <sodium.h>
 
 #include "core/jsonx.h"
@@ -21,6 +24,27 @@ uint32_t
 runner_random(void)
 {
 	return randombytes_random();
+}
+
+void
+runner_pause_point(const char *point)
+{
+	const char *env = getenv("MIGRATOR_PAUSE_AT"), *dir;
+	char go[PATH_MAX], here[PATH_MAX];
+	size_t n = strlen(point);
+	int fd;
+
+	if (env == NULL || strncmp(env, point, n) != 0 || env[n] != ':')
+		return;
+	dir = env + n + 1;
+	snprintf(go, sizeof go, "%s/%s.go", dir, point);
+	if (access(go, F_OK) == 0)
+		return;
+	snprintf(here, sizeof here, "%s/%s.%ld", dir, point, (long)getpid());
+	if ((fd = open(here, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) >= 0)
+		close(fd);
+	for (int i = 0; i < 1200 && access(go, F_OK) != 0; i++)
+		sleep_ms(100);
 }
 
 int64_t
@@ -42,8 +66,9 @@ enum tx_result
 runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), void *arg)
 {
 	enum tx_result res = TX_ERROR;
+	bool moved = false;
 
-	for (int attempt = 0; attempt < 4; attempt++) {
+	for (int attempt = 0; attempt < DB_ATTEMPTS; attempt++) {
 		enum db_class cls;
 
 		if (db_begin(r->db) != 0) {
@@ -59,14 +84,16 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 			db_rollback(r->db);
 		if (res == TX_ABORT)
 			return TX_ABORT;
+		/* Lost to another writer: again, after a pause. A server that cannot serve: once
+		 * more, on the next server (db_begin connects there). */
 		cls = db_error_class(r->db);
-		if (cls != DB_RETRY && !(cls == DB_LOST && attempt == 0))
+		if (cls != DB_RETRY && !(cls == DB_LOST && !moved))
 			break;
+		moved = moved || cls == DB_LOST;
 		log_warn("run %s: transaction retried (%s)", r->run_id ? r->run_id : "-", db_error(r->db));
 		db_rollback(r->db);
-		/* Two runners that deadlocked would meet again at once: a random pause first. */
 		if (cls == DB_RETRY)
-			sleep_ms((int64_t)(runner_random() % (TX_RETRY_PAUSE_MS << attempt)));
+			db_retry_pause(attempt);
 	}
 	log_error("run %s: transaction failed: %s", r->run_id ? r->run_id : "-", db_error(r->db));
 	return TX_ERROR;

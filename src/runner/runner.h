@@ -46,7 +46,6 @@
 #define RUNNER_NOKEY_DELAY_MS  60000 /* discovery without a credentials key: try later */
 #define RUNNER_HOUSEKEEPING_MS 30000 /* purges at most this often */
 #define RUNNER_IDLE_POLL_MS    250   /* without --once: look for new jobs this often */
-#define TX_RETRY_PAUSE_MS      20 /* a deadlocked transaction's retry waits up to this, doubled each time */
 
 struct runner {
 	const struct config *cfg;
@@ -128,6 +127,10 @@ char *runner_stats(struct runner *, const char *run_id, const char *old, bool di
 
 /* A uniformly random number (jitter). */
 uint32_t runner_random(void);
+/* A test's pause point (tests/integration/test_galera.py): with MIGRATOR_PAUSE_AT=<point>:<dir> in
+ * the environment, the runner at point makes the file <dir>/<point>.<pid> and waits until
+ * <dir>/<point>.go exists (at most two minutes); without it, or once .go exists, it goes on. */
+void runner_pause_point(const char *point);
 
 /* The job kinds. */
 void discovery_step(struct runner *, struct job *);

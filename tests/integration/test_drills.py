@@ -225,22 +225,25 @@ class TestDatabaseDown(RunnerTestCase):
             t0 = time.time()
             for path in ("/api/v1/me", "/api/v1/migrations"):
                 r = user.request("GET", path)
-                self.assertError(r, 503, "unavailable")
+                self.assertError(r, 503, "service_unavailable")
+                self.assertEqual(r.header("Retry-After"), "5", r.describe())
                 self.assertNotIn(secret, r.body.decode("utf-8", "replace"))
             r = user.request("POST", "/api/v1/migrations",
                              body={"provider": "uptimerobot", "credentials": {"api_key": "down-key"}})
-            self.assertError(r, 503, "unavailable")
+            self.assertError(r, 503, "service_unavailable")
             r = self.stack.request("POST", "/mcp", token=user.token, body=mcp)
             seen["mcp"] = (r.status, r.json)
+            seen["mcp_retry_after"] = r.header("Retry-After")
             seen["seconds"] = time.time() - t0
 
         harness.restart_mariadb(self.stack, while_down=while_down)
         status, body = seen["mcp"]
         # an HTTP-level refusal (clients do not read it as a JSON-RPC answer), as for 401 and 429
         self.assertEqual(status, 503, body)
+        self.assertEqual(seen["mcp_retry_after"], "5")
         self.assertEqual(body["jsonrpc"], "2.0", body)
         self.assertNotIn("result", body)
-        self.assertEqual(body["error"]["data"]["code"], "unavailable", body)
+        self.assertEqual(body["error"]["data"]["code"], "service_unavailable", body)
         self.assertIn("temporarily unavailable", body["error"]["message"])
         self.assertLess(seen["seconds"], 10)
         figures("database-down", answers_in_seconds="%.2f" % seen["seconds"])

@@ -602,6 +602,41 @@ test_config(void **state)
 	assert_non_null(strstr(e.msg, "quoted value"));
 	config_free(&c);
 	unlink(p);
+	/* One server: the socket, else host and port. */
+	p = write_tmp("[database]\nhost = db1\nport = 3307\n");
+	assert_int_equal(config_load(&c, p, &e), 0);
+	assert_int_equal(c.ndb_nodes, 1);
+	assert_null(c.db_nodes[0].socket);
+	assert_string_equal(c.db_nodes[0].host, "db1");
+	assert_int_equal(c.db_nodes[0].port, 3307);
+	config_free(&c);
+	unlink(p);
+	/* A list of servers replaces them, in its order. */
+	p = write_tmp("[database]\nsocket = /x.sock\nhosts = db1:3307, /run/n2.sock  [fd00::3]:3308,db4\n");
+	assert_int_equal(config_load(&c, p, &e), 0);
+	assert_int_equal(c.ndb_nodes, 4);
+	assert_string_equal(c.db_nodes[0].host, "db1");
+	assert_int_equal(c.db_nodes[0].port, 3307);
+	assert_string_equal(c.db_nodes[1].socket, "/run/n2.sock");
+	assert_string_equal(c.db_nodes[2].host, "fd00::3");
+	assert_int_equal(c.db_nodes[2].port, 3308);
+	assert_string_equal(c.db_nodes[3].host, "db4");
+	assert_int_equal(c.db_nodes[3].port, 3306);
+	config_free(&c);
+	unlink(p);
+	{
+		static const char *const bad[] = { "db1:0", "db1:http", "fd00::3", "[fd00::3", "[]:3306",
+			":3306", " , " };
+		for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			char text[96];
+			snprintf(text, sizeof text, "[database]\nhosts = %s\n", bad[i]);
+			p = write_tmp(text);
+			assert_int_equal(config_load(&c, p, &e), -1);
+			assert_non_null(strstr(e.msg, "database.hosts"));
+			config_free(&c);
+			unlink(p);
+		}
+	}
 	/* The shipped example loads as it is. */
 	assert_int_equal(config_load(&c, TEST_SRCDIR "/migrator.conf.example.in", &e), 0);
 	assert_int_equal(c.max_resources, 200000);
