@@ -206,8 +206,18 @@ cmd_migrate(struct config *cfg, int argc, char **argv, int at)
 		}
 		free(path);
 	}
-	if (rc == 0 && applied == 0)
-		printf("schema is up to date\n");
+	if (rc == 0) {
+		const char *engine;
+		int changed = rate_limits_engine(db, &engine);
+
+		if (changed < 0)
+			rc = fail_db(db, "rate_limits");
+		else if (changed > 0)
+			printf("rate_limits: %s (%s)\n", engine,
+			    strcmp(engine, "InnoDB") == 0 ? "a Galera node" : "one server");
+		else if (applied == 0)
+			printf("schema is up to date\n");
+	}
 	for (ssize_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);

@@ -21,6 +21,33 @@ schema_migration_record(struct db *db, const char *name)
 }
 
 int
+rate_limits_engine(struct db *db, const char **now)
+{
+	/* The MEMORY table's room is fixed when it is altered: 256 MiB, about 1.6 million buckets
+	 * (tokens and client addresses) in the 5 minutes the runner keeps; the purge reads
+	 * window_start by range, hence a BTREE index. */
+	static const char *const to_memory[] = { "SET SESSION max_heap_table_size = 268435456",
+		"ALTER TABLE rate_limits DROP KEY rate_limits_window,"
+		" ADD KEY rate_limits_window (window_start) USING BTREE, ENGINE=MEMORY" };
+	static const char *const to_innodb[] = { "ALTER TABLE rate_limits ENGINE=InnoDB" };
+	int64_t cluster = 0, memory = 0;
+	bool want_memory;
+
+	if (db_scalar(db, &cluster, ST_WSREP_ON, "") < 0 && db_error_class(db) != DB_OTHER)
+		return -1;
+	if (db_scalar(db, &memory, ST_RL_ENGINE, "") < 0)
+		return -1;
+	want_memory = cluster == 0;
+	*now = want_memory ? "MEMORY" : "InnoDB";
+	if ((memory != 0) == want_memory)
+		return 0;
+	for (size_t i = 0; i < (want_memory ? 2u : 1u); i++)
+		if (db_run_script_stmt(db, want_memory ? to_memory[i] : to_innodb[i]) != 0)
+			return -1;
+	return 1;
+}
+
+int
 user_add(struct db *db, const char *name, const char *email, uint64_t *id)
 {
 	if (db_exec(db, ST_USER_ADD, "ss", name, email) < 0)

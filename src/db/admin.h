@@ -22,6 +22,11 @@ int schema_migrations_init(struct db *);
 int schema_migration_applied(struct db *, const char *name);
 /* Record name as applied. */
 int schema_migration_record(struct db *, const char *name);
+/* Give the rate-limit counters the engine this server needs: MEMORY on one server (a request's
+ * count costs no log flush), InnoDB on a Galera node (Galera replicates nothing else, and a
+ * cluster in STRICT_REPLICATION mode refuses other engines). *now: the engine it has now, static.
+ * 1 changed, 0 already so, -1 on error. */
+int rate_limits_engine(struct db *, const char **now);
 
 /* ---- users and tokens ---- */
 

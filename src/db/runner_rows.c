@@ -63,11 +63,14 @@ run_get(struct db *db, const char *run_id, struct run_row *out)
 int
 run_lock(struct db *db, const char *run_id, bool exclusive, struct run_row *out)
 {
-	struct db_res *r = exclusive ? db_query(db, ST_RN_RUN_LOCK, "s", run_id) :
-	                               db_query(db, ST_RN_RUN_SHARE, "s", run_id);
+	struct db_res *r;
 	int rc;
 
 	memset(out, 0, sizeof *out);
+	if (exclusive && db_exec(db, ST_RN_RUN_DECIDE, "s", run_id) < 0)
+		return -1;
+	r = exclusive ? db_query(db, ST_RN_RUN_LOCK, "s", run_id) :
+	                db_query(db, ST_RN_RUN_SHARE, "s", run_id);
 	if (r == NULL)
 		return -1;
 	if ((rc = db_next(r)) == 1) {

@@ -26,7 +26,8 @@ struct run_row {
 /* The run id (user, provider, status, sealed credentials, checkpoint, options).
  * 1 with *out, 0 gone, -1 error. */
 int run_get(struct db *, const char *run_id, struct run_row *out);
-/* Inside a transaction: lock the run (FOR UPDATE when exclusive, else in
+/* Inside a transaction: lock the run (exclusive: by writing it, so that on
+ * Galera a concurrent decision on another node fails certification; else in
  * share mode) and read its status (and, exclusive, checkpoint and stats).
  * 1 with *out, 0 gone, -1 error. */
 int run_lock(struct db *, const char *run_id, bool exclusive, struct run_row *out);
