@@ -1073,6 +1073,16 @@ class Stack:
         w.start()
         return w
 
+    def web_on_node(self, k):
+        """galera: a web server with the stack's own config on node k mod 3 (node 0's is the
+        stack's own; the others are started on first use, which must not be in a thread that
+        ends before them: a child is ended with the thread that started it, PR_SET_PDEATHSIG);
+        without galera, the stack's own."""
+        if not self.galera or k % len(self.nodes) == 0:
+            return self.web
+        node = k % len(self.nodes)
+        return self.add_web("main-node%d" % node, self.config, node=node)
+
     def web_with_default_limits(self, label="default"):
         """A web server whose config leaves [limits] at the built-in defaults."""
         if label not in self.webs:
