@@ -38,11 +38,12 @@ FLAT_KIB = 2048               # "flat": the largest account's peak within 2 MiB 
 
 
 class Cron:
-    """SLOTS runner slots; every tick each free slot starts a runner. Records
-    each runner's peak RSS (wait4) once it exits."""
+    """SLOTS runner slots; every tick (or every poll seconds) each free slot starts a runner.
+    Records each runner's peak RSS (wait4) once it exits."""
 
-    def __init__(self, st, conf, slots, tick):
+    def __init__(self, st, conf, slots, tick, poll=None):
         self.st, self.conf, self.slots, self.tick = st, conf, slots, tick
+        self.poll = poll or tick
         self.busy = [None] * slots
         self.log = os.path.join(st.tmp, "runners.log")   # their stderr (kept with --keep)
         self.rss = []              # KiB, one per finished runner
@@ -75,7 +76,7 @@ class Cron:
                 for s in range(self.slots):
                     if self.busy[s] is None:
                         self.start_runner(s)
-            self.stop.wait(self.tick)
+            self.stop.wait(self.poll)
 
     def __enter__(self):
         self.thread.start()
