@@ -8,6 +8,7 @@ stack's three nodes (harness.Stack(galera=True)).
   never answers 500.
 - The API's limits (240 requests and 5 starts a minute) hold for the whole cluster, with web servers
   on three nodes.
+- What one host wrote (a token, a run), a request on another node sees at once.
 - Six runners on three nodes drain 600 jobs: none done twice, none lost, no claim taken for a
   database outage.
 """
@@ -268,6 +269,32 @@ class TestLimitsAcrossNodes(GaleraTestCase):
             if r.status == 429:
                 self.assertError(r, 429, "discovery_rate_limited")
         self.assertEqual(self.stack.count("migration_runs", "user_id=%d" % user.id), 5)
+
+
+class TestReadYourWritesAcrossNodes(GaleraTestCase):
+    """What one host wrote, another host's next request sees (issue 27 item 1)."""
+
+    def test_a_new_token_and_a_new_run_are_seen_at_once_on_the_other_nodes(self):
+        webs = [self.stack.web_on_node(k) for k in range(3)]
+        problems = []
+        for i in range(60):
+            # a token written on node 0 (migratorctl), used at once on nodes 1 and 2
+            user = self.user()
+            for k in (1, 2):
+                r = user.request("GET", "/api/v1/me", web=webs[k])
+                self.check(problems, r.status == 200, "round %d: a new token on node %d" % (i, k), r)
+            # a run started on node (i mod 3), read at once on the next node, executed on the one after
+            r = user.request("POST", MIG, body={"provider": "cronitor", "credentials": {"api_key": "k"}},
+                             web=webs[i % 3])
+            self.assertStatus(r, 201)
+            rid = r.json["data"]["id"]
+            r = user.request("GET", MIG + "/" + rid, web=webs[(i + 1) % 3])
+            self.check(problems, r.status == 200 and r.json["data"]["status"] == "pending",
+                       "round %d: the run started on node %d, read on node %d" % (i, i % 3, (i + 1) % 3), r)
+            r = user.request("POST", MIG + "/" + rid + "/cancel", web=webs[(i + 2) % 3])
+            self.check(problems, r.status == 200, "round %d: the run cancelled on node %d" % (i, (i + 2) % 3), r)
+        self.stack.sql("DELETE FROM jobs")
+        self.assertNoProblems(problems)
 
 
 class TestClaimsOnThreeNodes(GaleraTestCase):
