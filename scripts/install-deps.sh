@@ -14,9 +14,12 @@ libcmocka-dev libcurl4-openssl-dev tzdata"
 # for the deploy check (tests/deploy/run.sh); systemd for systemd-analyze verify of the
 # shipped units (tests/integration/test_install.py).
 PACKAGING="dpkg-dev debhelper fakeroot lintian cron"
+# The integration suite's Galera pass (run.py --galera): Debian's Galera provider, and what its
+# rsync state transfer (wsrep_sst_rsync) runs: rsync, and ss to see its port listening.
+GALERA="galera-4 rsync iproute2"
 PKGS="build-essential $BUILD_DEPS $PACKAGING
 mariadb-server mariadb-client lighttpd apache2 libapache2-mod-fcgid spawn-fcgi
-python3 curl ca-certificates procps man-db groff-base clang-format systemd"
+python3 curl ca-certificates procps man-db groff-base clang-format systemd $GALERA"
 
 missing=""
 for p in $PKGS; do

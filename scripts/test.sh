@@ -8,7 +8,7 @@
 # After the checks that need nothing but the tree, three lanes run side by
 # side (they share no folder, port or server; each test harness starts its
 # own): the release suite then the Apache passes, the sanitizer suite, and the
-# packaging checks then fuzzing. Each lane writes its own log; the logs are
+# packaging checks then fuzzing then the integration pass on a Galera cluster. Each lane writes its own log; the logs are
 # printed in that order when all three have ended, then one closing line.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -106,13 +106,28 @@ lane_sanitizers() {
 	return $rc
 }
 
+# The integration suite's Galera pass (run.py --galera): three MariaDB Galera
+# nodes, the runner, queue, chunked-import, drill and rate-limit tests with
+# runner i and web server i on node i mod 3, and tests/integration/test_galera.py.
+# With the release build; its log sits beside the release suite's, so the
+# closing line counts it.
+galera_pass() {
+	stamp "packaging: integration on a 3-node Galera cluster (run.py --galera)"
+	pass_rc=0
+	MIGRATOR_BUILDDIR="$top/build" MIGRATOR_SRCDIR="$top" \
+		python3 "$top/tests/integration/run.py" --galera >"$top/build/tests/integration/galera.log" 2>&1 || pass_rc=1
+	cat "$top/build/tests/integration/galera.log"
+	return $pass_rc
+}
+
 # Lane 3: the Debian package (built without running the suite again, checked
 # with dpkg-deb -c and lintian), then docs/deploy.md followed literally with it
 # in a throw-away root (tests/deploy/run.sh says how); make distcheck (a smoke
 # subset of the integration suite inside), the tarball's completeness and an
 # in-tree build, in a build folder of its own; then every libFuzzer target for
 # 30 seconds from a fixed seed (clang, ASan+UBSan; tests/fuzz/run.sh), after a
-# check that a planted ASan and a planted UBSan fault each fail it.
+# check that a planted ASan and a planted UBSan fault each fail it; then the
+# Galera pass, here because this lane ends minutes before the release lane.
 lane_packaging() {
 	rc=0
 	stamp "Debian package (tests/deploy/package.sh)"
@@ -128,6 +143,7 @@ lane_packaging() {
 	if ! "$top/tests/fuzz/selftest.sh" || ! MIGRATOR_FUZZ_SEED=1 "$top/tests/fuzz/run.sh" 30; then
 		rc=1
 	fi
+	galera_pass || rc=1
 	return $rc
 }
 

@@ -331,6 +331,7 @@ class WebServer:
         os.makedirs(self.dir, exist_ok=True)
         self.port = None
         self.proc = None
+        self.node = None  # galera: the node its config names first
         self.errorlog = os.path.join(self.dir, "error.log")
 
     @property
@@ -609,6 +610,127 @@ class ApacheProxy(Apache):
 WEB_SERVERS = {"lighttpd": Lighttpd, "apache": Apache, "apache-proxy": ApacheProxy}
 
 
+# ---------------------------------------------------------------------- galera
+
+GALERA_PROVIDER = "/usr/lib/galera/libgalera_smm.so"
+# Replication the way users should leave it on (docs/deploy.md): STRICT_REPLICATION refuses what
+# Galera cannot replicate (e.g. MEMORY tables). MIGRATOR_GALERA_WSREP_MODE overrides it, only to
+# try an older commit whose schema predates the cluster (never in CI).
+GALERA_WSREP_MODE = os.environ.get("MIGRATOR_GALERA_WSREP_MODE", "STRICT_REPLICATION")
+# MIGRATOR_GALERA_ONE_HOST=1: configs name their node with `socket =` instead of a `hosts` list
+# (no failover), likewise only to try a commit older than the hosts list.
+GALERA_ONE_HOST = os.environ.get("MIGRATOR_GALERA_ONE_HOST") == "1"
+
+
+class GaleraNode:
+    """One MariaDB node of the stack's Galera cluster: its folder tmp/node<i> (datadir, socket,
+    error log, tmpdir), a TCP port, and the Galera ports (group communication, IST, SST) on
+    127.0.0.1."""
+
+    def __init__(self, stack, index, user, port, gport, ist_port, sst_port):
+        self.stack = stack
+        self.index = index
+        self.user = user
+        self.port, self.gport, self.ist_port, self.sst_port = port, gport, ist_port, sst_port
+        self.dir = os.path.join(stack.tmp, "node%d" % index)
+        self.datadir = os.path.join(self.dir, "data")
+        self.tmpdir = os.path.join(self.dir, "tmp")
+        self.sock = os.path.join(self.dir, "mysql.sock")
+        self.err = os.path.join(self.dir, "mysqld.err")
+        self.proc = None
+        self.ready = False
+
+    def argv(self, new_cluster=False):
+        members = ",".join("127.0.0.1:%d" % n.gport for n in self.stack.nodes)
+        argv = [
+            "mariadbd", "--no-defaults", "--user=" + self.user, "--datadir=" + self.datadir,
+            "--socket=" + self.sock, "--port=%d" % self.port, "--bind-address=127.0.0.1",
+            "--pid-file=" + os.path.join(self.dir, "mysqld.pid"), "--log-error=" + self.err,
+            "--tmpdir=" + self.tmpdir, "--innodb-buffer-pool-size=128M",
+            "--innodb-flush-log-at-trx-commit=2", "--skip-log-bin",
+            "--wsrep-on=ON", "--wsrep-provider=" + GALERA_PROVIDER,
+            "--wsrep-cluster-name=migrator-it", "--wsrep-cluster-address=gcomm://" + members,
+            "--wsrep-node-name=node%d" % self.index, "--wsrep-node-address=127.0.0.1:%d" % self.gport,
+            "--wsrep-provider-options=gmcast.listen_addr=tcp://127.0.0.1:%d;ist.recv_addr=127.0.0.1:%d;"
+            "gcache.size=256M" % (self.gport, self.ist_port),
+            "--wsrep-sst-method=rsync", "--wsrep-sst-receive-address=127.0.0.1:%d" % self.sst_port,
+            "--binlog-format=ROW", "--innodb-autoinc-lock-mode=2",
+        ]
+        if GALERA_WSREP_MODE:
+            argv.append("--wsrep-mode=" + GALERA_WSREP_MODE)
+        if new_cluster:
+            argv.append("--wsrep-new-cluster")
+        return argv
+
+    def start(self, new_cluster=False):
+        if self.proc is not None and self.proc.alive():
+            raise HarnessError("galera node %d is running" % self.index)
+        self.ready = False
+        self.proc = self.stack._spawn("node%d" % self.index, self.argv(new_cluster), env=self.env())
+
+    def env(self):
+        # its own temporary files (and a state transfer's) in its own folder, which its user owns
+        return dict(self.stack._mariadb_env(), TMPDIR=self.tmpdir)
+
+    def kill(self):
+        """kill -9 (the process group: mariadbd and a state transfer it runs)."""
+        p = self.proc
+        self.ready = False
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.stop(timeout=5)
+        if p in self.stack.procs:
+            self.stack.procs.remove(p)
+
+    def stop(self, timeout=60):
+        """A clean shutdown (SIGTERM)."""
+        p = self.proc
+        self.ready = False
+        p.stop(timeout=timeout)
+        if p in self.stack.procs:
+            self.stack.procs.remove(p)
+
+    def client_argv(self, db="migrator"):
+        argv = ["mariadb", "--no-defaults", "-uroot", "--socket=" + self.sock]
+        return argv + ([db] if db else [])
+
+    def status(self, name):
+        r = subprocess.run(self.client_argv(None) + ["-N", "-B", "-e", "SHOW STATUS LIKE %s" % q(name)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+        if r.returncode != 0:
+            return None
+        fields = r.stdout.decode(errors="replace").split()
+        return fields[1] if len(fields) >= 2 else None
+
+    def wait_synced(self, size=3, timeout=180):
+        """Until this node answers wsrep_cluster_size=size, wsrep_ready=ON and
+        wsrep_local_state_comment=Synced."""
+        deadline = time.time() + timeout
+        last = None
+        while True:
+            if not self.proc.alive():
+                raise HarnessError("galera node %d exited:\n%s" % (self.index, tail(self.err)))
+            r = subprocess.run(self.client_argv(None) + ["-N", "-B", "-e",
+                               "SHOW STATUS WHERE Variable_name IN ('wsrep_cluster_size', 'wsrep_ready', "
+                               "'wsrep_local_state_comment')"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+            if r.returncode == 0:
+                st = dict(l.split("\t", 1) for l in r.stdout.decode(errors="replace").splitlines() if "\t" in l)
+                last = st
+                if (st.get("wsrep_cluster_size") == str(size) and st.get("wsrep_ready") == "ON"
+                        and st.get("wsrep_local_state_comment") == "Synced"):
+                    self.ready = True
+                    return
+            else:
+                last = r.stderr.decode(errors="replace").strip()
+            if time.time() > deadline:
+                raise HarnessError("galera node %d not synced in a cluster of %d after %ds (%s):\n%s" % (
+                    self.index, size, timeout, last, tail(self.err)))
+            time.sleep(0.2)
+
+
 # ---------------------------------------------------------------------- stack
 
 class Stack:
@@ -616,7 +738,7 @@ class Stack:
     manager or call start()/stop(); stop() is safe to call more than once."""
 
     def __init__(self, web="lighttpd", keep=False, fakes=False, tz=DEFAULT_TZ,
-                 requests_per_minute=1000000, log=None):
+                 requests_per_minute=1000000, log=None, galera=False):
         if web not in WEB_SERVERS:
             raise HarnessError("unknown web server %r (choose from %s)" % (web, ", ".join(WEB_SERVERS)))
         self.web_kind = web
@@ -631,6 +753,13 @@ class Stack:
         self.web = None
         self.mysqld = None
         self.mysqld_ready = False
+        # galera: three MariaDB Galera nodes (GaleraNode) instead of one server; node 0 is
+        # self.mysqld/self.sock, the node schema migrations and the harness's own SQL use
+        self.galera = galera
+        self.nodes = []
+        self.bringup = None  # galera: (seconds to a synced 3-node cluster, resident MB of the 3 nodes)
+        self._node_seq = 0   # galera: the next runner's node (runner k -> node k mod 3)
+        self._node_configs = {}  # galera: config path -> its variant for each node
         self.fakes = None
         self.fake_port = None
         self.history = collections.deque(maxlen=8)
@@ -662,7 +791,10 @@ class Stack:
         self.logfn("temp folder %s" % self.tmp)
         self.sock = os.path.join(self.tmp, "mysql.sock")
         self.key_file = os.path.join(self.tmp, "credentials.key")
-        self._start_mariadb()
+        if self.galera:
+            self._start_galera()
+        else:
+            self._start_mariadb()
         if self.want_fakes:
             self._start_fakes()
         self.config = self.write_config("main", requests_per_minute=self.requests_per_minute)
@@ -684,7 +816,9 @@ class Stack:
         while self.procs:
             p = self.procs[-1]
             # a ready mariadbd gets time for a clean shutdown; one still starting is killed soon
-            p.stop(timeout=30 if (p is self.mysqld and self.mysqld_ready) else 5)
+            ready_db = (p is self.mysqld and self.mysqld_ready) or any(
+                p is n.proc and n.ready for n in self.nodes)
+            p.stop(timeout=30 if ready_db else 5)
             self.procs.pop()
         if self.tmp and os.path.isdir(self.tmp):
             if self.keep:
@@ -738,6 +872,106 @@ class Stack:
             time.sleep(0.2)
         self.sql("CREATE DATABASE migrator", db=None)
 
+    # -- galera: three MariaDB Galera nodes on 127.0.0.1
+
+    def _start_galera(self):
+        """Three MariaDB nodes of one Galera cluster (Debian's galera-4), each with its own datadir,
+        unix socket, TCP port and Galera ports on 127.0.0.1, in the stack's folder: node 0
+        bootstraps the cluster (--wsrep-new-cluster), nodes 1 and 2 join it by rsync state transfer.
+        Returns when wsrep_cluster_size is 3 and every node is ready and synced.
+
+        As root, the nodes run as `nobody` (--user=nobody): the rsync daemon of a state transfer
+        run by root drops to nobody, so a joiner's datadir must be nobody's, and so must every
+        file a node writes later (a node killed and started again is sent its state by rsync
+        into the same folder)."""
+        if not os.path.exists(GALERA_PROVIDER):
+            raise HarnessError("%s not found: install galera-4 (scripts/install-deps.sh)" % GALERA_PROVIDER)
+        t0 = time.time()
+        os.makedirs(os.path.join(self.tmp, "mysqltmp"), exist_ok=True)
+        user = "root"
+        if os.geteuid() == 0:
+            import pwd
+            user = "nobody"
+            owner = pwd.getpwnam(user)
+            os.chmod(self.tmp, 0o711)  # nobody passes through to its node folders
+        ports = [free_port() for _ in range(12)]
+        self.nodes = [GaleraNode(self, i, user, *ports[4 * i:4 * i + 4]) for i in range(3)]
+        for n in self.nodes:
+            for d in (n.dir, n.datadir, n.tmpdir):
+                os.makedirs(d, exist_ok=True)
+                if user == "nobody":
+                    os.chown(d, owner.pw_uid, owner.pw_gid)
+        install = self._spawn("mariadb-install-db", [
+            "mariadb-install-db", "--no-defaults", "--user=" + user, "--datadir=" + self.nodes[0].datadir,
+            "--auth-root-authentication-method=normal", "--skip-test-db"], env=self.nodes[0].env())
+        rc = install.p.wait()
+        install.stop()
+        self.procs.remove(install)
+        if rc != 0:
+            raise HarnessError("mariadb-install-db failed:\n" + tail(install.log, 40))
+        self.nodes[0].start(new_cluster=True)
+        self.nodes[0].wait_synced(size=1)
+        for n in self.nodes[1:]:
+            n.start()
+            n.wait_synced(size=n.index + 1)
+        for n in self.nodes:
+            n.wait_synced()
+        took = time.time() - t0
+        self.sock = self.nodes[0].sock
+        self.mysqld = self.nodes[0].proc
+        self.mysqld_err = self.nodes[0].err
+        self.mysqld_ready = True
+        self.bringup = (took, self.galera_rss_mb())
+        self.logfn("galera: 3 nodes synced in %.1f s, %d MB resident (%s)" % (
+            took, self.bringup[1], ", ".join("node %d %s" % (n.index, n.sock) for n in self.nodes)))
+        self.sql("CREATE DATABASE migrator", db=None)
+
+    def galera_rss_mb(self):
+        """The nodes' resident memory in MB (VmRSS of each mariadbd)."""
+        kb = 0
+        for n in self.nodes:
+            try:
+                with open("/proc/%d/status" % n.proc.pid) as f:
+                    kb += int([l for l in f if l.startswith("VmRSS:")][0].split()[1])
+            except (OSError, IndexError, AttributeError):
+                pass
+        return kb // 1024
+
+    def kill_node(self, i):
+        """kill -9 Galera node i (the others go on as a 2-node primary component)."""
+        self.nodes[i].kill()
+
+    def start_node(self, i, timeout=180):
+        """Start Galera node i again (after kill_node or stop_node): it rejoins the cluster (state
+        transfer from a donor); returns when wsrep_cluster_size is 3 and it is synced."""
+        n = self.nodes[i]
+        n.start()
+        n.wait_synced(timeout=timeout)
+        for other in self.nodes:
+            other.wait_synced(timeout=timeout)
+
+    def node_status(self, i, name):
+        """A wsrep status variable of node i (e.g. wsrep_cluster_size), as text."""
+        return self.nodes[i].status(name)
+
+    def next_node(self):
+        """The node the next runner uses (runner k -> node k mod 3); 0 without galera."""
+        if not self.galera:
+            return 0
+        with self._lock:
+            k = self._node_seq
+            self._node_seq += 1
+        return k % len(self.nodes)
+
+    def config_for_node(self, config, node):
+        """The variant of config file `config` (written by write_config) whose [database] hosts
+        list starts with node `node`; config itself without galera or for a file not written by
+        write_config."""
+        if not self.galera or node is None:
+            return config
+        variants = self._node_configs.get(config)
+        return variants[node % len(self.nodes)] if variants else config
+
     def _start_fakes(self):
         script = os.path.join(SRCDIR, "tests", "fakes", "fakeprov.py")
         if not os.path.exists(script):
@@ -764,9 +998,24 @@ class Stack:
     def fake_base(self):
         return "http://127.0.0.1:%d" % self.fake_port if self.fake_port else None
 
-    def write_config(self, label, **overrides):
+    def write_config(self, label, node=None, **overrides):
         """Write a config file for this stack. overrides: keys of [limits],
-        [runner] etc. as name=value (None leaves the key out, i.e. default)."""
+        [runner] etc. as name=value (None leaves the key out, i.e. default).
+
+        galera: [database] hosts lists the three nodes' sockets, node `node` (default 0) first
+        and then the other two; the files for the other nodes are written beside it (same
+        overrides) and config_for_node(path, i) names them, so that a test that writes one config
+        can still spread runners and web servers over the nodes."""
+        if self.galera:
+            first = node or 0
+            paths = [self._write_config_file(label if i == first else "%s.node%d" % (label, i), i, overrides)
+                     for i in range(len(self.nodes))]
+            for path in paths:
+                self._node_configs[path] = paths
+            return paths[first]
+        return self._write_config_file(label, None, overrides)
+
+    def _write_config_file(self, label, node, overrides):
         limits = {"requests_per_minute": None, "starts_per_minute": None, "max_body": None, "max_resources": None,
                   "max_pages": None, "provider_wait_min": None, "provider_wait_max": None}
         runner = {"max_attempts": 3, "lease_seconds": 30}
@@ -780,7 +1029,14 @@ class Stack:
                 raise HarnessError("unknown config override %s" % k)
         path = os.path.join(self.tmp, "migrator-%s.conf" % label)
         prov_port = self.fake_port or 9  # nothing listens on port 9 (REST never calls providers)
-        lines = ["[database]", "socket = " + self.sock, "user = root", "password =", "name = migrator", "",
+        if node is None:
+            database = ["socket = " + self.sock]
+        elif GALERA_ONE_HOST:
+            database = ["socket = " + self.nodes[node].sock]
+        else:  # the node first, then the others in order
+            order = [self.nodes[(node + k) % len(self.nodes)] for k in range(len(self.nodes))]
+            database = ["hosts = " + ", ".join(n.sock for n in order)]
+        lines = ["[database]"] + database + ["user = root", "password =", "name = migrator", "",
                  "[security]", "key_file = " + self.key_file]
         lines += ["%s = %s" % (k, v) for k, v in security.items() if v is not None]
         lines += ["allow_http_urls = true", "allow_private_urls = true", "", "[limits]"]
@@ -798,14 +1054,34 @@ class Stack:
             f.write("\n".join(lines))
         return path
 
-    def add_web(self, label, config_path=None, kind=None):
-        """Start another web server (same DB) with its own config file."""
+    def add_web(self, label, config_path=None, kind=None, node=None):
+        """Start another web server (same DB) with its own config file.
+
+        galera: it uses node `node` first (default: the web servers rotate over the nodes,
+        web server i -> node i mod 3, the stack's own being 0), with the variant of config_path
+        for that node."""
         if label in self.webs:
             return self.webs[label]
-        w = WEB_SERVERS[kind or self.web_kind](self, label, config_path or self.config)
+        config_path = config_path or self.config
+        if self.galera:
+            if node is None:
+                node = len(self.webs) % len(self.nodes)
+            config_path = self.config_for_node(config_path, node)
+        w = WEB_SERVERS[kind or self.web_kind](self, label, config_path)
+        w.node = node
         self.webs[label] = w
         w.start()
         return w
+
+    def web_on_node(self, k):
+        """galera: a web server with the stack's own config on node k mod 3 (node 0's is the
+        stack's own; the others are started on first use, which must not be in a thread that
+        ends before them: a child is ended with the thread that started it, PR_SET_PDEATHSIG);
+        without galera, the stack's own."""
+        if not self.galera or k % len(self.nodes) == 0:
+            return self.web
+        node = k % len(self.nodes)
+        return self.add_web("main-node%d" % node, self.config, node=node)
 
     def web_with_default_limits(self, label="default"):
         """A web server whose config leaves [limits] at the built-in defaults."""
@@ -827,22 +1103,30 @@ class Stack:
             return r.returncode, out, r.stderr.decode("utf-8", "replace")
         return out
 
-    def run_runner(self, *args, timeout=120, env=None):
-        """Run migrator-runner once; returns CompletedProcess (text)."""
-        argv = [self.runner_path, "--config", self.config] + [str(a) for a in args]
+    def run_runner(self, *args, timeout=120, env=None, node=None):
+        """Run migrator-runner once; returns CompletedProcess (text). galera: on node `node`
+        first (default: the next in turn, see next_node)."""
+        config = self.config_for_node(self.config, self.next_node() if node is None else node)
+        argv = [self.runner_path, "--config", config] + [str(a) for a in args]
         return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                               timeout=timeout, env=dict(self._mariadb_env(), **(env or {})))
 
-    def _client_argv(self, db="migrator"):
-        argv = ["mariadb", "--no-defaults", "-uroot", "--socket=" + self.sock]
+    def _client_argv(self, db="migrator", node=0):
+        """The mariadb client's command line. galera: to node `node` (default 0), with
+        wsrep_sync_wait=15: every read waits until the node has applied what the cluster
+        committed before it, so a test never reads a stale node."""
+        if self.galera:
+            argv = self.nodes[node].client_argv(None) + ["--init-command=SET SESSION wsrep_sync_wait=15"]
+        else:
+            argv = ["mariadb", "--no-defaults", "-uroot", "--socket=" + self.sock]
         if db:
             argv.append(db)
         return argv
 
-    def sql_results(self, query, db="migrator"):
+    def sql_results(self, query, db="migrator", node=0):
         """Run SQL; returns the list of result sets, each a list of dict rows
-        (values str or None)."""
-        r = subprocess.run(self._client_argv(db) + ["--xml", "-e", query],
+        (values str or None). galera: on node `node`."""
+        r = subprocess.run(self._client_argv(db, node) + ["--xml", "-e", query],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if r.returncode != 0:
             raise HarnessError("SQL failed: %s\n%s" % (query[:500], r.stderr.decode(errors="replace")))
@@ -863,21 +1147,22 @@ class Stack:
             sets.append(rows)
         return sets
 
-    def sql_dicts(self, query, db="migrator"):
-        sets = self.sql_results(query, db)
+    def sql_dicts(self, query, db="migrator", node=0):
+        sets = self.sql_results(query, db, node)
         return sets[-1] if sets else []
 
-    def sql(self, query, db="migrator"):
+    def sql(self, query, db="migrator", node=0):
         """Run SQL; returns the rows of the last result set as tuples."""
-        return [tuple(r.values()) for r in self.sql_dicts(query, db)]
+        return [tuple(r.values()) for r in self.sql_dicts(query, db, node)]
 
-    def sql_value(self, query):
-        rows = self.sql(query)
+    def sql_value(self, query, node=0):
+        rows = self.sql(query, node=node)
         return rows[0][0] if rows else None
 
     def dump_db(self):
-        r = subprocess.run(["mariadb-dump", "--no-defaults", "-uroot", "--socket=" + self.sock,
-                            "--skip-extended-insert", "migrator"],
+        sync = ["--init-command=SET SESSION wsrep_sync_wait=15"] if self.galera else []
+        r = subprocess.run(["mariadb-dump", "--no-defaults", "-uroot", "--socket=" + self.sock] + sync +
+                           ["--skip-extended-insert", "migrator"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if r.returncode != 0:
             raise HarnessError("mariadb-dump failed: " + r.stderr.decode(errors="replace"))
@@ -1136,20 +1421,26 @@ def fake_call(stack, method, path, body=None, timeout=30):
         return None
 
 
-def run_runner_config(stack, config, *args, timeout=120):
-    """Run migrator-runner with the given config file; returns CompletedProcess (text)."""
+def run_runner_config(stack, config, *args, timeout=120, node=None, env=None):
+    """Run migrator-runner with the given config file; returns CompletedProcess (text).
+    galera: on node `node` first (default: the next in turn, runner k -> node k mod 3)."""
+    config = stack.config_for_node(config, stack.next_node() if node is None else node)
     argv = [stack.runner_path, "--config", config] + [str(a) for a in args]
     return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                          timeout=timeout, env=stack._mariadb_env())
+                          timeout=timeout, env=dict(stack._mariadb_env(), **(env or {})))
 
 
-def spawn_runner(stack, config, *args, name=None):
+def spawn_runner(stack, config, *args, name=None, node=None, env=None):
     """Start migrator-runner in the background (its own process group, output
     in the stack's folder). Returns the Proc; stop it with proc.stop(), or kill
-    it with os.kill(proc.pid, signal.SIGKILL)."""
+    it with os.kill(proc.pid, signal.SIGKILL). galera: on node `node` first
+    (default: the next in turn); proc.node says which."""
     name = name or stack.unique("runner")
-    return stack._spawn(name, [stack.runner_path, "--config", config] + [str(a) for a in args],
-                        env=stack._mariadb_env())
+    node = stack.next_node() if node is None else node
+    proc = stack._spawn(name, [stack.runner_path, "--config", stack.config_for_node(config, node)]
+                        + [str(a) for a in args], env=dict(stack._mariadb_env(), **(env or {})))
+    proc.node = node
+    return proc
 
 
 class RowLock:
@@ -1162,9 +1453,13 @@ class RowLock:
     session's rows. Both read INNODB_TRX: poll them at most every 0.15 s (see
     below)."""
 
-    def __init__(self, stack, query):
+    def __init__(self, stack, query, node=0):
+        # galera: the rows are held on node `node` only (Galera certifies written rows at commit;
+        # a lock taken on one node holds no session of another node), so the runner it stops must
+        # use that node
         self.stack = stack
-        self.p = subprocess.Popen(stack._client_argv() + ["--unbuffered", "--batch", "--skip-column-names"],
+        self.node = node
+        self.p = subprocess.Popen(stack._client_argv(node=node) + ["--unbuffered", "--batch", "--skip-column-names"],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   text=True)
         self.p.stdin.write("BEGIN;\n%s;\n" % query)
@@ -1187,14 +1482,15 @@ class RowLock:
 
     def waiting(self, like):
         return int(self.stack.sql_value("SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE "
-                                        "trx_state = 'LOCK WAIT' AND trx_query LIKE %s" % q(like)))
+                                        "trx_state = 'LOCK WAIT' AND trx_query LIKE %s" % q(like), node=self.node))
 
     def blocked(self):
         """(connection id, rows it has written) of a transaction waiting for
         this session's rows, or None."""
         rows = self.stack.sql("SELECT t.trx_mysql_thread_id, t.trx_rows_modified FROM "
                               "information_schema.INNODB_LOCK_WAITS w JOIN information_schema.INNODB_TRX t "
-                              "ON t.trx_id = w.requesting_trx_id WHERE w.blocking_trx_id = %s" % q(self.trx_id))
+                              "ON t.trx_id = w.requesting_trx_id WHERE w.blocking_trx_id = %s" % q(self.trx_id),
+                              node=self.node)
         return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
     def release(self):
@@ -1215,6 +1511,11 @@ def restart_mariadb(stack, down_seconds=0.0, timeout=60, while_down=None):
     transactions), wait down_seconds (and call while_down(), if given), and start
     it again on the same data folder and socket. Blocks until it accepts
     connections; it is started again even when while_down raises."""
+    if stack.galera:
+        # "the database" is the cluster: every node stops (node 0 last, so it may bootstrap the
+        # cluster again), and the cluster starts again (see restart_cluster)
+        restart_cluster(stack, down_seconds, timeout, while_down)
+        return
     old = stack.mysqld
     old.stop(timeout=60)
     if old in stack.procs:
@@ -1240,3 +1541,24 @@ def _start_mariadb_again(stack, old, timeout):
         if time.time() > deadline:
             raise HarnessError("mariadbd did not come back:\n" + tail(stack.mysqld_err))
         time.sleep(0.2)
+
+
+def restart_cluster(stack, down_seconds=0.0, timeout=180, while_down=None):
+    """galera: a clean shutdown of the whole cluster (nodes 2, 1, then 0, which leaves node 0 the
+    one safe to bootstrap from), down_seconds, while_down(), then node 0 bootstraps the cluster
+    again and nodes 1 and 2 rejoin it; blocks until the three are synced."""
+    for n in reversed(stack.nodes):
+        n.stop(timeout=60)
+    time.sleep(down_seconds)
+    try:
+        if while_down is not None:
+            while_down()
+    finally:
+        stack.nodes[0].start(new_cluster=True)
+        stack.nodes[0].wait_synced(size=1, timeout=timeout)
+        stack.mysqld = stack.nodes[0].proc
+        for n in stack.nodes[1:]:
+            n.start()
+            n.wait_synced(size=n.index + 1, timeout=timeout)
+        for n in stack.nodes:
+            n.wait_synced(timeout=timeout)

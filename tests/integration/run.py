@@ -7,6 +7,11 @@ prints one line per test, and ends with exactly one line `N passed, N failed`.
 Exit status 0 only when every selected test passed.
 
   python3 tests/integration/run.py [--web lighttpd|apache] [-k PATTERN]... [--skip PATTERN]... [--keep] [--fakes]
+                                  [--galera]
+
+--galera: the stack's database is a 3-node MariaDB Galera cluster (harness.Stack(galera=True));
+runs the tests of GALERA_TESTS only (-k narrows them further), with runner k and web server k
+of a test on node k mod 3. test_galera.py runs only in this mode.
 
 Environment: MIGRATOR_BUILDDIR (migrator.fcgi, migratorctl, migrator-runner;
 default <srcdir>/build), MIGRATOR_SRCDIR (default: two levels up from here).
@@ -40,9 +45,16 @@ def matches(tid, patterns):
     return any(p.lower() in t or fnmatch.fnmatch(t, p.lower()) for p in patterns)
 
 
-def discover(patterns, skip=()):
+# What runs on the Galera cluster (--galera): the runner, queue, chunked-import, drill and rate-limit
+# tests, the API's request and start limits, and the cluster's own tests.
+GALERA_TESTS = ["test_runner.", "test_runner_chunks.", "test_drills.", "test_ratelimit.",
+                "test_rest.Limits_RequestRate.", "test_rest.Limits_StartAttempts.", "test_galera."]
+
+
+def discover(patterns, skip=(), galera=False):
     """All tests of test_*.py here, as (id, test), filtered by -k patterns
-    (any may match) and then by --skip patterns (none may match)."""
+    (any may match) and then by --skip patterns (none may match). galera: only
+    those of GALERA_TESTS; without it, none of test_galera.py."""
     tests = []
     loader = unittest.TestLoader()
     for path in sorted(glob.glob(os.path.join(HERE, "test_*.py"))):
@@ -55,6 +67,10 @@ def discover(patterns, skip=()):
                 stack[0:0] = list(s)
             else:
                 tests.append(s)
+    if galera:
+        tests = [t for t in tests if any(t.id().startswith(g) for g in GALERA_TESTS)]
+    else:
+        tests = [t for t in tests if not t.id().startswith("test_galera.")]
     if patterns:
         tests = [t for t in tests if matches(t.id(), patterns)]
     return [t for t in tests if not matches(t.id(), skip)]
@@ -79,8 +95,16 @@ class Result(unittest.TestResult):
         self._t0 = time.time()
         self._bad = None
         self.stack.history.clear()
+        self.stack._node_seq = 0  # galera: the test's first runner uses node 0
         self._marks = {path: harness.file_size(path) for w in self.stack.webs.values() for path in w.log_files()}
-        self._marks["mysqld"] = harness.file_size(getattr(self.stack, "mysqld_err", ""))
+        for label, path in self._db_logs():
+            self._marks[label] = harness.file_size(path)
+
+    def _db_logs(self):
+        """(label, error log) of the database server, or of each Galera node."""
+        if self.stack.nodes:
+            return [("node %d" % n.index, n.err) for n in self.stack.nodes]
+        return [("mysqld", getattr(self.stack, "mysqld_err", ""))]
 
     def _record(self, test, kind, err):
         if self._bad is None:
@@ -156,11 +180,12 @@ class Result(unittest.TestResult):
                     out("      %s (%s) %s, new lines:" % (w.kind, w.label, os.path.basename(path)))
                     for line in logged.splitlines():
                         out("        " + line)
-        logged = harness.tail(getattr(self.stack, "mysqld_err", ""), 10, self._marks.get("mysqld", 0))
-        if logged.strip():
-            out("      mysqld error log, new lines:")
-            for line in logged.splitlines():
-                out("        " + line)
+        for label, path in self._db_logs():
+            logged = harness.tail(path, 10, self._marks.get(label, 0))
+            if logged.strip():
+                out("      %s error log, new lines:" % label)
+                for line in logged.splitlines():
+                    out("        " + line)
         self._bad = None
         if self.failfast:
             self.stop()
@@ -182,6 +207,8 @@ def main():
     ap.add_argument("--tz", default=harness.DEFAULT_TZ, help="time zone of the stack's processes")
     ap.add_argument("--failfast", "-x", action="store_true", help="stop at the first failure")
     ap.add_argument("--list", action="store_true", help="list the selected tests and exit")
+    ap.add_argument("--galera", action="store_true",
+                    help="a 3-node MariaDB Galera cluster instead of one server; runs GALERA_TESTS only")
     args = ap.parse_args()
 
     signal.signal(signal.SIGINT, _raise_interrupt)
@@ -189,7 +216,7 @@ def main():
     signal.signal(signal.SIGHUP, _raise_interrupt)
 
     try:
-        tests = discover(args.k, args.skip)
+        tests = discover(args.k, args.skip, galera=args.galera)
     except KeyboardInterrupt:
         out("# interrupted")
         out("0 passed, 1 failed")
@@ -204,7 +231,7 @@ def main():
         return 1
 
     stack = harness.Stack(web=args.web, keep=args.keep, fakes=args.fakes, tz=args.tz,
-                          log=lambda m: out("# " + m))
+                          log=lambda m: out("# " + m), galera=args.galera)
     harness.ApiTestCase.stack = stack
     result = None
     interrupted = False
@@ -226,6 +253,8 @@ def main():
         interrupted = True
         out("# interrupted")
     finally:
+        if stack.nodes:
+            out("# galera: the 3 nodes hold %d MB resident at the end" % stack.galera_rss_mb())
         try:
             stack.stop()
         except KeyboardInterrupt:

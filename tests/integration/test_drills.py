@@ -49,7 +49,8 @@ class TestDrills(RunnerTestCase):
             imported_sql = "run_id=%s AND status='imported'" % q(rid)
             while kills < 20 and self.stack.run_status(rid) == "executing":
                 before = self.stack.count("migration_run_resources", imported_sql)
-                p = subprocess.Popen([self.stack.runner_path, "--config", self.cfg, "--once", "--max-seconds",
+                cfg = self.stack.config_for_node(self.cfg, self.stack.next_node())  # galera: runner k on node k mod 3
+                p = subprocess.Popen([self.stack.runner_path, "--config", cfg, "--once", "--max-seconds",
                                       "60"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                      env=self.stack._mariadb_env())
                 # kill it while it imports: once it has imported something, at a random moment after
@@ -125,10 +126,22 @@ class TestDrills(RunnerTestCase):
         targets = [r[0] for r in self.stack.sql(
             "SELECT external_id FROM migration_run_resources WHERE run_id=%s AND resource_type='monitor' "
             "ORDER BY id" % q(rid))][100::200][:20]
-        traps = [harness.RowLock(self.stack, "INSERT INTO import_links (user_id, provider, resource_type, external_id, "
-                                 "target_model, target_id, created_at, updated_at) VALUES (%d, 'uptimerobot', "
-                                 "'monitor', %s, 'monitor', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))"
-                                 % (user.id, q(ext))) for ext in targets]
+        # On a Galera cluster a row lock holds only the sessions of its own node, and a runner whose
+        # connection is killed may go on on another node: each trap holds its link on every node.
+        nodes = range(len(self.stack.nodes)) if self.stack.galera else (0,)
+        traps = [[harness.RowLock(self.stack, "INSERT INTO import_links (user_id, provider, resource_type, "
+                                  "external_id, target_model, target_id, created_at, updated_at) VALUES (%d, "
+                                  "'uptimerobot', 'monitor', %s, 'monitor', 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))"
+                                  % (user.id, q(ext)), node=i) for i in nodes] for ext in targets]
+
+        def blocked(trap):
+            """(node, the waiting connection, rows it wrote) of a session caught by the trap, or None."""
+            for lock in trap:
+                caught = lock.blocked()
+                if caught is not None:
+                    return (lock.node,) + caught
+            return None
+
         stderr = open(os.path.join(self.stack.tmp, "drill-kill-connection.log"), "w+")
         t0 = time.time()
         runner = subprocess.Popen([self.stack.runner_path, "--config", self.cfg, "--once", "--max-seconds", "300"],
@@ -137,20 +150,22 @@ class TestDrills(RunnerTestCase):
         try:
             for trap in traps:
                 deadline = time.time() + 120
-                while (caught := trap.blocked()) is None:
+                while (caught := blocked(trap)) is None:
                     self.assertIsNone(runner.poll(), "the runner ended before reaching trap %d" % len(kills))
                     self.assertLess(time.time(), deadline, "the runner never reached trap %d" % len(kills))
                     time.sleep(0.15)
-                victim, written = caught
+                node, victim, written = caught
                 # the lease renewal is one row; the batch's monitors and contact links are more
                 self.assertGreater(written, 1, "the transaction had written the batch's rows")
-                self.stack.sql("KILL CONNECTION %d" % victim)
-                trap.release()
+                self.stack.sql("KILL CONNECTION %d" % victim, node=node)
+                for lock in trap:
+                    lock.release()
                 kills.append(written)
             self.assertEqual(runner.wait(300), 0)
         finally:
             for trap in traps:
-                trap.release()
+                for lock in trap:
+                    lock.release()
             if runner.poll() is None:
                 runner.kill()
                 runner.wait()

@@ -1436,7 +1436,12 @@ class Endpoints_StartMigration(Base):
 
 class Limits_StartAttempts(Base):
     """5 start attempts per minute per user (every authenticated attempt counts);
-    the 6th -> 429 discovery_rate_limited."""
+    the 6th -> 429 discovery_rate_limited. On a Galera cluster (run.py --galera) attempt k goes to
+    a web server on node k mod 3 (Stack.web_on_node)."""
+
+    def setUp(self):
+        for k in range(3):  # started here, not in a burst's threads
+            self.stack.web_on_node(k)
 
     def test_sixth_start_attempt_in_a_minute_is_429_discovery_rate_limited(self):
         s = self.stack
@@ -1444,14 +1449,15 @@ class Limits_StartAttempts(Base):
         wait_for_window(10)
         ok = {"provider": "uptimerobot", "credentials": {"api_key": "k"}}
         bad = {"provider": "bogus"}
-        statuses = [u.request("POST", MIG, body=b).status for b in (ok, bad, ok, bad)]
-        statuses.append(u.request("POST", MIG, raw_body='{"provider":').status)
+        statuses = [u.request("POST", MIG, body=b, web=s.web_on_node(k)).status
+                    for k, b in enumerate((ok, bad, ok, bad))]
+        statuses.append(u.request("POST", MIG, raw_body='{"provider":', web=s.web_on_node(4)).status)
         self.assertEqual(statuses, [201, 422, 201, 422, 400])
-        r = u.request("POST", MIG, body=ok)
+        r = u.request("POST", MIG, body=ok, web=s.web_on_node(5))
         self.assertError(r, 429, "discovery_rate_limited")
         ra = r.header("Retry-After")
         self.assertTrue(ra and ra.isdigit() and 1 <= int(ra) <= 60, "Retry-After %r\n  %s" % (ra, r.describe()))
-        r = u.request("POST", MIG, body=bad)
+        r = u.request("POST", MIG, body=bad, web=s.web_on_node(6))
         self.assertError(r, 429, "discovery_rate_limited", msg="invalid attempts are limited too")
         self.assertEqual(s.count("migration_runs", "user_id=%d" % u.id), 2)
         self.assertStatus(u.request("GET", MIG), 200, "other endpoints are not affected")
@@ -1462,7 +1468,7 @@ class Limits_StartAttempts(Base):
         u = self.owner()
         wait_for_window(10)
         ok = {"provider": "cronitor", "credentials": {"api_key": "k"}}
-        rs = burst(12, lambda i: u.request("POST", MIG, body=ok), workers=12)
+        rs = burst(12, lambda i: u.request("POST", MIG, body=ok, web=self.stack.web_on_node(i)), workers=12)
         codes = sorted(r.status for r in rs)
         self.assertEqual(codes, [201] * 5 + [429] * 7, [r.describe() for r in rs if r.status not in (201, 429)][:1])
         self.assertEqual(self.stack.count("migration_runs", "user_id=%d" % u.id), 5)
@@ -1472,12 +1478,13 @@ class Limits_StartAttempts(Base):
         t2 = u.new_token()
         wait_for_window(10)
         ok = {"provider": "pingdom", "credentials": {"api_token": "t"}}
-        st = [u.request("POST", MIG, body=ok).status for _ in range(3)]
-        st += [self.stack.request("POST", MIG, token=t2, body=ok).status for _ in range(2)]
+        web = self.stack.web_on_node
+        st = [u.request("POST", MIG, body=ok, web=web(k)).status for k in range(3)]
+        st += [self.stack.request("POST", MIG, token=t2, body=ok, web=web(k)).status for k in range(3, 5)]
         self.assertEqual(st, [201] * 5)
-        r = self.stack.request("POST", MIG, token=t2, body=ok)
+        r = self.stack.request("POST", MIG, token=t2, body=ok, web=web(5))
         self.assertError(r, 429, "discovery_rate_limited")
-        r = u.request("POST", MIG, body=ok)
+        r = u.request("POST", MIG, body=ok, web=web(6))
         self.assertError(r, 429, "discovery_rate_limited")
 
 

@@ -424,8 +424,11 @@ class TestRunnerFaults(RunnerTestCase):
         self.assertTrue(300 <= before < total, before)
         # the next runner claims the import's continuation and waits for the run row, which this
         # test holds: it is killed there, holding the job's lease, with the import half done
+        # (on a Galera cluster, a row lock holds only the sessions of its own node: the runner uses
+        # the lock's node)
         with harness.RowLock(self.stack, "SELECT id FROM migration_runs WHERE id=%s FOR UPDATE" % q(rid)) as lock:
-            proc = harness.spawn_runner(self.stack, self.cfg, "--max-seconds", "120", "--worker-id", "to-kill")
+            proc = harness.spawn_runner(self.stack, self.cfg, "--max-seconds", "120", "--worker-id", "to-kill",
+                                        node=lock.node)
             self.wait_sql("SELECT reserved_by FROM jobs WHERE run_id=%s" % q(rid), lambda v: v == "to-kill",
                           what="the import job claimed")
             deadline = time.time() + 60
