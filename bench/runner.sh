@@ -11,6 +11,8 @@
 #
 #   bench/runner.sh [N ...]            (default: 10000 100000)
 #   BENCH_SLOTS=3 BENCH_TICK=6         runner slots and seconds per minute-equivalent
+#   BENCH_GALERA=1                     then on a 3-node Galera cluster, one runner per node, beside
+#                                      the one server's figures (issue 27)
 #   MIGRATOR_BUILDDIR=DIR              use an existing build (else scripts/build.sh builds build/)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,4 +23,5 @@ if [ -z "${MIGRATOR_BUILDDIR:-}" ]; then
 fi
 export MIGRATOR_SRCDIR="$top"
 [ $# -gt 0 ] || set -- 10000 100000
-exec python3 "$top/bench/runner_scale.py" --slots "${BENCH_SLOTS:-3}" --tick "${BENCH_TICK:-6}" "$@"
+exec python3 "$top/bench/runner_scale.py" --slots "${BENCH_SLOTS:-3}" --tick "${BENCH_TICK:-6}" \
+	${BENCH_GALERA:+--galera} "$@"

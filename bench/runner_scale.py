@@ -17,7 +17,11 @@ every one of them out again. The RSS comparison
 between the sizes is also the runner half of bench/leak (RSS flat over a
 100,000-resource run).
 
-    MIGRATOR_BUILDDIR=build python3 bench/runner_scale.py [--slots K] [--tick S] N [N ...]
+    MIGRATOR_BUILDDIR=build python3 bench/runner_scale.py [--slots K] [--tick S] [--galera] N [N ...]
+
+--galera (issue 27): the same bench again on a 3-node MariaDB Galera cluster
+(harness.Stack(galera=True)), runner slot k on node k mod 3, and the cluster's
+discovery and import rates beside the one server's of the same run.
 """
 import argparse
 import http.client
@@ -53,8 +57,10 @@ class Cron:
         self.thread = threading.Thread(target=self.loop, daemon=True)
 
     def start_runner(self, slot):
+        # on a Galera cluster, slot k's runner uses node k mod 3 first
+        conf = self.st.config_for_node(self.conf, slot)
         with open(self.log, "a") as log:
-            p = subprocess.Popen([self.st.runner_path, "--config", self.conf, "--max-seconds",
+            p = subprocess.Popen([self.st.runner_path, "--config", conf, "--max-seconds",
                                   str(max(1, self.tick - 1)), "--verbose"],
                                  stdout=subprocess.DEVNULL, stderr=log, env=self.st._mariadb_env())
 
@@ -206,7 +212,7 @@ def bench_one(st, conf, user, n, slots, tick):
         and not cron.failed
     if not ok:
         print("  FAILED: lost, duplicated or unimported rows, or a runner exited non-zero %s" % cron.failed)
-    return ok, peak
+    return ok, peak, disc_rate, imp_rate
 
 
 def main():
@@ -215,25 +221,37 @@ def main():
     ap.add_argument("--slots", type=int, default=3, help="runner slots (MIGRATOR_RUNNER_SLOTS), default 3")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder (database, logs)")
     ap.add_argument("--tick", type=int, default=6, help="seconds per cron minute-equivalent, default 6")
+    ap.add_argument("--galera", action="store_true",
+                    help="then the same on a 3-node Galera cluster, runner slot k on node k mod 3")
     a = ap.parse_args()
     print("bench/runner: %d runner slots started like cron every %d s, %d CPUs, load average %.2f"
           % (a.slots, a.tick, os.cpu_count(), os.getloadavg()[0]))
-    peaks, all_ok = [], True
-    with harness.Stack(fakes=True, keep=a.keep) as st:
-        conf = harness.runner_config(st, "bench")
-        st.set_flag(True)
-        for n in a.sizes:
-            user = st.new_user(scopes=["account:read", "account:write", "account:delete"])
-            ok, peak = bench_one(st, conf, user, n, a.slots, a.tick)
-            all_ok = all_ok and ok
-            peaks.append((n, peak))
+    all_ok, setups = True, [("one server", False)] + ([("3-node Galera cluster", True)] if a.galera else [])
+    rates = {}
+    for label, galera in setups:
+        peaks = []
+        if a.galera:
+            print("==== %s" % label)
+        with harness.Stack(fakes=True, keep=a.keep, galera=galera) as st:
+            conf = harness.runner_config(st, "bench")
+            st.set_flag(True)
+            for n in a.sizes:
+                user = st.new_user(scopes=["account:read", "account:write", "account:delete"])
+                ok, peak, disc, imp = bench_one(st, conf, user, n, a.slots, a.tick)
+                all_ok = all_ok and ok
+                peaks.append((n, peak))
+                rates[(galera, n)] = (disc, imp)
+        if len(peaks) > 1:
+            (n0, p0), (n1, p1) = min(peaks), max(peaks)
+            flat = p1 <= p0 + FLAT_KIB
+            print("== runner RSS flat in the account size (also the runner half of bench/leak): %d KiB at %d,"
+                  " %d KiB at %d monitors (%+d KiB; flat means within %d KiB)   %s"
+                  % (p0, n0, p1, n1, p1 - p0, FLAT_KIB, verdict(flat)))
+    for n in a.sizes if a.galera else []:
+        (d1, i1), (d3, i3) = rates[(False, n)], rates[(True, n)]
+        print("== %d monitors, 3-node Galera cluster against one server, %d runners: discovery %.0f/s against"
+              " %.0f/s (%.2f), import %.0f/s against %.0f/s (%.2f)" % (n, a.slots, d3, d1, d3 / d1, i3, i1, i3 / i1))
     print("load average at the end: %.2f (other work on the box slows every figure)" % os.getloadavg()[0])
-    if len(peaks) > 1:
-        (n0, p0), (n1, p1) = min(peaks), max(peaks)
-        flat = p1 <= p0 + FLAT_KIB
-        print("== runner RSS flat in the account size (also the runner half of bench/leak): %d KiB at %d,"
-              " %d KiB at %d monitors (%+d KiB; flat means within %d KiB)   %s"
-              % (p0, n0, p1, n1, p1 - p0, FLAT_KIB, verdict(flat)))
     sys.exit(0 if all_ok else 1)
 
 
