@@ -12,6 +12,7 @@
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "crypto/seal.h"
+#include "db/bounds.h"
 #include "db/runlog.h"
 #include "db/runs.h"
 #include "importers/importer.h"
@@ -20,7 +21,6 @@
 #include "runner/rules.h"
 
 #define DETAIL_MAX_RESOURCES 500
-#define DELETE_INLINE_MAX    5000 /* a run with more resources is deleted by the runner, in batches */
 
 static const char initial_stats[] =
     "{\"discovered\":{},\"planned\":{},\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0}";
@@ -690,12 +690,14 @@ h_delete(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	}
 	if ((n = status_of(c, a->id, true, st, e)) != 0)
 		return -1;
+	/* A small run goes at once; a larger one is hidden now and the runner deletes
+	 * its rows CLEANUP_BATCH a transaction (db/bounds.h). */
 	if (run_size_upto(db, a->id, (int64_t)DELETE_INLINE_MAX + 1, &size) != 0)
 		return db_fail(db, e);
 	if (size <= DELETE_INLINE_MAX)
-		n = run_delete(db, a->id, c->who->user_id);
+		n = run_delete(db, a->id, c->who->user_id, (int64_t)DELETE_INLINE_MAX);
 	else if ((n = run_mark_deleted(db, a->id, c->who->user_id)) > 0 &&
-	    (run_jobs_drop(db, a->id) < 0 || queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
+	    (run_jobs_drop(db, a->id, JOBS_DROP_MAX) < 0 || queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
 		return e->code != ERR_NONE ? -1 : db_fail(db, e);
 	if (n < 0)
 		return db_fail(db, e);
@@ -724,7 +726,8 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return err_set(e, ERR_RUN_NOT_CANCELLABLE, "The run is %s and can no longer be cancelled.",
 		    st);
 	}
-	if (run_jobs_drop(db, a->id) < 0)
+	/* At most JOBS_DROP_MAX: a runner drops any other when it claims it (the run moved on). */
+	if (run_jobs_drop(db, a->id, JOBS_DROP_MAX) < 0)
 		return db_fail(db, e);
 	if (runlog_add(db, a->id, "warning", "Run cancelled; queued work dropped.", NULL, e) != 0)
 		return -1;

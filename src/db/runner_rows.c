@@ -206,6 +206,12 @@ run_logs_delete(struct db *db, const char *run_id, int64_t batch)
 }
 
 int64_t
+run_jobs_delete(struct db *db, const char *run_id, int64_t batch)
+{
+	return db_exec(db, ST_RN_CLEAN_JOBS, "si", run_id, batch);
+}
+
+int64_t
 run_row_delete(struct db *db, const char *run_id)
 {
 	return db_exec(db, ST_RN_CLEAN_RUN, "s", run_id);

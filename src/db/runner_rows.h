@@ -66,9 +66,11 @@ int64_t run_credentials_wipe(struct db *, const char *run_id);
 int64_t rate_limits_purge(struct db *);
 
 /* A deleted run, in batches: at most batch of its resources, of its log
- * entries, then its row (only once it is marked deleted). */
+ * entries, of its jobs (but the cleanup's own), then its row (only once it is
+ * marked deleted). */
 int64_t run_resources_delete(struct db *, const char *run_id, int64_t batch);
 int64_t run_logs_delete(struct db *, const char *run_id, int64_t batch);
+int64_t run_jobs_delete(struct db *, const char *run_id, int64_t batch);
 int64_t run_row_delete(struct db *, const char *run_id);
 
 /* Runs whose stored credentials are due to be wiped: up to max ids into ids.

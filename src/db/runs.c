@@ -439,12 +439,15 @@ int
 run_size_upto(struct db *db, const char *id, int64_t max, int64_t *size)
 {
 	*size = 0;
-	return db_scalar(db, size, ST_RUN_SIZE_UPTO, "si", id, max) < 0 ? -1 : 0;
+	return db_scalar(db, size, ST_RUN_SIZE_UPTO, "sisisi", id, max, id, max, id, max) < 0 ? -1 : 0;
 }
 
 int64_t
-run_delete(struct db *db, const char *id, uint64_t user)
+run_delete(struct db *db, const char *id, uint64_t user, int64_t max)
 {
+	if (db_exec(db, ST_JOBS_DELETE_RUN, "si", id, max) < 0 || db_exec(db, ST_RUN_DELETE_LOGS, "si", id, max) < 0 ||
+	    db_exec(db, ST_RUN_DELETE_RESOURCES, "si", id, max) < 0)
+		return -1;
 	return db_exec(db, ST_RUN_DELETE, "su", id, user);
 }
 
@@ -455,9 +458,9 @@ run_mark_deleted(struct db *db, const char *id, uint64_t user)
 }
 
 int64_t
-run_jobs_drop(struct db *db, const char *id)
+run_jobs_drop(struct db *db, const char *id, int64_t max)
 {
-	return db_exec(db, ST_JOBS_DELETE_RUN, "s", id);
+	return db_exec(db, ST_JOBS_DELETE_RUN, "si", id, max);
 }
 
 int64_t

@@ -127,14 +127,17 @@ int run_written_count(struct db *, const char *id, int64_t *n);
  * run goes back to executing (or, awaiting review, recounts its totals).
  * Returns how many were queued; 0 changes nothing. */
 int64_t run_retry_failed(struct db *, const char *id);
-/* The run's resources counted up to max (*size); 0 or -1. */
+/* The run's rows (resources, log entries and jobs together) counted up to
+ * max (*size); 0 or -1. */
 int run_size_upto(struct db *, const char *id, int64_t max, int64_t *size);
-/* Delete the run with its resources and logs at once. */
-int64_t run_delete(struct db *, const char *id, uint64_t user);
+/* Delete the run (whose owner the caller checked) with its rows, at most max
+ * of each kind (run_size_upto counted them), each by a statement of its own.
+ * The run rows deleted (0: not the user's), or -1. */
+int64_t run_delete(struct db *, const char *id, uint64_t user, int64_t max);
 /* Hide a large run from the API and wipe its credentials; the cleanup job deletes the rest. */
 int64_t run_mark_deleted(struct db *, const char *id, uint64_t user);
-/* Drop the run's queued jobs. */
-int64_t run_jobs_drop(struct db *, const char *id);
+/* Drop the run's queued jobs, at most max of them. */
+int64_t run_jobs_drop(struct db *, const char *id, int64_t max);
 /* paused_conflicts -> awaiting_review once no conflict is left. */
 int64_t run_resume_review(struct db *, const char *id);
 /* 1 when resource is one of the run's, 0 when not, -1 on error. */

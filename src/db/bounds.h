@@ -1,0 +1,29 @@
+/* How many rows one transaction may write (issue 27): on MariaDB Galera a
+ * transaction's write set is certified and replicated whole, so one of
+ * 100,000 rows stalls the cluster (flow control) and can pass
+ * wsrep_max_ws_rows or wsrep_max_ws_size. Every write path whose rows grow
+ * with a run's size works in batches of the sizes below, each with room under
+ * DB_TX_ROWS_MAX for the few rows its transaction writes besides (the job's
+ * lease, the run row, a log entry). What is bounded elsewhere says so where
+ * it is written (docs/runner.md, "Bounded transactions", lists them all);
+ * tests/integration/test_bounded.py reads every transaction's rows from the
+ * server's binary log. */
+#ifndef MIGRATOR_BOUNDS_H
+#define MIGRATOR_BOUNDS_H
+
+#define DB_TX_ROWS_MAX 5000
+
+/* A deleted run's resources, log entries or jobs the runner deletes per transaction (cleanup). */
+#define CLEANUP_BATCH 4000
+/* A run deleted in its request has at most this many rows (resources, log
+ * entries, jobs together); a larger one is left to the cleanup queue. */
+#define DELETE_INLINE_MAX 4000
+/* Queued jobs of a run that cancel or delete drop in the request; a runner
+ * drops any further one when it claims it (the run moved on). */
+#define JOBS_DROP_MAX 1000
+
+_Static_assert(CLEANUP_BATCH + 10 <= DB_TX_ROWS_MAX, "a cleanup batch and its job row");
+_Static_assert(DELETE_INLINE_MAX + 10 <= DB_TX_ROWS_MAX, "an inline delete and its run row");
+_Static_assert(JOBS_DROP_MAX + 10 <= DB_TX_ROWS_MAX, "the jobs dropped and the run row");
+
+#endif
