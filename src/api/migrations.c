@@ -646,8 +646,9 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
 	json_object *ctxo;
-	char st[32], msg[96];
-	int64_t n;
+	char st[32], msg[96], payload[96];
+	int64_t n, moved;
+	uint64_t last;
 
 	if (status_of(c, a->id, true, st, e) != 0)
 		return -1;
@@ -656,10 +657,23 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (strcmp(st, "reverting") == 0 || strcmp(st, "reverted") == 0)
 		return err_set(e, ERR_CONFLICT,
 		    "The run is %s: its imports are undone, nothing can be retried.", st);
-	if ((n = run_retry_failed(db, a->id)) < 0)
+	/* The request counts the failed resources and queues one job; the runner
+	 * sets them pending RETRY_BATCH a transaction and then queues their import
+	 * (runner/resources.c), so that however many failed, no transaction writes
+	 * them all (db/bounds.h). */
+	if (failed_span(db, a->id, &n, &last) != 0)
 		return db_fail(db, e);
 	if (n == 0)
 		return err_set(e, ERR_NO_FAILED_RESOURCES, NULL);
+	if ((moved = run_retry_failed(db, a->id)) < 0)
+		return db_fail(db, e);
+	if (moved == 0) /* failed resources in a run that never imported: none is in such a state */
+		return err_set(e, ERR_CONFLICT,
+		    "The run is %s; failed resources are retried while it executes or once it has ended.", st);
+	snprintf(payload, sizeof payload, QUEUE_RETRY_PAYLOAD "{\"after\":0,\"last\":%llu,\"done\":0}}",
+	    (unsigned long long)last);
+	if (queue_push(db, QUEUE_RESOURCES, a->id, 0, payload, e) != 0)
+		return -1;
 	ctxo = json_object_new_object();
 	jx_add_int(ctxo, "retried", n);
 	snprintf(msg, sizeof msg, "Retrying %lld failed resource%s.", (long long)n, n == 1 ? "" : "s");

@@ -13,6 +13,8 @@
 
 #define DB_TX_ROWS_MAX 5000
 
+/* retry-failed: failed resources the runner sets pending again per transaction. */
+#define RETRY_BATCH 1000
 /* A deleted run's resources, log entries or jobs the runner deletes per transaction (cleanup). */
 #define CLEANUP_BATCH 4000
 /* A run deleted in its request has at most this many rows (resources, log
@@ -22,6 +24,7 @@
  * drops any further one when it claims it (the run moved on). */
 #define JOBS_DROP_MAX 1000
 
+_Static_assert(RETRY_BATCH + 10 <= DB_TX_ROWS_MAX, "a retry batch and its job, run and log rows");
 _Static_assert(CLEANUP_BATCH + 10 <= DB_TX_ROWS_MAX, "a cleanup batch and its job row");
 _Static_assert(DELETE_INLINE_MAX + 10 <= DB_TX_ROWS_MAX, "an inline delete and its run row");
 _Static_assert(JOBS_DROP_MAX + 10 <= DB_TX_ROWS_MAX, "the jobs dropped and the run row");

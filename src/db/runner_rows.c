@@ -178,7 +178,7 @@ run_pause_conflicts(struct db *db, const char *run_id, const char *stats)
 int64_t
 run_complete(struct db *db, const char *run_id, const char *status, const char *stats)
 {
-	return db_exec(db, ST_RN_COMPLETE, "ssss", status, stats, run_id, run_id);
+	return db_exec(db, ST_RN_COMPLETE, "sssss", status, stats, run_id, run_id, run_id);
 }
 
 int64_t
@@ -457,6 +457,29 @@ resource_failed(struct db *db, uint64_t id, const char *message)
 
 	free(copy);
 	return n;
+}
+
+int64_t
+resources_retry_batch(struct db *db, const char *run_id, uint64_t after, uint64_t last, int64_t limit,
+    uint64_t *end)
+{
+	struct db_res *r = db_query(db, ST_RN_RETRY_NEXT, "suui", run_id, after, last, limit);
+	int64_t locked = 0;
+	int rc;
+
+	*end = after;
+	if (r == NULL)
+		return -1;
+	while ((rc = db_next(r)) == 1) {
+		*end = (uint64_t)db_i64(r, 0);
+		locked++;
+	}
+	db_free(r);
+	if (rc < 0)
+		return -1;
+	if (locked == 0)
+		return 0;
+	return db_exec(db, ST_RN_RETRY_RESET, "suu", run_id, after, *end);
 }
 
 /* ---- revert ---- */

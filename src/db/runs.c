@@ -421,18 +421,28 @@ run_written_count(struct db *db, const char *id, int64_t *n)
 	return db_scalar(db, n, ST_RUN_WRITTEN_COUNT, "s", id) < 0 ? -1 : 0;
 }
 
+int
+failed_span(struct db *db, const char *id, int64_t *n, uint64_t *last)
+{
+	struct db_res *r = db_query(db, ST_RES_FAILED_SPAN, "s", id);
+	int rc;
+
+	*n = 0;
+	*last = 0;
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		*n = db_i64(r, 0);
+		*last = (uint64_t)db_i64(r, 1);
+	}
+	db_free(r);
+	return rc < 0 ? -1 : 0;
+}
+
 int64_t
 run_retry_failed(struct db *db, const char *id)
 {
-	int64_t n = db_exec(db, ST_RES_RETRY_ENQUEUE, "s", id);
-
-	if (n <= 0)
-		return n;
-	if (db_exec(db, ST_RES_RETRY_RESET, "s", id) < 0 ||
-	    db_exec(db, ST_RUN_SET_EXECUTING_FROM_RETRY, "s", id) < 0 ||
-	    db_exec(db, ST_RUN_RECOUNT, "s", id) < 0)
-		return -1;
-	return n;
+	return db_exec(db, ST_RUN_SET_EXECUTING_FROM_RETRY, "s", id);
 }
 
 int

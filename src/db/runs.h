@@ -123,9 +123,12 @@ int64_t run_revert(struct db *, const char *id, uint64_t user);
 int run_unrecorded(struct db *, const char *id);
 /* How many account objects the run wrote (created or updated), into *n. 0 or -1. */
 int run_written_count(struct db *, const char *id, int64_t *n);
-/* Queue every failed resource of the run again and make them pending: the
- * run goes back to executing (or, awaiting review, recounts its totals).
- * Returns how many were queued; 0 changes nothing. */
+/* How many of the run's resources failed (*n) and the last of them (*last,
+ * 0 when none). 0 or -1. */
+int failed_span(struct db *, const char *id, int64_t *n, uint64_t *last);
+/* retry-failed: the run goes back to executing (from executing,
+ * completed_with_errors or failed); 1, 0 when it is in no such state, -1.
+ * The caller queues the job that sets the failed resources pending. */
 int64_t run_retry_failed(struct db *, const char *id);
 /* The run's rows (resources, log entries and jobs together) counted up to
  * max (*size); 0 or -1. */

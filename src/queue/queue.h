@@ -20,6 +20,12 @@
 #define QUEUE_CLEANUP   "cleanup" /* a deleted run's rows, in batches */
 #define QUEUE_REVERT    "revert"  /* a run's imports undone, in batches */
 
+/* A resources job without resource_id whose payload starts so is a
+ * retry-failed job (runner/resources.c), not an import chain: its payload is
+ * {"retry":{"after":id,"last":id,"done":n}} (RETRY_JOB in db/sql_queue.def
+ * matches the same text). */
+#define QUEUE_RETRY_PAYLOAD "{\"retry\":"
+
 #define QUEUE_WORKER_MAX 96
 
 /* Backoff for transient failures: BASE * 2^(attempt-1), capped, with jitter. */

@@ -4,7 +4,10 @@
  * untouched. A job without resource_id is the run's import chain: it walks
  * the pending resources type by type in import order (contacts and clients
  * before what refers to them), a batch of ids at a time, its position in its
- * payload. A job with resource_id (from retry-failed) imports that one. */
+ * payload. One whose payload is a retry (QUEUE_RETRY_PAYLOAD) sets the run's
+ * failed resources pending again, then queues their import (retry_step). A
+ * job with resource_id (queued by retry-failed before it worked in batches)
+ * imports that one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,8 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/bounds.h"
+#include "db/queue_rows.h"
 #include "db/runner_rows.h"
 #include "db/runs.h"
 #include "importers/importer.h"
@@ -715,6 +720,120 @@ resources_queue(struct runner *r, const char *run_id, struct err *e)
 	return 0;
 }
 
+/* ---- retry-failed (api: h_retry) ----
+ * The request counted the failed resources, moved the run to executing and
+ * queued this job with the last failed id. The job sets them pending again
+ * in id order, RETRY_BATCH a transaction (db/bounds.h), its position saved
+ * with each batch; the last batch queues the import of what is pending and
+ * ends the job, in one transaction. A crash repeats at most the batch that
+ * was not committed, which sets the same failed rows pending: idempotent,
+ * and each failed resource is retried once (the position never goes back).
+ * While this job exists the run is not completed (ST_RN_COMPLETE): an import
+ * chain that ends meanwhile cannot finish it with the failed ones left. */
+struct retry {
+	struct job *job;
+	uint64_t after, last;
+	int64_t done;
+	/* set by the body, taken when it commits */
+	uint64_t next;
+	int64_t set;
+	bool finished, moved_on;
+};
+
+static void
+retry_parse(const char *payload, struct retry *t)
+{
+	json_object *o = payload ? jx_parse(payload, strlen(payload), &(int){ 0 }) : NULL, *p, *v;
+
+	if (o != NULL && json_object_object_get_ex(o, "retry", &p)) {
+		if (json_object_object_get_ex(p, "after", &v))
+			t->after = (uint64_t)json_object_get_int64(v);
+		if (json_object_object_get_ex(p, "last", &v))
+			t->last = (uint64_t)json_object_get_int64(v);
+		if (json_object_object_get_ex(p, "done", &v))
+			t->done = json_object_get_int64(v);
+	}
+	json_object_put(o);
+}
+
+static void
+retry_text(char *out, size_t n, uint64_t after, uint64_t last, int64_t done)
+{
+	snprintf(out, n, QUEUE_RETRY_PAYLOAD "{\"after\":%llu,\"last\":%llu,\"done\":%lld}}",
+	    (unsigned long long)after, (unsigned long long)last, (long long)done);
+}
+
+static enum tx_result
+retry_batch(struct runner *r, void *arg)
+{
+	struct retry *t = arg;
+	char status[32], payload[128];
+	enum tx_result res;
+	struct err e;
+	json_object *ctx;
+
+	t->finished = false;
+	if ((res = runner_lock(r, t->job, false, status, NULL, NULL)) != TX_COMMIT)
+		return res;
+	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
+		t->moved_on = true;
+		return TX_ABORT;
+	}
+	if ((t->set = resources_retry_batch(r->db, t->job->run_id, t->after, t->last, RETRY_BATCH, &t->next)) < 0)
+		return TX_ERROR;
+	if (t->set >= RETRY_BATCH && t->next < t->last) {
+		/* a whole batch: more may follow, and the position goes with it */
+		retry_text(payload, sizeof payload, t->next, t->last, t->done + t->set);
+		return job_payload_set(r->db, t->job->id, t->job->worker, payload) < 0 ? TX_ERROR : TX_COMMIT;
+	}
+	/* every failed resource up to the last is pending again: import them */
+	err_clear(&e);
+	if (resources_queue(r, t->job->run_id, &e) != 0 || queue_done(r->db, t->job) < 0)
+		return TX_ERROR;
+	ctx = json_object_new_object();
+	jx_add_int(ctx, "pending_again", t->done + t->set);
+	runner_log(r, t->job->run_id, "info", ctx, "%lld failed resource%s pending again; importing.",
+	    (long long)(t->done + t->set), t->done + t->set == 1 ? " is" : "s are");
+	json_object_put(ctx);
+	t->finished = true;
+	return TX_COMMIT;
+}
+
+static void
+retry_step(struct runner *r, struct job *j)
+{
+	struct retry t = { .job = j };
+	int64_t step_end = runner_step_end(r);
+	char payload[128];
+
+	retry_parse(j->payload, &t);
+	for (;;) {
+		enum tx_result res = runner_tx(r, retry_batch, &t);
+
+		if (res == TX_ABORT && t.moved_on) {
+			runner_drop(r, j, "run no longer executing");
+			return;
+		}
+		if (res == TX_ABORT)
+			return; /* the lease was lost */
+		if (res == TX_ERROR) {
+			retry_text(payload, sizeof payload, t.after, t.last, t.done);
+			queue_release(r->db, j, queue_backoff_ms(j->attempts + 1, 0, runner_random()), j->attempts + 1,
+			    payload);
+			return;
+		}
+		if (t.finished)
+			return;
+		t.after = t.next;
+		t.done += t.set;
+		if (runner_out_of_time(r, step_end)) {
+			retry_text(payload, sizeof payload, t.after, t.last, t.done);
+			queue_release(r->db, j, 0, 0, payload); /* the continuation */
+			return;
+		}
+	}
+}
+
 void
 resources_step(struct runner *r, struct job *j)
 {
@@ -736,6 +855,11 @@ resources_step(struct runner *r, struct job *j)
 		return; /* deleted with its jobs (or a DB error: claimed again later) */
 	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
 		runner_drop(r, j, status);
+		return;
+	}
+	if (j->resource_id == 0 && j->payload != NULL &&
+	    strncmp(j->payload, QUEUE_RETRY_PAYLOAD, strlen(QUEUE_RETRY_PAYLOAD)) == 0) {
+		retry_step(r, j);
 		return;
 	}
 	if (j->resource_id == 0) {
