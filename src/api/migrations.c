@@ -647,7 +647,7 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	struct db *db = c->app->db;
 	json_object *ctxo;
 	char st[32], msg[96], payload[96];
-	int64_t n, moved;
+	int64_t n;
 	uint64_t last;
 
 	if (status_of(c, a->id, true, st, e) != 0)
@@ -665,11 +665,10 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return db_fail(db, e);
 	if (n == 0)
 		return err_set(e, ERR_NO_FAILED_RESOURCES, NULL);
-	if ((moved = run_retry_failed(db, a->id)) < 0)
+	/* executing again (from executing, completed_with_errors or failed); in a
+	 * state before execute the job only sets them pending, for execute */
+	if (run_retry_failed(db, a->id) < 0)
 		return db_fail(db, e);
-	if (moved == 0) /* failed resources in a run that never imported: none is in such a state */
-		return err_set(e, ERR_CONFLICT,
-		    "The run is %s; failed resources are retried while it executes or once it has ended.", st);
 	snprintf(payload, sizeof payload, QUEUE_RETRY_PAYLOAD "{\"after\":0,\"last\":%llu,\"done\":0}}",
 	    (unsigned long long)last);
 	if (queue_push(db, QUEUE_RESOURCES, a->id, 0, payload, e) != 0)

@@ -460,6 +460,12 @@ resource_failed(struct db *db, uint64_t id, const char *message)
 }
 
 int64_t
+run_recount(struct db *db, const char *run_id)
+{
+	return db_exec(db, ST_RN_RUN_RECOUNT, "s", run_id);
+}
+
+int64_t
 resources_retry_batch(struct db *db, const char *run_id, uint64_t after, uint64_t last, int64_t limit,
     uint64_t *end)
 {

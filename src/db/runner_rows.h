@@ -144,6 +144,8 @@ int64_t resources_imported_rows(struct db *, const char *rows);
 int64_t resource_attempt(struct db *, uint64_t id);
 /* A pending resource tried once more and failed for good with message. */
 int64_t resource_failed(struct db *, uint64_t id, const char *message);
+/* Count the kept totals of the run again, if it keeps them. */
+int64_t run_recount(struct db *, const char *run_id);
 /* retry-failed: lock the next failed resources of the run in ids (after,
  * last], at most limit, and set them pending again. The count set (*end: the
  * last id locked, after when none), or -1. */

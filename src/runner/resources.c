@@ -771,11 +771,12 @@ retry_batch(struct runner *r, void *arg)
 	enum tx_result res;
 	struct err e;
 	json_object *ctx;
+	bool executing;
 
 	t->finished = false;
 	if ((res = runner_lock(r, t->job, false, status, NULL, NULL)) != TX_COMMIT)
 		return res;
-	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
+	if (retry_verdict(status) != JOB_ACT) {
 		t->moved_on = true;
 		return TX_ABORT;
 	}
@@ -786,14 +787,18 @@ retry_batch(struct runner *r, void *arg)
 		retry_text(payload, sizeof payload, t->next, t->last, t->done + t->set);
 		return job_payload_set(r->db, t->job->id, t->job->worker, payload) < 0 ? TX_ERROR : TX_COMMIT;
 	}
-	/* every failed resource up to the last is pending again: import them */
+	/* Every failed resource up to the last is pending again: import them, or,
+	 * before execute, leave them to it (the run's kept totals counted again). */
 	err_clear(&e);
-	if (resources_queue(r, t->job->run_id, &e) != 0 || queue_done(r->db, t->job) < 0)
+	executing = strcmp(status, "executing") == 0;
+	if ((executing ? resources_queue(r, t->job->run_id, &e) : run_recount(r->db, t->job->run_id) < 0) != 0 ||
+	    queue_done(r->db, t->job) < 0)
 		return TX_ERROR;
 	ctx = json_object_new_object();
 	jx_add_int(ctx, "pending_again", t->done + t->set);
-	runner_log(r, t->job->run_id, "info", ctx, "%lld failed resource%s pending again; importing.",
-	    (long long)(t->done + t->set), t->done + t->set == 1 ? " is" : "s are");
+	runner_log(r, t->job->run_id, "info", ctx, "%lld failed resource%s pending again; %s.",
+	    (long long)(t->done + t->set), t->done + t->set == 1 ? " is" : "s are",
+	    executing ? "importing" : "the run's execute imports them");
 	json_object_put(ctx);
 	t->finished = true;
 	return TX_COMMIT;
@@ -853,13 +858,16 @@ resources_step(struct runner *r, struct job *j)
 	run_row_clear(&row);
 	if (rc <= 0)
 		return; /* deleted with its jobs (or a DB error: claimed again later) */
-	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
-		runner_drop(r, j, status);
-		return;
-	}
 	if (j->resource_id == 0 && j->payload != NULL &&
 	    strncmp(j->payload, QUEUE_RETRY_PAYLOAD, strlen(QUEUE_RETRY_PAYLOAD)) == 0) {
-		retry_step(r, j);
+		if (retry_verdict(status) != JOB_ACT)
+			runner_drop(r, j, status);
+		else
+			retry_step(r, j);
+		return;
+	}
+	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
+		runner_drop(r, j, status);
 		return;
 	}
 	if (j->resource_id == 0) {
