@@ -23,10 +23,20 @@
 /* Queued jobs of a run that cancel or delete drop in the request; a runner
  * drops any further one when it claims it (the run moved on). */
 #define JOBS_DROP_MAX 1000
+/* Resources a statement of a bulk change (exclude or include by filter,
+ * resolve every conflict) changes: the LIMIT 1000 of MATCHING and of
+ * ST_RES_RESOLVE_BATCH (db/sql_core.def). */
+#define BULK_BATCH 1000
+/* A bulk change of at most this many resources is made in its request
+ * (BULK_BATCH a statement, one transaction); a larger one by the runner,
+ * BULK_BATCH a transaction (runner/resources.c). */
+#define BULK_INLINE_MAX 4000
 
 _Static_assert(RETRY_BATCH + 10 <= DB_TX_ROWS_MAX, "a retry batch and its job, run and log rows");
 _Static_assert(CLEANUP_BATCH + 10 <= DB_TX_ROWS_MAX, "a cleanup batch and its job row");
 _Static_assert(DELETE_INLINE_MAX + 10 <= DB_TX_ROWS_MAX, "an inline delete and its run row");
 _Static_assert(JOBS_DROP_MAX + 10 <= DB_TX_ROWS_MAX, "the jobs dropped and the run row");
+_Static_assert(BULK_INLINE_MAX + 10 <= DB_TX_ROWS_MAX, "a bulk change in its request");
+_Static_assert(BULK_BATCH + 10 <= DB_TX_ROWS_MAX, "a bulk batch");
 
 #endif

@@ -5,6 +5,7 @@
 
 #include "core/jsonx.h"
 #include "core/util.h"
+#include "db/bounds.h"
 #include "db/runs.h"
 
 static struct db_text
@@ -523,18 +524,68 @@ resources_lost_links(struct db *db, const char *run, char *out, size_t n)
 }
 
 int64_t
+resources_select_batch(struct db *db, const char *run, const struct resource_filter *f, bool exclude)
+{
+	return db_exec(db, exclude ? ST_RES_EXCLUDE_MATCHING : ST_RES_INCLUDE_MATCHING, "sssssssss", run, f->status,
+	    f->status, f->type, f->type, f->action, f->action, f->like, f->like);
+}
+
+int64_t
 resources_exclude_matching(struct db *db, const char *run, const struct resource_filter *f, bool exclude)
 {
 	int64_t n, changed = 0;
 
 	do {
-		n = db_exec(db, exclude ? ST_RES_EXCLUDE_MATCHING : ST_RES_INCLUDE_MATCHING, "sssssssss", run,
-		    f->status, f->status, f->type, f->type, f->action, f->action, f->like, f->like);
-		if (n < 0)
+		if ((n = resources_select_batch(db, run, f, exclude)) < 0)
 			return -1;
 		changed += n;
-	} while (n == 1000);
+	} while (n == BULK_BATCH);
 	return changed;
+}
+
+int
+resources_matching_count(struct db *db, const char *run, const struct resource_filter *f, bool exclude,
+    int64_t *n)
+{
+	*n = 0;
+	return db_scalar(db, n, exclude ? ST_RES_EXCLUDABLE_COUNT : ST_RES_INCLUDABLE_COUNT, "sssssssss", run,
+	           f->status, f->status, f->type, f->type, f->action, f->action, f->like, f->like) < 0 ?
+	    -1 :
+	    0;
+}
+
+int
+conflicts_count(struct db *db, const char *run, int64_t *n)
+{
+	*n = 0;
+	return db_scalar(db, n, ST_RES_CONFLICT_COUNT, "s", run) < 0 ? -1 : 0;
+}
+
+int64_t
+conflicts_resolve_batch(struct db *db, const char *run, const char *resolution, const char *action,
+    const char *status, const char *reason)
+{
+	return db_exec(db, ST_RES_RESOLVE_BATCH, "sssss", resolution, action, status, reason, run);
+}
+
+int64_t
+conflicts_resolve_all(struct db *db, const char *run, const char *resolution, const char *action,
+    const char *status, const char *reason)
+{
+	int64_t n, changed = 0;
+
+	do {
+		if ((n = conflicts_resolve_batch(db, run, resolution, action, status, reason)) < 0)
+			return -1;
+		changed += n;
+	} while (n == BULK_BATCH);
+	return changed;
+}
+
+int64_t
+bulk_jobs_drop(struct db *db, const char *run)
+{
+	return db_exec(db, ST_JOBS_DROP_BULK, "s", run);
 }
 
 int64_t

@@ -158,6 +158,22 @@ int64_t resources_lost_links(struct db *, const char *run, char *out, size_t n);
  * statement: how many changed, or -1. */
 int64_t resources_exclude_matching(struct db *, const char *run, const struct resource_filter *f,
     bool exclude);
+/* How many resources of the run resources_exclude_matching would change (*n). 0 or -1. */
+int resources_matching_count(struct db *, const char *run, const struct resource_filter *f, bool exclude,
+    int64_t *n);
+/* One statement of resources_exclude_matching: at most BULK_BATCH rows (db/bounds.h). The count, or -1. */
+int64_t resources_select_batch(struct db *, const char *run, const struct resource_filter *f, bool exclude);
+/* The run's conflicts (*n). 0 or -1. */
+int conflicts_count(struct db *, const char *run, int64_t *n);
+/* conflicts_resolve of every conflict, BULK_BATCH a statement (the caller
+ * counted them: at most BULK_INLINE_MAX). The count, or -1. */
+int64_t conflicts_resolve_all(struct db *, const char *run, const char *resolution, const char *action,
+    const char *status, const char *reason);
+/* conflicts_resolve of every conflict, at most BULK_BATCH of them. The count, or -1. */
+int64_t conflicts_resolve_batch(struct db *, const char *run, const char *resolution, const char *action,
+    const char *status, const char *reason);
+/* Drop the run's queued bulk jobs (a newer request replaces them). */
+int64_t bulk_jobs_drop(struct db *, const char *run);
 /* Record that the token was used now. */
 int64_t token_touch(struct db *, uint64_t token_id);
 /* Count a hit in bucket's current minute: the hits so far, or -1. */

@@ -25,6 +25,11 @@
  * {"retry":{"after":id,"last":id,"done":n}} (RETRY_JOB in db/sql_queue.def
  * matches the same text). */
 #define QUEUE_RETRY_PAYLOAD "{\"retry\":"
+/* One whose payload starts so is a bulk change of a run's resources too large
+ * for its request (exclude or include by filter, resolve every conflict): its
+ * payload is {"bulk":{"op":..., what to set or match, "done":n}} (BULK_JOB in
+ * db/sql_core.def matches the same text). */
+#define QUEUE_BULK_PAYLOAD "{\"bulk\":"
 
 #define QUEUE_WORKER_MAX 96
 
