@@ -241,6 +241,56 @@ class TestBoundedTransactions(harness.ApiTestCase):
         self.assertBounded(txs, "cancel")
         self.assertEqual(self.total(txs, "DELETE", "jobs"), 6000)
 
+    def test_resolve_every_conflict_in_bounded_transactions(self):
+        user = self.user()
+        rid = self.stack.insert_run(user.id, status="paused_conflicts")
+        self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, name, action, status,"
+                       " created_at, updated_at) SELECT %s, 'monitor', CONCAT('c', seq), CONCAT('C', seq), 'conflict',"
+                       " 'conflict', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM seq_1_to_%d" % (q(rid), FAILED))
+        self.stack.sql("DELETE FROM jobs")
+        self.mark()
+        r = user.request("POST", "/api/v1/migrations/%s/resolve-conflicts" % rid, body={"strategy": "overwrite"})
+        self.assertStatus(r, 200)
+        self.assertEqual((r.json["resolved"], r.json["message"], r.json["data"]["status"]),
+                         (FAILED, "Resolving %d conflicts with strategy overwrite." % FAILED, "paused_conflicts"))
+        self.assertError(user.request("POST", "/api/v1/migrations/%s/execute" % rid), 422, "run_not_awaiting_review")
+        self.runner_until(lambda: self.stack.run_status(rid) != "paused_conflicts", "the conflicts to be resolved")
+        self.assertEqual(self.stack.run_status(rid), "awaiting_review")
+        self.assertEqual(self.stack.sql("SELECT status, action, resolution, COUNT(*) FROM migration_run_resources"
+                                        " WHERE run_id=%s GROUP BY 1, 2, 3" % q(rid)),
+                         [("pending", "update", "overwrite", str(FAILED))])
+        self.assertIn("Resolved %d conflicts with strategy overwrite." % FAILED, self.messages(rid))
+        self.assertEqual(self.stack.count("jobs", "run_id=%s" % q(rid)), 0)
+        self.assertBounded(self.transactions(), "resolve-conflicts")
+
+    def test_exclude_and_include_by_filter_in_bounded_transactions(self):
+        user = self.user()
+        rid = self.run_with(user, "awaiting_review", pending=FAILED)
+        self.stack.sql("DELETE FROM jobs")
+        self.mark()
+        path = "/api/v1/migrations/%s/resources/" % rid
+        r = user.request("POST", path + "exclude", body={"resource_type": "monitor"})
+        self.assertStatus(r, 200)
+        self.assertEqual((r.json["changed"], r.json["message"], r.json["data"]["status"]),
+                         (FAILED, "Excluding %d resources." % FAILED, "awaiting_review"))
+        # execute waits for it
+        r = user.request("POST", "/api/v1/migrations/%s/execute" % rid)
+        self.assertError(r, 409, None)
+        self.assertIn("still being excluded or included", r.json["message"])
+        self.runner_until(lambda: self.stack.count("jobs", "run_id=%s" % q(rid)) == 0, "the exclusion")
+        self.assertEqual(self.stack.sql("SELECT status, COUNT(*) FROM migration_run_resources WHERE run_id=%s"
+                                        " GROUP BY status" % q(rid)), [("excluded", str(FAILED))])
+        self.assertIn("Excluded %d resources." % FAILED, self.messages(rid))
+        r = user.request("POST", path + "include", body={"status": "excluded"})
+        self.assertEqual((r.status, r.json["changed"]), (200, FAILED))
+        self.runner_until(lambda: self.stack.count("jobs", "run_id=%s" % q(rid)) == 0, "the inclusion")
+        self.assertEqual(self.stack.sql("SELECT status, COUNT(*) FROM migration_run_resources WHERE run_id=%s"
+                                        " GROUP BY status" % q(rid)), [("pending", str(FAILED))])
+        self.assertIn("Included %d resources." % FAILED, self.messages(rid))
+        self.assertEqual(self.stack.run_status(rid), "awaiting_review")
+        self.assertStatus(user.request("POST", "/api/v1/migrations/%s/execute" % rid), 202)
+        self.assertBounded(self.transactions(), "exclude and include")
+
     def _delete_and_measure(self, resources, logs, jobs, inline=False):
         user = self.user()
         rid = self.run_with(user, "completed_with_errors", failed=resources, logs=logs, jobs=jobs)
