@@ -805,11 +805,26 @@ h_revert(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	return 0;
 }
 
+/* 409 while a bulk change of the run (below) is under way: a selection or
+ * resolution made meanwhile could be undone by it. 0 or -1 with e. */
+static int
+no_bulk_job(struct db *db, const char *run, struct err *e)
+{
+	int rc = bulk_job_of_run(db, run);
+
+	if (rc < 0)
+		return db_fail(db, e);
+	if (rc > 0)
+		return err_set(e, ERR_CONFLICT,
+		    "A change of many resources of the run is still under way; try again once the run log says "
+		    "it is done.");
+	return 0;
+}
+
 /* A bulk change of more than BULK_INLINE_MAX resources (db/bounds.h): the
  * runner makes it, BULK_BATCH a transaction (runner/resources.c), from spec
- * (op and what to set or match; taken); a newer request's replaces any
- * queued before. The run log says it is under way ("<doing> n resources.")
- * and, at its end, what was done. 0 or -1 with e. */
+ * (op and what to set or match; taken). The run log says it is under way
+ * ("<doing> n resources.") and, at its end, what was done. 0 or -1 with e. */
 static int
 bulk_later(struct db *db, const char *run, json_object *spec, const char *doing, int64_t n, struct err *e)
 {
@@ -821,10 +836,6 @@ bulk_later(struct db *db, const char *run, json_object *spec, const char *doing,
 	jx_add_int(spec, "done", 0);
 	payload = xasprintf(QUEUE_BULK_PAYLOAD "%s}", jx_text(spec));
 	json_object_put(spec);
-	if (bulk_jobs_drop(db, run) < 0) {
-		free(payload);
-		return db_fail(db, e);
-	}
 	rc = queue_push(db, QUEUE_RESOURCES, run, 0, payload, e);
 	free(payload);
 	if (rc != 0)
@@ -899,6 +910,8 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 			status = map[i].status;
 			reason = map[i].reason;
 		}
+	if (no_bulk_job(db, a->id, e) != 0)
+		return -1;
 	if (a->ids.v == NULL) {
 		if (conflicts_count(db, a->id, &n) != 0)
 			return db_fail(db, e);
@@ -1016,6 +1029,8 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 		    "The run is %s; resources can only be %s while it "
 		    "awaits review.",
 		    st, exclude ? "excluded" : "included");
+	if (no_bulk_job(db, a->id, e) != 0)
+		return -1;
 	if (filtered) {
 		char *like = like_of(a->q);
 		struct resource_filter f = { a->status, a->resource_type, a->action, like };

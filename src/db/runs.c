@@ -582,10 +582,12 @@ conflicts_resolve_all(struct db *db, const char *run, const char *resolution, co
 	return changed;
 }
 
-int64_t
-bulk_jobs_drop(struct db *db, const char *run)
+int
+bulk_job_of_run(struct db *db, const char *run)
 {
-	return db_exec(db, ST_JOBS_DROP_BULK, "s", run);
+	int64_t id;
+
+	return db_scalar(db, &id, ST_JOB_BULK_OF_RUN, "s", run);
 }
 
 int64_t

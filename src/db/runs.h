@@ -172,8 +172,8 @@ int64_t conflicts_resolve_all(struct db *, const char *run, const char *resoluti
 /* conflicts_resolve of every conflict, at most BULK_BATCH of them. The count, or -1. */
 int64_t conflicts_resolve_batch(struct db *, const char *run, const char *resolution, const char *action,
     const char *status, const char *reason);
-/* Drop the run's queued bulk jobs (a newer request replaces them). */
-int64_t bulk_jobs_drop(struct db *, const char *run);
+/* 1 when a bulk job of the run is queued, 0 when none, -1. */
+int bulk_job_of_run(struct db *, const char *run);
 /* Record that the token was used now. */
 int64_t token_touch(struct db *, uint64_t token_id);
 /* Count a hit in bucket's current minute: the hits so far, or -1. */

@@ -273,10 +273,12 @@ class TestBoundedTransactions(harness.ApiTestCase):
         self.assertStatus(r, 200)
         self.assertEqual((r.json["changed"], r.json["message"], r.json["data"]["status"]),
                          (FAILED, "Excluding %d resources." % FAILED, "awaiting_review"))
-        # execute waits for it
+        # execute waits for it, and so does another selection (which it could undo)
         r = user.request("POST", "/api/v1/migrations/%s/execute" % rid)
-        self.assertError(r, 409, None)
+        self.assertError(r, 409, "conflict")
         self.assertIn("still being excluded or included", r.json["message"])
+        first = self.stack.sql_value("SELECT MIN(id) FROM migration_run_resources WHERE run_id=%s" % q(rid))
+        self.assertError(user.request("POST", path + "include", body={"ids": [int(first)]}), 409, "conflict")
         self.runner_until(lambda: self.stack.count("jobs", "run_id=%s" % q(rid)) == 0, "the exclusion")
         self.assertEqual(self.stack.sql("SELECT status, COUNT(*) FROM migration_run_resources WHERE run_id=%s"
                                         " GROUP BY status" % q(rid)), [("excluded", str(FAILED))])
