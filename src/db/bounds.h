@@ -23,6 +23,11 @@
 /* Queued jobs of a run that cancel or delete drop in the request; a runner
  * drops any further one when it claims it (the run moved on). */
 #define JOBS_DROP_MAX 1000
+/* A provider page's resources saved per transaction by discovery: a page may
+ * hold up to PROV_MAX_ITEMS (10,000; a provider without paging lists
+ * everything on one). The last slice is saved with the page's checkpoint; a
+ * crash before it fetches the page again, whose rows an upsert refreshes. */
+#define DISCOVERY_SAVE_BATCH 2000
 /* Resources a statement of a bulk change (exclude or include by filter,
  * resolve every conflict) changes: the LIMIT 1000 of MATCHING and of
  * ST_RES_RESOLVE_BATCH (db/sql_core.def). */
@@ -38,5 +43,7 @@ _Static_assert(DELETE_INLINE_MAX + 10 <= DB_TX_ROWS_MAX, "an inline delete and i
 _Static_assert(JOBS_DROP_MAX + 10 <= DB_TX_ROWS_MAX, "the jobs dropped and the run row");
 _Static_assert(BULK_INLINE_MAX + 10 <= DB_TX_ROWS_MAX, "a bulk change in its request");
 _Static_assert(BULK_BATCH + 10 <= DB_TX_ROWS_MAX, "a bulk batch");
+/* with the page's warnings (WARNINGS_PER_PAGE + 1 log rows), checkpoint, job and review jobs */
+_Static_assert(DISCOVERY_SAVE_BATCH + 100 <= DB_TX_ROWS_MAX, "a discovery slice");
 
 #endif
