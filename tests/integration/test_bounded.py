@@ -55,7 +55,7 @@ class TestBoundedTransactions(harness.ApiTestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.stack = BinlogStack(fakes=False)
+        cls.stack = BinlogStack(fakes=True)
         cls.stack.start()
         cls.cfg = harness.runner_config(cls.stack, "runner", lease_seconds=30, max_attempts=3)
 
@@ -292,6 +292,29 @@ class TestBoundedTransactions(harness.ApiTestCase):
         self.assertEqual(self.stack.run_status(rid), "awaiting_review")
         self.assertStatus(user.request("POST", "/api/v1/migrations/%s/execute" % rid), 202)
         self.assertBounded(self.transactions(), "exclude and include")
+
+    def test_discovery_of_one_large_page_in_bounded_transactions(self):
+        """Healthchecks lists every check on one page (PROV_MAX_ITEMS allows 10,000 items a page):
+        discovery saves it in slices, the last with the checkpoint."""
+        key = "bnd-hc-key-" + "1" * 21
+        harness.fake_call(self.stack, "POST", "/_control/healthchecks/account",
+                          {"credentials": {"api_key": key}, "name_prefix": "Bnd",
+                           "counts": {"heartbeats": 6000, "contacts": 2}, "options": {}})
+        user = self.user()
+        self.stack.sql("DELETE FROM jobs")
+        self.mark()
+        r = user.request("POST", "/api/v1/migrations", body={
+            "provider": "healthchecks", "credentials": {"api_key": key, "base_url": self.stack.fake_base + "/healthchecks"}})
+        self.assertStatus(r, 201)
+        rid = r.json["data"]["id"]
+        self.runner_until(lambda: self.stack.run_status(rid) not in ("pending", "discovering"), "discovery")
+        self.assertEqual(self.stack.run_status(rid), "awaiting_review")
+        self.assertEqual(self.stack.sql("SELECT resource_type, COUNT(*) FROM migration_run_resources WHERE run_id=%s"
+                                        " GROUP BY resource_type ORDER BY 1" % q(rid)),
+                         [("contact", "2"), ("heartbeat", "6000")])
+        txs = self.transactions()
+        self.assertBounded(txs, "discovery")
+        self.assertEqual(self.total(txs, "INSERT", "migration_run_resources"), 6002, "each resource saved once")
 
     def _delete_and_measure(self, resources, logs, jobs, inline=False):
         user = self.user()
