@@ -714,7 +714,8 @@ h_delete(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (size <= DELETE_INLINE_MAX)
 		n = run_delete(db, a->id, c->who->user_id, (int64_t)DELETE_INLINE_MAX);
 	else if ((n = run_mark_deleted(db, a->id, c->who->user_id)) > 0 &&
-	    (run_jobs_drop(db, a->id, JOBS_DROP_MAX) < 0 || queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
+	    (run_jobs_drop(db, a->id, JOBS_DROP_MAX) < 0 ||
+	        queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
 		return e->code != ERR_NONE ? -1 : db_fail(db, e);
 	if (n < 0)
 		return db_fail(db, e);
@@ -1004,7 +1005,6 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 	return 0;
 }
 
-
 /* Exclude or include the resources a->ids of a run awaiting review, or
  * every one its filters (status, resource_type, action, q) match. */
 static int
@@ -1047,7 +1047,8 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 			free(like);
 			if (bulk_later(db, a->id, spec, exclude ? "Excluding" : "Including", n, e) != 0)
 				return -1;
-			snprintf(msg, sizeof msg, "%s %lld resources.", exclude ? "Excluding" : "Including", (long long)n);
+			snprintf(msg, sizeof msg, "%s %lld resources.", exclude ? "Excluding" : "Including",
+			    (long long)n);
 			*out = ack(msg, a->id, st);
 			jx_add_int(*out, "changed", n);
 			return 0;

@@ -456,7 +456,8 @@ run_size_upto(struct db *db, const char *id, int64_t max, int64_t *size)
 int64_t
 run_delete(struct db *db, const char *id, uint64_t user, int64_t max)
 {
-	if (db_exec(db, ST_JOBS_DELETE_RUN, "si", id, max) < 0 || db_exec(db, ST_RUN_DELETE_LOGS, "si", id, max) < 0 ||
+	if (db_exec(db, ST_JOBS_DELETE_RUN, "si", id, max) < 0 ||
+	    db_exec(db, ST_RUN_DELETE_LOGS, "si", id, max) < 0 ||
 	    db_exec(db, ST_RUN_DELETE_RESOURCES, "si", id, max) < 0)
 		return -1;
 	return db_exec(db, ST_RUN_DELETE, "su", id, user);
@@ -526,8 +527,8 @@ resources_lost_links(struct db *db, const char *run, char *out, size_t n)
 int64_t
 resources_select_batch(struct db *db, const char *run, const struct resource_filter *f, bool exclude)
 {
-	return db_exec(db, exclude ? ST_RES_EXCLUDE_MATCHING : ST_RES_INCLUDE_MATCHING, "sssssssss", run, f->status,
-	    f->status, f->type, f->type, f->action, f->action, f->like, f->like);
+	return db_exec(db, exclude ? ST_RES_EXCLUDE_MATCHING : ST_RES_INCLUDE_MATCHING, "sssssssss", run,
+	    f->status, f->status, f->type, f->type, f->action, f->action, f->like, f->like);
 }
 
 int64_t

@@ -359,8 +359,10 @@ save_slice(struct runner *r, void *arg)
 		d->moved_on = true;
 	else if (!same_cursor(checkpoint, d->cursor))
 		log_warn("run %s: checkpoint moved under us; step dropped", d->job->run_id);
+	else if (save_items(r, d, d->page, d->saved, d->saved + DISCOVERY_SAVE_BATCH) != 0)
+		t = TX_ERROR;
 	else
-		t = save_items(r, d, d->page, d->saved, d->saved + DISCOVERY_SAVE_BATCH) != 0 ? TX_ERROR : TX_COMMIT;
+		t = TX_COMMIT;
 out:
 	free(checkpoint);
 	return t;
@@ -853,7 +855,8 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 	prefetch_start(r, d, f, *cursor, &page, *pages, step_end);
 	d->page = &page;
 	t = TX_COMMIT;
-	for (d->saved = 0; t == TX_COMMIT && page.n - d->saved > DISCOVERY_SAVE_BATCH; d->saved += DISCOVERY_SAVE_BATCH)
+	for (d->saved = 0; t == TX_COMMIT && page.n - d->saved > DISCOVERY_SAVE_BATCH;
+	     d->saved += DISCOVERY_SAVE_BATCH)
 		t = runner_tx(r, save_slice, d);
 	if (t == TX_COMMIT)
 		t = runner_tx(r, save_page, d);

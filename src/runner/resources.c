@@ -773,6 +773,7 @@ retry_batch(struct runner *r, void *arg)
 	struct err e;
 	json_object *ctx;
 	bool executing;
+	int rc;
 
 	t->finished = false;
 	if ((res = runner_lock(r, t->job, false, status, NULL, NULL)) != TX_COMMIT)
@@ -781,7 +782,8 @@ retry_batch(struct runner *r, void *arg)
 		t->moved_on = true;
 		return TX_ABORT;
 	}
-	if ((t->set = resources_retry_batch(r->db, t->job->run_id, t->after, t->last, RETRY_BATCH, &t->next)) < 0)
+	if ((t->set = resources_retry_batch(r->db, t->job->run_id, t->after, t->last, RETRY_BATCH,
+	         &t->next)) < 0)
 		return TX_ERROR;
 	if (t->set >= RETRY_BATCH && t->next < t->last) {
 		/* a whole batch: more may follow, and the position goes with it */
@@ -792,8 +794,11 @@ retry_batch(struct runner *r, void *arg)
 	 * before execute, leave them to it (the run's kept totals counted again). */
 	err_clear(&e);
 	executing = strcmp(status, "executing") == 0;
-	if ((executing ? resources_queue(r, t->job->run_id, &e) : run_recount(r->db, t->job->run_id) < 0) != 0 ||
-	    queue_done(r->db, t->job) < 0)
+	if (executing)
+		rc = resources_queue(r, t->job->run_id, &e);
+	else
+		rc = run_recount(r->db, t->job->run_id) < 0 ? -1 : 0;
+	if (rc != 0 || queue_done(r->db, t->job) < 0)
 		return TX_ERROR;
 	ctx = json_object_new_object();
 	jx_add_int(ctx, "pending_again", t->done + t->set);
@@ -824,8 +829,8 @@ retry_step(struct runner *r, struct job *j)
 			return; /* the lease was lost */
 		if (res == TX_ERROR) {
 			retry_text(payload, sizeof payload, t.after, t.last, t.done);
-			queue_release(r->db, j, queue_backoff_ms(j->attempts + 1, 0, runner_random()), j->attempts + 1,
-			    payload);
+			queue_release(r->db, j, queue_backoff_ms(j->attempts + 1, 0, runner_random()),
+			    j->attempts + 1, payload);
 			return;
 		}
 		if (t.finished)
@@ -885,12 +890,13 @@ bulk_finish(struct runner *r, struct bulk *b, int64_t total)
 		if (run_resume_review(r->db, b->job->run_id) < 0)
 			rc = -1;
 		else
-			runner_log(r, b->job->run_id, "info", ctx, "Resolved %lld conflict%s with strategy %s.",
-			    (long long)total, total == 1 ? "" : "s", strategy ? strategy : "?");
+			runner_log(r, b->job->run_id, "info", ctx,
+			    "Resolved %lld conflict%s with strategy %s.", (long long)total,
+			    total == 1 ? "" : "s", strategy ? strategy : "?");
 	} else {
 		jx_add_int(ctx, b->exclude ? "excluded" : "included", total);
-		runner_log(r, b->job->run_id, "info", ctx, "%s %lld resource%s.", b->exclude ? "Excluded" : "Included",
-		    (long long)total, total == 1 ? "" : "s");
+		runner_log(r, b->job->run_id, "info", ctx, "%s %lld resource%s.",
+		    b->exclude ? "Excluded" : "Included", (long long)total, total == 1 ? "" : "s");
 		if (b->exclude && total > 0 && runlog_lost_links(r->db, b->job->run_id, &e) != 0)
 			rc = -1;
 	}
@@ -914,10 +920,10 @@ bulk_batch(struct runner *r, void *arg)
 		b->moved_on = true;
 		return TX_ABORT;
 	}
-	b->set = b->resolve ? conflicts_resolve_batch(r->db, b->job->run_id, spec_str(b->spec, "resolution"),
-	                          spec_str(b->spec, "action"), spec_str(b->spec, "set_status"),
-	                          spec_str(b->spec, "reason")) :
-	                      resources_select_batch(r->db, b->job->run_id, &f, b->exclude);
+	b->set = b->resolve ?
+	    conflicts_resolve_batch(r->db, b->job->run_id, spec_str(b->spec, "resolution"),
+	        spec_str(b->spec, "action"), spec_str(b->spec, "set_status"), spec_str(b->spec, "reason")) :
+	    resources_select_batch(r->db, b->job->run_id, &f, b->exclude);
 	if (b->set < 0)
 		return TX_ERROR;
 	if (b->set >= BULK_BATCH) {
@@ -961,8 +967,8 @@ bulk_step(struct runner *r, struct job *j)
 		else if (res == TX_ERROR) {
 			jx_add_int(b.spec, "done", b.done);
 			payload = xasprintf(QUEUE_BULK_PAYLOAD "%s}", jx_text(b.spec));
-			queue_release(r->db, j, queue_backoff_ms(j->attempts + 1, 0, runner_random()), j->attempts + 1,
-			    payload);
+			queue_release(r->db, j, queue_backoff_ms(j->attempts + 1, 0, runner_random()),
+			    j->attempts + 1, payload);
 			free(payload);
 		}
 		if (res != TX_COMMIT || b.finished)
