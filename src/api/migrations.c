@@ -12,6 +12,7 @@
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "crypto/seal.h"
+#include "db/bounds.h"
 #include "db/runlog.h"
 #include "db/runs.h"
 #include "importers/importer.h"
@@ -20,7 +21,6 @@
 #include "runner/rules.h"
 
 #define DETAIL_MAX_RESOURCES 500
-#define DELETE_INLINE_MAX    5000 /* a run with more resources is deleted by the runner, in batches */
 
 static const char initial_stats[] =
     "{\"discovered\":{},\"planned\":{},\"imported\":0,\"skipped\":0,\"failed\":0,\"progress\":0}";
@@ -631,6 +631,10 @@ h_execute(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (n == 0) {
 		if (status_of(c, a->id, false, st, e) != 0)
 			return -1;
+		if (strcmp(st, "awaiting_review") == 0) /* a bulk job is at work (ST_RUN_EXECUTE) */
+			return err_set(e, ERR_CONFLICT,
+			    "Resources of the run are still being excluded or included; execute it once the run log "
+			    "says that is done.");
 		return err_set(e, ERR_RUN_NOT_AWAITING_REVIEW,
 		    "The run is %s, not awaiting review; only a run awaiting review can be executed.", st);
 	}
@@ -646,8 +650,9 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 {
 	struct db *db = c->app->db;
 	json_object *ctxo;
-	char st[32], msg[96];
+	char st[32], msg[96], payload[96];
 	int64_t n;
+	uint64_t last;
 
 	if (status_of(c, a->id, true, st, e) != 0)
 		return -1;
@@ -656,10 +661,22 @@ h_retry(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	if (strcmp(st, "reverting") == 0 || strcmp(st, "reverted") == 0)
 		return err_set(e, ERR_CONFLICT,
 		    "The run is %s: its imports are undone, nothing can be retried.", st);
-	if ((n = run_retry_failed(db, a->id)) < 0)
+	/* The request counts the failed resources and queues one job; the runner
+	 * sets them pending RETRY_BATCH a transaction and then queues their import
+	 * (runner/resources.c), so that however many failed, no transaction writes
+	 * them all (db/bounds.h). */
+	if (failed_span(db, a->id, &n, &last) != 0)
 		return db_fail(db, e);
 	if (n == 0)
 		return err_set(e, ERR_NO_FAILED_RESOURCES, NULL);
+	/* executing again (from executing, completed_with_errors or failed); in a
+	 * state before execute the job only sets them pending, for execute */
+	if (run_retry_failed(db, a->id) < 0)
+		return db_fail(db, e);
+	snprintf(payload, sizeof payload, QUEUE_RETRY_PAYLOAD "{\"after\":0,\"last\":%llu,\"done\":0}}",
+	    (unsigned long long)last);
+	if (queue_push(db, QUEUE_RESOURCES, a->id, 0, payload, e) != 0)
+		return -1;
 	ctxo = json_object_new_object();
 	jx_add_int(ctxo, "retried", n);
 	snprintf(msg, sizeof msg, "Retrying %lld failed resource%s.", (long long)n, n == 1 ? "" : "s");
@@ -690,12 +707,15 @@ h_delete(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	}
 	if ((n = status_of(c, a->id, true, st, e)) != 0)
 		return -1;
+	/* A small run goes at once; a larger one is hidden now and the runner deletes
+	 * its rows CLEANUP_BATCH a transaction (db/bounds.h). */
 	if (run_size_upto(db, a->id, (int64_t)DELETE_INLINE_MAX + 1, &size) != 0)
 		return db_fail(db, e);
 	if (size <= DELETE_INLINE_MAX)
-		n = run_delete(db, a->id, c->who->user_id);
+		n = run_delete(db, a->id, c->who->user_id, (int64_t)DELETE_INLINE_MAX);
 	else if ((n = run_mark_deleted(db, a->id, c->who->user_id)) > 0 &&
-	    (run_jobs_drop(db, a->id) < 0 || queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
+	    (run_jobs_drop(db, a->id, JOBS_DROP_MAX) < 0 ||
+	        queue_push(db, QUEUE_CLEANUP, a->id, 0, NULL, e) != 0))
 		return e->code != ERR_NONE ? -1 : db_fail(db, e);
 	if (n < 0)
 		return db_fail(db, e);
@@ -724,7 +744,8 @@ h_cancel(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 		return err_set(e, ERR_RUN_NOT_CANCELLABLE, "The run is %s and can no longer be cancelled.",
 		    st);
 	}
-	if (run_jobs_drop(db, a->id) < 0)
+	/* At most JOBS_DROP_MAX: a runner drops any other when it claims it (the run moved on). */
+	if (run_jobs_drop(db, a->id, JOBS_DROP_MAX) < 0)
 		return db_fail(db, e);
 	if (runlog_add(db, a->id, "warning", "Run cancelled; queued work dropped.", NULL, e) != 0)
 		return -1;
@@ -785,6 +806,50 @@ h_revert(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 	return 0;
 }
 
+/* 409 while a bulk change of the run (below) is under way: a selection or
+ * resolution made meanwhile could be undone by it. 0 or -1 with e. */
+static int
+no_bulk_job(struct db *db, const char *run, struct err *e)
+{
+	int rc = bulk_job_of_run(db, run);
+
+	if (rc < 0)
+		return db_fail(db, e);
+	if (rc > 0)
+		return err_set(e, ERR_CONFLICT,
+		    "A change of many resources of the run is still under way; try again once the run log says "
+		    "it is done.");
+	return 0;
+}
+
+/* A bulk change of more than BULK_INLINE_MAX resources (db/bounds.h): the
+ * runner makes it, BULK_BATCH a transaction (runner/resources.c), from spec
+ * (op and what to set or match; taken). The run log says it is under way
+ * ("<doing> n resources.") and, at its end, what was done. 0 or -1 with e. */
+static int
+bulk_later(struct db *db, const char *run, json_object *spec, const char *doing, int64_t n, struct err *e)
+{
+	char *payload, msg[160];
+	json_object *ctxo;
+	int rc;
+
+	jx_add_int(spec, "n", n);
+	jx_add_int(spec, "done", 0);
+	payload = xasprintf(QUEUE_BULK_PAYLOAD "%s}", jx_text(spec));
+	json_object_put(spec);
+	rc = queue_push(db, QUEUE_RESOURCES, run, 0, payload, e);
+	free(payload);
+	if (rc != 0)
+		return -1;
+	snprintf(msg, sizeof msg, "%s %lld resources, %d at a time; the log says when it is done.", doing,
+	    (long long)n, BULK_BATCH);
+	ctxo = json_object_new_object();
+	jx_add_int(ctxo, "resources", n);
+	rc = runlog_add(db, run, "info", msg, ctxo, e);
+	json_object_put(ctxo);
+	return rc;
+}
+
 /* Set the chosen action, status and reason on the conflicts of run a->id
  * (all, or those of a->ids, each of which must be a resource of the run);
  * *resolved counts them. 0 or -1 with e. */
@@ -802,7 +867,7 @@ resolve_rows(struct db *db, const struct args *a, const char *action, const char
 			    (unsigned long long)a->ids.v[i]);
 	}
 	if (a->ids.v == NULL) {
-		if ((n = conflicts_resolve(db, a->id, 0, a->strategy, action, status, reason)) < 0)
+		if ((n = conflicts_resolve_all(db, a->id, a->strategy, action, status, reason)) < 0)
 			return db_fail(db, e);
 		*resolved = n;
 	} else {
@@ -846,6 +911,27 @@ h_resolve(struct ctx *c, const struct args *a, json_object **out, struct err *e)
 			status = map[i].status;
 			reason = map[i].reason;
 		}
+	if (no_bulk_job(db, a->id, e) != 0)
+		return -1;
+	if (a->ids.v == NULL) {
+		if (conflicts_count(db, a->id, &n) != 0)
+			return db_fail(db, e);
+		if (n > BULK_INLINE_MAX) {
+			json_object *spec = json_object_new_object();
+			jx_add_str(spec, "op", "resolve");
+			jx_add_str(spec, "resolution", a->strategy);
+			jx_add_str(spec, "action", action);
+			jx_add_str(spec, "set_status", status);
+			jx_add_str(spec, "reason", reason);
+			if (bulk_later(db, a->id, spec, "Resolving the conflicts of", n, e) != 0)
+				return -1;
+			snprintf(msg, sizeof msg, "Resolving %lld conflicts with strategy %s.", (long long)n,
+			    a->strategy);
+			*out = ack(msg, a->id, st);
+			jx_add_int(*out, "resolved", n);
+			return 0;
+		}
+	}
 	if (resolve_rows(db, a, action, status, reason, &resolved, e) != 0)
 		return -1;
 	if (run_resume_review(db, a->id) < 0)
@@ -919,29 +1005,6 @@ h_resources(struct ctx *c, const struct args *a, json_object **out, struct err *
 	return 0;
 }
 
-/* After an exclusion: a warning in the run log naming the monitors and
- * heartbeats that alert a contact left out, which will not alert it. 0 or -1. */
-static int
-lost_links_warning(struct db *db, const char *run, struct err *e)
-{
-	char pairs[1024], msg[1200];
-	json_object *ctxo;
-	int64_t lost = resources_lost_links(db, run, pairs, sizeof pairs);
-	int rc;
-
-	if (lost <= 0)
-		return lost < 0 ? db_fail(db, e) : 0;
-	utf8_format(msg, sizeof msg,
-	    "%lld alert link%s to contacts left out will not be imported; these monitors and heartbeats will not "
-	    "alert them: %s%s.",
-	    (long long)lost, lost == 1 ? "" : "s", pairs, lost > 10 ? ", …" : "");
-	ctxo = json_object_new_object();
-	jx_add_int(ctxo, "lost_alert_links", lost);
-	rc = runlog_add(db, run, "warning", msg, ctxo, e);
-	json_object_put(ctxo);
-	return rc;
-}
-
 /* Exclude or include the resources a->ids of a run awaiting review, or
  * every one its filters (status, resource_type, action, q) match. */
 static int
@@ -966,11 +1029,31 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 		    "The run is %s; resources can only be %s while it "
 		    "awaits review.",
 		    st, exclude ? "excluded" : "included");
+	if (no_bulk_job(db, a->id, e) != 0)
+		return -1;
 	if (filtered) {
 		char *like = like_of(a->q);
 		struct resource_filter f = { a->status, a->resource_type, a->action, like };
 
-		changed = resources_exclude_matching(db, a->id, &f, exclude);
+		if (resources_matching_count(db, a->id, &f, exclude, &n) != 0)
+			changed = -1;
+		else if (n > BULK_INLINE_MAX) {
+			json_object *spec = json_object_new_object();
+			jx_add_str(spec, "op", exclude ? "exclude" : "include");
+			jx_add_str(spec, "status", f.status);
+			jx_add_str(spec, "type", f.type);
+			jx_add_str(spec, "action", f.action);
+			jx_add_str(spec, "like", f.like);
+			free(like);
+			if (bulk_later(db, a->id, spec, exclude ? "Excluding" : "Including", n, e) != 0)
+				return -1;
+			snprintf(msg, sizeof msg, "%s %lld resources.", exclude ? "Excluding" : "Including",
+			    (long long)n);
+			*out = ack(msg, a->id, st);
+			jx_add_int(*out, "changed", n);
+			return 0;
+		} else
+			changed = resources_exclude_matching(db, a->id, &f, exclude);
 		free(like);
 		if (changed < 0)
 			return db_fail(db, e);
@@ -993,7 +1076,7 @@ select_resources(struct ctx *c, const struct args *a, bool exclude, json_object 
 	jx_add_int(ctxo, exclude ? "excluded" : "included", changed);
 	n = runlog_add(db, a->id, "info", msg, ctxo, e);
 	json_object_put(ctxo);
-	if (n != 0 || (exclude && changed > 0 && lost_links_warning(db, a->id, e) != 0))
+	if (n != 0 || (exclude && changed > 0 && runlog_lost_links(db, a->id, e) != 0))
 		return -1;
 	*out = ack(msg, a->id, st);
 	jx_add_int(*out, "changed", changed);

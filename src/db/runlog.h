@@ -14,4 +14,9 @@
 int runlog_add(struct db *, const char *run_id, const char *level, const char *message, json_object *context,
     struct err *e);
 
+/* After an exclusion (the API's, or the runner's of a larger one): a warning
+ * naming the monitors and heartbeats that alert a contact left out, which
+ * will not alert it; nothing when there are none. 0 or -1 with e. */
+int runlog_lost_links(struct db *, const char *run, struct err *e);
+
 #endif

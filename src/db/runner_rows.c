@@ -4,6 +4,7 @@
 
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/bounds.h"
 #include "db/runner_rows.h"
 
 /* Column col of the current row into out[n] ("" for NULL), cut on a
@@ -181,7 +182,7 @@ run_pause_conflicts(struct db *db, const char *run_id, const char *stats)
 int64_t
 run_complete(struct db *db, const char *run_id, const char *status, const char *stats)
 {
-	return db_exec(db, ST_RN_COMPLETE, "ssss", status, stats, run_id, run_id);
+	return db_exec(db, ST_RN_COMPLETE, "sssss", status, stats, run_id, run_id, run_id);
 }
 
 int64_t
@@ -193,7 +194,17 @@ run_credentials_wipe(struct db *db, const char *run_id)
 int64_t
 rate_limits_purge(struct db *db)
 {
-	return db_exec(db, ST_RL_PURGE, "");
+	int64_t n, all = 0;
+
+	/* RATE_PURGE_BATCH a statement (on Galera, InnoDB: a transaction each), at most 100 */
+	for (int i = 0; i < 100; i++) {
+		if ((n = db_exec(db, ST_RL_PURGE, "i", (int64_t)RATE_PURGE_BATCH)) < 0)
+			return -1;
+		all += n;
+		if (n < RATE_PURGE_BATCH)
+			break;
+	}
+	return all;
 }
 
 int64_t
@@ -206,6 +217,12 @@ int64_t
 run_logs_delete(struct db *db, const char *run_id, int64_t batch)
 {
 	return db_exec(db, ST_RN_CLEAN_LOGS, "si", run_id, batch);
+}
+
+int64_t
+run_jobs_delete(struct db *db, const char *run_id, int64_t batch)
+{
+	return db_exec(db, ST_RN_CLEAN_JOBS, "si", run_id, batch);
 }
 
 int64_t
@@ -454,6 +471,35 @@ resource_failed(struct db *db, uint64_t id, const char *message)
 
 	free(copy);
 	return n;
+}
+
+int64_t
+run_recount(struct db *db, const char *run_id)
+{
+	return db_exec(db, ST_RN_RUN_RECOUNT, "s", run_id);
+}
+
+int64_t
+resources_retry_batch(struct db *db, const char *run_id, uint64_t after, uint64_t last, int64_t limit,
+    uint64_t *end)
+{
+	struct db_res *r = db_query(db, ST_RN_RETRY_NEXT, "suui", run_id, after, last, limit);
+	int64_t locked = 0;
+	int rc;
+
+	*end = after;
+	if (r == NULL)
+		return -1;
+	while ((rc = db_next(r)) == 1) {
+		*end = (uint64_t)db_i64(r, 0);
+		locked++;
+	}
+	db_free(r);
+	if (rc < 0)
+		return -1;
+	if (locked == 0)
+		return 0;
+	return db_exec(db, ST_RN_RETRY_RESET, "suu", run_id, after, *end);
 }
 
 /* ---- revert ---- */

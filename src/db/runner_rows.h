@@ -59,17 +59,19 @@ int64_t run_stats_set(struct db *, const char *run_id, const char *stats);
 /* executing -> paused_conflicts with stats. */
 int64_t run_pause_conflicts(struct db *, const char *run_id, const char *stats);
 /* executing -> status (completed or completed_with_errors) with stats, only
- * when no resource is left to do. */
+ * when no resource is left to do and no retry-failed job is at work. */
 int64_t run_complete(struct db *, const char *run_id, const char *status, const char *stats);
 /* Wipe the run's stored credentials if they are still due. */
 int64_t run_credentials_wipe(struct db *, const char *run_id);
-/* Drop the rate-limit counters of windows long past (at most 10,000). */
+/* Drop the rate-limit counters of windows long past, RATE_PURGE_BATCH a statement; how many. */
 int64_t rate_limits_purge(struct db *);
 
 /* A deleted run, in batches: at most batch of its resources, of its log
- * entries, then its row (only once it is marked deleted). */
+ * entries, of its jobs (but the cleanup's own), then its row (only once it is
+ * marked deleted). */
 int64_t run_resources_delete(struct db *, const char *run_id, int64_t batch);
 int64_t run_logs_delete(struct db *, const char *run_id, int64_t batch);
+int64_t run_jobs_delete(struct db *, const char *run_id, int64_t batch);
 int64_t run_row_delete(struct db *, const char *run_id);
 
 /* Runs whose stored credentials are due to be wiped: up to max ids into ids.
@@ -143,6 +145,13 @@ int64_t resources_imported_rows(struct db *, const char *rows);
 int64_t resource_attempt(struct db *, uint64_t id);
 /* A pending resource tried once more and failed for good with message. */
 int64_t resource_failed(struct db *, uint64_t id, const char *message);
+/* Count the kept totals of the run again, if it keeps them. */
+int64_t run_recount(struct db *, const char *run_id);
+/* retry-failed: lock the next failed resources of the run in ids (after,
+ * last], at most limit, and set them pending again. The count set (*end: the
+ * last id locked, after when none), or -1. */
+int64_t resources_retry_batch(struct db *, const char *run_id, uint64_t after, uint64_t last, int64_t limit,
+    uint64_t *end);
 
 /* ---- revert (design §4) ---- */
 

@@ -5,6 +5,7 @@
 
 #include "core/jsonx.h"
 #include "core/util.h"
+#include "db/bounds.h"
 #include "db/runs.h"
 
 static struct db_text
@@ -421,30 +422,44 @@ run_written_count(struct db *db, const char *id, int64_t *n)
 	return db_scalar(db, n, ST_RUN_WRITTEN_COUNT, "s", id) < 0 ? -1 : 0;
 }
 
+int
+failed_span(struct db *db, const char *id, int64_t *n, uint64_t *last)
+{
+	struct db_res *r = db_query(db, ST_RES_FAILED_SPAN, "s", id);
+	int rc;
+
+	*n = 0;
+	*last = 0;
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		*n = db_i64(r, 0);
+		*last = (uint64_t)db_i64(r, 1);
+	}
+	db_free(r);
+	return rc < 0 ? -1 : 0;
+}
+
 int64_t
 run_retry_failed(struct db *db, const char *id)
 {
-	int64_t n = db_exec(db, ST_RES_RETRY_ENQUEUE, "s", id);
-
-	if (n <= 0)
-		return n;
-	if (db_exec(db, ST_RES_RETRY_RESET, "s", id) < 0 ||
-	    db_exec(db, ST_RUN_SET_EXECUTING_FROM_RETRY, "s", id) < 0 ||
-	    db_exec(db, ST_RUN_RECOUNT, "s", id) < 0)
-		return -1;
-	return n;
+	return db_exec(db, ST_RUN_SET_EXECUTING_FROM_RETRY, "s", id);
 }
 
 int
 run_size_upto(struct db *db, const char *id, int64_t max, int64_t *size)
 {
 	*size = 0;
-	return db_scalar(db, size, ST_RUN_SIZE_UPTO, "si", id, max) < 0 ? -1 : 0;
+	return db_scalar(db, size, ST_RUN_SIZE_UPTO, "sisisi", id, max, id, max, id, max) < 0 ? -1 : 0;
 }
 
 int64_t
-run_delete(struct db *db, const char *id, uint64_t user)
+run_delete(struct db *db, const char *id, uint64_t user, int64_t max)
 {
+	if (db_exec(db, ST_JOBS_DELETE_RUN, "si", id, max) < 0 ||
+	    db_exec(db, ST_RUN_DELETE_LOGS, "si", id, max) < 0 ||
+	    db_exec(db, ST_RUN_DELETE_RESOURCES, "si", id, max) < 0)
+		return -1;
 	return db_exec(db, ST_RUN_DELETE, "su", id, user);
 }
 
@@ -455,9 +470,9 @@ run_mark_deleted(struct db *db, const char *id, uint64_t user)
 }
 
 int64_t
-run_jobs_drop(struct db *db, const char *id)
+run_jobs_drop(struct db *db, const char *id, int64_t max)
 {
-	return db_exec(db, ST_JOBS_DELETE_RUN, "s", id);
+	return db_exec(db, ST_JOBS_DELETE_RUN, "si", id, max);
 }
 
 int64_t
@@ -510,18 +525,70 @@ resources_lost_links(struct db *db, const char *run, char *out, size_t n)
 }
 
 int64_t
+resources_select_batch(struct db *db, const char *run, const struct resource_filter *f, bool exclude)
+{
+	return db_exec(db, exclude ? ST_RES_EXCLUDE_MATCHING : ST_RES_INCLUDE_MATCHING, "sssssssss", run,
+	    f->status, f->status, f->type, f->type, f->action, f->action, f->like, f->like);
+}
+
+int64_t
 resources_exclude_matching(struct db *db, const char *run, const struct resource_filter *f, bool exclude)
 {
 	int64_t n, changed = 0;
 
 	do {
-		n = db_exec(db, exclude ? ST_RES_EXCLUDE_MATCHING : ST_RES_INCLUDE_MATCHING, "sssssssss", run,
-		    f->status, f->status, f->type, f->type, f->action, f->action, f->like, f->like);
-		if (n < 0)
+		if ((n = resources_select_batch(db, run, f, exclude)) < 0)
 			return -1;
 		changed += n;
-	} while (n == 1000);
+	} while (n == BULK_BATCH);
 	return changed;
+}
+
+int
+resources_matching_count(struct db *db, const char *run, const struct resource_filter *f, bool exclude,
+    int64_t *n)
+{
+	*n = 0;
+	return db_scalar(db, n, exclude ? ST_RES_EXCLUDABLE_COUNT : ST_RES_INCLUDABLE_COUNT, "sssssssss", run,
+	           f->status, f->status, f->type, f->type, f->action, f->action, f->like, f->like) < 0 ?
+	    -1 :
+	    0;
+}
+
+int
+conflicts_count(struct db *db, const char *run, int64_t *n)
+{
+	*n = 0;
+	return db_scalar(db, n, ST_RES_CONFLICT_COUNT, "s", run) < 0 ? -1 : 0;
+}
+
+int64_t
+conflicts_resolve_batch(struct db *db, const char *run, const char *resolution, const char *action,
+    const char *status, const char *reason)
+{
+	return db_exec(db, ST_RES_RESOLVE_BATCH, "sssss", resolution, action, status, reason, run);
+}
+
+int64_t
+conflicts_resolve_all(struct db *db, const char *run, const char *resolution, const char *action,
+    const char *status, const char *reason)
+{
+	int64_t n, changed = 0;
+
+	do {
+		if ((n = conflicts_resolve_batch(db, run, resolution, action, status, reason)) < 0)
+			return -1;
+		changed += n;
+	} while (n == BULK_BATCH);
+	return changed;
+}
+
+int
+bulk_job_of_run(struct db *db, const char *run)
+{
+	int64_t id;
+
+	return db_scalar(db, &id, ST_JOB_BULK_OF_RUN, "s", run);
 }
 
 int64_t

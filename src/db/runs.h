@@ -123,18 +123,24 @@ int64_t run_revert(struct db *, const char *id, uint64_t user);
 int run_unrecorded(struct db *, const char *id);
 /* How many account objects the run wrote (created or updated), into *n. 0 or -1. */
 int run_written_count(struct db *, const char *id, int64_t *n);
-/* Queue every failed resource of the run again and make them pending: the
- * run goes back to executing (or, awaiting review, recounts its totals).
- * Returns how many were queued; 0 changes nothing. */
+/* How many of the run's resources failed (*n) and the last of them (*last,
+ * 0 when none). 0 or -1. */
+int failed_span(struct db *, const char *id, int64_t *n, uint64_t *last);
+/* retry-failed: the run goes back to executing (from executing,
+ * completed_with_errors or failed); 1, 0 when it is in no such state, -1.
+ * The caller queues the job that sets the failed resources pending. */
 int64_t run_retry_failed(struct db *, const char *id);
-/* The run's resources counted up to max (*size); 0 or -1. */
+/* The run's rows (resources, log entries and jobs together) counted up to
+ * max (*size); 0 or -1. */
 int run_size_upto(struct db *, const char *id, int64_t max, int64_t *size);
-/* Delete the run with its resources and logs at once. */
-int64_t run_delete(struct db *, const char *id, uint64_t user);
+/* Delete the run (whose owner the caller checked) with its rows, at most max
+ * of each kind (run_size_upto counted them), each by a statement of its own.
+ * The run rows deleted (0: not the user's), or -1. */
+int64_t run_delete(struct db *, const char *id, uint64_t user, int64_t max);
 /* Hide a large run from the API and wipe its credentials; the cleanup job deletes the rest. */
 int64_t run_mark_deleted(struct db *, const char *id, uint64_t user);
-/* Drop the run's queued jobs. */
-int64_t run_jobs_drop(struct db *, const char *id);
+/* Drop the run's queued jobs, at most max of them. */
+int64_t run_jobs_drop(struct db *, const char *id, int64_t max);
 /* paused_conflicts -> awaiting_review once no conflict is left. */
 int64_t run_resume_review(struct db *, const char *id);
 /* 1 when resource is one of the run's, 0 when not, -1 on error. */
@@ -152,6 +158,22 @@ int64_t resources_lost_links(struct db *, const char *run, char *out, size_t n);
  * statement: how many changed, or -1. */
 int64_t resources_exclude_matching(struct db *, const char *run, const struct resource_filter *f,
     bool exclude);
+/* How many resources of the run resources_exclude_matching would change (*n). 0 or -1. */
+int resources_matching_count(struct db *, const char *run, const struct resource_filter *f, bool exclude,
+    int64_t *n);
+/* One statement of resources_exclude_matching: at most BULK_BATCH rows (db/bounds.h). The count, or -1. */
+int64_t resources_select_batch(struct db *, const char *run, const struct resource_filter *f, bool exclude);
+/* The run's conflicts (*n). 0 or -1. */
+int conflicts_count(struct db *, const char *run, int64_t *n);
+/* conflicts_resolve of every conflict, BULK_BATCH a statement (the caller
+ * counted them: at most BULK_INLINE_MAX). The count, or -1. */
+int64_t conflicts_resolve_all(struct db *, const char *run, const char *resolution, const char *action,
+    const char *status, const char *reason);
+/* conflicts_resolve of every conflict, at most BULK_BATCH of them. The count, or -1. */
+int64_t conflicts_resolve_batch(struct db *, const char *run, const char *resolution, const char *action,
+    const char *status, const char *reason);
+/* 1 when a bulk job of the run is queued, 0 when none, -1. */
+int bulk_job_of_run(struct db *, const char *run);
 /* Record that the token was used now. */
 int64_t token_touch(struct db *, uint64_t token_id);
 /* Count a hit in bucket's current minute: the hits so far, or -1. */

@@ -20,6 +20,17 @@
 #define QUEUE_CLEANUP   "cleanup" /* a deleted run's rows, in batches */
 #define QUEUE_REVERT    "revert"  /* a run's imports undone, in batches */
 
+/* A resources job without resource_id whose payload starts so is a
+ * retry-failed job (runner/resources.c), not an import chain: its payload is
+ * {"retry":{"after":id,"last":id,"done":n}} (RETRY_JOB in db/sql_queue.def
+ * matches the same text). */
+#define QUEUE_RETRY_PAYLOAD "{\"retry\":"
+/* One whose payload starts so is a bulk change of a run's resources too large
+ * for its request (exclude or include by filter, resolve every conflict): its
+ * payload is {"bulk":{"op":..., what to set or match, "done":n}} (BULK_JOB in
+ * db/sql_core.def matches the same text). */
+#define QUEUE_BULK_PAYLOAD "{\"bulk\":"
+
 #define QUEUE_WORKER_MAX 96
 
 /* Backoff for transient failures: BASE * 2^(attempt-1), capped, with jitter. */

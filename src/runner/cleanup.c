@@ -1,12 +1,12 @@
 /* Cleanup jobs: a deleted run too large to delete in its request (api:
- * h_delete) is removed here, its resources and log a batch per transaction,
- * then the run row. A crash repeats at most one batch; the job finishes when
- * the run is gone. */
+ * h_delete) is removed here, its resources, log and queued jobs a batch of
+ * CLEANUP_BATCH per transaction (db/bounds.h), then the run row, which has
+ * nothing left to cascade to by then. A crash repeats at most one batch; the
+ * job finishes when the run is gone. */
 #include "core/log.h"
+#include "db/bounds.h"
 #include "db/runner_rows.h"
 #include "runner/runner.h"
-
-#define CLEANUP_BATCH 5000
 
 struct clean {
 	struct job *job;
@@ -36,7 +36,7 @@ void
 cleanup_step(struct runner *r, struct job *j)
 {
 	static int64_t (*const order[])(struct db *, const char *, int64_t) = { run_resources_delete,
-		run_logs_delete };
+		run_logs_delete, run_jobs_delete };
 	int64_t step_end = runner_step_end(r);
 	struct clean c = { .job = j };
 

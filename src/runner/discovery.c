@@ -32,6 +32,7 @@
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "db/queue_rows.h"
+#include "db/bounds.h"
 #include "db/runner_rows.h"
 #include "importers/importer.h"
 #include "providers/common.h"
@@ -54,6 +55,7 @@ struct disc {
 	struct prov_session *s; /* once open */
 	const char *cursor;     /* the cursor the page was fetched with (NULL: start) */
 	struct prov_page *page;
+	size_t saved;              /* the page's items saved by slices of their own (save_slice) */
 	bool moved_on;             /* the run is no longer discovering (cancelled, …) */
 	bool finished;             /* discovery ended with this page */
 	bool over_limit;           /* the run holds more than [limits] max_resources */
@@ -238,16 +240,17 @@ stats_count_page(const char *old_text, const struct prov_page *p, int64_t *total
 	return text;
 }
 
-/* The page's resources, in one statement, each with what of it does not
- * carry over by the provider's field table (none yet: null). 0 or -1. */
+/* The page's resources from..to-1, in one statement, each with what of it
+ * does not carry over by the provider's field table (none yet: null). 0 or
+ * -1. */
 static int
-save_items(struct runner *r, const struct disc *d, const struct prov_page *p)
+save_items(struct runner *r, const struct disc *d, const struct prov_page *p, size_t from, size_t to)
 {
-	json_object *rows = json_object_new_array_ext((int)p->n);
+	json_object *rows = json_object_new_array_ext((int)(to - from));
 	char name[256];
 	int64_t rc;
 
-	for (size_t i = 0; i < p->n; i++) {
+	for (size_t i = from; i < to; i++) {
 		const struct prov_item *it = &p->items[i];
 		const struct prov_fields *fields = prov_fields_of(d->def->fields, it->resource_type);
 		json_object *row = json_object_new_array_ext(6);
@@ -260,7 +263,7 @@ save_items(struct runner *r, const struct disc *d, const struct prov_page *p)
 		json_object_array_add(row, fields ? prov_dropped(fields, it->raw) : NULL);
 		json_object_array_add(rows, row);
 	}
-	rc = p->n > 0 ? resources_upsert_rows(r->db, d->job->run_id, jx_text(rows)) : 0;
+	rc = to > from ? resources_upsert_rows(r->db, d->job->run_id, jx_text(rows)) : 0;
 	json_object_put(rows);
 	return rc < 0 ? -1 : 0;
 }
@@ -338,6 +341,33 @@ finish_discovery(struct runner *r, struct disc *d, const char *old_stats)
 	return n > 0 ? TX_COMMIT : TX_ABORT;
 }
 
+/* A large page's resources but its last slice, DISCOVERY_SAVE_BATCH a
+ * transaction (db/bounds.h), under the checks save_page makes; save_page
+ * saves the rest with the checkpoint. */
+static enum tx_result
+save_slice(struct runner *r, void *arg)
+{
+	struct disc *d = arg;
+	char status[32], *checkpoint = NULL;
+	enum tx_result t;
+
+	d->moved_on = false;
+	if ((t = runner_lock(r, d->job, true, status, &checkpoint, NULL)) != TX_COMMIT)
+		goto out;
+	t = TX_ABORT;
+	if (strcmp(status, "discovering") != 0)
+		d->moved_on = true;
+	else if (!same_cursor(checkpoint, d->cursor))
+		log_warn("run %s: checkpoint moved under us; step dropped", d->job->run_id);
+	else if (save_items(r, d, d->page, d->saved, d->saved + DISCOVERY_SAVE_BATCH) != 0)
+		t = TX_ERROR;
+	else
+		t = TX_COMMIT;
+out:
+	free(checkpoint);
+	return t;
+}
+
 static enum tx_result
 save_page(struct runner *r, void *arg)
 {
@@ -362,7 +392,7 @@ save_page(struct runner *r, void *arg)
 		goto out;
 	}
 	t = TX_ERROR;
-	if (save_items(r, d, p) != 0)
+	if (save_items(r, d, p, d->saved, p->n) != 0)
 		goto out;
 	log_page_warnings(r, d, p);
 	{
@@ -824,8 +854,14 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 	f->def = d->def;
 	prefetch_start(r, d, f, *cursor, &page, *pages, step_end);
 	d->page = &page;
-	t = runner_tx(r, save_page, d);
+	t = TX_COMMIT;
+	for (d->saved = 0; t == TX_COMMIT && page.n - d->saved > DISCOVERY_SAVE_BATCH;
+	     d->saved += DISCOVERY_SAVE_BATCH)
+		t = runner_tx(r, save_slice, d);
+	if (t == TX_COMMIT)
+		t = runner_tx(r, save_page, d);
 	d->page = NULL;
+	d->saved = 0;
 	(*pages)++;
 	r->step_done += (long)page.n;
 	if (t == TX_COMMIT && !d->over_limit && !d->finished) {

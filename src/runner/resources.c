@@ -4,7 +4,10 @@
  * untouched. A job without resource_id is the run's import chain: it walks
  * the pending resources type by type in import order (contacts and clients
  * before what refers to them), a batch of ids at a time, its position in its
- * payload. A job with resource_id (from retry-failed) imports that one. */
+ * payload. One whose payload is a retry (QUEUE_RETRY_PAYLOAD) sets the run's
+ * failed resources pending again, then queues their import (retry_step). A
+ * job with resource_id (queued by retry-failed before it worked in batches)
+ * imports that one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,9 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/bounds.h"
+#include "db/queue_rows.h"
+#include "db/runlog.h"
 #include "db/runner_rows.h"
 #include "db/runs.h"
 #include "importers/importer.h"
@@ -715,6 +721,270 @@ resources_queue(struct runner *r, const char *run_id, struct err *e)
 	return 0;
 }
 
+/* ---- retry-failed (api: h_retry) ----
+ * The request counted the failed resources, moved the run to executing and
+ * queued this job with the last failed id. The job sets them pending again
+ * in id order, RETRY_BATCH a transaction (db/bounds.h), its position saved
+ * with each batch; the last batch queues the import of what is pending and
+ * ends the job, in one transaction. A crash repeats at most the batch that
+ * was not committed, which sets the same failed rows pending: idempotent,
+ * and each failed resource is retried once (the position never goes back).
+ * While this job exists the run is not completed (ST_RN_COMPLETE): an import
+ * chain that ends meanwhile cannot finish it with the failed ones left. */
+struct retry {
+	struct job *job;
+	uint64_t after, last;
+	int64_t done;
+	/* set by the body, taken when it commits */
+	uint64_t next;
+	int64_t set;
+	bool finished, moved_on;
+};
+
+static void
+retry_parse(const char *payload, struct retry *t)
+{
+	json_object *o = payload ? jx_parse(payload, strlen(payload), &(int){ 0 }) : NULL, *p, *v;
+
+	if (o != NULL && json_object_object_get_ex(o, "retry", &p)) {
+		if (json_object_object_get_ex(p, "after", &v))
+			t->after = (uint64_t)json_object_get_int64(v);
+		if (json_object_object_get_ex(p, "last", &v))
+			t->last = (uint64_t)json_object_get_int64(v);
+		if (json_object_object_get_ex(p, "done", &v))
+			t->done = json_object_get_int64(v);
+	}
+	json_object_put(o);
+}
+
+static void
+retry_text(char *out, size_t n, uint64_t after, uint64_t last, int64_t done)
+{
+	snprintf(out, n, QUEUE_RETRY_PAYLOAD "{\"after\":%llu,\"last\":%llu,\"done\":%lld}}",
+	    (unsigned long long)after, (unsigned long long)last, (long long)done);
+}
+
+static enum tx_result
+retry_batch(struct runner *r, void *arg)
+{
+	struct retry *t = arg;
+	char status[32], payload[128];
+	enum tx_result res;
+	struct err e;
+	json_object *ctx;
+	bool executing;
+	int rc;
+
+	t->finished = false;
+	if ((res = runner_lock(r, t->job, false, status, NULL, NULL)) != TX_COMMIT)
+		return res;
+	if (retry_verdict(status) != JOB_ACT) {
+		t->moved_on = true;
+		return TX_ABORT;
+	}
+	if ((t->set = resources_retry_batch(r->db, t->job->run_id, t->after, t->last, RETRY_BATCH,
+	         &t->next)) < 0)
+		return TX_ERROR;
+	if (t->set >= RETRY_BATCH && t->next < t->last) {
+		/* a whole batch: more may follow, and the position goes with it */
+		retry_text(payload, sizeof payload, t->next, t->last, t->done + t->set);
+		return job_payload_set(r->db, t->job->id, t->job->worker, payload) < 0 ? TX_ERROR : TX_COMMIT;
+	}
+	/* Every failed resource up to the last is pending again: import them, or,
+	 * before execute, leave them to it (the run's kept totals counted again). */
+	err_clear(&e);
+	executing = strcmp(status, "executing") == 0;
+	if (executing)
+		rc = resources_queue(r, t->job->run_id, &e);
+	else
+		rc = run_recount(r->db, t->job->run_id) < 0 ? -1 : 0;
+	if (rc != 0 || queue_done(r->db, t->job) < 0)
+		return TX_ERROR;
+	ctx = json_object_new_object();
+	jx_add_int(ctx, "pending_again", t->done + t->set);
+	runner_log(r, t->job->run_id, "info", ctx, "%lld failed resource%s pending again; %s.",
+	    (long long)(t->done + t->set), t->done + t->set == 1 ? " is" : "s are",
+	    executing ? "importing" : "the run's execute imports them");
+	json_object_put(ctx);
+	t->finished = true;
+	return TX_COMMIT;
+}
+
+static void
+retry_step(struct runner *r, struct job *j)
+{
+	struct retry t = { .job = j };
+	int64_t step_end = runner_step_end(r);
+	char payload[128];
+
+	retry_parse(j->payload, &t);
+	for (;;) {
+		enum tx_result res = runner_tx(r, retry_batch, &t);
+
+		if (res == TX_ABORT && t.moved_on) {
+			runner_drop(r, j, "run no longer executing");
+			return;
+		}
+		if (res == TX_ABORT)
+			return; /* the lease was lost */
+		if (res == TX_ERROR) {
+			retry_text(payload, sizeof payload, t.after, t.last, t.done);
+			queue_release(r->db, j, queue_backoff_ms(j->attempts + 1, 0, runner_random()),
+			    j->attempts + 1, payload);
+			return;
+		}
+		if (t.finished)
+			return;
+		t.after = t.next;
+		t.done += t.set;
+		if (runner_out_of_time(r, step_end)) {
+			retry_text(payload, sizeof payload, t.after, t.last, t.done);
+			queue_release(r->db, j, 0, 0, payload); /* the continuation */
+			return;
+		}
+	}
+}
+
+/* ---- bulk changes too large for their request (api: h_resolve, h_exclude,
+ * h_include) ----
+ * Every conflict resolved, or every resource a filter matches excluded or
+ * included, BULK_BATCH a transaction (db/bounds.h) by the API's own batch
+ * statement, which changes only rows still to change: no position is needed,
+ * a crash repeats nothing, and the job ends when a statement changes fewer.
+ * It acts while the run stays where the request found it (paused_conflicts,
+ * awaiting_review; execute waits for it: ST_RUN_EXECUTE); its last batch
+ * says what was done in the run log, as the request would have, and resumes
+ * the review of a run without conflicts left. */
+struct bulk {
+	struct job *job;
+	json_object *root, *spec; /* the payload, and its "bulk" object */
+	bool resolve, exclude;
+	int64_t done;
+	/* set by the body, taken when it commits */
+	int64_t set;
+	bool finished, moved_on;
+};
+
+static const char *
+spec_str(json_object *spec, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(spec, key, &v) && json_object_is_type(v, json_type_string) ?
+	    json_object_get_string(v) :
+	    NULL;
+}
+
+static int
+bulk_finish(struct runner *r, struct bulk *b, int64_t total)
+{
+	const char *strategy = spec_str(b->spec, "resolution");
+	json_object *ctx = json_object_new_object();
+	struct err e;
+	int rc = 0;
+
+	err_clear(&e);
+	if (b->resolve) {
+		jx_add_str(ctx, "strategy", strategy);
+		jx_add_int(ctx, "resolved", total);
+		if (run_resume_review(r->db, b->job->run_id) < 0)
+			rc = -1;
+		else
+			runner_log(r, b->job->run_id, "info", ctx,
+			    "Resolved %lld conflict%s with strategy %s.", (long long)total,
+			    total == 1 ? "" : "s", strategy ? strategy : "?");
+	} else {
+		jx_add_int(ctx, b->exclude ? "excluded" : "included", total);
+		runner_log(r, b->job->run_id, "info", ctx, "%s %lld resource%s.",
+		    b->exclude ? "Excluded" : "Included", (long long)total, total == 1 ? "" : "s");
+		if (b->exclude && total > 0 && runlog_lost_links(r->db, b->job->run_id, &e) != 0)
+			rc = -1;
+	}
+	json_object_put(ctx);
+	return rc;
+}
+
+static enum tx_result
+bulk_batch(struct runner *r, void *arg)
+{
+	struct bulk *b = arg;
+	char status[32], *payload;
+	enum tx_result res;
+	struct resource_filter f = { spec_str(b->spec, "status"), spec_str(b->spec, "type"),
+		spec_str(b->spec, "action"), spec_str(b->spec, "like") };
+
+	b->finished = false;
+	if ((res = runner_lock(r, b->job, false, status, NULL, NULL)) != TX_COMMIT)
+		return res;
+	if (strcmp(status, b->resolve ? "paused_conflicts" : "awaiting_review") != 0) {
+		b->moved_on = true;
+		return TX_ABORT;
+	}
+	b->set = b->resolve ?
+	    conflicts_resolve_batch(r->db, b->job->run_id, spec_str(b->spec, "resolution"),
+	        spec_str(b->spec, "action"), spec_str(b->spec, "set_status"), spec_str(b->spec, "reason")) :
+	    resources_select_batch(r->db, b->job->run_id, &f, b->exclude);
+	if (b->set < 0)
+		return TX_ERROR;
+	if (b->set >= BULK_BATCH) {
+		/* more may follow: the count so far goes with the batch */
+		jx_add_int(b->spec, "done", b->done + b->set);
+		payload = xasprintf(QUEUE_BULK_PAYLOAD "%s}", jx_text(b->spec));
+		res = job_payload_set(r->db, b->job->id, b->job->worker, payload) < 0 ? TX_ERROR : TX_COMMIT;
+		free(payload);
+		return res;
+	}
+	if (bulk_finish(r, b, b->done + b->set) != 0 || queue_done(r->db, b->job) < 0)
+		return TX_ERROR;
+	b->finished = true;
+	return TX_COMMIT;
+}
+
+static void
+bulk_step(struct runner *r, struct job *j)
+{
+	struct bulk b = { .job = j };
+	int64_t step_end = runner_step_end(r);
+	const char *op;
+	char *payload;
+	json_object *v;
+
+	if ((b.root = jx_parse(j->payload, strlen(j->payload), &(int){ 0 })) == NULL ||
+	    !json_object_object_get_ex(b.root, "bulk", &b.spec) || (op = spec_str(b.spec, "op")) == NULL) {
+		json_object_put(b.root);
+		runner_drop(r, j, "unreadable bulk job");
+		return;
+	}
+	b.resolve = strcmp(op, "resolve") == 0;
+	b.exclude = strcmp(op, "exclude") == 0;
+	if (json_object_object_get_ex(b.spec, "done", &v))
+		b.done = json_object_get_int64(v);
+	for (;;) {
+		enum tx_result res = runner_tx(r, bulk_batch, &b);
+
+		if (res == TX_ABORT && b.moved_on)
+			runner_drop(r, j, "the run moved on");
+		else if (res == TX_ERROR) {
+			jx_add_int(b.spec, "done", b.done);
+			payload = xasprintf(QUEUE_BULK_PAYLOAD "%s}", jx_text(b.spec));
+			queue_release(r->db, j, queue_backoff_ms(j->attempts + 1, 0, runner_random()),
+			    j->attempts + 1, payload);
+			free(payload);
+		}
+		if (res != TX_COMMIT || b.finished)
+			break;
+		b.done += b.set;
+		if (runner_out_of_time(r, step_end)) {
+			jx_add_int(b.spec, "done", b.done);
+			payload = xasprintf(QUEUE_BULK_PAYLOAD "%s}", jx_text(b.spec));
+			queue_release(r->db, j, 0, 0, payload); /* the continuation */
+			free(payload);
+			break;
+		}
+	}
+	json_object_put(b.root);
+}
+
 void
 resources_step(struct runner *r, struct job *j)
 {
@@ -734,6 +1004,19 @@ resources_step(struct runner *r, struct job *j)
 	run_row_clear(&row);
 	if (rc <= 0)
 		return; /* deleted with its jobs (or a DB error: claimed again later) */
+	if (j->resource_id == 0 && j->payload != NULL &&
+	    strncmp(j->payload, QUEUE_BULK_PAYLOAD, strlen(QUEUE_BULK_PAYLOAD)) == 0) {
+		bulk_step(r, j); /* its own verdict, in each batch */
+		return;
+	}
+	if (j->resource_id == 0 && j->payload != NULL &&
+	    strncmp(j->payload, QUEUE_RETRY_PAYLOAD, strlen(QUEUE_RETRY_PAYLOAD)) == 0) {
+		if (retry_verdict(status) != JOB_ACT)
+			runner_drop(r, j, status);
+		else
+			retry_step(r, j);
+		return;
+	}
 	if (job_verdict(QUEUE_RESOURCES, status) != JOB_ACT) {
 		runner_drop(r, j, status);
 		return;

@@ -62,6 +62,15 @@ review_plan_verdict(const char *status)
 	return is(status, "discovering") ? JOB_ACT : JOB_DROP;
 }
 
+enum job_verdict
+retry_verdict(const char *status)
+{
+	return is(status, "executing") || is(status, "pending") || is(status, "discovering") ||
+	        is(status, "awaiting_review") || is(status, "paused_conflicts") ?
+	    JOB_ACT :
+	    JOB_DROP;
+}
+
 /* design §4, one row per allowed transition. The guarded UPDATEs of the
  * statement table (WHERE status ...) make exactly these: test_runner.c
  * test_sql_guards_follow_the_state_table fails when the two differ. */

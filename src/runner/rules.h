@@ -49,6 +49,11 @@ enum job_verdict job_verdict(const char *queue, const char *status);
  * discovering, the state the run keeps until its plan for the review is
  * made. */
 enum job_verdict review_plan_verdict(const char *status);
+/* Whether a retry-failed job acts on a run in status: on executing (it then
+ * queues the import), and on the states before it, whose later execute
+ * imports what is pending (pending, discovering, awaiting_review,
+ * paused_conflicts); not on a run that ended, was cancelled or is reverted. */
+enum job_verdict retry_verdict(const char *status);
 
 /* True when design §4 allows the run transition from -> to. */
 bool run_transition_ok(const char *from, const char *to);

@@ -16,6 +16,7 @@ import time
 import urllib.parse
 import uuid
 
+import harness
 from harness import (ACCOUNT_SCOPES, ALL_SCOPES, CREDENTIAL_FIELDS, HIDDEN_KEYS, LOG_FIELDS,
                      PROVIDERS, RESOURCE_FIELDS, RESOURCE_STATES, RUN_FIELDS, RUN_STATES,
                      ApiTestCase, q, shipped_csp, wait_for_window)
@@ -1556,25 +1557,26 @@ class Endpoints_RetryFailed(Base):
         bad = s.insert_resources(rid, failed, status="failed", attempts=3, error_message="boom") if failed else []
         return rid, ok, skipped, bad
 
-    def test_retry_resets_failed_resources_to_pending_and_queues_resource_jobs(self):
+    def test_retry_counts_the_failed_resources_and_queues_one_job_for_them(self):
+        """The request writes a bounded number of rows however many failed (issue 27.6): the run
+        goes to executing and one resources job is queued, up to the last failed id; the runner sets
+        them pending in batches and imports them (test_bounded.py)."""
         s = self.stack
         u = self.owner()
         rid, ok, skipped, bad = self._run_with_failures(u)
         r = u.request("POST", self.run_path(rid, "/retry-failed"))
         self.assertStatus(r, 202)
         b = self.assertJsonObject(r)
-        self.assertIsInstance(b.get("message"), str, r.describe())
+        self.assertEqual(b.get("message"), "Retrying 3 failed resources.", r.describe())
         self.assertTrue(is_int(b.get("retried")), r.describe())
         self.assertEqual(b["retried"], 3, r.describe())
+        self.assertEqual(b["data"]["status"], "executing", r.describe())
         st = dict((int(i), v) for i, v in s.sql("SELECT id, status FROM migration_run_resources WHERE run_id=%s" % q(rid)))
-        self.assertEqual([st[i] for i in bad], ["pending"] * 3)
+        self.assertEqual([st[i] for i in bad], ["failed"] * 3, "until the runner sets them pending")
         self.assertEqual([st[i] for i in ok], ["imported"] * 2)
         self.assertEqual([st[i] for i in skipped], ["skipped"])
-        jobs = s.sql("SELECT resource_id FROM jobs WHERE run_id=%s AND queue='resources'" % q(rid))
-        self.assertTrue(jobs, "no resources job queued")
-        with_res = [int(j[0]) for j in jobs if j[0] is not None]
-        self.assertTrue(set(with_res) <= set(bad), "jobs for resources that had not failed: %s" % with_res)
-        self.assertEqual(len(with_res), len(set(with_res)), "duplicate jobs for one resource")
+        jobs = s.sql("SELECT resource_id, payload FROM jobs WHERE run_id=%s" % q(rid))
+        self.assertEqual(jobs, [(None, '{"retry":{"after":0,"last":%d,"done":0}}' % max(bad))])
         self.assertEqual(s.run_status(rid), "executing", "design §4: retry-failed -> executing")
 
     def test_retry_is_allowed_from_failed_and_executing_runs(self):
@@ -1618,6 +1620,10 @@ class Endpoints_RetryFailed(Base):
         s.sql("UPDATE migration_runs SET status = 'completed_with_errors' WHERE id = %s" % q(rid))
         self.assertEqual(listed(rid), (5, 2))
         self.assertStatus(u.request("POST", self.run_path(rid, "/retry-failed")), 202)
+        self.assertEqual(listed(rid), (5, 2), "failed until the runner sets them pending")
+        s.sql("UPDATE migration_run_resources SET status = 'pending' WHERE run_id = %s AND status = 'failed'"
+              % q(rid))  # what the runner does then (test_bounded.py)
+        s.sql("DELETE FROM jobs WHERE run_id = %s" % q(rid))
         self.assertEqual(listed(rid), (5, 0))
         s.insert_resources(rid, 1, status="failed")  # the import fails one more while executing
         self.assertEqual(listed(rid), (6, 1))
@@ -1628,6 +1634,13 @@ class Endpoints_RetryFailed(Base):
         self.assertEqual(listed(review), (4, 1))
         self.assertStatus(u.request("POST", self.run_path(review, "/retry-failed")), 202)
         self.assertEqual(s.run_status(review), "awaiting_review")
+        self.assertEqual(listed(review), (4, 1), "failed until the runner sets it pending")
+        # the runner's retry job sets it pending and counts the kept totals again; the state stays
+        s.sql("DELETE FROM jobs WHERE run_id <> %s" % q(review))
+        p = harness.run_runner_config(s, s.write_config("rest-runner"), "--once", "--max-jobs", "1")
+        self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+        self.assertEqual(s.run_status(review), "awaiting_review")
+        self.assertEqual(s.count("jobs", "run_id=%s" % q(review)), 0)
         self.assertEqual(listed(review), (4, 0))
         self.assertStatus(u.request("POST", self.run_path(review, "/cancel")), 200)
         self.assertEqual(s.sql("SELECT total_resources, failed_resources FROM migration_runs WHERE id = %s"

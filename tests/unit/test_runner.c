@@ -102,7 +102,14 @@ test_job_verdicts(void **state)
 		/* the plan for the review: only while the run is still discovering */
 		assert_int_equal(review_plan_verdict(all[i]),
 		    strcmp(all[i], "discovering") == 0 ? JOB_ACT : JOB_DROP);
+		/* retry-failed sets failed resources pending in any state that imports them later */
+		assert_int_equal(retry_verdict(all[i]),
+		    exec || disc || strcmp(all[i], "awaiting_review") == 0 ||
+		            strcmp(all[i], "paused_conflicts") == 0 ?
+		        JOB_ACT :
+		        JOB_DROP);
 	}
+	assert_int_equal(retry_verdict(NULL), JOB_DROP);
 	assert_int_equal(review_plan_verdict(NULL), JOB_DROP);
 	assert_int_equal(job_verdict("other", "executing"), JOB_DROP);
 	assert_int_equal(job_verdict("resources", NULL), JOB_DROP);
