@@ -156,8 +156,8 @@ ensure_conn(struct db *db)
 
 		if (db->in_tx || db->open_results > 0)
 			return -1; /* a reconnect would close the statements of open results too */
-		log_warn("database %s: %s; moving to the next server",
-		    node_name(db, db->node, name, sizeof name), db->last_error);
+		log_warn("database %s: %s; %s", node_name(db, db->node, name, sizeof name), db->last_error,
+		    db->cfg->ndb_nodes > 1 ? "moving to the next server" : "connecting again");
 		close_conn(db);
 		db->node = (db->node + 1) % db->cfg->ndb_nodes;
 	}
