@@ -231,9 +231,25 @@ class TestHAProxyOneWriter(GaleraTestCase):
         # transactions node i committed for its own clients (not those it applied from the others)
         return int(self.stack.node_status(i, "wsrep_local_commits") or 0)
 
+    @staticmethod
+    def listen_section(text):
+        """The lines of a `listen galera-writer` section (comments and the end of a code block
+        left out): its settings apart from bind and server, and what follows each server's
+        address."""
+        block = text.split("listen galera-writer\n", 1)[1].split("```", 1)[0]
+        lines = [l.split("#", 1)[0].split() for l in block.splitlines()]
+        lines = [l for l in lines if l]
+        return ([" ".join(l) for l in lines if l[0] not in ("bind", "server")],
+                [" ".join(l[3:]) for l in lines if l[0] == "server"])
+
     def test_the_writer_killed_in_the_middle_of_a_20000_resource_import(self):
         writer = 1
         proxy = self.stack.start_haproxy(writer=writer)
+        # the proxy runs the section docs/deploy.md shows
+        with open(os.path.join(harness.SRCDIR, "docs", "deploy.md")) as f:
+            doc = f.read()
+        with open(proxy.conf) as f:
+            self.assertEqual(self.listen_section(f.read()), self.listen_section(doc))
         backup = proxy.order[1]  # the first backup takes over
         cfg = self.stack.proxy_config("galera-proxy", lease_seconds=5, max_attempts=3, credentials_retention=3600)
         web = self.stack.add_web("galera-proxy", cfg)
