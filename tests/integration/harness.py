@@ -740,7 +740,7 @@ class HAProxy:
     the cluster, without password or grants). The global and defaults sections are the test's own:
     log to stdout (haproxy.log: a server going DOWN or UP is logged there), a stats socket
     (stats()), and Debian's default `timeout connect 5s`. Started by Stack.start_haproxy, stopped
-    by Stack.stop()."""
+    by Stack.stop_haproxy or Stack.stop()."""
 
     # the doc's health-check timing is this (docs/deploy.md shows the same section)
     CHECK = "inter 500ms fall 2 rise 2"
@@ -868,6 +868,7 @@ class Stack:
         self._node_seq = 0   # galera: the next runner's node (runner k -> node k mod 3)
         self._node_configs = {}  # galera: config path -> its variant for each node
         self.haproxy = None  # galera: an HAProxy in front of the nodes (start_haproxy)
+        self.haproxy_log = None  # galera: its log, once one was started (kept after it stops)
         self._proxy_configs = set()  # galera: config paths that name the proxy alone
         self.fakes = None
         self.fake_port = None
@@ -1066,8 +1067,8 @@ class Stack:
     def start_haproxy(self, writer=1):
         """galera: an HAProxy (HAProxy) in front of the three nodes, node `writer` the one it sends
         connections to and the next nodes its backups; its health-check user haproxy_check is made
-        on the cluster first (no password, no grants, as docs/deploy.md says). Once per stack: the
-        second call returns the first proxy. Stack.stop() stops it."""
+        on the cluster first (no password, no grants, as docs/deploy.md says). While one runs, a
+        second call returns it. stop_haproxy() or Stack.stop() stops it."""
         if not self.galera:
             raise HarnessError("start_haproxy needs the Galera cluster (run.py --galera)")
         if self.haproxy is None:
@@ -1077,7 +1078,16 @@ class Stack:
             proxy = HAProxy(self, writer)
             proxy.start()
             self.haproxy = proxy
+            self.haproxy_log = proxy.log
         return self.haproxy
+
+    def stop_haproxy(self):
+        """Stop the proxy start_haproxy started (if any); configs naming it then reach nothing."""
+        proxy, self.haproxy = self.haproxy, None
+        if proxy is not None and proxy.proc is not None:
+            proxy.proc.stop()
+            if proxy.proc in self.procs:
+                self.procs.remove(proxy.proc)
 
     def proxy_config(self, label, **overrides):
         """galera: a config file (as write_config: overrides, the fakes' base_url) whose [database]

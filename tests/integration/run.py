@@ -102,11 +102,11 @@ class Result(unittest.TestResult):
 
     def _db_logs(self):
         """(label, error log) of the database server, or of each Galera node (and of the HAProxy in
-        front of them, once a test started it)."""
+        front of them, once a test started one)."""
         if self.stack.nodes:
             logs = [("node %d" % n.index, n.err) for n in self.stack.nodes]
-            if self.stack.haproxy is not None:
-                logs.append(("haproxy", self.stack.haproxy.log))
+            if self.stack.haproxy_log:
+                logs.append(("haproxy", self.stack.haproxy_log))
             return logs
         return [("mysqld", getattr(self.stack, "mysqld_err", ""))]
 

@@ -245,6 +245,7 @@ class TestHAProxyOneWriter(GaleraTestCase):
     def test_the_writer_killed_in_the_middle_of_a_20000_resource_import(self):
         writer = 1
         proxy = self.stack.start_haproxy(writer=writer)
+        self.addCleanup(self.stack.stop_haproxy)  # the tests after this one run without it
         # the proxy runs the section docs/deploy.md shows
         with open(os.path.join(harness.SRCDIR, "docs", "deploy.md")) as f:
             doc = f.read()
