@@ -14,9 +14,11 @@ libcmocka-dev libcurl4-openssl-dev tzdata"
 # for the deploy check (tests/deploy/run.sh); systemd for systemd-analyze verify of the
 # shipped units (tests/integration/test_install.py).
 PACKAGING="dpkg-dev debhelper fakeroot lintian cron"
-# The integration suite's Galera pass (run.py --galera): Debian's Galera provider, and what its
-# rsync state transfer (wsrep_sst_rsync) runs: rsync, and ss to see its port listening.
-GALERA="galera-4 rsync iproute2"
+# The integration suite's Galera pass (run.py --galera): Debian's Galera provider, what its
+# rsync state transfer (wsrep_sst_rsync) runs: rsync, and ss to see its port listening; and
+# haproxy, the one-writer proxy in front of the cluster (the harness runs it in the foreground;
+# the policy below keeps the package from starting its own service).
+GALERA="galera-4 rsync iproute2 haproxy"
 PKGS="build-essential $BUILD_DEPS $PACKAGING
 mariadb-server mariadb-client lighttpd apache2 libapache2-mod-fcgid spawn-fcgi
 python3 curl ca-certificates procps man-db groff-base clang-format systemd $GALERA"

@@ -731,6 +731,113 @@ class GaleraNode:
             time.sleep(0.2)
 
 
+class HAProxy:
+    """Debian's haproxy in the stack's folder (tmp/haproxy), in the foreground (`haproxy -db -f
+    haproxy.cfg`), in front of the three Galera nodes' TCP ports: the one-writer set-up of
+    docs/deploy.md ("HAProxy with one writer"), whose `listen galera-writer` section it writes as
+    the document shows it: node `writer` the one server, the other two `backup` (the first of them
+    takes over), health checked with `option mysql-check user haproxy_check` (that user exists on
+    the cluster, without password or grants). The global and defaults sections are the test's own:
+    log to stdout (haproxy.log: a server going DOWN or UP is logged there), a stats socket
+    (stats()), and Debian's default `timeout connect 5s`. Started by Stack.start_haproxy, stopped
+    by Stack.stop_haproxy or Stack.stop()."""
+
+    # the doc's health-check timing is this (docs/deploy.md shows the same section)
+    CHECK = "inter 500ms fall 2 rise 2"
+
+    def __init__(self, stack, writer):
+        self.stack = stack
+        self.writer = writer
+        n = len(stack.nodes)
+        self.order = [(writer + k) % n for k in range(n)]  # the writer, then its backups in turn
+        self.dir = os.path.join(stack.tmp, "haproxy")
+        self.conf = os.path.join(self.dir, "haproxy.cfg")
+        self.stats_sock = os.path.join(self.dir, "stats.sock")
+        self.port = None
+        self.proc = None
+        self.log = None
+
+    def config_text(self):
+        servers = ["    server node%d 127.0.0.1:%d check%s" % (i, self.stack.nodes[i].port,
+                                                              "" if i == self.writer else " backup")
+                   for i in self.order]
+        return "\n".join([
+            "global",
+            "    log stdout format raw local0",
+            "    stats socket %s mode 600 level admin" % self.stats_sock,
+            "",
+            "defaults",
+            "    log global",
+            "    option tcplog",
+            "    timeout connect 5s",
+            "",
+            "listen galera-writer",
+            "    bind 127.0.0.1:%d" % self.port,
+            "    mode tcp",
+            "    option tcpka",
+            "    option mysql-check user haproxy_check",
+            "    timeout client 1h",
+            "    timeout server 1h",
+            "    default-server " + self.CHECK,
+        ] + servers) + "\n"
+
+    def start(self, timeout=20):
+        os.makedirs(self.dir, exist_ok=True)
+        self.port = free_port()
+        with open(self.conf, "w") as f:
+            f.write(self.config_text())
+        r = subprocess.run(["haproxy", "-c", "-f", self.conf], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if r.returncode != 0:
+            raise HarnessError("haproxy -c refused %s:\n%s" % (self.conf, r.stdout.decode(errors="replace")))
+        self.proc = self.stack._spawn("haproxy", ["haproxy", "-db", "-f", self.conf])
+        self.log = self.proc.log
+        deadline = time.time() + timeout
+        while True:
+            if not self.proc.alive():
+                raise HarnessError("haproxy exited:\n" + tail(self.log))
+            try:
+                if self.server_status(self.writer) == "UP":
+                    return
+            except OSError:
+                pass
+            if time.time() > deadline:
+                raise HarnessError("haproxy: node %d not UP after %ds:\n%s" % (self.writer, timeout, tail(self.log)))
+            time.sleep(0.1)
+
+    def stats(self):
+        """`show stat` of the listen section's servers: node index -> its row (dict of the CSV's
+        fields: status UP/DOWN, stot sessions so far, scur current, chkdown, lastchg ...)."""
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(10)
+        try:
+            s.connect(self.stats_sock)
+            s.sendall(b"show stat\n")
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        finally:
+            s.close()
+        lines = data.decode(errors="replace").splitlines()
+        head = lines[0].lstrip("# ").split(",")
+        out = {}
+        for line in lines[1:]:
+            row = dict(zip(head, line.split(",")))
+            if row.get("pxname") == "galera-writer" and row.get("svname", "").startswith("node"):
+                out[int(row["svname"][4:])] = row
+        return out
+
+    def server_status(self, i):
+        """UP, DOWN (or e.g. "DOWN 1/2" while the checks change their mind) of node i."""
+        return self.stats()[i]["status"]
+
+    def sessions(self):
+        """node index -> sessions the proxy sent it so far (stot)."""
+        return {i: int(row["stot"] or 0) for i, row in self.stats().items()}
+
+
 # ---------------------------------------------------------------------- stack
 
 class Stack:
@@ -760,6 +867,9 @@ class Stack:
         self.bringup = None  # galera: (seconds to a synced 3-node cluster, resident MB of the 3 nodes)
         self._node_seq = 0   # galera: the next runner's node (runner k -> node k mod 3)
         self._node_configs = {}  # galera: config path -> its variant for each node
+        self.haproxy = None  # galera: an HAProxy in front of the nodes (start_haproxy)
+        self.haproxy_log = None  # galera: its log, once one was started (kept after it stops)
+        self._proxy_configs = set()  # galera: config paths that name the proxy alone
         self.fakes = None
         self.fake_port = None
         self.history = collections.deque(maxlen=8)
@@ -954,6 +1064,42 @@ class Stack:
         """A wsrep status variable of node i (e.g. wsrep_cluster_size), as text."""
         return self.nodes[i].status(name)
 
+    def start_haproxy(self, writer=1):
+        """galera: an HAProxy (HAProxy) in front of the three nodes, node `writer` the one it sends
+        connections to and the next nodes its backups; its health-check user haproxy_check is made
+        on the cluster first (no password, no grants, as docs/deploy.md says). While one runs, a
+        second call returns it. stop_haproxy() or Stack.stop() stops it."""
+        if not self.galera:
+            raise HarnessError("start_haproxy needs the Galera cluster (run.py --galera)")
+        if self.haproxy is None:
+            if shutil.which("haproxy") is None:
+                raise HarnessError("haproxy not found: install it (scripts/install-deps.sh)")
+            self.sql("CREATE USER IF NOT EXISTS 'haproxy_check'@'127.0.0.1'", db=None)
+            proxy = HAProxy(self, writer)
+            proxy.start()
+            self.haproxy = proxy
+            self.haproxy_log = proxy.log
+        return self.haproxy
+
+    def stop_haproxy(self):
+        """Stop the proxy start_haproxy started (if any); configs naming it then reach nothing."""
+        proxy, self.haproxy = self.haproxy, None
+        if proxy is not None and proxy.proc is not None:
+            proxy.proc.stop()
+            if proxy.proc in self.procs:
+                self.procs.remove(proxy.proc)
+
+    def proxy_config(self, label, **overrides):
+        """galera: a config file (as write_config: overrides, the fakes' base_url) whose [database]
+        names the proxy alone (host = 127.0.0.1, port = the proxy's port; no hosts list), as every
+        host of the one-writer set-up does. Runners and web servers given it use the proxy whatever
+        node= they are given."""
+        if self.haproxy is None:
+            raise HarnessError("proxy_config: no proxy (start_haproxy)")
+        path = self._write_config_file(label, None, overrides, proxy=self.haproxy)
+        self._proxy_configs.add(path)
+        return path
+
     def next_node(self):
         """The node the next runner uses (runner k -> node k mod 3); 0 without galera."""
         if not self.galera:
@@ -1015,7 +1161,7 @@ class Stack:
             return paths[first]
         return self._write_config_file(label, None, overrides)
 
-    def _write_config_file(self, label, node, overrides):
+    def _write_config_file(self, label, node, overrides, proxy=None):
         limits = {"requests_per_minute": None, "starts_per_minute": None, "max_body": None, "max_resources": None,
                   "max_pages": None, "provider_wait_min": None, "provider_wait_max": None}
         runner = {"max_attempts": 3, "lease_seconds": 30}
@@ -1029,7 +1175,9 @@ class Stack:
                 raise HarnessError("unknown config override %s" % k)
         path = os.path.join(self.tmp, "migrator-%s.conf" % label)
         prov_port = self.fake_port or 9  # nothing listens on port 9 (REST never calls providers)
-        if node is None:
+        if proxy is not None:
+            database = ["host = 127.0.0.1", "port = %d" % proxy.port]
+        elif node is None:
             database = ["socket = " + self.sock]
         elif GALERA_ONE_HOST:
             database = ["socket = " + self.nodes[node].sock]
@@ -1063,7 +1211,9 @@ class Stack:
         if label in self.webs:
             return self.webs[label]
         config_path = config_path or self.config
-        if self.galera:
+        if self.galera and config_path in self._proxy_configs:
+            node = None  # the proxy's
+        elif self.galera:
             if node is None:
                 node = len(self.webs) % len(self.nodes)
             config_path = self.config_for_node(config_path, node)

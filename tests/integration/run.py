@@ -101,9 +101,13 @@ class Result(unittest.TestResult):
             self._marks[label] = harness.file_size(path)
 
     def _db_logs(self):
-        """(label, error log) of the database server, or of each Galera node."""
+        """(label, error log) of the database server, or of each Galera node (and of the HAProxy in
+        front of them, once a test started one)."""
         if self.stack.nodes:
-            return [("node %d" % n.index, n.err) for n in self.stack.nodes]
+            logs = [("node %d" % n.index, n.err) for n in self.stack.nodes]
+            if self.stack.haproxy_log:
+                logs.append(("haproxy", self.stack.haproxy_log))
+            return logs
         return [("mysqld", getattr(self.stack, "mysqld_err", ""))]
 
     def _record(self, test, kind, err):

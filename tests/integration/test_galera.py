@@ -6,6 +6,9 @@ stack's three nodes (harness.Stack(galera=True)).
 - A node is killed (kill -9) in the middle of a 20,000-resource import and later started again: the
   run completes, every resource arrives once, the node rejoins, and the web server of that node
   never answers 500.
+- The same drill behind HAProxy with one writer (docs/deploy.md): every runner and a web server
+  name the proxy alone, the writer is the node killed; the proxy moves to a backup, and the same
+  holds.
 - The API's limits (240 requests and 5 starts a minute) hold for the whole cluster, with web servers
   on three nodes.
 - What one host wrote (a token, a run), a request on another node sees at once.
@@ -64,6 +67,78 @@ class GaleraTestCase(RunnerTestCase):
         for i in range(3):
             self.assertEqual(self.stack.node_status(i, "wsrep_cluster_size"), "3", "node %d" % i)
             self.assertEqual(self.stack.node_status(i, "wsrep_local_state_comment"), "Synced", "node %d" % i)
+
+    def node_kill_drill(self, victim, runner_config, web, before_kill=None):
+        """A 20,000-resource import, runners on the three nodes each started again when it ends (as
+        cron would; runner i with runner_config on node i), node `victim` killed (kill -9) once 3,000
+        are imported, requests made to `web` meanwhile, the node started again once 3,000 more are
+        (or the run ended), until the run ends. Asserts the run completed, every resource arrived
+        exactly once and none failed, the cluster is whole again, each answer of `web` during the
+        outage was a 200 or a 503 service_unavailable with Retry-After (never a 500), and no runner
+        exited with a failure. before_kill() is called just before the kill; its result is the
+        "before_kill" of the dict returned, beside the figures (n, at_kill, at_restart, rejoin
+        seconds, answers, ended: (node, exit status, last lines) of each runner)."""
+        n = 20000
+        user = self.user()
+        rid = self.synthetic_run(user, "uptimerobot", test_drills.contacts_and_monitors(n))
+        self.execute(user, rid)
+        self.assertStatus(user.request("GET", MIG + "/" + rid, web=web), 200)
+        d = {"n": n, "user": user, "rid": rid, "before_kill": None}
+        stop = threading.Event()
+        ended = d["ended"] = []  # (node, exit status, the output's last lines)
+
+        def cron(node):
+            while not stop.is_set():
+                proc = harness.spawn_runner(self.stack, runner_config, "--once", "--max-seconds", "20", node=node)
+                proc.p.wait()
+                ended.append((node, proc.p.returncode, harness.tail(proc.log, 8)))
+                proc.stop()
+                stop.wait(0.5)  # cron's next start
+
+        threads = [threading.Thread(target=cron, args=(i,)) for i in range(3)]
+        for t in threads:
+            t.start()
+        answers = d["answers"] = []  # web's answers during the outage
+        try:
+            t0 = time.time()
+            while self.imported(rid) < 3000:
+                self.assertLess(time.time() - t0, 300, "3,000 imported in 5 minutes")
+                time.sleep(0.1)
+            if before_kill is not None:
+                d["before_kill"] = before_kill()
+            self.stack.kill_node(victim)
+            at_kill = d["at_kill"] = self.imported(rid)
+            # the import goes on without the node; web answers meanwhile
+            while self.imported(rid) < min(at_kill + 3000, n + 20) and self.stack.run_status(rid) == "executing":
+                self.assertLess(time.time() - t0, 600, "the import went on without node %d" % victim)
+                for path in (MIG + "/" + rid, "/api/v1/me"):
+                    answers.append(user.request("GET", path, web=web))
+                time.sleep(0.2)
+            d["at_restart"] = self.imported(rid)
+            rejoin = time.time()
+            self.stack.start_node(victim)
+            d["rejoin"] = time.time() - rejoin
+            self.wait_sql("SELECT status FROM migration_runs WHERE id=%s" % q(rid),
+                          lambda v: v != "executing", timeout=600, what="the run's end")
+        finally:
+            stop.set()
+            for t in threads:
+                t.join(120)
+        self.assertEqual(self.stack.run_status(rid), "completed")
+        test_drills.TestDrills.assert_imported_whole(self, user, rid, n)
+        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s AND status='failed'" % q(rid)), 0)
+        self.assert_cluster_whole()
+        # web during the outage: served from another node, or a 503 that says to come back; never a 500
+        self.assertTrue(answers, "requests were made during the outage")
+        for r in answers:
+            self.assertIn(r.status, (200, 503), r.describe())
+            if r.status == 503:
+                self.assertEqual(r.json and r.json.get("code"), "service_unavailable", r.describe())
+                self.assertTrue((r.header("Retry-After") or "").isdigit(), r.describe())
+        self.assertStatus(user.request("GET", MIG + "/" + rid, web=web), 200)
+        # no runner told cron it failed: the one that used the killed node went on on another
+        self.assertEqual([e for e in ended if e[1] != 0], [])
+        return d
 
 
 class TestPlanningChunksRace(GaleraTestCase):
@@ -137,70 +212,102 @@ class TestPlanningChunksRace(GaleraTestCase):
 class TestNodeKilledMidImport(GaleraTestCase):
 
     def test_a_node_killed_in_the_middle_of_a_20000_resource_import(self):
-        n = 20000
-        user = self.user()
-        rid = self.synthetic_run(user, "uptimerobot", test_drills.contacts_and_monitors(n))
-        self.execute(user, rid)
         victim = 1
         web = self.stack.add_web("galera-victim", node=victim)
-        self.assertStatus(user.request("GET", MIG + "/" + rid, web=web), 200)
-        # runners on the three nodes, each started again when it ends, as cron would
-        stop = threading.Event()
-        ended = []  # (node, exit status, the output's last lines)
+        # runner i on node i (its config lists the three nodes, node i first)
+        d = self.node_kill_drill(victim, self.cfg, web)
+        test_drills.figures("galera-node-kill", resources=d["n"] + 20, imported_at_kill=d["at_kill"],
+                            imported_at_restart=d["at_restart"], rejoin_seconds=round(d["rejoin"], 1),
+                            victim_answers="/".join("%d" % r.status for r in d["answers"][:40]),
+                            runner_exits="/".join(str(e[1]) for e in d["ended"]))
 
-        def cron(node):
-            while not stop.is_set():
-                proc = harness.spawn_runner(self.stack, self.cfg, "--once", "--max-seconds", "20", node=node)
-                proc.p.wait()
-                ended.append((node, proc.p.returncode, harness.tail(proc.log, 8)))
-                proc.stop()
-                stop.wait(0.5)  # cron's next start
 
-        threads = [threading.Thread(target=cron, args=(i,)) for i in range(3)]
-        for t in threads:
-            t.start()
-        answers = []  # the victim node's web server during the outage
+class TestHAProxyOneWriter(GaleraTestCase):
+    """docs/deploy.md's "HAProxy with one writer": every runner and a web server name the proxy
+    alone (harness.HAProxy: the document's `listen galera-writer` section, node 1 the writer, nodes
+    2 and 0 its backups), and the writer is killed in the middle of a 20,000-resource import."""
+
+    def wsrep_commits(self, i):
+        # transactions node i committed for its own clients (not those it applied from the others)
+        return int(self.stack.node_status(i, "wsrep_local_commits") or 0)
+
+    @staticmethod
+    def listen_section(text):
+        """The lines of a `listen galera-writer` section (comments and the end of a code block
+        left out): its settings apart from bind and server, and what follows each server's
+        address."""
+        block = text.split("listen galera-writer\n", 1)[1].split("```", 1)[0]
+        lines = [l.split("#", 1)[0].split() for l in block.splitlines()]
+        lines = [l for l in lines if l]
+        return ([" ".join(l) for l in lines if l[0] not in ("bind", "server")],
+                [" ".join(l[3:]) for l in lines if l[0] == "server"])
+
+    def test_the_writer_killed_in_the_middle_of_a_20000_resource_import(self):
+        writer = 1
+        proxy = self.stack.start_haproxy(writer=writer)
+        self.addCleanup(self.stack.stop_haproxy)  # the tests after this one run without it
+        # the proxy runs the section docs/deploy.md shows
+        with open(os.path.join(harness.SRCDIR, "docs", "deploy.md")) as f:
+            doc = f.read()
+        with open(proxy.conf) as f:
+            self.assertEqual(self.listen_section(f.read()), self.listen_section(doc))
+        backup = proxy.order[1]  # the first backup takes over
+        cfg = self.stack.proxy_config("galera-proxy", lease_seconds=5, max_attempts=3, credentials_retention=3600)
+        web = self.stack.add_web("galera-proxy", cfg)
+        down = []  # the proxy's view of the writer after the kill: (seconds after the kill, status, sessions)
+
+        def watch(t_kill):
+            # the proxy's stats, every 50 ms, until its checks mark the writer DOWN (or 30 s passed)
+            while time.time() - t_kill < 30:
+                status = proxy.server_status(writer)
+                if status.startswith("DOWN"):
+                    down.append((time.time() - t_kill, status, proxy.sessions()))
+                    return
+                time.sleep(0.05)
+
+        watcher = []
+
+        def before_kill():
+            before = {"sessions": proxy.sessions(), "backup_commits": self.wsrep_commits(backup)}
+            watcher.append(threading.Thread(target=watch, args=(time.time(),)))
+            watcher[0].start()
+            return before
+
         try:
-            t0 = time.time()
-            while self.imported(rid) < 3000:
-                self.assertLess(time.time() - t0, 300, "3,000 imported in 5 minutes")
-                time.sleep(0.1)
-            self.stack.kill_node(victim)
-            at_kill = self.imported(rid)
-            # the import goes on without the node; its web server answers meanwhile
-            while self.imported(rid) < min(at_kill + 3000, n + 20) and self.stack.run_status(rid) == "executing":
-                self.assertLess(time.time() - t0, 600, "the import went on without node %d" % victim)
-                for path in (MIG + "/" + rid, "/api/v1/me"):
-                    answers.append(user.request("GET", path, web=web))
-                time.sleep(0.2)
-            at_restart = self.imported(rid)
-            rejoin = time.time()
-            self.stack.start_node(victim)
-            rejoin = time.time() - rejoin
-            self.wait_sql("SELECT status FROM migration_runs WHERE id=%s" % q(rid),
-                          lambda v: v != "executing", timeout=600, what="the run's end")
+            d = self.node_kill_drill(writer, cfg, web, before_kill=before_kill)
         finally:
-            stop.set()
-            for t in threads:
-                t.join(120)
-        self.assertEqual(self.stack.run_status(rid), "completed")
-        test_drills.TestDrills.assert_imported_whole(self, user, rid, n)
-        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s AND status='failed'" % q(rid)), 0)
-        self.assert_cluster_whole()
-        # the victim's web server: served from another node, or a 503 that says to come back; never a 500
-        self.assertTrue(answers, "requests were made during the outage")
-        for r in answers:
-            self.assertIn(r.status, (200, 503), r.describe())
-            if r.status == 503:
-                self.assertEqual(r.json and r.json.get("code"), "service_unavailable", r.describe())
-                self.assertTrue((r.header("Retry-After") or "").isdigit(), r.describe())
-        self.assertStatus(user.request("GET", MIG + "/" + rid, web=web), 200)
-        # no runner told cron it failed: the one on the killed node went on on another
-        self.assertEqual([e for e in ended if e[1] != 0], [])
-        test_drills.figures("galera-node-kill", resources=n + 20, imported_at_kill=at_kill,
-                            imported_at_restart=at_restart, rejoin_seconds=round(rejoin, 1),
-                            victim_answers="/".join("%d" % r.status for r in answers[:40]),
-                            runner_exits="/".join(str(e[1]) for e in ended))
+            for t in watcher:
+                t.join(60)
+        # up to the kill, the proxy sent every connection to the writer, none to a backup
+        before = d["before_kill"]["sessions"]
+        self.assertGreater(before[writer], 0, before)
+        self.assertEqual([before[i] for i in proxy.order[1:]], [0, 0], before)
+        # then its checks marked the writer DOWN and it sent the service to the first backup, where
+        # the import went on: the proxy's stats and log, and that node's own commits
+        self.assertTrue(down, "the proxy did not mark the writer DOWN within 30 s of the kill")
+        after = proxy.sessions()
+        self.assertGreater(after[backup], 0, after)
+        self.assertEqual(after[proxy.order[2]], 0, "only the first backup takes over: %s" % after)
+        commits = self.wsrep_commits(backup) - d["before_kill"]["backup_commits"]
+        self.assertGreater(commits, 100, "node %d committed the import after the kill" % backup)
+        # the writer is back: the proxy says so (rise 2); it logged both changes
+        self.wait_for(lambda: proxy.server_status(writer) == "UP", 10, "the proxy to see node %d UP" % writer)
+        with open(proxy.log, errors="replace") as f:
+            logged = f.read()
+        for change in ("DOWN", "UP"):
+            self.assertIn("Server galera-writer/node%d is %s" % (writer, change), logged)
+        test_drills.figures("galera-haproxy-writer-kill", resources=d["n"] + 20, imported_at_kill=d["at_kill"],
+                            imported_at_restart=d["at_restart"], rejoin_seconds=round(d["rejoin"], 1),
+                            writer_down_after=round(down[0][0], 2), sessions_before_kill=before,
+                            sessions_after=after, backup_commits_after_kill=commits,
+                            web_answers="/".join("%d" % r.status for r in d["answers"][:40]),
+                            runner_exits="/".join(str(e[1]) for e in d["ended"]))
+
+    def wait_for(self, cond, timeout, what):
+        deadline = time.time() + timeout
+        while not cond():
+            self.assertLess(time.time(), deadline, "waited %ds for %s" % (timeout, what))
+            time.sleep(0.2)
 
 
 class TestLimitsAcrossNodes(GaleraTestCase):
