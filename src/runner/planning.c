@@ -341,7 +341,8 @@ plan_report(struct runner *r, void *arg)
 		free(old);
 		return TX_ABORT;
 	}
-	stats = stats_activity(old, old, "planning", NULL, p->unreported, true, p->total, (int64_t)time(NULL));
+	stats =
+	    stats_activity(old, old, "planning", NULL, p->unreported, true, p->total, (int64_t)time(NULL));
 	set = run_stats_set(r->db, p->job->run_id, stats);
 	free(stats);
 	free(old);
