@@ -7,11 +7,5 @@
 #   bench/fairness.sh [--monitors N] [--small K] [--slots S]   (default 100000, 20, 2)
 #   MIGRATOR_BUILDDIR=DIR              use an existing build (else scripts/build.sh builds build/)
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "${MIGRATOR_BUILDDIR:-}" ]; then
-	"$top/scripts/install-deps.sh"
-	"$top/scripts/build.sh" "$top/build"
-	export MIGRATOR_BUILDDIR="$top/build"
-fi
-export MIGRATOR_SRCDIR="$top"
+. "$(dirname "$0")/python_env.sh"
 exec python3 "$top/bench/fairness.py" "$@"

@@ -12,11 +12,5 @@
 # A build of main to compare with, outside this tree:
 #   mkdir -p /tmp/main && git archive main | tar -x -C /tmp/main && /tmp/main/scripts/build.sh /tmp/main/build
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "${MIGRATOR_BUILDDIR:-}" ]; then
-	"$top/scripts/install-deps.sh"
-	"$top/scripts/build.sh" "$top/build"
-	export MIGRATOR_BUILDDIR="$top/build"
-fi
-export MIGRATOR_SRCDIR="$top"
+. "$(dirname "$0")/python_env.sh"
 exec python3 "$top/bench/natural_key.py" "$@"

@@ -15,13 +15,7 @@
 #                                      the one server's figures (issue 27)
 #   MIGRATOR_BUILDDIR=DIR              use an existing build (else scripts/build.sh builds build/)
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "${MIGRATOR_BUILDDIR:-}" ]; then
-	"$top/scripts/install-deps.sh"
-	"$top/scripts/build.sh" "$top/build"
-	export MIGRATOR_BUILDDIR="$top/build"
-fi
-export MIGRATOR_SRCDIR="$top"
+. "$(dirname "$0")/python_env.sh"
 [ $# -gt 0 ] || set -- 10000 100000
 exec python3 "$top/bench/runner_scale.py" --slots "${BENCH_SLOTS:-3}" --tick "${BENCH_TICK:-6}" \
 	${BENCH_GALERA:+--galera} "$@"
