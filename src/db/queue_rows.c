@@ -54,6 +54,12 @@ job_pick(struct db *db, uint64_t id, struct job_row *out)
 }
 
 int64_t
+run_served(struct db *db, const char *run_id)
+{
+	return db_exec(db, ST_RUN_SERVED, "s", run_id);
+}
+
+int64_t
 job_reserve(struct db *db, uint64_t id, const char *worker, int lease_s)
 {
 	return db_exec(db, ST_JOB_RESERVE, "siiu", worker, (int64_t)lease_s, (int64_t)lease_s, id);

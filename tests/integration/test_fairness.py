@@ -24,17 +24,20 @@ class TestFairShare(RunnerTestCase):
         """A cancelled run: a runner claims its job and drops it (its claim is all that is seen)."""
         return self.stack.insert_run(user.id, status="cancelled")
 
-    def job(self, rid, age_s, held=False, served_ago_s=None):
+    def job(self, rid, age_s, held=False):
         """A discovery job of run rid, available since age_s seconds ago (held: another runner's,
-        its lease running); served_ago_s: a runner last claimed it that long ago (None: never)."""
+        its lease running)."""
         self.stack.sql(
-            "INSERT INTO jobs (queue, run_id, available_at, reserved_by, reserved_until, served_at, created_at)"
-            " VALUES ('discovery', %s, UTC_TIMESTAMP(6) + INTERVAL %d SECOND, %s, %s, %s,"
+            "INSERT INTO jobs (queue, run_id, available_at, reserved_by, reserved_until, created_at)"
+            " VALUES ('discovery', %s, UTC_TIMESTAMP(6) + INTERVAL %d SECOND, %s, %s,"
             " UTC_TIMESTAMP(6) - INTERVAL %d SECOND)" % (
                 q(rid), 600 if held else -age_s, q("elsewhere") if held else "NULL",
-                "UTC_TIMESTAMP(6) + INTERVAL 600 SECOND" if held else "NULL",
-                "NULL" if served_ago_s is None else "UTC_TIMESTAMP(6) - INTERVAL %d SECOND" % served_ago_s,
-                age_s))
+                "UTC_TIMESTAMP(6) + INTERVAL 600 SECOND" if held else "NULL", age_s))
+
+    def served(self, rid, ago_s):
+        """A runner last claimed a job of run rid ago_s seconds ago."""
+        self.stack.sql("UPDATE migration_runs SET served_at = UTC_TIMESTAMP(6) - INTERVAL %d SECOND WHERE id = %s"
+                       % (ago_s, q(rid)))
 
     def claims(self, *args):
         p = self.runner("--once", "--verbose", *args)
@@ -54,10 +57,16 @@ class TestFairShare(RunnerTestCase):
     def test_among_users_with_nothing_running_the_run_served_longest_ago_goes_first(self):
         users = [self.user() for _ in range(3)]
         recent, long_ago, never = (self.idle_run(u) for u in users)
-        self.job(recent, 900, served_ago_s=1)      # the oldest job, its run just served (a continuation)
-        self.job(long_ago, 600, served_ago_s=3600)
-        self.job(never, 30)                        # a newcomer
+        self.job(recent, 900)       # the oldest job, of a run just served (its chunk before ended)
+        self.served(recent, 1)
+        self.job(long_ago, 600)
+        self.served(long_ago, 3600)
+        self.job(never, 30)         # a newcomer
         self.assertEqual(self.claims(), [never, long_ago, recent])
+        # a claim marks its run served
+        self.assertEqual(self.stack.count("migration_runs", "id IN (%s, %s, %s) AND served_at >"
+                                          " UTC_TIMESTAMP(6) - INTERVAL 60 SECOND" % (q(recent), q(long_ago), q(never))),
+                         3)
 
     def test_a_long_step_gives_its_runner_up_when_another_user_waits(self):
         a, b = self.user(), self.user()
@@ -67,14 +76,15 @@ class TestFairShare(RunnerTestCase):
         big = self.synthetic_run(a, "uptimerobot", items)
         self.execute(a, big)
         waiting = self.idle_run(b)
-        # The runner's planning step starts and waits at the run row; meanwhile user b's job
-        # arrives. Held longer than RUNNER_YIELD_MS (500 ms), the step looks at once after its
-        # first transaction whether other work waits: it does.
-        lock = harness.RowLock(self.stack, "SELECT id FROM migration_runs WHERE id = %s FOR UPDATE" % q(big))
+        # The runner's planning step starts and waits at the run's first resource (its first batch
+        # locks it); meanwhile user b's job arrives. Held longer than RUNNER_YIELD_MS (500 ms), the
+        # step looks at once after its first transaction whether other work waits: it does.
+        lock = harness.RowLock(self.stack, "SELECT id FROM migration_run_resources WHERE run_id = %s"
+                                           " ORDER BY id LIMIT 1 FOR UPDATE" % q(big))
         proc = harness.spawn_runner(self.stack, self.cfg, "--max-jobs", "2", "--verbose", "--worker-id", "fair")
         deadline = time.time() + 60
-        while not lock.waiting("%migration_runs%"):
-            self.assertLess(time.time(), deadline, "the runner never reached the run row")
+        while not lock.waiting("%migration_run_resources%"):
+            self.assertLess(time.time(), deadline, "the runner never reached the run's resources")
             time.sleep(0.15)
         self.job(waiting, 1)
         time.sleep(0.6)
