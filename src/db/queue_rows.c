@@ -54,9 +54,9 @@ job_pick(struct db *db, uint64_t id, struct job_row *out)
 }
 
 int64_t
-run_served(struct db *db, const char *run_id)
+run_runner_time(struct db *db, const char *run_id, int64_t ms)
 {
-	return db_exec(db, ST_RUN_SERVED, "s", run_id);
+	return db_exec(db, ST_RUN_RUNNER_TIME, "is", ms, run_id);
 }
 
 int64_t

@@ -30,8 +30,8 @@ int job_pick(struct db *, uint64_t id, struct job_row *out);
 /* During a step of run_id: 1 when a job of another user or run waits that a claim takes before
  * this step's continuation (ST_JOB_WAITING), 0 when none, -1 error. */
 int job_waiting(struct db *, const char *run_id);
-/* Inside the claim's transaction: run_id was served now (migration_runs.served_at). */
-int64_t run_served(struct db *, const char *run_id);
+/* A step of run_id took ms more of a runner (migration_runs.runner_ms). */
+int64_t run_runner_time(struct db *, const char *run_id, int64_t ms);
 /* Inside the claim's transaction: job id is worker's for lease_s seconds. */
 int64_t job_reserve(struct db *, uint64_t id, const char *worker, int lease_s);
 /* Extend worker's lease of job id to lease_s seconds from now (and lock the row). */

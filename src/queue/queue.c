@@ -49,7 +49,7 @@ claim_once(struct db *db, const char *worker, int lease_s, struct job *j)
 	j->resource_id = row.resource_id;
 	j->payload = row.payload;
 	j->attempts = row.attempts;
-	if (job_reserve(db, j->id, worker, lease_s) < 0 || run_served(db, j->run_id) < 0)
+	if (job_reserve(db, j->id, worker, lease_s) < 0)
 		goto fail;
 	if (db_commit(db) != 0)
 		goto fail;

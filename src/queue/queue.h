@@ -55,7 +55,8 @@ int queue_push(struct db *, const char *queue, const char *run_id, uint64_t reso
     struct err *e);
 
 /* Claim for worker, with a lease of lease_s seconds, the available job the fair order puts first
- * (ST_JOB_CANDIDATES: a user with no job running, then a run with none, then the oldest), in a
+ * (ST_JOB_CANDIDATES: a user with no job running, then a run with none; the run that has had least
+ * runner time, then the oldest job), in a
  * short transaction of its own (FOR UPDATE SKIP LOCKED). Returns 1 with *job filled, 0 when
  * nothing is available (or every try lost to another claimer), -1 when the database cannot serve. */
 int queue_claim(struct db *, const char *worker, int lease_s, struct job *job);

@@ -292,9 +292,11 @@ runner_housekeeping(struct runner *r)
 static void
 runner_step(struct runner *r, struct job *j)
 {
+	int64_t t0 = mono_ms();
+
 	r->run_id = j->run_id;
 	r->step_done = 0;
-	r->next_yield_check = mono_ms() + RUNNER_YIELD_MS;
+	r->next_yield_check = t0 + RUNNER_YIELD_MS;
 	r->yielding = false;
 	if (strcmp(j->queue, QUEUE_DISCOVERY) == 0)
 		discovery_step(r, j);
@@ -307,6 +309,9 @@ runner_step(struct runner *r, struct job *j)
 	else
 		resources_step(r, j);
 	r->run_id = NULL;
+	/* the claim's order: the run that has had least runner time first */
+	if (run_runner_time(r->db, j->run_id, mono_ms() - t0) < 0)
+		log_warn("run %s: runner time not counted: %s", j->run_id, db_error(r->db));
 }
 
 long

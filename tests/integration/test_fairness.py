@@ -1,8 +1,8 @@
 """Fair share among users (issue 28 item 1, docs/runner.md "Fair share"): a claim takes first a job
-of a user with no job running, then one of a run with none running, each the run served longest
-ago (or never) first; a step whose run's user holds a runner ends early when such work waits, its
-job going back as a continuation. bench/fairness.py measures what a user sees; this checks the
-rules, with runners stopped at known points (row locks held), on any machine.
+of a user with no job running, then one of a run with none running, each the run that has had least
+runner time first; a step ends early when such work waits, its job going back as a continuation.
+bench/fairness.py measures what a user sees; this checks the rules, with runners stopped at known
+points (row locks held), on any machine.
 """
 
 import re
@@ -34,10 +34,9 @@ class TestFairShare(RunnerTestCase):
                 q(rid), 600 if held else -age_s, q("elsewhere") if held else "NULL",
                 "UTC_TIMESTAMP(6) + INTERVAL 600 SECOND" if held else "NULL", age_s))
 
-    def served(self, rid, ago_s):
-        """A runner last claimed a job of run rid ago_s seconds ago."""
-        self.stack.sql("UPDATE migration_runs SET served_at = UTC_TIMESTAMP(6) - INTERVAL %d SECOND WHERE id = %s"
-                       % (ago_s, q(rid)))
+    def runner_time(self, rid, ms):
+        """Run rid's steps have taken ms of a runner so far."""
+        self.stack.sql("UPDATE migration_runs SET runner_ms = %d WHERE id = %s" % (ms, q(rid)))
 
     def claims(self, *args):
         p = self.runner("--once", "--verbose", *args)
@@ -54,19 +53,15 @@ class TestFairShare(RunnerTestCase):
         self.assertEqual(self.claims(), [b_run, a_other, a_busy])
         self.assertEqual(self.stack.count("jobs", "reserved_by IS NULL"), 0, "each claimed once")
 
-    def test_among_users_with_nothing_running_the_run_served_longest_ago_goes_first(self):
+    def test_among_users_with_nothing_running_the_run_that_had_least_runner_time_goes_first(self):
         users = [self.user() for _ in range(3)]
-        recent, long_ago, never = (self.idle_run(u) for u in users)
-        self.job(recent, 900)       # the oldest job, of a run just served (its chunk before ended)
-        self.served(recent, 1)
-        self.job(long_ago, 600)
-        self.served(long_ago, 3600)
-        self.job(never, 30)         # a newcomer
-        self.assertEqual(self.claims(), [never, long_ago, recent])
-        # a claim marks its run served
-        self.assertEqual(self.stack.count("migration_runs", "id IN (%s, %s, %s) AND served_at >"
-                                          " UTC_TIMESTAMP(6) - INTERVAL 60 SECOND" % (q(recent), q(long_ago), q(never))),
-                         3)
+        large, small, new = (self.idle_run(u) for u in users)
+        self.job(large, 900)        # the oldest job, of a run that has had a minute of runners
+        self.runner_time(large, 60000)
+        self.job(small, 600)        # a run that has had a few short steps
+        self.runner_time(small, 300)
+        self.job(new, 30)           # a newcomer
+        self.assertEqual(self.claims(), [new, small, large])
 
     def test_a_long_step_gives_its_runner_up_when_another_user_waits(self):
         a, b = self.user(), self.user()
@@ -92,6 +87,9 @@ class TestFairShare(RunnerTestCase):
         proc.p.wait(120)
         claimed = [run for _, run in CLAIMED.findall(open(proc.log).read())]
         self.assertEqual(claimed, [big, waiting], "the big run's step, then user b's job")
+        # the step's time, held at least 0.6 s, is the big run's runner time
+        self.assertGreaterEqual(int(self.stack.sql_value("SELECT runner_ms FROM migration_runs WHERE id = %s"
+                                                         % q(big))), 600)
         # the big run's plan was cut after its first transaction and goes on from there
         self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s AND action IS NOT NULL" % q(big)),
                          500)
