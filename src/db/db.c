@@ -88,7 +88,7 @@ connect_node(struct db *db, size_t i)
 	 * host sees what another wrote; and a statement of its own that loses a certification race is
 	 * tried again by the server first. A server without Galera ignores both; MySQL does not know
 	 * them: 1193, also no matter. */
-	const char *wsrep = "SET SESSION wsrep_sync_wait = 15, wsrep_retry_autocommit = 4";
+	const char *wsrep = "SET SESSION wsrep_sync_wait = 15, wsrep_retry_autocommit = 8";
 	my_bool off = 0;
 	char lock_wait[64];
 
@@ -403,11 +403,12 @@ execute(struct db *db, enum stmt_id id, const char *types, va_list ap, const uin
 		}
 		/* Outside a transaction a statement is a transaction of its own: once more on a new
 		 * connection (ensure_conn; not while results are open, which it would close) when the
-		 * server could not serve, and a few times when it lost to another writer. */
+		 * server could not serve, and up to twice DB_ATTEMPTS times when it lost to another
+		 * writer (one row counted from every node: a rate limit under a burst). */
 		cls = db_error_class(db);
 		if (db->in_tx ||
 		    !((cls == DB_LOST && attempt == 0 && db->open_results == 0) ||
-		        (cls == DB_RETRY && attempt < DB_ATTEMPTS - 1)))
+		        (cls == DB_RETRY && attempt < 2 * DB_ATTEMPTS - 1)))
 			break;
 		if (cls == DB_RETRY)
 			db_retry_pause(attempt);

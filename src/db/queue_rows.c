@@ -11,31 +11,9 @@ job_insert(struct db *db, const char *queue, const char *run_id, uint64_t resour
 }
 
 int
-job_candidates(struct db *db, uint64_t *ids, int max)
+job_pick(struct db *db, const char *queue, struct job_row *out)
 {
-	struct db_res *r = db_query(db, ST_JOB_CANDIDATES, "");
-	int n = 0, rc = 0;
-
-	if (r == NULL)
-		return -1;
-	while (n < max && (rc = db_next(r)) == 1)
-		ids[n++] = (uint64_t)db_i64(r, 0);
-	db_free(r);
-	return rc < 0 ? -1 : n;
-}
-
-int
-job_waiting(struct db *db, const char *run_id)
-{
-	int64_t one;
-
-	return db_scalar(db, &one, ST_JOB_WAITING, "ss", run_id, run_id);
-}
-
-int
-job_pick(struct db *db, uint64_t id, struct job_row *out)
-{
-	struct db_res *r = db_query(db, ST_JOB_PICK, "u", id);
+	struct db_res *r = db_query(db, ST_JOB_PICK, "s", queue);
 	int rc;
 
 	memset(out, 0, sizeof *out);
@@ -47,16 +25,9 @@ job_pick(struct db *db, uint64_t id, struct job_row *out)
 		out->resource_id = (uint64_t)db_i64(r, 2);
 		out->payload = db_str(r, 3) ? xstrdup(db_str(r, 3)) : NULL;
 		out->attempts = (int)db_i64(r, 4);
-		snprintf(out->queue, sizeof out->queue, "%s", db_str(r, 5) ? db_str(r, 5) : "");
 	}
 	db_free(r);
 	return rc;
-}
-
-int64_t
-run_runner_time(struct db *db, const char *run_id, int64_t ms)
-{
-	return db_exec(db, ST_RUN_RUNNER_TIME, "is", ms, run_id);
 }
 
 int64_t

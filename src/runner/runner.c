@@ -14,7 +14,6 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
-#include "db/queue_rows.h"
 #include "db/runlog.h"
 #include "db/runner_rows.h"
 #include "db/runs.h"
@@ -57,24 +56,10 @@ runner_step_end(const struct runner *r)
 }
 
 bool
-runner_out_of_time(struct runner *r, int64_t step_end)
+runner_out_of_time(const struct runner *r, int64_t step_end)
 {
-	int64_t now = mono_ms();
-
-	if ((r->stop != NULL && *r->stop) || now >= step_end ||
-	    (r->step_resources > 0 && r->step_done >= r->step_resources) || r->yielding)
-		return true;
-	/* Fair share: when another user's work (or another run of this user) waits with nothing
-	 * running, the step ends and its job goes to the back as a continuation, so that the next
-	 * claim takes that first. Looked at once every RUNNER_YIELD_MS. */
-	if (r->run_id == NULL || now < r->next_yield_check)
-		return false;
-	r->next_yield_check = now + RUNNER_YIELD_MS;
-	if (job_waiting(r->db, r->run_id) != 1)
-		return false;
-	log_debug("run %s: the step ends early: other work waits", r->run_id);
-	r->yielding = true;
-	return true;
+	return (r->stop != NULL && *r->stop) || mono_ms() >= step_end ||
+	    (r->step_resources > 0 && r->step_done >= r->step_resources);
 }
 
 enum tx_result
@@ -292,12 +277,8 @@ runner_housekeeping(struct runner *r)
 static void
 runner_step(struct runner *r, struct job *j)
 {
-	int64_t t0 = mono_ms();
-
 	r->run_id = j->run_id;
 	r->step_done = 0;
-	r->next_yield_check = t0 + RUNNER_YIELD_MS;
-	r->yielding = false;
 	if (strcmp(j->queue, QUEUE_DISCOVERY) == 0)
 		discovery_step(r, j);
 	else if (strcmp(j->queue, QUEUE_PLANNING) == 0)
@@ -309,14 +290,14 @@ runner_step(struct runner *r, struct job *j)
 	else
 		resources_step(r, j);
 	r->run_id = NULL;
-	/* the claim's order: the run that has had least runner time first */
-	if (run_runner_time(r->db, j->run_id, mono_ms() - t0) < 0)
-		log_warn("run %s: runner time not counted: %s", j->run_id, db_error(r->db));
 }
 
 long
 runner_run(struct runner *r, const struct runner_opts *o)
 {
+	/* Planning first (a user is waiting on execute), imports, reverts, discovery, then cleanups. */
+	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_REVERT, QUEUE_DISCOVERY,
+		QUEUE_CLEANUP };
 	long steps = 0;
 	bool db_down = false;
 
@@ -327,12 +308,18 @@ runner_run(struct runner *r, const struct runner_opts *o)
 	while (!(r->stop != NULL && *r->stop) && mono_ms() < r->deadline &&
 	    (o->max_jobs <= 0 || steps < o->max_jobs)) {
 		struct job j;
-		int got;
+		int got = 0;
 
 		if (mono_ms() - r->last_housekeeping >= RUNNER_HOUSEKEEPING_MS)
 			runner_housekeeping(r);
-		if ((got = queue_claim(r->db, r->worker, r->lease_s, &j)) < 0) {
-			log_error("claim: %s", db_error(r->db));
+		for (size_t q = 0; q < sizeof queues / sizeof queues[0] && got == 0; q++) {
+			got = queue_claim(r->db, queues[q], r->worker, r->lease_s, &j);
+			if (got < 0) {
+				log_error("claim from %s: %s", queues[q], db_error(r->db));
+				break;
+			}
+		}
+		if (got < 0) {
 			/* The database is unusable (restarting?): try again each second until the
 			 * budget is spent; the lease of a job we held lets another runner take it. */
 			db_down = true;

@@ -46,7 +46,6 @@
 #define RUNNER_NOKEY_DELAY_MS  60000 /* discovery without a credentials key: try later */
 #define RUNNER_HOUSEKEEPING_MS 30000 /* purges at most this often */
 #define RUNNER_IDLE_POLL_MS    250   /* without --once: look for new jobs this often */
-#define RUNNER_YIELD_MS        500   /* a step looks this often whether other users' work waits */
 
 struct runner {
 	const struct config *cfg;
@@ -60,9 +59,7 @@ struct runner {
 	long step_done;              /* resources discovered, planned or imported in the current step */
 	volatile sig_atomic_t *stop; /* set by SIGTERM/SIGINT: finish the step, then exit */
 	int64_t last_housekeeping;
-	int64_t next_yield_check; /* mono_ms(): when the step looks again whether other work waits */
-	bool yielding;            /* other work waits: the step ends at its next check */
-	const char *run_id;       /* of the job being worked on, for log lines; NULL between jobs */
+	const char *run_id; /* of the job being worked on, for log lines; NULL between jobs */
 };
 
 struct runner_opts {
@@ -86,9 +83,8 @@ int runner_housekeeping(struct runner *);
 /* The end of the current step: now + RUNNER_STEP_MS, no later than the deadline. */
 int64_t runner_step_end(const struct runner *);
 /* True when the step must stop now: its time or its resource budget
- * (step_resources) spent, asked to stop, or (fair share, looked at every
- * RUNNER_YIELD_MS) work of another user or run waits with nothing running. */
-bool runner_out_of_time(struct runner *, int64_t step_end);
+ * (step_resources) spent, or asked to stop. */
+bool runner_out_of_time(const struct runner *, int64_t step_end);
 
 /* Outcome of a transaction body. */
 enum tx_result {
