@@ -354,17 +354,20 @@ int
 monitor_save(struct db *db, uint64_t user, uint64_t target, const struct monitor_cols *v, uint64_t *id)
 {
 	return save(db, ST_ACC_MONITOR_UPDATE, ST_ACC_MONITOR_INSERT, user, target, id,
-	    "sssiiIssIsssssIIIIss", v->name, v->type, v->url, v->interval_s, v->paused, v->port, v->keyword,
-	    v->keyword_up_when, v->keyword_case_sensitive, v->http_method, v->request_body,
+	    "sssiiIssIsssssIIIIssIIIIsssssss", v->name, v->type, v->url, v->interval_s, v->paused, v->port,
+	    v->keyword, v->keyword_up_when, v->keyword_case_sensitive, v->http_method, v->request_body,
 	    v->request_headers, v->expected_status_codes, v->alert_status_codes, v->timeout_s,
-	    v->follow_redirects, v->verify_ssl, v->ssl_expiry_days, v->regions, v->tags);
+	    v->follow_redirects, v->verify_ssl, v->ssl_expiry_days, v->regions, v->tags, v->alert_after_checks,
+	    v->alert_after_s, v->recovery_s, v->realert_s, v->muted_until, v->dns_record_type, v->dns_expected,
+	    v->dns_nameserver, v->assertions, v->auth_username, v->auth_password_sealed);
 }
 
 int
 heartbeat_save(struct db *db, uint64_t user, uint64_t target, const struct heartbeat_cols *v, uint64_t *id)
 {
-	return save(db, ST_ACC_HEARTBEAT_UPDATE, ST_ACC_HEARTBEAT_INSERT, user, target, id, "siiissss",
-	    v->name, v->interval_s, v->grace_s, v->paused, v->ping_url, v->schedule, v->timezone, v->tags);
+	return save(db, ST_ACC_HEARTBEAT_UPDATE, ST_ACC_HEARTBEAT_INSERT, user, target, id, "siiissssI",
+	    v->name, v->interval_s, v->grace_s, v->paused, v->ping_url, v->schedule, v->timezone, v->tags,
+	    v->realert_s);
 }
 
 int
@@ -458,9 +461,9 @@ contacts_clear(struct db *db, enum contact_owner o, uint64_t id)
 }
 
 int64_t
-contact_link(struct db *db, enum contact_owner o, uint64_t id, uint64_t contact)
+contact_link(struct db *db, enum contact_owner o, uint64_t id, const struct contact_link *l)
 {
-	return db_exec(db, contact_tables[o].add, "uu", id, contact);
+	return db_exec(db, contact_tables[o].add, "uuII", id, l->contact, l->delay_s, l->repeat_s);
 }
 
 int64_t

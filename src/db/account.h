@@ -111,6 +111,10 @@ struct monitor_cols {
 	const char *http_method, *request_body, *request_headers, *expected_status_codes, *alert_status_codes;
 	int64_t timeout_s, follow_redirects, verify_ssl, ssl_expiry_days; /* -1: NULL */
 	const char *regions, *tags;
+	int64_t alert_after_checks, alert_after_s, recovery_s, realert_s; /* -1: NULL */
+	const char *muted_until; /* "YYYY-MM-DD HH:MM:SS" UTC */
+	const char *dns_record_type, *dns_expected, *dns_nameserver, *assertions;
+	const char *auth_username, *auth_password_sealed;
 };
 int monitor_save(struct db *, uint64_t user, uint64_t target, const struct monitor_cols *, uint64_t *id);
 
@@ -118,6 +122,7 @@ struct heartbeat_cols {
 	const char *name;
 	int64_t interval_s, grace_s, paused;
 	const char *ping_url, *schedule, *timezone, *tags;
+	int64_t realert_s; /* -1: NULL */
 };
 int heartbeat_save(struct db *, uint64_t user, uint64_t target, const struct heartbeat_cols *, uint64_t *id);
 
@@ -202,9 +207,16 @@ int payment_save(struct db *, uint64_t user, uint64_t target, const struct payme
 enum contact_owner { CONTACTS_OF_MONITOR, CONTACTS_OF_HEARTBEAT, CONTACT_OWNERS };
 /* Drop every contact link of object id. */
 int64_t contacts_clear(struct db *, enum contact_owner, uint64_t id);
-/* Link contact to object id (a link already there stays one). */
-int64_t contact_link(struct db *, enum contact_owner, uint64_t id, uint64_t contact);
-/* The same for a batch: rows is one JSON array [[object id, contact id], ...]. */
+/* An alert link: the contact, alerted once down delay_s seconds and again
+ * every repeat_s seconds (-1: NULL, at once and once). */
+struct contact_link {
+	uint64_t contact;
+	int64_t delay_s, repeat_s;
+};
+/* Link a contact to object id (a link already there stays as it is). */
+int64_t contact_link(struct db *, enum contact_owner, uint64_t id, const struct contact_link *);
+/* The same for a batch: rows is one JSON array [[object id, contact id,
+ * delay_s, repeat_s], ...]. */
 int64_t contact_link_rows(struct db *, enum contact_owner, const char *rows);
 
 /* An entry of a status page or maintenance window: a monitor or a heartbeat

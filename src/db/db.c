@@ -13,7 +13,7 @@
 #include "core/xalloc.h"
 #include "db/db.h"
 
-#define DB_MAX_PARAMS 32
+#define DB_MAX_PARAMS 40
 
 struct db_res {
 	struct db *db;

@@ -199,6 +199,21 @@ date(struct bag *b, json_object *norm, const char *key)
 	return bag_keep(b, xstrdup(d));
 }
 
+/* A moment (ISO 8601) as a DATETIME in UTC, or NULL. */
+static const char *
+moment(struct bag *b, json_object *norm, const char *key)
+{
+	/* 1000-01-01T00:00:00Z: DATETIME columns hold the years 1000 to 9999 */
+	static const int64_t first = INT64_C(-30610224000);
+	const char *s = raw_str(norm, key);
+	char out[21];
+	int64_t t;
+
+	if (s == NULL || time_parse(s, TIME_ISO, NULL, &t) != 0 || t < first || time_format_iso(t, false, out) != 0)
+		return NULL;
+	return bag_keep(b, xstrdup(out));
+}
+
 static const char *
 decimal(struct bag *b, json_object *norm, const char *key)
 {
@@ -302,7 +317,8 @@ keyword_mode(json_object *norm, const char *keyword)
 	return m != NULL && strcmp(m, "other") == 0 ? "present" : m;
 }
 
-/* An upper-case ASCII word of at most 15 letters (an HTTP method), or NULL. */
+/* An upper-case ASCII word of at most 15 letters (an HTTP method, a DNS
+ * record type), or NULL. */
 static const char *
 method(struct bag *b, json_object *norm, const char *key)
 {
@@ -319,6 +335,19 @@ method(struct bag *b, json_object *norm, const char *key)
 		return NULL;
 	m[i] = '\0';
 	return bag_keep(b, xstrdup(m));
+}
+
+/* A sealed secret as discovery stored it (base64, at most 1400 characters),
+ * or NULL. */
+static const char *
+sealed(json_object *norm, const char *key)
+{
+	const char *s = raw_str(norm, key);
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	if (n == 0 || n > 1400 || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") != n)
+		return NULL;
+	return s;
 }
 
 /* A three-letter currency code, or NULL. */
@@ -377,12 +406,20 @@ static const struct shown monitor_shown[] = {
 	{ "expected_status_codes", "expected_status_codes", AS_JSON, 0, NULL },
 	{ "follow_redirects", "follow_redirects", AS_BOOL, -1, NULL }, { "verify_ssl", "verify_ssl", AS_BOOL, -1, NULL },
 	{ "ssl_expiry_days", "ssl_expiry_days", AS_INT, -1, NULL }, { "regions", "regions", AS_JSON, 0, NULL },
+	{ "alert_after_checks", "alert_after_checks", AS_INT, -1, NULL },
+	{ "alert_after_s", "alert_after_s", AS_INT, -1, NULL }, { "recovery_s", "recovery_s", AS_INT, -1, NULL },
+	{ "realert_s", "realert_s", AS_INT, -1, NULL }, { "muted_until", "muted_until", AS_TEXT, 0, NULL },
+	{ "dns_record_type", "dns_record_type", AS_TEXT, 0, NULL }, { "dns_expected", "dns_expected", AS_JSON, 0, NULL },
+	{ "dns_nameserver", "dns_nameserver", AS_TEXT, 0, NULL }, { "assertions", "assertions", AS_COUNT, 0, NULL },
+	{ "auth_username", "auth_username", AS_TEXT, 0, NULL },
+	{ "auth_password", "auth_password_sealed", AS_SECRET, 0, NULL },
 	{ "paused", "paused", AS_PAUSED, 0, NULL }, { "alerts", "contact_ids", AS_ALERTS, 0, NULL }, SHOWN_END
 };
 static const struct shown heartbeat_shown[] = {
 	{ "name", "name", AS_TEXT, 0, NULL }, { "interval_s", "interval", AS_INT, 0, NULL },
 	{ "grace_s", "grace", AS_INT, 0, NULL }, { "schedule", "schedule", AS_TEXT, 0, NULL },
 	{ "timezone", "timezone", AS_TEXT, 0, NULL }, { "ping_url", "ping_url", AS_SECRET, 0, NULL },
+	{ "realert_s", "realert_s", AS_INT, -1, NULL },
 	{ "paused", "paused", AS_PAUSED, 0, NULL }, { "alerts", "contact_ids", AS_ALERTS, 0, NULL }, SHOWN_END
 };
 static const struct shown contact_shown[] = {
@@ -1129,19 +1166,23 @@ contact_words(struct imp_ctx *c, const char *ext, char *out, size_t n)
 	return 0;
 }
 
-/* Contacts of a monitor or heartbeat: local ids of contact_ids into ids (at
- * most MAX_LIST), and those not imported (not in the run, excluded, failed
- * or skipped), by name and external id, in c->unlinked. REF_PENDING when one
- * of them is not imported yet. */
+/* Contacts of a monitor or heartbeat: the links of contact_ids into links
+ * (at most MAX_LIST), each with its timing from contact_timing, and those
+ * not imported (not in the run, excluded, failed or skipped), by name and
+ * external id, in c->unlinked. REF_PENDING when one of them is not imported
+ * yet. */
 static int
-contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
+contact_list(struct imp_ctx *c, json_object *norm, struct contact_link *links, size_t *nlinks)
 {
-	json_object *arr = id_list(norm, "contact_ids");
+	json_object *arr = id_list(norm, "contact_ids"), *timing = NULL, *t;
 	size_t n = arr ? json_object_array_length(arr) : 0, at;
 	char ext[192], who[320];
 
-	*nids = 0;
-	for (size_t i = 0; i < n && *nids < MAX_LIST; i++) {
+	if (json_object_object_get_ex(norm, "contact_timing", &timing) &&
+	    !json_object_is_type(timing, json_type_object))
+		timing = NULL;
+	*nlinks = 0;
+	for (size_t i = 0; i < n && *nlinks < MAX_LIST; i++) {
 		uint64_t id;
 		int rc;
 		if (list_id(arr, i, ext, sizeof ext) != 0)
@@ -1155,10 +1196,16 @@ contact_list(struct imp_ctx *c, json_object *norm, uint64_t *ids, size_t *nids)
 		}
 		if (rc == REF_OK) {
 			bool dup = false;
-			for (size_t k = 0; k < *nids; k++)
-				dup |= ids[k] == id;
-			if (!dup)
-				ids[(*nids)++] = id;
+			for (size_t k = 0; k < *nlinks; k++)
+				dup |= links[k].contact == id;
+			if (dup)
+				continue;
+			t = NULL;
+			if (timing != NULL && json_object_object_get_ex(timing, ext, &t) &&
+			    !json_object_is_type(t, json_type_object))
+				t = NULL;
+			links[(*nlinks)++] = (struct contact_link){ id, num(t, "delay_s", -1, 100000000, -1),
+				num(t, "repeat_s", -1, 100000000, -1) };
 		}
 	}
 	return 0;
@@ -1169,13 +1216,16 @@ struct imp_rows {
 	json_object *contacts[CONTACT_OWNERS]; /* [[object id, contact id], ...] */
 };
 
+/* [object id, contact id, delay_s, repeat_s] of a batch's link rows. */
 static json_object *
-id_pair(uint64_t a, uint64_t b)
+link_row(uint64_t id, const struct contact_link *l)
 {
-	json_object *p = json_object_new_array_ext(2);
+	json_object *p = json_object_new_array_ext(4);
 
-	json_object_array_add(p, json_object_new_uint64(a));
-	json_object_array_add(p, json_object_new_uint64(b));
+	json_object_array_add(p, json_object_new_uint64(id));
+	json_object_array_add(p, json_object_new_uint64(l->contact));
+	json_object_array_add(p, l->delay_s >= 0 ? json_object_new_int64(l->delay_s) : NULL);
+	json_object_array_add(p, l->repeat_s >= 0 ? json_object_new_int64(l->repeat_s) : NULL);
 	return p;
 }
 
@@ -1183,8 +1233,8 @@ id_pair(uint64_t a, uint64_t b)
  * just inserted (id is not target) has none to clear. In a batch the adds
  * are kept (and a clear drops those kept for the same object). */
 static enum imp_result
-link_contacts(struct imp_ctx *c, enum contact_owner t, uint64_t target, uint64_t id, const uint64_t *contacts,
-    size_t n)
+link_contacts(struct imp_ctx *c, enum contact_owner t, uint64_t target, uint64_t id,
+    const struct contact_link *links, size_t n)
 {
 	json_object *kept = c->rows ? c->rows->contacts[t] : NULL;
 
@@ -1198,8 +1248,8 @@ link_contacts(struct imp_ctx *c, enum contact_owner t, uint64_t target, uint64_t
 	}
 	for (size_t i = 0; i < n; i++)
 		if (kept != NULL)
-			json_object_array_add(kept, id_pair(id, contacts[i]));
-		else if (contact_link(c->db, t, id, contacts[i]) < 0)
+			json_object_array_add(kept, link_row(id, &links[i]));
+		else if (contact_link(c->db, t, id, &links[i]) < 0)
 			return IMP_DB;
 	return IMP_OK;
 }
@@ -1228,7 +1278,7 @@ w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 {
 	const char *url = txt(b, norm, "url", 2048), *name = txt(b, norm, "name", 255);
 	const char *keyword = txt(b, norm, "keyword", 1024), *up_when = keyword_mode(norm, keyword);
-	uint64_t contacts[MAX_LIST];
+	struct contact_link contacts[MAX_LIST];
 	size_t ncontacts;
 	enum imp_result r;
 	int rc;
@@ -1261,7 +1311,18 @@ w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 	        .verify_ssl = tri(norm, "verify_ssl"),
 	        .ssl_expiry_days = num(norm, "ssl_expiry_days", -1, 3650, -1),
 	        .regions = json_col(b, norm, "regions"),
-	        .tags = json_col(b, norm, "tags") },
+	        .tags = json_col(b, norm, "tags"),
+	        .alert_after_checks = num(norm, "alert_after_checks", -1, 1000000, -1),
+	        .alert_after_s = num(norm, "alert_after_s", -1, 100000000, -1),
+	        .recovery_s = num(norm, "recovery_s", -1, 100000000, -1),
+	        .realert_s = num(norm, "realert_s", -1, 100000000, -1),
+	        .muted_until = moment(b, norm, "muted_until"),
+	        .dns_record_type = method(b, norm, "dns_record_type"),
+	        .dns_expected = json_col(b, norm, "dns_expected"),
+	        .dns_nameserver = txt(b, norm, "dns_nameserver", 255),
+	        .assertions = json_col(b, norm, "assertions"),
+	        .auth_username = txt(b, norm, "auth_username", 255),
+	        .auth_password_sealed = sealed(norm, "auth_password_sealed") },
 	    id));
 	if (r != IMP_OK || keeps(c, "contact_ids", target, *id)) {
 		c->unlinked[0] = '\0';
@@ -1274,7 +1335,7 @@ static enum imp_result
 w_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
     size_t n)
 {
-	uint64_t contacts[MAX_LIST];
+	struct contact_link contacts[MAX_LIST];
 	size_t ncontacts;
 	enum imp_result r;
 	int rc;
@@ -1291,7 +1352,8 @@ w_heartbeat(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target
 	        .ping_url = txt(b, norm, "ping_url", 2048),
 	        .schedule = txt(b, norm, "schedule", 255),
 	        .timezone = txt(b, norm, "timezone", 64),
-	        .tags = json_col(b, norm, "tags") },
+	        .tags = json_col(b, norm, "tags"),
+	        .realert_s = num(norm, "realert_s", -1, 100000000, -1) },
 	    id));
 	if (r != IMP_OK || keeps(c, "contact_ids", target, *id)) {
 		c->unlinked[0] = '\0';

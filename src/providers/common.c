@@ -491,13 +491,17 @@ static const struct member monitor_members[] = {
 	M(keyword_case_sensitive, MK_TRI), M(http_method, MK_STR), M(request_body, MK_STR),
 	M(request_headers, MK_OBJECT), M(expected_status_codes, MK_LIST), M(alert_status_codes, MK_LIST),
 	M(timeout, MK_POS), M(follow_redirects, MK_TRI), M(verify_ssl, MK_TRI), M(ssl_expiry_days, MK_POS),
-	M(regions, MK_LIST), M(tags, MK_LIST), M(contact_ids, MK_LIST),
+	M(regions, MK_LIST), M(tags, MK_LIST), M(contact_ids, MK_LIST), M(alert_after_checks, MK_POS),
+	M(alert_after_s, MK_POS), M(recovery_s, MK_POS), M(realert_s, MK_POS), M(muted_until, MK_STR),
+	M(contact_timing, MK_OBJECT), M(dns_record_type, MK_STR), M(dns_expected, MK_LIST),
+	M(dns_nameserver, MK_STR), M(assertions, MK_LIST), M(auth_username, MK_STR), M(auth_password, MK_STR),
 };
 #undef M
 #define M(m, kind) MEMBER(prov_heartbeat, m, kind)
 static const struct member heartbeat_members[] = {
 	M(name, MK_STR), M(interval, MK_INT), M(grace, MK_INT), M(paused, MK_BOOL), M(ping_url, MK_STR),
 	M(schedule, MK_STR), M(timezone, MK_STR), M(tags, MK_LIST), M(contact_ids, MK_LIST),
+	M(realert_s, MK_POS), M(contact_timing, MK_OBJECT),
 };
 #undef M
 #define M(m, kind) MEMBER(prov_contact, m, kind)
@@ -583,6 +587,40 @@ prov_norm_monitor(const struct prov_monitor *m)
 }
 
 const char *const prov_contact_keys[] = { "contact_ids", NULL };
+const char *const prov_seal_keys[] = { "auth_password", NULL };
+
+static void
+add_pos(json_object *o, const char *key, int64_t v)
+{
+	json_object_object_add(o, key, v > 0 ? json_object_new_int64(v) : NULL);
+}
+
+void
+prov_contact_timing(json_object **timing, const char *contact_id, int64_t delay_s, int64_t repeat_s)
+{
+	json_object *t;
+
+	if (delay_s <= 0 && repeat_s <= 0)
+		return;
+	if (*timing == NULL)
+		*timing = json_object_new_object();
+	t = json_object_new_object();
+	add_pos(t, "delay_s", delay_s);
+	add_pos(t, "repeat_s", repeat_s);
+	json_object_object_add(*timing, contact_id, t);
+}
+
+json_object *
+prov_assertion(const char *source, const char *property, const char *comparison, const char *target)
+{
+	json_object *a = json_object_new_object();
+
+	jx_add_str(a, "source", source);
+	jx_add_str(a, "property", property);
+	jx_add_str(a, "comparison", comparison);
+	jx_add_str(a, "target", target);
+	return a;
+}
 
 void
 prov_unread(json_object *norm, const char *why, const char *const *keys)

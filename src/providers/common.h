@@ -93,6 +93,16 @@ struct prov_monitor {
 	json_object *regions;     /* array of strings, the provider's region/location names */
 	json_object *tags;        /* array of strings */
 	json_object *contact_ids; /* array of external contact ids */
+	/* alert timing (sql/017_alerting.sql); <= 0: null */
+	int64_t alert_after_checks, alert_after_s, recovery_s, realert_s;
+	const char *muted_until;      /* ISO 8601 UTC date-time, or NULL */
+	json_object *contact_timing;  /* prov_contact_timing(): per alert link */
+	const char *dns_record_type;  /* upper case (A, AAAA, CNAME, MX, NS, TXT, ...), or NULL */
+	json_object *dns_expected;    /* array of strings: answers that count as up */
+	const char *dns_nameserver;   /* NULL: the system's resolver */
+	json_object *assertions;      /* array of prov_assertion() objects */
+	const char *auth_username;    /* basic auth, or NULL */
+	const char *auth_password;    /* sealed by discovery before it is stored (prov_seal_keys) */
 };
 struct prov_heartbeat {
 	const char *name;
@@ -102,6 +112,8 @@ struct prov_heartbeat {
 	const char *timezone;            /* IANA name the schedule is read in; NULL: null */
 	json_object *tags;
 	json_object *contact_ids;
+	int64_t realert_s;           /* while late, alert again every this many seconds; <= 0: null */
+	json_object *contact_timing; /* prov_contact_timing(): per alert link */
 };
 struct prov_contact {
 	const char *name, *type, *value; /* value NULL: null */
@@ -171,6 +183,21 @@ struct prov_payment {
 	const char *date, *gateway, *transaction_id, *description;
 	const char *amount_in, *fees, *amount_out, *currency;
 };
+
+/* Into *timing (made when NULL), an alert link's own timing: contact id
+ * alerted only once down delay_s seconds, again every repeat_s seconds
+ * (<= 0: not said). A monitor's or heartbeat's contact_timing is an object
+ * {"<contact id>": {"delay_s": n|null, "repeat_s": n|null}}. */
+void prov_contact_timing(json_object **timing, const char *contact_id, int64_t delay_s, int64_t repeat_s);
+/* An assertion of an HTTP or API check (sql/017_alerting.sql): source
+ * (status, body, header, json, time, ...), property (a header name, a JSON
+ * path; NULL: none), comparison (the provider's operator in words), target
+ * (the value as text; NULL: none). */
+json_object *prov_assertion(const char *source, const char *property, const char *comparison,
+    const char *target);
+/* The normalized keys that hold a secret, which discovery seals before the
+ * item is stored ("auth_password" becomes "auth_password_sealed"). */
+extern const char *const prov_seal_keys[];
 
 json_object *prov_norm_monitor(const struct prov_monitor *);
 json_object *prov_norm_heartbeat(const struct prov_heartbeat *);

@@ -18,6 +18,7 @@
  * The provider's refusals in a row are kept in the payload beside the page
  * count, so [limits] provider_wait_max counts them across steps and
  * runners. */
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "crypto/seal.h"
 #include "db/queue_rows.h"
 #include "db/bounds.h"
 #include "db/runner_rows.h"
@@ -67,6 +69,7 @@ struct disc {
 	char log_message[512];
 	struct page_count count;   /* as last committed */
 	struct page_count counted; /* with the page being saved */
+	uint64_t user;             /* the run's owner */
 	int refusals;              /* the provider's refusals in a row (prov_pace), as the */
 	int64_t refused_since;     /* payload keeps them; refused_since ms since the epoch */
 };
@@ -240,9 +243,41 @@ stats_count_page(const char *old_text, const struct prov_page *p, int64_t *total
 	return text;
 }
 
+/* The secrets of norm (prov_seal_keys) sealed for the account of user: each
+ * "<key>" becomes "<key>_sealed", the base64 of the sealed blob, with the
+ * associated data "monitor-auth:<user>" (sql/017_alerting.sql), so that
+ * neither the stored resource nor the account holds it in clear. */
+static void
+seal_secrets(const struct runner *r, uint64_t user, json_object *norm)
+{
+	char ad[48], key[64];
+
+	snprintf(ad, sizeof ad, "monitor-auth:%" PRIu64, user);
+	for (size_t i = 0; prov_seal_keys[i] != NULL; i++) {
+		json_object *v;
+		unsigned char *blob;
+		size_t n;
+
+		if (!json_object_object_get_ex(norm, prov_seal_keys[i], &v) || !json_object_is_type(v, json_type_string))
+			continue;
+		snprintf(key, sizeof key, "%s_sealed", prov_seal_keys[i]);
+		if (seal(r->key, ad, json_object_get_string(v), (size_t)json_object_get_string_len(v), &blob, &n) ==
+		    0) {
+			size_t len = sodium_base64_ENCODED_LEN(n, sodium_base64_VARIANT_ORIGINAL);
+			char *b64 = xmalloc(len);
+			sodium_bin2base64(b64, len, blob, n, sodium_base64_VARIANT_ORIGINAL);
+			json_object_object_add(norm, key, json_object_new_string(b64));
+			free(b64);
+			free(blob);
+		}
+		jx_wipe_strings(v);
+		json_object_object_del(norm, prov_seal_keys[i]);
+	}
+}
+
 /* The page's resources from..to-1, in one statement, each with what of it
- * does not carry over by the provider's field table (none yet: null). 0 or
- * -1. */
+ * does not carry over by the provider's field table (none yet: null), its
+ * secrets sealed. 0 or -1. */
 static int
 save_items(struct runner *r, const struct disc *d, const struct prov_page *p, size_t from, size_t to)
 {
@@ -254,6 +289,8 @@ save_items(struct runner *r, const struct disc *d, const struct prov_page *p, si
 		const struct prov_item *it = &p->items[i];
 		const struct prov_fields *fields = prov_fields_of(d->def->fields, it->resource_type);
 		json_object *row = json_object_new_array_ext(6);
+		if (it->norm != NULL)
+			seal_secrets(r, d->user, it->norm);
 		importer_label(it->resource_type, it->norm, name, sizeof name);
 		json_object_array_add(row, json_object_new_string(it->resource_type));
 		json_object_array_add(row, json_object_new_string(it->external_id));
@@ -675,12 +712,13 @@ provider_error(struct runner *r, struct disc *d, struct prov_session *s, struct 
 
 /* The run's row as discovery needs it. 1 found, 0 gone, -1 error. */
 static int
-load_run(struct runner *r, const char *run_id, char status[32], char provider[33], unsigned char **creds,
-    size_t *creds_len, char **checkpoint)
+load_run(struct runner *r, const char *run_id, uint64_t *user, char status[32], char provider[33],
+    unsigned char **creds, size_t *creds_len, char **checkpoint)
 {
 	struct run_row run;
 	int rc = run_get(r->db, run_id, &run);
 
+	*user = run.user_id;
 	snprintf(provider, 33, "%s", run.provider);
 	snprintf(status, 32, "%s", run.status);
 	*creds = run.credentials;
@@ -906,7 +944,7 @@ discovery_step(struct runner *r, struct job *j)
 	int64_t step_end = runner_step_end(r);
 	int rc, pages = 0;
 
-	if ((rc = load_run(r, j->run_id, status, provider, &sealed, &sealed_len, &cursor)) < 0) {
+	if ((rc = load_run(r, j->run_id, &d.user, status, provider, &sealed, &sealed_len, &cursor)) < 0) {
 		log_error("run %s: %s", j->run_id, db_error(r->db));
 		queue_release(r->db, j, queue_backoff_ms(1, 0, runner_random()), j->attempts, j->payload);
 		return;

@@ -64,7 +64,7 @@ class TestRevert(RevertTestCase):
         self.stack.sql("INSERT INTO contacts (user_id, name, type, value, created_at, updated_at) VALUES "
                        "(%d, 'Desk', 'email', 'desk@example.org', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % user.id)
         desk = self.stack.sql_value("SELECT id FROM contacts WHERE user_id=%d" % user.id)
-        self.stack.sql("INSERT INTO monitor_contacts VALUES (%s, %s)" % (mine[0], desk))
+        self.stack.sql("INSERT INTO monitor_contacts (monitor_id, contact_id) VALUES (%s, %s)" % (mine[0], desk))
         self.stack.sql("UPDATE monitors SET keyword='still here', keyword_up_when='present', tags='[\"own\"]' "
                        "WHERE id=%s" % mine[1])
         before = self.everything(user)
@@ -119,7 +119,7 @@ class TestRevert(RevertTestCase):
                        "UTC_TIMESTAMP(6))" % user.id)
         own = int(self.stack.sql_value("SELECT MAX(id) FROM monitors WHERE user_id=%d" % user.id))
         used = int(self.stack.sql_value("SELECT MIN(id) FROM contacts WHERE user_id=%d" % user.id))
-        self.stack.sql("INSERT INTO monitor_contacts VALUES (%d, %d)" % (own, used))
+        self.stack.sql("INSERT INTO monitor_contacts (monitor_id, contact_id) VALUES (%d, %d)" % (own, used))
         # and the contacts the edited monitor alerts stay with it
         staying = {used} | {int(r[0]) for r in self.stack.sql("SELECT contact_id FROM monitor_contacts "
                                                               "WHERE monitor_id=%d" % ids[1])}

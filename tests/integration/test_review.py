@@ -492,7 +492,10 @@ class TestPreview(ToolsTestCase):
             "interval_s": 120, "timeout_s": 30, "keyword": "Sold out", "keyword_up_when": "absent",
             "keyword_case_sensitive": None, "http_method": None, "request_headers": ["Authorization", "Accept"],
             "request_body": "(not shown)", "expected_status_codes": None, "follow_redirects": None,
-            "verify_ssl": None, "ssl_expiry_days": None, "regions": None, "paused": False,
+            "verify_ssl": None, "ssl_expiry_days": None, "regions": None, "alert_after_checks": None,
+            "alert_after_s": None, "recovery_s": None, "realert_s": None, "muted_until": None,
+            "dns_record_type": None, "dns_expected": None, "dns_nameserver": None, "assertions": 0,
+            "auth_username": None, "auth_password": None, "paused": False,
             # two contacts named alike are told apart by kind and address; a chat URL is not shown
             "alerts": [{"external_id": "c1", "name": "Ops", "type": "email", "address": "ops@example.com"},
                        {"external_id": "c2", "name": "Ops", "type": "slack", "address": "(not shown)"},
@@ -501,7 +504,7 @@ class TestPreview(ToolsTestCase):
         # defaults the import writes: a monitor without interval is checked every 300 s; no keyword, no mode
         self.assertEqual((p["m2"]["interval_s"], p["m2"]["keyword_up_when"], p["m2"]["alerts"]), (300, None, []))
         self.assertEqual(p["h1"], {"name": "Backup", "interval_s": 3600, "grace_s": 300, "schedule": None,
-                                   "timezone": None, "ping_url": "(not shown)", "paused": False,
+                                   "timezone": None, "ping_url": "(not shown)", "realert_s": None, "paused": False,
                                    "alerts": [{"external_id": "c1", "name": "Ops", "type": "email",
                                                "address": "ops@example.com"}],
                                    "not_alerted": []})
