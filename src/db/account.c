@@ -357,9 +357,10 @@ monitor_save(struct db *db, uint64_t user, uint64_t target, const struct monitor
 	    "sssiiIssIsssssIIIIssIIIIsssssss", v->name, v->type, v->url, v->interval_s, v->paused, v->port,
 	    v->keyword, v->keyword_up_when, v->keyword_case_sensitive, v->http_method, v->request_body,
 	    v->request_headers, v->expected_status_codes, v->alert_status_codes, v->timeout_s,
-	    v->follow_redirects, v->verify_ssl, v->ssl_expiry_days, v->regions, v->tags, v->alert_after_checks,
-	    v->alert_after_s, v->recovery_s, v->realert_s, v->muted_until, v->dns_record_type, v->dns_expected,
-	    v->dns_nameserver, v->assertions, v->auth_username, v->auth_password_sealed);
+	    v->follow_redirects, v->verify_ssl, v->ssl_expiry_days, v->regions, v->tags,
+	    v->alert_after_checks, v->alert_after_s, v->recovery_s, v->realert_s, v->muted_until,
+	    v->dns_record_type, v->dns_expected, v->dns_nameserver, v->assertions, v->auth_username,
+	    v->auth_password_sealed);
 }
 
 int

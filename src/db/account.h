@@ -112,7 +112,7 @@ struct monitor_cols {
 	int64_t timeout_s, follow_redirects, verify_ssl, ssl_expiry_days; /* -1: NULL */
 	const char *regions, *tags;
 	int64_t alert_after_checks, alert_after_s, recovery_s, realert_s; /* -1: NULL */
-	const char *muted_until; /* "YYYY-MM-DD HH:MM:SS" UTC */
+	const char *muted_until;                                          /* "YYYY-MM-DD HH:MM:SS" UTC */
 	const char *dns_record_type, *dns_expected, *dns_nameserver, *assertions;
 	const char *auth_username, *auth_password_sealed;
 };

@@ -209,7 +209,8 @@ moment(struct bag *b, json_object *norm, const char *key)
 	char out[21];
 	int64_t t;
 
-	if (s == NULL || time_parse(s, TIME_ISO, NULL, &t) != 0 || t < first || time_format_iso(t, false, out) != 0)
+	if (s == NULL || time_parse(s, TIME_ISO, NULL, &t) != 0 || t < first ||
+	    time_format_iso(t, false, out) != 0)
 		return NULL;
 	return bag_keep(b, xstrdup(out));
 }
@@ -345,7 +346,8 @@ sealed(json_object *norm, const char *key)
 	const char *s = raw_str(norm, key);
 	size_t n = s != NULL ? strlen(s) : 0;
 
-	if (n == 0 || n > 1400 || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") != n)
+	if (n == 0 || n > 1400 ||
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") != n)
 		return NULL;
 	return s;
 }

@@ -95,14 +95,14 @@ struct prov_monitor {
 	json_object *contact_ids; /* array of external contact ids */
 	/* alert timing (sql/017_alerting.sql); <= 0: null */
 	int64_t alert_after_checks, alert_after_s, recovery_s, realert_s;
-	const char *muted_until;      /* ISO 8601 UTC date-time, or NULL */
-	json_object *contact_timing;  /* prov_contact_timing(): per alert link */
-	const char *dns_record_type;  /* upper case (A, AAAA, CNAME, MX, NS, TXT, ...), or NULL */
-	json_object *dns_expected;    /* array of strings: answers that count as up */
-	const char *dns_nameserver;   /* NULL: the system's resolver */
-	json_object *assertions;      /* array of prov_assertion() objects */
-	const char *auth_username;    /* basic auth, or NULL */
-	const char *auth_password;    /* sealed by discovery before it is stored (prov_seal_keys) */
+	const char *muted_until;     /* ISO 8601 UTC date-time, or NULL */
+	json_object *contact_timing; /* prov_contact_timing(): per alert link */
+	const char *dns_record_type; /* upper case (A, AAAA, CNAME, MX, NS, TXT, ...), or NULL */
+	json_object *dns_expected;   /* array of strings: answers that count as up */
+	const char *dns_nameserver;  /* NULL: the system's resolver */
+	json_object *assertions;     /* array of prov_assertion() objects */
+	const char *auth_username;   /* basic auth, or NULL */
+	const char *auth_password;   /* sealed by discovery before it is stored (prov_seal_keys) */
 };
 struct prov_heartbeat {
 	const char *name;

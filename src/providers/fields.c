@@ -2,6 +2,7 @@
 
 #include "core/jsonx.h"
 #include "core/util.h"
+#include "providers/common.h"
 #include "providers/fields.h"
 
 #define DROPPED_MAX  64 /* fields listed for one resource; past it one entry says how many more */
@@ -164,5 +165,69 @@ prov_fields_markdown(const struct prov_fields *tables, FILE *out)
 		for (const struct prov_field *f = t->fields; f->path != NULL; f++)
 			fprintf(out, "| `%s` | %s | %s |\n", f->path, f->lands ? f->lands : "—",
 			    f->note ? f->note : "");
+	}
+}
+
+/* The object that holds the last member of path ("a.b.c": raw's a.b) into
+ * *holder, and that member's name into key; false when a member on the way
+ * is not an object. */
+static bool
+holder_of(json_object *raw, const char *path, json_object **holder, char key[PATH_MAX_LEN])
+{
+	const char *dot;
+
+	*holder = raw;
+	while ((dot = strchr(path, '.')) != NULL) {
+		size_t n = (size_t)(dot - path);
+		char part[PATH_MAX_LEN];
+
+		if (n >= sizeof part)
+			return false;
+		memcpy(part, path, n);
+		part[n] = '\0';
+		*holder = prov_get(*holder, part);
+		if (!json_object_is_type(*holder, json_type_object))
+			return false;
+		path = dot + 1;
+	}
+	return snprintf(key, PATH_MAX_LEN, "%s", path) < PATH_MAX_LEN;
+}
+
+void
+prov_map(const struct prov_field *fields, json_object *raw, void *out)
+{
+	for (const struct prov_field *f = fields; f->path != NULL; f++) {
+		char *at = (char *)out + f->at, key[PATH_MAX_LEN];
+		json_object *o, *v;
+		const char *text;
+		int64_t n;
+
+		if (f->conv == PF_CODE || !holder_of(raw, f->path, &o, key) || (v = prov_get(o, key)) == NULL)
+			continue;
+		switch (f->conv) {
+		case PF_CODE:
+			break;
+		case PF_TEXT:
+			if ((text = prov_get_text(o, key, f->max)) != NULL)
+				*(const char **)(void *)at = text;
+			break;
+		case PF_INT:
+		case PF_NONNEG:
+			if (prov_get_int(o, key, &n) && (f->conv == PF_INT || n >= 0))
+				*(int64_t *)(void *)at = n;
+			break;
+		case PF_BOOL:
+			*(bool *)(void *)at = prov_get_bool(o, key, *(bool *)(void *)at);
+			break;
+		case PF_WORDS:
+		case PF_CSV:
+			if (json_object_is_type(v, json_type_string) ||
+			    json_object_is_type(v, json_type_array)) {
+				json_object_put(*(json_object **)(void *)at);
+				*(json_object **)(void *)at =
+				    prov_str_list(v, f->conv == PF_WORDS ? ' ' : ',');
+			}
+			break;
+		}
 	}
 }

@@ -73,24 +73,21 @@ check_status(json_object *c, struct prov_heartbeat *h, struct prov_page *page)
 /* What a read-only key is not shown: the ping URL and the integrations. */
 static const char *const readonly_keys[] = { "ping_url", "contact_ids", NULL };
 
+static const struct prov_field check_fields[], channel_fields[];
+
 static void
 add_check(json_object *c, const char *id, bool readonly, struct prov_page *page)
 {
 	struct prov_heartbeat h = { 0 };
 	json_object *norm;
-	const char *name = prov_get_text(c, "name", PROV_MAX_STR);
 	const char *slug = prov_get_text(c, "slug", PROV_MAX_STR);
 	const char *schedule = prov_get_text(c, "schedule", 255);
-	int64_t timeout = -1, grace = 0;
+	int64_t timeout = -1;
 
-	h.name = name ? name : slug ? slug : id;
+	prov_map(check_fields, c, &h);
+	if (h.name == NULL)
+		h.name = slug ? slug : id;
 	check_status(c, &h, page);
-	h.ping_url = prov_get_text(c, "ping_url", PROV_MAX_STR);
-	/* channels: comma-separated UUIDs (absent with a read-only key). */
-	h.contact_ids = prov_str_list(prov_get(c, "channels"), ',');
-	h.tags = prov_str_list(prov_get(c, "tags"), ' ');
-	if (prov_get_int(c, "grace", &grace) && grace >= 0)
-		h.grace = grace;
 	if (schedule != NULL) {
 		/* A cron or OnCalendar check: no fixed period; tz reads the schedule. */
 		h.interval = 0;
@@ -122,11 +119,12 @@ static void
 add_channel(json_object *ch, const char *id, struct prov_page *page)
 {
 	struct prov_contact ct = { 0 };
-	const char *name = prov_get_text(ch, "name", PROV_MAX_STR);
-	const char *kind = prov_get_str(ch, "kind", 32);
+	const char *name, *kind = prov_get_str(ch, "kind", 32);
 	size_t i;
 
 	/* The API never shows an integration's target (providers.md §6). */
+	prov_map(channel_fields, ch, &ct);
+	name = ct.name;
 	ct.value = NULL;
 	ct.needs_address = true;
 	for (i = 0; kind != NULL && channel_kinds[i].hc != NULL; i++)
@@ -280,22 +278,23 @@ healthchecks_fetch(struct prov_session *s, const char *cursor, struct prov_page 
 
 const struct provider_ops healthchecks_ops = { healthchecks_fetch };
 
-/* The fate of each field (providers/fields.h): Check.to_dict and
- * Channel.to_dict of hc/api/models.py (providers.md §6). */
+/* The fate of each field (providers/fields.h), and how the table maps those
+ * it can: Check.to_dict and Channel.to_dict of hc/api/models.py
+ * (providers.md §6). */
 /* clang-format off */
 static const struct prov_field check_fields[] = {
 	{ "uuid", "`import_links`", "the external id" },
 	{ "unique_key", "`import_links`", "the external id when the key is read-only (no `uuid` then)" },
-	{ "name", "`heartbeats.name`", "else `slug`, else the id" },
+	{ "name", "`heartbeats.name`", "else `slug`, else the id", PROV_TEXT(heartbeat, name, PROV_MAX_STR) },
 	{ "slug", "`heartbeats.name`", "only when there is no name (slug ping URLs need the project's ping key, which the API does not show)" },
 	{ "timeout", "`heartbeats.interval_s`", "a simple check's period; with neither it nor a schedule 86400 (the Healthchecks default), with a warning" },
 	{ "schedule", "`heartbeats.schedule`", "cron or OnCalendar, kept as written; `interval_s` 0" },
 	{ "tz", "`heartbeats.timezone`", "the zone the schedule is read in" },
-	{ "grace", "`heartbeats.grace_s`", NULL },
+	{ "grace", "`heartbeats.grace_s`", NULL, PROV_NONNEG(heartbeat, grace) },
 	{ "status", "`heartbeats.paused`", "`paused` pauses it; `new`, `up`, `grace`, `down`, `started` run; an unknown one runs, with a warning" },
-	{ "tags", "`heartbeats.tags`", "split at spaces (a JSON array; none: NULL)" },
-	{ "ping_url", "`heartbeats.ping_url`", "absent with a read-only key: NULL, with a warning" },
-	{ "channels", "`heartbeat_contacts`", "the integrations it alerts (comma-separated ids); absent with a read-only key" },
+	{ "tags", "`heartbeats.tags`", "split at spaces (a JSON array; none: NULL)", PROV_WORDS(heartbeat, tags) },
+	{ "ping_url", "`heartbeats.ping_url`", "absent with a read-only key: NULL, with a warning", PROV_TEXT(heartbeat, ping_url, PROV_MAX_STR) },
+	{ "channels", "`heartbeat_contacts`", "the integrations it alerts (comma-separated ids); absent with a read-only key", PROV_CSV(heartbeat, contact_ids) },
 	{ "desc", NULL, "A check's description has no place in the account." },
 	{ "methods", NULL, "Healthchecks' own ping filter (POST only); the account's heartbeats take any ping." },
 	{ "manual_resume", NULL, "Healthchecks' own switch to stay down until resumed by hand." },
@@ -321,7 +320,7 @@ static const struct prov_field check_fields[] = {
 };
 static const struct prov_field channel_fields[] = {
 	{ "id", "`import_links`", "the external id" },
-	{ "name", "`contacts.name`", "else the kind's name" },
+	{ "name", "`contacts.name`", "else the kind's name", PROV_TEXT(contact, name, PROV_MAX_STR) },
 	{ "kind", "`contacts.type`", "see the kinds below; the API never shows the address: `needs_address` 1" },
 	{ NULL, NULL, NULL }
 };

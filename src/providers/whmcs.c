@@ -220,18 +220,18 @@ raw_clean(json_object *o)
 
 /* -------------------------------------------------------- items from lists */
 
+/* The field tables (at the end) map the fields that are copied as they are. */
+static const struct prov_field client_fields[], contact_fields[], service_fields[], addon_fields[],
+    domain_fields[], invoice_fields[], payment_fields[];
+
 static void
 add_client(json_object *c, const char *id, struct prov_page *page)
 {
 	struct prov_hosting_client hc = { 0 };
-	const char *email = prov_get_text(c, "email", 255);
 	char created[11];
 
-	hc.email = email;
-	hc.first_name = prov_get_text(c, "firstname", 255);
-	hc.last_name = prov_get_text(c, "lastname", 255);
-	hc.company = prov_get_text(c, "companyname", 255);
-	hc.status = map_value(c, "status", client_statuses, WH " client", email ? email : id, page);
+	prov_map(client_fields, c, &hc);
+	hc.status = map_value(c, "status", client_statuses, WH " client", hc.email ? hc.email : id, page);
 	hc.created = date_of(c, "datecreated", created);
 	prov_page_add(page, "hosting_client", id, raw_clean(c), prov_norm_hosting_client(&hc));
 }
@@ -242,18 +242,8 @@ add_contact(json_object *c, const char *id, struct prov_page *page)
 	struct prov_hosting_contact hc = { 0 };
 	char client[64];
 
+	prov_map(contact_fields, c, &hc);
 	hc.client_id = ref_of(c, "userid", client, sizeof client);
-	hc.first_name = prov_get_text(c, "firstname", 255);
-	hc.last_name = prov_get_text(c, "lastname", 255);
-	hc.company = prov_get_text(c, "companyname", 255);
-	hc.email = prov_get_text(c, "email", 255);
-	hc.phone = prov_get_text(c, "phonenumber", 64);
-	hc.address1 = prov_get_text(c, "address1", 255);
-	hc.address2 = prov_get_text(c, "address2", 255);
-	hc.city = prov_get_text(c, "city", 255);
-	hc.state = prov_get_text(c, "state", 255);
-	hc.postcode = prov_get_text(c, "postcode", 32);
-	hc.country = prov_get_text(c, "country", 64);
 	prov_page_add(page, "hosting_contact", id, raw_clean(c), prov_norm_hosting_contact(&hc));
 }
 
@@ -261,12 +251,12 @@ static void
 add_service(json_object *v, const char *id, struct prov_page *page)
 {
 	struct prov_hosting_service hs = { 0 };
-	const char *name = prov_get_text(v, "name", 255);
 	char client[64], due[11], reg[11], amount[32], first[32];
 
+	prov_map(service_fields, v, &hs);
 	hs.client_id = ref_of(v, "clientid", client, sizeof client);
-	hs.product = name ? name : prov_get_text(v, "groupname", 255);
-	hs.domain = prov_get_text(v, "domain", 255);
+	if (hs.product == NULL)
+		hs.product = prov_get_text(v, "groupname", 255);
 	hs.status =
 	    map_value(v, "status", service_statuses, WH " service", hs.product ? hs.product : id, page);
 	hs.billing_cycle =
@@ -285,15 +275,13 @@ add_domain(json_object *d, const char *id, struct prov_page *page)
 	char client[64], expiry[11], due[11], reg[11], amount[32];
 	json_object *dnr = prov_get(d, "donotrenew");
 
+	prov_map(domain_fields, d, &hd);
 	hd.client_id = ref_of(d, "userid", client, sizeof client);
-	hd.domain = prov_get_text(d, "domainname", 255);
-	hd.registrar = prov_get_text(d, "registrar", 255);
 	hd.status = map_value(d, "status", domain_statuses, WH " domain", hd.domain ? hd.domain : id, page);
 	hd.expiry = date_of(d, "expirydate", expiry);
 	hd.next_due = date_of(d, "nextduedate", due);
 	hd.registered = date_of(d, "regdate", reg);
 	hd.amount = amount_of(d, "recurringamount", amount);
-	hd.period = prov_int_or(d, "regperiod", 0);
 	/* donotrenew set: the domain does not renew by itself */
 	if (dnr != NULL &&
 	    !(json_object_is_type(dnr, json_type_string) && json_object_get_string_len(dnr) == 0))
@@ -322,12 +310,13 @@ static void
 add_invoice(json_object *v, const char *id, struct prov_page *page)
 {
 	struct prov_invoice in = { 0 };
-	const char *num = prov_get_text(v, "invoicenum", 64);
 	char client[64], date[11], due[11], paid[11], cur[4], whose[96];
 	char total[32], sub[32], tax[32], tax2[32], credit[32];
 
+	prov_map(invoice_fields, v, &in);
 	/* Without sequential numbering WHMCS shows the invoice id as its number. */
-	in.number = num ? num : id;
+	if (in.number == NULL)
+		in.number = id;
 	in.client_id = ref_of(v, "userid", client, sizeof client);
 	in.date = date_of(v, "date", date);
 	in.due = date_of(v, "duedate", due);
@@ -337,7 +326,6 @@ add_invoice(json_object *v, const char *id, struct prov_page *page)
 	in.tax = amount_of(v, "tax", tax);
 	in.tax2 = amount_of(v, "tax2", tax2);
 	in.credit = amount_of(v, "credit", credit);
-	in.payment_method = prov_get_text(v, "paymentmethod", 64);
 	snprintf(whose, sizeof whose, "invoice %s", in.number);
 	in.currency = currency_checked(prov_get_text(v, "currencycode", 16), cur, whose, page);
 	in.status = map_value(v, "status", invoice_statuses, WH " invoice", in.number, page);
@@ -962,9 +950,9 @@ add_addon(json_object *a, const char *id, const char *currency, struct prov_page
 	struct prov_hosting_addon ha = { 0 };
 	char client[64], service[64], due[11], reg[11], amount[32], setup[32], name[192];
 
+	prov_map(addon_fields, a, &ha);
 	ha.client_id = ref_of(a, "userid", client, sizeof client);
 	ha.service_id = ref_of(a, "serviceid", service, sizeof service);
-	ha.name = prov_get_text(a, "name", 255);
 	if (ha.name == NULL) {
 		/* a predefined addon may come without its name */
 		snprintf(name, sizeof name, "Addon %s", id);
@@ -1154,10 +1142,8 @@ add_payment(json_object *t, const char *id, const char *client, const char *curr
 	if (pm.client_id == NULL)
 		pm.client_id = client;
 	pm.invoice_id = ref_of(t, "invoiceid", inv, sizeof inv);
+	prov_map(payment_fields, t, &pm);
 	pm.date = date_of(t, "date", date);
-	pm.gateway = prov_get_text(t, "gateway", 64);
-	pm.transaction_id = prov_get_text(t, "transid", 191);
-	pm.description = prov_get_text(t, "description", 1024);
 	pm.amount_in = amount_of(t, "amountin", in);
 	pm.fees = amount_of(t, "fees", fees);
 	pm.amount_out = amount_of(t, "amountout", out);
@@ -1316,10 +1302,10 @@ const struct provider_ops whmcs_ops = { whmcs_fetch };
 #define WH_SAME(col, key) "`" col "`", "the same as `" key "`, which is the one read"
 static const struct prov_field client_fields[] = {
 	{ "id", "`import_links`", "the external id; contacts, services, addons, domains, invoices and payments link to it" },
-	{ "email", "`hosting_clients.email`", "the natural key" },
-	{ "firstname", "`hosting_clients.first_name`", NULL },
-	{ "lastname", "`hosting_clients.last_name`", NULL },
-	{ "companyname", "`hosting_clients.company`", "`\"\"`: NULL" },
+	{ "email", "`hosting_clients.email`", "the natural key", PROV_TEXT(hosting_client, email, 255) },
+	{ "firstname", "`hosting_clients.first_name`", NULL, PROV_TEXT(hosting_client, first_name, 255) },
+	{ "lastname", "`hosting_clients.last_name`", NULL, PROV_TEXT(hosting_client, last_name, 255) },
+	{ "companyname", "`hosting_clients.company`", "`\"\"`: NULL", PROV_TEXT(hosting_client, company, 255) },
 	{ "datecreated", "`hosting_clients.client_since`", NULL },
 	{ "status", "`hosting_clients.status`", "`Active`, `Inactive`, `Closed` in lower case; an unknown one is `other`, with a warning" },
 	{ "groupid", NULL, "Client groups have no place in the account." },
@@ -1386,17 +1372,17 @@ static const struct prov_field client_fields[] = {
 static const struct prov_field contact_fields[] = {
 	{ "id", "`import_links`", "the external id" },
 	{ "userid", "`hosting_contacts.client_id`", "the imported client" },
-	{ "firstname", "`hosting_contacts.first_name`", NULL },
-	{ "lastname", "`hosting_contacts.last_name`", NULL },
-	{ "companyname", "`hosting_contacts.company`", NULL },
-	{ "email", "`hosting_contacts.email`", NULL },
-	{ "phonenumber", "`hosting_contacts.phone`", NULL },
-	{ "address1", "`hosting_contacts.address1`", NULL },
-	{ "address2", "`hosting_contacts.address2`", NULL },
-	{ "city", "`hosting_contacts.city`", NULL },
-	{ "state", "`hosting_contacts.state`", NULL },
-	{ "postcode", "`hosting_contacts.postcode`", NULL },
-	{ "country", "`hosting_contacts.country`", NULL },
+	{ "firstname", "`hosting_contacts.first_name`", NULL, PROV_TEXT(hosting_contact, first_name, 255) },
+	{ "lastname", "`hosting_contacts.last_name`", NULL, PROV_TEXT(hosting_contact, last_name, 255) },
+	{ "companyname", "`hosting_contacts.company`", NULL, PROV_TEXT(hosting_contact, company, 255) },
+	{ "email", "`hosting_contacts.email`", NULL, PROV_TEXT(hosting_contact, email, 255) },
+	{ "phonenumber", "`hosting_contacts.phone`", NULL, PROV_TEXT(hosting_contact, phone, 64) },
+	{ "address1", "`hosting_contacts.address1`", NULL, PROV_TEXT(hosting_contact, address1, 255) },
+	{ "address2", "`hosting_contacts.address2`", NULL, PROV_TEXT(hosting_contact, address2, 255) },
+	{ "city", "`hosting_contacts.city`", NULL, PROV_TEXT(hosting_contact, city, 255) },
+	{ "state", "`hosting_contacts.state`", NULL, PROV_TEXT(hosting_contact, state, 255) },
+	{ "postcode", "`hosting_contacts.postcode`", NULL, PROV_TEXT(hosting_contact, postcode, 32) },
+	{ "country", "`hosting_contacts.country`", NULL, PROV_TEXT(hosting_contact, country, 64) },
 	{ "subaccount", NULL, "Whether the contact may log in to WHMCS is not carried." },
 	{ "permissions", NULL, "What the contact may do at WHMCS is not carried." },
 	{ "generalemails", NULL, WH_EMAILS },
@@ -1417,9 +1403,9 @@ static const struct prov_field contact_fields[] = {
 static const struct prov_field service_fields[] = {
 	{ "id", "`import_links`", "the external id; addons and invoice lines link to it" },
 	{ "clientid", "`hosting_services.client_id`", "the imported client" },
-	{ "name", "`hosting_services.product`", NULL },
+	{ "name", "`hosting_services.product`", NULL, PROV_TEXT(hosting_service, product, 255) },
 	{ "groupname", "`hosting_services.product`", "only when there is no `name`" },
-	{ "domain", "`hosting_services.domain`", NULL },
+	{ "domain", "`hosting_services.domain`", NULL, PROV_TEXT(hosting_service, domain, 255) },
 	{ "recurringamount", "`hosting_services.amount`", "a decimal string, taken as sent; the currency is the client's" },
 	{ "firstpaymentamount", "`hosting_services.first_amount`", NULL },
 	{ "regdate", "`hosting_services.registered`", NULL },
@@ -1463,7 +1449,7 @@ static const struct prov_field addon_fields[] = {
 	{ "id", "`import_links`", "the external id" },
 	{ "userid", "`hosting_addons.client_id`", "the imported client" },
 	{ "serviceid", "`hosting_addons.service_id`", "the imported service" },
-	{ "name", "`hosting_addons.name`", "none (some predefined addons): `Addon <id>`, with a warning" },
+	{ "name", "`hosting_addons.name`", "none (some predefined addons): `Addon <id>`, with a warning", PROV_TEXT(hosting_addon, name, 255) },
 	{ "status", "`hosting_addons.status`", "as a service's" },
 	{ "billingcycle", "`hosting_addons.billing_cycle`", "as a service's" },
 	{ "recurring", "`hosting_addons.amount`", "the currency is the client's" },
@@ -1483,9 +1469,9 @@ static const struct prov_field addon_fields[] = {
 static const struct prov_field domain_fields[] = {
 	{ "id", "`import_links`", "the external id; invoice lines link to it" },
 	{ "userid", "`hosting_domains.client_id`", "the imported client" },
-	{ "domainname", "`hosting_domains.domain`", NULL },
-	{ "registrar", "`hosting_domains.registrar`", NULL },
-	{ "regperiod", "`hosting_domains.period_years`", NULL },
+	{ "domainname", "`hosting_domains.domain`", NULL, PROV_TEXT(hosting_domain, domain, 255) },
+	{ "registrar", "`hosting_domains.registrar`", NULL, PROV_TEXT(hosting_domain, registrar, 255) },
+	{ "regperiod", "`hosting_domains.period_years`", NULL, PROV_INT(hosting_domain, period) },
 	{ "regdate", "`hosting_domains.registered`", NULL },
 	{ "expirydate", "`hosting_domains.expiry`", NULL },
 	{ "nextduedate", "`hosting_domains.next_due`", NULL },
@@ -1509,7 +1495,7 @@ static const struct prov_field domain_fields[] = {
 static const struct prov_field invoice_fields[] = {
 	{ "id", "`import_links`", "the external id; payments link to it" },
 	{ "userid", "`invoices.client_id`", "the imported client" },
-	{ "invoicenum", "`invoices.number`", "else the id (what WHMCS shows without sequential numbering)" },
+	{ "invoicenum", "`invoices.number`", "else the id (what WHMCS shows without sequential numbering)", PROV_TEXT(invoice, number, 64) },
 	{ "date", "`invoices.invoice_date`", NULL },
 	{ "duedate", "`invoices.due`", NULL },
 	{ "datepaid", "`invoices.paid_at`", "`0000-00-00 00:00:00`: NULL" },
@@ -1518,7 +1504,7 @@ static const struct prov_field invoice_fields[] = {
 	{ "tax", "`invoices.tax`", "GetInvoice's when read, else the list's" },
 	{ "tax2", "`invoices.tax2`", "GetInvoice's when read, else the list's" },
 	{ "credit", "`invoices.credit`", "GetInvoice's when read, else the list's" },
-	{ "paymentmethod", "`invoices.payment_method`", "GetInvoice's when read, else the list's" },
+	{ "paymentmethod", "`invoices.payment_method`", "GetInvoice's when read, else the list's", PROV_TEXT(invoice, payment_method, 64) },
 	{ "status", "`invoices.status`", WH_STATUS },
 	{ "currencycode", "`invoices.currency`", "else the client's currency; not ISO 4217: NULL, with a warning" },
 	{ "firstname", "`hosting_clients.first_name`", "the client's, linked by `userid`" },
@@ -1568,9 +1554,9 @@ static const struct prov_field payment_fields[] = {
 	{ "userid", "`payments.client_id`", "else the client whose transactions were asked for" },
 	{ "invoiceid", "`payments.invoice_id`", "the imported invoice; `0` (not tied to an invoice): NULL" },
 	{ "date", "`payments.paid_on`", NULL },
-	{ "gateway", "`payments.gateway`", NULL },
-	{ "transid", "`payments.transaction_id`", "with `gateway` the natural key; optional in WHMCS: a payment without one is imported too, found again by its import link" },
-	{ "description", "`payments.description`", NULL },
+	{ "gateway", "`payments.gateway`", NULL, PROV_TEXT(payment, gateway, 64) },
+	{ "transid", "`payments.transaction_id`", "with `gateway` the natural key; optional in WHMCS: a payment without one is imported too, found again by its import link", PROV_TEXT(payment, transaction_id, 191) },
+	{ "description", "`payments.description`", NULL, PROV_TEXT(payment, description, 1024) },
 	{ "amountin", "`payments.amount_in`", NULL },
 	{ "fees", "`payments.fees`", NULL },
 	{ "amountout", "`payments.amount_out`", NULL },

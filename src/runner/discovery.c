@@ -258,11 +258,12 @@ seal_secrets(const struct runner *r, uint64_t user, json_object *norm)
 		unsigned char *blob;
 		size_t n;
 
-		if (!json_object_object_get_ex(norm, prov_seal_keys[i], &v) || !json_object_is_type(v, json_type_string))
+		if (!json_object_object_get_ex(norm, prov_seal_keys[i], &v) ||
+		    !json_object_is_type(v, json_type_string))
 			continue;
 		snprintf(key, sizeof key, "%s_sealed", prov_seal_keys[i]);
-		if (seal(r->key, ad, json_object_get_string(v), (size_t)json_object_get_string_len(v), &blob, &n) ==
-		    0) {
+		if (seal(r->key, ad, json_object_get_string(v), (size_t)json_object_get_string_len(v), &blob,
+		        &n) == 0) {
 			size_t len = sodium_base64_ENCODED_LEN(n, sodium_base64_VARIANT_ORIGINAL);
 			char *b64 = xmalloc(len);
 			sodium_bin2base64(b64, len, blob, n, sodium_base64_VARIANT_ORIGINAL);

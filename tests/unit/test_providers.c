@@ -38,6 +38,65 @@
  * drops says why, what it does not know is listed as unknown, nothing
  * empty is listed, lists of objects are walked item by item, a field is
  * listed once, values never show, and a hostile object is bounded. */
+/* prov_map: the fields a table maps are read into the normalized struct; a
+ * field absent, null or of another form leaves the member as it was. */
+static void
+test_mapped_by_the_field_table(void **state)
+{
+	static const struct prov_field f[] = {
+		{ "name", "`monitors.name`", NULL, PROV_TEXT(monitor, name, 8) },
+		{ "config.url", "`monitors.url`", NULL, PROV_TEXT(monitor, url, 64) },
+		{ "period", "`monitors.interval_s`", NULL, PROV_NONNEG(monitor, interval) },
+		{ "port", "`monitors.port`", NULL, PROV_NONNEG(monitor, port) },
+		{ "paused", "`monitors.paused`", NULL, PROV_BOOL(monitor, paused) },
+		{ "tags", "`monitors.tags`", NULL, PROV_WORDS(monitor, tags) },
+		{ "alerts", "`monitor_contacts`", NULL, PROV_CSV(monitor, contact_ids) },
+		{ "keyword", "`monitors.keyword`", "mapped by the adapter" },
+		{ "timeout", "`monitors.timeout_s`", NULL, PROV_INT(monitor, timeout) },
+		{ NULL, NULL, NULL },
+	};
+	static const char sent[] =
+	    "{\"name\":\"Shop\",\"config\":{\"url\":\"https://a.example/\"},\"period\":\"60\","
+	    "\"port\":-1,\"paused\":\"true\",\"tags\":\"a b  c\",\"alerts\":\"1,2\","
+	    "\"keyword\":\"x\",\"timeout\":{\"s\":5}}";
+	static const char odd[] =
+	    "{\"name\":\"much too long\",\"config\":\"flat\",\"period\":null,\"paused\":[],"
+	    "\"tags\":7,\"alerts\":[3,\"4\"]}";
+	struct prov_monitor m = { .name = "dflt", .url = "dflt", .interval = 300, .port = -1, .timeout = 9 };
+	int ok;
+	json_object *raw = jx_parse(sent, strlen(sent), &ok);
+
+	(void)state;
+	prov_map(f, raw, &m);
+	assert_string_equal(m.name, "Shop");
+	assert_string_equal(m.url, "https://a.example/");
+	assert_int_equal(m.interval, 60);
+	assert_int_equal(m.port, -1); /* negative: not taken */
+	assert_true(m.paused);
+	assert_string_equal(json_object_to_json_string_ext(m.tags, JSON_C_TO_STRING_PLAIN),
+	    "[\"a\",\"b\",\"c\"]");
+	assert_string_equal(json_object_to_json_string_ext(m.contact_ids, JSON_C_TO_STRING_PLAIN),
+	    "[\"1\",\"2\"]");
+	assert_null(m.keyword);         /* PF_CODE: the adapter's */
+	assert_int_equal(m.timeout, 9); /* an object is no integer */
+	json_object_put(m.tags);
+	json_object_put(m.contact_ids);
+	json_object_put(raw);
+
+	m = (struct prov_monitor){ .name = "dflt", .url = "dflt", .interval = 300, .paused = true };
+	raw = jx_parse(odd, strlen(odd), &ok);
+	prov_map(f, raw, &m);
+	assert_string_equal(m.name, "dflt"); /* longer than its 8 bytes */
+	assert_string_equal(m.url, "dflt");  /* config is no object */
+	assert_int_equal(m.interval, 300);
+	assert_true(m.paused);
+	assert_null(m.tags);
+	assert_string_equal(json_object_to_json_string_ext(m.contact_ids, JSON_C_TO_STRING_PLAIN),
+	    "[\"3\",\"4\"]");
+	json_object_put(m.contact_ids);
+	json_object_put(raw);
+}
+
 static void
 test_dropped_by_the_field_table(void **state)
 {
@@ -1743,6 +1802,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dropped_by_the_field_table),
+		cmocka_unit_test(test_mapped_by_the_field_table),
 		cmocka_unit_test(test_urlguard_blocks_private_classes),
 		cmocka_unit_test(test_urlguard_allows_public),
 		cmocka_unit_test(test_urlguard_addr_allowed),
