@@ -1185,6 +1185,8 @@ prov_http(struct prov_session *s, struct httpc_req *req, struct httpc_resp *resp
 			break;
 		log_debug("%s refused a request for its rate limit (%d in a row); asking again in %lld ms",
 		    s->def->name, p->refusals, (long long)prov_session_wait_ms(s));
+		p->waits++;
+		p->waited_ms += prov_session_wait_ms(s);
 		httpc_resp_free(resp);
 	}
 	/* A provider may echo a credential anywhere in its answer: take it out

@@ -101,6 +101,8 @@ struct prov_pace {
 	int refusals;          /* refusals (HTTP 429 or 420) in a row */
 	int64_t refused_since; /* wall clock (ms since the epoch) of the first of them; 0: none */
 	bool gave_up;          /* they lasted, or would, past [limits] provider_wait_max */
+	int waits;             /* refusals waited out in prov_http since the runner took them, */
+	int64_t waited_ms;     /* and how long in all (the run log says so) */
 };
 
 struct prov_session {

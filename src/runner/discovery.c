@@ -597,6 +597,30 @@ wait_out(struct runner *r, void *arg)
 	return n < 0 ? TX_ERROR : TX_COMMIT;
 }
 
+/* The refusals the session waited out within the step, before the page
+ * just fetched, into the run log (a longer wait is wait_out's). */
+static void
+log_waits(struct runner *r, const struct disc *d, struct prov_session *s)
+{
+	json_object *ctx;
+
+	if (s->pace.waits == 0)
+		return;
+	ctx = json_object_new_object();
+	jx_add_str(ctx, "phase", "discovery");
+	jx_add_str(ctx, "reason", "rate_limit");
+	jx_add_str(ctx, "provider", d->def->id);
+	jx_add_int(ctx, "refusals", s->pace.waits);
+	jx_add_int(ctx, "waited_ms", s->pace.waited_ms);
+	jx_add_str(ctx, "checkpoint", d->cursor);
+	runner_log(r, d->job->run_id, "info", ctx,
+	    "%s refused %d request%s for its rate limit; waited %.1f s in all and asked again.", d->def->name,
+	    s->pace.waits, s->pace.waits == 1 ? "" : "s", (double)s->pace.waited_ms / 1000.0);
+	json_object_put(ctx);
+	s->pace.waits = 0;
+	s->pace.waited_ms = 0;
+}
+
 /* The step ends with the job released for its continuation, when the
  * session may ask again: at once, after the provider's interval, or (the
  * rate limit) after a wait that the run's stats and log show. After any
@@ -680,6 +704,7 @@ rate_limited(struct runner *r, struct disc *d, struct prov_session *s, const str
 static void
 provider_error(struct runner *r, struct disc *d, struct prov_session *s, struct prov_error *pe)
 {
+	log_waits(r, d, s);
 	prov_scrub(s, pe->message, sizeof pe->message);
 	if (pe->message[0] == '\0')
 		snprintf(pe->message, sizeof pe->message, "no details");
@@ -888,6 +913,7 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 	if (!page_at(r, d, s, *cursor, f, &page))
 		return false;
 	refusals_take(d); /* as the page leaves them: saved with it */
+	log_waits(r, d, s);
 	waits = wait_past(s, step_end);
 	f->s = s;
 	f->def = d->def;

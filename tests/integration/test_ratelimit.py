@@ -147,6 +147,16 @@ class TestRefusalsInARow(RateLimitTestCase):
         self.assertGreaterEqual(reqs[31]["ts"], reqs[30]["ts"] + 2 - CLOCK_MS, "the second process honoured the 2 s")
         self.assertEqual(self.run_stats(user, rid)["discovered"]["monitor"], 120)
         self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s" % q(rid)), 123)
+        # every refusal is in the log: waited out within a step (counted), or the job released for it
+        logs = self.logs(user, rid)
+        released = [l for l in logs if l["message"].startswith("Waiting for ")]
+        waited = [l for l in logs if l["context"].get("reason") == "rate_limit" and "waited_ms" in l["context"]]
+        self.assertTrue(waited, logs)
+        for l in waited:
+            n = l["context"]["refusals"]
+            self.assertEqual(l["message"], "UptimeRobot refused %d request%s for its rate limit; waited %.1f s in "
+                             "all and asked again." % (n, "" if n == 1 else "s", l["context"]["waited_ms"] / 1000))
+        self.assertEqual(sum(l["context"]["refusals"] for l in waited) + len(released), 60)
         return user, rid
 
     def test_sixty_refusals_with_retry_after_zero_across_two_runners(self):
