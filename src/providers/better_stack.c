@@ -504,9 +504,16 @@ user_find(const struct bs_ctx *ctx, const char *email)
 	return NULL;
 }
 
-/* The user key of a policy "user" member: its id, else the id of the on-call
- * user or team member with its e-mail, else "email=<address>" (lower case). */
-static bool
+/* What member_key found. */
+enum member_found { MEMBER_NONE, MEMBER_KEY, MEMBER_UNREAD };
+
+/* The user key of a policy "user" member into buf: its id, else the id of
+ * the on-call user or team member with its e-mail, else "email=<address>"
+ * (lower case). MEMBER_UNREAD for a member given only by an e-mail address
+ * that no one read has when the team's members were not read: the key
+ * would differ from that of a run that read them, and name a second
+ * contact for the same person. MEMBER_NONE without an id or address. */
+static enum member_found
 member_key(const struct bs_ctx *ctx, json_object *m, char *buf, size_t size)
 {
 	const char *email = prov_get_text(m, "email", 254);
@@ -514,16 +521,19 @@ member_key(const struct bs_ctx *ctx, json_object *m, char *buf, size_t size)
 	size_t n;
 
 	if (prov_get_id(m, "id", buf, size) == 0)
-		return true;
+		return MEMBER_KEY;
 	if (email == NULL)
-		return false;
+		return MEMBER_NONE;
 	if ((u = user_find(ctx, email)) != NULL)
-		return snprintf(buf, size, "%s", prov_get_str(u, "key", 64)) < (int)size;
+		return snprintf(buf, size, "%s", prov_get_str(u, "key", 64)) < (int)size ? MEMBER_KEY :
+		                                                                           MEMBER_NONE;
+	if (ctx->team == NULL)
+		return MEMBER_UNREAD;
 	if ((n = (size_t)snprintf(buf, size, "email=%s", email)) >= size)
-		return false;
+		return MEMBER_NONE;
 	for (size_t i = 0; i < n; i++)
 		buf[i] = (char)tolower((unsigned char)buf[i]);
-	return true;
+	return MEMBER_KEY;
 }
 
 /* The external id of a user's contact on channel (email, sms, voice, push). */
@@ -709,10 +719,15 @@ links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const 
 		for (size_t k = 0; mem != NULL && k < json_object_array_length(mem); k++) {
 			json_object *m = json_object_array_get_idx(mem, k), *users = NULL;
 			const char *type = prov_get_str(m, "type", 64);
+			enum member_found found = MEMBER_NONE;
 
-			if (type != NULL && strcmp(type, "user") == 0 && member_key(ctx, m, key, sizeof key))
-				link_add(l, key, "email", at);
-			else if (type != NULL && strcmp(type, "current_on_call") == 0) {
+			if (type != NULL && strcmp(type, "user") == 0 &&
+			    (found = member_key(ctx, m, key, sizeof key)) != MEMBER_NONE) {
+				if (found == MEMBER_KEY)
+					link_add(l, key, "email", at);
+				else
+					l->unread = true;
+			} else if (type != NULL && strcmp(type, "current_on_call") == 0) {
 				if (prov_get_id(m, "id", cid, sizeof cid) != 0)
 					links_users(ctx->oncall, at, l);
 				else if (ctx->calendars == NULL ||
@@ -1275,7 +1290,7 @@ contacts_policies(const struct bs_ctx *ctx, json_object *done, struct prov_page 
 				char *label;
 
 				if (type == NULL || strcmp(type, "user") != 0 ||
-				    !member_key(ctx, m, key, sizeof key) ||
+				    member_key(ctx, m, key, sizeof key) != MEMBER_KEY ||
 				    json_object_object_get_ex(done, key, NULL))
 					continue;
 				label = email ? xstrdup(email) : xasprintf("Better Stack user %s", key);

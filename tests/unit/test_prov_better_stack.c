@@ -382,8 +382,11 @@ test_fetch_team_refused(void **state)
 	assert_true(has_warning(&f.p,
 	    "monitor \"Shop\" alerts the entire team after 180 s (team_wait), but the team's members could "
 	    "not be read (HTTP 403): not linked"));
+	/* ... and a member given only by e-mail is not linked under another key than a run that read
+	 * the team would give it */
 	it = page_find(&f.p, "monitor", "3");
 	assert_non_null(strstr(ntext(it, "unread"), "contact_ids"));
+	assert_null(strstr(nids(it, "contact_ids"), "email=carol"));
 	it = page_find(&f.p, "monitor", "4"); /* alerts nobody: nothing unread */
 	assert_null(json_object_object_get(it->norm, "unread"));
 	fx_end(&f, ans);
