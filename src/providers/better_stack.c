@@ -9,10 +9,14 @@
  *
  * Better Stack has no per-monitor contacts: an incident alerts the current
  * on-call users of the default calendar by the monitor's email/sms/call/push
- * flags, or, with policy_id, the escalation policy's members. So a monitors or
- * heartbeats step also reads the on-call calendars and the policies (the
- * "context") to link the users; the contacts step reads the same context and
- * emits one contact per user and channel, under the same external ids.
+ * flags and the entire team team_wait seconds later, or, with policy_id, the
+ * escalation policy's step members, each step wait_before seconds after the
+ * one before (betterstack.com/docs/uptime/api/create-a-new-monitor/; TF
+ * resource_policy.go). So a monitors or heartbeats step also reads the
+ * on-call calendars, the team's members and the policies (the "context") to
+ * link the users, each link with the delay after which it is alerted; the
+ * contacts step reads the same context and emits one contact per user and
+ * channel, under the same external ids.
  *
  * Cursor: "monitors:<page>" → "heartbeats:<page>" → "contacts:0" →
  * "status-pages:<page>" (10 pages a step: each also reads its sections and
@@ -44,8 +48,11 @@ static const char *const kind_names[] = { "monitors", "heartbeats", "contacts", 
 /* What a step read besides its own list. A NULL member was not read: not
  * needed, or refused (then *_refused holds the HTTP status). */
 struct bs_ctx {
-	json_object *oncall;   /* the default calendar's on-call users: {key,name,email,phone} */
-	long oncall_refused;   /* HTTP status when the key may not read them */
+	json_object *oncall;    /* the default calendar's on-call users: {key,name,email,phone} */
+	json_object *calendars; /* calendar id -> its on-call users, every calendar (oncall included) */
+	long oncall_refused;    /* HTTP status when the key may not read them */
+	json_object *team;      /* the team's members: {key,name,email} */
+	long team_refused;
 	json_object *policies; /* policy id -> attributes */
 	long policies_refused;
 	json_object *sp; /* status page id -> {"sections":[…],"resources":[…]} or {"refused":N} */
@@ -242,30 +249,43 @@ oncall_user(json_object *root, json_object *rel)
 	return u;
 }
 
-/* The on-call users of the default calendar in this on-calls page into
- * ctx->oncall. True when the page holds the default calendar. */
-static bool
+/* The on-call users of every calendar of this on-calls page into
+ * ctx->calendars, and the default calendar's into ctx->oncall. */
+static void
 oncall_take(struct bs_ctx *ctx, json_object *root)
 {
 	json_object *list = prov_get_array(root, "data");
+	char cid[64];
 
 	for (size_t i = 0; list != NULL && i < json_object_array_length(list); i++) {
-		json_object *cal = json_object_array_get_idx(list, i), *rels;
+		json_object *cal = json_object_array_get_idx(list, i), *rels, *users;
 
-		if (!prov_get_bool(prov_get_object(cal, "attributes"), "default_calendar", false))
+		if (prov_get_id(cal, "id", cid, sizeof cid) != 0 ||
+		    json_object_object_get_ex(ctx->calendars, cid, NULL))
 			continue;
+		users = json_object_new_array();
 		rels = prov_get_array(prov_get_object(prov_get_object(cal, "relationships"), "on_call_users"),
 		    "data");
 		for (size_t k = 0; rels != NULL && k < json_object_array_length(rels); k++) {
 			json_object *u = oncall_user(root, json_object_array_get_idx(rels, k));
 
 			if (u != NULL)
-				json_object_array_add(ctx->oncall, u);
+				json_object_array_add(users, u);
 		}
-		return true;
+		json_object_object_add(ctx->calendars, cid, users);
+		if (ctx->oncall == NULL &&
+		    prov_get_bool(prov_get_object(cal, "attributes"), "default_calendar", false))
+			ctx->oncall = json_object_get(users);
 	}
-	return false;
 }
+
+/* The team's members are listed on betterstack.com, not on the Uptime API's
+ * host; like the official client (terraform-provider-better-uptime
+ * internal/provider/client.go), any other base URL (a proxy, a test) serves
+ * both. */
+#define BS_UPTIME_BASE "https://uptime.betterstack.com"
+#define BS_TEAM_BASE   "https://betterstack.com"
+#define BS_TEAM_PATH   "/api/v2/team-members"
 
 static char *
 list_url(const struct prov_session *s, const char *path, int64_t pg, int per_page)
@@ -275,8 +295,12 @@ list_url(const struct prov_session *s, const char *path, int64_t pg, int per_pag
 
 	if (team != NULL)
 		httpc_form_add(&q, "team_name", team);
-	url = prov_url(s, "%s?page=%lld&per_page=%d%s%s", path, (long long)pg, per_page, q ? "&" : "",
-	    q ? q : "");
+	if (strcmp(path, BS_TEAM_PATH) == 0 && strcmp(s->base_url, BS_UPTIME_BASE) == 0)
+		url = xasprintf(BS_TEAM_BASE "%s?page=%lld&per_page=%d%s%s", path, (long long)pg, per_page,
+		    q ? "&" : "", q ? q : "");
+	else
+		url = prov_url(s, "%s?page=%lld&per_page=%d%s%s", path, (long long)pg, per_page, q ? "&" : "",
+		    q ? q : "");
 	free(q);
 	return url;
 }
@@ -323,7 +347,7 @@ has_next(json_object *root)
 	    json_object_array_length(prov_get_array(root, "data")) > 0;
 }
 
-/* Read the default calendar's current on-call users into ctx. */
+/* Read every calendar's current on-call users into ctx. */
 static enum prov_status
 ctx_load_oncall(struct prov_session *s, const char *auth, struct bs_ctx *ctx, struct prov_error *err)
 {
@@ -332,17 +356,71 @@ ctx_load_oncall(struct prov_session *s, const char *auth, struct bs_ctx *ctx, st
 	enum prov_status st;
 	bool more = true;
 
-	ctx->oncall = json_object_new_array();
+	ctx->calendars = json_object_new_object();
 	for (int64_t pg = 1; more && pg <= BS_CTX_PAGES; pg++) {
 		if ((st = ctx_get(s, auth, "/api/v2/on-calls", pg, &root, &refused, err)) != PROV_OK)
 			return st;
 		if (root == NULL) {
+			json_object_put(ctx->calendars);
 			json_object_put(ctx->oncall);
-			ctx->oncall = NULL;
+			ctx->calendars = ctx->oncall = NULL;
 			ctx->oncall_refused = refused;
 			return PROV_OK;
 		}
-		more = !oncall_take(ctx, root) && has_next(root);
+		oncall_take(ctx, root);
+		more = has_next(root);
+		json_object_put(root);
+	}
+	if (ctx->oncall == NULL) /* no default calendar: nobody is on call by default */
+		ctx->oncall = json_object_new_array();
+	return PROV_OK;
+}
+
+/* Read the team's members (betterstack.com/docs/uptime/api/team-members/list:
+ * data[] of type team_member, and team_member_invitation for a pending
+ * invitation, who is nobody to alert yet) into ctx as {key,name,email}. */
+static enum prov_status
+ctx_load_team(struct prov_session *s, const char *auth, struct bs_ctx *ctx, struct prov_error *err)
+{
+	json_object *root, *list;
+	long refused;
+	enum prov_status st;
+	bool more = true;
+	char id[64];
+
+	ctx->team = json_object_new_array();
+	for (int64_t pg = 1; more && pg <= BS_CTX_PAGES; pg++) {
+		if ((st = ctx_get(s, auth, BS_TEAM_PATH, pg, &root, &refused, err)) != PROV_OK)
+			return st;
+		if (root == NULL) {
+			json_object_put(ctx->team);
+			ctx->team = NULL;
+			ctx->team_refused = refused;
+			return PROV_OK;
+		}
+		list = prov_get_array(root, "data");
+		for (size_t i = 0; i < json_object_array_length(list); i++) {
+			json_object *m = json_object_array_get_idx(list, i), *u;
+			json_object *a = prov_get_object(m, "attributes");
+			const char *type = prov_get_str(m, "type", 64),
+			           *email = prov_get_text(a, "email", 254);
+			const char *first = prov_get_text(a, "first_name", 200),
+			           *last = prov_get_text(a, "last_name", 200);
+			char *name;
+
+			if (type == NULL || strcmp(type, "team_member") != 0 || email == NULL ||
+			    prov_get_id(m, "id", id, sizeof id) != 0)
+				continue;
+			name = xasprintf("%s%s%s", first ? first : "", first && last ? " " : "",
+			    last ? last : "");
+			u = json_object_new_object();
+			jx_add_str(u, "key", id);
+			jx_add_str(u, "name", name[0] ? name : email);
+			jx_add_str(u, "email", email);
+			json_object_array_add(ctx->team, u);
+			free(name);
+		}
+		more = has_next(root);
 		json_object_put(root);
 	}
 	return PROV_OK;
@@ -386,6 +464,8 @@ static void
 ctx_free(struct bs_ctx *ctx)
 {
 	json_object_put(ctx->oncall);
+	json_object_put(ctx->calendars);
+	json_object_put(ctx->team);
 	json_object_put(ctx->policies);
 	json_object_put(ctx->sp);
 	memset(ctx, 0, sizeof *ctx);
@@ -393,24 +473,47 @@ ctx_free(struct bs_ctx *ctx)
 
 /* ---- users and their contacts ---- */
 
-/* The on-call user with this key or e-mail address, or NULL. */
+/* The user with this e-mail address in users, or NULL. */
 static json_object *
-oncall_find(const struct bs_ctx *ctx, const char *key, const char *email)
+users_find(json_object *users, const char *email)
 {
-	for (size_t i = 0; ctx->oncall != NULL && i < json_object_array_length(ctx->oncall); i++) {
-		json_object *u = json_object_array_get_idx(ctx->oncall, i);
+	for (size_t i = 0; users != NULL && i < json_object_array_length(users); i++) {
+		json_object *u = json_object_array_get_idx(users, i);
 		const char *e = prov_get_str(u, "email", 254);
 
-		if ((key != NULL && strcmp(prov_get_str(u, "key", 64), key) == 0) ||
-		    (email != NULL && e != NULL && strcasecmp(e, email) == 0))
+		if (e != NULL && strcasecmp(e, email) == 0)
 			return u;
 	}
 	return NULL;
 }
 
-/* The user key of a policy "user" member: its id, else the id of the on-call
- * user with its e-mail, else "email=<address>" (lower case). */
-static bool
+/* The on-call user (of any calendar) or team member with this e-mail
+ * address, or NULL. */
+static json_object *
+user_find(const struct bs_ctx *ctx, const char *email)
+{
+	json_object *u = users_find(ctx->team, email);
+
+	if (u != NULL || ctx->calendars == NULL)
+		return u;
+	json_object_object_foreach (ctx->calendars, cid, users) {
+		(void)cid;
+		if ((u = users_find(users, email)) != NULL)
+			return u;
+	}
+	return NULL;
+}
+
+/* What member_key found. */
+enum member_found { MEMBER_NONE, MEMBER_KEY, MEMBER_UNREAD };
+
+/* The user key of a policy "user" member into buf: its id, else the id of
+ * the on-call user or team member with its e-mail, else "email=<address>"
+ * (lower case). MEMBER_UNREAD for a member given only by an e-mail address
+ * that no one read has when the team's members were not read: the key
+ * would differ from that of a run that read them, and name a second
+ * contact for the same person. MEMBER_NONE without an id or address. */
+static enum member_found
 member_key(const struct bs_ctx *ctx, json_object *m, char *buf, size_t size)
 {
 	const char *email = prov_get_text(m, "email", 254);
@@ -418,16 +521,19 @@ member_key(const struct bs_ctx *ctx, json_object *m, char *buf, size_t size)
 	size_t n;
 
 	if (prov_get_id(m, "id", buf, size) == 0)
-		return true;
+		return MEMBER_KEY;
 	if (email == NULL)
-		return false;
-	if ((u = oncall_find(ctx, NULL, email)) != NULL)
-		return snprintf(buf, size, "%s", prov_get_str(u, "key", 64)) < (int)size;
+		return MEMBER_NONE;
+	if ((u = user_find(ctx, email)) != NULL)
+		return snprintf(buf, size, "%s", prov_get_str(u, "key", 64)) < (int)size ? MEMBER_KEY :
+		                                                                           MEMBER_NONE;
+	if (ctx->team == NULL)
+		return MEMBER_UNREAD;
 	if ((n = (size_t)snprintf(buf, size, "email=%s", email)) >= size)
-		return false;
+		return MEMBER_NONE;
 	for (size_t i = 0; i < n; i++)
 		buf[i] = (char)tolower((unsigned char)buf[i]);
-	return true;
+	return MEMBER_KEY;
 }
 
 /* The external id of a user's contact on channel (email, sms, voice, push). */
@@ -437,16 +543,28 @@ contact_xid(char *buf, size_t size, const char *key, const char *channel)
 	snprintf(buf, size, "user:%s:%s", key, channel);
 }
 
+/* The alert links of a monitor or heartbeat being built: contact ids and
+ * their timing (prov_contact_timing), and whether a read they come from
+ * failed. */
+struct bs_links {
+	json_object *ids, *timing;
+	bool unread;
+};
+
+/* Link a user's contact on channel, alerted delay_s seconds into an incident
+ * (0: at once). A contact already linked keeps its earlier delay: links are
+ * added in the order Better Stack alerts them. */
 static void
-id_add(json_object *ids, const char *key, const char *channel)
+link_add(struct bs_links *l, const char *key, const char *channel, int64_t delay_s)
 {
 	char xid[192];
 
 	contact_xid(xid, sizeof xid, key, channel);
-	for (size_t i = 0; i < json_object_array_length(ids); i++)
-		if (strcmp(json_object_get_string(json_object_array_get_idx(ids, i)), xid) == 0)
+	for (size_t i = 0; i < json_object_array_length(l->ids); i++)
+		if (strcmp(json_object_get_string(json_object_array_get_idx(l->ids, i)), xid) == 0)
 			return;
-	json_object_array_add(ids, json_object_new_string(xid));
+	json_object_array_add(l->ids, json_object_new_string(xid));
+	prov_contact_timing(&l->timing, xid, delay_s, 0);
 }
 
 /* One contact of a user on a channel; name gets a channel suffix but e-mail. */
@@ -488,10 +606,9 @@ static const struct {
 };
 /* clang-format on */
 
-/* Link the default calendar's on-call users by the set flags; false when
- * it alerts them and the calendars could not be read. */
-static bool
-links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const char *name, json_object *ids,
+/* Link the default calendar's on-call users by the set flags. */
+static void
+links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const char *name, struct bs_links *l,
     struct prov_page *page)
 {
 	size_t nusers = ctx->oncall != NULL ? json_object_array_length(ctx->oncall) : 0;
@@ -500,20 +617,21 @@ links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const c
 	for (size_t f = 0; f < sizeof alert_flags / sizeof alert_flags[0]; f++)
 		any |= prov_get_bool(a, alert_flags[f].flag, false);
 	if (!any)
-		return true;
+		return;
 	if (ctx->oncall == NULL) {
 		prov_page_warn(page,
 		    BS " %s \"%s\" alerts the on-call person, but the on-call calendars could "
 		       "not be read (HTTP %ld): not linked",
 		    what, name, ctx->oncall_refused);
-		return false;
+		l->unread = true;
+		return;
 	}
 	if (nusers == 0) {
 		prov_page_warn(page,
 		    BS " %s \"%s\" alerts the on-call person, but nobody is on call now: "
 		       "not linked",
 		    what, name);
-		return true;
+		return;
 	}
 	for (size_t f = 0; f < sizeof alert_flags / sizeof alert_flags[0]; f++) {
 		if (!prov_get_bool(a, alert_flags[f].flag, false))
@@ -523,7 +641,7 @@ links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const c
 			const char *addr = prov_get_str(u, alert_flags[f].phone ? "phone" : "email", 254);
 
 			if (addr != NULL)
-				id_add(ids, prov_get_str(u, "key", 64), alert_flags[f].channel);
+				link_add(l, prov_get_str(u, "key", 64), alert_flags[f].channel, 0);
 			else
 				prov_page_warn(page,
 				    BS " %s \"%s\": on-call user %s has no %s for the %s alert: "
@@ -533,45 +651,95 @@ links_oncall(const struct bs_ctx *ctx, json_object *a, const char *what, const c
 				    alert_flags[f].label);
 		}
 	}
-	return true;
 }
 
-/* Link the "user" step members of the escalation policy pid (their e-mail
- * contact); other member types only get a warning. False when the policies
- * could not be read. */
-static bool
-links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const char *name, json_object *ids,
-    struct prov_page *page)
+/* Link the e-mail contact of each user of users (NULL: not read, which
+ * marks the links unread) delay_s seconds into an incident. */
+static void
+links_users(json_object *users, int64_t delay_s, struct bs_links *l)
+{
+	if (users == NULL) {
+		l->unread = true;
+		return;
+	}
+	for (size_t i = 0; i < json_object_array_length(users); i++) {
+		json_object *u = json_object_array_get_idx(users, i);
+
+		if (prov_get_str(u, "email", 254) != NULL)
+			link_add(l, prov_get_str(u, "key", 64), "email", delay_s);
+	}
+}
+
+/* The longest delay a link takes (the account's delay_s reaches 10^8 s). */
+#define BS_MAX_DELAY 100000000
+
+/* Link the step members of the escalation policy pid, each step wait_before
+ * seconds after the one before it: a user's e-mail contact, the current
+ * on-call users of the calendar a current_on_call member names (without an
+ * id: the default calendar), every team member for entire_team. Other member
+ * types only get a warning. */
+static void
+links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const char *name,
+    struct bs_links *l, struct prov_page *page)
 {
 	json_object *pol, *steps;
-	const char *other = NULL;
+	const char *other = NULL, *pname;
 	size_t nother = 0;
-	char key[160];
+	int64_t at = 0, wait;
+	char key[160], cid[64];
 
 	if (ctx->policies == NULL) {
 		prov_page_warn(page,
 		    BS " %s \"%s\" alerts escalation policy %s, but the policies could not "
 		       "be read (HTTP %ld): not linked",
 		    what, name, pid, ctx->policies_refused);
-		return false;
+		l->unread = true;
+		return;
 	}
 	if (!json_object_object_get_ex(ctx->policies, pid, &pol)) {
 		prov_page_warn(page,
 		    BS " %s \"%s\" alerts escalation policy %s, which is not in the policy "
 		       "list: not linked",
 		    what, name, pid);
-		return true;
+		return;
 	}
+	pname = prov_get_str(pol, "name", PROV_MAX_STR) ? prov_get_str(pol, "name", PROV_MAX_STR) : pid;
 	steps = prov_get_array(pol, "steps");
 	for (size_t i = 0; steps != NULL && i < json_object_array_length(steps); i++) {
-		json_object *mem = prov_get_array(json_object_array_get_idx(steps, i), "step_members");
+		json_object *step = json_object_array_get_idx(steps, i);
+		json_object *mem = prov_get_array(step, "step_members");
 
+		if (prov_get_int_in(step, "wait_before", 0, BS_MAX_DELAY, &wait))
+			at = at + wait < BS_MAX_DELAY ? at + wait : BS_MAX_DELAY;
+		else if (mem != NULL && prov_get(step, "wait_until_time") != NULL)
+			prov_page_warn(page,
+			    BS " %s \"%s\": escalation policy \"%s\" step %zu waits until a time of day; "
+			       "its members are linked with the delay of the step before it",
+			    what, name, pname, i + 1);
 		for (size_t k = 0; mem != NULL && k < json_object_array_length(mem); k++) {
-			json_object *m = json_object_array_get_idx(mem, k);
+			json_object *m = json_object_array_get_idx(mem, k), *users = NULL;
 			const char *type = prov_get_str(m, "type", 64);
+			enum member_found found = MEMBER_NONE;
 
-			if (type != NULL && strcmp(type, "user") == 0 && member_key(ctx, m, key, sizeof key))
-				id_add(ids, key, "email");
+			if (type != NULL && strcmp(type, "user") == 0 &&
+			    (found = member_key(ctx, m, key, sizeof key)) != MEMBER_NONE) {
+				if (found == MEMBER_KEY)
+					link_add(l, key, "email", at);
+				else
+					l->unread = true;
+			} else if (type != NULL && strcmp(type, "current_on_call") == 0) {
+				if (prov_get_id(m, "id", cid, sizeof cid) != 0)
+					links_users(ctx->oncall, at, l);
+				else if (ctx->calendars == NULL ||
+				    json_object_object_get_ex(ctx->calendars, cid, &users))
+					links_users(users, at, l);
+				else
+					prov_page_warn(page,
+					    BS " %s \"%s\": escalation policy \"%s\" alerts on-call calendar "
+					       "%s, which is not in the calendar list: not linked",
+					    what, name, pname, cid);
+			} else if (type != NULL && strcmp(type, "entire_team") == 0)
+				links_users(ctx->team, at, l);
 			else if (nother++ == 0)
 				other = type != NULL ? type : "(none)";
 		}
@@ -582,47 +750,48 @@ links_policy(const struct bs_ctx *ctx, const char *pid, const char *what, const 
 		prov_copy_text(tb, sizeof tb, other);
 		prov_page_warn(page,
 		    BS " %s \"%s\": escalation policy \"%s\" also notifies %zu member(s) "
-		       "that are not users (e.g. %s): not linked",
-		    what, name,
-		    prov_get_str(pol, "name", PROV_MAX_STR) ? prov_get_str(pol, "name", PROV_MAX_STR) : pid,
-		    nother, tb);
+		       "that are not people (e.g. %s): not linked",
+		    what, name, pname, nother, tb);
 	}
-	return true;
 }
 
-/* The contact ids a monitor or heartbeat alerts; [] without a context.
- * *unread when the policies or calendars they come from could not be read. */
-static json_object *
+/* The alert links of a monitor or heartbeat (none without a context; the
+ * caller owns ids and timing). */
+static struct bs_links
 alert_links(const struct bs_ctx *ctx, json_object *a, const char *what, const char *name,
-    struct prov_page *page, bool *unread)
+    struct prov_page *page)
 {
-	json_object *ids = json_object_new_array();
+	struct bs_links l = { json_object_new_array(), NULL, false };
 	char pid[64];
 	int64_t wait;
 
-	*unread = false;
 	if (ctx == NULL)
-		return ids;
+		return l;
 	if (prov_get_id(a, "policy_id", pid, sizeof pid) == 0)
-		*unread = !links_policy(ctx, pid, what, name, ids, page);
+		links_policy(ctx, pid, what, name, &l, page);
 	else {
-		*unread = !links_oncall(ctx, a, what, name, ids, page);
-		/* providers.md §5: team_wait s after the on-call person, the entire team (null: never) */
-		if (prov_get_int_in(a, "team_wait", 0, INT32_MAX, &wait))
-			prov_page_warn(page,
-			    BS " %s \"%s\" alerts the entire team after %lld s (team_wait); only the on-call "
-			       "person is linked: add the team to its alerts",
-			    what, name, (long long)wait);
+		links_oncall(ctx, a, what, name, &l, page);
+		/* team_wait s after the on-call person, the entire team (null: never) */
+		if (prov_get_int_in(a, "team_wait", 0, BS_MAX_DELAY, &wait)) {
+			if (ctx->team == NULL)
+				prov_page_warn(page,
+				    BS " %s \"%s\" alerts the entire team after %lld s (team_wait), but the "
+				       "team's members could not be read (HTTP %ld): not linked",
+				    what, name, (long long)wait, ctx->team_refused);
+			links_users(ctx->team, wait, &l);
+		}
 	}
-	return ids;
+	return l;
 }
 
-/* norm with its alert links marked unread when unread (alert_links). */
+/* norm with its alert links marked unread when a read they come from
+ * failed (alert_links). */
 static json_object *
-links_read(json_object *norm, bool unread)
+links_done(json_object *norm, const struct bs_links *l)
 {
-	if (unread)
-		prov_unread(norm, "the escalation policies or on-call calendars could not be read",
+	if (l->unread)
+		prov_unread(norm,
+		    "the escalation policies, on-call calendars or team members could not be read",
 		    prov_contact_keys);
 	return norm;
 }
@@ -816,6 +985,10 @@ monitor_type(json_object *a, const char *name, struct prov_page *page)
 	return -1;
 }
 
+/* The longest basic-auth password carried: sealed and in base64 it must fit
+ * the account's column (importer.c sealed(): 1400 characters). */
+#define BS_MAX_PASSWORD 1000
+
 /* Basic-auth passwords stay out of the stored provider copy. */
 static void
 redact_secret(json_object *a)
@@ -824,17 +997,38 @@ redact_secret(json_object *a)
 		json_object_object_add(a, "auth_password", json_object_new_string("[redacted]"));
 }
 
+/* A DNS monitor asks the DNS server at url for the domain in request_body
+ * (betterstack.com/docs/uptime/api/create-a-new-monitor/, monitor_type dns;
+ * TF resource_monitor.go): the domain is what the account checks, the
+ * server its nameserver. Better Stack publishes no record type or expected
+ * answer for it, so those stay NULL (the account's default). */
+static void
+dns_target(struct prov_monitor *m, const char *name, struct prov_page *page)
+{
+	if (m->request_body == NULL) {
+		prov_page_warn(page,
+		    BS " DNS monitor \"%s\" names no domain to query; its server was imported as "
+		       "its address",
+		    name);
+		return;
+	}
+	m->dns_nameserver = m->url;
+	m->url = m->request_body;
+	m->request_body = NULL;
+}
+
 static void
 add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const char *id,
     struct prov_page *page)
 {
 	struct prov_monitor m = { 0 };
+	struct bs_links l;
 	const char *name = prov_get_text(a, "pronounceable_name", PROV_MAX_STR);
 	const char *url = prov_get_text(a, "url", PROV_MAX_STR);
+	json_object *norm, *pw = prov_get(a, "auth_password");
 	char method[20];
 	int t;
 	int64_t timeout;
-	bool unread;
 
 	m.name = name ? name : url ? url : id;
 	t = monitor_type(a, m.name, page);
@@ -851,6 +1045,8 @@ add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const c
 	m.request_body = prov_get_str(a, "request_body", PROV_MAX_STR);
 	if (m.request_body != NULL && m.request_body[0] == '\0')
 		m.request_body = NULL;
+	if (strcmp(m.type, "dns") == 0)
+		dns_target(&m, m.name, page);
 	m.request_headers = headers_object(prov_get_array(a, "request_headers"));
 	m.expected_status_codes = codes_list(prov_get_array(a, "expected_status_codes"));
 	timeout = prov_int_in_or(a, "request_timeout", 0, INT32_MAX, 0); /* rounded up below: no overflow */
@@ -859,16 +1055,27 @@ add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const c
 	m.verify_ssl = get_tri(a, "verify_ssl");
 	m.ssl_expiry_days = prov_int_or(a, "ssl_expiration", 0);
 	m.regions = prov_str_list(prov_get(a, "regions"), ',');
-	m.contact_ids = alert_links(ctx, a, "monitor", m.name, page, &unread);
-	add_window(a, "monitor", id, m.name, page);
-	if (prov_get_text(a, "auth_username", PROV_MAX_STR) != NULL ||
-	    prov_get_text(a, "auth_password", PROV_MAX_STR) != NULL)
+	m.alert_after_s = prov_int_in_or(a, "confirmation_period", 0, BS_MAX_DELAY, 0);
+	m.recovery_s = prov_int_in_or(a, "recovery_period", 0, BS_MAX_DELAY, 0);
+	m.auth_username = prov_get_text(a, "auth_username", 255);
+	m.auth_password = prov_get_str(a, "auth_password", BS_MAX_PASSWORD);
+	if (m.auth_password != NULL && m.auth_password[0] == '\0')
+		m.auth_password = NULL;
+	else if (m.auth_password == NULL && json_object_is_type(pw, json_type_string) &&
+	    json_object_get_string_len(pw) > 0)
 		prov_page_warn(page,
-		    BS " monitor \"%s\" logs in to its target (basic auth); the user name and password were "
-		       "not imported: enter them again, or the moved monitor will report the site down",
-		    m.name);
+		    BS
+		    " monitor \"%s\" logs in to its target with a password longer than %d bytes, which was "
+		    "not imported: enter it again, or the moved monitor will report the site down",
+		    m.name, BS_MAX_PASSWORD);
+	l = alert_links(ctx, a, "monitor", m.name, page);
+	m.contact_ids = l.ids;
+	m.contact_timing = l.timing;
+	add_window(a, "monitor", id, m.name, page);
+	/* the normalized copy takes the password (discovery seals it); the stored provider copy must not */
+	norm = prov_norm_monitor(&m);
 	redact_secret(a);
-	prov_page_add(page, "monitor", id, json_object_get(item), links_read(prov_norm_monitor(&m), unread));
+	prov_page_add(page, "monitor", id, json_object_get(item), links_done(norm, &l));
 }
 
 static void
@@ -876,18 +1083,19 @@ add_heartbeat(const struct bs_ctx *ctx, json_object *item, json_object *a, const
     struct prov_page *page)
 {
 	struct prov_heartbeat h = { 0 };
+	struct bs_links l;
 	const char *name = prov_get_text(a, "name", PROV_MAX_STR);
-	bool unread;
 
 	h.name = name ? name : id;
 	h.interval = prov_int_or(a, "period", 0);
 	h.grace = prov_int_or(a, "grace", 0);
 	h.paused = is_paused(a);
 	h.ping_url = prov_get_text(a, "url", PROV_MAX_STR);
-	h.contact_ids = alert_links(ctx, a, "heartbeat", h.name, page, &unread);
+	l = alert_links(ctx, a, "heartbeat", h.name, page);
+	h.contact_ids = l.ids;
+	h.contact_timing = l.timing;
 	add_window(a, "heartbeat", id, h.name, page);
-	prov_page_add(page, "heartbeat", id, json_object_get(item),
-	    links_read(prov_norm_heartbeat(&h), unread));
+	prov_page_add(page, "heartbeat", id, json_object_get(item), links_done(prov_norm_heartbeat(&h), &l));
 }
 
 /* ---- status pages ---- */
@@ -1019,8 +1227,9 @@ add_status_page(const struct bs_ctx *ctx, json_object *item, json_object *a, con
 
 /* ---- contacts: on-call users and policy user members ---- */
 
-/* One contact per channel an on-call user can be alerted on: e-mail and push
- * (the address names the user), SMS and call (the first phone number). */
+/* One contact per channel an on-call user of the default calendar can be
+ * alerted on by a monitor's flags: e-mail and push (the address names the
+ * user), SMS and call (the first phone number). */
 static void
 contacts_oncall(const struct bs_ctx *ctx, json_object *done, struct prov_page *page)
 {
@@ -1041,8 +1250,24 @@ contacts_oncall(const struct bs_ctx *ctx, json_object *done, struct prov_page *p
 	}
 }
 
-/* The e-mail contact of every policy "user" member not on call now (without
- * an address when the member names only an id). */
+/* The e-mail contact of each user of users not done yet: the people a
+ * policy's current_on_call and entire_team members and team_wait alert. */
+static void
+contacts_email(json_object *users, json_object *done, struct prov_page *page)
+{
+	for (size_t i = 0; users != NULL && i < json_object_array_length(users); i++) {
+		json_object *u = json_object_array_get_idx(users, i);
+		const char *key = prov_get_str(u, "key", 64), *email = prov_get_str(u, "email", 254);
+
+		if (email == NULL || json_object_object_get_ex(done, key, NULL))
+			continue;
+		contact_add(page, key, "email", "email", prov_get_str(u, "name", PROV_MAX_STR), email, u);
+		json_object_object_add(done, key, json_object_new_boolean(1));
+	}
+}
+
+/* The e-mail contact of every policy "user" member not done yet (without an
+ * address when the member names only an id). */
 static void
 contacts_policies(const struct bs_ctx *ctx, json_object *done, struct prov_page *page)
 {
@@ -1065,7 +1290,7 @@ contacts_policies(const struct bs_ctx *ctx, json_object *done, struct prov_page 
 				char *label;
 
 				if (type == NULL || strcmp(type, "user") != 0 ||
-				    !member_key(ctx, m, key, sizeof key) ||
+				    member_key(ctx, m, key, sizeof key) != MEMBER_KEY ||
 				    json_object_object_get_ex(done, key, NULL))
 					continue;
 				label = email ? xstrdup(email) : xasprintf("Better Stack user %s", key);
@@ -1085,13 +1310,24 @@ step_contacts(struct prov_session *s, const char *auth, struct prov_page *page, 
 	enum prov_status st = ctx_load_oncall(s, auth, &ctx, err);
 
 	if (st == PROV_OK)
+		st = ctx_load_team(s, auth, &ctx, err);
+	if (st == PROV_OK)
 		st = ctx_load_policies(s, auth, &ctx, err);
 	if (st == PROV_OK) {
 		if (ctx.oncall == NULL)
 			prov_skip_kind(page, BS, "on-call calendars", ctx.oncall_refused);
+		if (ctx.team == NULL)
+			prov_skip_kind(page, BS, "team members", ctx.team_refused);
 		if (ctx.policies == NULL)
 			prov_skip_kind(page, BS, "escalation policies", ctx.policies_refused);
 		contacts_oncall(&ctx, done, page);
+		if (ctx.calendars != NULL) {
+			json_object_object_foreach (ctx.calendars, cid, users) {
+				(void)cid;
+				contacts_email(users, done, page);
+			}
+		}
+		contacts_email(ctx.team, done, page);
 		contacts_policies(&ctx, done, page);
 		page->next_cursor = prov_cursor_make(phases[PH_STATUS_PAGES], 1);
 	}
@@ -1195,20 +1431,22 @@ better_stack_parse(const char *cursor, const struct httpc_resp *resp, struct pro
 	return PROV_OK;
 }
 
-/* Which context a monitors or heartbeats page needs: the on-call users for
- * items without a policy that set a flag; the policies (and the on-call users,
- * to match members named by e-mail) for items with one. */
+/* Which context a monitors or heartbeats page needs: the on-call calendars
+ * for items without a policy that set a flag; the team's members for items
+ * without a policy that wait team_wait; everything for items with a policy
+ * (its members name calendars, the team, users by e-mail). */
 static void
-ctx_needs(json_object *list, bool *oncall, bool *policies)
+ctx_needs(json_object *list, bool *oncall, bool *team, bool *policies)
 {
 	char pid[64];
 
-	*oncall = *policies = false;
+	*oncall = *team = *policies = false;
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
 		json_object *a = prov_get_object(json_object_array_get_idx(list, i), "attributes");
 
 		if (prov_get_id(a, "policy_id", pid, sizeof pid) == 0)
-			*policies = *oncall = true;
+			*policies = *oncall = *team = true;
+		*team |= prov_get(a, "team_wait") != NULL;
 		for (size_t f = 0; f < sizeof alert_flags / sizeof alert_flags[0]; f++)
 			*oncall |= prov_get_bool(a, alert_flags[f].flag, false);
 	}
@@ -1277,7 +1515,7 @@ step_list(struct prov_session *s, const char *auth, size_t ph, int64_t pg, const
 {
 	struct bs_ctx ctx = { 0 };
 	json_object *root, *list;
-	bool oncall, policies;
+	bool oncall, team, policies;
 	enum prov_status st = list_answer(ph, resp, &root, page, err);
 
 	if (st != PROV_OK || root == NULL)
@@ -1286,9 +1524,11 @@ step_list(struct prov_session *s, const char *auth, size_t ph, int64_t pg, const
 	if (ph == PH_STATUS_PAGES)
 		st = ctx_load_sp(s, auth, list, &ctx, err);
 	else {
-		ctx_needs(list, &oncall, &policies);
+		ctx_needs(list, &oncall, &team, &policies);
 		if (oncall)
 			st = ctx_load_oncall(s, auth, &ctx, err);
+		if (st == PROV_OK && team)
+			st = ctx_load_team(s, auth, &ctx, err);
 		if (st == PROV_OK && policies)
 			st = ctx_load_policies(s, auth, &ctx, err);
 	}
@@ -1342,8 +1582,9 @@ const struct provider_ops better_stack_ops = { better_stack_fetch };
 /* The fate of each field (providers/fields.h), of the objects as stored:
  * the list entries of monitors, heartbeats and status pages whole (id, type,
  * attributes), a window's four maintenance_* members, and a contact's on-call
- * user ({key,name,email,phone}, built above) or policy step member. Fields:
- * providers.md §4.2 and the Terraform provider's monitor, heartbeat and
+ * user or team member ({key,name,email,phone}, built above) or policy step
+ * member. Fields: providers.md §4.2, betterstack.com/docs/uptime/api/
+ * create-a-new-monitor/ and the Terraform provider's monitor, heartbeat and
  * statusPage structs. */
 /* clang-format off */
 #define BS_ALERTS(table) \
@@ -1352,8 +1593,8 @@ const struct provider_ops better_stack_ops = { better_stack_fetch };
 	{ "attributes.call", "`" table "`", "a call to the on-call users' first phone number (without a policy)" }, \
 	{ "attributes.push", "`" table "`", "a push notification to the on-call users (without a policy)" }, \
 	{ "attributes.critical_alert", "`" table "`", "linked as a push notification: breaking through Do Not Disturb is not carried" }, \
-	{ "attributes.policy_id", "`" table "`", "the escalation policy: the e-mail contact of each `user` step member; other members (on-call, whole team, integrations) are not linked, with a warning" }, \
-	{ "attributes.team_wait", NULL, "The alert to the entire team after this wait is not carried: the team is not imported." }
+	{ "attributes.policy_id", "`" table "`, `" table ".delay_s`", "the escalation policy: the e-mail contact of each step member (a `user`; the current on-call users of a `current_on_call` calendar, the default one without an id; every team member for `entire_team`), `delay_s` the sum of the `wait_before` of its step and the steps before; integrations are not linked, with a warning" }, \
+	{ "attributes.team_wait", "`" table "`, `" table ".delay_s`", "without a policy: the e-mail contact of every team member (`GET https://betterstack.com/api/v2/team-members`), alerted after this many seconds unless already alerted at once" }
 #define BS_WINDOW \
 	{ "attributes.maintenance_from", "`maintenance_windows`", "a maintenance window of its own (below)" }, \
 	{ "attributes.maintenance_to", "`maintenance_windows`", "a maintenance window of its own (below)" }, \
@@ -1363,7 +1604,7 @@ static const struct prov_field monitor_fields[] = {
 	{ "id", "`import_links`", "the external id" },
 	{ "type", "`monitors`", "the kind of object (`monitor`)" },
 	{ "attributes.pronounceable_name", "`monitors.name`", "else `url`, else the id" },
-	{ "attributes.url", "`monitors.url`", "the full URL for HTTP types, the host for server and port types" },
+	{ "attributes.url", "`monitors.url`, `monitors.dns_nameserver`", "the full URL for HTTP types, the host for server and port types; for `dns` the DNS server asked: `dns_nameserver`" },
 	{ "attributes.monitor_type", "`monitors.type`, `monitors.keyword_up_when`", "see the types below; `playwright` and unknown types arrive as `other`, with a warning" },
 	{ "attributes.required_keyword", "`monitors.keyword`", "keyword types, and `udp` (the expected answer); other types leave it out" },
 	{ "attributes.expected_status_codes", "`monitors.expected_status_codes`", "numbers or strings" },
@@ -1373,7 +1614,7 @@ static const struct prov_field monitor_fields[] = {
 	{ "attributes.status", "`monitors.paused`", "`paused` pauses it; the other states are not settings" },
 	{ "attributes.port", "`monitors.port`", "a number, or ports joined by commas (`\"25,465,587\"`): the first one, with a warning when there are more" },
 	{ "attributes.http_method", "`monitors.http_method`", "upper-cased; an unknown one is left empty, with a warning" },
-	{ "attributes.request_body", "`monitors.request_body`", "for `dns` the domain to query; `\"\"`: NULL" },
+	{ "attributes.request_body", "`monitors.request_body`, `monitors.url`", "`\"\"`: NULL; for `dns` the domain to query: `url` (Better Stack publishes no record type or expected answer, so `dns_record_type` and `dns_expected` stay NULL)" },
 	{ "attributes.request_headers", "`monitors.request_headers`", "`[{name, value}]` as `{name: value}`" },
 	{ "attributes.request_timeout", "`monitors.timeout_s`", "seconds; milliseconds for server and port types, rounded up to seconds" },
 	{ "attributes.follow_redirects", "`monitors.follow_redirects`", NULL },
@@ -1382,10 +1623,10 @@ static const struct prov_field monitor_fields[] = {
 	{ "attributes.regions", "`monitors.regions`", "`us`, `eu`, `as`, `au`" },
 	BS_ALERTS("monitor_contacts"),
 	BS_WINDOW,
-	{ "attributes.auth_username", prov_enter_again, "The login to the target (basic auth) is not imported: enter it again, or the moved monitor will report the site down." },
-	{ "attributes.auth_password", prov_enter_again, "The password to the target (basic auth) is not imported (the stored copy holds `[redacted]`): enter it again, or the moved monitor will report the site down." },
-	{ "attributes.confirmation_period", NULL, "How long a failure must last before an incident starts has no place in the account." },
-	{ "attributes.recovery_period", NULL, "How long the monitor must be up again before an incident ends has no place in the account." },
+	{ "attributes.auth_username", "`monitors.auth_username`", "the login to the target (basic auth)" },
+	{ "attributes.auth_password", "`monitors.auth_password_sealed`", "sealed by discovery, never shown; the stored copy holds `[redacted]`; longer than 1000 bytes: not imported, with a warning" },
+	{ "attributes.confirmation_period", "`monitors.alert_after_s`", "seconds a failure must last before an incident starts; 0: NULL" },
+	{ "attributes.recovery_period", "`monitors.recovery_s`", "seconds the monitor must be up again before the incident ends; 0: NULL" },
 	{ "attributes.domain_expiration", NULL, "The alert before the domain expires has no place in the account." },
 	{ "attributes.expiration_policy_id", NULL, "Who hears of certificate and domain expiry is not carried." },
 	{ "attributes.remember_cookies", NULL, "Keeping cookies across redirects has no place in the account." },
@@ -1426,8 +1667,8 @@ static const struct prov_field window_fields[] = {
 	{ NULL, NULL, NULL }
 };
 static const struct prov_field contact_fields[] = {
-	{ "key", "`import_links`", "an on-call user's id: external ids `user:<key>:email`, `:sms`, `:voice`, `:push`" },
-	{ "name", "`contacts.name`", "an on-call user's first and last name (else the e-mail, else the id), with ` (SMS)`, ` (call)`, ` (push)` after it" },
+	{ "key", "`import_links`", "an on-call user's or team member's id: external ids `user:<key>:email`, `:sms`, `:voice`, `:push`" },
+	{ "name", "`contacts.name`", "an on-call user's or team member's first and last name (else the e-mail, else the id), with ` (SMS)`, ` (call)`, ` (push)` after it" },
 	{ "email", "`contacts.value`", "the address of the e-mail and push contacts; of a policy member, also its name" },
 	{ "phone", "`contacts.value`", "an on-call user's first phone number: the SMS and call contacts" },
 	{ "type", "`contacts.type`", "a policy step member's kind: only `user` members become contacts (`email`)" },
@@ -1475,7 +1716,7 @@ const struct prov_fields better_stack_fields[] = {
 	{ "heartbeat", "heartbeat (`GET /api/v2/heartbeats`, an entry of `data[]`)", heartbeat_fields },
 	{ "maintenance_window", "a monitor's or heartbeat's `maintenance_*` attributes", window_fields },
 	{ "contact",
-	    "an on-call user (`GET /api/v2/on-calls`) or a policy step member (`GET /api/v3/policies`)",
+	    "an on-call user (`GET /api/v2/on-calls`), a team member (`GET https://betterstack.com/api/v2/team-members`) or a policy step member (`GET /api/v3/policies`)",
 	    contact_fields },
 	{ "status_page", "status page (`GET /api/v2/status-pages`, an entry of `data[]`)",
 	    status_page_fields },

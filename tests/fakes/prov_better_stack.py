@@ -5,12 +5,17 @@ sections/resources, on-call-calendar-api-response-params, policies) and the offi
 BetterStackHQ/terraform-provider-better-uptime internal/provider/*.go (the structs named below).
 
 Generated data is rich and deterministic from the index (see the attrs_* functions):
-monitor i has type MTYPES[i % 12], alert flags, a policy for i % 4 == 3, a maintenance window for
-i % 3 == 0; users j are the people (on call: the first `on_call` of them, default 2); policy p notifies
-a user by id, a user by e-mail and a Slack integration; status page k has two sections with monitors,
-a heartbeat and a manually tracked item. Account options: "refuse": list of endpoint kinds ("heartbeats",
-"on-calls", "policies", "status-pages", "sections", "resources") answered with 403; "new_fields": {name: value}
-adds those members to the attributes of every monitor (fields a later version may add).
+monitor i has type MTYPES[i % 12], alert flags, team_wait (None, 180, 300)[i % 3], a policy for
+i % 4 == 3, a maintenance window for i % 3 == 0, confirmation_period CONFIRM[i % 4], recovery_period
+RECOVER[i % 3], and a basic-auth login when it is an HTTP check with i % 4 in (1, 2); users j are the
+people and the whole team (on call on the default calendar: the first `on_call` of them, default 2; on
+the Secondary calendar: the last user when there are more); policy p's steps notify, at 0 s, a user by
+id and the default calendar's on-call users, 600 s later a user by e-mail, a Slack integration and the
+Secondary calendar's on-call users, 300 s after that the entire team; status page k has two sections
+with monitors, a heartbeat and a manually tracked item. Account options: "refuse": list of endpoint
+kinds ("heartbeats", "on-calls", "team-members", "policies", "status-pages", "sections", "resources")
+answered with 403; "new_fields": {name: value} adds those members to the attributes of every monitor
+(fields a later version may add).
 """
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
@@ -32,7 +37,9 @@ class BetterStack(Provider):
     ZONES = ("Amsterdam", "Eastern Time (US & Canada)", "UTC", "Prague")   # Rails TimeZone names
     FIRST = ("Ann", "Bob", "Cleo", "Dan", "Eva", "Finn")
     LAST = ("Lee", "Novak", "Ortiz", "Berg", "Kim", "Haas")
-    REFUSABLE = ("heartbeats", "on-calls", "policies", "status-pages", "sections", "resources")
+    REFUSABLE = ("heartbeats", "on-calls", "team-members", "policies", "status-pages", "sections", "resources")
+    CONFIRM = (0, 60, 120, 300)   # confirmation_period, s (docs monitor example: 120)
+    RECOVER = (180, 0, 300)       # recovery_period, s (docs monitor example: 0)
     # path segment -> (kind, JSON:API type, id base lo)
     LISTS = {"monitors": ("monitors", "monitor", 100_000),
              "heartbeats": ("heartbeats", "heartbeat", 200_000),
@@ -88,6 +95,8 @@ class BetterStack(Provider):
             return self.bad_key(req)
         if req.rel == "/api/v2/on-calls":
             return self.forbidden(req) if self.refused(a, "on-calls") else self.on_calls(req, a)
+        if req.rel == "/api/v2/team-members":
+            return self.forbidden(req) if self.refused(a, "team-members") else self.team_members(req, a)
         if req.rel == "/api/v3/policies":
             if self.refused(a, "policies"):
                 return self.forbidden(req)
@@ -174,8 +183,28 @@ class BetterStack(Provider):
 
         return self.paged(req, len(cals), cal, included)
 
+    # shape: team members, docs team-members/list (GET https://betterstack.com/api/v2/team-members: data[]
+    # of team_member {email, first_name, last_name, created_at, role, mobile_app_platforms}, and
+    # team_member_invitation {email, invited_at, role} for a pending invitation); TF resource_team_member.go
+    def team_members(self, req, a):
+        nu = a.n("users")
+
+        def member(j):
+            if j == nu:
+                return {"id": str(self.kbase(a, "users") + 900 + j), "type": "team_member_invitation",
+                        "attributes": {"email": "invited%d@example.com" % (j + 1),
+                                       "invited_at": iso_ms(a.created(j)), "role": "member"}}
+            u = self.user(a, j)
+            return {"id": u["id"], "type": "team_member", "attributes": {
+                "email": u["email"], "first_name": u["first_name"], "last_name": u["last_name"],
+                "created_at": iso_ms(a.created(j)), "role": ("admin", "responder", "member")[j % 3],
+                "mobile_app_platforms": ["ios"] if j % 2 == 0 else []}}
+
+        return self.paged(req, nu + 1, member)
+
     # shape: escalation policy, docs create-escalation-policy / policies; TF resource_policy.go policy,
-    # policyStep, policyStepMember (type, id or email)
+    # policyStep (wait_before: "since previous step"), policyStepMember (type; id: the user, or the on-call
+    # calendar of current_on_call, none for the default one; or email for a user)
     def policy(self, a, p, b):
         nu = max(1, a.n("users"))
         u1, u2 = self.user(a, p % nu), self.user(a, (p + 1) % nu)
@@ -185,10 +214,13 @@ class BetterStack(Provider):
             "team_name": self.team(a),
             "steps": [
                 {"type": "escalation", "wait_before": 0, "urgency_id": 123456,
-                 "step_members": [{"type": "user", "id": int(u1["id"])}]},
+                 "step_members": [{"type": "user", "id": int(u1["id"])}, {"type": "current_on_call"}]},
                 {"type": "escalation", "wait_before": 600, "urgency_id": 123456,
                  "step_members": [{"type": "user", "email": u2["email"]},
-                                  {"type": "slack_integration", "id": 7700 + p}]},
+                                  {"type": "slack_integration", "id": 7700 + p},
+                                  {"type": "current_on_call", "id": self.kbase(a, "calendars") + 1}]},
+                {"type": "escalation", "wait_before": 300, "urgency_id": 123456,
+                 "step_members": [{"type": "entire_team"}]},
                 {"type": "time_branching", "wait_before": 0, "timezone": "Prague", "days": ["sat", "sun"],
                  "time_from": "18:00", "time_to": "08:00", "policy_id": None}]}}
 
@@ -224,9 +256,16 @@ class BetterStack(Provider):
         if t in ("ping", "tcp", "udp", "smtp", "pop", "imap"):
             return host
         if t == "dns":
-            return "ns%d.example.com" % (i + 1)
+            return "9.9.9.9"   # the DNS server asked (TF resource.tf example: url "1.1.1.1")
         port = ":8443" if i % 3 == 1 else ""
         return "https://%s%s/health/%d?probe=migrator&n=%d" % (host, port, i + 1, i)
+
+    def login(self, a, i):
+        """The basic-auth user name and password of monitor i, or None."""
+        t = self.MTYPES[i % len(self.MTYPES)]
+        if t not in ("status", "expected_status_code", "keyword", "keyword_absence") or i % 4 not in (1, 2):
+            return None
+        return "probe-%d" % (i + 1), "s3cret-%d-%s-ü/+=" % (i, hid(10, self.id, a.seed, "pw", i))
 
     # shape: monitor attributes, docs monitors API + TF resource_monitor.go monitor struct
     def attrs_monitors(self, a, i, req):
@@ -235,7 +274,9 @@ class BetterStack(Provider):
         method = self.METHODS[i % 5] if http else "get"
         paused = a.paused(i)
         d = {"url": self.monitor_url(t, i), "pronounceable_name": "%s Monitor %d" % (a.prefix(i), i + 1),
-             "auth_username": "probe" if i % 7 == 5 else "", "auth_password": "s3cret-%d" % i if i % 7 == 5 else "",
+             # basic auth (docs create-a-new-monitor auth_username/auth_password; TF: Sensitive)
+             "auth_username": self.login(a, i)[0] if self.login(a, i) else "",
+             "auth_password": self.login(a, i)[1] if self.login(a, i) else "",
              "monitor_type": t, "monitor_group_id": None, "last_checked_at": iso_ms(a.updated(i)),
              "status": "paused" if paused else ("down" if i % 7 == 6 else "up"),
              "expiration_policy_id": None, "team_name": self.team(a),
@@ -246,12 +287,13 @@ class BetterStack(Provider):
              # request_timeout: seconds for HTTP checks, milliseconds for server/port checks (TF description)
              "request_timeout": (2, 3, 5, 10, 15, 30, 45, 60)[i % 8] if http or t == "playwright"
              else (500, 1000, 2000, 3000, 5000)[i % 5],
-             "recovery_period": 180,
+             "recovery_period": self.RECOVER[i % 3],
              "request_headers": [{"id": str(900 + i), "name": "X-Probe", "value": "m%d" % (i + 1)},
                                  {"id": str(1900 + i), "name": "Accept", "value": "application/json"}] if http else [],
              "request_body": ('{"probe":%d}' % i if method in ("post", "put", "patch") else "") if http
-             else ("example.com" if t == "dns" else ""),
-             "follow_redirects": i % 2 == 0, "remember_cookies": True, "confirmation_period": 0,
+             # dns: the domain to query the DNS server with (docs create-a-new-monitor, monitor_type dns)
+             else ("m%d.example.com" % (i + 1) if t == "dns" else ""),
+             "follow_redirects": i % 2 == 0, "remember_cookies": True, "confirmation_period": self.CONFIRM[i % 4],
              "regions": (["us", "eu"], ["eu", "as", "au"], ["us", "eu", "as", "au"])[i % 3],
              "port": self.PORTS.get(t),
              "ssl_expiration": (7, 14, 30)[i % 3] if http else None, "domain_expiration": None,

@@ -52,13 +52,16 @@ test_monitor_fields(void **state)
 	    X_TRUE("verify_ssl"), X_INT("ssl_expiry_days", 14), X_IDS("regions", "us,eu"), X_NULL("port"),
 	    X_IDS("contact_ids", ""), /* links need the context: fetch tests */
 	    X_FALSE("paused"));
-	/* The basic-auth password is not kept in the stored provider copy. */
+	/* Alert timing (create-a-new-monitor: confirmation_period, recovery_period, seconds; 0: not said);
+	 * the basic-auth login lands, its password for discovery to seal, never in the stored provider
+	 * copy nor a warning. */
+	EXPECT_NORM(it, X_INT("alert_after_s", 120), /* "120" */
+	    X_NULL("recovery_s"), X_NULL("realert_s"), X_STR("auth_username", "probe"),
+	    X_STR("auth_password", "hunter2-secret"), X_NULL("dns_nameserver"));
 	json_object_object_get_ex(it->raw, "attributes", &a);
 	assert_string_equal(json_object_get_string(json_object_object_get(a, "auth_password")), "[redacted]");
-	/* and it is not dropped without a word */
-	assert_true(has_warning(&p,
-	    "monitor \"Shop\" logs in to its target (basic auth); the user name and "
-	    "password were not imported"));
+	for (size_t i = 0; i < p.nwarnings; i++)
+		assert_null(strstr(p.warnings[i], "hunter2"));
 	it = page_find(&p, "maintenance_window", "monitor-2");
 	EXPECT_NORM(it, X_STR("name", "Shop maintenance"), X_STR("recurrence", "weekly"),
 	    X_STR("start", "01:00"), X_INT("duration", 150), X_TEXT("days", "[6,7]"),
@@ -70,7 +73,8 @@ test_monitor_fields(void **state)
 	    X_INT("timeout", 30),                                                        /* "30" */
 	    X_FALSE("verify_ssl"),                                                       /* "false" */
 	    X_TRUE("follow_redirects"),                                                  /* "1" */
-	    X_STR("http_method", "GET"), X_IDS("regions", ""));
+	    X_STR("http_method", "GET"), X_IDS("regions", ""), X_NULL("alert_after_s"),
+	    X_INT("recovery_s", 300), X_NULL("auth_username"), X_NULL("auth_password"));
 	it = page_find(&p, "maintenance_window", "monitor-3");
 	EXPECT_NORM(it, X_STR("recurrence", "daily"),        /* no days: every day */
 	    X_STR("start", "23:00"), X_INT("duration", 180), /* overnight */
@@ -84,6 +88,9 @@ test_monitor_fields(void **state)
 	it = page_find(&p, "monitor", "5");
 	assert_string_equal(nstr(it, "type"), "other");
 	assert_true(nnull(it, "http_method"));
+	/* wrong types and ranges: not said */
+	EXPECT_NORM(it, X_NULL("alert_after_s"), X_NULL("recovery_s"), X_NULL("auth_username"),
+	    X_NULL("auth_password"));
 	assert_true(has_warning(&p, "unknown type quantum_check; kept as other"));
 	assert_true(has_warning(&p, "unknown HTTP method brew"));
 	assert_true(has_warning(&p, "without id or attributes"));
@@ -100,7 +107,10 @@ test_monitor_fields(void **state)
 	assert_true(has_warning(&p, "unknown maintenance day fun"));
 
 	it = page_find(&p, "monitor", "8");
-	EXPECT_NORM(it, X_STR("type", "dns"), X_STR("request_body", "example.org"), X_INT("port", 53),
+	/* DNS as published (create-a-new-monitor, monitor_type dns; TF resource.tf example): the server
+	 * in url, the domain to query in request_body; no record type or expected answer. */
+	EXPECT_NORM(it, X_STR("type", "dns"), X_STR("url", "example.org"), X_STR("dns_nameserver", "1.1.1.1"),
+	    X_NULL("request_body"), X_NULL("dns_record_type"), X_IDS("dns_expected", ""), X_INT("port", 53),
 	    X_INT("timeout", 5));
 
 	it = page_find(&p, "monitor", "9");
@@ -252,13 +262,16 @@ fx_end(struct fx *f, char **answers)
 #define TOKEN "{\"api_token\":\"bs-token-1234\"}"
 
 /* Monitors page + on-calls (docs on-call-calendar-api-response-params: data[] with
- * relationships.on_call_users, included[] type on_call_user) + policies (docs escalation policy
- * example; TF resource_policy.go policyStep/policyStepMember). */
+ * relationships.on_call_users, included[] type on_call_user) + team members (docs team-members/list:
+ * data[] of team_member and team_member_invitation) + policies (docs escalation policy example; TF
+ * resource_policy.go policyStep/policyStepMember: wait_before since the step before, current_on_call
+ * with a calendar id or none, entire_team). */
 static void
 test_fetch_monitor_links(void **state)
 {
 	char *ans[] = { answer_fixture("200 OK", "better_stack/monitors_page1.json"),
 		answer_fixture("200 OK", "better_stack/on_calls.json"),
+		answer_fixture("200 OK", "better_stack/team_members.json"),
 		answer_fixture("200 OK", "better_stack/policies.json"), NULL };
 	struct fx f;
 	const char *seen;
@@ -270,38 +283,57 @@ test_fetch_monitor_links(void **state)
 	seen = mini_finish(&f.m);
 	assert_non_null(strstr(seen, "GET /bs/api/v2/monitors?page=1&per_page=250 "));
 	assert_non_null(strstr(seen, "GET /bs/api/v2/on-calls?page=1&per_page=250 "));
+	/* on betterstack.com for Better Stack itself; here the configured base serves it */
+	assert_non_null(strstr(seen, "GET /bs/api/v2/team-members?page=1&per_page=250 "));
 	assert_non_null(strstr(seen, "GET /bs/api/v3/policies?page=1&per_page=250 "));
 	assert_null(strstr(seen, "evil.example.net"));
 	assert_string_equal(f.p.next_cursor, "monitors:2");
 	/* No policy: the default calendar's on-call users by each set flag (email, sms, call,
-	 * critical_alert = push); Bob has no phone. The Weekend calendar is not the default. */
+	 * critical_alert = push) at once; Bob has no phone. The Weekend calendar is not the default.
+	 * team_wait 180: then every team member's e-mail; Ann and Bob were alerted at once, Dave
+	 * after 180 s; an invitation and a member without an address are nobody to alert. */
 	it = page_find(&f.p, "monitor", "2");
 	assert_string_equal(nids(it, "contact_ids"),
 	    "user:2345:email,user:2346:email,user:2345:sms,"
-	    "user:2345:voice,user:2345:push,user:2346:push");
+	    "user:2345:voice,user:2345:push,user:2346:push,user:2347:email");
+	assert_string_equal(ntext(it, "contact_timing"),
+	    "{\"user:2347:email\":{\"delay_s\":180,\"repeat_s\":null}}");
 	assert_true(
 	    has_warning(&f.p, "monitor \"Shop\": on-call user Bob has no phone number for the SMS alert"));
 	assert_true(has_warning(&f.p, "Bob has no phone number for the phone call alert"));
-	/* A policy: its user members (by id, by e-mail, by id only); others warned about. */
+	/* A policy: step 1 (0 s) the default calendar's on-call users; step 2 (600 s) users by id, by
+	 * e-mail, by id only and the Weekend calendar's on-call user; step 3 (900 s) the entire team
+	 * (Dave is new) and an unknown calendar; step 4 waits until a time of day: the delay before it. */
 	it = page_find(&f.p, "monitor", "3");
 	assert_string_equal(nids(it, "contact_ids"),
-	    "user:2345:email,user:email=carol@example.com:email,"
-	    "user:7777:email");
+	    "user:2345:email,user:2346:email,user:email=carol@example.com:email,"
+	    "user:7777:email,user:9999:email,user:2347:email,user:7778:email");
+	assert_string_equal(ntext(it, "contact_timing"),
+	    "{\"user:email=carol@example.com:email\":{\"delay_s\":600,\"repeat_s\":null},"
+	    "\"user:7777:email\":{\"delay_s\":600,\"repeat_s\":null},"
+	    "\"user:9999:email\":{\"delay_s\":600,\"repeat_s\":null},"
+	    "\"user:2347:email\":{\"delay_s\":900,\"repeat_s\":null},"
+	    "\"user:7778:email\":{\"delay_s\":900,\"repeat_s\":null}}");
 	assert_true(has_warning(&f.p,
-	    "monitor \"Health\": escalation policy \"Standard\" also notifies 2 "
-	    "member(s) that are not users (e.g. current_on_call): not linked"));
+	    "monitor \"Health\": escalation policy \"Standard\" also notifies 1 "
+	    "member(s) that are not people (e.g. webhook): not linked"));
+	assert_true(has_warning(&f.p, "alerts on-call calendar 999, which is not in the calendar list"));
+	assert_true(has_warning(&f.p, "step 4 waits until a time of day"));
+	assert_null(json_object_object_get(it->norm, "unread"));
 	it = page_find(&f.p, "monitor", "4"); /* no flags */
 	assert_string_equal(nids(it, "contact_ids"), "");
 	assert_null(strstr(f.p.warnings[0], "bs-token-1234"));
 	fx_end(&f, ans);
 }
 
-/* Nobody on call (on_calls_nobody.json) and a refused policy list (403, forbidden.json). */
+/* Nobody on call (on_calls_nobody.json) and a refused policy list (403, forbidden.json): the links
+ * of what alerts the policy are marked unread, so a re-import keeps the account's. */
 static void
 test_fetch_heartbeats_nobody_on_call(void **state)
 {
 	char *ans[] = { answer_fixture("200 OK", "better_stack/heartbeats_last.json"),
 		answer_fixture("200 OK", "better_stack/on_calls_nobody.json"),
+		answer_fixture("200 OK", "better_stack/team_members.json"),
 		answer_fixture("403 Forbidden", "better_stack/forbidden.json"), NULL };
 	struct fx f;
 	const struct prov_item *it;
@@ -316,19 +348,57 @@ test_fetch_heartbeats_nobody_on_call(void **state)
 	assert_true(has_warning(&f.p,
 	    "heartbeat \"Cron backup\" alerts the on-call person, but nobody is on "
 	    "call now: not linked"));
+	assert_null(json_object_object_get(it->norm, "unread"));
 	it = page_find(&f.p, "heartbeat", "12346");
 	assert_string_equal(nids(it, "contact_ids"), "");
 	assert_true(has_warning(&f.p,
 	    "heartbeat \"Nightly import\" alerts escalation policy 456789, but the "
 	    "policies could not be read (HTTP 403)"));
+	assert_non_null(strstr(ntext(it, "unread"), "contact_ids"));
 	fx_end(&f, ans);
 }
 
-/* The contacts step: on-call users (one contact per channel) and policy user members. */
+/* The team's members refused (403): a team_wait link and a policy's entire_team step are unread;
+ * the on-call links still arrive. */
+static void
+test_fetch_team_refused(void **state)
+{
+	char *ans[] = { answer_fixture("200 OK", "better_stack/monitors_page1.json"),
+		answer_fixture("200 OK", "better_stack/on_calls.json"),
+		answer_fixture("403 Forbidden", "better_stack/forbidden.json"),
+		answer_fixture("200 OK", "better_stack/policies.json"), NULL };
+	struct fx f;
+	const struct prov_item *it;
+
+	(void)state;
+	fx_start(&f, (const char *const *)ans, TOKEN);
+	assert_int_equal(fx_fetch(&f, NULL), PROV_OK);
+	mini_finish(&f.m);
+	it = page_find(&f.p, "monitor", "2");
+	assert_string_equal(nids(it, "contact_ids"),
+	    "user:2345:email,user:2346:email,user:2345:sms,"
+	    "user:2345:voice,user:2345:push,user:2346:push");
+	assert_non_null(strstr(ntext(it, "unread"), "contact_ids"));
+	assert_true(has_warning(&f.p,
+	    "monitor \"Shop\" alerts the entire team after 180 s (team_wait), but the team's members could "
+	    "not be read (HTTP 403): not linked"));
+	/* ... and a member given only by e-mail is not linked under another key than a run that read
+	 * the team would give it */
+	it = page_find(&f.p, "monitor", "3");
+	assert_non_null(strstr(ntext(it, "unread"), "contact_ids"));
+	assert_null(strstr(nids(it, "contact_ids"), "email=carol"));
+	it = page_find(&f.p, "monitor", "4"); /* alerts nobody: nothing unread */
+	assert_null(json_object_object_get(it->norm, "unread"));
+	fx_end(&f, ans);
+}
+
+/* The contacts step: on-call users (one contact per channel), the other calendars' on-call users
+ * and the team's members (e-mail), and policy user members. */
 static void
 test_fetch_contacts(void **state)
 {
 	char *ans[] = { answer_fixture("200 OK", "better_stack/on_calls.json"),
+		answer_fixture("200 OK", "better_stack/team_members.json"),
 		answer_fixture("200 OK", "better_stack/policies.json"), NULL };
 	struct fx f;
 	const struct prov_item *it;
@@ -339,8 +409,9 @@ test_fetch_contacts(void **state)
 	assert_int_equal(fx_fetch(&f, "contacts:0"), PROV_OK);
 	seen = mini_finish(&f.m);
 	assert_non_null(strstr(seen, "GET /bs/api/v2/on-calls?page=1&per_page=250&team_name=Ops "));
+	assert_non_null(strstr(seen, "GET /bs/api/v2/team-members?page=1&per_page=250&team_name=Ops "));
 	assert_string_equal(f.p.next_cursor, "status-pages:1");
-	assert_int_equal(page_count(&f.p, "contact"), 8);
+	assert_int_equal(page_count(&f.p, "contact"), 11);
 	it = page_find(&f.p, "contact", "user:2345:email");
 	EXPECT_NORM(it, X_STR("name", "Ann Lee"), X_STR("type", "email"), X_STR("value", "ann@example.com"),
 	    X_FALSE("needs_address"));
@@ -356,10 +427,15 @@ test_fetch_contacts(void **state)
 	it = page_find(&f.p, "contact", "user:2346:email");
 	assert_string_equal(nstr(it, "name"), "Bob");
 	page_find(&f.p, "contact", "user:2346:push");
+	it = page_find(&f.p, "contact", "user:9999:email");
+	EXPECT_NORM(it, X_STR("name", "Wes End"), X_STR("value", "weekend@example.com"));
+	it = page_find(&f.p, "contact", "user:2347:email");
+	EXPECT_NORM(it, X_STR("name", "Dave Kim"), X_STR("value", "dave@example.com"));
 	it = page_find(&f.p, "contact", "user:email=carol@example.com:email");
 	assert_string_equal(nstr(it, "value"), "Carol@Example.com");
 	it = page_find(&f.p, "contact", "user:7777:email");
 	EXPECT_NORM(it, X_STR("name", "Better Stack user 7777"), X_NULL("value"), X_TRUE("needs_address"));
+	page_find(&f.p, "contact", "user:7778:email");
 	fx_end(&f, ans);
 }
 
@@ -367,6 +443,7 @@ static void
 test_fetch_contacts_refused(void **state)
 {
 	char *ans[] = { answer_fixture("403 Forbidden", "better_stack/forbidden.json"),
+		answer_fixture("404 Not Found", "better_stack/forbidden.json"),
 		answer_fixture("401 Unauthorized", "better_stack/unauthorized.json"), NULL };
 	struct fx f;
 
@@ -376,6 +453,7 @@ test_fetch_contacts_refused(void **state)
 	mini_finish(&f.m);
 	assert_int_equal(f.p.n, 0);
 	assert_true(has_warning(&f.p, "refused the on-call calendars list for this key (HTTP 403)"));
+	assert_true(has_warning(&f.p, "refused the team members list for this key (HTTP 404)"));
 	assert_true(has_warning(&f.p, "refused the escalation policies list for this key (HTTP 401)"));
 	assert_string_equal(f.p.next_cursor, "status-pages:1");
 	fx_end(&f, ans);
@@ -524,6 +602,7 @@ main(void)
 		cmocka_unit_test(test_errors_and_refused_kinds),
 		cmocka_unit_test(test_fetch_monitor_links),
 		cmocka_unit_test(test_fetch_heartbeats_nobody_on_call),
+		cmocka_unit_test(test_fetch_team_refused),
 		cmocka_unit_test(test_fetch_contacts),
 		cmocka_unit_test(test_fetch_contacts_refused),
 		cmocka_unit_test(test_fetch_status_page_entries),
