@@ -9,6 +9,11 @@ never doubles a busy slot). Prints, beside its target (issue 14):
 
   discovery  start -> awaiting_review, resources/s      target >= 5,000/s
   import     execute -> completed, resources/s          target >= 2,000/s
+             and against the same MariaDB writing the same monitor rows as single-row
+             INSERTs, 500 a durable transaction, through the mariadb client, measured
+             after the run (issue 28 item 3: target >= 0.8), and per imported
+             resource the statements, index lookups and rows read (the server's
+             Handler_read_* and Questions over execute -> completed; target <= 10 rows)
   revert     revert -> reverted, objects/s, and its ratio to the import's rate in the same run
   peak RSS   of every runner process (max)             target <= 32 MiB, flat in N
 
@@ -140,6 +145,45 @@ def provider_alone(st, key, pages=40):
     return 50 * pages / (time.monotonic() - t)
 
 
+HANDLER_READS = ("Handler_read_key", "Handler_read_next", "Handler_read_prev", "Handler_read_first",
+                 "Handler_read_last", "Handler_read_rnd", "Handler_read_rnd_next")
+RATIO_TARGET = 0.8            # the import's rate against the baseline's
+ROWS_READ_TARGET = 10         # rows read per imported resource
+BASELINE_TX = 500             # single-row INSERTs per transaction in the baseline
+
+
+def counters(st):
+    """The server's handler and statement counters (SHOW GLOBAL STATUS)."""
+    names = HANDLER_READS + ("Questions",)
+    rows = st.sql("SHOW GLOBAL STATUS WHERE Variable_name IN (%s)" % ", ".join(harness.q(n) for n in names))
+    return {k: int(v) for k, v in rows}
+
+
+def baseline_script(st, user_id, into_user):
+    """The account's monitors of user_id as single-row INSERTs for into_user, BASELINE_TX to a
+    transaction: what the same MariaDB does with the same rows, without the importer."""
+    cols = [c for (c,) in st.sql("SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA ="
+                                 " 'migrator' AND TABLE_NAME = 'monitors' AND EXTRA NOT LIKE '%%GENERATED%%'"
+                                 " AND COLUMN_NAME NOT IN ('id', 'user_id') ORDER BY ORDINAL_POSITION")]
+    values = ", ".join("COALESCE(QUOTE(%s), 'NULL')" % c for c in cols)
+    rows = st.sql("SELECT CONCAT('INSERT INTO monitors (user_id, %s) VALUES (%d, ', CONCAT_WS(', ', %s), ');')"
+                  " FROM monitors WHERE user_id = %d ORDER BY id" % (", ".join(cols), into_user, values, user_id))
+    out = []
+    for i in range(0, len(rows), BASELINE_TX):
+        out.append("START TRANSACTION;")
+        out += [r[0] for r in rows[i:i + BASELINE_TX]]
+        out.append("COMMIT;")
+    return "\n".join(out) + "\n", len(rows)
+
+
+def baseline_rate(st, script, n):
+    """Rows/s of the baseline script through the mariadb client on the server's socket."""
+    t = time.monotonic()
+    subprocess.run(["mariadb", "--no-defaults", "-uroot", "--socket=" + st.sock, "migrator"],
+                   input=script.encode(), check=True)
+    return n / (time.monotonic() - t)
+
+
 def verdict(ok):
     return "ok" if ok else "MISSED"
 
@@ -159,12 +203,15 @@ def bench_one(st, conf, user, n, slots, tick):
         assert wait_status(st, run, ("awaiting_review", "failed"), 3600) == "awaiting_review", \
             st.sql_dicts("SELECT message FROM migration_run_logs WHERE run_id = %s" % harness.q(run))
         t1 = logged_at(st, run, "Discovery finished")
+        before = counters(st)
         r = user.request("POST", "/api/v1/migrations/%s/execute" % run, raw_body=b"",
                          headers={"Content-Type": "application/json"})
         assert r.status == 202, r.describe()
         t2 = time.time()          # execute has been answered
         final = wait_status(st, run, ("completed", "completed_with_errors", "failed"), 3600)
         t3 = logged_at(st, run, "Run completed")
+        after = counters(st)
+        script, rows = baseline_script(st, user.id, st.new_user(scopes=["account:read"]).id)
         total = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s" % harness.q(run)))
         monitors = int(st.sql_value("SELECT COUNT(*) FROM monitors WHERE user_id = %d" % user.id))
         # (COUNT(DISTINCT ...) leaves out a row with a NULL in any of them: most monitors have no port)
@@ -179,6 +226,7 @@ def bench_one(st, conf, user, n, slots, tick):
         t4 = logged_at(st, run, "Reverting:")
         reverted = wait_status(st, run, ("reverted",), 3600)
         t5 = logged_at(st, run, "Run reverted")
+    base = baseline_rate(st, script, rows)
     left = int(st.sql_value("SELECT COUNT(*) FROM monitors WHERE user_id = %d" % user.id))
     # planning ends with the log line "Plan ready"; the import is what follows
     plan_s = st.sql_value("SELECT TIMESTAMPDIFF(MICROSECOND, MIN(logged_at), MAX(logged_at)) / 1e6"
@@ -196,8 +244,16 @@ def bench_one(st, conf, user, n, slots, tick):
     print("  import     execute -> completed     %7.1f s  %7.0f resources/s   target >= %d/s   %s"
           % (t3 - t2, imp_rate, TARGET_IMPORT, verdict(imp_rate >= TARGET_IMPORT)))
     plan_s = float(plan_s or 0)
-    print("             (of which planning %.1f s; the import alone %.0f resources/s)"
-          % (plan_s, total / max(0.001, t3 - t2 - plan_s)))
+    imp_alone = total / max(0.001, t3 - t2 - plan_s)
+    print("             (of which planning %.1f s; the import alone %.0f resources/s)" % (plan_s, imp_alone))
+    print("             against MariaDB alone, the same %d rows as %d single-row INSERTs a transaction: %.0f rows/s;"
+          " the import %.2f of it, the import alone %.2f   target >= %.1f   %s"
+          % (rows, BASELINE_TX, base, imp_rate / base, imp_alone / base, RATIO_TARGET, verdict(imp_rate / base >= RATIO_TARGET)))
+    per = {k: (after[k] - before[k]) / max(1, imported) for k in after}
+    read = sum(per[k] for k in HANDLER_READS)
+    print("             per imported resource (planning included): %.1f statements, %.1f index lookups, %.1f rows"
+          " read   target <= %d rows   %s" % (per["Questions"], per["Handler_read_key"], read, ROWS_READ_TARGET,
+                                              verdict(read <= ROWS_READ_TARGET)))
     rv_rate = imported / max(0.001, t5 - t4)
     print("  revert     revert -> %s        %7.1f s  %7.0f objects/s     %.2f of the import's rate; %d monitors left"
           % (reverted, t5 - t4, rv_rate, rv_rate / imp_rate, left))
