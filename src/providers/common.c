@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
 #include <sodium.h>
 #include <strings.h>
 
@@ -620,6 +621,36 @@ prov_assertion(const char *source, const char *property, const char *comparison,
 	jx_add_str(a, "comparison", comparison);
 	jx_add_str(a, "target", target);
 	return a;
+}
+
+json_object *
+prov_dns_ips(json_object *v, const char **record_type, size_t *bad)
+{
+	json_object *list = prov_str_list(v, ','), *out = json_object_new_array();
+	size_t n = list != NULL ? json_object_array_length(list) : 0, v4 = 0, v6 = 0;
+	unsigned char addr[16];
+
+	*bad = 0;
+	for (size_t i = 0; i < n && v4 + v6 < 100; i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(list, i));
+
+		if (strlen(s) < 46 && inet_pton(AF_INET, s, addr) == 1)
+			v4++;
+		else if (strlen(s) < 46 && inet_pton(AF_INET6, s, addr) == 1)
+			v6++;
+		else {
+			(*bad)++;
+			continue;
+		}
+		json_object_array_add(out, json_object_new_string(s));
+	}
+	json_object_put(list);
+	*record_type = v6 == 0 && v4 > 0 ? "A" : v4 == 0 && v6 > 0 ? "AAAA" : NULL;
+	if (v4 + v6 == 0) {
+		json_object_put(out);
+		return NULL;
+	}
+	return out;
 }
 
 void

@@ -195,6 +195,13 @@ void prov_contact_timing(json_object **timing, const char *contact_id, int64_t d
  * (the value as text; NULL: none). */
 json_object *prov_assertion(const char *source, const char *property, const char *comparison,
     const char *target);
+/* The addresses a DNS check expects, v (an array of strings, or one string
+ * of them split on ','), as a new array of the IPv4 and IPv6 addresses among
+ * them (at most 100), and in *record_type the record type they answer: "A"
+ * when all are IPv4, "AAAA" when all are IPv6, else NULL. *bad counts the
+ * values that are no address (left out). NULL (and *record_type NULL) when
+ * there is no address. */
+json_object *prov_dns_ips(json_object *v, const char **record_type, size_t *bad);
 /* The normalized keys that hold a secret, which discovery seals before the
  * item is stored ("auth_password" becomes "auth_password_sealed"). */
 extern const char *const prov_seal_keys[];

@@ -7,7 +7,8 @@
  *                           /alerting/teams (who the alert links name) and one
  *                           GET /checks/{id}?include_teams=true per check: the
  *                           list carries the host name only; scheme, port, path,
- *                           keyword, headers, body and recipients are in the detail.
+ *                           keyword, headers, body, recipients, alert timing, DNS
+ *                           expectations and the login are in the detail.
  *   "contacts:0"            GET /alerting/contacts: one contact per notification target.
  *   "maintenance:<offset>"  GET /maintenance?limit=100&offset=<offset>; then the end.
  *
@@ -29,10 +30,13 @@
 #include "providers/common.h"
 
 #define PD            "Pingdom"
-#define PD_LIMIT      25   /* checks a page: each costs one detail request */
-#define PD_MW_LIMIT   100  /* maintenance windows a page */
-#define PD_MAX_LINKS  1000 /* contact item ids one check may name */
-#define PD_MAX_SILENT 2    /* details in a row without an answer that make the page a retry */
+#define PD_LIMIT      25        /* checks a page: each costs one detail request */
+#define PD_MW_LIMIT   100       /* maintenance windows a page */
+#define PD_MAX_LINKS  1000      /* contact item ids one check may name */
+#define PD_MAX_SILENT 2         /* details in a row without an answer that make the page a retry */
+#define PD_MAX_DOWNS  1000000   /* down results before an alert: the most the account keeps */
+#define PD_MAX_TIME_S 100000000 /* seconds of alert timing: the most the account keeps (importer.c) */
+#define PD_MAX_SECRET 1000      /* bytes of a password that sealed fit monitors.auth_password_sealed (1400) */
 
 enum { PH_CHECKS, PH_CONTACTS, PH_MAINT };
 static const char *const phases[] = { "checks", "contacts", "maintenance", NULL };
@@ -429,6 +433,63 @@ fill_port(struct prov_monitor *m, json_object *t)
 	}
 }
 
+/* The settings of a dns check (spec DnsAttributes: "nameserver" the server
+ * asked, "expectedip" the address it must answer). Pingdom names no record
+ * type: the expected address's family says it (A or AAAA). */
+static void
+fill_dns(struct prov_monitor *m, json_object *t, struct prov_page *page)
+{
+	size_t bad;
+
+	m->dns_nameserver = prov_get_text(t, "nameserver", 255);
+	m->dns_expected = prov_dns_ips(prov_get(t, "expectedip"), &m->dns_record_type, &bad);
+	if (bad > 0)
+		prov_page_warn(page, PD " check \"%s\" expects an answer that is no IP address; not imported",
+		    m->name);
+}
+
+/* Alert timing (spec DetailedCheckAttributes and "Create new check":
+ * sendnotificationwhendown "Send notification when down X times";
+ * notifyagainevery "Notify again every n result. 0 means that no extra
+ * notifications will be sent"): after that many down results, and again
+ * every n results, each m->interval seconds apart. A value out of range is
+ * left out, with a warning. */
+static void
+alert_timing(struct prov_monitor *m, json_object *d, struct prov_page *page)
+{
+	int64_t n;
+
+	if (prov_get_int_in(d, "sendnotificationwhendown", 1, PD_MAX_DOWNS, &n))
+		m->alert_after_checks = n;
+	else if (prov_get(d, "sendnotificationwhendown") != NULL)
+		prov_page_warn(page,
+		    PD " check \"%s\" has a sendnotificationwhendown that is no count "
+		       "from 1 to %d; when it alerts was not imported",
+		    m->name, PD_MAX_DOWNS);
+	/* n <= PD_MAX_TIME_S and interval <= INT32_MAX: the product fits */
+	if (prov_get_int_in(d, "notifyagainevery", 0, PD_MAX_TIME_S, &n) && n * m->interval <= PD_MAX_TIME_S)
+		m->realert_s = n * m->interval;
+	else if (prov_get(d, "notifyagainevery") != NULL)
+		prov_page_warn(page,
+		    PD " check \"%s\" has a notifyagainevery that is no count of "
+		       "results within %d s; how often it alerts again was not imported",
+		    m->name, PD_MAX_TIME_S);
+}
+
+/* What a custom HTTP check tests (Pingdom's "HTTP Custom Check",
+ * documentation.solarwinds.com/en/Success_Center/pingdom/content/topics/
+ * http-custom-check.htm): the XML it reads,
+ * <pingdom_http_custom_check><status>OK</status>..., is up only when the
+ * status is OK. */
+static json_object *
+custom_check_assertions(void)
+{
+	json_object *a = json_object_new_array();
+
+	json_object_array_add(a, prov_assertion("xml", "/pingdom_http_custom_check/status", "equals", "OK"));
+	return a;
+}
+
 /* The settings only the detail has (d: its "check" object); *links_unread as
  * check_links says. */
 static void
@@ -436,16 +497,32 @@ fill_detail(struct prov_monitor *m, json_object *d, const char *type, json_objec
     const struct pd_links *l, char **url, struct prov_page *page, bool *links_unread)
 {
 	int64_t ms = prov_int_in_or(d, "responsetime_threshold", 0, INT32_MAX, 0);
+	bool http = type != NULL && strcmp(type, "http") == 0;
 
-	if (type != NULL && (strcmp(type, "http") == 0 || strcmp(type, "httpcustom") == 0))
+	if (http || (type != NULL && strcmp(type, "httpcustom") == 0))
 		fill_http(m, t, m->url, url);
-	else if (type != NULL && strcmp(type, "dns") != 0 && strcmp(type, "ping") != 0)
+	else if (type != NULL && strcmp(type, "dns") == 0)
+		fill_dns(m, t, page);
+	else if (type != NULL && strcmp(type, "ping") != 0)
 		fill_port(m, t);
-	if (prov_get_text(t, "username", PROV_MAX_STR) != NULL)
+	if (type != NULL && strcmp(type, "httpcustom") == 0)
+		m->assertions = custom_check_assertions();
+	if (http) {
+		/* spec HttpAttributesGet: the target's basic-auth login; the password
+		 * is sealed by discovery (prov_seal_keys) and redacted in check_raw */
+		m->auth_username = prov_get_text(t, "username", 255);
+		m->auth_password = prov_get_str(t, "password", PD_MAX_SECRET);
+		if (m->auth_password == NULL && prov_get(t, "password") != NULL)
+			prov_page_warn(page,
+			    PD " check \"%s\" logs in with a password that is not text of "
+			       "at most %d bytes; enter it again",
+			    m->name, PD_MAX_SECRET);
+	} else if (prov_get_text(t, "username", PROV_MAX_STR) != NULL)
 		prov_page_warn(page,
 		    PD " check \"%s\" logs in to its target; the user name and "
 		       "password were not imported",
 		    m->name);
+	alert_timing(m, d, page);
 	m->timeout = ms > 0 ? (ms + 999) / 1000 : 0;
 	m->regions = regions_of(prov_get_array(d, "probe_filters"), m->name, page);
 	m->contact_ids = check_links(d, l, m->name, page, links_unread);
@@ -458,7 +535,8 @@ pick(json_object *d, json_object *c, const char *key)
 	return prov_get(d, key) != NULL ? d : c;
 }
 
-/* The stored copy of a check: src, without the target's login password. */
+/* The stored copy of a check: src, with "[redacted]" for the target's login
+ * password. */
 static json_object *
 check_raw(json_object *src)
 {
@@ -470,16 +548,18 @@ check_raw(json_object *src)
 	if (json_object_deep_copy(src, &raw, NULL) != 0)
 		return json_object_new_object();
 	check_type_name(raw, &t);
-	json_object_object_del(t, "password");
+	json_object_object_add(t, "password", json_object_new_string("[redacted]"));
 	return raw;
 }
 
 /* What only a check's detail gives (the list has its name, host name, type
- * without its keyword, interval, status and tags). */
+ * without its keyword, interval, status and tags); the password by the name
+ * of the account's column, as discovery seals it (prov_seal_keys). */
 static const char *const detail_keys[] = { "type", "url", "port", "keyword", "keyword_up_when",
 	"keyword_case_sensitive", "http_method", "request_body", "request_headers", "expected_status_codes",
 	"alert_status_codes", "timeout", "follow_redirects", "verify_ssl", "ssl_expiry_days", "regions",
-	"contact_ids", NULL };
+	"contact_ids", "alert_after_checks", "realert_s", "dns_record_type", "dns_expected", "dns_nameserver",
+	"assertions", "auth_username", "auth_password_sealed", NULL };
 
 /* Add check c (list entry) as a monitor; d is its detail ("check" object),
  * or NULL when only the list could be read (failed says why). */
@@ -907,22 +987,22 @@ static const struct prov_field check_fields[] = {
 	{ "type.http.requestheaders", "`monitors.request_headers`", "without Pingdom's own `User-Agent: Pingdom.com_bot…` (a User-Agent the user set is kept)" },
 	{ "type.http.verify_certificate", "`monitors.verify_ssl`", NULL },
 	{ "type.http.ssl_down_days_before", "`monitors.ssl_expiry_days`", NULL },
-	{ "type.http.username", prov_enter_again, "The login the check sends is not imported (its password neither): the moved check will fail until it is entered again." },
-	{ "type.http.password", prov_enter_again, "A password is never imported (nor stored with the run): the moved check will fail until it is entered again." },
-	{ "type.httpcustom.url", "`monitors.url`", "the path of the XML file Pingdom reads" },
+	{ "type.http.username", "`monitors.auth_username`", "the basic-auth user name the check sends" },
+	{ "type.http.password", "`monitors.auth_password_sealed`", "sealed before it is stored; the stored copy of the check holds `[redacted]`; never shown; longer than 1000 bytes: not imported, with a warning" },
+	{ "type.httpcustom.url", "`monitors.url`, `monitors.assertions`", "the path of the XML file Pingdom reads; type `http` with the assertion that the file's `/pingdom_http_custom_check/status` equals `OK` (Pingdom's rule: any other status is down)" },
 	{ "type.httpcustom.encryption", "`monitors.url`", "`https` when set, else `http`" },
 	{ "type.httpcustom.port", "`monitors.port`, `monitors.url`", "in the URL unless the scheme's default (443, 80)" },
 	{ "type.httpcustom.verify_certificate", "`monitors.verify_ssl`", NULL },
 	{ "type.httpcustom.ssl_down_days_before", "`monitors.ssl_expiry_days`", NULL },
-	{ "type.httpcustom.additionalurls", NULL, "A custom check's further URLs have no place in the account; only its main URL is checked." },
+	{ "type.httpcustom.additionalurls", NULL, "A custom check's further XML files (`;`-separated URLs) have no place in the account; only its main URL is checked." },
 	{ "type.tcp.port", "`monitors.port`", NULL },
 	{ "type.tcp.stringtosend", "`monitors.request_body`", NULL },
 	{ "type.tcp.stringtoexpect", "`monitors.keyword`", "up when present" },
 	{ "type.udp.port", "`monitors.port`", NULL },
 	{ "type.udp.stringtosend", "`monitors.request_body`", NULL },
 	{ "type.udp.stringtoexpect", "`monitors.keyword`", "up when present" },
-	{ "type.dns.nameserver", NULL, "The name server a DNS check asks has no place in the account." },
-	{ "type.dns.expectedip", NULL, "The address a DNS check expects has no place in the account." },
+	{ "type.dns.nameserver", "`monitors.dns_nameserver`", NULL },
+	{ "type.dns.expectedip", "`monitors.dns_expected`, `monitors.dns_record_type`", "the address the answer must hold; Pingdom names no record type: `A` for an IPv4 address, `AAAA` for an IPv6 one; not an IP address: not imported, with a warning" },
 	{ "type.smtp.port", "`monitors.port`", NULL },
 	{ "type.smtp.stringtoexpect", "`monitors.keyword`", "up when present" },
 	{ "type.smtp.encryption", NULL, "Whether an SMTP check uses TLS has no place in the account." },
@@ -933,9 +1013,9 @@ static const struct prov_field check_fields[] = {
 	{ "type.imap.port", "`monitors.port`", NULL },
 	{ "type.imap.stringtoexpect", "`monitors.keyword`", "up when present" },
 	{ "integrationids", NULL, "Pingdom's API cannot list integrations (webhooks), so they are not imported; a warning names how many the check alerts." },
-	{ "sendnotificationwhendown", NULL, "Alert timing (alert after this many failed tests) is not carried yet." },
-	{ "notifyagainevery", NULL, "Alert timing (repeat the alert every this many tests) is not carried yet." },
-	{ "notifywhenbackup", NULL, "Whether to alert when the check is back up is not carried yet." },
+	{ "sendnotificationwhendown", "`monitors.alert_after_checks`", "alert after this many down results in a row (1–1000000, else NULL with a warning)" },
+	{ "notifyagainevery", "`monitors.realert_s`", "alert again every this many results: × `resolution` × 60 s; 0 (no repeat): NULL, the account's default; more than 100000000 s: NULL, with a warning" },
+	{ "notifywhenbackup", NULL, "Whether to alert when the check is back up has no place in the account." },
 	{ "custom_message", NULL, "The text Pingdom adds to its alerts has no place in the account." },
 	{ "severity_level", NULL, "Pingdom's alert severity (high or low) has no place in the account." },
 	{ "ipv6", NULL, "Testing over IPv6 instead of IPv4 has no place in the account." },

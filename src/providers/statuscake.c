@@ -30,6 +30,8 @@
 #define SC_CONSTANT_RATE  30  /* check_rate 0 ("constant"): the smallest listed rate */
 #define SC_SSL_ALERT_DAYS 7   /* enable_ssl_alert states no day count; SSL checks' smallest default */
 #define SC_MAX_HEADERS    50
+#define SC_MAX_CONFIRM    1000      /* confirmation servers: far above any StatusCake offers */
+#define SC_MAX_TIME_S     100000000 /* seconds of alert timing: the most the account keeps (importer.c) */
 #define SC_WHY            sizeof(((struct prov_error *)0)->message) /* why an extra call failed */
 
 enum { PH_UPTIME, PH_HEARTBEAT, PH_SSL, PH_GROUPS, PH_WINDOWS };
@@ -278,7 +280,8 @@ sc_links_read(const struct sc_ctx *c, json_object *links, json_object *norm)
  * gives name, URL, type, interval, paused, tags and contact groups). */
 static const char *const sc_detail_keys[] = { "port", "keyword", "keyword_up_when", "keyword_case_sensitive",
 	"http_method", "request_body", "request_headers", "expected_status_codes", "alert_status_codes",
-	"timeout", "follow_redirects", "verify_ssl", "ssl_expiry_days", "regions", NULL };
+	"timeout", "follow_redirects", "verify_ssl", "ssl_expiry_days", "regions", "alert_after_checks",
+	"alert_after_s", "dns_record_type", "dns_expected", "dns_nameserver", NULL };
 
 /* ---- uptime checks ---- */
 
@@ -403,6 +406,32 @@ sc_tri(json_object *t, const char *key)
 	return prov_get_bool(t, key, false) ? PROV_YES : PROV_NO;
 }
 
+/* Alert timing of uptime check t (statuscake-go model_uptime_test_.go):
+ * "confirmation", the "Number of confirmation servers to confirm downtime
+ * before an alert is triggered", so a failed test and that many confirming
+ * ones; "trigger_rate", "The number of minutes to wait before sending an
+ * alert". A value out of range is left out, with a warning. */
+static void
+sc_timing(json_object *t, struct prov_monitor *m, struct prov_page *page)
+{
+	int64_t n;
+
+	if (prov_get_int_in(t, "confirmation", 0, SC_MAX_CONFIRM, &n))
+		m->alert_after_checks = n + 1;
+	else if (prov_get(t, "confirmation") != NULL)
+		prov_page_warn(page,
+		    SC " uptime check \"%s\" has a confirmation that is no count from "
+		       "0 to %d; when it alerts was not imported",
+		    m->name, SC_MAX_CONFIRM);
+	if (prov_get_int_in(t, "trigger_rate", 0, SC_MAX_TIME_S / 60, &n))
+		m->alert_after_s = n * 60;
+	else if (prov_get(t, "trigger_rate") != NULL)
+		prov_page_warn(page,
+		    SC " uptime check \"%s\" has a trigger_rate that is no count of "
+		       "minutes within %d s; its alert delay was not imported",
+		    m->name, SC_MAX_TIME_S);
+}
+
 /* Every monitor field of uptime check t but its links; *url_out is a URL
  * built here (caller frees). */
 static void
@@ -410,8 +439,9 @@ sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_ou
 {
 	const char *name = prov_get_text(t, "name", PROV_MAX_STR);
 	const char *url = prov_get_text(t, "website_url", PROV_MAX_STR);
-	json_object *codes = prov_get(t, "status_codes"), *dns;
+	json_object *codes = prov_get(t, "status_codes");
 	int64_t port = -1;
+	size_t bad = 0;
 	bool http;
 
 	m->name = name ? name : url ? url : id;
@@ -423,10 +453,19 @@ sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_ou
 	m->tags = prov_str_list(prov_get(t, "tags"), ',');
 	m->regions = sc_regions(t);
 	m->timeout = prov_int_or(t, "timeout", 0);
-	dns = prov_get_array(t, "dns_ips");
-	if (dns != NULL && json_object_array_length(dns) > 0)
-		prov_page_warn(page, SC " uptime check \"%s\": its expected DNS answers are not imported",
-		    m->name);
+	sc_timing(t, m, page);
+	if (strcmp(m->type, "dns") == 0) {
+		/* "dns_ips": "List of IP addresses to compare against returned DNS
+		 * records"; "dns_server": "FQDN or IP address of the nameserver to
+		 * query" (model_uptime_test_.go). No record type is published: the
+		 * addresses' family says it. */
+		m->dns_expected = prov_dns_ips(prov_get(t, "dns_ips"), &m->dns_record_type, &bad);
+		m->dns_nameserver = prov_get_text(t, "dns_server", 255);
+	}
+	if (bad > 0)
+		prov_page_warn(page,
+		    SC " uptime check \"%s\" expects %zu DNS answer%s that %s no IP address; not imported",
+		    m->name, bad, bad == 1 ? "" : "s", bad == 1 ? "is" : "are");
 	if (!http)
 		return;
 	if (url != NULL && (*url_out = sc_url_port(url, m->port)) != NULL)
@@ -883,15 +922,15 @@ static const struct prov_field check_fields[] = {
 	{ "servers[].status", NULL, SC_STATE },
 	{ "servers[].ipv4", NULL, "The location's own address at StatusCake, not a setting." },
 	{ "servers[].ipv6", NULL, "The location's own address at StatusCake, not a setting." },
-	{ "confirmation", NULL, "How many locations must confirm a failure before StatusCake alerts; alert timing is not carried yet." },
-	{ "trigger_rate", NULL, "How many minutes StatusCake waits before alerting; alert timing is not carried yet." },
+	{ "confirmation", "`monitors.alert_after_checks`", "the servers that must confirm a failure before an alert: the failed test and each confirming one, `confirmation` + 1 (0–1000, else NULL with a warning)" },
+	{ "trigger_rate", "`monitors.alert_after_s`", "minutes to wait before alerting, × 60 (0: NULL; more than 100000000 s: NULL, with a warning)" },
 	{ "include_header", NULL, "StatusCake's switch to search the response headers for the keyword too; the account has no column for it." },
-	{ "dns_ips", NULL, "The answers a DNS check expects; the account has no column for them (a warning names the check)." },
-	{ "dns_server", NULL, "The name server a DNS check asks; the account has no column for it." },
+	{ "dns_ips", "`monitors.dns_expected`, `monitors.dns_record_type`", "DNS checks only: the addresses that count as up; StatusCake names no record type: `A` when all are IPv4, `AAAA` when all are IPv6, else NULL; a value that is no IP address is left out, with a warning" },
+	{ "dns_server", "`monitors.dns_nameserver`", "DNS checks only" },
 	{ "final_endpoint", NULL, "Where the redirect chain must end; the account has no column for it." },
 	{ "use_jar", NULL, "StatusCake's switch to keep cookies between requests; the account has no column for it." },
-	{ "basic_username", prov_enter_again, "Write-only: StatusCake never shows it, so basic auth is not imported and such a check fails until its credentials are entered again." },
-	{ "basic_password", prov_enter_again, "Write-only: StatusCake never shows it, so basic auth is not imported and such a check fails until its credentials are entered again." },
+	{ "basic_username", prov_enter_again, "Write-only (a parameter of creating and updating a check, absent from statuscake-go's `UptimeTest`): StatusCake never shows it, so basic auth is not imported and such a check fails until its credentials are entered again." },
+	{ "basic_password", prov_enter_again, "Write-only (a parameter of creating and updating a check, absent from statuscake-go's `UptimeTest`): StatusCake never shows it, so basic auth is not imported and such a check fails until its credentials are entered again." },
 	{ "regions", NULL, "Write-only: StatusCake never shows it; the locations come from `servers`." },
 	{ "status", NULL, SC_STATE },
 	{ "uptime", NULL, SC_STATE },

@@ -9,7 +9,10 @@ check i has type TYPES[i % 12]; HTTP settings come from http_settings(i); check 
 i % contacts and, when i is even, team i % teams; team t has the members contact 2t and 2t+1
 (mod contacts); maintenance window k covers the checks 3k, 3k+1, 3k+2 (mod checks).
 Check i also logs in to its target (type.http username and password) when it is an http check with
-i % 4 == 3, and has a custom_message when i % 3 == 1.
+i % 4 == 3, and has a custom_message when i % 3 == 1. Its detail alerts after
+sendnotificationwhendown = 1 + i % 4 down results and again every notifyagainevery =
+NOTIFY_AGAIN[i % 4] results (0: never); a dns check expects 192.0.2.(1 + i % 250) from ns1.example.com,
+or 2001:db8::(i + 1) in hex when i % 2 == 1.
 Account options: "refuse": a list of kinds among "checks", "contacts", "teams", "maintenance"
 answered with Pingdom's 403 envelope (a token whose access does not cover them); "new_fields":
 {name: value} adds those members to every check, in the list and its detail (fields a later version
@@ -21,6 +24,7 @@ from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
 PINGDOM_UA = "Pingdom.com_bot_version_1.4_(http://www.pingdom.com/)"
 REGIONS = ("EU", "NA", "APAC", "LATAM")
 RECURRENCES = ("none", "week", "day", "month")
+NOTIFY_AGAIN = (0, 3, 1, 10)
 
 
 class Pingdom(Provider):
@@ -201,8 +205,10 @@ class Pingdom(Provider):
             return {"port": 8000 + i % 1000, "stringtosend": "PING %d" % (i + 1),
                     "stringtoexpect": "PONG %d" % (i + 1)}
         if t == "dns":
-            # shape: spec DnsAttributes (nameserver, expectedip)
-            return {"nameserver": "ns1.example.com", "expectedip": "192.0.2.%d" % (1 + i % 250)}
+            # shape: spec DnsAttributes (nameserver "DNS server to use", expectedip "Expected IP", one
+            # address as a string; the spec's example is IPv4, and ipv6 "Use ipv6 instead of ipv4")
+            return {"nameserver": "ns1.example.com",
+                    "expectedip": "2001:db8::%x" % (i + 1) if i % 2 == 1 else "192.0.2.%d" % (1 + i % 250)}
         if t == "smtp":
             # shape: spec SmtpAttributesGet (port, encryption, stringtoexpect, username, password)
             return {"port": 587, "encryption": True, "stringtoexpect": "220 m%d" % (i + 1)}
@@ -223,8 +229,11 @@ class Pingdom(Provider):
         t = d.pop("type")
         nc, ub = a.n("contacts"), self.ubase(a)
         nt, tb = a.n("teams"), self.tbase(a)
-        d.update({"type": {t: self.type_settings(t, i)}, "sendnotificationwhendown": 2,
-                  "notifyagainevery": 0, "notifywhenbackup": True,
+        # shape: spec DetailedCheckAttributes sendnotificationwhendown ("Send notification when down X
+        # times", default 2) and notifyagainevery ("Notify again every n result. 0 means that no extra
+        # notifications will be sent", default 0), integers
+        d.update({"type": {t: self.type_settings(t, i)}, "sendnotificationwhendown": 1 + i % 4,
+                  "notifyagainevery": NOTIFY_AGAIN[i % 4], "notifywhenbackup": True,
                   "responsetime_threshold": 5000 + 1500 * (i % 10),
                   # shape: spec DetailedCheckAttributes custom_message (text added to the alerts)
                   "custom_message": "Call the on-call DBA" if i % 3 == 1 else "",

@@ -189,8 +189,13 @@ class StatusCake(Provider):
         port = {"TCP": 8000 + i % 1000, "SSH": 2222, "SMTP": 587}.get(t)
         servers = [{"description": REGIONS[(i + k) % 4][0], "region": REGIONS[(i + k) % 4][1],
                     "region_code": REGIONS[(i + k) % 4][2], "status": "up"} for k in range(1 + i % 3)]
+        # shape: model_uptime_test_.go confirmation ("Number of confirmation servers to confirm downtime
+        # before an alert is triggered", int32), trigger_rate ("The number of minutes to wait before
+        # sending an alert", int32), dns_ips ("List of IP addresses to compare against returned DNS
+        # records", [] when none), dns_server ("FQDN or IP address of the nameserver to query", omitempty)
+        dns_ips = (["2001:db8::%x" % (i + 1), "2001:db8::1"] if i % 16 == 13 else ["192.0.2.%d" % ((i + 1) % 250)])
         return {"confirmation": i % 4, "custom_header": headers,
-                "dns_ips": ["192.0.2.%d" % ((i + 1) % 250)] if t == "DNS" else [],
+                "dns_ips": dns_ips if t == "DNS" else [],
                 "dns_server": "1.1.1.1" if t == "DNS" else None,
                 "do_not_find": dnf, "enable_ssl_alert": http and i % 3 != 1 and self.uptime_url(i).startswith("https"),
                 "find_string": find if http else None, "follow_redirects": i % 2 == 0,

@@ -3,21 +3,48 @@ discovered and imported by the real runner over HTTP, then the account tables ar
 compared with what the provider holds. The check list carries host names only; everything else comes
 from one GET /checks/{id}?include_teams=true per check: full URLs with scheme, port, path and query,
 keyword mode both ways, POST data, request headers (without Pingdom's own User-Agent), certificate
-settings, regions, timeouts, tags, alert recipients (userids and the members of teams[]) and the
-maintenance windows with the checks they silence. A second run with teams and maintenance refused (403)
+settings, regions, timeouts, tags, alert recipients (userids and the members of teams[]), alert timing
+(sendnotificationwhendown, notifyagainevery), a DNS check's name server and expected address, what a
+custom HTTP check tests, an http check's basic-auth login (the password sealed, and shown nowhere) and
+the maintenance windows with the checks they silence. A second run with teams and maintenance refused (403)
 completes with a warning naming each kind; a bad token fails the run on the first call.
 
 The expected values follow the fake's formulas for check i (tests/fakes/README.md, pingdom quirks).
 """
 
+import base64
+import ctypes
+import ctypes.util
 import datetime
 import json
+import time
 
 import harness
 from fidelity import FidelityTestCase
 
 P = "pingdom"
 BASE_TS = 1700000000
+TYPES = ("http", "http", "httpcustom", "tcp", "ping", "dns", "smtp", "http", "udp", "pop3", "imap", "http")
+NOTIFY_AGAIN = (0, 3, 1, 10)
+# what a custom HTTP check tests (Pingdom's "HTTP Custom Check" page): its XML's status is OK
+XML_OK = [{"source": "xml", "property": "/pingdom_http_custom_check/status", "comparison": "equals", "target": "OK"}]
+
+
+def unseal(stack, sealed, ad):
+    """The text sealed (base64 of nonce(24) || XChaCha20-Poly1305-IETF ciphertext and tag, as discovery
+    seals a monitor's password: src/runner/discovery.c seal_secrets) under the stack's key file with the
+    associated data ad, by libsodium itself; None when it does not open."""
+    sodium = ctypes.CDLL(ctypes.util.find_library("sodium"))
+    with open(stack.key_file) as f:
+        key = bytes.fromhex(f.read().strip())
+    blob = base64.b64decode(sealed)
+    nonce, ct = blob[:24], blob[24:]
+    out = ctypes.create_string_buffer(len(ct))
+    n = ctypes.c_ulonglong(0)
+    rc = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(
+        out, ctypes.byref(n), None, ct, ctypes.c_ulonglong(len(ct)), ad.encode(), ctypes.c_ulonglong(len(ad)),
+        nonce, key)
+    return out.raw[:n.value].decode() if rc == 0 else None
 
 
 def iso(ts):
@@ -43,6 +70,69 @@ class TestPingdomFidelity(FidelityTestCase):
             out.append(("push", "iPhone %d" % (j + 1)))
         return out
 
+    def check_alerting(self, user, i):
+        """Check i's alert timing, DNS expectations, assertions and login as the fake's formulas give them
+        (tests/fakes/prov_pingdom.py): after 1 + i % 4 down results; again every NOTIFY_AGAIN[i % 4]
+        results of its resolution (0: never, NULL); check 5 (dns) asks ns1.example.com for 2001:db8::6;
+        check 2 (httpcustom) reads its XML status; http checks 7 and 11 log in."""
+        m = self.one("monitors", user, "Fid Monitor %d" % (i + 1))
+        again = NOTIFY_AGAIN[i % 4] * (1, 5, 15)[i % 3] * 60
+        self.assertEqual((m["alert_after_checks"], m["realert_s"], m["alert_after_s"], m["recovery_s"],
+                          m["muted_until"]), (1 + i % 4, again or None, None, None, None), i)
+        dns = ("AAAA", ["2001:db8::%x" % (i + 1)], "ns1.example.com") if TYPES[i] == "dns" else (None, None, None)
+        self.assertEqual((m["dns_record_type"], self.js(m["dns_expected"]), m["dns_nameserver"]), dns, i)
+        self.assertEqual(self.js(m["assertions"]), XML_OK if TYPES[i] == "httpcustom" else None, i)
+        if TYPES[i] == "http" and i % 4 == 3:
+            self.assertEqual(m["auth_username"], "monitor%d" % (i + 1))
+            self.assertEqual(unseal(self.stack, m["auth_password_sealed"], "monitor-auth:%d" % user.id),
+                             "s3cret-pd-%d" % (i + 1))
+        else:
+            self.assertEqual((m["auth_username"], m["auth_password_sealed"]), (None, None), i)
+        links = self.rows("SELECT delay_s, repeat_s FROM monitor_contacts WHERE monitor_id=%d" % m["id"])
+        self.assertEqual({(x["delay_s"], x["repeat_s"]) for x in links}, {(None, None)}, i)
+
+    def test_a_login_password_is_sealed_and_shown_nowhere(self):
+        """Issue 24 item 4: an http check's basic-auth password (type.http.password, in Pingdom's answers)
+        lands sealed in auth_password_sealed for this user alone, and shows in no API answer, run log,
+        stored resource, runner output or web server log."""
+        user = self.user()
+        key, _ = self.setup_account()
+        secrets = ["s3cret-pd-8", "s3cret-pd-12"]
+        rid = self.start_run(user, {"api_token": key})
+        out = self.drive_output(rid, "awaiting_review")
+        self.execute(user, rid)
+        out += self.drive_output(rid, "completed")
+        for i in (7, 11):
+            m = self.one("monitors", user, "Fid Monitor %d" % (i + 1))
+            self.assertEqual(unseal(self.stack, m["auth_password_sealed"], "monitor-auth:%d" % user.id),
+                             "s3cret-pd-%d" % (i + 1))
+            # sealed for this account: another user's associated data does not open it
+            self.assertIsNone(unseal(self.stack, m["auth_password_sealed"], "monitor-auth:%d" % (user.id + 1)))
+        answers = [self.get(user, rid)]
+        for path in ("/resources?per_page=100", "/logs?per_page=100", "/resources?resource_type=monitor&per_page=100"):
+            r = user.request("GET", "/api/v1/migrations/%s%s" % (rid, path))
+            self.assertStatus(r, 200)
+            answers.append(r.text)
+        stored = self.stack.sql("SELECT external_data, normalized_data, reason, error_message FROM "
+                                "migration_run_resources WHERE run_id=%s" % harness.q(rid))
+        self.assertIn("[redacted]", json.dumps(stored), "the stored copy of the check says it held one")
+        logs = self.stack.sql("SELECT message FROM migration_run_logs WHERE run_id=%s" % harness.q(rid))
+        web = "".join(harness.tail(path, 100000) for w in self.stack.webs.values() for path in w.log_files())
+        for secret in secrets:
+            for what, text in (("API answers", json.dumps(answers)), ("stored resources", json.dumps(stored)),
+                               ("run logs", json.dumps(logs)), ("runner output", out), ("web logs", web)):
+                self.assertNotIn(secret, text, what)
+
+    def drive_output(self, rid, state, timeout=90):
+        """drive(), keeping what the runner wrote to stdout and stderr."""
+        out, deadline = "", time.time() + timeout
+        while self.stack.run_status(rid) != state:
+            self.assertLess(time.time(), deadline, "run %s is %s" % (rid, self.stack.run_status(rid)))
+            p = self.runner("--once")
+            out += p.stdout + p.stderr
+            time.sleep(0.3)
+        return out
+
     def test_what_does_not_carry_over_is_listed_beside_each_check(self):
         """Issue 24 item 2: each resource's dropped fields, computed from the provider's field table
         (src/providers/pingdom.c) and the check's detail as sent, unknown fields included; the run's
@@ -56,30 +146,26 @@ class TestPingdomFidelity(FidelityTestCase):
         self.assertNotIn("s3cret-pd-", r.text, "a password never shows")
         self.assertNotIn("Call the on-call DBA", r.text, "a value never shows, only the field's name")
         unknown = "Not known to this importer (the provider may have added it since); it is not imported."
-        types = ("http", "http", "httpcustom", "tcp", "ping", "dns", "smtp", "http", "udp", "pop3", "imap", "http")
+        types = TYPES
         self.assertEqual(len(r.json["data"]), 12)
         for item in r.json["data"]:
             i = int(item["name"].rsplit(" ", 1)[1]) - 1
             got = {d["field"]: d["reason"] for d in item["dropped"]}
-            want = {"created", "lasterrortime", "lasttesttime", "lastresponsetime", "sendnotificationwhendown",
-                    "notifywhenbackup", "escalate_after", "flags.beta"}
+            want = {"created", "lasterrortime", "lasttesttime", "lastresponsetime", "notifywhenbackup",
+                    "escalate_after", "flags.beta"}
             if i % 5 == 4:
                 want.add("integrationids")
             if i % 3 == 1:
                 want.add("custom_message")
+            # alert timing, DNS expectations and the basic-auth login all land now
             want |= {"httpcustom": {"type.httpcustom.additionalurls"},
-                     "dns": {"type.dns.nameserver", "type.dns.expectedip"},
                      "smtp": {"type.smtp.encryption"}}.get(types[i], set())
-            if types[i] == "http" and i % 4 == 3:
-                want.add("type.http.username")  # its password is not even stored
             self.assertEqual(set(got), want, (i, got))
             self.assertEqual(got["escalate_after"], unknown)
             self.assertEqual(got["flags.beta"], unknown)
-            self.assertEqual(got["notifywhenbackup"], "Whether to alert when the check is back up is not carried yet.")
-            again = {d["field"] for d in item["dropped"] if d.get("enter_again")}
-            self.assertEqual(again, {"type.http.username"} & want, i)  # to enter again in the account
-            if i == 7:
-                self.assertIn("the moved check will fail until it is entered again", got["type.http.username"])
+            self.assertEqual(got["notifywhenbackup"],
+                             "Whether to alert when the check is back up has no place in the account.")
+            self.assertEqual([d for d in item["dropped"] if d.get("enter_again")], [], i)
         # contacts: one item per notification target, each with the whole contact's fields
         r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=contact&per_page=100" % rid)
         self.assertEqual(len(r.json["data"]), 8)
@@ -108,8 +194,9 @@ class TestPingdomFidelity(FidelityTestCase):
         self.assertEqual(summary[("monitor", "escalate_after")], 12)
         self.assertEqual(summary[("monitor", "custom_message")], 4)
         self.assertEqual(summary[("monitor", "integrationids")], 2)
-        self.assertEqual(summary[("monitor", "type.http.username")], 2)
-        self.assertEqual(summary[("monitor", "type.dns.nameserver")], 1)
+        for landed in ("sendnotificationwhendown", "notifyagainevery", "type.http.username", "type.http.password",
+                       "type.dns.nameserver", "type.dns.expectedip"):
+            self.assertNotIn(("monitor", landed), summary)
         self.assertEqual(summary[("contact", "notification_targets.email[].severity")], 8)
         self.assertEqual(summary[("contact", "teams")], 7)
         self.assertNotIn("maintenance_window", {t for t, _ in summary})
@@ -174,6 +261,10 @@ class TestPingdomFidelity(FidelityTestCase):
         self.assertEqual((m["type"], m["port"], m["keyword"], m["paused"]), ("pop3", 995, "+OK", 1))
         self.assertEqual(self.one("monitors", user, "Fid Monitor 11")["type"], "imap")
 
+        # alert timing, DNS, assertions and logins of every check, by the fake's formulas
+        for i in range(12):
+            self.check_alerting(user, i)
+
         # contacts: one per notification target
         rows = self.rows("SELECT name, type, value, needs_address FROM contacts WHERE user_id=%d" % user.id)
         self.assertEqual(sorted((r["type"], r["value"]) for r in rows), sorted(sum((c(j) for j in range(5)), [])))
@@ -223,17 +314,28 @@ class TestPingdomFidelity(FidelityTestCase):
                          "https://m1.example.com:8443/health/1?probe=pingdom&v=0")
 
     def test_a_reimport_whose_reads_fail_leaves_the_account_as_it_was(self):
-        # check 2's detail fails (its full URL, keyword, headers and recipients come only from it), and
-        # the teams list is refused (check 1 alerts team 0): the update keeps what the first run brought
+        # the details of checks 2, 6 (dns), 8 and 12 (both log in) fail (full URL, keyword, headers,
+        # recipients, alert timing, DNS expectations and the login come only from them), and the teams
+        # list is refused (check 1 alerts team 0): the update keeps what the first run brought, the
+        # sealed password included (a password read again is sealed anew, under a new nonce: its
+        # column's text would differ though it opens to the same password)
         user = self.user()
         key, acct = self.setup_account()
-        cid = acct["ids"]["monitors"]["first"][1]
-        self.assert_reimport_keeps(user, {"api_token": key},
-                                   [{"kind": "500", "match": "checks/%d" % cid, "times": -1},
-                                    {"kind": "403", "match": "alerting/teams", "times": -1}],
-                                   [("monitor", "its details could not be read (Pingdom answered HTTP 500"),
-                                    ("monitor", "): type, url, port, keyword, keyword_up_when,"),
-                                    ("monitor", "the contacts or teams it alerts could not be read: contact_ids")])
+        first = acct["ids"]["monitors"]["first"][0]
+        rid = self.assert_reimport_keeps(
+            user, {"api_token": key},
+            [{"kind": "500", "match": "checks/%d" % (first + i), "times": -1} for i in (1, 5, 7, 11)]
+            + [{"kind": "403", "match": "alerting/teams", "times": -1}],
+            [("monitor", "its details could not be read (Pingdom answered HTTP 500"),
+             ("monitor", "): type, url, port, keyword, keyword_up_when,"),
+             ("monitor", "contact_ids, alert_after_checks"),
+             ("monitor", "the contacts or teams it alerts could not be read: contact_ids")])
+        # the resource's reason is cut to its column; the run log names every key kept
+        kept = ("contact_ids, alert_after_checks, realert_s, dns_record_type, dns_expected, dns_nameserver, "
+                "assertions, auth_username, auth_password_sealed")
+        self.assertTrue(any('"Fid Monitor 8"' in w and kept in w for w in self.warnings(user, rid)), kept)
+        for i in (5, 7, 11):
+            self.check_alerting(user, i)
 
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()

@@ -4,7 +4,8 @@ contact groups, SSL checks, maintenance windows and their tag queries), then the
 back and compared with what the provider holds: full URLs (scheme, non-default port, path, query) of
 HTTP checks and the host and port of the others, keyword mode both ways, method, body, headers (with
 the user agent), alert status codes, timeout, redirects, SSL expiry alerts, regions, tags, check_rate 0
-as 30 s with a warning, every address of a contact group linked to the checks that name the group,
+as 30 s with a warning, alert timing (confirmation servers, trigger_rate), a DNS check's expected
+addresses and name server, every address of a contact group linked to the checks that name the group,
 heartbeats, SSL checks as monitors, and maintenance windows with their checks (named and tagged). A
 second run with the maintenance window list refused (403) completes with a warning naming the kind; a
 bad token fails the run on the first call.
@@ -83,6 +84,17 @@ class TestStatusCakeFidelity(FidelityTestCase):
         self.assertEqual(self.js(m["regions"]), [REGIONS[(i + k) % 4] for k in range(1 + i % 3)], i)
         self.assertEqual(self.js(m["tags"]), ["demo", "team-%d" % (i % 3)] + (["prod"] if i % 2 == 0 else []), i)
         self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), recipients(groups_of(i)), i)
+        # confirmation i % 4 servers: the failed test and each confirming one; trigger_rate i % 6 minutes
+        self.assertEqual((m["alert_after_checks"], m["alert_after_s"], m["realert_s"], m["recovery_s"]),
+                         (i % 4 + 1, (i % 6) * 60 or None, None, None), i)
+        # a DNS check's dns_ips and dns_server; StatusCake names no record type: the addresses' family
+        dns = (None, None, None)
+        if t == "DNS":
+            dns = (("AAAA", ["2001:db8::%x" % n, "2001:db8::1"], "1.1.1.1") if i % 16 == 13
+                   else ("A", ["192.0.2.%d" % (n % 250)], "1.1.1.1"))
+        self.assertEqual((m["dns_record_type"], self.js(m["dns_expected"]), m["dns_nameserver"]), dns, i)
+        # basic auth is write-only at StatusCake (never in an answer): nothing to carry
+        self.assertEqual((m["assertions"], m["auth_username"], m["auth_password_sealed"]), (None, None, None), i)
         if not http:
             self.assertEqual((m["type"], m["http_method"], m["keyword"], m["request_headers"]),
                              (NORM[t], None, None, None), i)
@@ -139,10 +151,7 @@ class TestStatusCakeFidelity(FidelityTestCase):
                 self.assertTrue(any('uptime check "Fid Monitor %d" checks constantly (check_rate 0); imported '
                                     'with a 30 s interval' % (i + 1) in w for w in warnings), warnings)
         self.assertTrue(any('contact group "Fid Contact 3" uses 1 integration(s)' in w for w in warnings), warnings)
-        for i in range(NM):
-            said = any('uptime check "Fid Monitor %d": its expected DNS answers are not imported' % (i + 1) in w
-                       for w in warnings)
-            self.assertEqual(said, TYPES[i % 8] == "DNS", (i, warnings))
+        self.assertFalse([w for w in warnings if "DNS answer" in w or "confirmation" in w or "trigger_rate" in w])
 
         # contact groups: every address, number and ping_url is a contact
         rows = self.rows("SELECT type, value FROM contacts WHERE user_id=%d" % user.id)
@@ -164,6 +173,7 @@ class TestStatusCakeFidelity(FidelityTestCase):
             self.assertEqual((m["verify_ssl"], m["follow_redirects"]), (1 if k % 2 == 0 else 0, k % 2))
             self.assertEqual(self.js(m["request_headers"]), {"User-Agent": "CertProbe/%d" % n} if k % 2 == 0 else None)
             self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), recipients(groups_of(k + 2)))
+            self.assertEqual((m["alert_after_checks"], m["alert_after_s"], m["dns_expected"]), (None, None, None))
 
         self.assertEqual(self.stack.count("maintenance_windows", "user_id=%d" % user.id), NW)
         for w in range(NW):
@@ -195,22 +205,14 @@ class TestStatusCakeFidelity(FidelityTestCase):
         self.assertNotIn('deep\\":true', text, "a request body never shows")
         for i in range(NM):
             d = got["Fid Monitor %d" % (i + 1)]
+            # confirmation, trigger_rate, dns_ips and dns_server land now
             want = {"status", "uptime", "servers[].status", "last_tested_at", "alert_delay", "escalation.after"}
-            if i % 4 != 0:
-                want.add("confirmation")
-            if i % 6 != 0:
-                want.add("trigger_rate")
-            if TYPES[i % 8] == "DNS":
-                want |= {"dns_ips", "dns_server"}
             if i % 16 == 8:
                 want.add("include_header")
             self.assertEqual(set(d), want, (i, d))
             self.assertEqual(d["alert_delay"], unknown)
             self.assertEqual(d["escalation.after"], unknown)
             self.assertEqual(d["servers[].status"], state)
-            if "trigger_rate" in d:
-                self.assertEqual(d["trigger_rate"], "How many minutes StatusCake waits before alerting; alert "
-                                                    "timing is not carried yet.")
         for k in range(NS):
             d = got["SSL https://secure%d.example.com" % (k + 1)]
             want = {"alert_reminder", "certificate_score", "certificate_status", "cipher", "cipher_score",
@@ -245,8 +247,8 @@ class TestStatusCakeFidelity(FidelityTestCase):
         # before execute: which fields will not carry over, for how many resources
         summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
         self.assertEqual(summary[("monitor", "alert_delay")], NM)
-        self.assertEqual(summary[("monitor", "confirmation")], NM - NM // 4)
-        self.assertEqual(summary[("monitor", "dns_ips")], 2)
+        for landed in ("confirmation", "trigger_rate", "dns_ips", "dns_server"):
+            self.assertNotIn(("monitor", landed), summary)
         self.assertEqual(summary[("monitor", "hostname")], NS)
         self.assertEqual(summary[("heartbeat", "uptime")], NH)
         self.assertEqual(summary[("contact", "integrations")], len(members(2)))
@@ -277,14 +279,21 @@ class TestStatusCakeFidelity(FidelityTestCase):
         self.assertFalse([w for w in self.warnings(user, rid) if "could not be read" in w])
 
     def test_a_reimport_whose_detail_read_fails_leaves_the_account_as_it_was(self):
-        # uptime check 2's detail (GET /v1/uptime/{id}: its request settings) fails the second time
+        # the details (GET /v1/uptime/{id}: request settings, alert timing, DNS expectations) of uptime
+        # checks 2 and 6 (DNS) fail the second time
         user = self.user()
         key = self.setup_account()
-        second = self.summary["ids"]["monitors"]["first"][1]
-        self.assert_reimport_keeps(user, {"api_token": key},
-                                   [{"kind": "500", "match": "/v1/uptime/%s" % second, "times": -1}],
-                                   [("monitor", "its details could not be read (GET /v1/uptime/{id}): port, "
-                                                "keyword, keyword_up_when")])
+        first = int(self.summary["ids"]["monitors"]["first"][0])
+        rid = self.assert_reimport_keeps(
+            user, {"api_token": key},
+            [{"kind": "500", "match": "/v1/uptime/%d" % (first + i), "times": -1} for i in (1, 5)],
+            [("monitor", "its details could not be read (GET /v1/uptime/{id}): port, keyword, keyword_up_when"),
+             ("monitor", "regions, alert_after_checks, alert_after_s, dns_record_type")])
+        # the resource's reason is cut to its column; the run log names every key kept
+        kept = "regions, alert_after_checks, alert_after_s, dns_record_type, dns_expected, dns_nameserver"
+        self.assertTrue(any('"Fid Monitor 6"' in w and kept in w for w in self.warnings(user, rid)), kept)
+        for i in (1, 5):
+            self.check_monitor(user, i)
 
     def test_refused_maintenance_windows_skip_their_kind_and_the_run_completes(self):
         user = self.user()

@@ -340,6 +340,10 @@ test_fetch_pingdom_details(void **state)
 	assert_true(has_warning(&p, "\"Shop\" alerts 1 integration (webhooks)"));
 	assert_true(nnull(it, "follow_redirects"));
 	assert_int_equal(nids_len(it, "expected_status_codes"), 0);
+	/* sendnotificationwhendown 2, notifyagainevery 0 (never again) */
+	EXPECT_NORM(it, X_INT("alert_after_checks", 2), X_NULL("realert_s"), X_NULL("alert_after_s"),
+	    X_NULL("dns_record_type"), X_NULL("auth_username"), X_NULL("auth_password"));
+	assert_int_equal(nids_len(it, "assertions"), 0);
 
 	/* shouldnotcontain, POST data, own User-Agent kept, numbers as strings. */
 	it = page_find(&p, "monitor", "85976");
@@ -356,9 +360,19 @@ test_fetch_pingdom_details(void **state)
 	/* userids ["2"], team 7: members 2 (again) and 99, who is not a contact. */
 	assert_string_equal(nids(it, "contact_ids"), "2");
 	assert_true(has_warning(&p, "\"Login API\" alerts 1 contact that could not be read"));
-	assert_true(has_warning(&p, "\"Login API\" logs in to its target"));
+	/* its basic-auth login: the password in the normalized object (discovery seals it), redacted
+	 * in the stored copy; numbers as strings */
+	EXPECT_NORM(it, X_STR("auth_username", "demo"), X_STR("auth_password", "s3cret-pw"),
+	    X_INT("alert_after_checks", 3), X_NULL("realert_s"));
+	assert_false(has_warning(&p, "\"Login API\" logs in to its target"));
 	raw = it->raw;
 	assert_null(strstr(json_object_to_json_string(raw), "s3cret-pw"));
+	assert_string_equal(json_object_get_string(
+	                        json_object_object_get(json_object_object_get(json_object_object_get(raw,
+	                                                                          "type"),
+	                                                   "http"),
+	                            "password")),
+	    "[redacted]");
 	assert_non_null(strstr(json_object_to_json_string(raw), "shouldnotcontain"));
 
 	/* A detail that failed: the list data stays, with a warning. */
@@ -375,6 +389,9 @@ test_fetch_pingdom_details(void **state)
 	it = page_find(&p, "monitor", "208656");
 	EXPECT_NORM(it, X_STR("type", "dns"), X_STR("url", "example.com"), X_NULL("port"),
 	    X_IDS("contact_ids", "1:email:0,1:sms:0,1:sms:1"), X_INT("interval", 900));
+	/* spec DnsAttributes: the name server asked and the address expected (IPv4: an A record) */
+	EXPECT_NORM(it, X_STR("dns_nameserver", "8.8.8.8"), X_IDS("dns_expected", "104.20.90.241"),
+	    X_STR("dns_record_type", "A"), X_NULL("alert_after_checks"), X_NULL("request_body"));
 	prov_page_free(&p);
 	free_answers(a);
 	json_object_put(creds);
@@ -416,6 +433,95 @@ test_fetch_pingdom_gopingdom_detail(void **state)
 	assert_true(has_warning(&p, "\"My check 7\" alerts 2 integrations"));
 	prov_page_free(&p);
 	free_answers(a);
+	json_object_put(creds);
+}
+
+/* Alert timing, DNS expectations, a custom check's assertion and a login
+ * from hostile details: counts out of range, not numbers or overflowing
+ * notifyagainevery x resolution are left out with a warning; an expected
+ * "IP" that is none, and a password too long to seal, too. */
+static void
+test_fetch_pingdom_alerting_hostile(void **state)
+{
+	struct config cfg;
+	struct prov_session s;
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	struct mini m;
+	char base[96], longpw[1101], *huge;
+	json_object *creds = json_tokener_parse("{\"api_token\":\"pd-token-abcdef\"}");
+	const struct prov_item *it;
+
+	(void)state;
+	memset(longpw, 'p', sizeof longpw - 1);
+	longpw[sizeof longpw - 1] = '\0';
+	huge = xasprintf("{\"check\":{\"id\":4,\"name\":\"Long\",\"hostname\":\"d.example\",\"resolution\":5,"
+	                 "\"sendnotificationwhendown\":1000001,\"notifyagainevery\":100000000,"
+	                 "\"type\":{\"http\":{\"url\":\"/\",\"username\":\"u\",\"password\":\"%s\"}}}}",
+	    longpw);
+	char *a[] = {
+		answer("200 OK", "",
+		    "{\"checks\":[{\"id\":1,\"name\":\"Custom\",\"type\":\"httpcustom\",\"hostname\":\"a.example\"},"
+		    "{\"id\":2,\"name\":\"Resolver\",\"type\":\"dns\",\"hostname\":\"b.example\"},"
+		    "{\"id\":3,\"name\":\"Six\",\"type\":\"dns\",\"hostname\":\"c.example\"},"
+		    "{\"id\":4,\"name\":\"Long\",\"type\":\"http\",\"hostname\":\"d.example\"}],"
+		    "\"counts\":{\"total\":4}}"),
+		answer_fixture("200 OK", "pingdom/contacts.json"),
+		answer_fixture("200 OK", "pingdom/teams.json"),
+		answer("200 OK", "",
+		    "{\"check\":{\"id\":1,\"name\":\"Custom\",\"hostname\":\"a.example\",\"resolution\":60,"
+		    "\"sendnotificationwhendown\":0,\"notifyagainevery\":9223372036854775807,"
+		    "\"type\":{\"httpcustom\":{\"url\":\"/status.xml\",\"encryption\":true,\"port\":443,"
+		    "\"additionalurls\":\"https://a.example/b.xml\"}}}}"),
+		answer("200 OK", "",
+		    "{\"check\":{\"id\":2,\"name\":\"Resolver\",\"hostname\":\"b.example\",\"resolution\":15,"
+		    "\"sendnotificationwhendown\":\"many\",\"notifyagainevery\":-1,"
+		    "\"type\":{\"dns\":{\"nameserver\":\"ns.example\",\"expectedip\":\"not-an-ip\"}}}}"),
+		answer("200 OK", "",
+		    "{\"check\":{\"id\":3,\"name\":\"Six\",\"hostname\":\"c.example\",\"resolution\":1,"
+		    "\"sendnotificationwhendown\":\"4\",\"notifyagainevery\":\"7\",\"type\":{\"dns\":"
+		    "{\"nameserver\":\"2001:4860:4860::8888\",\"expectedip\":\"2001:db8::1\"}}}}"),
+		answer("200 OK", "", huge), NULL
+	};
+
+	mini_start(&m, (const char *const *)a);
+	session_on("pingdom", "/pd", &s, &cfg, &m, base, sizeof base, creds);
+	assert_int_equal(provider_find("pingdom")->ops->fetch(&s, NULL, &p, &e), PROV_OK);
+	mini_finish(&m);
+	/* httpcustom: type http, the XML status it reads as an assertion */
+	it = page_find(&p, "monitor", "1");
+	EXPECT_NORM(it, X_STR("type", "http"), X_STR("url", "https://a.example/status.xml"),
+	    X_NULL("alert_after_checks"), X_NULL("realert_s"), X_NULL("keyword"));
+	assert_string_equal(json_object_to_json_string_ext(njson(it, "assertions"), JSON_C_TO_STRING_PLAIN),
+	    "[{\"source\":\"xml\",\"property\":\"\\/pingdom_http_custom_check\\/status\","
+	    "\"comparison\":\"equals\",\"target\":\"OK\"}]");
+	assert_true(
+	    has_warning(&p, "\"Custom\" has a sendnotificationwhendown that is no count from 1 to 1000000"));
+	assert_true(has_warning(&p, "\"Custom\" has a notifyagainevery that is no count of results within"));
+	it = page_find(&p, "monitor", "2");
+	EXPECT_NORM(it, X_NULL("dns_record_type"), X_STR("dns_nameserver", "ns.example"),
+	    X_NULL("alert_after_checks"), X_NULL("realert_s"));
+	assert_int_equal(nids_len(it, "dns_expected"), 0);
+	assert_true(has_warning(&p, "\"Resolver\" expects an answer that is no IP address"));
+	assert_true(has_warning(&p, "\"Resolver\" has a sendnotificationwhendown that is no count"));
+	assert_true(has_warning(&p, "\"Resolver\" has a notifyagainevery that is no count"));
+	/* numbers as strings; an IPv6 address: an AAAA record; again every 7 results of 1 minute */
+	it = page_find(&p, "monitor", "3");
+	EXPECT_NORM(it, X_IDS("dns_expected", "2001:db8::1"), X_STR("dns_record_type", "AAAA"),
+	    X_STR("dns_nameserver", "2001:4860:4860::8888"), X_INT("alert_after_checks", 4),
+	    X_INT("realert_s", 420));
+	/* 100000000 results of 5 minutes: far past what the account keeps; a password too long to seal */
+	it = page_find(&p, "monitor", "4");
+	EXPECT_NORM(it, X_NULL("realert_s"), X_NULL("alert_after_checks"), X_STR("auth_username", "u"),
+	    X_NULL("auth_password"));
+	assert_true(
+	    has_warning(&p, "\"Long\" logs in with a password that is not text of at most 1000 bytes"));
+	assert_null(strstr(json_object_to_json_string(it->raw), "pppppppppppp"));
+	for (size_t i = 0; i < p.nwarnings; i++)
+		assert_null(strstr(p.warnings[i], "pppppppppppp"));
+	prov_page_free(&p);
+	free_answers(a);
+	free(huge);
 	json_object_put(creds);
 }
 
@@ -640,6 +746,7 @@ main(void)
 		cmocka_unit_test(test_pingdom_errors),
 		cmocka_unit_test(test_fetch_pingdom_details),
 		cmocka_unit_test(test_fetch_pingdom_gopingdom_detail),
+		cmocka_unit_test(test_fetch_pingdom_alerting_hostile),
 		cmocka_unit_test(test_fetch_pingdom_rate_limit),
 		cmocka_unit_test(test_fetch_pingdom_refused_links),
 		cmocka_unit_test(test_fetch_pingdom_silent_details),

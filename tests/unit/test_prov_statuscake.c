@@ -371,6 +371,10 @@ test_fetch_uptime_with_details_and_groups(void **state)
 	/* Every address of group 77: two e-mails, a number, the ping_url webhook. */
 	assert_string_equal(nids(it, "contact_ids"), "77,77:email:1,77:sms:0,77:webhook:0");
 	assert_non_null(strstr(json_object_to_json_string(it->raw), "custom_header")); /* raw = detail */
+	/* confirmation 2: the failed test and two confirming ones; trigger_rate 5 minutes */
+	EXPECT_NORM(it, X_INT("alert_after_checks", 3), X_INT("alert_after_s", 300), X_NULL("realert_s"),
+	    X_NULL("dns_record_type"), X_NULL("dns_nameserver"), X_NULL("auth_username"));
+	assert_int_equal(nids_len(it, "dns_expected"), 0);
 
 	it = page_find(&p, "monitor", "1235"); /* numbers as strings */
 	EXPECT_NORM(it, X_STR("type", "tcp"), X_STR("url", "relay.example.com"), X_INT("port", 2525),
@@ -380,6 +384,58 @@ test_fetch_uptime_with_details_and_groups(void **state)
 	assert_int_equal(p.nwarnings, 0); /* the integrations are reported with the groups */
 	prov_page_free(&p);
 	free_answers(a);
+}
+
+/* Alert timing and DNS expectations (statuscake-go model_uptime_test_.go
+ * confirmation, trigger_rate, dns_ips, dns_server; list entries carrying
+ * them, as uptime_detail_dns.json does, reach the pure parse), and hostile
+ * values: out of range, not numbers, addresses that are none. */
+static void
+test_uptime_alerting_and_dns(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(
+	    run_parse_text(statuscake_parse, "uptime:0", 200,
+	        "{\"data\":["
+	        "{\"id\":\"1238\",\"name\":\"Resolver\",\"test_type\":\"DNS\",\"website_url\":\"example.com\","
+	        "\"confirmation\":1,\"trigger_rate\":0,\"dns_ips\":[\"192.0.2.1\"],\"dns_server\":\"1.1.1.1\"},"
+	        "{\"id\":\"1239\",\"name\":\"Six\",\"test_type\":\"DNS\",\"website_url\":\"example.net\","
+	        "\"confirmation\":\"0\",\"trigger_rate\":\"60\",\"dns_ips\":[\"2001:db8::1\",\"2001:db8::2\"]},"
+	        "{\"id\":\"1240\",\"name\":\"Mixed\",\"test_type\":\"DNS\",\"website_url\":\"example.org\","
+	        "\"confirmation\":-1,\"trigger_rate\":9223372036854775807,"
+	        "\"dns_ips\":[\"192.0.2.7\",\"2001:db8::7\",\"mail.example.org\",\"192.0.2.999\",7]},"
+	        "{\"id\":\"1241\",\"name\":\"Web\",\"test_type\":\"HTTP\",\"website_url\":\"https://w.example\","
+	        "\"confirmation\":1001,\"trigger_rate\":1.5,\"dns_ips\":[\"192.0.2.1\"],\"dns_server\":\"x\"}],"
+	        "\"metadata\":{\"page\":1,\"per_page\":25,\"page_count\":1,\"total_count\":4}}",
+	        &p, &e),
+	    PROV_OK);
+	it = page_find(&p, "monitor", "1238");
+	EXPECT_NORM(it, X_INT("alert_after_checks", 2), X_NULL("alert_after_s"),
+	    X_IDS("dns_expected", "192.0.2.1"), X_STR("dns_record_type", "A"),
+	    X_STR("dns_nameserver", "1.1.1.1"));
+	it = page_find(&p, "monitor", "1239"); /* numbers as strings; IPv6 answers: AAAA */
+	EXPECT_NORM(it, X_INT("alert_after_checks", 1), X_INT("alert_after_s", 3600),
+	    X_IDS("dns_expected", "2001:db8::1,2001:db8::2"), X_STR("dns_record_type", "AAAA"),
+	    X_NULL("dns_nameserver"));
+	/* both families: no one record type; what is no address is left out */
+	it = page_find(&p, "monitor", "1240");
+	EXPECT_NORM(it, X_NULL("alert_after_checks"), X_NULL("alert_after_s"),
+	    X_IDS("dns_expected", "192.0.2.7,2001:db8::7"), X_NULL("dns_record_type"));
+	assert_true(has_warning(&p, "\"Mixed\" expects 3 DNS answers that are no IP address; not imported"));
+	assert_true(has_warning(&p, "\"Mixed\" has a confirmation that is no count from 0 to 1000"));
+	assert_true(has_warning(&p, "\"Mixed\" has a trigger_rate that is no count of minutes within"));
+	/* an HTTP check's DNS fields mean nothing */
+	it = page_find(&p, "monitor", "1241");
+	EXPECT_NORM(it, X_NULL("alert_after_checks"), X_NULL("alert_after_s"), X_NULL("dns_record_type"),
+	    X_NULL("dns_nameserver"));
+	assert_int_equal(nids_len(it, "dns_expected"), 0);
+	assert_true(has_warning(&p, "\"Web\" has a confirmation that is no count"));
+	assert_true(has_warning(&p, "\"Web\" has a trigger_rate that is no count"));
+	prov_page_free(&p);
 }
 
 static void
@@ -622,6 +678,7 @@ main(void)
 		cmocka_unit_test(test_window_times_in_their_zone),
 		cmocka_unit_test(test_refused_kinds),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_uptime_alerting_and_dns),
 		cmocka_unit_test(test_fetch_uptime_with_details_and_groups),
 		cmocka_unit_test(test_fetch_uptime_keyword_absent_head_constant),
 		cmocka_unit_test(test_fetch_detail_failures),
