@@ -318,8 +318,8 @@ keyword_mode(json_object *norm, const char *keyword)
 	return m != NULL && strcmp(m, "other") == 0 ? "present" : m;
 }
 
-/* An upper-case ASCII word of at most 15 letters (an HTTP method, a DNS
- * record type), or NULL. */
+/* An upper-case ASCII word of at most 15 letters and digits that starts with
+ * a letter (an HTTP method, a DNS record type such as NSEC3), or NULL. */
 static const char *
 method(struct bag *b, json_object *norm, const char *key)
 {
@@ -328,7 +328,7 @@ method(struct bag *b, json_object *norm, const char *key)
 	size_t i;
 
 	for (i = 0; s != NULL && s[i] != '\0' && i < sizeof m - 1; i++) {
-		if (!isalpha((unsigned char)s[i]))
+		if (!(i == 0 ? isalpha((unsigned char)s[i]) : isalnum((unsigned char)s[i])))
 			return NULL;
 		m[i] = (char)toupper((unsigned char)s[i]);
 	}

@@ -8,20 +8,25 @@
  *
  *   v3: "v3-monitors:<c>" → "v3-contacts:0" → "v3-integrations:<c>" →
  *       "v3-mwindows:<c>" → "v3-psps:<c>" → end. GET, JSON, <c> = the cursor id
- *       of the next page (0: the first), from nextCursorId or nextLink.
+ *       of the next page (0: the first), from nextCursorId or nextLink. The
+ *       contacts are the personal list and then, in the same fetch, the team
+ *       and organization contacts of /v3/user/all-alert-contacts.
  *   v2: "monitors:<off>" → "contacts:<off>" → "mwindows:<off>" → "psps:<off>"
  *       → end. POST with a form (api_key, format=json, offset, limit=50);
  *       errors come in the body as {"stat":"fail",…}, usually with HTTP 200.
  *
- * Maintenance windows name no monitors; the monitors name their windows. A
- * page of windows therefore pages through the monitors again (v2 with
- * mwindows=1 only, v3 the plain list) and keeps, for the windows of that page
- * only, the ids of the monitors that list them: memory is bounded by one page
- * of windows, and nothing but the position is kept in the cursor.
+ * v3 maintenance windows name their monitors ("monitorIds"); v2 windows, and
+ * v3 windows of older answers without it, do not: the monitors name their
+ * windows. A page of such windows therefore pages through the monitors again
+ * (v2 with mwindows=1 only, v3 the plain list) and keeps, for the windows of
+ * that page only, the ids of the monitors that list them: memory is bounded
+ * by one page of windows, and nothing but the position is kept in the
+ * cursor.
  *
  * Only the monitor list's refusal is a bad key; a later list refused for the
  * key (v3 401/403, v2 "not_authorized") is skipped with a warning. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +34,7 @@
 
 #include <sodium.h>
 
+#include "core/jsonx.h"
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
@@ -40,6 +46,8 @@
 #define UR_MAX_LINKS   10000 /* monitor ids kept for one window */
 #define UR_GROUP_PAGES 10    /* pages of monitor groups read for one page of monitors */
 #define UR_MAX_HEADERS 100
+#define UR_MAX_MINUTES 1000000 /* an alert link's threshold or recurrence (about two years) */
+#define UR_MAX_CHECKS  100     /* assertions of an API monitor (the reference allows 5) */
 
 enum {
 	PH_MONITORS,
@@ -169,15 +177,151 @@ windows_of(json_object *m)
 	return w != NULL ? w : prov_get_array(m, "maintenanceWindows");
 }
 
-/* Secrets a monitor may carry (the monitored site's password, a monitor's own
- * API key): kept out of the stored raw copy. */
+/* Secrets a monitor may carry, kept out of the stored raw copy once the
+ * normalized object is built: the monitored site's password (it lands
+ * sealed, take_login) is replaced by "[redacted]", the monitor's own API key
+ * (never read) removed. */
 static void
 drop_secrets(json_object *m)
 {
-	static const char *const keys[] = { "http_password", "httpPassword", "apiKey", "api_key" };
+	static const char *const passwords[] = { "http_password", "httpPassword" };
+	static const char *const keys[] = { "apiKey", "api_key" };
+	json_object *v;
 
+	for (size_t i = 0; i < sizeof passwords / sizeof passwords[0]; i++) {
+		if (!json_object_object_get_ex(m, passwords[i], &v) || v == NULL ||
+		    (json_object_is_type(v, json_type_string) && json_object_get_string_len(v) == 0))
+			continue;
+		jx_wipe_strings(v);
+		json_object_object_add(m, passwords[i], json_object_new_string("[redacted]"));
+	}
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		json_object_object_del(m, keys[i]);
+}
+
+/* Each alert link's own timing, from v2 alert_contacts[] or v3
+ * assignedAlertContacts[] (idkey names the contact): "threshold", the minutes
+ * down before this contact is alerted, and "recurrence", every how many
+ * minutes it is alerted again while down; 0 is at once, once. Minutes on
+ * both APIs: the v3 reference's AlertContactSettings ("Delay of notification
+ * in minutes, after the monitor is down", "Repeat notifications every X
+ * minutes", uptimerobot.com/api/v3), and for v2 the announcement of the
+ * fields ("if down for x minutes, alert once (or every y minutes)",
+ * uptimerobot.com/blog/new-features-for-the-api). A value that is not a
+ * number of minutes from 0 to UR_MAX_MINUTES leaves that link's timing
+ * unsaid, with a warning. NULL when no link has one. */
+static json_object *
+link_timing(json_object *links, const char *idkey, const char *what, const char *name, struct prov_page *page)
+{
+	static const char *const keys[] = { "threshold", "recurrence" };
+	json_object *timing = NULL;
+	char cid[192];
+	size_t bad = 0;
+
+	for (size_t i = 0; links != NULL && i < json_object_array_length(links) && i < PROV_MAX_ITEMS; i++) {
+		json_object *l = json_object_array_get_idx(links, i);
+		int64_t min[2] = { 0, 0 };
+		bool ok = true;
+
+		if (!json_object_is_type(l, json_type_object) ||
+		    prov_json_id(prov_get(l, idkey), cid, sizeof cid) != 0)
+			continue;
+		for (size_t k = 0; k < 2; k++) {
+			json_object *v = prov_get(l, keys[k]);
+
+			/* v2 writes an unset number as "" */
+			if (v == NULL ||
+			    (json_object_is_type(v, json_type_string) && json_object_get_string_len(v) == 0))
+				continue;
+			if (!prov_json_int(v, &min[k]) || min[k] < 0 || min[k] > UR_MAX_MINUTES)
+				ok = false;
+		}
+		if (!ok) {
+			bad++;
+			continue;
+		}
+		prov_contact_timing(&timing, cid, min[0] * 60, min[1] * 60);
+	}
+	if (bad > 0)
+		prov_page_warn(page,
+		    UR " %s \"%s\" has %zu alert contact(s) whose threshold or recurrence is not a "
+		       "number of minutes from 0 to %d; they are linked without their timing",
+		    what, name, bad, UR_MAX_MINUTES);
+	return timing;
+}
+
+/* Member key of a monitor's login: NULL when absent, null or ""; *bad when
+ * it is not usable text (another type, a NUL byte, not UTF-8, or over 255
+ * bytes: the v3 reference's maxLength is 255). */
+static const char *
+login_part(json_object *m, const char *key, bool *bad)
+{
+	json_object *v = prov_get(m, key);
+	const char *s;
+	size_t n;
+
+	if (v == NULL || (json_object_is_type(v, json_type_string) && json_object_get_string_len(v) == 0))
+		return NULL;
+	if (!json_object_is_type(v, json_type_string)) {
+		*bad = true;
+		return NULL;
+	}
+	s = json_object_get_string(v);
+	n = (size_t)json_object_get_string_len(v);
+	if (strlen(s) != n || n > 255 || !utf8_valid(s, n)) {
+		*bad = true;
+		return NULL;
+	}
+	return s;
+}
+
+/* Whether the monitor has a user name or password (any value but null and ""). */
+static bool
+has_login(json_object *m, const char *user_key, const char *password_key)
+{
+	bool bad = false;
+
+	return login_part(m, user_key, &bad) != NULL || login_part(m, password_key, &bad) != NULL || bad;
+}
+
+/* The basic-auth login of a monitor into mon (auth_username, auth_password;
+ * discovery seals the password, drop_secrets keeps it out of the stored
+ * copy). A part that login_part finds unusable: no login, with a warning. */
+static void
+take_login(json_object *m, const char *user_key, const char *password_key, struct prov_monitor *mon,
+    struct prov_page *page)
+{
+	bool bad = false;
+	const char *user = login_part(m, user_key, &bad), *password = login_part(m, password_key, &bad);
+
+	if (bad) {
+		prov_page_warn(page,
+		    UR " monitor \"%s\" logs in with a user name or password that is not text of at "
+		       "most 255 bytes; its login is not imported: enter it again",
+		    mon->name);
+		return;
+	}
+	mon->auth_username = user;
+	mon->auth_password = password;
+}
+
+/* The warning for a login the account cannot make (it has basic auth only). */
+static void
+login_not_taken(const char *how, struct prov_monitor *mon, struct prov_page *page)
+{
+	prov_page_warn(page,
+	    UR " monitor \"%s\" logs in with %s authentication, which the account does not "
+	       "offer (basic only); its credentials are not imported: enter them again",
+	    mon->name, how);
+}
+
+/* Add the item of monitor m (a monitor or a heartbeat) with its normalized
+ * object norm, m's secrets then taken out of the copy that is stored. */
+static void
+add_norm(struct prov_page *page, const char *type, const char *id, json_object *m, json_object *norm)
+{
+	drop_secrets(m);
+	prov_page_add(page, type, id, json_object_get(m), norm);
 }
 
 /* ------------------------------------------------------------- v2 monitors */
@@ -223,7 +367,22 @@ v2_statuses(json_object *m, struct prov_monitor *mon)
 	}
 }
 
-/* Method, body (with its content type), headers, status codes, TLS. */
+/* http_username and http_password; http_auth_type 1 basic, 2 digest (often
+ * not returned: then basic, UptimeRobot's default; providers.md §1.2). */
+static void
+v2_login(json_object *m, struct prov_monitor *mon, struct prov_page *page)
+{
+	int64_t how = prov_int_or(m, "http_auth_type", 1);
+
+	if (!has_login(m, "http_username", "http_password"))
+		return;
+	if (how == 1)
+		take_login(m, "http_username", "http_password", mon, page);
+	else
+		login_not_taken(how == 2 ? "digest" : "an unknown kind of", mon, page);
+}
+
+/* Method, body (with its content type), headers, status codes, TLS, login. */
 static void
 v2_request(json_object *m, struct prov_monitor *mon, struct prov_page *page)
 {
@@ -242,11 +401,7 @@ v2_request(json_object *m, struct prov_monitor *mon, struct prov_page *page)
 	mon->timeout = prov_int_or(m, "timeout", 0);
 	if (prov_get(ssl, "ignore_errors") != NULL)
 		mon->verify_ssl = prov_get_bool(ssl, "ignore_errors", false) ? PROV_NO : PROV_YES;
-	if (prov_get_text(m, "http_username", 256) != NULL || prov_int_or(m, "http_auth_type", 0) > 0)
-		prov_page_warn(page,
-		    UR " monitor \"%s\" logs in with HTTP authentication; its credentials "
-		       "are not imported: enter them again",
-		    mon->name);
+	v2_login(m, mon, page);
 }
 
 /* The port of a port monitor: "port" (sub_type is 1 for every port monitor
@@ -275,7 +430,8 @@ v2_heartbeat(json_object *m, const char *id, struct prov_monitor *mon, struct pr
 	hb.paused = mon->paused;
 	hb.ping_url = is_http_url(mon->url) ? mon->url : NULL;
 	hb.contact_ids = mon->contact_ids;
-	prov_page_add(page, "heartbeat", id, json_object_get(m), prov_norm_heartbeat(&hb));
+	hb.contact_timing = mon->contact_timing;
+	add_norm(page, "heartbeat", id, m, prov_norm_heartbeat(&hb));
 }
 
 static void
@@ -285,7 +441,6 @@ add_v2_monitor(json_object *m, const char *id, struct prov_page *page)
 	const char *name = prov_get_text(m, "friendly_name", PROV_MAX_STR);
 	int64_t type = -1, kw;
 
-	drop_secrets(m);
 	prov_get_int(m, "type", &type);
 	mon.url = prov_get_text(m, "url", PROV_MAX_STR);
 	mon.name = name ? name : mon.url ? mon.url : id;
@@ -293,6 +448,8 @@ add_v2_monitor(json_object *m, const char *id, struct prov_page *page)
 	mon.paused = prov_int_or(m, "status", 1) == 0;
 	mon.port = -1;
 	mon.contact_ids = prov_id_list(prov_get_array(m, "alert_contacts"), "id");
+	mon.contact_timing = link_timing(prov_get_array(m, "alert_contacts"), "id",
+	    type == 5 ? "heartbeat" : "monitor", mon.name, page);
 	if (type == 5) {
 		v2_heartbeat(m, id, &mon, page);
 		return;
@@ -330,7 +487,7 @@ add_v2_monitor(json_object *m, const char *id, struct prov_page *page)
 		    (long long)type);
 		break;
 	}
-	prov_page_add(page, "monitor", id, json_object_get(m), prov_norm_monitor(&mon));
+	add_norm(page, "monitor", id, m, prov_norm_monitor(&mon));
 }
 
 /* ------------------------------------------------------------- v3 monitors */
@@ -451,7 +608,9 @@ tri_of(json_object *o, const char *key)
 	return prov_get_bool(o, key, false) ? PROV_YES : PROV_NO;
 }
 
-/* Method, body, headers, expected codes, redirects and TLS of an HTTP-like monitor. */
+/* Method, body, headers, expected codes, redirects, TLS and login of an
+ * HTTP-like monitor (authType NONE, HTTP_BASIC, DIGEST, BEARER: the v3
+ * reference's CreateApiMonitorDto). */
 static void
 v3_request(json_object *m, struct prov_monitor *mon, struct prov_page *page)
 {
@@ -469,11 +628,122 @@ v3_request(json_object *m, struct prov_monitor *mon, struct prov_page *page)
 	mon->follow_redirects = tri_of(m, "followRedirections");
 	mon->verify_ssl = tri_of(m, "checkSSLErrors");
 	mon->ssl_expiry_days = v3_ssl_days(m);
-	if (auth != NULL && strcasecmp(auth, "NONE") != 0)
+	/* authType NONE: UptimeRobot sends no login, whatever httpUsername holds */
+	if (auth == NULL || strcasecmp(auth, "HTTP_BASIC") == 0) {
+		if (has_login(m, "httpUsername", "httpPassword"))
+			take_login(m, "httpUsername", "httpPassword", mon, page);
+	} else if (strcasecmp(auth, "NONE") != 0)
+		login_not_taken(auth, mon, page);
+}
+
+/* A DNS monitor's expected answers, v3 config.dnsRecords: record type →
+ * the answers that count as up ({"A": ["192.0.2.1"], "MX": ["10 mx."]}; the
+ * reference's DnsRecordsDto: CNAME MX NS A AAAA TXT SRV PTR SOA SPF DNSKEY
+ * DS NSEC NSEC3). The account checks one record type: the first with answers
+ * becomes dns_record_type (upper case, into type) and dns_expected; the
+ * others are named in a warning. The API names no name server. */
+static void
+v3_dns(json_object *m, struct prov_monitor *mon, char type[16], struct prov_page *page)
+{
+	json_object *recs = prov_get_object(prov_get_object(m, "config"), "dnsRecords");
+	char others[200] = "";
+	size_t nothers = 0, at;
+
+	if (recs == NULL)
+		return;
+	json_object_object_foreach (recs, t, vals) {
+		json_object *expected;
+		size_t i, n = json_object_is_type(vals, json_type_array) ? json_object_array_length(vals) : 0;
+
+		if (n == 0)
+			continue;
+		for (i = 0; t[i] != '\0' && i < 15 &&
+		     ((t[i] >= 'A' && t[i] <= 'Z') || (t[i] >= 'a' && t[i] <= 'z') ||
+		         (t[i] >= '0' && t[i] <= '9'));
+		     i++)
+			;
+		if (i == 0 || t[i] != '\0' || mon->dns_record_type != NULL) {
+			char shown[24];
+
+			prov_copy_text(shown, sizeof shown, t);
+			if (nothers++ < 8 && (at = strlen(others)) < sizeof others - 1)
+				utf8_format(others + at, sizeof others - at, "%s%s", at ? ", " : "", shown);
+			continue;
+		}
+		expected = json_object_new_array();
+		for (size_t k = 0; k < n && k < 100; k++) {
+			json_object *v = json_object_array_get_idx(vals, k);
+
+			if (json_object_is_type(v, json_type_string) && json_object_get_string_len(v) > 0 &&
+			    json_object_get_string_len(v) <= 255)
+				json_object_array_add(expected,
+				    json_object_new_string(json_object_get_string(v)));
+		}
+		if (json_object_array_length(expected) == 0) {
+			json_object_put(expected);
+			continue;
+		}
+		for (i = 0; t[i] != '\0'; i++) /* at most 15 letters and digits */
+			type[i] = (char)(t[i] >= 'a' && t[i] <= 'z' ? t[i] - 'a' + 'A' : t[i]);
+		type[i] = '\0';
+		mon->dns_record_type = type;
+		mon->dns_expected = expected;
+	}
+	if (nothers > 0)
 		prov_page_warn(page,
-		    UR " monitor \"%s\" logs in with %s authentication; its credentials "
-		       "are not imported: enter them again",
-		    mon->name, auth);
+		    UR " DNS monitor \"%s\" also expects records of %zu other type(s) (%s); the account "
+		       "checks one type, %s: add a check for each of the others by hand",
+		    mon->name, nothers, others, mon->dns_record_type ? mon->dns_record_type : "none");
+}
+
+/* An API monitor's checks of the answer, v3 config.apiAssertions {"logic":
+ * "AND"|"OR", "checks": [{"property": a JSONPath, "comparison", "target"}]}
+ * (the reference's ApiAssertionsDto, AssertionCheckDto): each a "json"
+ * assertion with the comparison as UptimeRobot names it, the target as text
+ * (a string as it is, a number or true/false as JSON writes it; none for
+ * is_null and is_not_null). A check without a property or with another
+ * comparison is left out, with a warning. The account requires every
+ * assertion: OR over more than one is imported as AND, with a warning. */
+static json_object *
+v3_assertions(json_object *m, const char *name, struct prov_page *page)
+{
+	static const char *const comparisons[] = { "equals", "not_equals", "contains", "not_contains",
+		"greater_than", "less_than", "is_null", "is_not_null" };
+	json_object *a = prov_get_object(prov_get_object(m, "config"), "apiAssertions");
+	json_object *checks = prov_get_array(a, "checks"), *out = json_object_new_array();
+	const char *logic = prov_get_str(a, "logic", 16);
+	size_t n = checks != NULL ? json_object_array_length(checks) : 0, skipped = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *c = json_object_array_get_idx(checks, i), *target = prov_get(c, "target");
+		const char *prop = prov_get_text(c, "property", 500),
+		           *cmp = prov_get_str(c, "comparison", 32);
+		const char *known = NULL, *text;
+
+		for (size_t k = 0; cmp != NULL && k < sizeof comparisons / sizeof comparisons[0]; k++)
+			if (strcasecmp(cmp, comparisons[k]) == 0)
+				known = comparisons[k];
+		if (prop == NULL || known == NULL || i >= UR_MAX_CHECKS) {
+			skipped++;
+			continue;
+		}
+		text = json_object_is_type(target, json_type_string) ? json_object_get_string(target) :
+		                                                       text_or_json(target);
+		if (strncmp(known, "is_", 3) == 0 || (text != NULL && strlen(text) > PROV_MAX_STR))
+			text = NULL;
+		json_object_array_add(out, prov_assertion("json", prop, known, text));
+	}
+	if (skipped > 0)
+		prov_page_warn(page,
+		    UR " API monitor \"%s\" has %zu assertion(s) without a property, with an unknown "
+		       "comparison or past the first %d; they are not imported",
+		    name, skipped, UR_MAX_CHECKS);
+	if (json_object_array_length(out) > 1 && logic != NULL && strcasecmp(logic, "OR") == 0)
+		prov_page_warn(page,
+		    UR " API monitor \"%s\" is up when any one of its %zu assertions holds; the account "
+		       "requires each of them: review them",
+		    name, json_object_array_length(out));
+	return out;
 }
 
 static void
@@ -489,7 +759,8 @@ v3_heartbeat(json_object *m, const char *id, struct prov_monitor *mon, const str
 	hb.ping_url = is_http_url(mon->url) ? mon->url : NULL;
 	hb.tags = v3_tags(m, ctx);
 	hb.contact_ids = mon->contact_ids;
-	prov_page_add(page, "heartbeat", id, json_object_get(m), prov_norm_heartbeat(&hb));
+	hb.contact_timing = mon->contact_timing;
+	add_norm(page, "heartbeat", id, m, prov_norm_heartbeat(&hb));
 }
 
 static void
@@ -498,14 +769,16 @@ add_v3_monitor(json_object *m, const char *id, const struct ur_ctx *ctx, struct 
 	struct prov_monitor mon = { 0 };
 	const char *name = prov_get_text(m, "friendlyName", PROV_MAX_STR);
 	const char *type = prov_get_text(m, "type", 32), *status = prov_get_text(m, "status", 32);
+	char dns_type[16];
 	int64_t kc;
 
-	drop_secrets(m);
 	mon.url = prov_get_text(m, "url", PROV_MAX_STR);
 	mon.name = name ? name : mon.url ? mon.url : id;
 	mon.interval = prov_int_or(m, "interval", 300);
 	mon.paused = status != NULL && strcasecmp(status, "PAUSED") == 0;
 	mon.contact_ids = prov_id_list(prov_get_array(m, "assignedAlertContacts"), "alertContactId");
+	mon.contact_timing = link_timing(prov_get_array(m, "assignedAlertContacts"), "alertContactId",
+	    type != NULL && strcasecmp(type, "HEARTBEAT") == 0 ? "heartbeat" : "monitor", mon.name, page);
 	if (type != NULL && strcasecmp(type, "HEARTBEAT") == 0) {
 		v3_heartbeat(m, id, &mon, ctx, page);
 		return;
@@ -539,10 +812,14 @@ add_v3_monitor(json_object *m, const char *id, const struct ur_ctx *ctx, struct 
 		if (prov_get_int(m, "keywordCaseType", &kc) && (kc == 0 || kc == 1))
 			mon.keyword_case_sensitive = kc == 0 ? PROV_YES : PROV_NO;
 	}
+	if (strcmp(mon.type, "dns") == 0)
+		v3_dns(m, &mon, dns_type, page);
+	else if (strcmp(mon.type, "api") == 0)
+		mon.assertions = v3_assertions(m, mon.name, page);
 	mon.timeout = prov_int_or(m, "timeout", 0);
 	mon.regions = v3_regions(m);
 	mon.tags = v3_tags(m, ctx);
-	prov_page_add(page, "monitor", id, json_object_get(m), prov_norm_monitor(&mon));
+	add_norm(page, "monitor", id, m, prov_norm_monitor(&mon));
 }
 
 /* ---------------------------------------------------------------- contacts */
@@ -564,7 +841,7 @@ static const char *const contact_types[] = {
 static const char *const contact_names[][2] = {
 	{ "email", "email" }, { "emailtosms", "sms" }, { "sms", "sms" }, { "prosms", "sms" },
 	{ "voice", "voice" }, { "mobileappios", "push" }, { "mobileappandroid", "push" },
-	{ "mobileapp", "push" }, { "webhook", "webhook" }, { "slack", "slack" }, { "msteams", "teams" },
+	{ "mobileapp", "push" }, { "mobileappold", "push" }, { "webhook", "webhook" }, { "slack", "slack" }, { "msteams", "teams" },
 	{ "teams", "teams" }, { "telegram", "telegram" }, { "discord", "discord" },
 	{ "pagerduty", "pagerduty" }, { "opsgenie", "opsgenie" }, { "pushover", "pushover" },
 	{ "pushbullet", "push" }, { "zapier", "other" }, { "googlechat", "other" },
@@ -604,6 +881,8 @@ add_contact(json_object *c, const char *id, struct prov_page *page)
 
 	if (name == NULL)
 		name = prov_get_text(c, "friendlyName", PROV_MAX_STR);
+	if (name == NULL) /* a team or organization contact (add_team_contacts) */
+		name = prov_get_text(c, "name", PROV_MAX_STR);
 	/* v3 integrations keep the address in webhookURL. */
 	ct.value = prov_get_text(c, "webhookURL", PROV_MAX_STR);
 	if (ct.value == NULL)
@@ -761,7 +1040,28 @@ v3_once(json_object *w, struct prov_maintenance_window *mw, char start[21], char
 		mw->end = time_format_iso(day + secs + mw->duration * 60, false, end) == 0 ? end : NULL;
 }
 
-/* v3 maintenance window: interval, date, time, duration, days, status, autoAddMonitors. */
+/* The monitors (and heartbeats) a v3 window names in "monitorIds" (the
+ * reference's MaintenanceWindowDto; official Terraform provider
+ * internal/client/maintenance_window.go since 64857f5), at most
+ * UR_MAX_LINKS. */
+static json_object *
+named_monitors(json_object *ids, const char *name, struct prov_page *page)
+{
+	json_object *out = prov_id_list(ids, NULL);
+
+	if (json_object_array_length(out) > UR_MAX_LINKS) {
+		json_object_array_del_idx(out, UR_MAX_LINKS, json_object_array_length(out) - UR_MAX_LINKS);
+		prov_page_warn(page,
+		    UR " maintenance window \"%s\" names more than %d monitors; only the first %d "
+		       "were kept",
+		    name, UR_MAX_LINKS, UR_MAX_LINKS);
+	}
+	return out;
+}
+
+/* v3 maintenance window: interval, date, time, duration, days, status,
+ * autoAddMonitors, monitorIds (without it, as older answers have none, the
+ * monitors that list the window: links_of). */
 static void
 add_v3_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct prov_page *page)
 {
@@ -784,7 +1084,9 @@ add_v3_window(json_object *w, const char *id, const struct ur_ctx *ctx, struct p
 		    UR " maintenance window \"%s\" is added to every new monitor; that is not "
 		       "imported: add new monitors to it by hand",
 		    mw.name);
-	mw.monitor_ids = links_of(ctx, id);
+	mw.monitor_ids = prov_get_array(w, "monitorIds") != NULL ?
+	    named_monitors(prov_get_array(w, "monitorIds"), mw.name, page) :
+	    links_of(ctx, id);
 	prov_page_add(page, "maintenance_window", id, json_object_get(w), prov_norm_maintenance_window(&mw));
 }
 
@@ -1305,7 +1607,8 @@ fetch_start(struct ur_fetch *f, struct prov_page *page, struct prov_error *err)
 	return st;
 }
 
-/* The ids of the windows in a page of windows, each with an empty list; NULL
+/* The ids of the windows in a page of windows that do not name their
+ * monitors (v2; v3 without "monitorIds"), each with an empty list; NULL
  * when the answer is not a usable list (parse_page then says why). */
 static json_object *
 window_ids(const struct httpc_resp *resp, bool v3)
@@ -1319,9 +1622,12 @@ window_ids(const struct httpc_resp *resp, bool v3)
 	    NULL)
 		return NULL;
 	ids = json_object_new_object();
-	for (size_t i = 0; list != NULL && i < json_object_array_length(list) && i < PROV_MAX_ITEMS; i++)
-		if (prov_get_id(json_object_array_get_idx(list, i), "id", id, 160) == 0)
+	for (size_t i = 0; list != NULL && i < json_object_array_length(list) && i < PROV_MAX_ITEMS; i++) {
+		json_object *w = json_object_array_get_idx(list, i);
+
+		if (!(v3 && prov_get_array(w, "monitorIds") != NULL) && prov_get_id(w, "id", id, 160) == 0)
 			json_object_object_add(ids, id, json_object_new_array());
+	}
 	json_object_put(root);
 	return ids;
 }
@@ -1425,6 +1731,79 @@ fetch_windows(struct ur_fetch *f, const char *cursor, size_t ph, int64_t pos, st
 	return st;
 }
 
+/* The contacts of the account's teams and organization that the personal
+ * list leaves out: GET /v3/user/all-alert-contacts, "all alert contacts
+ * including personal, notify-only, and organization members alert contacts"
+ * (the reference's UserController_getAllAlertContacts), a bare array of
+ * groups {notifyOnly, orgAlertContactId, user: {id, name}, alertContacts:
+ * [{id, name, value, type, status, threshold, recurrence}]} (official
+ * Terraform provider internal/client/alert_contact.go AllAlertContactGroup).
+ * Each contact not on the page yet is added. Refused (401/403) or not there
+ * (404): a warning, and alerts to those contacts are not linked. */
+static enum prov_status
+add_team_contacts(struct ur_fetch *f, struct prov_page *page, struct prov_error *err)
+{
+	enum prov_status st = v3_call(f, "user/all-alert-contacts", 0, err);
+	json_object *root, *groups, *seen;
+	size_t added = 0;
+	bool refused;
+	char id[192];
+
+	if (st != PROV_OK)
+		return st;
+	if (f->resp.status == 401 || f->resp.status == 403 || f->resp.status == 404) {
+		prov_page_warn(page,
+		    UR " refused the team and organization alert contacts for this key (HTTP %ld): "
+		       "alerts to them are not linked",
+		    f->resp.status);
+		return PROV_OK;
+	}
+	if ((root = answer_list(&f->resp, true, "data", &groups, &refused, err)) == NULL)
+		return err->status;
+	seen = json_object_new_object();
+	for (size_t i = 0; i < page->n; i++)
+		if (strcmp(page->items[i].resource_type, "contact") == 0)
+			json_object_object_add(seen, page->items[i].external_id, NULL);
+	for (size_t g = 0; groups != NULL && g < json_object_array_length(groups); g++) {
+		json_object *list = prov_get_array(json_object_array_get_idx(groups, g), "alertContacts");
+
+		for (size_t i = 0; list != NULL && i < json_object_array_length(list); i++) {
+			json_object *c = json_object_array_get_idx(list, i);
+
+			if (!json_object_is_type(c, json_type_object) || prov_get_id(c, "id", id, 160) != 0 ||
+			    json_object_object_get_ex(seen, id, NULL))
+				continue;
+			if (added++ >= PROV_MAX_ITEMS) {
+				prov_page_warn(page,
+				    UR " sent more than %d team and organization alert contacts; "
+				       "only the first %d were kept",
+				    PROV_MAX_ITEMS, PROV_MAX_ITEMS);
+				g = json_object_array_length(groups);
+				break;
+			}
+			json_object_object_add(seen, id, NULL);
+			add_contact(c, id, page);
+		}
+	}
+	json_object_put(seen);
+	json_object_put(root);
+	return PROV_OK;
+}
+
+/* The v3 alert contacts: the personal list, then the team and organization
+ * contacts it leaves out. */
+static enum prov_status
+fetch_v3_contacts(struct ur_fetch *f, const char *cursor, struct prov_page *page, struct prov_error *err)
+{
+	enum prov_status st = v3_call(f, v3_paths[PH3_CONTACTS - PH3_MONITORS], 0, err);
+
+	if (st == PROV_OK)
+		st = parse_page(cursor, &f->resp, NULL, page, err);
+	if (st == PROV_OK)
+		st = add_team_contacts(f, page, err);
+	return st;
+}
+
 static enum prov_status
 fetch_phase(struct ur_fetch *f, const char *cursor, struct prov_page *page, struct prov_error *err)
 {
@@ -1440,6 +1819,8 @@ fetch_phase(struct ur_fetch *f, const char *cursor, struct prov_page *page, stru
 		return fetch_windows(f, cursor, ph, pos, page, err);
 	if (ph == PH3_MONITORS)
 		return fetch_v3_monitors(f, cursor, pos, false, page, err);
+	if (ph == PH3_CONTACTS)
+		return fetch_v3_contacts(f, cursor, page, err);
 	st = is_v3(ph) ? v3_call(f, v3_paths[ph - PH3_MONITORS], pos, err) : v2_call(f, ph, pos, false, err);
 	if (st == PROV_OK)
 		st = parse_page(cursor, &f->resp, NULL, page, err);
@@ -1468,26 +1849,36 @@ const struct provider_ops uptimerobot_ops = { uptimerobot_fetch };
 /* The fate of each field (providers/fields.h), v2 and v3 names side by side
  * (one table per kind: a run reads one API): providers.md §1.2 and §1.3, the
  * official Terraform provider's internal/client Monitor, UserAlertContact,
- * Integration, MaintenanceWindow and PSP. A monitor and a heartbeat are the
+ * AllAlertContactItem, Integration, MaintenanceWindow and PSP, and the v3
+ * reference (uptimerobot.com/api/v3, the OpenAPI contract
+ * cdn.uptimerobot.com/api/openapi.yaml). A monitor and a heartbeat are the
  * same object (type 5 / HEARTBEAT), stored whole but for its password and
  * API key (drop_secrets). */
 /* clang-format off */
-#define UR_ALERT_TIMING \
-	{ "alert_contacts[].threshold", NULL, "Alert timing is not carried yet: how many minutes down before this contact is alerted." }, \
-	{ "alert_contacts[].recurrence", NULL, "Alert timing is not carried yet: how often this contact is alerted again while it stays down." }, \
-	{ "assignedAlertContacts[].threshold", NULL, "Alert timing is not carried yet: how many minutes down before this contact is alerted." }, \
-	{ "assignedAlertContacts[].recurrence", NULL, "Alert timing is not carried yet: how often this contact is alerted again while it stays down." }
-/* The user name stands for the credentials: one thing to enter again (the
- * password never reaches the stored copy, and authType is "NONE" on every
- * monitor that does not log in). */
+#define UR_ALERT_TIMING(links) \
+	{ "alert_contacts[].threshold", "`" links ".delay_s`", "minutes down before this contact is alerted, × 60; 0: NULL (at once); not a number of minutes from 0 to 1000000: NULL, with a warning" }, \
+	{ "alert_contacts[].recurrence", "`" links ".repeat_s`", "every how many minutes it is alerted again while down, × 60; 0: NULL (once)" }, \
+	{ "assignedAlertContacts[].threshold", "`" links ".delay_s`", "minutes (the v3 reference: \"Delay of notification in minutes, after the monitor is down\"), × 60; 0: NULL (at once); not a number of minutes from 0 to 1000000: NULL, with a warning" }, \
+	{ "assignedAlertContacts[].recurrence", "`" links ".repeat_s`", "minutes (\"Repeat notifications every X minutes\"), × 60; 0: NULL (once)" }
+/* A monitor's login: basic auth lands, the password sealed; UptimeRobot's
+ * digest and bearer logins do not (a warning says so). */
 #define UR_CREDENTIALS \
-	{ "http_username", prov_enter_again, "The user name and password it logs in with are not imported (a warning says so): it fails until they are entered again." }, \
-	{ "http_password", NULL, "A password is never read or kept (removed from the stored copy): enter it again." }, \
-	{ "http_auth_type", NULL, "How it logs in (1 basic, 2 digest); the credentials are not imported (a warning says so): it fails until they are entered again." }, \
-	{ "authType", NULL, "How it logs in (`NONE` when it does not; `HTTP_BASIC`, `DIGEST`, `BEARER`); the credentials are not imported (a warning says so): a monitor that logs in fails until they are entered again." }, \
-	{ "httpUsername", prov_enter_again, "The user name and password it logs in with are not imported (a warning says so): it fails until they are entered again." }, \
-	{ "httpPassword", NULL, "A password is never read or kept (removed from the stored copy): enter it again." }, \
+	{ "http_username", "`monitors.auth_username`", "with `http_auth_type` 1 (basic) or none stated; over 255 bytes or not text: no login, with a warning" }, \
+	{ "http_password", "`monitors.auth_password_sealed`", "as `http_username`, sealed (the stored copy holds `[redacted]`); never shown" }, \
+	{ "http_auth_type", "`monitors.auth_username`, `monitors.auth_password_sealed`", "1 (basic): the login of `http_username` and `http_password`; 2 (digest) or another: not imported, with a warning: enter it again" }, \
+	{ "authType", "`monitors.auth_username`, `monitors.auth_password_sealed`", "`HTTP_BASIC` (or none stated): the login of `httpUsername` and `httpPassword`; `NONE`: no login; `DIGEST`, `BEARER` or another: not imported, with a warning: enter it again" }, \
+	{ "httpUsername", "`monitors.auth_username`", "with `authType` `HTTP_BASIC`; over 255 bytes or not text: no login, with a warning" }, \
+	{ "httpPassword", "`monitors.auth_password_sealed`", "with `authType` `HTTP_BASIC`, sealed (the stored copy holds `[redacted]`); never shown" }, \
 	{ "apiKey", NULL, "The monitor's own UptimeRobot API key is never read or kept (removed from the stored copy)." }
+/* The same fields on a heartbeat. */
+#define UR_NO_LOGIN \
+	{ "http_username", NULL, "A monitor's setting; a heartbeat does not use it." }, \
+	{ "http_password", NULL, "A monitor's setting; a heartbeat does not use it (the stored copy holds `[redacted]`)." }, \
+	{ "http_auth_type", NULL, "A monitor's setting; a heartbeat does not use it." }, \
+	{ "authType", NULL, "A monitor's setting; a heartbeat does not use it." }, \
+	{ "httpUsername", NULL, "A monitor's setting; a heartbeat does not use it." }, \
+	{ "httpPassword", NULL, "A monitor's setting; a heartbeat does not use it (the stored copy holds `[redacted]`)." }, \
+	{ "apiKey", NULL, "The heartbeat's own UptimeRobot API key is never read or kept (removed from the stored copy)." }
 #define UR_STATE \
 	{ "create_datetime", NULL, "State at UptimeRobot (when it was made), not a setting." }, \
 	{ "createDateTime", NULL, "State at UptimeRobot (when it was made), not a setting." }, \
@@ -1546,16 +1937,16 @@ static const struct prov_field monitor_fields[] = {
 	{ "groupId", "`monitors.tags`", "a group other than the default, as the tag `group:<name>` (`GET /v3/monitor-groups`): the account has no groups" },
 	{ "alert_contacts[].id", "`monitor_contacts`", "the contacts it alerts (ids as strings, leading zeros kept)" },
 	{ "assignedAlertContacts[].alertContactId", "`monitor_contacts`", "a personal contact or an integration: both are imported as contacts" },
-	UR_ALERT_TIMING,
-	{ "mwindows", "`maintenance_window_monitors`", "the windows name no monitors: each window's monitors are read from here" },
-	{ "maintenanceWindows", "`maintenance_window_monitors`", "the windows name no monitors: each window's monitors are read from here" },
+	UR_ALERT_TIMING("monitor_contacts"),
+	{ "mwindows", "`maintenance_window_monitors`", "v2 windows name no monitors: each window's monitors are read from here" },
+	{ "maintenanceWindows", "`maintenance_window_monitors`", "the windows that silence it, read from here for a window without `monitorIds` (older answers)" },
 	UR_CREDENTIALS,
 	{ "gracePeriod", NULL, "A heartbeat's setting; the account's monitors have none." },
 	{ "responseTimeThreshold", NULL, "The alert on slow answers has no place in the account: slow answers will not alert." },
 	{ "domainExpirationReminder", NULL, "Domain expiry reminders have no place in the account." },
 	{ "ssl.disable_notifications", NULL, "Certificate alerts switched off: no place in the account." },
-	{ "config.dnsRecords", NULL, "The records a DNS monitor expects have no place in the account." },
-	{ "config.apiAssertions", NULL, "An API monitor's checks of the answer have no place in the account." },
+	{ "config.dnsRecords", "`monitors.dns_record_type`, `monitors.dns_expected`", "DNS monitors: the first record type with answers (upper case) and its answers, any of which counts as up; the account checks one type, so further types are not imported (a warning names them). The API names no name server: `dns_nameserver` NULL" },
+	{ "config.apiAssertions", "`monitors.assertions`", "API monitors: each check as `{\"source\": \"json\", \"property\": its JSONPath, \"comparison\": equals, not_equals, contains, not_contains, greater_than, less_than, is_null or is_not_null, \"target\": the value as text}`; a check without a property or with another comparison is left out, with a warning; `logic` OR over several checks is imported as AND (each must hold), with a warning" },
 	{ "config.udp.payload", "`monitors.request_body`", "UDP monitors" },
 	{ "config.udp.packetLossThreshold", NULL, "A UDP monitor's packet loss limit has no place in the account." },
 	{ "config.ipVersion", NULL, "The IP version it checks over has no place in the account." },
@@ -1576,9 +1967,9 @@ static const struct prov_field heartbeat_fields[] = {
 	{ "groupId", "`heartbeats.tags`", "a group other than the default, as the tag `group:<name>`: the account has no groups" },
 	{ "alert_contacts[].id", "`heartbeat_contacts`", "the contacts it alerts (ids as strings, leading zeros kept)" },
 	{ "assignedAlertContacts[].alertContactId", "`heartbeat_contacts`", "a personal contact or an integration: both are imported as contacts" },
-	UR_ALERT_TIMING,
-	{ "mwindows", "`maintenance_window_monitors`", "the windows name no heartbeats: each window's heartbeats are read from here" },
-	{ "maintenanceWindows", "`maintenance_window_monitors`", "the windows name no heartbeats: each window's heartbeats are read from here" },
+	UR_ALERT_TIMING("heartbeat_contacts"),
+	{ "mwindows", "`maintenance_window_monitors`", "v2 windows name no heartbeats: each window's heartbeats are read from here" },
+	{ "maintenanceWindows", "`maintenance_window_monitors`", "the windows that silence it, read from here for a window without `monitorIds` (older answers)" },
 	{ "port", NULL, "A monitor's setting; a heartbeat does not use it." },
 	{ "sub_type", NULL, "A monitor's setting; a heartbeat does not use it." },
 	{ "timeout", NULL, "A monitor's setting; a heartbeat does not use it." },
@@ -1609,7 +2000,7 @@ static const struct prov_field heartbeat_fields[] = {
 	{ "regionalData", NULL, "A monitor's setting; a heartbeat does not use it." },
 	{ "regionData", NULL, "A monitor's setting; a heartbeat does not use it." },
 	{ "config", NULL, "A monitor's settings; a heartbeat does not use them." },
-	UR_CREDENTIALS,
+	UR_NO_LOGIN,
 	UR_STATE,
 	{ NULL, NULL, NULL }
 };
@@ -1617,6 +2008,7 @@ static const struct prov_field contact_fields[] = {
 	{ "id", "`import_links`", "the external id (v2 writes it as a string, possibly with a leading zero; the same contact on both APIs)" },
 	{ "friendly_name", "`contacts.name`", "else the address, else the id" },
 	{ "friendlyName", "`contacts.name`", "else the address, else the id" },
+	{ "name", "`contacts.name`", "team and organization contacts (`GET /v3/user/all-alert-contacts`), else the address, else the id" },
 	{ "type", "`contacts.type`", "a v2 number or a v3 name, see the types below; anything else `other`, with a warning; app (push) contacts: `needs_address` 1" },
 	{ "webhookURL", "`contacts.value`", "v3 integrations: the address, before `value`" },
 	{ "value", "`contacts.value`", "the address; none: NULL and `needs_address` 1" },
@@ -1629,6 +2021,8 @@ static const struct prov_field contact_fields[] = {
 	{ "postValue", NULL, "A webhook's message body at UptimeRobot; the account sends its own." },
 	{ "mobileProviderId", NULL, "The SMS carrier at UptimeRobot has no place in the account." },
 	{ "orgAlertContactId", NULL, "The organization contact it belongs to at UptimeRobot." },
+	{ "threshold", NULL, "A delay UptimeRobot lists with a team or organization contact outside any monitor; each monitor's own delay for the contact (its `assignedAlertContacts[].threshold`) is what lands." },
+	{ "recurrence", NULL, "A repeat UptimeRobot lists with a team or organization contact outside any monitor; each monitor's own repeat for the contact (its `assignedAlertContacts[].recurrence`) is what lands." },
 	{ "config.android_push_up_channel", NULL, "A mobile app's notification setting; the app must be set up again." },
 	{ "config.android_push_down_channel", NULL, "A mobile app's notification setting; the app must be set up again." },
 	{ NULL, NULL, NULL }
@@ -1645,6 +2039,7 @@ static const struct prov_field window_fields[] = {
 	{ "duration", "`maintenance_windows.duration_min`", "minutes; NULL outside 0..2147483647" },
 	{ "value", "`maintenance_windows.days`", "v2 weekly (1 = Monday … 7) and monthly (days of the month) windows: `1-3`" },
 	{ "days", "`maintenance_windows.days`", "v3 weekly and monthly windows" },
+	{ "monitorIds", "`maintenance_window_monitors`", "v3: the monitors and heartbeats it silences (the reference's MaintenanceWindowDto); without it, as in older answers, those that list the window" },
 	{ "status", "`maintenance_windows.paused`", "v2 0 or v3 `paused` pauses it" },
 	{ "autoAddMonitors", NULL, "Adding every new monitor to the window has no place in the account (a warning says so): add new monitors to it by hand." },
 	{ "user", NULL, "The UptimeRobot account it belongs to." },
@@ -1682,6 +2077,7 @@ static const struct prov_field psp_fields[] = {
 };
 #undef UR_ALERT_TIMING
 #undef UR_CREDENTIALS
+#undef UR_NO_LOGIN
 #undef UR_STATE
 /* clang-format on */
 
@@ -1690,7 +2086,7 @@ const struct prov_fields uptimerobot_fields[] = {
 	{ "heartbeat", "monitor of type 5 or `HEARTBEAT` (`POST /v2/getMonitors`, `GET /v3/monitors`)",
 	    heartbeat_fields },
 	{ "contact",
-	    "alert contact (`POST /v2/getAlertContacts`, `GET /v3/user/alert-contacts`), integration (`GET /v3/integrations`)",
+	    "alert contact (`POST /v2/getAlertContacts`, `GET /v3/user/alert-contacts`, `GET /v3/user/all-alert-contacts`), integration (`GET /v3/integrations`)",
 	    contact_fields },
 	{ "maintenance_window", "maintenance window (`POST /v2/getMWindows`, `GET /v3/maintenance-windows`)",
 	    window_fields },

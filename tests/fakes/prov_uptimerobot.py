@@ -6,10 +6,16 @@ One generated account answers on both APIs with the same monitors, contacts,
 maintenance windows and status pages. Account options:
   "api": "v2" (a legacy key: v3 answers 401), "v3" (a key v2 does not know), or
          "both". Default "v2", except for the demo key ("both").
-  "refuse": kinds the key may not list: "contacts", "integrations", "maintenance",
-         "status_pages", "monitor_groups" (v2 answers "not_authorized", v3 403).
+  "refuse": kinds the key may not list: "contacts", "all_contacts" (v3
+         /user/all-alert-contacts), "integrations", "maintenance", "status_pages",
+         "monitor_groups" (v2 answers "not_authorized", v3 403).
   "new_fields": {name: value} adds those members to every monitor and heartbeat, on
          both APIs (fields a later UptimeRobot version may add).
+  "team_contacts": N contacts of the account's team and organization (default 0): on v3 only
+         in /v3/user/all-alert-contacts, on v2 in getAlertContacts after the account's own;
+         monitor g with g % 5 == 3 alerts team contact (g // 5) % N, after 2 minutes, every 10.
+  "window_monitor_ids": false leaves "monitorIds" out of v3 maintenance windows (older
+         answers, as the official Terraform client read them before its commit 64857f5).
 """
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
@@ -23,6 +29,10 @@ V3_CONTACT_TYPE = {1: "EmailToSms", 2: "Email", 5: "Webhook", 7: "Zapier", 8: "P
                    17: "OpsGenie", 18: "Telegram", 20: "MSTeams", 23: "Discord"}
 # Personal alert contacts (/v3/user/alert-contacts); every other type is an integration.
 PERSONAL = {1, 2, 8, 12, 13, 14}
+# Team and organization contact types (official TF docs/data-sources/all_alert_contacts.md: email,
+# pro_sms, voice, mobile app) with the type names of /v3/user/all-alert-contacts
+# (internal/client/alert_contact_test.go TestClient_ListAllAlertContacts: "MobileAppOld").
+TEAM_TYPES = ((2, "Email"), (8, "ProSms"), (14, "Voice"), (12, "MobileAppOld"))
 V2_METHODS = {"HEAD": 1, "GET": 2, "POST": 3, "PUT": 4, "PATCH": 5, "DELETE": 6, "OPTIONS": 7}
 V2_TYPES = {"http": 1, "keyword": 2, "ping": 3, "port": 4, "heartbeat": 5}
 V3_TYPES = {"http": "HTTP", "keyword": "KEYWORD", "ping": "PING", "port": "PORT", "heartbeat": "HEARTBEAT",
@@ -58,6 +68,13 @@ class UptimeRobot(Provider):
 
     def cid(self, a, j, cb=None):
         return "0%d" % ((self.cbase(a) if cb is None else cb) + j)   # string with a leading zero
+
+    def team_cid(self, a, t):
+        return "0%d" % (self.base(a, "team", 20_000_000, 800, 10_000) + t)
+
+    def n_team(self, a):
+        n = to_int(a.options.get("team_contacts"), 0)
+        return max(0, min(n or 0, 10_000))
 
     def ext_id(self, a, kind, i):
         if kind == "monitors":
@@ -177,6 +194,7 @@ class UptimeRobot(Provider):
             return self.method_not_allowed(req)
         routes = {"/v3/monitors": (self.v3_monitors, "monitors"),
                   "/v3/user/alert-contacts": (self.v3_alert_contacts, "contacts"),
+                  "/v3/user/all-alert-contacts": (self.v3_all_alert_contacts, "all_contacts"),
                   "/v3/integrations": (self.v3_integrations, "integrations"),
                   "/v3/maintenance-windows": (self.v3_mwindows, "maintenance"),
                   "/v3/psps": (self.v3_psps, "status_pages"),
@@ -289,10 +307,17 @@ class UptimeRobot(Provider):
              "status": self.m_status(a, g), "created": a.created(g),
              "interval": (300, 3600)[i % 2] if kind == "heartbeat" else (300, 60, 900)[i % 3],
              "contacts": [], "windows": self.windows_of(a, g), "port": None, "headers": {}}
+        # (contact id, threshold, recurrence): minutes (v3 reference AlertContactSettings: "Delay of
+        # notification in minutes, after the monitor is down", "Repeat notifications every X minutes";
+        # v2: uptimerobot.com/blog/new-features-for-the-api "if down for x minutes, alert once (or every
+        # y minutes)", "getMonitors will return the threshold + recurrence values")
         if nc:
-            s["contacts"].append((g % nc, 0, 0))
+            s["contacts"].append((self.cid(a, g % nc, cb), 0, 0))
             if nc > 1 and g % 4 == 0:
-                s["contacts"].append(((g + 1) % nc, 5, 30))
+                s["contacts"].append((self.cid(a, (g + 1) % nc, cb), 5, 30))
+        nt = self.n_team(a)
+        if nt and kind != "heartbeat" and g % 5 == 3:
+            s["contacts"].append((self.team_cid(a, (g // 5) % nt), 2, 10))
         if kind in ("http", "keyword", "api"):
             s["method"] = ("GET", "POST", "HEAD", "PUT")[(g // 5) % 4]
             if s["method"] in ("POST", "PUT"):
@@ -340,8 +365,7 @@ class UptimeRobot(Provider):
             if s["auth"]:
                 d["http_username"], d["http_password"], d["http_auth_type"] = "probe", "s3cret-probe", 1
         if truthy(req.p("alert_contacts", "0")):
-            d["alert_contacts"] = [{"id": self.cid(a, j, cb), "threshold": t, "recurrence": r}
-                                   for j, t, r in s["contacts"]]
+            d["alert_contacts"] = [{"id": c, "threshold": t, "recurrence": r} for c, t, r in s["contacts"]]
         if truthy(req.p("ssl", "0")):
             d["ssl"] = {"ignore_errors": 1 if s.get("ssl_ignore") else 0, "disable_notifications": 0}
         if truthy(req.p("custom_http_headers", "0")):
@@ -379,9 +403,9 @@ class UptimeRobot(Provider):
              "groupId": GROUPS[0][0] if g % 4 == 3 else 0,
              "tags": [{"id": 11, "name": "prod", "color": "#22c55e"}] if g % 2 == 0 else [],
              "createDateTime": tsfmt(s["created"], "%Y-%m-%d %H:%M:%S"),
-             "assignedAlertContacts": [{"alertContactId": str(int(self.cid(a, j, cb))) if j % 2 == 0
-                                        else int(self.cid(a, j, cb)), "threshold": t, "recurrence": r}
-                                       for j, t, r in s["contacts"]],
+             "assignedAlertContacts": [{"alertContactId": str(int(c)) if k % 2 == 0 else int(c),
+                                        "threshold": t, "recurrence": r}
+                                       for k, (c, t, r) in enumerate(s["contacts"])],
              "maintenanceWindows": [self.v3_window(a, w) for w in s["windows"]]}
         if g % 3 == 0:
             d["tags"].append({"id": 12, "name": "web", "color": "#3b82f6"})
@@ -404,7 +428,21 @@ class UptimeRobot(Provider):
         if kind == "udp":
             d["config"] = {"udp": {"payload": "ping", "packetLossThreshold": 50}}
         if kind == "dns":
-            d["config"] = {"dnsRecords": {"A": ["192.0.2.%d" % (g % 250 + 1)]}}
+            # shape: v3 reference MonitorDto config.dnsRecords / DnsRecordsDto (record type → answers; the
+            # create example sends CNAME, MX, NS, A, PTR lists); official TF internal/client/monitor.go
+            # DNSRecords. An empty list is a type not checked.
+            d["config"] = {"dnsRecords": {"CNAME": [], "A": ["192.0.2.%d" % (g % 250 + 1), "192.0.2.%d" % (g % 250 + 2)],
+                                          "MX": ["10 mx1.m%d.example.com." % (g + 1)]}}
+        if kind == "api":
+            # shape: v3 reference MonitorDto config.apiAssertions / ApiAssertionsDto, AssertionCheckDto and the
+            # "API Monitor" create example (logic AND|OR, checks of a JSONPath property, comparison, target of
+            # any JSON type, none for is_null/is_not_null); official TF internal/client/monitor.go
+            # APIMonitorAssertions
+            d.setdefault("config", {})["apiAssertions"] = {
+                "logic": "OR" if (g // 15) % 2 else "AND",
+                "checks": [{"property": "$.data.status", "comparison": "equals", "target": "active"},
+                           {"property": "$.data.count", "comparison": "greater_than", "target": g},
+                           {"property": "$.error", "comparison": "is_null"}]}
         if s.get("auth"):
             # shape: official TF internal/client/monitor.go Monitor httpUsername, httpPassword
             d["httpUsername"], d["httpPassword"] = "probe", "s3cret-probe"
@@ -513,25 +551,65 @@ class UptimeRobot(Provider):
             d["value"], d["webhookURL"] = "", value
         return d
 
+    def team_contact(self, a, t):
+        """Team or organization contact t: (v2 type number, v3 type name, name, value)."""
+        num, name = TEAM_TYPES[t % len(TEAM_TYPES)]
+        value = {2: "team%d@example.com" % (t + 1), 8: "+1777%07d" % t, 14: "+1888%07d" % t,
+                 12: "device-%s" % hid(12, self.id, a.seed, "team", t)}[num]
+        return num, name, "%s Team Contact %d" % (a.prefix(t), t + 1), value
+
+    def v2_team_contact(self, a, t):
+        num, _, name, value = self.team_contact(a, t)
+        # shape: as contact() (getAlertContacts); the v2 list holds the organization's roster too (v3 reference,
+        # GET /integrations includeOrgMembers: "Used by the v2 getAlertContacts proxy to restore the legacy
+        # org-roster scope")
+        return {"id": self.team_cid(a, t), "friendly_name": name, "type": num, "status": 2, "value": value}
+
     def get_contacts(self, req, a):
         offset, limit, err = self.paging(req)
         if err:
             return err
-        n, cb = a.n("contacts"), self.cbase(a)
+        n, cb, nt = a.n("contacts"), self.cbase(a), self.n_team(a)
         ids = self.ids_param(req, "alert_contacts")
         if ids is not None:
             sel = sorted({v - cb for v in ids if 0 <= v - cb < n})
             total, idx = len(sel), sel[offset:offset + limit]
         else:
-            total, idx = n, range(offset, min(n, offset + limit))
+            total, idx = n + nt, range(offset, min(n + nt, offset + limit))
         return jreply(200, {"stat": "ok", "offset": offset, "limit": limit, "total": total,
-                            "alert_contacts": [self.contact(a, j, cb) for j in idx]})
+                            "alert_contacts": [self.contact(a, j, cb) if j < n else self.v2_team_contact(a, j - n)
+                                               for j in idx]})
 
     def v3_alert_contacts(self, req, a):
         cb = self.cbase(a)
         # shape: a bare array, no paging (official TF alert_contact.go ListAlertContacts)
         return jreply(200, [self.v3_contact(a, j, cb) for j in range(min(a.n("contacts"), 100_000))
                             if self.c_spec(a, j)[0] in PERSONAL])
+
+    def v3_all_alert_contacts(self, req, a):
+        cb, nt = self.cbase(a), self.n_team(a)
+        # shape: v3 reference GET /user/all-alert-contacts, AllAlertContactDto (a bare array of groups
+        # {notifyOnly, orgAlertContactId, user{id,name}, alertContacts[{id,name,value,type,status,threshold,
+        # recurrence}]}: "all alert contacts including personal, notify-only, and organization members alert
+        # contacts"); official TF internal/client/alert_contact.go AllAlertContactGroup and its test
+        # TestClient_ListAllAlertContacts (type and status names, threshold 2, recurrence 3)
+        own = [{"id": int(self.cid(a, j, cb)), "name": "%s Contact %d" % (a.prefix(j), j + 1),
+                "value": self.c_spec(a, j)[1] or "", "type": V3_CONTACT_TYPE[self.c_spec(a, j)[0]],
+                "status": "Paused" if a.paused(j) else "Active", "threshold": 0, "recurrence": 0}
+               for j in range(min(a.n("contacts"), 100_000)) if self.c_spec(a, j)[0] in PERSONAL]
+        groups = [{"notifyOnly": False, "orgAlertContactId": None,
+                   "user": {"id": 1000000 + a.seed, "name": "%s Owner" % a.name_prefix}, "alertContacts": own}]
+        for k, (notify_only, who) in enumerate(((False, "Teammate"), (True, "On-call desk"))):
+            items = []
+            for t in range(k, nt, 2):
+                _, tname, name, value = self.team_contact(a, t)
+                items.append({"id": int(self.team_cid(a, t)), "name": name, "value": value, "type": tname,
+                              "status": "Active", "threshold": 2, "recurrence": 3})
+            if items:
+                groups.append({"notifyOnly": notify_only, "orgAlertContactId": 7001 + k,
+                               "user": {"id": 2000000 + a.seed + k, "name": "%s %s" % (a.name_prefix, who)},
+                               "alertContacts": items})
+        return jreply(200, groups)
 
     def v3_integrations(self, req, a):
         cb = self.cbase(a)
@@ -558,13 +636,33 @@ class UptimeRobot(Provider):
                 "duration": w["duration"], "value": "-".join(str(d) for d in sorted(set(w["days"]))),
                 "status": 0 if w["paused"] else 1}
 
+    def window_members(self, a):
+        """Window j → the ids of the monitors and heartbeats that list it (windows_of), computed once
+        per account and counts."""
+        nm, nh, nw = a.n("monitors"), a.n("heartbeats"), a.n("maintenance")
+        key = (id(a), a.seed, nm, nh, nw)
+        cache = getattr(self, "_members", None)
+        if cache is None or cache[0] != key:
+            mb, out = self.mbase(a), [[] for _ in range(min(nw, 100_000))]
+            for g in range(min(nm + nh, 1_000_000)):
+                for w in self.windows_of(a, g):
+                    if w < len(out):
+                        out[w].append(mb + g)
+            cache = self._members = (key, out)
+        return cache[1]
+
     def v3_window(self, a, j):
         w = self.w_spec(a, j)
-        # shape: official TF internal/client/maintenance_window.go MaintenanceWindow
-        d = {"id": w["id"], "name": w["name"], "interval": w["kind"], "date": None,
+        # shape: official TF internal/client/maintenance_window.go MaintenanceWindow; monitorIds per the v3
+        # reference's MaintenanceWindowDto (required) and the TF client since 64857f5 ("support maintenance
+        # window monitor ids")
+        d = {"id": w["id"], "userId": 1000000 + a.seed, "name": w["name"], "interval": w["kind"], "date": None,
              "time": w["clock"] + ":00", "duration": w["duration"], "autoAddMonitors": w["auto_add"],
              "days": sorted(set(w["days"])), "status": "paused" if w["paused"] else "active",
              "created": iso_ms(BASE_TS)}
+        if a.options.get("window_monitor_ids", True) is not False:
+            members = self.window_members(a)
+            d["monitorIds"] = list(members[j]) if j < len(members) else []
         if w["kind"] == "once":
             d["date"], d["time"] = day(w["start"]), tsfmt(w["start"], "%H:%M:%S")
         return d

@@ -90,3 +90,9 @@ class TestAlerting(RevertTestCase):
         self.assertEqual(self.monitor(user), before)
         self.assertEqual(self.links(user), links)
         self.assertEqual(self.links(user, "heartbeat"), hb)
+
+    def test_a_record_type_with_digits_arrives(self):
+        # DNS record types are letters and digits (NSEC3, UptimeRobot's DnsRecordsDto)
+        user = self.user()
+        self.imported(user, dict(MONITOR, dns_record_type="nsec3"))
+        self.assertEqual(self.monitor(user)["dns_record_type"], "NSEC3")

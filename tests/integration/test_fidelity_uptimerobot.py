@@ -6,12 +6,19 @@ ways, case sensitivity, method and body, headers, status codes, TLS, timeouts, r
 (v3), the port of port monitors (v2 reports sub_type 1 for all of them), heartbeats, alert recipients of
 several kinds (v3: personal contacts and integrations), maintenance windows with the monitors and
 heartbeats they silence, and status pages. Refused lists complete the run with a warning naming the kind;
-a key both APIs refuse fails the run.
+a key both APIs refuse fails the run. Issue 24 item 4: each alert link's threshold and recurrence (minutes)
+as its delay_s and repeat_s, DNS monitors' expected records, API monitors' assertions, the team and
+organization contacts of /v3/user/all-alert-contacts, the monitors a v3 window names (monitorIds), and a
+monitor's basic-auth login with its password sealed and shown nowhere.
 
 Expected values follow the fake's formulas for monitor g (tests/fakes/README.md, uptimerobot quirks).
 """
 
+import base64
+import ctypes
+import ctypes.util
 import json
+import os
 
 import harness
 from harness import q
@@ -29,8 +36,95 @@ PAGERDUTY = ("pagerduty", None)
 ZAPIER = ("other", None)
 
 
+PASSWORD = "s3cret-probe"   # the fake's password of monitor g = 7 (g % 10 == 7)
+
+
+def unseal(stack, sealed, user_id):
+    """A monitor's auth_password_sealed opened as sql/017_alerting.sql says: base64 of nonce(24) ||
+    XChaCha20-Poly1305 ciphertext, associated data "monitor-auth:<user id>", key = the stack's key file
+    (64 hex characters). None when it does not open."""
+    sodium = ctypes.CDLL(ctypes.util.find_library("sodium"))
+    if sodium.sodium_init() < 0:
+        raise RuntimeError("sodium_init failed")
+    with open(stack.key_file, encoding="ascii") as f:
+        key = bytes.fromhex(f.read().strip())
+    blob = base64.b64decode(sealed)
+    nonce, ct = blob[:24], blob[24:]
+    ad = ("monitor-auth:%d" % user_id).encode()
+    out, n = ctypes.create_string_buffer(max(1, len(ct))), ctypes.c_ulonglong(0)
+    rc = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(out, ctypes.byref(n), None, ct, ctypes.c_ulonglong(len(ct)),
+                                                           ad, ctypes.c_ulonglong(len(ad)), nonce, key)
+    return out.raw[:n.value].decode() if rc == 0 else None
+
+
 class TestUptimeRobotFidelity(FidelityTestCase):
     P = P
+
+    def account_state(self, user):
+        """FidelityTestCase's, with each sealed password opened: a seal draws a new nonce, so an import writes
+        the same password under another ciphertext each time."""
+        out = super().account_state(user)
+        for r in out["monitors"]:
+            if r.get("auth_password_sealed"):
+                r["auth_password_sealed"] = unseal(self.stack, r["auth_password_sealed"], user.id)
+        return out
+
+    def link_timing(self, user, table="monitor"):
+        """name → sorted [(contact name, delay_s, repeat_s)] of every monitor (or heartbeat) of user."""
+        out = {}
+        for r in self.rows("SELECT o.name AS o, c.name AS c, l.delay_s AS d, l.repeat_s AS r FROM {t}_contacts l "
+                           "JOIN {t}s o ON o.id = l.{t}_id JOIN contacts c ON c.id = l.contact_id "
+                           "WHERE o.user_id = {u}".format(t=table, u=user.id)):
+            out.setdefault(r["o"], []).append((r["c"], r["d"], r["r"]))
+        return {k: sorted(v, key=contact_order) for k, v in out.items()}
+
+    def expected_timing(self, g, team=0):
+        """The alert links of monitor g by the fake's formulas (prov_uptimerobot.py spec): contact g % 6 at once,
+        once; when g % 4 == 0 also contact (g + 1) % 6 after 5 minutes, every 30; with team contacts, when
+        g % 5 == 3, team contact (g // 5) % team after 2 minutes, every 10 (threshold and recurrence × 60)."""
+        want = [("Fid Contact %d" % (g % 6 + 1), None, None)]
+        if g % 4 == 0:
+            want.append(("Fid Contact %d" % ((g + 1) % 6 + 1), 300, 1800))
+        if team and g % 5 == 3:
+            want.append(("Fid Team Contact %d" % ((g // 5) % team + 1), 120, 600))
+        return sorted(want, key=contact_order)
+
+    def check_timing_and_login(self, user):
+        """Every alert link's delay and repeat by the formulas; the login of monitor 8 (g = 7) sealed, the
+        others without one."""
+        timing = self.link_timing(user)
+        for g in range(15):
+            self.assertEqual(timing.get("Fid Monitor %d" % (g + 1)), self.expected_timing(g), g)
+        self.assertEqual(self.link_timing(user, "heartbeat")["Fid Heartbeat 2"],          # g = 16
+                         [("Fid Contact 5", None, None), ("Fid Contact 6", 300, 1800)])
+        logins = {r["name"]: (r["auth_username"], r["auth_password_sealed"]) for r in self.rows(
+            "SELECT name, auth_username, auth_password_sealed FROM monitors WHERE user_id=%d" % user.id)}
+        user_name, sealed = logins.pop("Fid Monitor 8")
+        self.assertEqual(user_name, "probe")
+        self.assertEqual(unseal(self.stack, sealed, user.id), PASSWORD)
+        self.assertIsNone(unseal(self.stack, sealed, user.id + 1), "sealed for this user only")
+        self.assertEqual(set(logins.values()), {(None, None)})
+
+    def assert_password_nowhere(self, user, rid):
+        """The monitor's password in no API answer about the run, no run log, no stored resource, nowhere in
+        the database and no file of the stack."""
+        texts = [user.request("GET", "/api/v1/migrations/%s" % rid).text,
+                 user.request("GET", "/api/v1/migrations/%s/report" % rid).text, json.dumps(self.logs(user, rid))]
+        for rtype in ("monitor", "heartbeat", "contact", "maintenance_window", "status_page"):
+            texts.append(user.request("GET", "/api/v1/migrations/%s/resources?resource_type=%s&per_page=100"
+                                      % (rid, rtype)).text)
+        for text in texts:
+            self.assertNotIn(PASSWORD, text)
+        raw = self.stack.sql_value("SELECT external_data FROM migration_run_resources WHERE run_id=%s AND "
+                                   "name='Fid Monitor 8'" % q(rid))
+        self.assertIn('"[redacted]"', raw)
+        self.assertNotIn(PASSWORD.encode(), self.stack.dump_db())
+        for top, _, files in os.walk(self.stack.tmp):
+            for name in files:
+                path = os.path.join(top, name)
+                if os.path.isfile(path) and not os.path.islink(path):
+                    with open(path, "rb") as f:
+                        self.assertNotIn(PASSWORD.encode(), f.read(), path)
 
     def setup_account(self, api, **options):
         key = self.stack.unique("ur-")
@@ -151,8 +245,12 @@ class TestUptimeRobotFidelity(FidelityTestCase):
         reqs = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
         self.assertFalse([r for r in reqs if "/v2/" in r["path"]], reqs[:3])
         self.assertTrue(any(r["path"].endswith("/v3/integrations") for r in reqs))
-        warnings = self.warnings(user, rid)
-        self.assertTrue(any('"Fid Monitor 8" logs in with HTTP_BASIC authentication' in w for w in warnings), warnings)
+        # the windows name their monitors (monitorIds): the monitors are not paged again for them
+        self.assertEqual(len([r for r in reqs if r["path"].endswith("/v3/monitors")]), 1, reqs)
+        self.assertFalse([w for w in self.warnings(user, rid) if "logs in" in w])
+
+        self.check_timing_and_login(user)
+        self.assert_password_nowhere(user, rid)
 
     UNKNOWN = "Not known to this importer (the provider may have added it since); it is not imported."
     NEW_FIELDS = {"escalationPolicyId": 42, "flags": {"beta": True}}
@@ -175,24 +273,18 @@ class TestUptimeRobotFidelity(FidelityTestCase):
         self.assertEqual(len(got), 15)
         for g in range(15):
             d = got["Fid Monitor %d" % (g + 1)]
-            want = {"authType", "createDateTime", "escalationPolicyId", "flags.beta"}
-            if g % 4 == 0:     # its second contact: alerted after 5 minutes down, every 30 minutes
-                want |= {"assignedAlertContacts[].threshold", "assignedAlertContacts[].recurrence"}
+            # the alert timing and the login (g = 7) land: not listed
+            want = {"createDateTime", "escalationPolicyId", "flags.beta"}
             if g % 3 == 1:     # regionData with MANUAL_SELECTED
                 want.add("regionData.MANUAL_SELECTED")
             if g % 5 == 1:     # http monitors with a response time alert
                 want.add("responseTimeThreshold")
-            if g == 7:         # logs in (its password never reaches the stored copy)
-                want.add("httpUsername")
             self.assertEqual(set(d), want, (g, d))
             self.assertEqual(d["escalationPolicyId"], self.UNKNOWN)
             self.assertEqual(d["flags.beta"], self.UNKNOWN)
-        self.assertIn("are not imported (a warning says so)", got["Fid Monitor 8"]["httpUsername"])
-        # the credentials are the one thing to enter again
+        # the basic-auth login lands (sealed): nothing to enter again
         again = {x["name"]: [d["field"] for d in x["dropped"] if d.get("enter_again")] for x in json.loads(text)["data"]}
-        self.assertEqual({n: f for n, f in again.items() if f}, {"Fid Monitor 8": ["httpUsername"]})
-        self.assertEqual(got["Fid Monitor 1"]["assignedAlertContacts[].threshold"],
-                         "Alert timing is not carried yet: how many minutes down before this contact is alerted.")
+        self.assertEqual({n: f for n, f in again.items() if f}, {})
         self.assertNotIn("s3cret-probe", text, "a value never shows, only the field's name")
         self.assertNotIn(key, text)
 
@@ -201,18 +293,18 @@ class TestUptimeRobotFidelity(FidelityTestCase):
         common = {"authType", "createDateTime", "timeout", "successHttpResponseCodes", "checkSSLErrors",
                   "escalationPolicyId", "flags.beta"}
         self.assertEqual(set(got["Fid Heartbeat 1"]), common | {"regionalData"})      # g=15
-        self.assertEqual(set(got["Fid Heartbeat 2"]), common | {                      # g=16
-            "followRedirections", "sslExpirationReminder", "regionData", "config",
-            "assignedAlertContacts[].threshold", "assignedAlertContacts[].recurrence"})
+        self.assertEqual(set(got["Fid Heartbeat 2"]), common | {                      # g=16 (its timing lands)
+            "followRedirections", "sslExpirationReminder", "regionData", "config"})
         self.assertEqual(got["Fid Heartbeat 1"]["timeout"], "A monitor's setting; a heartbeat does not use it.")
 
         # contacts (personal and integrations): their state and event choice
         got, _ = self.dropped(user, rid, "contact")
         self.assertEqual({n: set(d) for n, d in got.items()},
                          {"Fid Contact %d" % (j + 1): {"status", "enableNotificationsFor"} for j in range(6)})
-        # windows: their creation time (none of 3 is added to every new monitor: j % 5 == 4)
+        # windows: their creation time and owner (none of 3 is added to every new monitor: j % 5 == 4)
         got, _ = self.dropped(user, rid, "maintenance_window")
-        self.assertEqual({n: set(d) for n, d in got.items()}, {"Fid Window %d" % (j + 1): {"created"} for j in range(3)})
+        self.assertEqual({n: set(d) for n, d in got.items()},
+                         {"Fid Window %d" % (j + 1): {"created", "userId"} for j in range(3)})
         # status pages: the sort order and the bare count of monitors
         got, _ = self.dropped(user, rid, "status_page")
         self.assertEqual({n: set(d) for n, d in got.items()},
@@ -220,10 +312,10 @@ class TestUptimeRobotFidelity(FidelityTestCase):
 
         # before execute: which fields will not carry over, for how many resources
         summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
-        self.assertEqual(summary[("monitor", "authType")], 15)
         self.assertEqual(summary[("monitor", "escalationPolicyId")], 15)
         self.assertEqual(summary[("heartbeat", "escalationPolicyId")], 2)
-        self.assertEqual(summary[("monitor", "assignedAlertContacts[].threshold")], 4)
+        for field in ("authType", "httpUsername", "assignedAlertContacts[].threshold"):
+            self.assertNotIn(("monitor", field), summary)
         self.assertEqual(summary[("monitor", "regionData.MANUAL_SELECTED")], 5)
         self.assertEqual(summary[("monitor", "responseTimeThreshold")], 3)
         self.assertEqual(summary[("contact", "enableNotificationsFor")], 6)
@@ -236,16 +328,11 @@ class TestUptimeRobotFidelity(FidelityTestCase):
         got, text = self.dropped(user, rid, "monitor")
         for g in range(15):
             want = {"create_datetime", "escalationPolicyId", "flags.beta"}
-            if g % 4 == 0:
-                want |= {"alert_contacts[].threshold", "alert_contacts[].recurrence"}
             if g in (5, 6, 7):  # POST with a raw body (post_type 2)
                 want.add("post_type")
-            if g == 7:
-                want |= {"http_username", "http_auth_type"}
             self.assertEqual(set(got["Fid Monitor %d" % (g + 1)]), want, g)
-        self.assertIn("fails until they are entered again", got["Fid Monitor 8"]["http_auth_type"])
         again = {x["name"]: [d["field"] for d in x["dropped"] if d.get("enter_again")] for x in json.loads(text)["data"]}
-        self.assertEqual({n: f for n, f in again.items() if f}, {"Fid Monitor 8": ["http_username"]})
+        self.assertEqual({n: f for n, f in again.items() if f}, {})
         self.assertNotIn("s3cret-probe", text)
         self.assertNotIn(key, text)
         summary = {(d["resource_type"], d["field"]): d["resources"] for d in self.get(user, rid)["meta"]["dropped"]}
@@ -285,10 +372,71 @@ class TestUptimeRobotFidelity(FidelityTestCase):
         warnings = self.warnings(user, rid)
         self.assertTrue(any("API v3 refused this key (HTTP 401); the import uses API v2" in w for w in warnings),
                         warnings)
-        self.assertTrue(any('"Fid Monitor 8" logs in with HTTP authentication' in w for w in warnings), warnings)
+        self.assertFalse([w for w in warnings if "logs in" in w])
         dump = json.dumps(self.logs(user, rid))
         self.assertNotIn(key, dump)
-        self.assertNotIn("s3cret-probe", dump)
+        self.check_timing_and_login(user)
+        self.assert_password_nowhere(user, rid)
+
+    def test_dns_records_and_api_assertions_arrive(self):
+        """A v3-only account adds API (g % 15 == 5), UDP (9) and DNS (13) monitors (prov_uptimerobot.py)."""
+        user = self.user()
+        key, _ = self.setup_account("v3")
+        rid = self.run_import(user, {"api_key": key})
+        m = self.one("monitors", user, "Fid Monitor 14")      # g = 13: A and MX records, CNAME not checked
+        self.assertEqual((m["type"], m["url"], m["dns_record_type"], self.js(m["dns_expected"]), m["dns_nameserver"]),
+                         ("dns", "m14.example.com", "A", ["192.0.2.14", "192.0.2.15"], None))
+        self.assertTrue(any('DNS monitor "Fid Monitor 14" also expects records of 1 other type(s) (MX); the account '
+                            'checks one type, A' in w for w in self.warnings(user, rid)))
+        m = self.one("monitors", user, "Fid Monitor 6")       # g = 5: logic AND
+        self.assertEqual(m["type"], "api")
+        self.assertEqual(self.js(m["assertions"]), [
+            {"source": "json", "property": "$.data.status", "comparison": "equals", "target": "active"},
+            {"source": "json", "property": "$.data.count", "comparison": "greater_than", "target": "5"},
+            {"source": "json", "property": "$.error", "comparison": "is_null", "target": None}])
+        self.assertEqual((m["dns_record_type"], m["dns_expected"]), (None, None))
+        others = self.rows("SELECT name FROM monitors WHERE user_id=%d AND (assertions IS NOT NULL OR "
+                           "dns_record_type IS NOT NULL)" % user.id)
+        self.assertEqual(sorted(r["name"] for r in others), ["Fid Monitor 14", "Fid Monitor 6"])
+        got, _ = self.dropped(user, rid, "monitor")
+        for name in ("Fid Monitor 14", "Fid Monitor 6"):
+            self.assertFalse([f for f in got[name] if f.startswith("config")], got[name])
+
+    def test_team_contacts_are_read_and_a_reimport_without_them_keeps_the_links(self):
+        """/v3/user/all-alert-contacts: the contacts of the team and organization (two groups, one notify-only)
+        become contacts, and the monitors that alert them are linked with their own timing. A re-import whose
+        read of them is refused keeps every contact, link and timing as they are."""
+        user = self.user()
+        key, _ = self.setup_account("both", team_contacts=3)
+        creds = {"api_key": key}
+        self.run_import(user, creds)
+        team = self.rows("SELECT name, type, value, needs_address FROM contacts WHERE user_id=%d AND name LIKE "
+                         "'Fid Team Contact %%' ORDER BY name" % user.id)
+        self.assertEqual([(r["name"], r["type"], r["value"]) for r in team],
+                         [("Fid Team Contact 1", "email", "team1@example.com"),
+                          ("Fid Team Contact 2", "sms", "+17770000001"),
+                          ("Fid Team Contact 3", "voice", "+18880000002")])
+        self.assertEqual(self.stack.count("contacts", "user_id=%d" % user.id), 9)   # not the personal ones twice
+        timing = self.link_timing(user)
+        for g in range(15):
+            self.assertEqual(timing.get("Fid Monitor %d" % (g + 1)), self.expected_timing(g, team=3), g)
+
+        rid = self.assert_reimport_keeps(user, creds, [{"kind": "403", "match": "all-alert-contacts", "times": -1}],
+                                         [])
+        self.assertTrue(any("refused the team and organization alert contacts for this key (HTTP 403)" in w
+                            for w in self.warnings(user, rid)))
+        self.assertEqual(self.link_timing(user), timing)
+
+    def test_windows_without_monitor_ids_are_linked_from_the_monitors(self):
+        """Older v3 answers name no monitors in a window (the official Terraform client before 64857f5): each
+        window's monitors are read from the monitors that list it, with the same result."""
+        user = self.user()
+        key, _ = self.setup_account("both", window_monitor_ids=False)
+        self.run_import(user, {"api_key": key})
+        self.slack = self.stack.sql_value("SELECT value FROM contacts WHERE user_id=%d AND type='slack'" % user.id)
+        self.check_common(user, v3=True)
+        reqs = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
+        self.assertEqual(len([r for r in reqs if r["path"].endswith("/v3/monitors")]), 2, reqs)
 
     def test_refused_lists_skip_their_kind_and_the_run_completes(self):
         user = self.user()

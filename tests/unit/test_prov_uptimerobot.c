@@ -50,7 +50,10 @@ test_v2_monitors(void **state)
 	assert_string_equal(nheader(it, "X-Env"), "prod");
 	EXPECT_NORM(it, X_INT("timeout", 30), X_TRUE("verify_ssl"), /* ignore_errors 0 */
 	    X_NULL("follow_redirects"), X_TEXT("expected_status_codes", "[]"),
-	    X_IDS("contact_ids", "0993765"), X_NULL("port"));
+	    X_IDS("contact_ids", "0993765"), X_NULL("port"), X_NULL("auth_username"),
+	    X_NULL("auth_password"));
+	assert_int_equal(json_object_object_length(njson(it, "contact_timing")),
+	    0); /* threshold 0, recurrence 0 */
 
 	/* keyword_type 1 "exists" alerts when found: up while absent; numbers as strings. */
 	it = page_find(&p, "monitor", "777712828");
@@ -61,7 +64,9 @@ test_v2_monitors(void **state)
 	assert_string_equal(ntext(it, "expected_status_codes"), "[\"404\"]");
 	assert_string_equal(ntext(it, "alert_status_codes"), "[\"500\",\"503\"]");
 
-	/* POST with a JSON body, its content type, headers; HTTP auth is not copied. */
+	/* POST with a JSON body, its content type, headers; its basic-auth login
+	 * (the password for discovery to seal, and out of the stored copy); the
+	 * second contact alerted after 5 minutes down, every 30. */
 	it = page_find(&p, "monitor", "777712829");
 	EXPECT_NORM(it, X_STR("type", "http"), X_STR("url", "https://api.example.com/v1/orders?dry=1"),
 	    X_STR("http_method", "POST"), X_STR("request_body", "{\"ping\":true}"));
@@ -69,9 +74,12 @@ test_v2_monitors(void **state)
 	assert_string_equal(nheader(it, "Authorization-Scope"), "read");
 	assert_string_equal(nheader(it, "X-Retry"), "3");
 	assert_string_equal(nids(it, "contact_ids"), "0993765,2145");
-	assert_true(has_warning(&p, "\"Order API\" logs in with HTTP authentication"));
-	assert_null(strstr(json_object_to_json_string(it->norm), "hunter2"));
-	assert_null(strstr(json_object_to_json_string(it->raw), "hunter2")); /* nor in the raw copy */
+	assert_string_equal(ntext(it, "contact_timing"), "{\"2145\":{\"delay_s\":300,\"repeat_s\":1800}}");
+	EXPECT_NORM(it, X_STR("auth_username", "probe"), X_STR("auth_password", "hunter2"));
+	assert_false(has_warning(&p, "logs in"));
+	assert_null(strstr(json_object_to_json_string(it->raw), "hunter2"));
+	assert_non_null(strstr(json_object_to_json_string_ext(it->raw, JSON_C_TO_STRING_PLAIN),
+	    "\"http_password\":\"[redacted]\""));
 	assert_non_null(strstr(json_object_to_json_string(it->raw), "probe"));
 
 	/* Port monitors: "port" wins over sub_type (1 for every port monitor). */
@@ -215,7 +223,10 @@ test_v3_monitors(void **state)
 	assert_string_equal(nheader(it, "x-env"), "prod");
 	EXPECT_NORM(it, X_TEXT("expected_status_codes", "[\"200\",\"201\"]"), X_TRUE("follow_redirects"),
 	    X_TRUE("verify_ssl"), X_INT("ssl_expiry_days", 30), X_TEXT("regions", "[\"eu\"]"),
-	    X_TEXT("tags", "[\"prod\"]"), X_IDS("contact_ids", "7012345,7012346"), X_INT("timeout", 30));
+	    X_TEXT("tags", "[\"prod\"]"), X_IDS("contact_ids", "7012345,7012346"), X_INT("timeout", 30),
+	    X_NULL("auth_username"), X_NULL("auth_password"), X_NULL("dns_record_type"));
+	/* threshold 5, recurrence 30 (minutes) of the second link */
+	assert_string_equal(ntext(it, "contact_timing"), "{\"7012346\":{\"delay_s\":300,\"repeat_s\":1800}}");
 
 	it = page_find(&p, "monitor", "800123457");
 	EXPECT_NORM(it, X_STR("keyword_up_when", "absent"), /* ALERT_EXISTS */
@@ -229,14 +240,32 @@ test_v3_monitors(void **state)
 	    X_STR("request_body", "{\"ping\":true}"));
 	assert_string_equal(nheader(it, "Content-Type"), "application/json");
 	EXPECT_NORM(it, X_TEXT("expected_status_codes", "[\"2xx\"]"), X_TEXT("regions", "[\"as\",\"oc\"]"),
-	    X_TEXT("tags", "[\"api\",\"billing\"]"), X_IDS("contact_ids", "7012399"));
-	assert_true(has_warning(&p, "\"Order API\" logs in with HTTP_BASIC authentication"));
+	    X_TEXT("tags", "[\"api\",\"billing\"]"), X_IDS("contact_ids", "7012399"),
+	    X_STR("auth_username", "probe"), X_STR("auth_password", "hunter2"));
+	assert_null(strstr(json_object_to_json_string(it->raw), "hunter2"));
+	/* its assertions: a check without a property or with an unknown comparison
+	 * is left out; numbers and booleans as text; no target for is_not_null;
+	 * OR over several is imported as AND, with a warning */
+	assert_string_equal(ntext(it, "assertions"),
+	    "[{\"source\":\"json\",\"property\":\"$.status\",\"comparison\":\"equals\",\"target\":\"ok\"},"
+	    "{\"source\":\"json\",\"property\":\"$.n\",\"comparison\":\"greater_than\",\"target\":\"2.5\"},"
+	    "{\"source\":\"json\",\"property\":\"$.flag\",\"comparison\":\"equals\",\"target\":\"false\"},"
+	    "{\"source\":\"json\",\"property\":\"$.gone\",\"comparison\":\"is_not_null\",\"target\":null}]");
+	assert_true(has_warning(&p,
+	    "\"Order API\" has 2 assertion(s) without a property, with an unknown comparison"));
+	assert_true(has_warning(&p, "\"Order API\" is up when any one of its 4 assertions holds"));
 
 	it = page_find(&p, "monitor", "800123459");
 	EXPECT_NORM(it, X_STR("type", "port"), X_STR("url", "db.example.com"), X_INT("port", 5432));
+	/* DNS: the first record type with answers (CNAME has none); answers that
+	 * are not text are left out; the other types named in a warning */
 	it = page_find(&p, "monitor", "800123460");
-	assert_string_equal(nstr(it, "type"), "dns");
-	assert_string_equal(nstr(it, "url"), "example.org");
+	EXPECT_NORM(it, X_STR("type", "dns"), X_STR("url", "example.org"), X_STR("dns_record_type", "A"),
+	    X_TEXT("dns_expected", "[\"93.184.216.34\"]"), X_NULL("dns_nameserver"),
+	    X_TEXT("assertions", "[]"));
+	assert_true(has_warning(&p,
+	    "DNS monitor \"Resolver\" also expects records of 2 other type(s) (MX, bad "
+	    "type!); the account checks one type, A"));
 	it = page_find(&p, "monitor", "800123461");
 	EXPECT_NORM(it, X_STR("type", "udp"), X_INT("port", 514), /* "514" */
 	    X_STR("request_body", "ping"));
@@ -248,8 +277,13 @@ test_v3_monitors(void **state)
 
 	assert_string_equal(nstr(page_find(&p, "monitor", "800123463"), "type"), "other");
 	assert_true(has_warning(&p, "unknown type SMTP; kept as other"));
-	assert_true(nnull(page_find(&p, "monitor", "800123464"), "http_method"));
+	it = page_find(&p, "monitor", "800123464");
+	EXPECT_NORM(it, X_NULL("http_method"), X_NULL("auth_username"), X_NULL("auth_password"));
 	assert_true(has_warning(&p, "uses the HTTP method QUERY"));
+	assert_true(has_warning(&p,
+	    "\"Query method\" logs in with DIGEST authentication, which the account does not "
+	    "offer (basic only); its credentials are not imported: enter them again"));
+	assert_null(strstr(json_object_to_json_string(it->raw), "hunter3"));
 	assert_true(has_warning(&p, "without a usable id"));
 	prov_page_free(&p);
 }
@@ -328,6 +362,7 @@ test_v3_windows_and_pages(void **state)
 	    X_STR("end", "2026-12-25T01:00:00"));
 	it = page_find(&p, "maintenance_window", "583");
 	assert_true(nbool(it, "paused"));
+	assert_string_equal(nids(it, "monitor_ids"), "800123457,800123460"); /* its monitorIds */
 	assert_true(has_warning(&p, "\"Daily backup\" is added to every new monitor"));
 	assert_string_equal(nstr(page_find(&p, "maintenance_window", "584"), "recurrence"), "other");
 	assert_true(has_warning(&p, "repeats in an unknown way (biweekly)"));
@@ -676,6 +711,25 @@ test_fetch_v3_windows(void **state)
 	    "800123456,800123458");
 	assert_string_equal(nids(page_find(&p, "maintenance_window", "582"), "monitor_ids"),
 	    "800123458,800123462");
+	/* a window that names its monitors keeps them (the scan lists 583 nowhere) */
+	assert_string_equal(nids(page_find(&p, "maintenance_window", "583"), "monitor_ids"),
+	    "800123457,800123460");
+	prov_page_free(&p);
+
+	/* Every window names its monitors: the monitors are not paged. */
+	assert_int_equal(ur_fetch("v3-mwindows:0",
+	                     (char *[]){ answer("200 OK", "",
+	                                     "{\"data\":[{\"id\":9,\"name\":\"Nine\",\"interval\":\"daily\","
+	                                     "\"time\":\"01:00:00\",\"duration\":5,\"monitorIds\":[1,2]},"
+	                                     "{\"id\":10,\"name\":\"Ten\",\"interval\":\"daily\","
+	                                     "\"time\":\"02:00:00\",\"duration\":5,\"monitorIds\":[]}],"
+	                                     "\"nextCursorId\":null}"),
+	                         NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
+	assert_null(strstr(seen, "/v3/monitors"));
+	assert_string_equal(nids(page_find(&p, "maintenance_window", "9"), "monitor_ids"), "1,2");
+	assert_string_equal(nids(page_find(&p, "maintenance_window", "10"), "monitor_ids"), "");
 	prov_page_free(&p);
 
 	/* The monitor scan fails: the whole page of windows is retried later. */
@@ -747,6 +801,138 @@ test_uptimerobot_window_numbers_out_of_range(void **state)
 	prov_page_free(&p);
 }
 
+/* Alert timing from hostile links: a threshold or recurrence that is not a
+ * whole number of minutes from 0 to 1000000 leaves that link's timing
+ * unsaid (the link stays), with one warning; "" is unset (v2). A login that
+ * is not text of at most 255 bytes is not imported. */
+static void
+test_uptimerobot_hostile_timing_and_login(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+	char long_pw[300], body[1024];
+
+	(void)state;
+	assert_int_equal(
+	    run_parse_text(uptimerobot_parse, NULL, 200,
+	        "{\"data\":[{\"id\":1,\"friendlyName\":\"Hostile\",\"type\":\"HTTP\",\"url\":\"https://h.example.com/\","
+	        "\"authType\":\"HTTP_BASIC\",\"httpUsername\":7,\"httpPassword\":\"pw\","
+	        "\"assignedAlertContacts\":[{\"alertContactId\":\"1\",\"threshold\":-1},"
+	        "{\"alertContactId\":\"2\",\"threshold\":\"5\",\"recurrence\":\"x\"},"
+	        "{\"alertContactId\":\"3\",\"threshold\":2000000},{\"alertContactId\":\"4\",\"threshold\":[1]},"
+	        "{\"alertContactId\":\"5\",\"threshold\":\"7\",\"recurrence\":1},"
+	        "{\"alertContactId\":\"6\",\"threshold\":\"\",\"recurrence\":1.5e1},{\"threshold\":3}]},"
+	        "{\"id\":2,\"friendlyName\":\"Beat\",\"type\":\"HEARTBEAT\",\"url\":\"https://hb.example.com/x\","
+	        "\"assignedAlertContacts\":[{\"alertContactId\":9,\"threshold\":1,\"recurrence\":0}]}],"
+	        "\"nextLink\":null}",
+	        &p, &e),
+	    PROV_OK);
+	it = page_find(&p, "monitor", "1");
+	assert_string_equal(nids(it, "contact_ids"), "1,2,3,4,5,6");
+	assert_string_equal(ntext(it, "contact_timing"),
+	    "{\"5\":{\"delay_s\":420,\"repeat_s\":60},\"6\":{\"delay_s\":null,\"repeat_s\":900}}");
+	assert_true(has_warning(&p,
+	    "monitor \"Hostile\" has 4 alert contact(s) whose threshold or recurrence is not "
+	    "a number of minutes from 0 to 1000000; they are linked without their timing"));
+	EXPECT_NORM(it, X_NULL("auth_username"), X_NULL("auth_password"));
+	assert_true(has_warning(&p,
+	    "\"Hostile\" logs in with a user name or password that is not text of at most "
+	    "255 bytes"));
+	assert_null(strstr(json_object_to_json_string(it->raw), "\"pw\""));
+	/* a heartbeat's links carry their timing too */
+	assert_string_equal(ntext(page_find(&p, "heartbeat", "2"), "contact_timing"),
+	    "{\"9\":{\"delay_s\":60,\"repeat_s\":null}}");
+	prov_page_free(&p);
+
+	/* v2: a password of 300 bytes; a digest login */
+	memset(long_pw, 'p', sizeof long_pw - 1);
+	long_pw[sizeof long_pw - 1] = '\0';
+	snprintf(body, sizeof body,
+	    "{\"stat\":\"ok\",\"pagination\":{\"offset\":0,\"limit\":50,\"total\":2},\"monitors\":["
+	    "{\"id\":1,\"friendly_name\":\"Long\",\"type\":1,\"url\":\"https://l.example.com/\","
+	    "\"http_username\":\"u\",\"http_password\":\"%s\",\"http_auth_type\":\"\"},"
+	    "{\"id\":2,\"friendly_name\":\"Digest\",\"type\":2,\"url\":\"https://d.example.com/\","
+	    "\"keyword_value\":\"ok\",\"keyword_type\":2,\"http_username\":\"u\",\"http_password\":\"secret-d\","
+	    "\"http_auth_type\":2}]}",
+	    long_pw);
+	assert_int_equal(run_parse_text(uptimerobot_parse, "monitors:0", 200, body, &p, &e), PROV_OK);
+	EXPECT_NORM(page_find(&p, "monitor", "1"), X_NULL("auth_username"), X_NULL("auth_password"));
+	assert_true(has_warning(&p, "\"Long\" logs in with a user name or password that is not text"));
+	assert_null(strstr(json_object_to_json_string(page_find(&p, "monitor", "1")->raw), "pppp"));
+	EXPECT_NORM(page_find(&p, "monitor", "2"), X_NULL("auth_username"), X_NULL("auth_password"));
+	assert_true(has_warning(&p, "\"Digest\" logs in with digest authentication"));
+	assert_null(strstr(json_object_to_json_string(page_find(&p, "monitor", "2")->raw), "secret-d"));
+	prov_page_free(&p);
+}
+
+/* v3 contacts: the personal list, then the team and organization contacts
+ * of /v3/user/all-alert-contacts (official TF internal/client/alert_contact.go
+ * AllAlertContactGroup, alert_contact_test.go TestClient_ListAllAlertContacts)
+ * that it leaves out, each once; refused: a warning; failing: the page is
+ * read again later. */
+static void
+test_fetch_v3_team_contacts(void **state)
+{
+	struct prov_page p = { 0 };
+	struct prov_error e = { 0 };
+	const struct prov_item *it;
+	const char *seen;
+
+	(void)state;
+	assert_int_equal(ur_fetch("v3-contacts:0",
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v3_alert_contacts.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v3_all_alert_contacts.json"), NULL },
+	                     &p, &e, &seen),
+	    PROV_OK);
+	assert_non_null(strstr(seen, "GET /ur/v3/user/alert-contacts HTTP/1.1\r\n"));
+	assert_non_null(strstr(seen, "GET /ur/v3/user/all-alert-contacts HTTP/1.1\r\n"));
+	assert_string_equal(p.next_cursor, "v3-integrations:0");
+	assert_int_equal(page_count(&p, "contact"), 5 + 3);
+	/* the personal contact is not added again */
+	assert_string_equal(nstr(page_find(&p, "contact", "7012345"), "name"), "John Doe");
+	it = page_find(&p, "contact", "501");
+	EXPECT_NORM(it, X_STR("name", "Team phone"), X_STR("type", "push"), X_TRUE("needs_address"));
+	it = page_find(&p, "contact", "502");
+	EXPECT_NORM(it, X_STR("name", "Ops mail"), X_STR("type", "email"), X_STR("value", "ops@example.com"),
+	    X_FALSE("needs_address"));
+	EXPECT_NORM(page_find(&p, "contact", "503"), X_STR("type", "sms"), X_STR("value", "+15550199"));
+	prov_page_free(&p);
+
+	/* refused: the personal contacts, and a warning */
+	assert_int_equal(ur_fetch("v3-contacts:0",
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v3_alert_contacts.json"),
+	                         answer_fixture("403 Forbidden", "uptimerobot/v3_forbidden.json"), NULL },
+	                     &p, &e, NULL),
+	    PROV_OK);
+	assert_int_equal(page_count(&p, "contact"), 5);
+	assert_true(has_warning(&p,
+	    "refused the team and organization alert contacts for this key (HTTP 403): "
+	    "alerts to them are not linked"));
+	prov_page_free(&p);
+
+	/* the personal list refused: the team list still brings its contacts */
+	assert_int_equal(ur_fetch("v3-contacts:0",
+	                     (char *[]){ answer_fixture("403 Forbidden", "uptimerobot/v3_forbidden.json"),
+	                         answer_fixture("200 OK", "uptimerobot/v3_all_alert_contacts.json"), NULL },
+	                     &p, &e, NULL),
+	    PROV_OK);
+	assert_int_equal(page_count(&p, "contact"), 4);
+	assert_true(has_warning(&p, "refused the alert contacts list for this key (HTTP 403)"));
+	prov_page_free(&p);
+
+	/* failing: the whole page is retried */
+	assert_int_equal(ur_fetch("v3-contacts:0",
+	                     (char *[]){ answer_fixture("200 OK", "uptimerobot/v3_alert_contacts.json"),
+	                         answer("503 Service Unavailable", "",
+	                             "{\"statusCode\":503,\"message\":\"busy\"}"),
+	                         NULL },
+	                     &p, &e, NULL),
+	    PROV_TRANSIENT);
+	assert_int_equal(p.n, 0);
+	prov_page_free(&p);
+}
+
 int
 main(void)
 {
@@ -767,6 +953,8 @@ main(void)
 		cmocka_unit_test(test_fetch_v2_windows),
 		cmocka_unit_test(test_fetch_v3_windows),
 		cmocka_unit_test(test_uptimerobot_window_numbers_out_of_range),
+		cmocka_unit_test(test_uptimerobot_hostile_timing_and_login),
+		cmocka_unit_test(test_fetch_v3_team_contacts),
 	};
 
 	return PROVTEST_RUN(tests);
