@@ -159,28 +159,37 @@ def counters(st):
     return {k: int(v) for k, v in rows}
 
 
+def mariadb(st, *args, **kw):
+    return subprocess.run(["mariadb", "--no-defaults", "-uroot", "--socket=" + st.sock, "migrator"] + list(args),
+                          check=True, **kw)
+
+
 def baseline_script(st, user_id, into_user):
     """The account's monitors of user_id as single-row INSERTs for into_user, BASELINE_TX to a
-    transaction: what the same MariaDB does with the same rows, without the importer."""
+    transaction, into a file (written by the mariadb client: held in this process, it would be
+    in the peak RSS of every runner it forks meanwhile): what the same MariaDB does with the same
+    rows, without the importer. The file and its number of rows."""
     cols = [c for (c,) in st.sql("SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA ="
                                  " 'migrator' AND TABLE_NAME = 'monitors' AND EXTRA NOT LIKE '%%GENERATED%%'"
                                  " AND COLUMN_NAME NOT IN ('id', 'user_id') ORDER BY ORDINAL_POSITION")]
     values = ", ".join("COALESCE(QUOTE(%s), 'NULL')" % c for c in cols)
-    rows = st.sql("SELECT CONCAT('INSERT INTO monitors (user_id, %s) VALUES (%d, ', CONCAT_WS(', ', %s), ');')"
-                  " FROM monitors WHERE user_id = %d ORDER BY id" % (", ".join(cols), into_user, values, user_id))
-    out = []
-    for i in range(0, len(rows), BASELINE_TX):
-        out.append("START TRANSACTION;")
-        out += [r[0] for r in rows[i:i + BASELINE_TX]]
-        out.append("COMMIT;")
-    return "\n".join(out) + "\n", len(rows)
+    path = os.path.join(st.tmp, "baseline.sql")
+    with open(path, "w") as f:
+        mariadb(st, "-N", "-r", "-e",
+                "SELECT CONCAT(IF(n %% %d = 0, 'START TRANSACTION;\\n', ''), 'INSERT INTO monitors (user_id, %s)"
+                " VALUES (%d, ', v, ');', IF(n %% %d = %d OR n = cnt - 1, '\\nCOMMIT;', '')) FROM (SELECT"
+                " CONCAT_WS(', ', %s) v, ROW_NUMBER() OVER (ORDER BY id) - 1 n, COUNT(*) OVER () cnt"
+                " FROM monitors WHERE user_id = %d) x ORDER BY n"
+                % (BASELINE_TX, ", ".join(cols), into_user, BASELINE_TX, BASELINE_TX - 1, values, user_id),
+                stdout=f)
+    return path, int(st.sql_value("SELECT COUNT(*) FROM monitors WHERE user_id = %d" % user_id))
 
 
-def baseline_rate(st, script, n):
+def baseline_rate(st, path, n):
     """Rows/s of the baseline script through the mariadb client on the server's socket."""
     t = time.monotonic()
-    subprocess.run(["mariadb", "--no-defaults", "-uroot", "--socket=" + st.sock, "migrator"],
-                   input=script.encode(), check=True)
+    with open(path) as f:
+        mariadb(st, stdin=f)
     return n / (time.monotonic() - t)
 
 
