@@ -455,6 +455,46 @@ test_url_parse(void **state)
 	assert_null(url_set_port("not a url", 80));
 }
 
+/* A URL's basic-auth login taken out of it, the rest as written. */
+static void
+test_url_take_login(void **state)
+{
+	char *bare, *user, *pass;
+
+	(void)state;
+	assert_int_equal(url_take_login("https://probe:s%3Ac%40ret@Shop.example:8443/a@b?u=x@y#f", &bare,
+	                     &user, &pass),
+	    1);
+	assert_string_equal(bare, "https://Shop.example:8443/a@b?u=x@y#f");
+	assert_string_equal(user, "probe");
+	assert_string_equal(pass, "s:c@ret");
+	free(bare);
+	free(user);
+	free(pass);
+	/* a user alone; the last '@' of the authority ends the login */
+	assert_int_equal(url_take_login("http://a@b@host/", &bare, &user, &pass), 1);
+	assert_string_equal(bare, "http://host/");
+	assert_string_equal(user, "a@b");
+	assert_null(pass);
+	free(bare);
+	free(user);
+	/* parts that decode to control characters are not taken, but leave the URL */
+	assert_int_equal(url_take_login("http://%00:%0a@host", &bare, &user, &pass), 1);
+	assert_string_equal(bare, "http://host");
+	assert_null(user);
+	assert_null(pass);
+	free(bare);
+	assert_int_equal(url_take_login("http://:@host/", &bare, &user, &pass), 1);
+	assert_null(user);
+	assert_null(pass);
+	free(bare);
+	/* none */
+	assert_int_equal(url_take_login("https://host/p?mail=a@b", &bare, &user, &pass), 0);
+	assert_null(bare);
+	assert_int_equal(url_take_login("mailto:a@b", &bare, &user, &pass), 0);
+	assert_int_equal(url_take_login(NULL, &bare, &user, &pass), 0);
+}
+
 /* A monitor's natural key: equal for the spellings of one site, different
  * for another site; every address with a key starts with that key's prefix
  * (letter case aside), so that monitor_find's index range finds them all. */
@@ -941,6 +981,7 @@ main(void)
 		cmocka_unit_test(test_parse_bool),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_url_parse),
+		cmocka_unit_test(test_url_take_login),
 		cmocka_unit_test(test_url_key),
 		cmocka_unit_test(test_utf8_cut),
 		cmocka_unit_test(test_uuid),
