@@ -715,6 +715,26 @@ test_seal(void **state)
 	assert_int_equal(unseal(k, run, blob, blen, &plain, &plen), 0);
 	assert_string_equal(plain, secret);
 	seal_plain_free(plain, plen);
+	/* seal_same: the same blob for the same secret and associated data, another for another */
+	{
+		unsigned char *b1, *b2, *b3;
+		size_t n1, n2, n3;
+
+		assert_int_equal(seal_same(k, "monitor-auth:7", "pw", 2, &b1, &n1), 0);
+		assert_int_equal(seal_same(k, "monitor-auth:7", "pw", 2, &b2, &n2), 0);
+		assert_true(n1 == n2 && memcmp(b1, b2, n1) == 0);
+		assert_int_equal(unseal(k, "monitor-auth:7", b1, n1, &plain, &plen), 0);
+		assert_string_equal(plain, "pw");
+		seal_plain_free(plain, plen);
+		free(b2);
+		assert_int_equal(seal_same(k, "monitor-auth:8", "pw", 2, &b2, &n2), 0);
+		assert_int_equal(seal_same(k, "monitor-auth:7", "pX", 2, &b3, &n3), 0);
+		assert_true(memcmp(b1, b2, 24) != 0 && memcmp(b1, b3, 24) != 0);
+		assert_int_equal(unseal(k, "monitor-auth:7", b2, n2, &plain, &plen), -1);
+		free(b1);
+		free(b2);
+		free(b3);
+	}
 	/* Bound to the run id, and tamper-evident. */
 	assert_int_equal(unseal(k, "0192b8e4-5c1a-7c3e-9f00-000000000000", blob, blen, &plain, &plen), -1);
 	blob[blen - 1] ^= 1;
