@@ -111,6 +111,50 @@ url_set_port(const char *text, long port)
 	return out;
 }
 
+/* s[0..n) percent-decoded, or NULL when empty or when it holds a control
+ * character once decoded. */
+static char *
+login_part(const char *s, size_t n)
+{
+	int len = 0;
+	char *d = n > 0 && n < 4096 ? curl_easy_unescape(NULL, s, (int)n, &len) : NULL, *out = NULL;
+	bool ok = d != NULL && len > 0;
+
+	for (int i = 0; ok && i < len; i++)
+		ok = (unsigned char)d[i] >= 0x20 && d[i] != 0x7f;
+	if (ok)
+		out = xstrndup(d, (size_t)len);
+	if (d != NULL) {
+		memset(d, 0, (size_t)len);
+		curl_free(d);
+	}
+	return out;
+}
+
+int
+url_take_login(const char *text, char **bare, char **user, char **password)
+{
+	const char *auth = text != NULL ? strstr(text, "://") : NULL, *at = NULL, *colon;
+	size_t i;
+
+	*bare = *user = *password = NULL;
+	if (auth == NULL)
+		return 0;
+	auth += 3;
+	/* the authority ends at the path, query or fragment; its last '@' ends the login */
+	for (i = 0; auth[i] != '\0' && strchr("/?#\\", auth[i]) == NULL; i++)
+		if (auth[i] == '@')
+			at = auth + i;
+	if (at == NULL)
+		return 0;
+	colon = memchr(auth, ':', (size_t)(at - auth));
+	*user = login_part(auth, (size_t)((colon != NULL ? colon : at) - auth));
+	if (colon != NULL)
+		*password = login_part(colon + 1, (size_t)(at - colon - 1));
+	*bare = xasprintf("%.*s%s", (int)(auth - text), text, at + 1);
+	return 1;
+}
+
 void
 url_origin_text(const struct url *u, char *out, size_t size)
 {

@@ -38,6 +38,15 @@ int url_host_copy(const struct url *u, char *out, size_t size);
  * NULL when curl cannot read text (read with CURLU_ALLOW_SPACE). */
 char *url_set_port(const char *text, long port);
 
+/* The basic-auth login a URL holds in its authority
+ * ("scheme://user:password@host/..."): *bare (malloc'd) is text without
+ * "user:password@", as written otherwise; *user and *password (malloc'd,
+ * percent-decoded) its parts, NULL when absent, empty or when they decode to
+ * control characters. Returns 1 when text holds a login (the '@' that ends
+ * the authority's user part), else 0 with the three NULL. The caller wipes
+ * *password and *bare's source. */
+int url_take_login(const char *text, char **bare, char **user, char **password);
+
 /* "scheme://host[:port]" of u (the port only when given) for a message, never
  * its path or query: cleaned by utf8_clean into out[size]. */
 void url_origin_text(const struct url *u, char *out, size_t size);

@@ -114,14 +114,14 @@ seal_key_generate(const char *path, struct err *e)
 	return rc;
 }
 
-int
-seal(const struct seal_key *k, const char *run_id, const char *plain, size_t plain_len, unsigned char **out,
-    size_t *out_len)
+/* plain sealed under the nonce buf[0..NONCELEN) into buf (NONCELEN +
+ * plain_len + ABYTES bytes, malloc'd), given to *out. 0 or -1. */
+static int
+seal_into(const struct seal_key *k, const char *run_id, const char *plain, size_t plain_len,
+    unsigned char *buf, unsigned char **out, size_t *out_len)
 {
-	unsigned char *buf = xmalloc(NONCELEN + plain_len + ABYTES);
 	unsigned long long clen;
 
-	randombytes_buf(buf, NONCELEN);
 	if (crypto_aead_xchacha20poly1305_ietf_encrypt(buf + NONCELEN, &clen, (const unsigned char *)plain,
 	        plain_len, (const unsigned char *)run_id, strlen(run_id), NULL, buf, k->key) != 0) {
 		free(buf);
@@ -132,6 +132,34 @@ seal(const struct seal_key *k, const char *run_id, const char *plain, size_t pla
 	*out = buf;
 	*out_len = NONCELEN + (size_t)clen;
 	return 0;
+}
+
+int
+seal(const struct seal_key *k, const char *run_id, const char *plain, size_t plain_len, unsigned char **out,
+    size_t *out_len)
+{
+	unsigned char *buf = xmalloc(NONCELEN + plain_len + ABYTES);
+
+	randombytes_buf(buf, NONCELEN);
+	return seal_into(k, run_id, plain, plain_len, buf, out, out_len);
+}
+
+int
+seal_same(const struct seal_key *k, const char *ad, const char *plain, size_t plain_len, unsigned char **out,
+    size_t *out_len)
+{
+	unsigned char *buf = xmalloc(NONCELEN + plain_len + ABYTES), sub[crypto_generichash_KEYBYTES];
+	crypto_generichash_state st;
+
+	/* the nonce: a keyed BLAKE2b of (ad, plain) under a subkey of its own (synthetic IV) */
+	crypto_kdf_derive_from_key(sub, sizeof sub, 1, "sealsame", k->key);
+	crypto_generichash_init(&st, sub, sizeof sub, NONCELEN);
+	crypto_generichash_update(&st, (const unsigned char *)ad, strlen(ad) + 1);
+	crypto_generichash_update(&st, (const unsigned char *)plain, plain_len);
+	crypto_generichash_final(&st, buf, NONCELEN);
+	sodium_memzero(sub, sizeof sub);
+	sodium_memzero(&st, sizeof st);
+	return seal_into(k, ad, plain, plain_len, buf, out, out_len);
 }
 
 int

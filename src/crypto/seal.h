@@ -23,6 +23,13 @@ int seal_key_generate(const char *path, struct err *e);
 /* Seal plaintext for run_id. *out (malloc'd) receives nonce||ciphertext. 0 or -1. */
 int seal(const struct seal_key *, const char *run_id, const char *plain, size_t plain_len,
     unsigned char **out, size_t *out_len) __attribute__((warn_unused_result));
+/* seal, but with the nonce derived from the key, ad and plaintext rather
+ * than drawn at random (a synthetic IV): the same secret sealed again for
+ * the same ad is the same blob, so that a re-import of an unchanged secret
+ * leaves the account's column as it was. A blob shows only that it holds the
+ * same secret as another of the same ad. unseal opens it. 0 or -1. */
+int seal_same(const struct seal_key *, const char *ad, const char *plain, size_t plain_len,
+    unsigned char **out, size_t *out_len) __attribute__((warn_unused_result));
 /* Open a sealed blob. *plain (sodium_malloc'd, NUL-terminated, free with
  * seal_plain_free) receives the plaintext. 0, or -1 when forged or wrong key. */
 int unseal(const struct seal_key *, const char *run_id, const unsigned char *blob, size_t blob_len,

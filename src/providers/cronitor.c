@@ -278,10 +278,11 @@ map_templates(json_object *list, json_object *map)
 
 /* ------------------------------------------------------------- monitors */
 
-/* Seconds of a schedule written "every <n> <unit>" ("every hour" = 1 hour),
- * or -1 when s is not of that form. */
+/* Seconds of a length of time written "every <n> <unit>" ("every hour" = 1
+ * hour), or when !every also "<n> <unit>" ("8 hours"), or -1 when s is not of
+ * that form. */
 static int64_t
-every_seconds(const char *s)
+span_seconds(const char *s, bool every)
 {
 	static const struct {
 		const char *unit;
@@ -294,11 +295,16 @@ every_seconds(const char *s)
 	int64_t n = 0;
 	size_t ulen;
 
-	if (s == NULL || strncasecmp(s, "every", 5) != 0 || !isspace((unsigned char)s[5]))
+	if (s == NULL)
 		return -1;
-	s += 5;
 	while (isspace((unsigned char)*s))
 		s++;
+	if (strncasecmp(s, "every", 5) == 0 && isspace((unsigned char)s[5])) {
+		s += 5;
+		while (isspace((unsigned char)*s))
+			s++;
+	} else if (every || !isdigit((unsigned char)*s))
+		return -1;
 	if (isdigit((unsigned char)*s)) {
 		while (isdigit((unsigned char)*s)) {
 			n = n * 10 + (*s++ - '0');
@@ -433,13 +439,38 @@ links_read(json_object *norm, bool unread)
 
 static void assertions_warn(json_object *m, const char *name, struct prov_page *page);
 
+/* The longest alert delay or repeat the account keeps (importer.c). */
+#define CR_MAX_SECONDS 100000000
+
+/* realert_interval ("every 8 hours", "1 hour"; monitor-api, monitor-yaml:
+ * how long Cronitor waits before repeating an alert) in seconds, or 0 when
+ * absent; text that is no length of time is warned and 0. */
+static int64_t
+realert_of(json_object *m, const char *name, struct prov_page *page)
+{
+	const char *s = prov_get_text(m, "realert_interval", 64);
+	int64_t secs = span_seconds(s, false);
+	char sb[80];
+
+	if (secs > 0 && secs <= CR_MAX_SECONDS)
+		return secs;
+	if (prov_get(m, "realert_interval") != NULL) {
+		prov_copy_text(sb, sizeof sb, s != NULL ? s : "(not text)");
+		prov_page_warn(page,
+		    CR " monitor \"%s\" repeats its alerts at \"%s\", which is not a length of time; "
+		       "the account's default applies",
+		    name, sb);
+	}
+	return 0;
+}
+
 static void
 add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_links *l,
     struct prov_page *page)
 {
 	struct prov_heartbeat h = { 0 };
 	const char *schedule = schedule_of(m, name, page);
-	int64_t every = every_seconds(schedule), grace = 0;
+	int64_t every = span_seconds(schedule, true), grace = 0;
 	bool unread;
 
 	h.name = name;
@@ -447,6 +478,7 @@ add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_
 	h.timezone = prov_get_text(m, "timezone", 64);
 	h.tags = prov_str_list(prov_get(m, "tags"), ',');
 	h.contact_ids = notify_links(m, name, l, page, &unread);
+	h.realert_s = realert_of(m, name, page);
 	assertions_warn(m, name, page); /* metric.duration and the like have no equivalent */
 	if (prov_get_int_in(m, "grace_seconds", 0, INT32_MAX, &grace))
 		h.grace = grace;
@@ -467,15 +499,46 @@ add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_
 	prov_page_add(page, "heartbeat", id, json_object_get(m), links_read(prov_norm_heartbeat(&h), unread));
 }
 
-/* What a check's assertions say (the rest is warned). */
+/* What a check's assertions say: a keyword, expected codes and the
+ * certificate's days where the account has columns for them, every other
+ * assertion in the account's list; those not of Cronitor's form are warned. */
 struct cr_assert {
 	char *keyword;       /* malloc'd */
 	const char *up_when; /* "present" | "absent" */
 	json_object *codes;  /* expected status codes */
 	int64_t ssl_days;
-	size_t other;        /* assertions without an equivalent */
+	json_object *list;   /* prov_assertion()s */
+	size_t other;        /* assertions not read */
 	const char *example; /* the first of them */
 };
+
+/* Cronitor's assertion subjects (monitor-api "assertions": "{assertion}
+ * {operator} {value}", with a key after response.json and response.header)
+ * and the source each is in the account's assertions. */
+/* clang-format off */
+static const struct prov_map subjects[] = {
+	{ "response.code", "status" }, { "response.body", "body" }, { "response.header", "header" },
+	{ "response.json", "json" }, { "response.time", "time" },
+	{ "resource.last_modified", "last_modified" }, { "resource.item_count", "item_count" },
+	{ "resource.public", "public" }, { "ssl_certificate.expires_in", "ssl_expires_in" }, { NULL, NULL }
+};
+/* Its operators, in words. */
+static const struct prov_map operators[] = {
+	{ "<", "less than" }, { "<=", "at most" }, { "=", "equals" }, { "==", "equals" },
+	{ "!=", "does not equal" }, { ">=", "at least" }, { ">", "greater than" },
+	{ "contains", "contains" }, { "!contains", "does not contain" }, { NULL, NULL }
+};
+/* clang-format on */
+
+/* The to of the from that is the word s[0..n) in map, or NULL. */
+static const char *
+map_word(const struct prov_map *map, const char *s, size_t n)
+{
+	for (size_t i = 0; map[i].from != NULL; i++)
+		if (strlen(map[i].from) == n && strncmp(map[i].from, s, n) == 0)
+			return map[i].to;
+	return NULL;
+}
 
 /* The value of an assertion after its operator: unquoted, malloc'd, or NULL. */
 static char *
@@ -495,49 +558,75 @@ assert_value(const char *s)
 	return n > 0 && n <= PROV_MAX_STR ? xstrndup(s, n) : NULL;
 }
 
-/* One assertion "<subject> <operator> <value>" into r; false: no equivalent. */
+/* The next word of *s (its length; *s moved past it and the blanks after). */
+static size_t
+next_word(const char **s, const char **word)
+{
+	size_t n;
+
+	*s += strspn(*s, " \t");
+	*word = *s;
+	n = strcspn(*s, " \t");
+	*s += n;
+	*s += strspn(*s, " \t");
+	return n;
+}
+
+/* One assertion "<subject> [<key>] <operator> <value>" into r; false when it
+ * is not of that form. */
 static bool
 read_assertion(const char *s, struct cr_assert *r)
 {
-	static const char body[] = "response.body ", code[] = "response.code ",
-	                  cert[] = "ssl_certificate.expires_in ";
-	char *v = NULL;
-	long long n;
-	int used = 0;
+	const char *subj, *key = NULL, *op, *source, *words;
+	size_t ns = next_word(&s, &subj), nk = 0, no;
+	char *v, *property, *src;
+	long long days;
+	int digits;
 
-	if (strncmp(s, body, sizeof body - 1) == 0 && r->keyword == NULL) {
-		s += sizeof body - 1;
-		s += strspn(s, " ");
-		if (strncmp(s, "contains ", 9) == 0 || strncmp(s, "!contains ", 10) == 0) {
-			r->up_when = s[0] == '!' ? "absent" : "present";
-			r->keyword = assert_value(s + (s[0] == '!' ? 10 : 9));
-			return r->keyword != NULL;
-		}
+	source = map_word(subjects, subj, ns);
+	if (ns == 0 || ns > 64)
 		return false;
+	if (source != NULL && (strcmp(source, "header") == 0 || strcmp(source, "json") == 0))
+		nk = next_word(&s, &key);
+	no = next_word(&s, &op);
+	if ((words = map_word(operators, op, no)) == NULL || (key != NULL && (nk == 0 || nk > 255)) ||
+	    (v = assert_value(s)) == NULL)
+		return false;
+	if (source != NULL && strcmp(source, "body") == 0 && r->keyword == NULL &&
+	    strcmp(words, "contains") == 0) {
+		r->up_when = "present";
+		r->keyword = v;
+		return true;
 	}
-	if (strncmp(s, code, sizeof code - 1) == 0) {
-		s += sizeof code - 1;
-		s += strspn(s, " ");
-		if (s[0] != '=' || (v = assert_value(s + (s[1] == '=' ? 2 : 1))) == NULL)
-			return false;
-		if (strspn(v, "0123456789") == strlen(v) && strlen(v) == 3)
-			ids_add(r->codes, v);
-		used = strlen(v) == 3 && strspn(v, "0123456789") == 3;
+	if (source != NULL && strcmp(source, "body") == 0 && r->keyword == NULL &&
+	    strcmp(words, "does not contain") == 0) {
+		r->up_when = "absent";
+		r->keyword = v;
+		return true;
+	}
+	if (source != NULL && strcmp(source, "status") == 0 && strcmp(words, "equals") == 0 &&
+	    strlen(v) == 3 && strspn(v, "0123456789") == 3) {
+		ids_add(r->codes, v);
 		free(v);
-		return used;
+		return true;
 	}
-	if (strncmp(s, cert, sizeof cert - 1) == 0) {
-		s += sizeof cert - 1;
-		s += strspn(s, " <>=!");
-		/* at most 5 digits: no conversion out of range (sscanf's would be undefined) */
-		used = (int)strspn(s, "0123456789");
-		if (used >= 1 && used <= 5 && (n = strtoll(s, NULL, 10)) > 0 &&
-		    strncasecmp(s + used + strspn(s + used, " "), "day", 3) == 0) {
-			r->ssl_days = n;
-			return true;
-		}
+	/* at most 5 digits: no conversion out of range */
+	digits = (int)strspn(v, "0123456789");
+	if (source != NULL && strcmp(source, "ssl_expires_in") == 0 && r->ssl_days == 0 && digits >= 1 &&
+	    digits <= 5 && (days = strtoll(v, NULL, 10)) > 0 &&
+	    strncasecmp(v + digits + strspn(v + digits, " "), "day", 3) == 0) {
+		r->ssl_days = days;
+		free(v);
+		return true;
 	}
-	return false;
+	/* any other subject (one Cronitor adds) is its source as Cronitor names it */
+	property = key != NULL ? xstrndup(key, nk) : NULL;
+	src = xstrndup(subj, ns);
+	json_object_array_add(r->list, prov_assertion(source != NULL ? source : src, property, words, v));
+	free(src);
+	free(property);
+	free(v);
+	return true;
 }
 
 static void
@@ -558,8 +647,8 @@ read_assertions(json_object *m, const char *name, struct cr_assert *r, struct pr
 	if (r->other > 0) {
 		prov_copy_text(eb, sizeof eb, r->example);
 		prov_page_warn(page,
-		    CR " monitor \"%s\" has %zu assertion%s without an equivalent (e.g. "
-		       "\"%s\"); not imported",
+		    CR " monitor \"%s\" has %zu assertion%s not of the form \"<assertion> "
+		       "<operator> <value>\" (e.g. \"%s\"); not imported",
 		    name, r->other, r->other == 1 ? "" : "s", eb);
 	}
 }
@@ -596,10 +685,102 @@ tri(json_object *o, const char *key)
 	return prov_get_bool(o, key, false) ? PROV_YES : PROV_NO;
 }
 
-/* Method, body, headers, timeout, redirects and TLS of a check's request. */
+/* A check's basic-auth login. Cronitor's request has no field of its own
+ * for one (monitor-yaml "request": url, method, body, headers, cookies, ...):
+ * it is a header "Authorization: Basic <base64 of user:password>" or a URL's
+ * "user:password@". All malloc'd; the password is wiped. */
+struct cr_login {
+	char *user, *password;
+	char *url; /* the check's URL without its login */
+};
+
+#define CR_MAX_USER     255  /* monitors.auth_username */
+#define CR_MAX_PASSWORD 1000 /* what the account seals (importer.c: 1400 characters of base64) */
+
+static void
+login_clear(struct cr_login *l)
+{
+	free(l->user);
+	if (l->password != NULL)
+		sodium_memzero(l->password, strlen(l->password));
+	free(l->password);
+	l->user = l->password = NULL;
+}
+
+/* user and password (malloc'd, either may be NULL) into l when they fit the
+ * account's columns; else freed. True when taken. */
+static bool
+login_set(struct cr_login *l, char *user, char *password)
+{
+	struct cr_login got = { user, password, NULL };
+
+	if ((user == NULL && password == NULL) || (user != NULL && strlen(user) > CR_MAX_USER) ||
+	    (password != NULL && strlen(password) > CR_MAX_PASSWORD)) {
+		login_clear(&got);
+		return false;
+	}
+	login_clear(l);
+	l->user = user;
+	l->password = password;
+	return true;
+}
+
+/* The login of an Authorization header's value "Basic <base64>" into l; false
+ * (l unchanged) when v is not one that fits. */
+static bool
+basic_login(const char *v, struct cr_login *l)
+{
+	unsigned char buf[CR_MAX_USER + 1 + CR_MAX_PASSWORD + 1];
+	const unsigned char *colon;
+	size_t n = 0;
+	bool ok = strncasecmp(v, "Basic", 5) == 0 && (v[5] == ' ' || v[5] == '\t');
+
+	if (ok) {
+		v += 5 + strspn(v + 5, " \t");
+		ok = sodium_base642bin(buf, sizeof buf - 1, v, strlen(v), " \t", &n, NULL,
+		         sodium_base64_VARIANT_ORIGINAL) == 0;
+	}
+	for (size_t i = 0; ok && i < n; i++)
+		ok = buf[i] >= 0x20 && buf[i] != 0x7f;
+	colon = ok ? memchr(buf, ':', n) : NULL;
+	if (colon != NULL)
+		ok = login_set(l, colon > buf ? xstrndup((const char *)buf, (size_t)(colon - buf)) : NULL,
+		    (size_t)(colon - buf) + 1 < n ?
+		        xstrndup((const char *)colon + 1, n - (size_t)(colon - buf) - 1) :
+		        NULL);
+	sodium_memzero(buf, sizeof buf);
+	return ok && colon != NULL;
+}
+
+/* The login of a check's URL (holder's member "url") taken out of it: *url
+ * becomes login->url, and the stored copy shows "[redacted]" in its place. */
+static void
+url_login(json_object *holder, const char **url, struct cr_login *login, const char *name,
+    struct prov_page *page)
+{
+	char *user, *password, *bare, *shown;
+	const char *auth;
+
+	if (*url == NULL || url_take_login(*url, &bare, &user, &password) == 0)
+		return;
+	*url = login->url = bare;
+	auth = strstr(bare, "://") + 3;
+	shown = xasprintf("%.*s[redacted]@%s", (int)(auth - bare), bare, auth);
+	json_object_object_add(holder, "url", json_object_new_string(shown));
+	free(shown);
+	if (!login_set(login, user, password))
+		prov_page_warn(page,
+		    CR " check \"%s\" has a login in its URL that cannot be kept (empty, too long or "
+		       "with control characters); it was not imported: enter it again",
+		    name);
+}
+
+/* Method, body, headers, timeout, redirects and TLS of a check's request; a
+ * basic-auth Authorization header is its login (and "[redacted]" in the
+ * stored copy), not a header. */
 static void
 read_request(json_object *rq, const char *name, struct prov_monitor *mon, char *method,
-    struct prov_page *page)
+    struct cr_login *login, struct prov_page *page)
 {
 	static const char *const methods[] = { "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
 		NULL };
@@ -625,17 +806,32 @@ read_request(json_object *rq, const char *name, struct prov_monitor *mon, char *
 	if (hdrs != NULL) {
 		size_t n = 0;
 
+		char *basic = NULL;
+		bool had = login->user != NULL || login->password != NULL;
+
 		mon->request_headers = json_object_new_object();
 		json_object_object_foreach (hdrs, hk, hv) {
 			bool text = json_object_is_type(hv, json_type_string) ||
 			    json_object_is_type(hv, json_type_int);
 
-			if (n < 100 && strlen(hk) <= 256 && text &&
+			if (basic == NULL && strcasecmp(hk, "Authorization") == 0 && text &&
+			    basic_login(json_object_get_string(hv), login))
+				basic = xstrdup(hk);
+			else if (n < 100 && strlen(hk) <= 256 && text &&
 			    strlen(json_object_get_string(hv)) <= PROV_MAX_STR) {
 				json_object_object_add(mon->request_headers, hk,
 				    json_object_new_string(json_object_get_string(hv)));
 				n++;
 			}
+		}
+		if (basic != NULL) {
+			json_object_object_add(hdrs, basic, json_object_new_string("[redacted]"));
+			free(basic);
+			if (had)
+				prov_page_warn(page,
+				    CR " check \"%s\" has a login in its URL and in its Authorization "
+				       "header; the header's was imported",
+				    name);
 		}
 	}
 	if (prov_get_int(rq, "timeout_seconds", &timeout) && timeout > 0 && timeout < 3600)
@@ -683,15 +879,18 @@ add_check(json_object *m, const char *id, const char *name, bool known, const st
     struct prov_page *page)
 {
 	struct prov_monitor mon = { 0 };
-	struct cr_assert as = { .codes = json_object_new_array() };
+	struct cr_assert as = { .codes = json_object_new_array(), .list = json_object_new_array() };
+	struct cr_login login = { 0 };
 	bool unread;
 	json_object *rq = prov_get_object(m, "request");
 	const char *url = prov_get_text(rq, "url", PROV_MAX_STR), *schedule = schedule_of(m, name, page);
-	int64_t every = every_seconds(schedule);
+	int64_t every = span_seconds(schedule, true), n;
 	char host[256], method[16], sb[80];
 
-	if (url == NULL)
-		url = prov_get_text(m, "url", PROV_MAX_STR);
+	if (url != NULL)
+		url_login(rq, &url, &login, name, page);
+	else if ((url = prov_get_text(m, "url", PROV_MAX_STR)) != NULL)
+		url_login(m, &url, &login, name, page);
 	mon.name = name;
 	mon.paused = prov_get_bool(m, "paused", false) || prov_get_bool(m, "disabled", false);
 	mon.interval = every > 0 ? every : 60;
@@ -705,8 +904,19 @@ add_check(json_object *m, const char *id, const char *name, bool known, const st
 	check_address(url, name, &mon, host, sizeof host, page);
 	if (!known)
 		mon.type = "other"; /* warned by the caller */
-	read_request(rq != NULL ? rq : m, name, &mon, method, page);
+	read_request(rq != NULL ? rq : m, name, &mon, method, &login, page);
+	mon.auth_username = login.user;
+	mon.auth_password = login.password;
 	read_assertions(m, name, &as, page);
+	mon.assertions = as.list;
+	/* alert timing: failures tolerated (monitor-yaml "failure_tolerance"), the
+	 * wait before an alert (monitor-api "grace_seconds": "If the monitor
+	 * recovers during the grace period no alert will be sent"), the repeat */
+	if (prov_get_int_in(m, "failure_tolerance", 0, 999999, &n))
+		mon.alert_after_checks = n + 1;
+	if (prov_get_int_in(m, "grace_seconds", 0, CR_MAX_SECONDS, &n))
+		mon.alert_after_s = n;
+	mon.realert_s = realert_of(m, name, page);
 	if (as.keyword != NULL && strcmp(mon.type, "http") == 0)
 		mon.type = "keyword";
 	mon.keyword = as.keyword;
@@ -720,6 +930,8 @@ add_check(json_object *m, const char *id, const char *name, bool known, const st
 	mon.contact_ids = notify_links(m, name, l, page, &unread);
 	prov_page_add(page, "monitor", id, json_object_get(m), links_read(prov_norm_monitor(&mon), unread));
 	free(as.keyword);
+	login_clear(&login);
+	free(login.url);
 }
 
 static void
@@ -1152,14 +1364,16 @@ cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *pag
 const struct provider_ops cronitor_ops = { cronitor_fetch };
 
 /* The fate of each field (providers/fields.h): the monitor of the monitors
- * API (monitor-yaml's attribute list, the CLI's and the fixtures' read-only
- * fields; providers.md §7), which is a check or a job or heartbeat by its
+ * API (cronitor.io/docs/monitor-api, monitor-yaml's attribute list, the
+ * CLI's and the fixtures' read-only fields; providers.md §7), which is a check or a job or heartbeat by its
  * type; a notification list as each contact made from it keeps it (a direct
  * destination keeps its notify entry, a string: nothing to list); a status
  * page with its components; a maintenance window (shape unconfirmed). */
 /* clang-format off */
 #define CR_STATE  "State at Cronitor, not a setting."
-#define CR_TIMING "alert timing is not carried yet."
+#define CR_NO_COUNT "the account's heartbeats have no such count."
+#define CR_THRESHOLD \
+	{ "consecutive_alert_threshold", NULL, "Not described in Cronitor's published reference (a live answer shows 1000), so not carried." }
 /* The fields a check and a job share that do not land: Cronitor's grouping, notes and state. */
 #define CR_SHARED_FIELDS \
 	{ "group", NULL, "The Cronitor group it belongs to; the account has no column for it." }, \
@@ -1173,11 +1387,11 @@ static const struct prov_field check_fields[] = {
 	{ "key", "`import_links`", "the external id" },
 	{ "name", "`monitors.name`", "else the key" },
 	{ "type", "`monitors.type`", "`check`: the URL's scheme decides `http`, `tcp` or `udp`; an unknown type is imported as `other`, with a warning; a `site` is not imported" },
-	{ "request.url", "`monitors.url`, `monitors.port`", "`http(s)://`: the whole URL; `tcp://`, `udp://`: the host, and the type `tcp`, `udp`; another scheme or none: type `other`, with a warning; an explicit port is the port" },
-	{ "url", "`monitors.url`, `monitors.port`", "when there is no `request.url`; as it" },
+	{ "request.url", "`monitors.url`, `monitors.port`, `monitors.auth_username`, `monitors.auth_password_sealed`", "`http(s)://`: the whole URL; `tcp://`, `udp://`: the host, and the type `tcp`, `udp`; another scheme or none: type `other`, with a warning; an explicit port is the port; a login (`user:password@`) is taken out of it into the basic-auth login, the password sealed (`[redacted]` in the stored copy)" },
+	{ "url", "`monitors.url`, `monitors.port`, `monitors.auth_username`, `monitors.auth_password_sealed`", "when there is no `request.url`; as it" },
 	{ "request.method", "`monitors.http_method`", "upper-cased; not GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS: unset, with a warning" },
 	{ "request.body", "`monitors.request_body`", NULL },
-	{ "request.headers", "`monitors.request_headers`", "text and whole-number values, at most 100" },
+	{ "request.headers", "`monitors.request_headers`, `monitors.auth_username`, `monitors.auth_password_sealed`", "text and whole-number values, at most 100; `Authorization: Basic <base64>` is the basic-auth login instead (over a login in the URL, with a warning), the password sealed (`[redacted]` in the stored copy)" },
 	{ "request.timeout_seconds", "`monitors.timeout_s`", NULL },
 	{ "request.follow_redirects", "`monitors.follow_redirects`", NULL },
 	{ "request.verify_ssl", "`monitors.verify_ssl`", NULL },
@@ -1186,16 +1400,17 @@ static const struct prov_field check_fields[] = {
 	{ "request.regions", "`monitors.regions`", "when there is no top-level `regions`" },
 	{ "schedule", "`monitors.interval_s`", "`every <n> <unit>` in seconds; anything else 60, with a warning; absent: 60" },
 	{ "schedules", "`monitors.interval_s`", "the first, when there is no `schedule`; more: a warning" },
-	{ "assertions", "`monitors.keyword`, `monitors.keyword_up_when`, `monitors.expected_status_codes`, `monitors.ssl_expiry_days`", "`response.body contains` (`present`) or `!contains` (`absent`) makes the type `keyword`; each `response.code = <code>` is an expected code; `ssl_certificate.expires_in <op> <n> days` the expiry alert; any other (`response.time`, `response.json`, `response.header`, …) is not imported, with a warning naming the count and the first" },
+	{ "assertions", "`monitors.keyword`, `monitors.keyword_up_when`, `monitors.expected_status_codes`, `monitors.ssl_expiry_days`, `monitors.assertions`", "the first `response.body contains` (`present`) or `!contains` (`absent`) makes the type `keyword`; each `response.code = <code>` is an expected code; the first `ssl_certificate.expires_in <op> <n> days` the expiry alert; every other one, in order, an assertion: source `status`, `body`, `header`, `json`, `time`, `last_modified`, `item_count`, `public` or `ssl_expires_in` (another subject: as Cronitor names it), the key of `response.header` and `response.json` its property, the operator in words (`less than`, `at most`, `equals`, `does not equal`, `at least`, `greater than`, `contains`, `does not contain`), the value its target; one not of the form `<assertion> [<key>] <operator> <value>` is not imported, with a warning naming the count and the first" },
 	{ "notify", "`monitor_contacts`", "each entry: a notification list's key links every target of the list; `email:…`, `slack:…` (and the other kinds) that destination as its own contact; anything else nothing, with a warning; omitted: the `default` list; the map form's `alerts` likewise, while its `events` (alerts on completion and the like) are not carried" },
 	{ "tags", "`monitors.tags`", NULL },
 	{ "paused", "`monitors.paused`", NULL },
 	{ "disabled", "`monitors.paused`", "a disabled check is imported paused" },
 	{ "platform", NULL, "The URL's scheme decides the kind of check; a `browser` check is imported as a plain HTTP check." },
-	{ "failure_tolerance", NULL, "How many failed requests Cronitor tolerates before alerting; " CR_TIMING },
-	{ "realert_interval", NULL, "How long Cronitor waits before repeating an alert; " CR_TIMING },
+	{ "failure_tolerance", "`monitors.alert_after_checks`", "the failed requests tolerated, plus one: down after that many in a row" },
+	{ "realert_interval", "`monitors.realert_s`", "`every <n> <unit>` or `<n> <unit>` in seconds; other text: NULL, with a warning" },
+	{ "grace_seconds", "`monitors.alert_after_s`", "the seconds Cronitor waits after a failure before it alerts (monitor-api); 0: NULL" },
 	{ "schedule_tolerance", NULL, "How many missed runs Cronitor allows before alerting (jobs and heartbeats only)." },
-	{ "grace_seconds", NULL, "Cronitor ignores a check's grace period; so does the import." },
+	CR_THRESHOLD,
 	{ "timezone", NULL, "A check runs at an interval, so its time zone is not imported." },
 	CR_SHARED_FIELDS,
 	{ NULL, NULL, NULL }
@@ -1213,9 +1428,10 @@ static const struct prov_field job_fields[] = {
 	{ "paused", "`heartbeats.paused`", NULL },
 	{ "disabled", "`heartbeats.paused`", "a disabled job is imported paused" },
 	{ "assertions", NULL, "Cronitor's rules on a job's runs (`metric.duration < 15min`, …); the account has none (a warning names the monitor)." },
-	{ "schedule_tolerance", NULL, "How many missed runs Cronitor allows before alerting; " CR_TIMING },
-	{ "failure_tolerance", NULL, "How many failed runs Cronitor tolerates before alerting; " CR_TIMING },
-	{ "realert_interval", NULL, "How long Cronitor waits before repeating an alert; " CR_TIMING },
+	{ "realert_interval", "`heartbeats.realert_s`", "as for checks" },
+	{ "schedule_tolerance", NULL, "How many missed runs Cronitor allows before alerting; " CR_NO_COUNT },
+	{ "failure_tolerance", NULL, "How many failed runs Cronitor tolerates before alerting; " CR_NO_COUNT },
+	CR_THRESHOLD,
 	{ "platform", NULL, "Where the job runs (linux cron, kubernetes, …); the account has no column for it." },
 	CR_SHARED_FIELDS,
 	{ NULL, NULL, NULL }

@@ -113,6 +113,32 @@ method_of(json_object *c, const char *name, struct prov_page *page)
 	return NULL;
 }
 
+/* mute_until (updown.io/api: "Mute notifications until a time (ISO8601)",
+ * or "recovery", or "forever"; doc/how-to-automate-check-disable) as an
+ * ISO 8601 UTC time into out[21], or NULL: the account mutes until a time
+ * only, so the other forms are warned. */
+static const char *
+muted_until(json_object *c, const char *name, char out[21], struct prov_page *page)
+{
+	const char *v = prov_get_text(c, "mute_until", 64);
+	int64_t t;
+	char vb[80];
+
+	if (prov_get_time(c, "mute_until", TIME_ISO, NULL, &t) && time_format_iso(t, true, out) == 0)
+		return out;
+	if (v != NULL && (strcasecmp(v, "recovery") == 0 || strcasecmp(v, "forever") == 0))
+		prov_page_warn(page,
+		    UD " check \"%s\" has its alerts muted %s; the account mutes only until a time, so "
+		       "the imported monitor alerts",
+		    name, strcasecmp(v, "recovery") == 0 ? "until it recovers" : "for ever");
+	else if (prov_get(c, "mute_until") != NULL) {
+		prov_copy_text(vb, sizeof vb, v != NULL ? v : "(not text)");
+		prov_page_warn(page,
+		    UD " check \"%s\" is muted until \"%s\", which is not a time; not imported", name, vb);
+	}
+	return NULL;
+}
+
 /* A pulse (push) check: a heartbeat without its ping URL. */
 static void
 add_pulse(json_object *c, const char *id, const char *name, struct prov_page *page)
@@ -132,6 +158,36 @@ add_pulse(json_object *c, const char *id, const char *name, struct prov_page *pa
 	prov_page_add(page, "heartbeat", id, json_object_get(c), prov_norm_heartbeat(&h));
 }
 
+/* A login in a check's URL ("user:password@"), which updown's answers leave
+ * out ("URLs returned here will not include basic auth credentials if any",
+ * updown.io/api GET /api/checks): should one come, it is taken out of *url
+ * (then *bare, malloc'd) into m and shows "[redacted]" in the stored copy,
+ * rather than be kept in clear; one that does not fit the account is warned. */
+static void
+url_login(json_object *c, const char **url, char **bare, struct prov_monitor *m, char **user, char **password,
+    const char *name, struct prov_page *page)
+{
+	const char *auth;
+	char *shown;
+
+	if (*url == NULL || url_take_login(*url, bare, user, password) == 0)
+		return;
+	*url = *bare;
+	auth = strstr(*bare, "://") + 3;
+	shown = xasprintf("%.*s[redacted]@%s", (int)(auth - *bare), *bare, auth);
+	json_object_object_add(c, "url", json_object_new_string(shown));
+	free(shown);
+	if ((*user != NULL || *password != NULL) && (*user == NULL || strlen(*user) <= 255) &&
+	    (*password == NULL || strlen(*password) <= 1000)) {
+		m->auth_username = *user;
+		m->auth_password = *password;
+	} else
+		prov_page_warn(page,
+		    UD " check \"%s\" has a login in its URL that cannot be kept (empty, too long or with "
+		       "control characters); it was not imported: enter it again",
+		    name);
+}
+
 static void
 add_check(json_object *c, const char *id, struct prov_page *page)
 {
@@ -139,10 +195,13 @@ add_check(json_object *c, const char *id, struct prov_page *page)
 	const char *alias = prov_get_text(c, "alias", PROV_MAX_STR);
 	const char *url = prov_get_text(c, "url", PROV_MAX_STR);
 	const char *kind = prov_get_text(c, "type", 32), *host = NULL;
-	char hbuf[256];
+	char hbuf[256], mute[21], *bare = NULL, *user = NULL, *password = NULL;
 	int64_t port = -1;
 	struct url u;
-	bool parsed = url != NULL &&
+	bool parsed;
+
+	url_login(c, &url, &bare, &m, &user, &password, alias ? alias : id, page);
+	parsed = url != NULL &&
 	    url_parse(&u, NULL, url, CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE) == CURLUE_OK;
 
 	if (parsed) {
@@ -153,46 +212,50 @@ add_check(json_object *c, const char *id, struct prov_page *page)
 		if (u.port != NULL)
 			port = u.port_num;
 	}
-	if (kind != NULL && strcasecmp(kind, "pulse") == 0) {
+	if (kind != NULL && strcasecmp(kind, "pulse") == 0)
 		add_pulse(c, id, alias ? alias : id, page);
-		if (parsed)
-			url_free(&u);
-		return;
-	}
-	m.name = alias ? alias : url ? url : id;
-	m.url = url;
-	m.interval = prov_int_or(c, "period", 60);
-	m.paused = !prov_get_bool(c, "enabled", true);
-	m.port = -1;
-	m.contact_ids = prov_id_list(prov_get_array(c, "recipients"), "id");
-	m.regions = regions_of(c, m.name, page);
-	if (kind != NULL && (strcasecmp(kind, "http") == 0 || strcasecmp(kind, "https") == 0)) {
-		m.keyword = prov_get_text(c, "string_match", PROV_MAX_STR);
-		m.keyword_up_when = m.keyword != NULL ? "present" : NULL;
-		m.type = m.keyword != NULL ? "keyword" : "http";
-		m.http_method = method_of(c, m.name, page);
-		m.request_body = prov_get_text(c, "http_body", PROV_MAX_STR);
-		m.request_headers = headers_of(prov_get(c, "custom_headers"));
-	} else if (kind != NULL && strcasecmp(kind, "icmp") == 0) {
-		m.type = "ping";
-		m.url = host != NULL ? host : url;
-	} else if (kind != NULL && (strcasecmp(kind, "tcp") == 0 || strcasecmp(kind, "tcps") == 0)) {
-		m.type = "tcp";
-		m.url = host != NULL ? host : url;
-		m.port = port;
-	} else {
-		char kb[40];
+	else {
+		m.name = alias ? alias : url ? url : id;
+		m.url = url;
+		m.interval = prov_int_or(c, "period", 60);
+		m.paused = !prov_get_bool(c, "enabled", true);
+		m.port = -1;
+		m.contact_ids = prov_id_list(prov_get_array(c, "recipients"), "id");
+		m.regions = regions_of(c, m.name, page);
+		m.muted_until = muted_until(c, m.name, mute, page);
+		if (kind != NULL && (strcasecmp(kind, "http") == 0 || strcasecmp(kind, "https") == 0)) {
+			m.keyword = prov_get_text(c, "string_match", PROV_MAX_STR);
+			m.keyword_up_when = m.keyword != NULL ? "present" : NULL;
+			m.type = m.keyword != NULL ? "keyword" : "http";
+			m.http_method = method_of(c, m.name, page);
+			m.request_body = prov_get_text(c, "http_body", PROV_MAX_STR);
+			m.request_headers = headers_of(prov_get(c, "custom_headers"));
+		} else if (kind != NULL && strcasecmp(kind, "icmp") == 0) {
+			m.type = "ping";
+			m.url = host != NULL ? host : url;
+		} else if (kind != NULL && (strcasecmp(kind, "tcp") == 0 || strcasecmp(kind, "tcps") == 0)) {
+			m.type = "tcp";
+			m.url = host != NULL ? host : url;
+			m.port = port;
+		} else {
+			char kb[40];
 
-		prov_copy_text(kb, sizeof kb, kind ? kind : "(none)");
-		m.type = "other";
-		prov_page_warn(page,
-		    UD " check \"%s\" is of kind %s, which has no equivalent; kept as "
-		       "other",
-		    m.name, kb);
+			prov_copy_text(kb, sizeof kb, kind ? kind : "(none)");
+			m.type = "other";
+			prov_page_warn(page,
+			    UD " check \"%s\" is of kind %s, which has no equivalent; kept as "
+			       "other",
+			    m.name, kb);
+		}
+		prov_page_add(page, "monitor", id, json_object_get(c), prov_norm_monitor(&m));
 	}
-	prov_page_add(page, "monitor", id, json_object_get(c), prov_norm_monitor(&m));
 	if (parsed)
 		url_free(&u);
+	free(bare);
+	free(user);
+	if (password != NULL)
+		sodium_memzero(password, strlen(password));
+	free(password);
 }
 
 /* The address of an e-mail value "Name <addr>" (else the value) into buf. */
@@ -353,13 +416,12 @@ const struct provider_ops updown_ops = { updown_fetch };
 	{ "created_at", NULL, "State at updown (when it was made), not a setting." }, \
 	{ "favicon_url", NULL, "State at updown (the site's icon), not a setting." }, \
 	{ "metrics", NULL, "State at updown (response time statistics), not a setting." }, \
-	{ "domain", NULL, "State at updown (the domain's expiry), not a setting." }, \
-	{ "mute_until", NULL, "A mute of its alerts until a set time has no place in the account: the moved one alerts at once." }
+	{ "domain", NULL, "State at updown (the domain's expiry), not a setting." }
 static const struct prov_field check_fields[] = {
 	{ "token", "`import_links`", "the external id" },
 	{ "alias", "`monitors.name`", "else the URL, else the token" },
 	{ "type", "`monitors.type`", "`http`, `https`: `http`, or `keyword` with a `string_match`; `icmp`: `ping`; `tcp`, `tcps`: `tcp`; absent: the URL's scheme decides; anything else `other`, with a warning; `pulse` is a heartbeat" },
-	{ "url", "`monitors.url`, `monitors.port`", "HTTP checks: as given (scheme, host, port, path, query); `icmp`: the host; `tcp`, `tcps`: the host, and the port in `port`" },
+	{ "url", "`monitors.url`, `monitors.port`, `monitors.auth_username`, `monitors.auth_password_sealed`", "HTTP checks: as given (scheme, host, port, path, query); `icmp`: the host; `tcp`, `tcps`: the host, and the port in `port`. updown leaves a check's basic-auth login out of every answer (updown.io/api): a check that had one must have it entered again; a `user:password@` that does come is taken out into the login, the password sealed (`[redacted]` in the stored copy)" },
 	{ "period", "`monitors.interval_s`", "seconds; 60 when absent" },
 	{ "enabled", "`monitors.paused`", "`false` pauses it" },
 	{ "string_match", "`monitors.keyword`, `monitors.keyword_up_when`", "HTTP checks: the text must be present (`present`); updown does not say whether case counts: `keyword_case_sensitive` NULL" },
@@ -368,6 +430,7 @@ static const struct prov_field check_fields[] = {
 	{ "custom_headers", "`monitors.request_headers`", "HTTP checks; none: NULL" },
 	{ "disabled_locations", "`monitors.regions`", "every location but these (`lan mia bhs gra fra sin tok syd`); none disabled: NULL (all, updown's default); an unknown name is ignored, with a warning" },
 	{ "recipients", "`monitor_contacts`", "the recipients it alerts" },
+	{ "mute_until", "`monitors.muted_until`", "a time; `recovery` (muted until it is up again) and `forever` have no equivalent (the account mutes until a time): NULL, with a warning" },
 	{ "apdex_t", NULL, "The response time updown counts as satisfying (for its performance alert) has no place in the account." },
 	{ "published", NULL, "The check's own public page at updown has no place in the account." },
 	{ "ssl", NULL, "State at updown (the certificate's last test), not a setting; updown always verifies certificates and warns at fixed days: `verify_ssl` and `ssl_expiry_days` NULL." },
@@ -390,6 +453,7 @@ static const struct prov_field pulse_fields[] = {
 	{ "apdex_t", NULL, "A check's setting; a pulse does not use it." },
 	{ "published", NULL, "The check's own public page at updown has no place in the account." },
 	{ "ssl", NULL, "A check's state; a pulse has none." },
+	{ "mute_until", NULL, "A mute of its alerts has no place in the account's heartbeats: the moved one alerts at once." },
 	UD_CHECK_STATE,
 	{ NULL, NULL, NULL }
 };

@@ -246,7 +246,9 @@ stats_count_page(const char *old_text, const struct prov_page *p, int64_t *total
 /* The secrets of norm (prov_seal_keys) sealed for the account of user: each
  * "<key>" becomes "<key>_sealed", the base64 of the sealed blob, with the
  * associated data "monitor-auth:<user>" (sql/017_alerting.sql), so that
- * neither the stored resource nor the account holds it in clear. */
+ * neither the stored resource nor the account holds it in clear. seal_same:
+ * an unchanged secret is the same text at every run, so that a re-import
+ * leaves it as it was. */
 static void
 seal_secrets(const struct runner *r, uint64_t user, json_object *norm)
 {
@@ -262,8 +264,8 @@ seal_secrets(const struct runner *r, uint64_t user, json_object *norm)
 		    !json_object_is_type(v, json_type_string))
 			continue;
 		snprintf(key, sizeof key, "%s_sealed", prov_seal_keys[i]);
-		if (seal(r->key, ad, json_object_get_string(v), (size_t)json_object_get_string_len(v), &blob,
-		        &n) == 0) {
+		if (seal_same(r->key, ad, json_object_get_string(v), (size_t)json_object_get_string_len(v),
+		        &blob, &n) == 0) {
 			size_t len = sodium_base64_ENCODED_LEN(n, sodium_base64_VARIANT_ORIGINAL);
 			char *b64 = xmalloc(len);
 			sodium_bin2base64(b64, len, blob, n, sodium_base64_VARIANT_ORIGINAL);

@@ -3,15 +3,19 @@
 Sources: cronitor.io/docs/{api,monitors-api,statuspages-api,maintenance-windows-api} ("docs" below),
 the official CLI cronitorio/cronitor-cli (cmd/notification.go, cmd/statuspage.go, cmd/maintenance.go;
 "CLI"), cronitorio/agent-skills cronitor/references/monitor-yaml.md (the monitors-api attribute list;
-"monitor-yaml") and the gonace/Cronitor fixture that providers.md §7.2 restates.
+"monitor-yaml"), the gonace/Cronitor fixture that providers.md §7.2 restates, and a live answer of
+GET /api/monitors/<key> posted at pastebin.com/mw1sDMgd ("live answer": "realert_interval": "every 8
+hours", "failure_tolerance": null, "consecutive_alert_threshold": 1000; one answer, weak).
 
 Generated data (every value from the item's index, so tests can predict it; see README.md):
 * check i (kind "monitors"; a `site` when i % 6 == 5): http(s) URL with path, query and a port when
   i % 3 == 0, a TCP check when i % 6 == 4; method, body, headers, timeout, redirects, TLS, regions,
-  tags, assertions (keyword present/absent, expected code, certificate days) and notify in one of
-  four forms (list key, list key + direct e-mail, the map form with a direct Slack channel, omitted).
+  tags, assertions (keyword present/absent, expected code, certificate days, and the others of
+  CHECK_ASSERTIONS), alert timing (ALERT_TIMING), a basic-auth login as an Authorization header when
+  i % 4 == 1 (basic_login(i)) and notify in one of four forms (list key, list key + direct e-mail, the
+  map form with a direct Slack channel, omitted).
 * heartbeat j (after the checks in the list): `job` (cron schedule) or `heartbeat` ("every N
-  minutes"), with a time zone, grace, tags and notify.
+  minutes"), with a time zone, grace, tags, notify and a re-alert interval (JOB_REALERT).
 * notification list t: key `default` (t = 0) or `list-<t+1>`, targets of several kinds by t.
 * status page s with monitor and group components (withComponents=true); maintenance window k.
 Account options: "refuse": a list among "monitors", "notifications", "statuspages", "maintenance"
@@ -26,6 +30,38 @@ METHODS = ("GET", "POST", "HEAD", "PUT")
 SCHEDULES = ("every 60 seconds", "every 5 minutes", "every 30 seconds", "every 1 hour")
 INTERVALS = (60, 300, 30, 3600)
 TIMEZONES = ("Europe/Stockholm", "America/New_York", "UTC", "Asia/Tokyo")
+
+
+def realert_text(i):
+    """realert_interval of check i: the live answer's "every 8 hours", or monitor-yaml's "<n> hours"."""
+    return "every 8 hours" if i % 2 == 0 else "%d hours" % (1 + i % 4)
+
+
+def check_assertions(i, https):
+    """The assertions of an HTTP check i beyond the code: monitor-api's subjects and operators
+    ("{assertion} {operator} {value}", "{assertion} {key} {operator} {value}" for response.json and
+    response.header)."""
+    out = []
+    if i % 3 == 0:
+        out.append('response.body contains "OK-%d"' % (i + 1))
+    elif i % 3 == 1:
+        out.append('response.body !contains "Error %d"' % (i + 1))
+    if https:
+        out.append("ssl_certificate.expires_in > %d days" % (7 * (1 + i % 3)))
+    if i % 5 == 0:
+        out.append("response.time < 2s")
+    if i % 4 == 2:
+        out.append("response.json status.ok = true")
+    if i % 3 == 2:
+        out.append("response.header Content-Type contains json")
+    if i % 7 == 3:
+        out.append("response.code < 400")
+    return out
+
+
+def basic_login(i):
+    """(user, password) of the basic-auth login check i sends in its Authorization header, or None."""
+    return ("probe%d" % (i + 1), "pw:%d s3cret" % (i + 1)) if i % 4 == 1 else None
 
 
 class Cronitor(Provider):
@@ -174,24 +210,24 @@ class Cronitor(Provider):
                 headers["Accept"] = "application/json"
             if i % 4 == 3:
                 headers["Authorization"] = "Bearer cr-token-%d" % (i + 1)  # a secret the check sends
+            if basic_login(i):
+                # shape: monitor-yaml "request.headers" (any header): HTTP basic auth (RFC 7617)
+                headers["Authorization"] = "Basic " + base64.b64encode(
+                    ("%s:%s" % basic_login(i)).encode()).decode()
             # shape: monitor-yaml "request": url, method, body, headers, cookies, timeout_seconds
             # (1-15), follow_redirects, verify_ssl
             req = {"url": url, "method": method, "headers": headers, "cookies": {},
                    "body": '{"check":%d}' % (i + 1) if method in ("POST", "PUT") else "",
                    "timeout_seconds": 5 + i % 10, "follow_redirects": i % 3 != 1, "verify_ssl": i % 5 != 4}
             d["platform"] = "http"
-            # shape: docs monitors-api assertions "{assertion} {operator} {value}"
-            if i % 3 == 0:
-                assertions.append('response.body contains "OK-%d"' % (i + 1))
-            elif i % 3 == 1:
-                assertions.append('response.body !contains "Error %d"' % (i + 1))
-            if https:
-                assertions.append("ssl_certificate.expires_in > %d days" % (7 * (1 + i % 3)))
-            if i % 5 == 0:
-                assertions.append("response.time < 2s")
+            # shape: docs monitors-api assertions
+            assertions += check_assertions(i, https)
+        # shape: monitor-api grace_seconds (default 0 for a check), monitor-yaml failure_tolerance and
+        # realert_interval, the live answer's realert_interval and consecutive_alert_threshold
         d.update({"schedule": SCHEDULES[i % 4], "request": req, "assertions": assertions,
                   "regions": [REGIONS[i % 4], REGIONS[(i + 1) % 4]], "tags": ["demo", "tier-%d" % (i % 3)],
-                  "grace_seconds": 0, "failure_tolerance": i % 3, "realert_interval": "8 hours"})
+                  "grace_seconds": 30 * (i % 4), "failure_tolerance": i % 3, "realert_interval": realert_text(i),
+                  "consecutive_alert_threshold": 1000})
         if i % 4 == 0:
             d["note"] = "Runbook: https://wiki.example.com/m%d" % (i + 1)  # shape: monitor-yaml "note"
         notify = self.notify_check(a, i)
@@ -213,6 +249,8 @@ class Cronitor(Provider):
                   "platform": "linux cron" if t == "job" else None})
         if t == "job":
             d["schedule_tolerance"] = 1  # shape: monitor-yaml "schedule_tolerance" (missed runs allowed)
+        # shape: monitor-yaml "realert_interval" (all types) and "failure_tolerance" (job, heartbeat, check)
+        d.update({"realert_interval": "%d hours" % (2 + j % 3), "failure_tolerance": j % 2})
         if j % 3 == 0:
             d["notify"] = [self.tkey(a, j % nc) if nc else "default"]
         elif j % 3 == 1:

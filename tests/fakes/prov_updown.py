@@ -7,7 +7,7 @@ internal/updown/{checks,recipients,status_pages}.go and docs/resources/pulse.md 
 Generated data (every value from the item's index, so tests can predict it; see README.md):
 check i (kind "monitors") has form FORMS[i % 6] (see check()); it alerts recipient i % contacts and,
 when i % 3 == 0, also (i + 1) % contacts; disabled_locations are ["sin","tok"] when i % 4 == 1, ["lan"]
-when i % 4 == 3, else []. Pulse j (kind "heartbeats") follows the checks in the list: type "pulse",
+when i % 4 == 3, else []; mute_until is mute_until(a, i). Pulse j (kind "heartbeats") follows the checks in the list: type "pulse",
 period PULSE_PERIODS[j % 3], recipient j % contacts, url redacted. Recipient j has type
 RTYPES[j % 7]. Status page j lists the 5 checks from 5j on (mod checks) and pulse j (mod pulses).
 Account option "refuse": a list of kinds among "recipients", "status_pages" answered with 401;
@@ -21,6 +21,10 @@ FORMS = ("https", "keyword_post", "http_port", "tcp", "icmp", "tcps")
 # shape: tf RecipientType constants + UI-only integrations without value (providers.md §5, M)
 RTYPES = ("email", "sms", "webhook", "slack_compatible", "msteams", "slack", "telegram")
 PULSE_PERIODS = (300, 86400, 90000)
+# shape: docs "mute_until": "Mute notifications until a time (ISO8601), or 'recovery', or 'forever'"
+# (updown.io/doc/how-to-automate-check-disable: "a specific time or 'recovery' ... or 'forever'"); how a
+# GET shows the last two is unconfirmed: here as they are set
+MUTE_FORMS = {2: "time", 3: "recovery", 4: "forever"}   # by i % 5; else null
 
 
 class Updown(Provider):
@@ -117,7 +121,8 @@ class Updown(Provider):
 
     def check(self, a, i):
         # shape: docs "GET /api/checks" example; fields of ek Check (http_verb, http_body,
-        # custom_headers, disabled_locations, recipients) and tf Check ("type")
+        # custom_headers, disabled_locations, recipients) and tf Check ("type"). The url never holds a
+        # basic-auth login: "URLs returned here will not include basic auth credentials if any" (docs)
         enabled = not a.paused(i)
         down = enabled and i % 7 == 6
         typ, url, match, verb, body, headers = self.target(i)
@@ -139,10 +144,16 @@ class Updown(Provider):
             # shape: ek SSLStatus {tested_at, expires_at, valid, error}
             d["ssl"] = {"tested_at": tsfmt(a.updated(i)), "expires_at": tsfmt(a.updated(i) + 90 * 86400),
                         "valid": True, "error": None}
-        if i % 5 == 2:
-            d["mute_until"] = tsfmt(a.updated(i) + 86400)   # shape: ek Check.MuteUntil, docs "mute_until"
+        d["mute_until"] = self.mute_until(a, i)   # shape: ek Check.MuteUntil, docs "mute_until"
         self.add_new_fields(a, d)
         return d
+
+    @staticmethod
+    def mute_until(a, i):
+        form = MUTE_FORMS.get(i % 5)
+        if form == "time":
+            return tsfmt(a.updated(i) + 86400)
+        return form
 
     @staticmethod
     def add_new_fields(a, d):

@@ -5,14 +5,20 @@ method, body, headers, timeout, redirects, TLS, regions, tags and assertions (ke
 absent, expected code, certificate days); TCP checks by host and port; sites (real-user monitoring)
 not imported; jobs and heartbeats with schedule, time zone, grace and tags; every target of a
 notification list linked (list keys, direct email:/slack: destinations, the map form of notify, notify
-omitted = the default list); status pages with their components; maintenance windows with the
-monitors and heartbeats they silence. A second run with the notification lists and maintenance
+omitted = the default list); alert timing (failure_tolerance, grace_seconds, realert_interval), every
+other assertion in monitors.assertions and a basic-auth login from an Authorization header, sealed so
+that it unseals to the fake's password and shows nowhere else; status pages with their components;
+maintenance windows with the monitors and heartbeats they silence. A second run with the notification lists and maintenance
 windows refused (403, a key without those scopes) completes with a warning naming each kind; a bad
 key fails the run on the first call.
 
 The expected values follow the fake's formulas (tests/fakes/README.md, cronitor quirks).
 """
 
+import base64
+import ctypes
+import ctypes.util
+import glob
 import json
 
 import harness
@@ -63,6 +69,51 @@ def check_recipients(i):
     return sorted(set(out))
 
 
+def realert_s(i):
+    """realert_interval of check i in seconds: "every 8 hours" or "<1+i%4> hours"."""
+    return 8 * 3600 if i % 2 == 0 else 3600 * (1 + i % 4)
+
+
+def assertion(source, comparison, target, prop=None):
+    return {"source": source, "property": prop, "comparison": comparison, "target": target}
+
+
+def check_assertions(i):
+    """monitors.assertions of HTTP check i: the fake's assertions that have no column of their own."""
+    out = []
+    if i % 5 == 0:
+        out.append(assertion("time", "less than", "2s"))
+    if i % 4 == 2:
+        out.append(assertion("json", "equals", "true", "status.ok"))
+    if i % 3 == 2:
+        out.append(assertion("header", "contains", "json", "Content-Type"))
+    if i % 7 == 3:
+        out.append(assertion("status", "less than", "400"))
+    return out or None
+
+
+def login(i):
+    """(user, password) of check i's basic-auth login, or None."""
+    return ("probe%d" % (i + 1), "pw:%d s3cret" % (i + 1)) if i % 4 == 1 else None
+
+
+def unseal(stack, user_id, sealed):
+    """A secret discovery sealed for user_id's account (base64 of nonce(24) || XChaCha20-Poly1305-IETF
+    ciphertext and tag, associated data "monitor-auth:<user id>", the stack's key file), opened with
+    libsodium itself."""
+    lib = ctypes.CDLL(ctypes.util.find_library("sodium") or "libsodium.so.23")
+    with open(stack.key_file) as f:
+        key = bytes.fromhex(f.read().strip())
+    blob = base64.b64decode(sealed)
+    nonce, c = blob[:24], blob[24:]
+    ad = ("monitor-auth:%d" % user_id).encode()
+    m, mlen = ctypes.create_string_buffer(len(c)), ctypes.c_ulonglong()
+    rc = lib.crypto_aead_xchacha20poly1305_ietf_decrypt(m, ctypes.byref(mlen), None, c, ctypes.c_ulonglong(len(c)),
+                                                        ad, ctypes.c_ulonglong(len(ad)), nonce, key)
+    assert rc == 0, "the sealed password does not open with the stack's key for this account"
+    return m.raw[:mlen.value].decode()
+
+
 def heartbeat_recipients(j):
     if j % 3 == 0:
         return sorted(set(list_targets(j % N_LISTS)))
@@ -89,8 +140,12 @@ class TestCronitorFidelity(FidelityTestCase):
         self.assertEqual((m["interval_s"], m["paused"], m["timeout_s"]),
                          (INTERVALS[i % 4], int((i + 1) % 5 == 0), 5 + i % 10), i)
         self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"]), check_recipients(i), i)
+        # alert timing: failures tolerated + 1, the grace before an alert, the repeat
+        self.assertEqual((m["alert_after_checks"], m["alert_after_s"], m["realert_s"], m["recovery_s"],
+                          m["muted_until"]), (i % 3 + 1, 30 * (i % 4) or None, realert_s(i), None, None), i)
         if i % 6 == 4:
             self.assertEqual((m["type"], m["url"], m["port"], m["keyword"]), ("tcp", host, 5432 + i, None))
+            self.assertIsNone(m["assertions"])
             return
         https = i % 2 == 0
         port = (8443 if https else 8080) if i % 3 == 0 else None
@@ -108,7 +163,12 @@ class TestCronitorFidelity(FidelityTestCase):
             headers["Accept"] = "application/json"
         if i % 4 == 3:
             headers["Authorization"] = "Bearer cr-token-%d" % (i + 1)
-        self.assertEqual(json.loads(m["request_headers"]), headers)
+        self.assertEqual(json.loads(m["request_headers"]), headers)  # a basic-auth header is the login
+        self.assertEqual(self.js(m["assertions"]), check_assertions(i), i)
+        if login(i):
+            self.assertEqual((m["auth_username"], unseal(self.stack, user.id, m["auth_password_sealed"])), login(i))
+        else:
+            self.assertEqual((m["auth_username"], m["auth_password_sealed"]), (None, None))
         self.assertEqual(json.loads(m["expected_status_codes"]), ["200"])
         self.assertEqual((m["follow_redirects"], m["verify_ssl"]), (int(i % 3 != 1), int(i % 5 != 4)))
         self.assertEqual(m["ssl_expiry_days"], 7 * (1 + i % 3) if https else None)
@@ -127,8 +187,7 @@ class TestCronitorFidelity(FidelityTestCase):
             if is_site(i):
                 self.assertTrue(any('"Fid Monitor %d" is a site (real-user monitoring' % (i + 1) in w
                                     for w in warnings), warnings)
-        self.assertTrue(any('"Fid Monitor 1" has 1 assertion without an equivalent (e.g. "response.time < 2s")' in w
-                            for w in warnings), warnings)
+        self.assertFalse([w for w in warnings if "Monitor" in w and "assertion" in w], warnings)
 
         # jobs and heartbeats: schedule (cron) or interval, time zone, grace, tags, recipients
         self.assertEqual(self.stack.count("heartbeats", "user_id=%d" % user.id), N_HB)
@@ -141,6 +200,7 @@ class TestCronitorFidelity(FidelityTestCase):
                              (TIMEZONES[j % 4], (300, 600, 3600)[j % 3], int((j + 1) % 5 == 0)), j)
             self.assertEqual(json.loads(h["tags"]), ["demo", "batch-%d" % (j % 2)])
             self.assertIsNone(h["ping_url"])
+            self.assertEqual(h["realert_s"], 3600 * (2 + j % 3), j)
             self.assertEqual(self.linked("heartbeat_contacts", "heartbeat_id", h["id"]), heartbeat_recipients(j), j)
 
         # contacts: every target of every list once (ops@ is in several lists), plus direct destinations
@@ -190,6 +250,29 @@ class TestCronitorFidelity(FidelityTestCase):
             self.assertEqual([(r["mon"], r["hb"]) for r in got], want_mw, k)
         self.assertTrue(any('"Fid Maintenance 2" silences 1 monitor group' in w for w in warnings), warnings)
 
+        # a check's password is in the account sealed only: no API answer, run log, stored resource,
+        # other column or process log holds it, nor the header that carried it
+        secrets = set()
+        for i in checks:
+            if login(i):
+                secrets |= {login(i)[1], base64.b64encode(("%s:%s" % login(i)).encode()).decode()}
+        self.assertTrue(secrets)
+        seen = [json.dumps(self.logs(user, rid)), json.dumps(self.get(user, rid))]
+        for rtype in ("monitor", "heartbeat", "contact", "status_page", "maintenance_window"):
+            r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=%s&per_page=100" % (rid, rtype))
+            self.assertStatus(r, 200)
+            seen.append(r.text)
+        seen.append(json.dumps(self.stack.sql_dicts("SELECT * FROM migration_run_resources WHERE run_id=%s"
+                                                    % harness.q(rid)), default=str))
+        seen.append(json.dumps(self.stack.sql_dicts("SELECT * FROM monitors WHERE user_id=%d" % user.id), default=str))
+        for path in glob.glob(self.stack.tmp + "/**/*.log", recursive=True):
+            with open(path, errors="replace") as f:
+                seen.append(f.read())
+        for secret in secrets:
+            for text in seen:
+                self.assertNotIn(secret, text)
+        self.assertTrue(any("[redacted]" in text for text in seen[2:]), "the stored copy marks what it left out")
+
         # the lists are read with the page of monitors (to link their targets) and as their own phase
         reqs = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
         paths = [r["path"] for r in reqs]
@@ -222,18 +305,16 @@ class TestCronitorFidelity(FidelityTestCase):
         for i in checks:
             d = got["Fid Monitor %d" % (i + 1)]
             want = {"initialized", "environments", "next_expected_at", "created", "latest_event", "platform",
-                    "realert_interval", "escalation_policy", "probe.retries"}
+                    "consecutive_alert_threshold", "escalation_policy", "probe.retries"}
             want.add("passing" if i % 7 != 6 else "latest_issue")
-            if i % 3 != 0:
-                want.add("failure_tolerance")
             if i % 4 == 0:
                 want.add("note")
             self.assertEqual(set(d), want, (i, d))
             self.assertEqual(d["escalation_policy"], unknown)
             self.assertEqual(d["probe.retries"], unknown)
             self.assertEqual(d["latest_event"], state)
-            self.assertEqual(d["realert_interval"], "How long Cronitor waits before repeating an alert; alert timing "
-                                                    "is not carried yet.")
+            self.assertEqual(d["consecutive_alert_threshold"], "Not described in Cronitor's published reference (a "
+                                                               "live answer shows 1000), so not carried.")
 
         got = listing("heartbeat")[1]
         for j in range(N_HB):
@@ -242,6 +323,8 @@ class TestCronitorFidelity(FidelityTestCase):
                     "escalation_policy", "probe.retries"}
             if j % 2 == 0:  # a job: its assertions, platform and missed runs allowed
                 want |= {"assertions", "platform", "schedule_tolerance"}
+            else:           # failed runs tolerated: the account's heartbeats have no such count
+                want.add("failure_tolerance")
             self.assertEqual(set(d), want, (j, d))
             if j % 2 == 0:
                 self.assertEqual(d["assertions"], "Cronitor's rules on a job's runs (`metric.duration < 15min`, …); "
@@ -290,6 +373,9 @@ class TestCronitorFidelity(FidelityTestCase):
         self.assertEqual(summary[("heartbeat", "schedule_tolerance")], N_HB // 2)
         self.assertEqual(summary[("maintenance_window", "groups")], N_MW // 2)
         self.assertNotIn(("monitor", "request.headers"), summary)
+        for landed in ("realert_interval", "failure_tolerance", "grace_seconds", "assertions"):
+            self.assertNotIn(("monitor", landed), summary)
+        self.assertEqual(summary[("heartbeat", "failure_tolerance")], N_HB // 2)
 
     def test_a_reimport_whose_lists_are_refused_keeps_the_alert_links(self):
         # the second time the notification lists are refused: monitors that notify a list keep the

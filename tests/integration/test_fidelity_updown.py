@@ -4,7 +4,9 @@ compared with what the provider holds: full URLs (scheme, port, path, query) of 
 host (and port) of TCP/ICMP ones, the keyword (always 'present'), method, body and headers, regions
 (every location but the disabled ones), paused checks, alert recipients of every type linked to
 their checks, pulse checks as heartbeats without a ping URL (with the warning that the job must call
-the new one), and status pages with their checks and pulses in order. A second run with the
+the new one), and status pages with their checks and pulses in order; a check muted until a time is muted until
+then (muted until it recovers, or for ever, is said in a warning: the account mutes until a time only);
+updown publishes no other alert timing and never a check's basic-auth login. A second run with the
 recipients list refused (401) completes with a warning naming the kind; a bad key fails the run on
 the first call.
 
@@ -12,11 +14,21 @@ The expected values follow the fake's formulas for check i (tests/fakes/README.m
 """
 
 import json
+import time
 
 from fidelity import FidelityTestCase
 
 P = "updown"
 ALL = ["lan", "mia", "bhs", "gra", "fra", "sin", "tok", "syd"]
+BASE_TS = 1700000000
+
+
+def muted_until(i):
+    """monitors.muted_until of check i (a fresh account: the fake's version 0): a day after its last
+    check when i % 5 == 2; NULL for "recovery" (i % 5 == 3), "forever" (4) and none."""
+    if i % 5 != 2:
+        return None
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(BASE_TS + 30 * 86400 + i * 60 + 86400))
 
 
 class TestUpdownFidelity(FidelityTestCase):
@@ -55,6 +67,9 @@ class TestUpdownFidelity(FidelityTestCase):
             self.assertEqual(m["interval_s"], (60, 300, 30, 600, 3600, 15, 120, 1800)[i % 8], i)
             self.assertEqual(json.loads(m["regions"]) if m["regions"] else None, self.regions(i), i)
             self.assertEqual(self.linked("monitor_contacts", "monitor_id", m["id"], ("name",)), self.alerted(i), i)
+            self.assertEqual(m["muted_until"], muted_until(i), i)
+            self.assertEqual((m["alert_after_checks"], m["alert_after_s"], m["recovery_s"], m["realert_s"],
+                              m["auth_username"], m["auth_password_sealed"], m["assertions"]), (None,) * 7, i)
             if form == 0:    # https, updown's default GET/HEAD
                 self.assertEqual((m["type"], m["url"], m["http_method"], m["keyword"]),
                                  ("http", "https://m%d.example.com/" % n, "GET", None))
@@ -78,6 +93,13 @@ class TestUpdownFidelity(FidelityTestCase):
 
         # pulse checks: heartbeats, interval = period, grace 0, no ping URL; the warning says so
         warnings = self.warnings(user, rid)
+        for i in range(12):
+            said = {3: "until it recovers", 4: "for ever"}.get(i % 5)
+            self.assertEqual(any('check "Fid Monitor %d" has its alerts muted' % (i + 1) in w for w in warnings),
+                             said is not None, i)
+            if said:
+                self.assertTrue(any('"Fid Monitor %d" has its alerts muted %s; the account mutes only until a time'
+                                    % (i + 1, said) in w for w in warnings), warnings)
         for j in range(3):
             h = self.one("heartbeats", user, "Fid Heartbeat %d" % (j + 1))
             self.assertEqual((h["interval_s"], h["grace_s"], h["paused"]), ((300, 86400, 90000)[j], 0, 0))
@@ -143,13 +165,9 @@ class TestUpdownFidelity(FidelityTestCase):
                 want.add("published")
             if i % 6 in (0, 1):     # https: the certificate's last test
                 want.add("ssl")
-            if i % 5 == 2:
-                want.add("mute_until")
             self.assertEqual(set(d), want, (i, d))
             self.assertEqual(d["maintenance_policy"], unknown)
             self.assertEqual(d["flags.beta"], unknown)
-        self.assertEqual(got["Fid Monitor 3"]["mute_until"],
-                         "A mute of its alerts until a set time has no place in the account: the moved one alerts at once.")
 
         # pulses: the redacted URL first of all
         got = dropped("heartbeat")
@@ -174,9 +192,19 @@ class TestUpdownFidelity(FidelityTestCase):
         self.assertEqual(summary[("monitor", "maintenance_policy")], 12)
         self.assertEqual(summary[("monitor", "published")], 6)
         self.assertEqual(summary[("monitor", "ssl")], 4)
-        self.assertEqual(summary[("monitor", "mute_until")], 2)
+        self.assertNotIn(("monitor", "mute_until"), summary)   # it lands (muted_until)
         self.assertEqual(summary[("heartbeat", "url")], 3)
         self.assertEqual(summary[("status_page", "description")], 2)
+
+    def test_a_reimport_whose_recipients_or_pages_are_refused_keeps_the_account(self):
+        """Issue 24 item 1: the second time the recipients and status pages lists are refused (401); every
+        account table and list stays as the first import left it (checks keep their recipients and
+        their mute)."""
+        user = self.user()
+        key = self.setup_account()
+        self.assert_reimport_keeps(user, {"api_key": key},
+                                   [{"kind": "401", "match": "/api/recipients", "times": -1},
+                                    {"kind": "401", "match": "/api/status_pages", "times": -1}], [])
 
     def test_refused_recipients_skip_their_kind_and_the_run_completes(self):
         user = self.user()

@@ -455,6 +455,46 @@ test_url_parse(void **state)
 	assert_null(url_set_port("not a url", 80));
 }
 
+/* A URL's basic-auth login taken out of it, the rest as written. */
+static void
+test_url_take_login(void **state)
+{
+	char *bare, *user, *pass;
+
+	(void)state;
+	assert_int_equal(url_take_login("https://probe:s%3Ac%40ret@Shop.example:8443/a@b?u=x@y#f", &bare,
+	                     &user, &pass),
+	    1);
+	assert_string_equal(bare, "https://Shop.example:8443/a@b?u=x@y#f");
+	assert_string_equal(user, "probe");
+	assert_string_equal(pass, "s:c@ret");
+	free(bare);
+	free(user);
+	free(pass);
+	/* a user alone; the last '@' of the authority ends the login */
+	assert_int_equal(url_take_login("http://a@b@host/", &bare, &user, &pass), 1);
+	assert_string_equal(bare, "http://host/");
+	assert_string_equal(user, "a@b");
+	assert_null(pass);
+	free(bare);
+	free(user);
+	/* parts that decode to control characters are not taken, but leave the URL */
+	assert_int_equal(url_take_login("http://%00:%0a@host", &bare, &user, &pass), 1);
+	assert_string_equal(bare, "http://host");
+	assert_null(user);
+	assert_null(pass);
+	free(bare);
+	assert_int_equal(url_take_login("http://:@host/", &bare, &user, &pass), 1);
+	assert_null(user);
+	assert_null(pass);
+	free(bare);
+	/* none */
+	assert_int_equal(url_take_login("https://host/p?mail=a@b", &bare, &user, &pass), 0);
+	assert_null(bare);
+	assert_int_equal(url_take_login("mailto:a@b", &bare, &user, &pass), 0);
+	assert_int_equal(url_take_login(NULL, &bare, &user, &pass), 0);
+}
+
 /* A monitor's natural key: equal for the spellings of one site, different
  * for another site; every address with a key starts with that key's prefix
  * (letter case aside), so that monitor_find's index range finds them all. */
@@ -675,6 +715,26 @@ test_seal(void **state)
 	assert_int_equal(unseal(k, run, blob, blen, &plain, &plen), 0);
 	assert_string_equal(plain, secret);
 	seal_plain_free(plain, plen);
+	/* seal_same: the same blob for the same secret and associated data, another for another */
+	{
+		unsigned char *b1, *b2, *b3;
+		size_t n1, n2, n3;
+
+		assert_int_equal(seal_same(k, "monitor-auth:7", "pw", 2, &b1, &n1), 0);
+		assert_int_equal(seal_same(k, "monitor-auth:7", "pw", 2, &b2, &n2), 0);
+		assert_true(n1 == n2 && memcmp(b1, b2, n1) == 0);
+		assert_int_equal(unseal(k, "monitor-auth:7", b1, n1, &plain, &plen), 0);
+		assert_string_equal(plain, "pw");
+		seal_plain_free(plain, plen);
+		free(b2);
+		assert_int_equal(seal_same(k, "monitor-auth:8", "pw", 2, &b2, &n2), 0);
+		assert_int_equal(seal_same(k, "monitor-auth:7", "pX", 2, &b3, &n3), 0);
+		assert_true(memcmp(b1, b2, 24) != 0 && memcmp(b1, b3, 24) != 0);
+		assert_int_equal(unseal(k, "monitor-auth:7", b2, n2, &plain, &plen), -1);
+		free(b1);
+		free(b2);
+		free(b3);
+	}
 	/* Bound to the run id, and tamper-evident. */
 	assert_int_equal(unseal(k, "0192b8e4-5c1a-7c3e-9f00-000000000000", blob, blen, &plain, &plen), -1);
 	blob[blen - 1] ^= 1;
@@ -941,6 +1001,7 @@ main(void)
 		cmocka_unit_test(test_parse_bool),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_url_parse),
+		cmocka_unit_test(test_url_take_login),
 		cmocka_unit_test(test_url_key),
 		cmocka_unit_test(test_utf8_cut),
 		cmocka_unit_test(test_uuid),

@@ -123,8 +123,11 @@ test_cronitor_checks(void **state)
 	assert_string_equal(nstr(page_find(&p, "contact", "slack:#ops"), "type"), "slack");
 	assert_string_equal(nstr(page_find(&p, "contact", "slack:#ops"), "value"), "#ops");
 	assert_int_equal(page_count(&p, "contact"), 2);
-	assert_true(has_warning(&p,
-	    "\"Shop front\" has 1 assertion without an equivalent (e.g. \"response.time < 2s\")"));
+	/* an assertion without a column of its own is one of the account's assertions */
+	EXPECT_NORM(it,
+	    X_TEXT("assertions",
+	        "[{\"source\":\"time\",\"property\":null,\"comparison\":\"less than\",\"target\":\"2s\"}]"));
+	assert_false(has_warning(&p, "\"Shop front\" has"));
 	prov_page_free(&p);
 
 	assert_int_equal(run_parse(cronitor_parse, "monitors:2", 200, "cronitor/monitors_page2.json", &p, &e),
@@ -150,9 +153,82 @@ test_cronitor_checks(void **state)
 	    X_TEXT("expected_status_codes", "[]"), X_TEXT("tags", "[]"),
 	    X_IDS("contact_ids", "")); /* notify []: nobody */
 	assert_true(has_warning(&p, "\"Status absent\" uses an unknown request method"));
-	assert_true(has_warning(&p,
-	    "\"Status absent\" has 1 assertion without an equivalent (e.g. \"response.code < 400\")"));
+	EXPECT_NORM(it,
+	    X_TEXT("assertions",
+	        "[{\"source\":\"status\",\"property\":null,\"comparison\":"
+	        "\"less than\",\"target\":\"400\"}]"));
 	assert_true(has_warning(&p, "without a usable key; skipped"));
+	prov_page_free(&p);
+}
+
+/* Alert timing (monitor-api grace_seconds, monitor-yaml failure_tolerance
+ * and realert_interval), every assertion, and a basic-auth login from an
+ * Authorization header or the URL: sealed later, "[redacted]" in the stored
+ * copy. Wrong types and ranges are refused, never cut. */
+static void
+test_cronitor_alerting(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+	const char *raw;
+
+	(void)state;
+	assert_int_equal(run_parse(cronitor_parse, NULL, 200, "cronitor/monitors_alerting.json", &p, &e),
+	    PROV_OK);
+	it = page_find(&p, "monitor", "alert1");
+	EXPECT_NORM(it, X_INT("alert_after_checks", 3), X_INT("alert_after_s", 90), X_INT("realert_s", 28800),
+	    X_NULL("recovery_s"), X_NULL("muted_until"), X_STR("type", "keyword"),
+	    X_STR("keyword", "welcome"), X_TEXT("expected_status_codes", "[\"200\"]"),
+	    X_NULL("ssl_expiry_days"), X_STR("url", "https://api.example.com/login"),
+	    X_STR("auth_username", "probe"), X_STR("auth_password", "s3cr3t:part"),
+	    X_TEXT("request_headers", "{\"X-Env\":\"prod\"}"),
+	    X_TEXT("assertions",
+	        "[{\"source\":\"json\",\"property\":\"user.status\",\"comparison\":\"equals\",\"target\":\"active\"},"
+	        "{\"source\":\"header\",\"property\":\"X-App-Version\",\"comparison\":\"does not equal\","
+	        "\"target\":\"1.2.3\"},"
+	        "{\"source\":\"body\",\"property\":null,\"comparison\":\"contains\",\"target\":\"footer\"},"
+	        "{\"source\":\"body\",\"property\":null,\"comparison\":\"equals\",\"target\":\"ok\"},"
+	        "{\"source\":\"time\",\"property\":null,\"comparison\":\"at most\",\"target\":\"1.5s\"},"
+	        "{\"source\":\"public\",\"property\":null,\"comparison\":\"equals\",\"target\":\"true\"},"
+	        "{\"source\":\"metric.duration\",\"property\":null,\"comparison\":\"less than\",\"target\":\"5s\"},"
+	        "{\"source\":\"status\",\"property\":null,\"comparison\":\"at least\",\"target\":\"500\"},"
+	        "{\"source\":\"ssl_expires_in\",\"property\":null,\"comparison\":\"greater than\","
+	        "\"target\":\"soon\"}]"));
+	assert_true(has_warning(&p,
+	    "\"Login API\" has 2 assertions not of the form \"<assertion> <operator> <value>\" (e.g. "
+	    "\"response.time\"); not imported"));
+	assert_true(has_warning(&p,
+	    "\"Login API\" has a login in its URL and in its Authorization header; the "
+	    "header's was imported"));
+	/* the stored copy holds neither password */
+	raw =
+	    json_object_to_json_string_ext(it->raw, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	assert_null(strstr(raw, "cHJvYmU6czNjcjN0OnBhcnQ="));
+	assert_null(strstr(raw, "old:pw"));
+	assert_non_null(strstr(raw, "\"authorization\":\"[redacted]\""));
+	assert_non_null(strstr(raw, "\"url\":\"https://[redacted]@api.example.com/login\""));
+
+	/* a login in the URL, percent-decoded; a header that is not one stays a header */
+	it = page_find(&p, "monitor", "alert2");
+	EXPECT_NORM(it, X_STR("url", "https://www.example.com:8443/x?y=1"), X_INT("port", 8443),
+	    X_STR("auth_username", "probe"), X_STR("auth_password", "p@ss"),
+	    X_TEXT("request_headers", "{\"Authorization\":\"Basic !!not base64!!\"}"),
+	    X_NULL("alert_after_checks"), X_NULL("alert_after_s"), X_NULL("realert_s"));
+	assert_true(has_warning(&p,
+	    "\"Odd timing\" repeats its alerts at \"never\", which is not a length of "
+	    "time; the account's default applies"));
+	/* wrong types and ranges: nothing; a login of control characters is taken out, not kept */
+	it = page_find(&p, "monitor", "alert3");
+	EXPECT_NORM(it, X_NULL("alert_after_checks"), X_NULL("alert_after_s"), X_NULL("realert_s"),
+	    X_STR("url", "https://www.example.com/"), X_NULL("auth_username"), X_NULL("auth_password"),
+	    X_TEXT("request_headers", "{\"Authorization\":\"Basic Og==\"}"));
+	assert_true(has_warning(&p, "\"Hostile timing\" repeats its alerts at \"(not text)\""));
+	assert_true(has_warning(&p, "\"Hostile timing\" has a login in its URL that cannot be kept"));
+	assert_null(strstr(json_object_to_json_string(it->raw), "%00"));
+	/* a job repeats too; its tolerances have no column */
+	it = page_find(&p, "heartbeat", "job9");
+	EXPECT_NORM(it, X_INT("realert_s", 7200), X_STR("schedule", "0 4 * * *"));
 	prov_page_free(&p);
 }
 
@@ -690,6 +766,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cronitor_heartbeats),
 		cmocka_unit_test(test_cronitor_checks),
+		cmocka_unit_test(test_cronitor_alerting),
 		cmocka_unit_test(test_cronitor_paging),
 		cmocka_unit_test(test_cronitor_notification_lists),
 		cmocka_unit_test(test_cronitor_long_target_hashed),

@@ -279,7 +279,7 @@ test_updown_check_addresses(void **state)
 	EXPECT_NORM(page_find(&p, "monitor", "pc"), X_STR("type", "tcp"), X_STR("url", "db.example.com"),
 	    X_INT("port", 5432));
 	EXPECT_NORM(page_find(&p, "monitor", "ui"), X_STR("type", "tcp"), X_STR("url", "db.example.com"),
-	    X_INT("port", 1));
+	    X_INT("port", 1), X_STR("auth_username", "u"), X_STR("auth_password", "pw"));
 	EXPECT_NORM(page_find(&p, "monitor", "dp"), X_STR("type", "http"),
 	    X_STR("url", "HTTPS://Shop.Example.COM:443/x"));
 	EXPECT_NORM(page_find(&p, "monitor", "bd"), X_STR("type", "other"), X_STR("url", "icmp://[::1"));
@@ -288,6 +288,58 @@ test_updown_check_addresses(void **state)
 	assert_int_equal(run_parse_text(updown_parse, "checks:0", 200,
 	                     "[{\"token\":\"x\",\"url\":\"icmp://\xff\xfe.example\"}]", &p, &e),
 	    PROV_TRANSIENT);
+	prov_page_free(&p);
+}
+
+/* mute_until (updown.io/api: a time, "recovery" or "forever") and a login
+ * in a URL, which updown's answers leave out but which is never kept in
+ * clear should one come. */
+static void
+test_updown_alerting(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *it;
+
+	(void)state;
+	assert_int_equal(
+	    run_parse_text(updown_parse, "checks:0", 200,
+	        "[{\"token\":\"m1\",\"url\":\"https://a.example/\",\"alias\":\"Timed\","
+	        "\"mute_until\":\"2021-10-05T22:26:12-04:00\"},"
+	        "{\"token\":\"m2\",\"url\":\"https://b.example/\",\"alias\":\"Until up\","
+	        "\"mute_until\":\"recovery\"},"
+	        "{\"token\":\"m3\",\"url\":\"https://c.example/\",\"alias\":\"Always\","
+	        "\"mute_until\":\"forever\"},"
+	        "{\"token\":\"m4\",\"url\":\"https://d.example/\",\"alias\":\"Odd\","
+	        "\"mute_until\":[1]},"
+	        "{\"token\":\"m5\",\"url\":\"https://e.example/\",\"mute_until\":\"\"},"
+	        "{\"token\":\"a1\",\"type\":\"https\",\"url\":\"https://probe:p%40ss@f.example/x?y=1\"},"
+	        "{\"token\":\"a2\",\"url\":\"https://%01@g.example/\",\"alias\":\"Bad login\"},"
+	        "{\"token\":\"p1\",\"type\":\"pulse\",\"alias\":\"Pulse\","
+	        "\"mute_until\":\"2030-01-01T00:00:00Z\"}]",
+	        &p, &e),
+	    PROV_OK);
+	EXPECT_NORM(page_find(&p, "monitor", "m1"), X_STR("muted_until", "2021-10-06T02:26:12Z"));
+	EXPECT_NORM(page_find(&p, "monitor", "m2"), X_NULL("muted_until"));
+	assert_true(has_warning(&p,
+	    "\"Until up\" has its alerts muted until it recovers; the account mutes only "
+	    "until a time, so the imported monitor alerts"));
+	EXPECT_NORM(page_find(&p, "monitor", "m3"), X_NULL("muted_until"));
+	assert_true(has_warning(&p, "\"Always\" has its alerts muted for ever"));
+	EXPECT_NORM(page_find(&p, "monitor", "m4"), X_NULL("muted_until"));
+	assert_true(has_warning(&p, "\"Odd\" is muted until \"(not text)\", which is not a time"));
+	EXPECT_NORM(page_find(&p, "monitor", "m5"), X_NULL("muted_until"));
+	/* the login out of the URL (and of the name it gives), sealed later, [redacted] in the stored copy */
+	it = page_find(&p, "monitor", "a1");
+	EXPECT_NORM(it, X_STR("url", "https://f.example/x?y=1"), X_STR("name", "https://f.example/x?y=1"),
+	    X_STR("auth_username", "probe"), X_STR("auth_password", "p@ss"));
+	assert_string_equal(json_object_get_string(json_object_object_get(it->raw, "url")),
+	    "https://[redacted]@f.example/x?y=1");
+	it = page_find(&p, "monitor", "a2");
+	EXPECT_NORM(it, X_STR("url", "https://g.example/"), X_NULL("auth_username"), X_NULL("auth_password"));
+	assert_true(has_warning(&p, "\"Bad login\" has a login in its URL that cannot be kept"));
+	/* a pulse has no mute in the account */
+	assert_false(json_object_object_get_ex(page_find(&p, "heartbeat", "p1")->norm, "muted_until", NULL));
 	prov_page_free(&p);
 }
 
@@ -301,6 +353,7 @@ main(void)
 		cmocka_unit_test(test_updown_errors),
 		cmocka_unit_test(test_updown_fetch),
 		cmocka_unit_test(test_updown_check_addresses),
+		cmocka_unit_test(test_updown_alerting),
 	};
 
 	return PROVTEST_RUN(tests);
