@@ -324,6 +324,9 @@ add_norm(struct prov_page *page, const char *type, const char *id, json_object *
 	prov_page_add(page, type, id, json_object_get(m), norm);
 }
 
+/* The field tables (at the end) map the fields that are copied as they are. */
+static const struct prov_field monitor_fields[], contact_fields[];
+
 /* ------------------------------------------------------------- v2 monitors */
 
 static const char *
@@ -441,8 +444,8 @@ add_v2_monitor(json_object *m, const char *id, struct prov_page *page)
 	const char *name = prov_get_text(m, "friendly_name", PROV_MAX_STR);
 	int64_t type = -1, kw;
 
+	prov_map(monitor_fields, m, &mon);
 	prov_get_int(m, "type", &type);
-	mon.url = prov_get_text(m, "url", PROV_MAX_STR);
 	mon.name = name ? name : mon.url ? mon.url : id;
 	mon.interval = prov_int_or(m, "interval", 300);
 	mon.paused = prov_int_or(m, "status", 1) == 0;
@@ -772,7 +775,7 @@ add_v3_monitor(json_object *m, const char *id, const struct ur_ctx *ctx, struct 
 	char dns_type[16];
 	int64_t kc;
 
-	mon.url = prov_get_text(m, "url", PROV_MAX_STR);
+	prov_map(monitor_fields, m, &mon);
 	mon.name = name ? name : mon.url ? mon.url : id;
 	mon.interval = prov_int_or(m, "interval", 300);
 	mon.paused = status != NULL && strcasecmp(status, "PAUSED") == 0;
@@ -876,18 +879,18 @@ static void
 add_contact(json_object *c, const char *id, struct prov_page *page)
 {
 	struct prov_contact ct = { 0 };
-	const char *name = prov_get_text(c, "friendly_name", PROV_MAX_STR);
 	char shown[48];
 
-	if (name == NULL)
-		name = prov_get_text(c, "friendlyName", PROV_MAX_STR);
-	if (name == NULL) /* a team or organization contact (add_team_contacts) */
-		name = prov_get_text(c, "name", PROV_MAX_STR);
-	/* v3 integrations keep the address in webhookURL. */
-	ct.value = prov_get_text(c, "webhookURL", PROV_MAX_STR);
+	/* friendly_name, and webhookURL: v3 integrations keep the address there. */
+	prov_map(contact_fields, c, &ct);
+	if (ct.name == NULL)
+		ct.name = prov_get_text(c, "friendlyName", PROV_MAX_STR);
+	if (ct.name == NULL) /* a team or organization contact (add_team_contacts) */
+		ct.name = prov_get_text(c, "name", PROV_MAX_STR);
 	if (ct.value == NULL)
 		ct.value = prov_get_text(c, "value", PROV_MAX_STR);
-	ct.name = name ? name : ct.value ? ct.value : id;
+	if (ct.name == NULL)
+		ct.name = ct.value ? ct.value : id;
 	if ((ct.type = contact_type(c, shown, sizeof shown)) == NULL) {
 		ct.type = "other";
 		prov_page_warn(page, UR " alert contact \"%s\" has an unknown type %s; kept as other",
@@ -1901,7 +1904,7 @@ static const struct prov_field monitor_fields[] = {
 	{ "friendly_name", "`monitors.name`", "else the URL, else the id" },
 	{ "friendlyName", "`monitors.name`", "else the URL, else the id" },
 	{ "type", "`monitors.type`", "v2 1 `http`, 2 `keyword`, 3 `ping`, 4 `port`; v3 `HTTP`, `KEYWORD`, `PING`, `PORT`, `DNS`, `API`, `UDP` in lower case; 5 or `HEARTBEAT` is a heartbeat; anything else `other`, with a warning" },
-	{ "url", "`monitors.url`", "the full URL (scheme, host, port, path, query) of HTTP, keyword and API monitors; the host of ping, port, DNS and UDP monitors" },
+	{ "url", "`monitors.url`", "the full URL (scheme, host, port, path, query) of HTTP, keyword and API monitors; the host of ping, port, DNS and UDP monitors", PROV_TEXT(monitor, url, PROV_MAX_STR) },
 	{ "port", "`monitors.port`", "port and UDP monitors" },
 	{ "sub_type", "`monitors.port`", "v2 port monitors when `port` is empty: 1 → 80, 2 → 443, 3 → 21, 4 → 25, 5 → 110, 6 → 143 (v2 says 1 for every port monitor, so `port` wins); no usable port: NULL, with a warning" },
 	{ "interval", "`monitors.interval_s`", "seconds; 300 when absent" },
@@ -2006,11 +2009,11 @@ static const struct prov_field heartbeat_fields[] = {
 };
 static const struct prov_field contact_fields[] = {
 	{ "id", "`import_links`", "the external id (v2 writes it as a string, possibly with a leading zero; the same contact on both APIs)" },
-	{ "friendly_name", "`contacts.name`", "else the address, else the id" },
+	{ "friendly_name", "`contacts.name`", "else the address, else the id", PROV_TEXT(contact, name, PROV_MAX_STR) },
 	{ "friendlyName", "`contacts.name`", "else the address, else the id" },
 	{ "name", "`contacts.name`", "team and organization contacts (`GET /v3/user/all-alert-contacts`), else the address, else the id" },
 	{ "type", "`contacts.type`", "a v2 number or a v3 name, see the types below; anything else `other`, with a warning; app (push) contacts: `needs_address` 1" },
-	{ "webhookURL", "`contacts.value`", "v3 integrations: the address, before `value`" },
+	{ "webhookURL", "`contacts.value`", "v3 integrations: the address, before `value`", PROV_TEXT(contact, value, PROV_MAX_STR) },
 	{ "value", "`contacts.value`", "the address; none: NULL and `needs_address` 1" },
 	{ "status", NULL, "Whether it is active, paused or not activated yet at UptimeRobot; the account's contacts have no such state." },
 	{ "enableNotificationsFor", NULL, "Which changes it is alerted of (up, down or both) has no place in the account." },
