@@ -879,6 +879,9 @@ add_window(json_object *a, const char *what, const char *id, const char *name, s
 
 /* ---- monitors and heartbeats ---- */
 
+/* The field tables (at the end) map the fields that are copied as they are. */
+static const struct prov_field monitor_fields[], heartbeat_fields[];
+
 /* request_headers [{name, value}] as an object name -> value. */
 static json_object *
 headers_object(json_object *arr)
@@ -1023,17 +1026,16 @@ add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const c
 {
 	struct prov_monitor m = { 0 };
 	struct bs_links l;
-	const char *name = prov_get_text(a, "pronounceable_name", PROV_MAX_STR);
-	const char *url = prov_get_text(a, "url", PROV_MAX_STR);
 	json_object *norm, *pw = prov_get(a, "auth_password");
 	char method[20];
 	int t;
 	int64_t timeout;
 
-	m.name = name ? name : url ? url : id;
+	prov_map(monitor_fields, item, &m);
+	if (m.name == NULL)
+		m.name = m.url ? m.url : id;
 	t = monitor_type(a, m.name, page);
 	m.type = t >= 0 ? monitor_types[t].norm : "other";
-	m.url = url;
 	m.interval = prov_int_or(a, "check_frequency", 180);
 	m.paused = is_paused(a);
 	m.port = first_port(a, m.name, page);
@@ -1053,11 +1055,8 @@ add_monitor(const struct bs_ctx *ctx, json_object *item, json_object *a, const c
 	m.timeout = t >= 0 && monitor_types[t].ms_timeout ? (timeout + 999) / 1000 : timeout;
 	m.follow_redirects = get_tri(a, "follow_redirects");
 	m.verify_ssl = get_tri(a, "verify_ssl");
-	m.ssl_expiry_days = prov_int_or(a, "ssl_expiration", 0);
-	m.regions = prov_str_list(prov_get(a, "regions"), ',');
 	m.alert_after_s = prov_int_in_or(a, "confirmation_period", 0, BS_MAX_DELAY, 0);
 	m.recovery_s = prov_int_in_or(a, "recovery_period", 0, BS_MAX_DELAY, 0);
-	m.auth_username = prov_get_text(a, "auth_username", 255);
 	m.auth_password = prov_get_str(a, "auth_password", BS_MAX_PASSWORD);
 	if (m.auth_password != NULL && m.auth_password[0] == '\0')
 		m.auth_password = NULL;
@@ -1084,13 +1083,11 @@ add_heartbeat(const struct bs_ctx *ctx, json_object *item, json_object *a, const
 {
 	struct prov_heartbeat h = { 0 };
 	struct bs_links l;
-	const char *name = prov_get_text(a, "name", PROV_MAX_STR);
 
-	h.name = name ? name : id;
-	h.interval = prov_int_or(a, "period", 0);
-	h.grace = prov_int_or(a, "grace", 0);
+	prov_map(heartbeat_fields, item, &h);
+	if (h.name == NULL)
+		h.name = id;
 	h.paused = is_paused(a);
-	h.ping_url = prov_get_text(a, "url", PROV_MAX_STR);
 	l = alert_links(ctx, a, "heartbeat", h.name, page);
 	h.contact_ids = l.ids;
 	h.contact_timing = l.timing;
@@ -1603,8 +1600,8 @@ const struct provider_ops better_stack_ops = { better_stack_fetch };
 static const struct prov_field monitor_fields[] = {
 	{ "id", "`import_links`", "the external id" },
 	{ "type", "`monitors`", "the kind of object (`monitor`)" },
-	{ "attributes.pronounceable_name", "`monitors.name`", "else `url`, else the id" },
-	{ "attributes.url", "`monitors.url`, `monitors.dns_nameserver`", "the full URL for HTTP types, the host for server and port types; for `dns` the DNS server asked: `dns_nameserver`" },
+	{ "attributes.pronounceable_name", "`monitors.name`", "else `url`, else the id", PROV_TEXT(monitor, name, PROV_MAX_STR) },
+	{ "attributes.url", "`monitors.url`, `monitors.dns_nameserver`", "the full URL for HTTP types, the host for server and port types; for `dns` the DNS server asked: `dns_nameserver`", PROV_TEXT(monitor, url, PROV_MAX_STR) },
 	{ "attributes.monitor_type", "`monitors.type`, `monitors.keyword_up_when`", "see the types below; `playwright` and unknown types arrive as `other`, with a warning" },
 	{ "attributes.required_keyword", "`monitors.keyword`", "keyword types, and `udp` (the expected answer); other types leave it out" },
 	{ "attributes.expected_status_codes", "`monitors.expected_status_codes`", "numbers or strings" },
@@ -1619,11 +1616,11 @@ static const struct prov_field monitor_fields[] = {
 	{ "attributes.request_timeout", "`monitors.timeout_s`", "seconds; milliseconds for server and port types, rounded up to seconds" },
 	{ "attributes.follow_redirects", "`monitors.follow_redirects`", NULL },
 	{ "attributes.verify_ssl", "`monitors.verify_ssl`", NULL },
-	{ "attributes.ssl_expiration", "`monitors.ssl_expiry_days`", NULL },
-	{ "attributes.regions", "`monitors.regions`", "`us`, `eu`, `as`, `au`" },
+	{ "attributes.ssl_expiration", "`monitors.ssl_expiry_days`", NULL, PROV_INT(monitor, ssl_expiry_days) },
+	{ "attributes.regions", "`monitors.regions`", "`us`, `eu`, `as`, `au`", PROV_CSV(monitor, regions) },
 	BS_ALERTS("monitor_contacts"),
 	BS_WINDOW,
-	{ "attributes.auth_username", "`monitors.auth_username`", "the login to the target (basic auth)" },
+	{ "attributes.auth_username", "`monitors.auth_username`", "the login to the target (basic auth)", PROV_TEXT(monitor, auth_username, 255) },
 	{ "attributes.auth_password", "`monitors.auth_password_sealed`", "sealed by discovery, never shown; the stored copy holds `[redacted]`; longer than 1000 bytes: not imported, with a warning" },
 	{ "attributes.confirmation_period", "`monitors.alert_after_s`", "seconds a failure must last before an incident starts; 0: NULL" },
 	{ "attributes.recovery_period", "`monitors.recovery_s`", "seconds the monitor must be up again before the incident ends; 0: NULL" },
@@ -1643,10 +1640,10 @@ static const struct prov_field monitor_fields[] = {
 static const struct prov_field heartbeat_fields[] = {
 	{ "id", "`import_links`", "the external id" },
 	{ "type", "`heartbeats`", "the kind of object (`heartbeat`)" },
-	{ "attributes.name", "`heartbeats.name`", "else the id" },
-	{ "attributes.url", "`heartbeats.ping_url`", "`https://uptime.betterstack.com/api/v1/heartbeat/<token>`" },
-	{ "attributes.period", "`heartbeats.interval_s`", "seconds; no cron schedule, so `schedule` and `timezone` stay NULL" },
-	{ "attributes.grace", "`heartbeats.grace_s`", NULL },
+	{ "attributes.name", "`heartbeats.name`", "else the id", PROV_TEXT(heartbeat, name, PROV_MAX_STR) },
+	{ "attributes.url", "`heartbeats.ping_url`", "`https://uptime.betterstack.com/api/v1/heartbeat/<token>`", PROV_TEXT(heartbeat, ping_url, PROV_MAX_STR) },
+	{ "attributes.period", "`heartbeats.interval_s`", "seconds; no cron schedule, so `schedule` and `timezone` stay NULL", PROV_INT(heartbeat, interval) },
+	{ "attributes.grace", "`heartbeats.grace_s`", NULL, PROV_INT(heartbeat, grace) },
 	{ "attributes.paused", "`heartbeats.paused`", NULL },
 	{ "attributes.paused_at", "`heartbeats.paused`", "set: paused" },
 	{ "attributes.status", "`heartbeats.paused`", "`paused` pauses it; the other states are not settings" },
