@@ -464,6 +464,9 @@ realert_of(json_object *m, const char *name, struct prov_page *page)
 	return 0;
 }
 
+/* The field tables (at the end) map the fields that are copied as they are. */
+static const struct prov_field check_fields[], job_fields[], page_fields[], window_fields[];
+
 static void
 add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_links *l,
     struct prov_page *page)
@@ -473,10 +476,9 @@ add_heartbeat(json_object *m, const char *id, const char *name, const struct cr_
 	int64_t every = span_seconds(schedule, true), grace = 0;
 	bool unread;
 
+	prov_map(job_fields, m, &h);
 	h.name = name;
-	h.paused = prov_get_bool(m, "paused", false) || prov_get_bool(m, "disabled", false);
-	h.timezone = prov_get_text(m, "timezone", 64);
-	h.tags = prov_str_list(prov_get(m, "tags"), ',');
+	h.paused = h.paused || prov_get_bool(m, "disabled", false);
 	h.contact_ids = notify_links(m, name, l, page, &unread);
 	h.realert_s = realert_of(m, name, page);
 	assertions_warn(m, name, page); /* metric.duration and the like have no equivalent */
@@ -887,12 +889,13 @@ add_check(json_object *m, const char *id, const char *name, bool known, const st
 	int64_t every = span_seconds(schedule, true), n;
 	char host[256], method[16], sb[80];
 
+	prov_map(check_fields, m, &mon);
 	if (url != NULL)
 		url_login(rq, &url, &login, name, page);
 	else if ((url = prov_get_text(m, "url", PROV_MAX_STR)) != NULL)
 		url_login(m, &url, &login, name, page);
 	mon.name = name;
-	mon.paused = prov_get_bool(m, "paused", false) || prov_get_bool(m, "disabled", false);
+	mon.paused = mon.paused || prov_get_bool(m, "disabled", false);
 	mon.interval = every > 0 ? every : 60;
 	if (every <= 0 && schedule != NULL) {
 		prov_copy_text(sb, sizeof sb, schedule);
@@ -923,10 +926,8 @@ add_check(json_object *m, const char *id, const char *name, bool known, const st
 	mon.keyword_up_when = as.up_when;
 	mon.expected_status_codes = as.codes;
 	mon.ssl_expiry_days = as.ssl_days;
-	mon.regions =
-	    prov_str_list(prov_get(m, "regions") != NULL ? prov_get(m, "regions") : prov_get(rq, "regions"),
-	        ',');
-	mon.tags = prov_str_list(prov_get(m, "tags"), ',');
+	if (prov_get(m, "regions") == NULL)
+		mon.regions = prov_str_list(prov_get(rq, "regions"), ',');
 	mon.contact_ids = notify_links(m, name, l, page, &unread);
 	prov_page_add(page, "monitor", id, json_object_get(m), links_read(prov_norm_monitor(&mon), unread));
 	free(as.keyword);
@@ -972,22 +973,19 @@ static void
 add_statuspage(json_object *p, const char *id, struct prov_page *page)
 {
 	struct prov_status_page sp = { 0 };
-	const char *url = prov_get_text(p, "url", PROV_MAX_STR);
 	const char *domain = prov_get_text(p, "custom_domain", 253);
 	const char *sub = prov_get_text(p, "hosted_subdomain", 63);
 	const char *access = prov_get_str(p, "access", 32);
 	json_object *comps = prov_get_array(p, "components");
 	char *built = NULL;
 
-	sp.name = prov_get_text(p, "name", PROV_MAX_STR);
+	prov_map(page_fields, p, &sp);
 	if (sp.name == NULL)
 		sp.name = id;
-	if (url == NULL && domain != NULL)
-		url = built = xasprintf("https://%s", domain);
-	else if (url == NULL && sub != NULL)
-		url = built = xasprintf("https://%s.cronitorstatus.com", sub);
-	sp.url = url;
-	sp.timezone = prov_get_text(p, "timezone", 64);
+	if (sp.url == NULL && domain != NULL)
+		sp.url = built = xasprintf("https://%s", domain);
+	else if (sp.url == NULL && sub != NULL)
+		sp.url = built = xasprintf("https://%s.cronitorstatus.com", sub);
 	sp.items = json_object_new_array();
 	for (size_t i = 0; comps != NULL && i < json_object_array_length(comps) && i < PROV_MAX_ITEMS; i++) {
 		json_object *c = json_object_array_get_idx(comps, i);
@@ -1026,11 +1024,10 @@ add_window(json_object *w, const char *id, struct prov_page *page)
 	json_object *mons = prov_get_array(w, "monitors");
 	struct tz *zone;
 
-	mw.name = prov_get_text(w, "name", PROV_MAX_STR);
+	prov_map(window_fields, w, &mw);
 	if (mw.name == NULL)
 		mw.name = id;
 	mw.recurrence = "once";
-	mw.timezone = prov_get_text(w, "timezone", 64);
 	/* ISO 8601 times; one without an offset is the window's zone's */
 	zone = prov_zone_load(mw.timezone, page, CR " maintenance window", mw.name);
 	got_a = prov_get_time(w, "start", TIME_WALL | TIME_OFFSET, zone, &a);
@@ -1363,9 +1360,10 @@ cronitor_fetch(struct prov_session *s, const char *cursor, struct prov_page *pag
 
 const struct provider_ops cronitor_ops = { cronitor_fetch };
 
-/* The fate of each field (providers/fields.h): the monitor of the monitors
- * API (cronitor.io/docs/monitor-api, monitor-yaml's attribute list, the
- * CLI's and the fixtures' read-only fields; providers.md §7), which is a check or a job or heartbeat by its
+/* The fate of each field (providers/fields.h), and how the table maps those
+ * it can: the monitor of the monitors API (cronitor.io/docs/monitor-api,
+ * monitor-yaml's attribute list, the CLI's and the fixtures' read-only
+ * fields; providers.md §7), which is a check or a job or heartbeat by its
  * type; a notification list as each contact made from it keeps it (a direct
  * destination keeps its notify entry, a string: nothing to list); a status
  * page with its components; a maintenance window (shape unconfirmed). */
@@ -1396,14 +1394,14 @@ static const struct prov_field check_fields[] = {
 	{ "request.follow_redirects", "`monitors.follow_redirects`", NULL },
 	{ "request.verify_ssl", "`monitors.verify_ssl`", NULL },
 	{ "request.cookies", NULL, "Cookies sent with each request; the account has no column for them." },
-	{ "regions", "`monitors.regions`", NULL },
+	{ "regions", "`monitors.regions`", NULL, PROV_CSV(monitor, regions) },
 	{ "request.regions", "`monitors.regions`", "when there is no top-level `regions`" },
 	{ "schedule", "`monitors.interval_s`", "`every <n> <unit>` in seconds; anything else 60, with a warning; absent: 60" },
 	{ "schedules", "`monitors.interval_s`", "the first, when there is no `schedule`; more: a warning" },
 	{ "assertions", "`monitors.keyword`, `monitors.keyword_up_when`, `monitors.expected_status_codes`, `monitors.ssl_expiry_days`, `monitors.assertions`", "the first `response.body contains` (`present`) or `!contains` (`absent`) makes the type `keyword`; each `response.code = <code>` is an expected code; the first `ssl_certificate.expires_in <op> <n> days` the expiry alert; every other one, in order, an assertion: source `status`, `body`, `header`, `json`, `time`, `last_modified`, `item_count`, `public` or `ssl_expires_in` (another subject: as Cronitor names it), the key of `response.header` and `response.json` its property, the operator in words (`less than`, `at most`, `equals`, `does not equal`, `at least`, `greater than`, `contains`, `does not contain`), the value its target; one not of the form `<assertion> [<key>] <operator> <value>` is not imported, with a warning naming the count and the first" },
 	{ "notify", "`monitor_contacts`", "each entry: a notification list's key links every target of the list; `email:…`, `slack:…` (and the other kinds) that destination as its own contact; anything else nothing, with a warning; omitted: the `default` list; the map form's `alerts` likewise, while its `events` (alerts on completion and the like) are not carried" },
-	{ "tags", "`monitors.tags`", NULL },
-	{ "paused", "`monitors.paused`", NULL },
+	{ "tags", "`monitors.tags`", NULL, PROV_CSV(monitor, tags) },
+	{ "paused", "`monitors.paused`", NULL, PROV_BOOL(monitor, paused) },
 	{ "disabled", "`monitors.paused`", "a disabled check is imported paused" },
 	{ "platform", NULL, "The URL's scheme decides the kind of check; a `browser` check is imported as a plain HTTP check." },
 	{ "failure_tolerance", "`monitors.alert_after_checks`", "the failed requests tolerated, plus one: down after that many in a row" },
@@ -1421,11 +1419,11 @@ static const struct prov_field job_fields[] = {
 	{ "type", "`heartbeats`", "`job` and `heartbeat` both become a heartbeat; the account does not tell them apart" },
 	{ "schedule", "`heartbeats.interval_s`, `heartbeats.schedule`", "`every <n> <unit>`: the interval in seconds; a cron expression or macro: the schedule as written, interval 0; other text (`at 14:30`): the schedule as written, with a warning to review it" },
 	{ "schedules", "`heartbeats.interval_s`, `heartbeats.schedule`", "the first, when there is no `schedule`; more: a warning" },
-	{ "timezone", "`heartbeats.timezone`", "the zone the schedule is read in" },
+	{ "timezone", "`heartbeats.timezone`", "the zone the schedule is read in", PROV_TEXT(heartbeat, timezone, 64) },
 	{ "grace_seconds", "`heartbeats.grace_s`", NULL },
 	{ "notify", "`heartbeat_contacts`", "as for checks: lists, direct destinations, the `default` list when omitted; the map form's `events` are not carried" },
-	{ "tags", "`heartbeats.tags`", NULL },
-	{ "paused", "`heartbeats.paused`", NULL },
+	{ "tags", "`heartbeats.tags`", NULL, PROV_CSV(heartbeat, tags) },
+	{ "paused", "`heartbeats.paused`", NULL, PROV_BOOL(heartbeat, paused) },
 	{ "disabled", "`heartbeats.paused`", "a disabled job is imported paused" },
 	{ "assertions", NULL, "Cronitor's rules on a job's runs (`metric.duration < 15min`, …); the account has none (a warning names the monitor)." },
 	{ "realert_interval", "`heartbeats.realert_s`", "as for checks" },
@@ -1446,12 +1444,12 @@ static const struct prov_field list_fields[] = {
 };
 static const struct prov_field page_fields[] = {
 	{ "key", "`import_links`", "the external id" },
-	{ "name", "`status_pages.name`", "else the key" },
-	{ "url", "`status_pages.url`", NULL },
+	{ "name", "`status_pages.name`", "else the key", PROV_TEXT(status_page, name, PROV_MAX_STR) },
+	{ "url", "`status_pages.url`", NULL, PROV_TEXT(status_page, url, PROV_MAX_STR) },
 	{ "custom_domain", "`status_pages.url`", "`https://<custom_domain>` when there is no `url`" },
 	{ "hosted_subdomain", "`status_pages.url`", "`https://<hosted_subdomain>.cronitorstatus.com` when there is neither" },
 	{ "access", "`status_pages.public`", "`public` or absent: public; `private`, `protected`: not; an unknown one: not, with a warning" },
-	{ "timezone", "`status_pages.timezone`", NULL },
+	{ "timezone", "`status_pages.timezone`", NULL, PROV_TEXT(status_page, timezone, 64) },
 	{ "components[].monitor", "`status_page_monitors`", "the monitor or heartbeat the entry shows, in order (one not imported, such as a site: an entry by name only)" },
 	{ "components[].name", "`status_page_monitors`", "the entry's name; a component without a monitor (a group) shows by its name alone" },
 	{ "components[].key", NULL, "Cronitor's id of the component; the entry is known by its place." },
@@ -1475,11 +1473,11 @@ static const struct prov_field page_fields[] = {
 static const struct prov_field window_fields[] = {
 	{ "key", "`import_links`", "the external id" },
 	{ "id", "`import_links`", "the external id when there is no key" },
-	{ "name", "`maintenance_windows.name`", "else the key" },
+	{ "name", "`maintenance_windows.name`", "else the key", PROV_TEXT(maintenance_window, name, PROV_MAX_STR) },
 	{ "start", "`maintenance_windows.starts`", "ISO 8601; without an offset, a wall clock in `timezone` (else UTC); not a date-time: NULL, with a warning" },
 	{ "end", "`maintenance_windows.ends`, `maintenance_windows.duration_min`", "the duration is end − start in real minutes, rounded up; not a date-time: NULL" },
 	{ "duration", "`maintenance_windows.duration_min`", "when start and end do not give it" },
-	{ "timezone", "`maintenance_windows.timezone`", "a name that is no zone is kept, the times read in UTC, with a warning" },
+	{ "timezone", "`maintenance_windows.timezone`", "a name that is no zone is kept, the times read in UTC, with a warning", PROV_TEXT(maintenance_window, timezone, 64) },
 	{ "monitors", "`maintenance_window_monitors`", "keys, or objects with a `key`: the monitors and heartbeats it silences" },
 	{ "affected_monitors", "`maintenance_window_monitors`", "when there is no `monitors`; as it" },
 	{ "groups", NULL, "Groups of monitors it silences; their monitors are not listed, so they are not linked (a warning says so)." },

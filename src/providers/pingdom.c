@@ -598,6 +598,9 @@ add_check(json_object *c, json_object *d, const char *failed, const char *id, co
 
 /* ---------------------------------------------------- maintenance windows */
 
+/* The field table (at the end) maps the fields that are copied as they are. */
+static const struct prov_field window_fields[];
+
 static void
 add_window(json_object *w, const char *id, struct prov_page *page)
 {
@@ -607,7 +610,7 @@ add_window(json_object *w, const char *id, struct prov_page *page)
 	struct time_civil c;
 	char start[21], end[21];
 
-	mw.name = prov_get_text(w, "description", PROV_MAX_STR);
+	prov_map(window_fields, w, &mw);
 	if (mw.name == NULL)
 		mw.name = id;
 	mw.recurrence = prov_map_other(recurrences, prov_get_str(w, "recurrencetype", 32), page,
@@ -962,10 +965,13 @@ pingdom_fetch(struct prov_session *s, const char *cursor, struct prov_page *page
 
 const struct provider_ops pingdom_ops = { pingdom_fetch };
 
-/* The fate of each field (providers/fields.h): DetailedCheck*, the type
- * attributes, ContactTargets and maintenance_resp_attrs of the official
- * API_3.1.yaml, and go-pingdom's userids (providers.md §2.2). A check is
- * stored as its detail, or as its list entry when the detail failed. */
+/* The fate of each field (providers/fields.h), and how the table maps those
+ * it can: DetailedCheck*, the type attributes, ContactTargets and
+ * maintenance_resp_attrs of the official API_3.1.yaml, and go-pingdom's
+ * userids (providers.md §2.2). A check is stored as its detail, or as its
+ * list entry when the detail failed: its fields are read in code, each from
+ * the detail else the list entry, and a type's settings only under the
+ * first (the only) member of `type`. */
 /* clang-format off */
 static const struct prov_field check_fields[] = {
 	{ "id", "`import_links`", "the external id" },
@@ -1050,7 +1056,7 @@ static const struct prov_field contact_fields[] = {
 };
 static const struct prov_field window_fields[] = {
 	{ "id", "`import_links`", "the external id" },
-	{ "description", "`maintenance_windows.name`", "else the id" },
+	{ "description", "`maintenance_windows.name`", "else the id", PROV_TEXT(maintenance_window, name, PROV_MAX_STR) },
 	{ "recurrencetype", "`maintenance_windows.recurrence`", "`none`: `once`, `day`: `daily`, `week`: `weekly`, `month`: `monthly`; another: `other`, with a warning" },
 	{ "repeatevery", "`maintenance_windows.recurrence`", "every 1 only: a window repeating every 2nd or later day, week or month is imported as every one, with a warning" },
 	{ "from", "`maintenance_windows.starts`, `duration_min`, `days`", "unix seconds as ISO 8601 UTC (`timezone` `UTC`); weekly: its weekday, monthly: its day of the month" },

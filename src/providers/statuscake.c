@@ -432,22 +432,25 @@ sc_timing(json_object *t, struct prov_monitor *m, struct prov_page *page)
 		    m->name, SC_MAX_TIME_S);
 }
 
+/* The field tables (at the end) map the fields that are copied as they are. */
+static const struct prov_field check_fields[], heartbeat_fields[], window_fields[];
+
 /* Every monitor field of uptime check t but its links; *url_out is a URL
  * built here (caller frees). */
 static void
 sc_monitor(json_object *t, const char *id, struct prov_monitor *m, char **url_out, struct prov_page *page)
 {
-	const char *name = prov_get_text(t, "name", PROV_MAX_STR);
 	const char *url = prov_get_text(t, "website_url", PROV_MAX_STR);
 	json_object *codes = prov_get(t, "status_codes");
 	int64_t port = -1;
 	size_t bad = 0;
 	bool http;
 
-	m->name = name ? name : url ? url : id;
+	prov_map(check_fields, t, m);
+	if (m->name == NULL)
+		m->name = url ? url : id;
 	m->url = url;
 	m->interval = sc_interval(t, "uptime check", m->name, 300, page);
-	m->paused = prov_get_bool(t, "paused", false);
 	m->port = prov_get_int(t, "port", &port) && port > 0 && port <= 65535 ? port : -1;
 	http = sc_type(t, m, page);
 	m->tags = prov_str_list(prov_get(t, "tags"), ',');
@@ -549,15 +552,12 @@ static enum sc_res
 sc_heartbeat(json_object *t, const char *id, struct prov_page *page, struct sc_ctx *c)
 {
 	struct prov_heartbeat h = { 0 };
-	const char *name = prov_get_text(t, "name", PROV_MAX_STR);
 
 	if (sc_links(c, prov_get(t, "contact_groups"), "heartbeat", page, &h.contact_ids) == SCR_LIMIT)
 		return SCR_LIMIT;
-	h.name = name ? name : id;
-	h.interval = prov_int_or(t, "period", 0);
-	h.paused = prov_get_bool(t, "paused", false);
-	h.ping_url = prov_get_text(t, "url", PROV_MAX_STR);
-	h.tags = prov_str_list(prov_get(t, "tags"), ',');
+	prov_map(heartbeat_fields, t, &h);
+	if (h.name == NULL)
+		h.name = id;
 	prov_page_add(page, "heartbeat", id, json_object_get(t),
 	    sc_links_read(c, h.contact_ids, prov_norm_heartbeat(&h)));
 	return SCR_GOT;
@@ -575,12 +575,13 @@ sc_ssl(json_object *t, const char *id, struct prov_page *page, struct sc_ctx *c)
 
 	if (sc_links(c, prov_get(t, "contact_groups"), "SSL check", page, &m.contact_ids) == SCR_LIMIT)
 		return SCR_LIMIT;
+	prov_map(check_fields, t, &m);
+	/* An SSL check has no name of its own: "SSL <website_url>". */
 	name = xasprintf("SSL %s", url ? url : id);
 	m.name = name;
 	m.url = url;
 	m.type = "http";
 	m.interval = sc_interval(t, "SSL check", name, 86400, page);
-	m.paused = prov_get_bool(t, "paused", false);
 	m.follow_redirects = sc_tri(t, "follow_redirects");
 	m.verify_ssl = sc_tri(t, "alert_broken");
 	m.request_headers = sc_headers(t, name, page);
@@ -698,14 +699,14 @@ static enum sc_res
 sc_window(json_object *w, const char *id, struct prov_page *page, struct sc_ctx *c)
 {
 	struct prov_maintenance_window mw = { 0 };
-	const char *name = prov_get_text(w, "name", PROV_MAX_STR);
 	const char *state = prov_get_str(w, "state", 64);
 	json_object *tags = prov_str_list(prov_get(w, "tags"), ',');
 
-	mw.name = name ? name : id;
+	prov_map(window_fields, w, &mw);
+	if (mw.name == NULL)
+		mw.name = id;
 	mw.start = prov_get_text(w, "start_at", 64);
 	mw.end = prov_get_text(w, "end_at", 64);
-	mw.timezone = prov_get_text(w, "timezone", 64);
 	mw.monitor_ids = prov_id_list(prov_get_array(w, "tests"), NULL);
 	if (tags != NULL && json_object_array_length(tags) > 0) {
 		if (c == NULL)
@@ -887,22 +888,24 @@ statuscake_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 
 const struct provider_ops statuscake_ops = { statuscake_fetch };
 
-/* The fate of each field (providers/fields.h): the objects of statuscake-go's
- * model_*.go (providers.md §3) as each item keeps them, an uptime check's
- * detail (else its list entry), an SSL check, a heartbeat list entry, a
- * contact group (every contact made from it keeps the whole group) and a
- * maintenance window. Uptime and SSL checks both become monitors, so one
- * table holds the fields of both. */
+/* The fate of each field (providers/fields.h), and how the table maps those
+ * it can: the objects of statuscake-go's model_*.go (providers.md §3) as
+ * each item keeps them, an uptime check's detail (else its list entry), an
+ * SSL check, a heartbeat list entry, a contact group (every contact made
+ * from it keeps the whole group) and a maintenance window. Uptime and SSL
+ * checks both become monitors, so one table holds the fields of both, and
+ * maps only those both read alike (a field only an uptime check reads, such
+ * as `tags` or `timeout`, is read in code). */
 /* clang-format off */
 #define SC_STATE      "State at StatusCake, not a setting."
 #define SC_CERT_STATE "State at StatusCake (what it found of the certificate), not a setting."
 static const struct prov_field check_fields[] = {
 	{ "id", "`import_links`", "the external id (an SSL check's: `ssl:<id>`)" },
-	{ "name", "`monitors.name`", "else `website_url`, else the id; an SSL check has none (see `website_url`)" },
+	{ "name", "`monitors.name`", "else `website_url`, else the id; an SSL check has none (see `website_url`)", PROV_TEXT(monitor, name, PROV_MAX_STR) },
 	{ "website_url", "`monitors.url`", "as given (the host for PING, DNS, TCP, SSH, SMTP); an HTTP check's URL gets its `port` when it has none and the port is not the scheme's default; an SSL check's is also its name, `SSL <website_url>`" },
 	{ "test_type", "`monitors.type`, `monitors.http_method`", "see the types below; an SSL check has none and is an `http` monitor" },
 	{ "check_rate", "`monitors.interval_s`", "seconds; 0 (\"constant\") becomes 30, with a warning; absent: 300 for an uptime check, 86400 for an SSL check" },
-	{ "paused", "`monitors.paused`", NULL },
+	{ "paused", "`monitors.paused`", NULL, PROV_BOOL(monitor, paused) },
 	{ "contact_groups", "`monitor_contacts`", "every contact made from each group (see the contact groups); when the group list cannot be read, each group's first address only, with a warning" },
 	{ "tags", "`monitors.tags`", NULL },
 	{ "port", "`monitors.port`", "1–65535, else NULL" },
@@ -969,11 +972,11 @@ static const struct prov_field check_fields[] = {
 };
 static const struct prov_field heartbeat_fields[] = {
 	{ "id", "`import_links`", "the external id" },
-	{ "name", "`heartbeats.name`", "else the id" },
-	{ "url", "`heartbeats.ping_url`", "the push URL" },
-	{ "period", "`heartbeats.interval_s`", "seconds; StatusCake has no grace period: `grace_s` 0" },
-	{ "paused", "`heartbeats.paused`", NULL },
-	{ "tags", "`heartbeats.tags`", NULL },
+	{ "name", "`heartbeats.name`", "else the id", PROV_TEXT(heartbeat, name, PROV_MAX_STR) },
+	{ "url", "`heartbeats.ping_url`", "the push URL", PROV_TEXT(heartbeat, ping_url, PROV_MAX_STR) },
+	{ "period", "`heartbeats.interval_s`", "seconds; StatusCake has no grace period: `grace_s` 0", PROV_INT(heartbeat, interval) },
+	{ "paused", "`heartbeats.paused`", NULL, PROV_BOOL(heartbeat, paused) },
+	{ "tags", "`heartbeats.tags`", NULL, PROV_CSV(heartbeat, tags) },
 	{ "contact_groups", "`heartbeat_contacts`", "every contact made from each group, as for checks" },
 	{ "status", NULL, SC_STATE },
 	{ "uptime", NULL, SC_STATE },
@@ -992,11 +995,11 @@ static const struct prov_field group_fields[] = {
 };
 static const struct prov_field window_fields[] = {
 	{ "id", "`import_links`", "the external id" },
-	{ "name", "`maintenance_windows.name`", "else the id" },
+	{ "name", "`maintenance_windows.name`", "else the id", PROV_TEXT(maintenance_window, name, PROV_MAX_STR) },
 	{ "start_at", "`maintenance_windows.starts`", "the first occurrence, as given (RFC 3339; without an offset, a wall clock in `timezone`); not a date-time: NULL, with a warning" },
 	{ "end_at", "`maintenance_windows.ends`, `maintenance_windows.duration_min`", "the duration is end − start in real minutes; not a date-time: NULL, with a warning" },
 	{ "repeat_interval", "`maintenance_windows.recurrence`, `maintenance_windows.days`", "see the repeats below" },
-	{ "timezone", "`maintenance_windows.timezone`", "a name that is no zone is kept, the times read in UTC, with a warning" },
+	{ "timezone", "`maintenance_windows.timezone`", "a name that is no zone is kept, the times read in UTC, with a warning", PROV_TEXT(maintenance_window, timezone, 64) },
 	{ "state", "`maintenance_windows.paused`", "`paused` pauses it; `active`, `pending` do not; an unknown one does not, with a warning" },
 	{ "tests", "`maintenance_window_monitors`", "the checks it names" },
 	{ "tags", "`maintenance_window_monitors`", "every check carrying any of them (`GET /v1/uptime?tags=…&matchany=true`, at most 5 pages); the tags themselves have no column" },

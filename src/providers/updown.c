@@ -139,13 +139,18 @@ muted_until(json_object *c, const char *name, char out[21], struct prov_page *pa
 	return NULL;
 }
 
+/* The field tables (at the end) map the fields that are copied as they are. */
+static const struct prov_field check_fields[], pulse_fields[], recipient_fields[], status_page_fields[];
+
 /* A pulse (push) check: a heartbeat without its ping URL. */
 static void
-add_pulse(json_object *c, const char *id, const char *name, struct prov_page *page)
+add_pulse(json_object *c, const char *id, struct prov_page *page)
 {
 	struct prov_heartbeat h = { 0 };
 
-	h.name = name;
+	prov_map(pulse_fields, c, &h);
+	if (h.name == NULL)
+		h.name = id;
 	h.interval = prov_int_or(c, "period", 3600);
 	h.grace = 0;
 	h.paused = !prov_get_bool(c, "enabled", true);
@@ -154,7 +159,7 @@ add_pulse(json_object *c, const char *id, const char *name, struct prov_page *pa
 	prov_page_warn(page,
 	    UD " pulse check \"%s\" was imported as a heartbeat without its ping URL (updown "
 	       "never shows it after creation): change the job to call the new heartbeat's ping URL",
-	    name);
+	    h.name);
 	prov_page_add(page, "heartbeat", id, json_object_get(c), prov_norm_heartbeat(&h));
 }
 
@@ -192,7 +197,6 @@ static void
 add_check(json_object *c, const char *id, struct prov_page *page)
 {
 	struct prov_monitor m = { 0 };
-	const char *alias = prov_get_text(c, "alias", PROV_MAX_STR);
 	const char *url = prov_get_text(c, "url", PROV_MAX_STR);
 	const char *kind = prov_get_text(c, "type", 32), *host = NULL;
 	char hbuf[256], mute[21], *bare = NULL, *user = NULL, *password = NULL;
@@ -200,7 +204,8 @@ add_check(json_object *c, const char *id, struct prov_page *page)
 	struct url u;
 	bool parsed;
 
-	url_login(c, &url, &bare, &m, &user, &password, alias ? alias : id, page);
+	prov_map(check_fields, c, &m);
+	url_login(c, &url, &bare, &m, &user, &password, m.name ? m.name : id, page);
 	parsed = url != NULL &&
 	    url_parse(&u, NULL, url, CURLU_NON_SUPPORT_SCHEME | CURLU_ALLOW_SPACE) == CURLUE_OK;
 
@@ -213,9 +218,10 @@ add_check(json_object *c, const char *id, struct prov_page *page)
 			port = u.port_num;
 	}
 	if (kind != NULL && strcasecmp(kind, "pulse") == 0)
-		add_pulse(c, id, alias ? alias : id, page);
+		add_pulse(c, id, page);
 	else {
-		m.name = alias ? alias : url ? url : id;
+		if (m.name == NULL)
+			m.name = url ? url : id;
 		m.url = url;
 		m.interval = prov_int_or(c, "period", 60);
 		m.paused = !prov_get_bool(c, "enabled", true);
@@ -276,12 +282,13 @@ static void
 add_recipient(json_object *r, const char *id, struct prov_page *page)
 {
 	struct prov_contact ct = { 0 };
-	const char *name = prov_get_text(r, "name", PROV_MAX_STR);
 	const char *type = prov_get_text(r, "type", 32);
 	char addr[512];
 
+	prov_map(recipient_fields, r, &ct);
 	ct.value = prov_get_text(r, "value", PROV_MAX_STR);
-	ct.name = name ? name : ct.value ? ct.value : id;
+	if (ct.name == NULL)
+		ct.name = ct.value ? ct.value : id;
 	ct.type = prov_map_other(recipient_types, type, page, UD " recipient", ct.name, "type");
 	if (strcmp(ct.type, "email") == 0)
 		ct.value = email_address(ct.value, addr, sizeof addr);
@@ -294,11 +301,11 @@ static void
 add_status_page(json_object *p, const char *id, struct prov_page *page)
 {
 	struct prov_status_page sp = { 0 };
-	const char *name = prov_get_text(p, "name", PROV_MAX_STR);
 	const char *vis = prov_get_str(p, "visibility", 32);
 
-	sp.name = name ? name : id;
-	sp.url = prov_get_text(p, "url", PROV_MAX_STR);
+	prov_map(status_page_fields, p, &sp);
+	if (sp.name == NULL)
+		sp.name = id;
 	/* Tokens of checks or pulses: one id space, the importer finds either. */
 	sp.monitor_ids = prov_id_list(prov_get_array(p, "checks"), "token");
 	sp.public_ = prov_sp_public(page, UD, sp.name, "visibility", vis);
@@ -399,10 +406,10 @@ updown_fetch(struct prov_session *s, const char *cursor, struct prov_page *page,
 
 const struct provider_ops updown_ops = { updown_fetch };
 
-/* The fate of each field (providers/fields.h): Check, Recipient and
- * StatusPage of essentialkaos/updown updown.go, updown.io/api (providers.md
- * §5). A pulse is a check of type pulse, stored whole; a status page is
- * stored without its access_key. */
+/* The fate of each field (providers/fields.h), and how the table maps those
+ * it can: Check, Recipient and StatusPage of essentialkaos/updown updown.go,
+ * updown.io/api (providers.md §5). A pulse is a check of type pulse, stored
+ * whole; a status page is stored without its access_key. */
 /* clang-format off */
 #define UD_CHECK_STATE \
 	{ "last_status", NULL, "State at updown (the last HTTP status), not a setting." }, \
@@ -419,7 +426,7 @@ const struct provider_ops updown_ops = { updown_fetch };
 	{ "domain", NULL, "State at updown (the domain's expiry), not a setting." }
 static const struct prov_field check_fields[] = {
 	{ "token", "`import_links`", "the external id" },
-	{ "alias", "`monitors.name`", "else the URL, else the token" },
+	{ "alias", "`monitors.name`", "else the URL, else the token", PROV_TEXT(monitor, name, PROV_MAX_STR) },
 	{ "type", "`monitors.type`", "`http`, `https`: `http`, or `keyword` with a `string_match`; `icmp`: `ping`; `tcp`, `tcps`: `tcp`; absent: the URL's scheme decides; anything else `other`, with a warning; `pulse` is a heartbeat" },
 	{ "url", "`monitors.url`, `monitors.port`, `monitors.auth_username`, `monitors.auth_password_sealed`", "HTTP checks: as given (scheme, host, port, path, query); `icmp`: the host; `tcp`, `tcps`: the host, and the port in `port`. updown leaves a check's basic-auth login out of every answer (updown.io/api): a check that had one must have it entered again; a `user:password@` that does come is taken out into the login, the password sealed (`[redacted]` in the stored copy)" },
 	{ "period", "`monitors.interval_s`", "seconds; 60 when absent" },
@@ -439,7 +446,7 @@ static const struct prov_field check_fields[] = {
 };
 static const struct prov_field pulse_fields[] = {
 	{ "token", "`import_links`", "the external id" },
-	{ "alias", "`heartbeats.name`", "else the token" },
+	{ "alias", "`heartbeats.name`", "else the token", PROV_TEXT(heartbeat, name, PROV_MAX_STR) },
 	{ "type", "`heartbeats`", "`pulse`: a heartbeat" },
 	{ "period", "`heartbeats.interval_s`", "seconds; 3600 when absent; `grace_s` 0 (updown has none)" },
 	{ "enabled", "`heartbeats.paused`", "`false` pauses it" },
@@ -459,15 +466,15 @@ static const struct prov_field pulse_fields[] = {
 };
 static const struct prov_field recipient_fields[] = {
 	{ "id", "`import_links`", "the external id (`email:3719031852`)" },
-	{ "name", "`contacts.name`", "else the value, else the id" },
+	{ "name", "`contacts.name`", "else the value, else the id", PROV_TEXT(contact, name, PROV_MAX_STR) },
 	{ "type", "`contacts.type`", "see the types below; anything else `other`, with a warning" },
 	{ "value", "`contacts.value`", "e-mail: the address out of `Name <address>`; none (UI-only integrations): NULL and `needs_address` 1" },
 	{ NULL, NULL, NULL }
 };
 static const struct prov_field status_page_fields[] = {
 	{ "token", "`import_links`", "the external id" },
-	{ "name", "`status_pages.name`", "else the token" },
-	{ "url", "`status_pages.url`", NULL },
+	{ "name", "`status_pages.name`", "else the token", PROV_TEXT(status_page, name, PROV_MAX_STR) },
+	{ "url", "`status_pages.url`", NULL, PROV_TEXT(status_page, url, PROV_MAX_STR) },
 	{ "visibility", "`status_pages.public`", "`public` → 1; `protected`, `private` → 0; anything else 0, with a warning" },
 	{ "checks", "`status_page_monitors`", "in the page's order: checks and pulses (one id space)" },
 	{ "description", NULL, "A status page's description has no place in the account." },
