@@ -502,8 +502,7 @@ incident_updates(json_object *e, const char *id, struct prov_page *page)
 	return out;
 }
 
-/* The index in items of the entry of component cid (refs: the items' "ref"
- * members, in order), or -1. */
+/* The index in items of the entry whose "ref" is component cid, or -1. */
 static int64_t
 entry_of(json_object *items, const char *cid)
 {
