@@ -59,6 +59,7 @@ static const struct {
 	{ ACC_MONITORS, ST_ACC_MONITOR_CONTACTS_CLEAR, ST_RV_MONITOR_CONTACTS_FILL },
 	{ ACC_HEARTBEATS, ST_ACC_HEARTBEAT_CONTACTS_CLEAR, ST_RV_HEARTBEAT_CONTACTS_FILL },
 	{ ACC_STATUS_PAGES, ST_ACC_STATUS_PAGE_ITEMS_CLEAR, ST_RV_STATUS_PAGE_ITEMS_FILL },
+	{ ACC_STATUS_PAGES, ST_ACC_STATUS_PAGE_INCIDENTS_CLEAR, ST_RV_STATUS_PAGE_INCIDENTS_FILL },
 	{ ACC_MAINTENANCE_WINDOWS, ST_ACC_WINDOW_MONITORS_CLEAR, ST_RV_WINDOW_MONITORS_FILL },
 	{ ACC_INVOICES, ST_ACC_INVOICE_ITEMS_CLEAR, ST_RV_INVOICE_ITEMS_FILL },
 };
@@ -481,6 +482,25 @@ status_page_items_set(struct db *db, uint64_t page, const struct list_entry *e, 
 	for (size_t i = 0; i < n; i++)
 		if (db_exec(db, ST_ACC_STATUS_PAGE_ITEM_ADD, "uiUUss", page, (int64_t)i, e[i].monitor,
 		        e[i].heartbeat, e[i].name, e[i].section) < 0)
+			return -1;
+	return 0;
+}
+
+int
+subscriber_components(struct db *db, uint64_t user, uint64_t id, char **json)
+{
+	return first_text(db_query(db, ST_ACC_SUBSCRIBER_COMPONENTS, "uu", id, user), json);
+}
+
+int
+status_page_incidents_set(struct db *db, uint64_t page, const struct sp_incident_row *r, size_t n)
+{
+	if (db_exec(db, ST_ACC_STATUS_PAGE_INCIDENTS_CLEAR, "u", page) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (db_exec(db, ST_ACC_STATUS_PAGE_INCIDENT_ADD, "uisssssssss", page, (int64_t)i, r[i].kind,
+		        r[i].name, r[i].status, r[i].impact, r[i].starts_at, r[i].ends_at,
+		        r[i].scheduled_until, r[i].updates, r[i].components) < 0)
 			return -1;
 	return 0;
 }

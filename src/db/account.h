@@ -225,9 +225,22 @@ int64_t contact_link_rows(struct db *, enum contact_owner, const char *rows);
 struct list_entry {
 	uint64_t monitor, heartbeat;
 	const char *name, *section;
+	size_t item; /* its index in the normalized list it came from */
 };
 /* The status page's entries, in order. */
 int status_page_items_set(struct db *, uint64_t page, const struct list_entry *, size_t n);
+/* One entry of a status page's history (sql/018): times are DATETIME text
+ * (UTC) or NULL, updates and components JSON text or NULL. */
+struct sp_incident_row {
+	const char *kind, *name, *status, *impact;
+	const char *starts_at, *ends_at, *scheduled_until;
+	const char *updates, *components;
+};
+/* The components (JSON text, the caller frees; NULL: none) of subscriber id
+ * of user. 1, 0 (no such subscriber, or NULL), -1 error. */
+int subscriber_components(struct db *, uint64_t user, uint64_t id, char **json);
+/* The status page's history, in order (newest first). */
+int status_page_incidents_set(struct db *, uint64_t page, const struct sp_incident_row *, size_t n);
 /* The maintenance window's monitors and heartbeats, in order. */
 int window_monitors_set(struct db *, uint64_t window, const struct list_entry *, size_t n);
 

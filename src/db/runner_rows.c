@@ -351,6 +351,36 @@ resource_ref(struct db *db, const char *run_id, const char *type, const char *ex
 }
 
 int
+resources_sp_refs(struct db *db, const char *run_id, const char *page_ext, const char *ids, char **json)
+{
+	struct db_res *r = db_query(db, ST_RN_RES_SP_REFS, "sss", run_id, page_ext, ids);
+	int rc;
+
+	*json = NULL;
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1)
+		*json = col_dup(r, 0);
+	db_free(r);
+	return rc < 0 ? -1 : *json != NULL;
+}
+
+int
+resources_sp_items_unread(struct db *db, const char *run_id, const char *page_ext)
+{
+	struct db_res *r = db_query(db, ST_RN_RES_SP_ITEMS_UNREAD, "ss", run_id, page_ext);
+	int rc;
+	bool unread = false;
+
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1)
+		unread = db_i64(r, 0) == 1;
+	db_free(r);
+	return rc < 0 ? -1 : unread;
+}
+
+int
 resources_checks(struct db *db, const char *run_id, char **json)
 {
 	struct db_res *r = db_query(db, ST_RN_RES_CHECKS, "s", run_id);

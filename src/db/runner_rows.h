@@ -112,6 +112,15 @@ int resource_ref(struct db *, const char *run_id, const char *type, const char *
  * ([{"monitor_id": ext} or {"heartbeat_id": ext}, ...], discovery order, at
  * most 1000), a JSON text the caller frees in *json. 1, 0 none, -1 error. */
 int resources_checks(struct db *, const char *run_id, char **json);
+/* The entries of the run's status page page_ext whose provider id ("ref",
+ * providers/provider.h) is in ids (a JSON array of strings), as a JSON text
+ * [[ref, index in the page's items], ...] the caller frees in *json. 1, 0
+ * none, -1 error. */
+int resources_sp_refs(struct db *, const char *run_id, const char *page_ext, const char *ids, char **json);
+/* Whether the run's status page page_ext could not read its entries (its
+ * "items" unread, providers/common.h prov_unread): 1 yes, 0 no (or no such
+ * page), -1 error. */
+int resources_sp_items_unread(struct db *, const char *run_id, const char *page_ext);
 
 /* ---- a run's resources ---- */
 

@@ -16,6 +16,8 @@
 #include "providers/provider.h"
 
 #define MAX_LIST           1000 /* entries of a contact, monitor or line list we keep */
+#define MAX_INCIDENTS      50   /* a status page's history entries we keep (the adapters keep as many) */
+#define MAX_UPDATES        50   /* updates of one history entry we keep (the same) */
 #define MONITOR_INTERVAL_S 300  /* a monitor's check interval when the provider gives none */
 
 /* ---- pure helpers ---- */
@@ -430,7 +432,8 @@ static const struct shown contact_shown[] = {
 };
 static const struct shown status_page_shown[] = {
 	{ "name", "name", AS_TEXT, 0, NULL }, { "url", "url", AS_TEXT, 0, NULL }, { "public", "public", AS_BOOL, 1, NULL },
-	{ "timezone", "timezone", AS_TEXT, 0, NULL }, { "entries", "items", AS_COUNT, 0, NULL }, SHOWN_END
+	{ "timezone", "timezone", AS_TEXT, 0, NULL }, { "entries", "items", AS_COUNT, 0, NULL },
+	{ "incidents", "incidents", AS_COUNT, 0, NULL }, SHOWN_END
 };
 static const struct shown window_shown[] = {
 	{ "name", "name", AS_TEXT, 0, NULL }, { "recurrence", "recurrence", AS_ONE_OF, 0, recurrences },
@@ -1400,7 +1403,7 @@ entries(struct imp_ctx *c, struct bag *b, json_object *norm, const char *key, st
 	*out = xrealloc(*out, (*nout + (total > MAX_LIST ? MAX_LIST : total) + 1) * sizeof **out);
 	for (size_t i = 0; i < total && *nout < MAX_LIST; i++) {
 		json_object *it = json_object_array_get_idx(arr, i);
-		struct list_entry e = { 0, 0, NULL, NULL };
+		struct list_entry e = { 0, 0, NULL, NULL, i };
 		int rc = REF_NONE;
 
 		if (json_object_is_type(it, json_type_object)) {
@@ -1442,6 +1445,127 @@ all_checks(struct imp_ctx *c, json_object *norm)
 	return out;
 }
 
+/* clang-format off */
+static const char *const incident_kinds[] = { "incident", "maintenance", NULL };
+static const char *const incident_statuses[] = {
+	"investigating", "identified", "monitoring", "resolved", "scheduled", "in_progress", "verifying",
+	"completed", "other", NULL
+};
+static const char *const incident_impacts[] = {
+	"none", "minor", "major", "critical", "maintenance", "operational", "degraded", "downtime", "other", NULL
+};
+/* clang-format on */
+
+/* One of list, else "other"; NULL when s is. */
+static const char *
+word_or_other(const char *s, const char *const *list)
+{
+	return s == NULL ? NULL : enum_or_other(s, list);
+}
+
+/* Member key (ISO 8601) as DATETIME text in UTC, kept in b; NULL when it is
+ * none or before 1970 (DATETIME holds years from 1000; history starts later). */
+static const char *
+datetime(struct bag *b, json_object *norm, const char *key)
+{
+	const char *s = raw_str(norm, key);
+	char iso[21];
+	int64_t t;
+
+	if (s == NULL || time_parse(s, TIME_ISO, NULL, &t) != 0 || t < 0 ||
+	    time_format_iso(t, true, iso) != 0)
+		return NULL;
+	iso[10] = ' ';
+	iso[19] = '\0';
+	return bag_keep(b, xstrdup(iso));
+}
+
+/* An entry's updates as the column holds them: [{at, status, body}] (at
+ * most MAX_UPDATES, the newest), each member checked; NULL when none. */
+static const char *
+incident_updates(struct bag *b, json_object *inc)
+{
+	json_object *arr = id_list(inc, "updates"), *out;
+	size_t n = arr ? json_object_array_length(arr) : 0;
+	const char *text;
+
+	if (n == 0)
+		return NULL;
+	out = json_object_new_array();
+	for (size_t i = n > MAX_UPDATES ? n - MAX_UPDATES : 0; i < n; i++) {
+		json_object *u = json_object_array_get_idx(arr, i), *o = json_object_new_object();
+
+		jx_add_str(o, "at", datetime(b, u, "at") != NULL ? raw_str(u, "at") : NULL);
+		jx_add_str(o, "status", word_or_other(raw_str(u, "status"), incident_statuses));
+		jx_add_str(o, "body",
+		    raw_str(u, "body") != NULL ? fit(b, "incident update", raw_str(u, "body"), 4000) : NULL);
+		json_object_array_add(out, o);
+	}
+	text = bag_keep(b, xstrdup(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PLAIN)));
+	json_object_put(out);
+	return text;
+}
+
+/* An entry's affected components as the positions of the page's entries
+ * (items, as written: each knows its index in the normalized list), in the
+ * page's order; NULL when none of them is on the page. */
+static const char *
+incident_components(struct bag *b, json_object *inc, const struct list_entry *items, size_t nitems)
+{
+	json_object *arr = id_list(inc, "components"), *out = json_object_new_array();
+	size_t n = arr ? json_object_array_length(arr) : 0;
+	const char *text = NULL;
+
+	for (size_t p = 0; p < nitems; p++)
+		for (size_t i = 0; i < n; i++) {
+			json_object *v = json_object_array_get_idx(arr, i);
+
+			if (json_object_is_type(v, json_type_int) &&
+			    json_object_get_int64(v) == (int64_t)items[p].item) {
+				json_object_array_add(out, json_object_new_int64((int64_t)p));
+				break;
+			}
+		}
+	if (json_object_array_length(out) > 0)
+		text = bag_keep(b, xstrdup(json_object_to_json_string_ext(out, JSON_C_TO_STRING_PLAIN)));
+	json_object_put(out);
+	return text;
+}
+
+/* The status page's history (its "incidents") as rows, with the entries
+ * items written; *nrows of them, a new array. */
+static struct sp_incident_row *
+incident_rows(struct bag *b, json_object *norm, const struct list_entry *items, size_t nitems, size_t *nrows)
+{
+	json_object *arr = id_list(norm, "incidents");
+	size_t n = arr ? json_object_array_length(arr) : 0;
+	struct sp_incident_row *rows = xcalloc(n + 1, sizeof *rows);
+
+	*nrows = 0;
+	for (size_t i = 0; i < n && *nrows < MAX_INCIDENTS; i++) {
+		json_object *inc = json_object_array_get_idx(arr, i);
+		const char *name = raw_str(inc, "name");
+
+		if (!json_object_is_type(inc, json_type_object))
+			continue;
+		rows[(*nrows)++] = (struct sp_incident_row){
+			.kind =
+			    strcmp(enum_or_other(raw_str(inc, "kind"), incident_kinds), "maintenance") == 0 ?
+			    "maintenance" :
+			    "incident",
+			.name = fit(b, "incident name", name != NULL ? name : "(untitled)", 255),
+			.status = word_or_other(raw_str(inc, "status"), incident_statuses),
+			.impact = word_or_other(raw_str(inc, "impact"), incident_impacts),
+			.starts_at = datetime(b, inc, "starts_at"),
+			.ends_at = datetime(b, inc, "ends_at"),
+			.scheduled_until = datetime(b, inc, "scheduled_until"),
+			.updates = incident_updates(b, inc),
+			.components = incident_components(b, inc, items, nitems),
+		};
+	}
+	return rows;
+}
+
 static enum imp_result
 w_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
     size_t n)
@@ -1464,6 +1588,13 @@ w_status_page(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t targ
 		    id));
 	if (r == IMP_OK && !keeps(c, "items", target, *id))
 		r = saved(status_page_items_set(c->db, *id, items, nitems));
+	if (r == IMP_OK && !keeps(c, "incidents", target, *id)) {
+		size_t nrows;
+		struct sp_incident_row *rows = incident_rows(b, norm, items, nitems, &nrows);
+
+		r = saved(status_page_incidents_set(c->db, *id, rows, nrows));
+		free(rows);
+	}
 	free(items);
 	return r;
 }
@@ -1498,10 +1629,70 @@ w_window(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, u
 	return r;
 }
 
+/* The components subscriber norm follows (the provider's component ids)
+ * as the positions of its page's entries, in its order, into *out (a JSON
+ * text kept in b; NULL: it named none, so it follows every component; "[]":
+ * none of them is on the page). Each id the page does not list goes to
+ * c->unmapped. The page is the run's status page page_ext: each of its
+ * entries carries its component's id ("ref"), and its i-th item is its
+ * entry at position i (a page with such refs names every entry, so none is
+ * left out). When that page could not read its entries, an update of
+ * subscriber target keeps the account's components (said in c->kept).
+ * 0, or -1 on a database error. */
+static int
+mapped_components(struct imp_ctx *c, struct bag *b, json_object *norm, const char *page_ext, uint64_t target,
+    const char **out)
+{
+	json_object *ids = id_list(norm, "components"), *pos, *map = NULL;
+	size_t n = ids ? json_object_array_length(ids) : 0, at;
+	char *text = NULL, ext[192];
+	int ok, rc;
+
+	*out = NULL;
+	if (n == 0)
+		return 0;
+	if (target != 0 && (rc = resources_sp_items_unread(c->db, c->run_id, page_ext)) != 0) {
+		if (rc < 0 || (rc = subscriber_components(c->db, c->user_id, target, &text)) < 0)
+			return -1;
+		*out = text != NULL ? bag_keep(b, text) : NULL;
+		utf8_copy(c->kept, sizeof c->kept,
+		    "its status page's components could not be read: components");
+		return 0;
+	}
+	if ((rc = resources_sp_refs(c->db, c->run_id, page_ext,
+	         json_object_to_json_string_ext(ids, JSON_C_TO_STRING_PLAIN), &text)) < 0)
+		return -1;
+	if (rc == 1)
+		map = jx_parse(text, strlen(text), &ok);
+	free(text);
+	pos = json_object_new_array();
+	for (size_t i = 0; i < n && i < MAX_LIST; i++) {
+		int64_t found = -1;
+
+		if (list_id(ids, i, ext, sizeof ext) != 0)
+			continue;
+		for (size_t k = 0; map != NULL && k < json_object_array_length(map) && found < 0; k++) {
+			json_object *pair = json_object_array_get_idx(map, k);
+
+			if (strcmp(json_object_get_string(json_object_array_get_idx(pair, 0)), ext) == 0)
+				found = json_object_get_int64(json_object_array_get_idx(pair, 1));
+		}
+		if (found >= 0 && found < MAX_LIST)
+			json_object_array_add(pos, json_object_new_int64(found));
+		else if ((at = strlen(c->unmapped)) < sizeof c->unmapped - 1)
+			utf8_format(c->unmapped + at, sizeof c->unmapped - at, "%s%s", at ? ", " : "", ext);
+	}
+	*out = bag_keep(b, xstrdup(json_object_to_json_string_ext(pos, JSON_C_TO_STRING_PLAIN)));
+	json_object_put(pos);
+	json_object_put(map);
+	return 0;
+}
+
 static enum imp_result
 w_subscriber(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, uint64_t *id, char *why,
     size_t n)
 {
+	const char *components;
 	uint64_t page;
 	enum imp_result r = ref_or_defer(c, norm, "status_page_id", "status_page", &page, why, n,
 	    "the subscriber's status page");
@@ -1512,12 +1703,14 @@ w_subscriber(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t targe
 		snprintf(why, n, "Its status page was not imported.");
 		return IMP_INVALID;
 	}
+	if (mapped_components(c, b, norm, raw_str(norm, "status_page_id"), target, &components) != 0)
+		return IMP_DB;
 	return saved(subscriber_save(c->db, c->user_id, target,
 	    &(struct subscriber_cols){ .status_page_id = page,
 	        .kind = enum_or_other(raw_str(norm, "kind"), subscriber_kinds),
 	        .address = txt(b, norm, "address", 1024),
 	        .state = txt(b, norm, "state", 16),
-	        .components = json_col(b, norm, "components"),
+	        .components = components,
 	        .subscribed_on = date(b, norm, "created") },
 	    id));
 }
@@ -1748,7 +1941,7 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 	enum imp_result r;
 
 	*target_id = 0;
-	c->kept[0] = c->unlinked[0] = '\0';
+	c->kept[0] = c->unlinked[0] = c->unmapped[0] = '\0';
 	if (why != NULL && n > 0)
 		why[0] = '\0';
 	if (importer_validate(type, norm, why, n) != 0)
@@ -1773,7 +1966,7 @@ importer_write(struct imp_ctx *c, const char *type, const char *external_id, jso
 	if (r != IMP_OK || *target_id != target)
 		c->kept[0] = '\0'; /* not written, or created anew: nothing kept */
 	if (r != IMP_OK)
-		c->unlinked[0] = '\0';
+		c->unlinked[0] = c->unmapped[0] = '\0';
 	c->unread = NULL;
 	json_object_put(own);
 	bag_free(&b);

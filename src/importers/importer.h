@@ -58,6 +58,10 @@ struct imp_ctx {
 	 * heartbeat alerts that are not imported (so not linked), ", "-separated;
 	 * "" when none */
 	char unlinked[IMP_CUTS_MAX];
+	/* set by importer_write: the provider's ids of the components a status
+	 * page subscriber follows that its page does not list (so not kept),
+	 * ", "-separated; "" when none */
+	char unmapped[IMP_CUTS_MAX];
 	/* set by importer_write when it wrote, for a revert (design §4):
 	 * "created" or "updated", and on an update the object's image and its
 	 * import link as they were just before (account_image, link_before;

@@ -19,8 +19,9 @@
  * channel, under the same external ids.
  *
  * Cursor: "monitors:<page>" → "heartbeats:<page>" → "contacts:0" →
- * "status-pages:<page>" (10 pages a step: each also reads its sections and
- * resources) → end. */
+ * "status-pages:<page>" (10 pages a step: each also reads its sections,
+ * resources and status reports, and the status updates of its newest
+ * PROV_SP_MAX_INCIDENTS reports: its history) → end. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +56,10 @@ struct bs_ctx {
 	long team_refused;
 	json_object *policies; /* policy id -> attributes */
 	long policies_refused;
-	json_object *sp; /* status page id -> {"sections":[…],"resources":[…]} or {"refused":N} */
+	/* status page id -> {"sections":[…],"resources":[…],"reports":[…]} (or "refused":N
+	 * for the first two; "history_failed":N, an HTTP status or -1 for an answer that
+	 * is no list, when its reports or their updates could not be read) */
+	json_object *sp;
 };
 
 static const struct {
@@ -140,6 +144,9 @@ static const char *const rails_zones[][2] = {
 
 static const char *const iana_areas[] = { "Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic",
 	"Australia", "Etc", "Europe", "Indian", "Pacific", NULL };
+
+/* A status page's history, for prov_unread. */
+static const char *const sp_history_keys[] = { "incidents", NULL };
 
 static const char *const known_resource_types[] = { "Monitor", "Heartbeat", "MonitorGroup", "HeartbeatGroup",
 	"ManuallyTrackedItem", "WebhookIntegration", "EmailIntegration", "IncomingWebhook", "ResourceGroup",
@@ -1164,13 +1171,16 @@ sp_item_add(json_object *items, const struct sp_entry *e, const char *spname, st
 		prov_sp_item(items, NULL, pub ? pub : type ? type : "Resource", e->section);
 }
 
-/* The page's entries from its sections and resources, in the page's order. */
+/* The page's entries from its sections and resources, in the page's order;
+ * refs gets each resource's id -> the index of its entry. */
 static json_object *
-sp_items(const struct bs_ctx *ctx, const char *spid, const char *spname, struct prov_page *page)
+sp_items(const struct bs_ctx *ctx, const char *spid, const char *spname, json_object *refs,
+    struct prov_page *page)
 {
 	json_object *items = json_object_new_array(), *d, *sections, *res;
 	struct sp_entry *es;
 	size_t n;
+	char rid[64];
 
 	if (ctx == NULL || ctx->sp == NULL || !json_object_object_get_ex(ctx->sp, spid, &d))
 		return items;
@@ -1192,11 +1202,144 @@ sp_items(const struct bs_ctx *ctx, const char *spid, const char *spname, struct 
 		sp_section(sections, es[i].a, &es[i]);
 	}
 	qsort(es, n, sizeof *es, sp_entry_cmp);
-	for (size_t i = 0; i < n; i++)
-		if (es[i].a != NULL)
-			sp_item_add(items, &es[i], spname, page);
+	for (size_t i = 0; i < n; i++) {
+		if (es[i].a == NULL)
+			continue;
+		if (prov_get_id(json_object_array_get_idx(res, es[i].idx), "id", rid, sizeof rid) == 0)
+			jx_add_int(refs, rid, (int64_t)json_object_array_length(items));
+		sp_item_add(items, &es[i], spname, page);
+	}
 	free(es);
 	return items;
+}
+
+/* ---- status reports: a status page's history ---- */
+
+/* The aggregate states of a report (status-page-reports-api-response-params). */
+static const char *const report_states[] = { "operational", "degraded", "downtime", "maintenance", NULL };
+
+/* Member key of o as a time, or -1. */
+static int64_t
+bs_when(json_object *o, const char *key)
+{
+	int64_t t;
+
+	return prov_get_time(o, key, TIME_ISO, NULL, &t) ? t : -1;
+}
+
+/* The status updates of report r (read into its "status_updates"), oldest
+ * first by published_at (the order given among equals). */
+static json_object *
+report_updates(json_object *r, const char *rid, struct prov_page *page)
+{
+	json_object *list = prov_get_array(r, "status_updates"), *out = json_object_new_array();
+	size_t n = list ? json_object_array_length(list) : 0, nv = 0, dropped;
+	struct {
+		int64_t at;
+		json_object *a;
+	} *v = xcalloc(n + 1, sizeof *v);
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *a = prov_get_object(json_object_array_get_idx(list, i), "attributes");
+		int64_t at = bs_when(a, "published_at");
+		size_t j;
+
+		if (a == NULL)
+			continue;
+		for (j = nv++; j > 0 && v[j - 1].at > at; j--)
+			v[j] = v[j - 1];
+		v[j].at = at;
+		v[j].a = a;
+	}
+	for (size_t k = 0; k < nv; k++) {
+		json_object *msg = prov_get(v[k].a, "message");
+
+		prov_sp_update(out, v[k].at, NULL,
+		    json_object_is_type(msg, json_type_string) ? json_object_get_string(msg) : NULL);
+	}
+	free(v);
+	if ((dropped = prov_sp_updates_cap(out)) > 0)
+		prov_page_warn(page,
+		    BS " status report %s has %zu updates more than the newest %d; they were not imported",
+		    rid, dropped, PROV_SP_MAX_UPDATES);
+	return out;
+}
+
+/* Status report r (JSON:API entry) as a history entry of a page whose
+ * resources' entries refs names. */
+static json_object *
+report_entry(json_object *r, const char *rid, json_object *refs, const char *spname, struct prov_page *page)
+{
+	struct prov_sp_incident in = { 0 };
+	json_object *a = prov_get_object(r, "attributes"), *aff = prov_get_array(a, "affected_resources");
+	const char *type = prov_get_text(a, "report_type", 32),
+	           *state = prov_get_text(a, "aggregate_state", 32);
+	size_t n = aff ? json_object_array_length(aff) : 0, missing = 0;
+	char tb[40], id[64];
+	json_object *at;
+
+	in.kind = type != NULL && strcasecmp(type, "maintenance") == 0 ? "maintenance" : "incident";
+	if (type != NULL && strcasecmp(type, "maintenance") != 0 && strcasecmp(type, "manual") != 0 &&
+	    strcasecmp(type, "automatic") != 0) {
+		prov_copy_text(tb, sizeof tb, type);
+		prov_page_warn(page,
+		    BS " status report %s has an unknown report_type %s; imported as an incident", rid, tb);
+	}
+	in.name = prov_get_text(a, "title", PROV_MAX_STR);
+	for (size_t i = 0; state != NULL && report_states[i] != NULL && in.impact == NULL; i++)
+		if (strcasecmp(state, report_states[i]) == 0)
+			in.impact = report_states[i];
+	if (state != NULL && in.impact == NULL) {
+		prov_copy_text(tb, sizeof tb, state);
+		prov_page_warn(page, BS " status report %s has an unknown aggregate_state %s; kept as other",
+		    rid, tb);
+		in.impact = "other";
+	}
+	in.starts_at = bs_when(a, "starts_at");
+	in.ends_at = bs_when(a, "ends_at");
+	in.scheduled_until = strcmp(in.kind, "maintenance") == 0 ? in.ends_at : -1;
+	in.updates = report_updates(r, rid, page);
+	in.components = json_object_new_array();
+	for (size_t i = 0; i < n && i < PROV_MAX_ITEMS; i++) {
+		json_object *e = json_object_array_get_idx(aff, i);
+
+		if (prov_get_id(e, "status_page_resource_id", id, sizeof id) != 0)
+			continue;
+		if (json_object_object_get_ex(refs, id, &at))
+			json_object_array_add(in.components, json_object_get(at));
+		else
+			missing++;
+	}
+	if (missing > 0)
+		prov_page_warn(page,
+		    BS
+		    " status report %s names %zu resource(s) status page \"%s\" does not show; they were left "
+		    "out of its components",
+		    rid, missing, spname);
+	return prov_sp_incident(&in);
+}
+
+/* The page's history from its status reports, newest first, or NULL when
+ * none were read. */
+static json_object *
+sp_history(const struct bs_ctx *ctx, const char *spid, const char *spname, json_object *refs,
+    struct prov_page *page)
+{
+	json_object *d, *reports, *out;
+	char rid[64];
+
+	if (ctx == NULL || ctx->sp == NULL || !json_object_object_get_ex(ctx->sp, spid, &d) ||
+	    (reports = prov_get_array(d, "reports")) == NULL)
+		return NULL;
+	out = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(reports); i++) {
+		json_object *r = json_object_array_get_idx(reports, i);
+
+		if (prov_get_id(r, "id", rid, sizeof rid) == 0)
+			json_object_array_add(out, report_entry(r, rid, refs, spname, page));
+	}
+	prov_sp_incidents_order(out); /* read at most PROV_SP_MAX_INCIDENTS: nothing is dropped */
+	return out;
 }
 
 static void
@@ -1207,7 +1350,9 @@ add_status_page(const struct bs_ctx *ctx, json_object *item, json_object *a, con
 	const char *name = prov_get_text(a, "company_name", PROV_MAX_STR);
 	const char *domain = prov_get_text(a, "custom_domain", 253);
 	const char *sub = prov_get_text(a, "subdomain", 253);
-	char *url = NULL;
+	json_object *refs, *norm, *d, *reports;
+	int64_t failed;
+	char *url = NULL, why[96];
 
 	sp.name = name ? name : sub ? sub : id;
 	if (domain != NULL)
@@ -1217,8 +1362,29 @@ add_status_page(const struct bs_ctx *ctx, json_object *item, json_object *a, con
 	sp.url = url;
 	sp.timezone = zone_iana(prov_get_text(a, "timezone", 80), "status page", page);
 	sp.public_ = !prov_get_bool(a, "password_enabled", false) && prov_get_bool(a, "published", true);
-	sp.items = sp_items(ctx, id, sp.name, page);
-	prov_page_add(page, "status_page", id, json_object_get(item), prov_norm_status_page(&sp));
+	refs = json_object_new_object();
+	sp.items = sp_items(ctx, id, sp.name, refs, page);
+	sp.incidents = sp_history(ctx, id, sp.name, refs, page);
+	norm = prov_norm_status_page(&sp);
+	if (ctx != NULL && ctx->sp != NULL && json_object_object_get_ex(ctx->sp, id, &d)) {
+		if ((failed = prov_int_or(d, "history_failed", 0)) != 0) {
+			if (failed > 0)
+				snprintf(why, sizeof why, "its status reports could not be read (HTTP %lld)",
+				    (long long)failed);
+			else
+				snprintf(why, sizeof why,
+				    "its status reports could not be read (the answer was no list)");
+			prov_unread(norm, why, sp_history_keys);
+			prov_page_warn(page,
+			    BS " status page \"%s\": %s; its incident history was not imported", sp.name,
+			    why);
+		}
+		/* stored with the page as read, for the ledger (fields.h) */
+		if ((reports = prov_get_array(d, "reports")) != NULL)
+			json_object_object_add(item, "status_reports", json_object_get(reports));
+	}
+	prov_page_add(page, "status_page", id, json_object_get(item), norm);
+	json_object_put(refs);
 	free(url);
 }
 
@@ -1473,10 +1639,122 @@ sp_load_list(struct prov_session *s, const char *auth, const char *enc_id, const
 	return st;
 }
 
+/* GET one page of a status page's history list (path) into *root (its
+ * "data" an array). PROV_OK, with *root NULL and *failed set when it could
+ * not be read (the HTTP status, or -1 for an answer that is no list); a rate
+ * limit or a failed request is an error status. */
+static enum prov_status
+history_get(struct prov_session *s, const char *auth, const char *path, int64_t pg, json_object **root,
+    long *failed, struct prov_error *err)
+{
+	struct httpc_req req = { 0 };
+	struct httpc_resp resp = { 0 };
+	const char *headers[2] = { auth, NULL };
+	enum prov_status st;
+
+	*root = NULL;
+	*failed = 0;
+	req.url = list_url(s, path, pg, BS_PER_PAGE);
+	req.headers = headers;
+	st = prov_http(s, &req, &resp, err);
+	if (st == PROV_OK && (st = httpc_classify(&resp, BS, "API token", err)) == PROV_OK) {
+		if ((*root = prov_parse_json(&resp, BS, err)) == NULL ||
+		    prov_get_array(*root, "data") == NULL) {
+			json_object_put(*root);
+			*root = NULL;
+			*failed = -1;
+		}
+	} else if (st != PROV_RATE_LIMITED && resp.status != 0) {
+		*failed = resp.status;
+		st = PROV_OK;
+	}
+	if (*failed != 0)
+		memset(err, 0, sizeof *err);
+	httpc_resp_free(&resp);
+	free((char *)req.url);
+	return st;
+}
+
+/* All pages of history list path (at most BS_CTX_PAGES) appended to out. */
+static enum prov_status
+history_load(struct prov_session *s, const char *auth, const char *path, json_object *out, long *failed,
+    struct prov_error *err)
+{
+	enum prov_status st = PROV_OK;
+	bool more = true;
+
+	for (int64_t pg = 1; more && st == PROV_OK && *failed == 0 && pg <= BS_CTX_PAGES; pg++) {
+		json_object *root, *list;
+
+		if ((st = history_get(s, auth, path, pg, &root, failed, err)) != PROV_OK || root == NULL)
+			break;
+		list = prov_get_array(root, "data");
+		for (size_t i = 0; i < json_object_array_length(list) && i < PROV_MAX_ITEMS; i++)
+			json_object_array_add(out, json_object_get(json_object_array_get_idx(list, i)));
+		more = has_next(root);
+		json_object_put(root);
+	}
+	return st;
+}
+
+/* Newest first by attributes.starts_at (unix seconds, -1 last). */
+static int
+report_cmp(const void *x, const void *y)
+{
+	int64_t a = bs_when(prov_get_object(*(json_object *const *)x, "attributes"), "starts_at");
+	int64_t b = bs_when(prov_get_object(*(json_object *const *)y, "attributes"), "starts_at");
+
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/* The status reports of page enc_id (URL-encoded) into d's "reports": the
+ * newest PROV_SP_MAX_INCIDENTS, each with its updates read into its
+ * "status_updates"; "history_failed" when a list could not be read. */
+static enum prov_status
+sp_load_history(struct prov_session *s, const char *auth, const char *enc_id, const char *spid,
+    json_object *d, struct prov_page *page, struct prov_error *err)
+{
+	char *path = xasprintf("/api/v2/status-pages/%s/status-reports", enc_id);
+	json_object *all = json_object_new_array(), *kept = json_object_new_array();
+	size_t n;
+	long failed = 0;
+	enum prov_status st = history_load(s, auth, path, all, &failed, err);
+	char rid[64];
+
+	free(path);
+	n = json_object_array_length(all);
+	if (n > 1)
+		json_object_array_sort(all, report_cmp);
+	if (n > PROV_SP_MAX_INCIDENTS)
+		prov_page_warn(page,
+		    BS " status page %s has %zu status reports; only the newest %d were imported", spid, n,
+		    PROV_SP_MAX_INCIDENTS);
+	for (size_t i = 0; st == PROV_OK && failed == 0 && i < n && i < PROV_SP_MAX_INCIDENTS; i++) {
+		json_object *r = json_object_array_get_idx(all, i), *ups;
+		char *enc_r = NULL;
+
+		if (!json_object_is_type(r, json_type_object) || prov_get_id(r, "id", rid, sizeof rid) != 0)
+			continue;
+		ups = json_object_new_array();
+		httpc_urlencode_append(&enc_r, rid);
+		path = xasprintf("/api/v2/status-pages/%s/status-reports/%s/status-updates", enc_id, enc_r);
+		st = history_load(s, auth, path, ups, &failed, err);
+		json_object_object_add(r, "status_updates", ups);
+		json_object_array_add(kept, json_object_get(r));
+		free(path);
+		free(enc_r);
+	}
+	json_object_object_add(d, "reports", kept);
+	if (failed != 0)
+		jx_add_int(d, "history_failed", failed);
+	json_object_put(all);
+	return st;
+}
+
 /* The sections and resources of every status page of this list page. */
 static enum prov_status
 ctx_load_sp(struct prov_session *s, const char *auth, json_object *list, struct bs_ctx *ctx,
-    struct prov_error *err)
+    struct prov_page *page, struct prov_error *err)
 {
 	enum prov_status st = PROV_OK;
 	char id[160];
@@ -1500,6 +1778,8 @@ ctx_load_sp(struct prov_session *s, const char *auth, json_object *list, struct 
 		json_object_object_add(d, "resources", res);
 		if (refused != 0)
 			jx_add_int(d, "refused", refused);
+		if (st == PROV_OK)
+			st = sp_load_history(s, auth, enc, id, d, page, err);
 		json_object_object_add(ctx->sp, id, d);
 		free(enc);
 	}
@@ -1519,7 +1799,7 @@ step_list(struct prov_session *s, const char *auth, size_t ph, int64_t pg, const
 		return st;
 	list = prov_get_array(root, "data");
 	if (ph == PH_STATUS_PAGES)
-		st = ctx_load_sp(s, auth, list, &ctx, err);
+		st = ctx_load_sp(s, auth, list, &ctx, page, err);
 	else {
 		ctx_needs(list, &oncall, &team, &policies);
 		if (oncall)
@@ -1704,6 +1984,23 @@ static const struct prov_field status_page_fields[] = {
 	{ "attributes.aggregate_state", NULL, "State at Better Stack, not a setting." },
 	{ "attributes.created_at", NULL, "State at Better Stack, not a setting." },
 	{ "attributes.updated_at", NULL, "State at Better Stack, not a setting." },
+	{ "status_reports[].id", "`status_page_incidents`", "one entry each, newest first by its start, the newest 50; the id itself is not kept" },
+	{ "status_reports[].attributes.title", "`status_page_incidents.name`", "else `(untitled)`" },
+	{ "status_reports[].attributes.report_type", "`status_page_incidents.kind`", "`maintenance`: a maintenance; `manual` and `automatic`: an incident (unknown: an incident, with a warning); `status` stays NULL: Better Stack has no status word" },
+	{ "status_reports[].attributes.starts_at", "`status_page_incidents.starts_at`", NULL },
+	{ "status_reports[].attributes.ends_at", "`status_page_incidents.ends_at`, `status_page_incidents.scheduled_until`", "a maintenance's also its planned end" },
+	{ "status_reports[].attributes.aggregate_state", "`status_page_incidents.impact`", "lower-cased: `operational`, `degraded`, `downtime`, `maintenance`; unknown: `other`, with a warning" },
+	{ "status_reports[].attributes.affected_resources", "`status_page_incidents.components`", "each resource by its entry's position on the page; one the page does not show is left out, with a warning (their states are not carried)" },
+	{ "status_reports[].attributes.status_page_id", NULL, "The page's own id again: nothing is lost." },
+	{ "status_reports[].type", NULL, "The kind of object (`status_report`): nothing is lost." },
+	{ "status_reports[].relationships", NULL, "The ids of its status updates, which are read with it (`status_updates`)." },
+	{ "status_reports[].status_updates[].attributes.message", "`status_page_incidents.updates`", "`body`, at most 4000 characters (cut on a character boundary); the newest 50 updates, oldest first (`status` NULL)" },
+	{ "status_reports[].status_updates[].attributes.published_at", "`status_page_incidents.updates`", "`at` (UTC), by which the updates are ordered" },
+	{ "status_reports[].status_updates[].attributes.affected_resources", NULL, "Which resources an update changed, and to which state, is not carried: the report's own resources are." },
+	{ "status_reports[].status_updates[].attributes.notify_subscribers", NULL, "Whether subscribers were told of the update is not carried." },
+	{ "status_reports[].status_updates[].attributes.status_report_id", NULL, "The report's own id again: nothing is lost." },
+	{ "status_reports[].status_updates[].id", NULL, "An update's own id is not kept." },
+	{ "status_reports[].status_updates[].type", NULL, "The kind of object (`status_update`): nothing is lost." },
 	{ NULL, NULL, NULL }
 };
 /* clang-format on */
@@ -1715,7 +2012,10 @@ const struct prov_fields better_stack_fields[] = {
 	{ "contact",
 	    "an on-call user (`GET /api/v2/on-calls`), a team member (`GET https://betterstack.com/api/v2/team-members`) or a policy step member (`GET /api/v3/policies`)",
 	    contact_fields },
-	{ "status_page", "status page (`GET /api/v2/status-pages`, an entry of `data[]`)",
+	{ "status_page",
+	    "status page (`GET /api/v2/status-pages`, an entry of `data[]`) with its `status_reports` (`GET "
+	    "/api/v2/status-pages/{id}/status-reports`), each with its `status_updates` (`GET "
+	    "/api/v2/status-pages/{id}/status-reports/{report_id}/status-updates`)",
 	    status_page_fields },
 	{ NULL, NULL, NULL },
 };

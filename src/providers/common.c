@@ -720,6 +720,98 @@ prov_sp_heartbeat(json_object *items, const char *heartbeat_id, const char *name
 	sp_entry(items, "heartbeat_id", heartbeat_id, name, section);
 }
 
+/* t as ISO 8601 UTC into o's member key, or null when t < 0 or out of range. */
+static void
+add_time(json_object *o, const char *key, int64_t t)
+{
+	char iso[21];
+
+	jx_add_str(o, key, t >= 0 && time_format_iso(t, true, iso) == 0 ? iso : NULL);
+}
+
+json_object *
+prov_sp_incident(const struct prov_sp_incident *in)
+{
+	json_object *o = json_object_new_object();
+
+	jx_add_str(o, "kind", in->kind);
+	jx_add_str(o, "name", in->name != NULL ? in->name : "(untitled)");
+	jx_add_str(o, "status", in->status);
+	jx_add_str(o, "impact", in->impact);
+	add_time(o, "starts_at", in->starts_at);
+	add_time(o, "ends_at", in->ends_at);
+	add_time(o, "scheduled_until", in->scheduled_until);
+	json_object_object_add(o, "updates", in->updates != NULL ? in->updates : json_object_new_array());
+	json_object_object_add(o, "components",
+	    in->components != NULL ? in->components : json_object_new_array());
+	return o;
+}
+
+void
+prov_sp_update(json_object *updates, int64_t at, const char *status, const char *body)
+{
+	json_object *u = json_object_new_object();
+
+	add_time(u, "at", at);
+	jx_add_str(u, "status", status);
+	if (body != NULL)
+		json_object_object_add(u, "body",
+		    json_object_new_string_len(body,
+		        (int)utf8_cut(body, strlen(body), PROV_SP_MAX_BODY, SIZE_MAX)));
+	else
+		json_object_object_add(u, "body", NULL);
+	json_object_array_add(updates, u);
+}
+
+size_t
+prov_sp_updates_cap(json_object *updates)
+{
+	size_t n = json_object_array_length(updates);
+
+	if (n <= PROV_SP_MAX_UPDATES)
+		return 0;
+	json_object_array_del_idx(updates, 0, n - PROV_SP_MAX_UPDATES);
+	return n - PROV_SP_MAX_UPDATES;
+}
+
+/* Newest first by starts_at (ISO 8601 UTC text, which sorts as time), null last. */
+static int
+incident_cmp(const void *x, const void *y)
+{
+	const char *a = prov_get_str(*(json_object *const *)x, "starts_at", 32);
+	const char *b = prov_get_str(*(json_object *const *)y, "starts_at", 32);
+
+	if (a == NULL || b == NULL)
+		return (a == NULL) - (b == NULL);
+	return -strcmp(a, b);
+}
+
+size_t
+prov_sp_incidents_order(json_object *incidents)
+{
+	size_t n = json_object_array_length(incidents);
+	json_object **v = xcalloc(n + 1, sizeof *v);
+
+	/* a stable sort: insertion, the lists are short (PROV_SP_MAX_INCIDENTS per list read) */
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_get(json_object_array_get_idx(incidents, i));
+		size_t j = i;
+
+		for (; j > 0 && incident_cmp(&v[j - 1], &e) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = e;
+	}
+	json_object_array_del_idx(incidents, 0, n);
+	for (size_t i = 0; i < n; i++) {
+		if (i < PROV_SP_MAX_INCIDENTS)
+			json_object_array_add(incidents, v[i]);
+		else
+			json_object_put(v[i]);
+	}
+	free(v);
+	return n > PROV_SP_MAX_INCIDENTS ? n - PROV_SP_MAX_INCIDENTS : 0;
+}
+
 json_object *
 prov_norm_status_page(const struct prov_status_page *p)
 {
@@ -734,6 +826,7 @@ prov_norm_status_page(const struct prov_status_page *p)
 	}
 	json_object_put(p->monitor_ids);
 	json_object_object_add(o, "items", items);
+	json_object_object_add(o, "incidents", p->incidents != NULL ? p->incidents : json_object_new_array());
 	return o;
 }
 

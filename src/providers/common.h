@@ -127,6 +127,21 @@ struct prov_status_page {
 	                           * its entries are then every monitor and heartbeat the run imports */
 	json_object *items;       /* array of prov_sp_item() objects, in the page's order */
 	json_object *monitor_ids; /* shorthand: each id becomes an item after items */
+	json_object *incidents;   /* array of prov_sp_incident() objects, newest first */
+};
+/* A status page's incident or maintenance (its history). Times are seconds
+ * since 1970; < 0: null. */
+#define PROV_SP_MAX_INCIDENTS 50   /* a page's newest incidents and maintenances kept; more: warned */
+#define PROV_SP_MAX_UPDATES   50   /* an incident's newest updates kept; more: warned */
+#define PROV_SP_MAX_BODY      4000 /* characters of an update's text kept, cut on a character boundary */
+struct prov_sp_incident {
+	const char *kind;   /* incident | maintenance */
+	const char *name;   /* NULL: "(untitled)" */
+	const char *status; /* the provider's status word (already checked), or NULL */
+	const char *impact; /* how bad (already checked), or NULL */
+	int64_t starts_at, ends_at, scheduled_until;
+	json_object *updates;    /* prov_sp_update() objects, oldest first; taken over (NULL: []) */
+	json_object *components; /* indexes into the page's items of the entries it affects; taken over */
 };
 struct prov_maintenance_window {
 	const char *name;
@@ -245,6 +260,21 @@ bool prov_sp_public(struct prov_page *page, const char *who, const char *name, c
 void prov_sp_item(json_object *items, const char *monitor_id, const char *name, const char *section);
 /* The same for an entry that shows a heartbeat of the same run. */
 void prov_sp_heartbeat(json_object *items, const char *heartbeat_id, const char *name, const char *section);
+/* A new status page incident object (prov_status_page.incidents):
+ * {kind, name, status, impact, starts_at, ends_at, scheduled_until (ISO 8601
+ * UTC or null), updates, components}. */
+json_object *prov_sp_incident(const struct prov_sp_incident *);
+/* Append an update to updates: {at (ISO 8601 UTC, or null when at < 0),
+ * status, body}, body cut to PROV_SP_MAX_BODY characters on a character
+ * boundary (status and body NULL: null). */
+void prov_sp_update(json_object *updates, int64_t at, const char *status, const char *body);
+/* Keep the PROV_SP_MAX_UPDATES newest updates of updates (oldest first),
+ * dropping the oldest; the number dropped. */
+size_t prov_sp_updates_cap(json_object *updates);
+/* Sort incidents (prov_sp_incident objects) newest first by starts_at (null
+ * last, the order given among equals) and keep PROV_SP_MAX_INCIDENTS of them;
+ * the number dropped. */
+size_t prov_sp_incidents_order(json_object *incidents);
 /* A new invoice line. */
 json_object *prov_invoice_line(const char *description, const char *amount, const char *type,
     const char *relid, bool taxed);

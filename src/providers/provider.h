@@ -18,7 +18,10 @@
  *   invoice (with its lines), payment.
  * References to other resources of the same run are their external ids
  * (contact_ids, monitor_ids, items[].monitor_id, client_id, service_id,
- * invoice_id, status_page_id). Normalized monitor types: http keyword ping
+ * invoice_id, status_page_id). A status page's item may carry "ref", the
+ * provider's own id of the entry (a Statuspage component), which a
+ * subscriber's "components" and an incident's affected components name; an
+ * incident names entries by their index in items. Normalized monitor types: http keyword ping
  * port dns tcp udp smtp pop3 imap ssh api other; contact types: email sms voice
  * webhook slack teams telegram discord pagerduty opsgenie pushover push other.
  */

@@ -8,21 +8,31 @@
  *                                status_page whose entries are its components (no
  *                                monitors: a component is set by hand), read in the
  *                                same fetch: "groups:<i>:<n>:<id>", then
- *                                "components:<i>:<n>:<id>" (never stored: a checkpoint
- *                                holding one starts its page again);
+ *                                "components:<i>:<n>:<id>", its history
+ *                                "incidents:<i>:<n>:<id>" (GET .../incidents, page=n,
+ *                                limit=100) and "maintenances:<i>:<n>:<id>" (GET
+ *                                .../incidents/scheduled, page=n, per_page=100), never
+ *                                stored: a checkpoint holding one starts its page again;
  *   "subscribers:<i>:<n>:<id>"   its active subscribers (page=n from 0, limit=100),
  *   "unconfirmed:<i>:<n>:<id>"   then the unconfirmed and
  *   "quarantined:<i>:<n>:<id>"   the quarantined ones, as status_page_subscriber
  *                                items (never contacts); then "pages:<i+1>".
  *
  * A list ends when an answer holds fewer entries than asked for. The base of
- * `page` for groups and components is not documented: they start at page 0;
+ * `page` for these four lists is not documented: they start at page 0;
  * an empty page 0 goes on with page 1 (numbering from 1, 0 refused), and a
  * page 1 that repeats page 0 is dropped (numbering from 1, 0 read as 1).
- * The raw object of a status page carries the groups and components as
- * received ("component_groups", "components"); its entries are built from
- * them after the last component page. A 4xx on component groups or
- * subscribers, and 401/403 on components, skips that kind with a warning.
+ * The raw object of a status page carries the groups, components,
+ * incidents and scheduled maintenances as received ("component_groups",
+ * "components", "incidents", "maintenances"; at most PROV_SP_MAX_INCIDENTS
+ * of each history list, which come newest first); its entries and history
+ * are built from them after the last of these pages: each component an entry,
+ * each incident or maintenance (one listed in both once) a history entry
+ * naming its components by their entries. A 4xx on component groups or
+ * subscribers, and 401/403 on components, skips that kind with a warning; a
+ * history list that cannot be read (any answer but a list, a rate limit
+ * aside) leaves the page's history unread (prov_unread): a re-import keeps
+ * the account's.
  * Cursors hold the page id (checked: letters and digits only), never a URL.
  * HTTP 420 and 429 are rate limits (1 request per second per key). */
 #include <ctype.h>
@@ -32,6 +42,7 @@
 
 #include <sodium.h>
 
+#include "core/jsonx.h"
 #include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
@@ -43,22 +54,40 @@
 #define SP_MAX_ID        64
 #define RAW_GROUPS       "component_groups"
 #define RAW_COMPONENTS   "components"
+#define RAW_INCIDENTS    "incidents"
+#define RAW_MAINTENANCES "maintenances"
 
-enum { PH_PAGES, PH_GROUPS, PH_COMPONENTS, PH_ACTIVE, PH_UNCONFIRMED, PH_QUARANTINED };
+enum {
+	PH_PAGES,
+	PH_GROUPS,
+	PH_COMPONENTS,
+	PH_INCIDENTS,
+	PH_MAINTENANCES,
+	PH_ACTIVE,
+	PH_UNCONFIRMED,
+	PH_QUARANTINED
+};
 /* clang-format off */
 static const char *const phases[] = {
-	"pages", "groups", "components", "subscribers", "unconfirmed", "quarantined", NULL
+	"pages", "groups", "components", "incidents", "maintenances", "subscribers", "unconfirmed",
+	"quarantined", NULL
 };
 /* clang-format on */
 /* The `state` each subscriber phase asks for. */
-static const char *const states[] = { NULL, NULL, NULL, "active", "unconfirmed", "quarantined" };
+static const char *const states[] = { NULL, NULL, NULL, NULL, NULL, "active", "unconfirmed", "quarantined" };
 /* The kind a refused list skips. */
 /* clang-format off */
 static const char *const kinds[] = {
-	"pages", "component groups", "components", "subscribers", "unconfirmed subscribers",
-	"quarantined subscribers"
+	"pages", "component groups", "components", "incidents", "scheduled maintenances", "subscribers",
+	"unconfirmed subscribers", "quarantined subscribers"
+};
+/* The raw list each list phase of a page merges into. */
+static const char *const raw_lists[] = {
+	NULL, RAW_GROUPS, RAW_COMPONENTS, RAW_INCIDENTS, RAW_MAINTENANCES
 };
 /* clang-format on */
+/* A status page's history, for prov_unread. */
+static const char *const sp_history_keys[] = { "incidents", NULL };
 
 struct sp_cursor {
 	int ph;
@@ -197,6 +226,8 @@ add_page(json_object *p, const char *id, struct prov_page *page)
 	sp.items = json_object_new_array();
 	json_object_object_add(p, RAW_GROUPS, json_object_new_array());
 	json_object_object_add(p, RAW_COMPONENTS, json_object_new_array());
+	json_object_object_add(p, RAW_INCIDENTS, json_object_new_array());
+	json_object_object_add(p, RAW_MAINTENANCES, json_object_new_array());
 	prov_page_add(page, "status_page", id, json_object_get(p), prov_norm_status_page(&sp));
 	free(url);
 }
@@ -282,14 +313,24 @@ list_find(json_object *list, const char *id)
 	return NULL;
 }
 
-/* Append to list the objects of answer (at most PROV_MAX_ITEMS) that it does
- * not hold yet; the number added. */
+/* True for a phase that reads the page's history. */
+static bool
+history_phase(int ph)
+{
+	return ph == PH_INCIDENTS || ph == PH_MAINTENANCES;
+}
+
+/* Append to list the objects of answer (at most PROV_MAX_ITEMS; a history
+ * list at most PROV_SP_MAX_INCIDENTS in all) that it does not hold yet; the
+ * number added. *full: a history list reached its cap. */
 static size_t
-list_merge(json_object *list, json_object *answer, const struct sp_cursor *c, struct prov_page *page)
+list_merge(json_object *list, json_object *answer, const struct sp_cursor *c, struct prov_page *page,
+    bool *full)
 {
 	size_t n = json_object_array_length(answer), added = 0, bad = 0;
 	char id[SP_MAX_ID + 1];
 
+	*full = false;
 	if (n > PROV_MAX_ITEMS) {
 		prov_page_warn(page, SP " sent %zu %s in one page; only the first %d were kept", n,
 		    kinds[c->ph], PROV_MAX_ITEMS);
@@ -300,11 +341,18 @@ list_merge(json_object *list, json_object *answer, const struct sp_cursor *c, st
 
 		if (!json_object_is_type(e, json_type_object) || prov_get_id(e, "id", id, sizeof id) != 0)
 			bad++;
-		else if (list_find(list, id) == NULL) {
+		else if (history_phase(c->ph) && json_object_array_length(list) >= PROV_SP_MAX_INCIDENTS) {
+			*full = true;
+			break;
+		} else if (list_find(list, id) == NULL) {
 			json_object_array_add(list, json_object_get(e));
 			added++;
 		}
 	}
+	if (*full)
+		prov_page_warn(page,
+		    SP " page %s has more %s than the newest %d; the older ones were not imported", c->pid,
+		    kinds[c->ph], PROV_SP_MAX_INCIDENTS);
 	if (bad > 0)
 		prov_page_warn(page, SP " page %s: %zu of its %s had no usable id; skipped", c->pid, bad,
 		    kinds[c->ph]);
@@ -371,9 +419,188 @@ component_section(json_object *c, const char *cid, json_object *groups, json_obj
 	return name;
 }
 
-/* The page's components are all read: make them its entries, in the order
- * received (the group rows give sections, they are no entries), and go on
- * with its subscribers. */
+/* ---- incidents and scheduled maintenances: the page's history ---- */
+
+/* The status words of an incident (OpenAPI Incident.status), and the
+ * impacts (Incident.impact). */
+static const char *const incident_statuses[] = { "investigating", "identified", "monitoring", "resolved",
+	"scheduled", "in_progress", "verifying", "completed", NULL };
+static const char *const maintenance_statuses[] = { "scheduled", "in_progress", "verifying", "completed",
+	NULL };
+static const char *const impacts[] = { "none", "minor", "major", "critical", "maintenance", NULL };
+
+/* The member key of o when it is one of list; "other" with a warning when it
+ * is another text; NULL when absent. */
+static const char *
+known_word(json_object *o, const char *key, const char *const *list, const char *what, const char *id,
+    struct prov_page *page)
+{
+	const char *v = prov_get_text(o, key, 64);
+	char vb[40];
+
+	if (v == NULL && prov_get(o, key) == NULL)
+		return NULL;
+	for (size_t i = 0; v != NULL && list[i] != NULL; i++)
+		if (strcmp(v, list[i]) == 0)
+			return list[i];
+	prov_copy_text(vb, sizeof vb, v ? v : "(not a word)");
+	prov_page_warn(page, SP " %s %s has an unknown %s %s; kept as other", what, id, key, vb);
+	return "other";
+}
+
+/* Member key of o as a time, or -1. */
+static int64_t
+when(json_object *o, const char *key)
+{
+	int64_t t;
+
+	return prov_get_time(o, key, TIME_ISO, NULL, &t) ? t : -1;
+}
+
+/* The updates of incident e, oldest first (the API lists them newest first:
+ * ordered here by their time, the order given among equals). */
+static json_object *
+incident_updates(json_object *e, const char *id, struct prov_page *page)
+{
+	json_object *list = prov_get_array(e, "incident_updates"), *out = json_object_new_array();
+	size_t n = list ? json_object_array_length(list) : 0, dropped;
+	struct {
+		int64_t at;
+		size_t i;
+	} *v = xcalloc(n + 1, sizeof *v);
+	size_t nv = 0;
+
+	if (n > PROV_MAX_ITEMS)
+		n = PROV_MAX_ITEMS;
+	for (size_t i = 0; i < n; i++) {
+		json_object *u = json_object_array_get_idx(list, i);
+		int64_t at = when(u, "display_at");
+		size_t j;
+
+		if (!json_object_is_type(u, json_type_object))
+			continue;
+		if (at < 0)
+			at = when(u, "created_at");
+		for (j = nv++; j > 0 && v[j - 1].at > at; j--)
+			v[j] = v[j - 1];
+		v[j].at = at;
+		v[j].i = i;
+	}
+	for (size_t k = 0; k < nv; k++) {
+		json_object *u = json_object_array_get_idx(list, v[k].i);
+		json_object *body = prov_get(u, "body");
+
+		prov_sp_update(out, v[k].at,
+		    known_word(u, "status", incident_statuses, "incident update of", id, page),
+		    json_object_is_type(body, json_type_string) ? json_object_get_string(body) : NULL);
+	}
+	free(v);
+	if ((dropped = prov_sp_updates_cap(out)) > 0)
+		prov_page_warn(page,
+		    SP " incident %s has %zu updates more than the newest %d; they were not imported", id,
+		    dropped, PROV_SP_MAX_UPDATES);
+	return out;
+}
+
+/* The index in items of the entry whose "ref" is component cid, or -1. */
+static int64_t
+entry_of(json_object *items, const char *cid)
+{
+	size_t n = json_object_array_length(items);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *ref = prov_get_str(json_object_array_get_idx(items, i), "ref", SP_MAX_ID);
+
+		if (ref != NULL && strcmp(ref, cid) == 0)
+			return (int64_t)i;
+	}
+	return -1;
+}
+
+/* Incident or maintenance e (id) as a history entry of the page whose
+ * entries are items. A maintenance is one scheduled for a time, or in a
+ * maintenance's state or impact. */
+static json_object *
+incident(json_object *e, const char *id, json_object *items, const struct sp_cursor *c,
+    struct prov_page *page)
+{
+	struct prov_sp_incident in = { 0 };
+	const char *st = prov_get_text(e, "status", 64), *imp = prov_get_text(e, "impact_override", 64);
+	json_object *comps = prov_get_array(e, "components");
+	size_t n = comps ? json_object_array_length(comps) : 0, missing = 0;
+	bool maint = prov_get(e, "scheduled_for") != NULL ||
+	    (st != NULL && str_in_list(maintenance_statuses, st)) ||
+	    (prov_get_text(e, "impact", 64) != NULL &&
+	        strcmp(prov_get_text(e, "impact", 64), "maintenance") == 0);
+	char cid[SP_MAX_ID + 1];
+
+	in.kind = maint ? "maintenance" : "incident";
+	in.name = prov_get_text(e, "name", PROV_MAX_STR);
+	in.status = known_word(e, "status", incident_statuses, "incident", id, page);
+	in.impact = known_word(e, imp != NULL ? "impact_override" : "impact", impacts, "incident", id, page);
+	in.starts_at = maint ? when(e, "scheduled_for") : -1;
+	if (in.starts_at < 0)
+		in.starts_at = when(e, "started_at");
+	if (in.starts_at < 0)
+		in.starts_at = when(e, "created_at");
+	in.ends_at = when(e, "resolved_at");
+	in.scheduled_until = when(e, "scheduled_until");
+	in.updates = incident_updates(e, id, page);
+	in.components = json_object_new_array();
+	for (size_t i = 0; i < n && i < PROV_MAX_ITEMS; i++) {
+		json_object *ce = json_object_array_get_idx(comps, i);
+		int64_t at;
+
+		if (prov_get_id(ce, "id", cid, sizeof cid) != 0 && prov_json_id(ce, cid, sizeof cid) != 0)
+			continue;
+		if ((at = entry_of(items, cid)) >= 0)
+			json_object_array_add(in.components, json_object_new_int64(at));
+		else
+			missing++;
+	}
+	if (missing > 0)
+		prov_page_warn(page,
+		    SP " incident %s names %zu component(s) page %s does not list; they were left out of its "
+		       "components",
+		    id, missing, c->pid);
+	return prov_sp_incident(&in);
+}
+
+/* The page's history from its incidents and scheduled maintenances (one in
+ * both lists once), newest first, into norm's "incidents". */
+static void
+history_build(struct prov_item *sp, json_object *items, const struct sp_cursor *c, struct prov_page *page)
+{
+	json_object *out = json_object_new_array(), *seen = json_object_new_array();
+	const char *lists[] = { RAW_INCIDENTS, RAW_MAINTENANCES };
+	size_t dropped;
+	char id[SP_MAX_ID + 1];
+
+	for (size_t l = 0; l < 2; l++) {
+		json_object *list = prov_get_array(sp->raw, lists[l]);
+
+		for (size_t i = 0; list != NULL && i < json_object_array_length(list); i++) {
+			json_object *e = json_object_array_get_idx(list, i);
+
+			if (prov_get_id(e, "id", id, sizeof id) != 0 || list_find(seen, id) != NULL)
+				continue;
+			json_object_array_add(seen, json_object_get(e));
+			json_object_array_add(out, incident(e, id, items, c, page));
+		}
+	}
+	if ((dropped = prov_sp_incidents_order(out)) > 0)
+		prov_page_warn(page,
+		    SP " page %s has %zu incidents and maintenances more than the newest %d; they were not "
+		       "imported",
+		    c->pid, dropped, PROV_SP_MAX_INCIDENTS);
+	json_object_object_add(sp->norm, "incidents", out);
+	json_object_put(seen);
+}
+
+/* The page's lists are all read: make its components its entries, in the
+ * order received (the group rows give sections, they are no entries; each
+ * entry's "ref" is its component's id), and its incidents and maintenances
+ * its history; go on with its subscribers. */
 static void
 page_close(struct prov_item *sp, const struct sp_cursor *c, struct prov_page *page)
 {
@@ -391,7 +618,10 @@ page_close(struct prov_item *sp, const struct sp_cursor *c, struct prov_page *pa
 				continue;
 			prov_sp_item(items, NULL, name ? name : id,
 			    component_section(e, id, groups, comps, &unknown));
+			jx_add_str(json_object_array_get_idx(items, json_object_array_length(items) - 1),
+			    "ref", id);
 		}
+		history_build(sp, items, c, page);
 	}
 	if (unknown > 0)
 		prov_page_warn(page,
@@ -402,7 +632,8 @@ page_close(struct prov_item *sp, const struct sp_cursor *c, struct prov_page *pa
 	page->next_cursor = cursor_make(PH_ACTIVE, c->idx, 0, c->pid);
 }
 
-/* One page of component groups or components, into the raw status page. */
+/* One page of component groups, components, incidents or scheduled
+ * maintenances, into the raw status page. */
 static enum prov_status
 parse_list(const struct sp_cursor *c, json_object *root, struct prov_page *page, struct prov_error *err)
 {
@@ -410,16 +641,16 @@ parse_list(const struct sp_cursor *c, json_object *root, struct prov_page *page,
 	json_object *list;
 	size_t len = json_object_array_length(root), added;
 	int64_t next;
+	bool full;
 
-	if (sp == NULL ||
-	    (list = prov_get_array(sp->raw, c->ph == PH_GROUPS ? RAW_GROUPS : RAW_COMPONENTS)) == NULL)
+	if (sp == NULL || (list = prov_get_array(sp->raw, raw_lists[c->ph])) == NULL)
 		return prov_fail(err, PROV_FATAL, SP ": %s read without their page", kinds[c->ph]);
-	added = list_merge(list, root, c, page);
-	next = list_next(c, len, added, page);
+	added = list_merge(list, root, c, page, &full);
+	next = full ? -1 : list_next(c, len, added, page);
 	if (next >= 0)
 		page->next_cursor = cursor_make(c->ph, c->idx, next, c->pid);
-	else if (c->ph == PH_GROUPS)
-		page->next_cursor = cursor_make(PH_COMPONENTS, c->idx, 0, c->pid);
+	else if (c->ph < PH_MAINTENANCES)
+		page->next_cursor = cursor_make(c->ph + 1, c->idx, 0, c->pid);
 	else
 		page_close(sp, c, page);
 	return PROV_OK;
@@ -542,6 +773,31 @@ parse_subscribers(const struct sp_cursor *c, json_object *root, struct prov_page
 /* A status page's entries (its components). */
 static const char *const sp_item_keys[] = { "items", NULL };
 
+/* A history list (incidents, scheduled maintenances) that could not be read
+ * (answer: its HTTP status, or 0 for one that is no list): the page's
+ * history is unread, with a warning; go on with the next list. */
+static enum prov_status
+history_unread(const struct sp_cursor *c, long answer, struct prov_page *page, struct prov_error *err)
+{
+	struct prov_item *sp = page_item(page, c->pid);
+	char why[96];
+
+	memset(err, 0, sizeof *err);
+	if (sp == NULL)
+		return prov_fail(err, PROV_FATAL, SP ": %s read without their page", kinds[c->ph]);
+	if (answer != 0)
+		snprintf(why, sizeof why, "its %s could not be read (HTTP %ld)", kinds[c->ph], answer);
+	else
+		snprintf(why, sizeof why, "its %s could not be read (the answer was no list)", kinds[c->ph]);
+	prov_unread(sp->norm, why, sp_history_keys);
+	prov_page_warn(page, SP " page %s: %s; its incident history was not imported", c->pid, why);
+	if (c->ph == PH_INCIDENTS)
+		page->next_cursor = cursor_make(PH_MAINTENANCES, c->idx, 0, c->pid);
+	else
+		page_close(sp, c, page);
+	return PROV_OK;
+}
+
 /* A later list the key may not read (§12): warn and go on with what follows.
  * PROV_OK, or st when the answer is no refusal. */
 static enum prov_status
@@ -550,6 +806,8 @@ skip_refused(const struct sp_cursor *c, enum prov_status st, long status, struct
 {
 	struct prov_item *sp;
 
+	if (history_phase(c->ph))
+		return st == PROV_RATE_LIMITED ? st : history_unread(c, status, page, err);
 	/* components: 401/403; groups and subscribers: any 4xx (a plan without them) */
 	if (st != PROV_AUTH && !(st == PROV_FATAL && status >= 400 && status < 500 && c->ph != PH_COMPONENTS))
 		return st;
@@ -561,7 +819,7 @@ skip_refused(const struct sp_cursor *c, enum prov_status st, long status, struct
 		if ((sp = page_item(page, c->pid)) == NULL)
 			return prov_fail(err, PROV_FATAL, SP ": components read without their page");
 		prov_unread(sp->norm, "its components were refused for this key", sp_item_keys);
-		page_close(sp, c, page);
+		page->next_cursor = cursor_make(PH_INCIDENTS, c->idx, 0, c->pid);
 	} else if (c->ph == PH_ACTIVE || c->ph == PH_QUARANTINED)
 		page->next_cursor = cursor_make(PH_PAGES, c->idx + 1, 0, NULL);
 	else
@@ -594,14 +852,16 @@ statuspage_parse(const char *cursor, const struct httpc_resp *resp, struct prov_
 		return st;
 	}
 	if ((root = prov_parse_json(resp, SP, err)) == NULL)
-		return err->status;
+		return history_phase(c.ph) ? history_unread(&c, 0, page, err) : err->status;
 	if (c.ph == PH_PAGES)
 		st = parse_pages(&c, root, page, err);
+	else if (history_phase(c.ph) && !json_object_is_type(root, json_type_array))
+		st = history_unread(&c, 0, page, err);
 	else if (!json_object_is_type(root, json_type_array)) {
 		prov_body_message(resp, text, sizeof text);
 		st = prov_fail(err, PROV_TRANSIENT, SP " sent %s that are not a list%s%s", kinds[c.ph],
 		    text[0] ? ": " : "", text);
-	} else if (c.ph == PH_GROUPS || c.ph == PH_COMPONENTS)
+	} else if (c.ph <= PH_MAINTENANCES)
 		st = parse_list(&c, root, page, err);
 	else
 		st = parse_subscribers(&c, root, page);
@@ -627,6 +887,12 @@ request(struct prov_session *s, const char *cursor, const struct sp_cursor *c, c
 	else if (c->ph == PH_GROUPS || c->ph == PH_COMPONENTS)
 		url = prov_url(s, "/v1/pages/%s/%s?page=%lld&per_page=%d", c->pid,
 		    c->ph == PH_GROUPS ? "component-groups" : "components", (long long)c->n, SP_PER_PAGE);
+	else if (c->ph == PH_INCIDENTS)
+		url = prov_url(s, "/v1/pages/%s/incidents?page=%lld&limit=%d", c->pid, (long long)c->n,
+		    SP_PER_PAGE);
+	else if (c->ph == PH_MAINTENANCES)
+		url = prov_url(s, "/v1/pages/%s/incidents/scheduled?page=%lld&per_page=%d", c->pid,
+		    (long long)c->n, SP_PER_PAGE);
 	else
 		url = prov_url(s, "/v1/pages/%s/subscribers?state=%s&page=%lld&limit=%d", c->pid,
 		    states[c->ph], (long long)c->n, SP_PER_PAGE);
@@ -647,7 +913,9 @@ in_page_step(const struct prov_page *page)
 {
 	const char *n = page->next_cursor;
 
-	return n != NULL && (strncmp(n, "groups:", 7) == 0 || strncmp(n, "components:", 11) == 0);
+	return n != NULL &&
+	    (strncmp(n, "groups:", 7) == 0 || strncmp(n, "components:", 11) == 0 ||
+	        strncmp(n, "incidents:", 10) == 0 || strncmp(n, "maintenances:", 13) == 0);
 }
 
 static enum prov_status
@@ -668,7 +936,7 @@ statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 		return prov_fail(err, PROV_FATAL,
 		    "the " SP " page_id must be a page id (letters and "
 		    "digits, as in manage.statuspage.io/pages/<page_id>)");
-	if (c.ph == PH_GROUPS || c.ph == PH_COMPONENTS)
+	if (c.ph >= PH_GROUPS && c.ph <= PH_MAINTENANCES)
 		c.ph = PH_PAGES; /* read only with their page: start it again */
 	if (c.ph == PH_PAGES && page_id != NULL && c.idx > 0)
 		return PROV_OK; /* the one page is done */
@@ -686,9 +954,12 @@ statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 		}
 		if (k == SP_STEP_REQUESTS && page_item(page, c.pid) != NULL) {
 			prov_page_warn(page,
-			    SP " page %s has more component groups and components than "
+			    SP " page %s has more component groups, components and history than "
 			       "%d requests read; the rest were not imported",
 			    c.pid, SP_STEP_REQUESTS);
+			/* its history, read in part or not at all, would replace the account's */
+			prov_unread(page_item(page, c.pid)->norm, "its incidents were not read to the end",
+			    sp_history_keys);
 			page_close(page_item(page, c.pid), &c, page);
 			break;
 		}
@@ -703,10 +974,56 @@ statuspage_fetch(struct prov_session *s, const char *cursor, struct prov_page *p
 const struct provider_ops statuspage_ops = { statuspage_fetch };
 
 /* The fate of each field (providers/fields.h): the schemas Page, Component,
- * GroupComponent and Subscriber of the official OpenAPI (providers.md §8.2).
- * A status page is stored as the page object with its component groups and
- * components as received (RAW_GROUPS, RAW_COMPONENTS). */
+ * GroupComponent, Incident, IncidentUpdate and Subscriber of the official
+ * OpenAPI (providers.md §8.2). A status page is stored as the page object
+ * with its component groups, components, incidents and scheduled
+ * maintenances as received (RAW_GROUPS, RAW_COMPONENTS, RAW_INCIDENTS,
+ * RAW_MAINTENANCES). */
 /* clang-format off */
+#define SP_HISTORY(L) \
+	{ L "[].id", "`status_page_incidents`", "one entry each (one listed as an incident and a scheduled maintenance once), newest first by its start, the newest 50; the id itself is not kept" }, \
+	{ L "[].name", "`status_page_incidents.name`", "else `(untitled)`" }, \
+	{ L "[].status", "`status_page_incidents.status`, `status_page_incidents.kind`", "`scheduled`, `in_progress`, `verifying`, `completed`: a maintenance; unknown: `other`, with a warning" }, \
+	{ L "[].scheduled_for", "`status_page_incidents.starts_at`, `status_page_incidents.kind`", "set: a maintenance, which starts then" }, \
+	{ L "[].scheduled_until", "`status_page_incidents.scheduled_until`", NULL }, \
+	{ L "[].started_at", "`status_page_incidents.starts_at`", "of an incident (a field the API sends beside the OpenAPI's)" }, \
+	{ L "[].created_at", "`status_page_incidents.starts_at`", "of an incident without `started_at`" }, \
+	{ L "[].resolved_at", "`status_page_incidents.ends_at`", NULL }, \
+	{ L "[].impact", "`status_page_incidents.impact`, `status_page_incidents.kind`", "`maintenance`: a maintenance; unknown: `other`, with a warning" }, \
+	{ L "[].impact_override", "`status_page_incidents.impact`", "when set, in place of `impact`" }, \
+	{ L "[].components", "`status_page_incidents.components`", "each component by its entry's position on the page; one the page does not list is left out, with a warning" }, \
+	{ L "[].incident_updates[].body", "`status_page_incidents.updates`", "`body`, at most 4000 characters (cut on a character boundary); the newest 50 updates, oldest first" }, \
+	{ L "[].incident_updates[].status", "`status_page_incidents.updates`", "`status`" }, \
+	{ L "[].incident_updates[].display_at", "`status_page_incidents.updates`", "`at` (UTC), by which the updates are ordered" }, \
+	{ L "[].incident_updates[].created_at", "`status_page_incidents.updates`", "`at` of an update without `display_at`" }, \
+	{ L "[].incident_updates[].affected_components", NULL, "Which components an update changed, from which state to which, is not carried: the incident's own components are." }, \
+	{ L "[].incident_updates[].deliver_notifications", NULL, "Whether subscribers were told of the update is not carried." }, \
+	{ L "[].incident_updates[].wants_twitter_update", NULL, "Posting updates to Twitter is not carried." }, \
+	{ L "[].incident_updates[].custom_tweet", NULL, "Posting updates to Twitter is not carried." }, \
+	{ L "[].incident_updates[].tweet_id", NULL, "Posting updates to Twitter is not carried." }, \
+	{ L "[].incident_updates[].twitter_updated_at", NULL, "Posting updates to Twitter is not carried." }, \
+	{ L "[].incident_updates[].id", NULL, "An update's own id is not kept." }, \
+	{ L "[].incident_updates[].incident_id", NULL, "The incident's own id again: nothing is lost." }, \
+	{ L "[].incident_updates[].updated_at", NULL, "State at Statuspage, not a setting." }, \
+	{ L "[].postmortem_body", NULL, "The postmortem has no place in the account." }, \
+	{ L "[].postmortem_body_last_updated_at", NULL, "The postmortem has no place in the account." }, \
+	{ L "[].postmortem_published_at", NULL, "The postmortem has no place in the account." }, \
+	{ L "[].postmortem_ignored", NULL, "The postmortem has no place in the account." }, \
+	{ L "[].postmortem_notified_subscribers", NULL, "The postmortem has no place in the account." }, \
+	{ L "[].postmortem_notified_twitter", NULL, "The postmortem has no place in the account." }, \
+	{ L "[].monitoring_at", NULL, "When it entered the monitoring state shows in its updates; the time itself is not kept." }, \
+	{ L "[].scheduled_remind_prior", NULL, "Reminding subscribers before a maintenance is not carried." }, \
+	{ L "[].scheduled_reminded_at", NULL, "Reminding subscribers before a maintenance is not carried." }, \
+	{ L "[].scheduled_auto_in_progress", NULL, "Moving a maintenance along by itself is not carried." }, \
+	{ L "[].scheduled_auto_completed", NULL, "Moving a maintenance along by itself is not carried." }, \
+	{ L "[].auto_transition_to_maintenance_state", NULL, "Moving a maintenance along by itself is not carried." }, \
+	{ L "[].auto_transition_to_operational_state", NULL, "Moving a maintenance along by itself is not carried." }, \
+	{ L "[].auto_transition_deliver_notifications_at_start", NULL, "Moving a maintenance along by itself is not carried." }, \
+	{ L "[].auto_transition_deliver_notifications_at_end", NULL, "Moving a maintenance along by itself is not carried." }, \
+	{ L "[].metadata", NULL, "Data other tools attached to the incident (e.g. a Jira issue) is not carried." }, \
+	{ L "[].shortlink", NULL, "Statuspage's short link to the incident works only at Statuspage." }, \
+	{ L "[].page_id", NULL, "The page's own id again: nothing is lost." }, \
+	{ L "[].updated_at", NULL, "State at Statuspage, not a setting." }
 static const struct prov_field page_fields[] = {
 	{ "id", "`import_links`", "the external id" },
 	{ "name", "`status_pages.name`", "else the id" },
@@ -756,7 +1073,7 @@ static const struct prov_field page_fields[] = {
 	{ "components[].name", "`status_page_monitors.name`", "one entry per component that is not a group's row, in the order listed; else its id" },
 	{ "components[].group_id", "`status_page_monitors.section`", "the name of that group; a group no list names: NULL, with a warning" },
 	{ "components[].group", "`status_page_monitors.section`", "`true`: the group's own row, which only names its section (no entry)" },
-	{ "components[].id", NULL, "A component's own id is not kept with its entry." },
+	{ "components[].id", "`status_page_subscribers.components`, `status_page_incidents.components`", "not kept itself: it names the component's entry (its position) for the subscribers and incidents that follow or affect it" },
 	{ "components[].position", NULL, "The entries keep the order the components are listed in, not this number." },
 	{ "components[].status", NULL, "The component's live state, not a setting." },
 	{ "components[].description", NULL, "A component's description has no place in the account." },
@@ -775,6 +1092,8 @@ static const struct prov_field page_fields[] = {
 	{ "component_groups[].page_id", NULL, "The page's own id again: nothing is lost." },
 	{ "component_groups[].created_at", NULL, "State at Statuspage, not a setting." },
 	{ "component_groups[].updated_at", NULL, "State at Statuspage, not a setting." },
+	SP_HISTORY("incidents"),
+	SP_HISTORY("maintenances"),
 	{ NULL, NULL, NULL }
 };
 static const struct prov_field subscriber_fields[] = {
@@ -787,7 +1106,7 @@ static const struct prov_field subscriber_fields[] = {
 	{ "endpoint", "`status_page_subscribers.address`", "of a webhook (or Teams) subscriber" },
 	{ "workspace_name", "`status_page_subscribers.address`", "of a Slack subscriber: `<workspace_name>/<obfuscated_channel_name>`" },
 	{ "obfuscated_channel_name", "`status_page_subscribers.address`", "of a Slack subscriber (Statuspage shows the channel only obfuscated)" },
-	{ "components", "`status_page_subscribers.components`", "none: every component" },
+	{ "components", "`status_page_subscribers.components`", "the positions of the components' entries on the page; none: every component (NULL); a component the page does not list is left out, with a warning" },
 	{ "quarantined_at", "`status_page_subscribers.state`", "set: `quarantined` (the date is not kept); else the list it was read from, `active` or `unconfirmed`" },
 	{ "created_at", "`status_page_subscribers.subscribed_on`", "its UTC date" },
 	{ "purge_at", NULL, "When Statuspage would delete the quarantined subscriber: state at Statuspage, not kept." },
@@ -798,7 +1117,9 @@ static const struct prov_field subscriber_fields[] = {
 /* clang-format on */
 
 const struct prov_fields statuspage_fields[] = {
-	{ "status_page", "page (`GET /v1/pages`) with its `component_groups` and `components`", page_fields },
+	{ "status_page",
+	    "page (`GET /v1/pages`) with its `component_groups`, `components`, `incidents` (`GET /v1/pages/{page_id}/incidents`) and `maintenances` (`GET /v1/pages/{page_id}/incidents/scheduled`)",
+	    page_fields },
 	{ "status_page_subscriber", "subscriber (`GET /v1/pages/{page_id}/subscribers`)", subscriber_fields },
 	{ NULL, NULL, NULL },
 };

@@ -174,6 +174,8 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 		    "without its alert links to these contacts, which were not imported (not found at the "
 		    "provider, excluded, failed or skipped)",
 		    ic->unlinked);
+		warn_if(r, o, "Imported",
+		    "without these components it follows, which its status page does not list", ic->unmapped);
 		warn_if(r, o, "Updated", "keeping its own values of what this run could not read", ic->kept);
 		row = imported_row(o, ic, target_id);
 		if (o->imported != NULL) {

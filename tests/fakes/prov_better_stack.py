@@ -12,10 +12,14 @@ people and the whole team (on call on the default calendar: the first `on_call` 
 the Secondary calendar: the last user when there are more); policy p's steps notify, at 0 s, a user by
 id and the default calendar's on-call users, 600 s later a user by e-mail, a Slack integration and the
 Secondary calendar's on-call users, 300 s after that the entire team; status page k has two sections
-with monitors, a heartbeat and a manually tracked item. Account options: "refuse": list of endpoint
-kinds ("heartbeats", "on-calls", "team-members", "policies", "status-pages", "sections", "resources")
-answered with 403; "new_fields": {name: value} adds those members to the attributes of every monitor
-(fields a later version may add).
+with monitors, a heartbeat and a manually tracked item, and `reports` status reports (count "reports",
+default 3; report r started 1 + 2r days before BASE_TS, listed oldest first): REPORT_TYPES[r % 3],
+resolved two hours later except the newest, affecting its page's first resource (and, for r == 1, a
+resource id the page does not show), each with two status updates (three for a maintenance; bodies with
+non-ASCII text) listed newest first. Account options: "refuse": list of endpoint kinds ("heartbeats",
+"on-calls", "team-members", "policies", "status-pages", "sections", "resources", "status-reports",
+"status-updates") answered with 403; "new_fields": {name: value} adds those members to the attributes
+of every monitor (fields a later version may add).
 """
 
 from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
@@ -23,7 +27,9 @@ from fakecore import *  # noqa: F401,F403  (helpers, Reply, Req, Provider, ...)
 
 class BetterStack(Provider):
     id = "better_stack"
-    kinds = {"monitors": 12, "heartbeats": 2, "status_pages": 1, "users": 3, "policies": 1}
+    kinds = {"monitors": 12, "heartbeats": 2, "status_pages": 1, "users": 3, "policies": 1, "reports": 3}
+    # shape: report_type, status-page-reports-api-response-params ("manual, automatic or maintenance")
+    REPORT_TYPES = ("manual", "maintenance", "automatic")
     aliases = {"contacts": "users"}
     required = ("api_token",)
     optional = ("team_name",)
@@ -37,7 +43,8 @@ class BetterStack(Provider):
     ZONES = ("Amsterdam", "Eastern Time (US & Canada)", "UTC", "Prague")   # Rails TimeZone names
     FIRST = ("Ann", "Bob", "Cleo", "Dan", "Eva", "Finn")
     LAST = ("Lee", "Novak", "Ortiz", "Berg", "Kim", "Haas")
-    REFUSABLE = ("heartbeats", "on-calls", "team-members", "policies", "status-pages", "sections", "resources")
+    REFUSABLE = ("heartbeats", "on-calls", "team-members", "policies", "status-pages", "sections", "resources",
+                 "status-reports", "status-updates")
     CONFIRM = (0, 60, 120, 300)   # confirmation_period, s (docs monitor example: 120)
     RECOVER = (180, 0, 300)       # recovery_period, s (docs monitor example: 0)
     # path segment -> (kind, JSON:API type, id base lo)
@@ -57,6 +64,8 @@ class BetterStack(Provider):
         return self.base(a, kind, self.BASES[kind] * 1000, 90, 1_000_000)
 
     def ext_id(self, a, kind, i):
+        if kind == "reports":   # of the first status page
+            return str(self.report_base(a, 0) + i)
         return str(self.kbase(a, kind) + i)
 
     def team(self, a):
@@ -102,6 +111,9 @@ class BetterStack(Provider):
                 return self.forbidden(req)
             n, b = a.n("policies"), self.kbase(a, "policies")
             return self.paged(req, n, lambda p: self.policy(a, p, b))
+        m = re.fullmatch(r"/api/v2/status-pages/(\d+)/status-reports(?:/(\d+)/(status-updates))?", req.rel)
+        if m:
+            return self.history(req, a, m)
         m = re.fullmatch(r"/api/v2/([a-z-]+)(?:/(\d+)(?:/(sections|resources))?)?", req.rel)
         if not m or m.group(1) not in self.LISTS:
             return self.not_found(req)
@@ -341,6 +353,69 @@ class BetterStack(Provider):
                 "aggregate_state": "operational", "design": "v2", "theme": "light", "layout": "vertical",
                 "status_page_group_id": None, "team_name": self.team(a),
                 "created_at": iso_ms(a.created(i)), "updated_at": iso_ms(a.updated(i))}
+
+    # ---- status reports (a page's history)
+
+    def history(self, req, a, m):
+        if self.refused(a, m.group(3) or "status-reports"):
+            return self.forbidden(req)
+        b = self.kbase(a, "status_pages")
+        j = int(m.group(1)) - b
+        if not 0 <= j < a.n("status_pages"):
+            return jreply(404, {"errors": "Resource type StatusPage with id = %s was not found" % m.group(1)})
+        n = min(a.n("reports"), 10_000)
+        if m.group(2) is None:
+            return self.paged(req, n, lambda r: self.report(a, j, r))
+        r = int(m.group(2)) - self.report_base(a, j)
+        if not 0 <= r < n:
+            return jreply(404, {"errors": "Resource type StatusReport with id = %s was not found" % m.group(2)})
+        ups = self.report_updates(a, j, r)
+        return self.paged(req, len(ups), lambda k: ups[k])
+
+    def report_base(self, a, j):
+        return self.kbase(a, "status_pages") * 100 + j * 10_000
+
+    # shape: status report, docs list-existing-reports-on-a-status-page and
+    # status-page-reports-api-response-params (https://betterstack.com/docs/uptime/api/
+    # list-existing-reports-on-a-status-page/): id, type status_report, attributes {title, report_type,
+    # starts_at, ends_at, status_page_id, affected_resources [{status_page_resource_id, status}],
+    # aggregate_state}, relationships.status_updates.data [{id, type}]; listed oldest first
+    def report(self, a, j, r):
+        n = a.n("reports")
+        k = n - 1 - r                        # listed oldest first: k = 0 is the newest
+        rtype = self.REPORT_TYPES[k % 3]
+        start = BASE_TS - (1 + 2 * k) * 86400
+        b = self.kbase(a, "status_pages")
+        first = str((b * 10 + j) * 100 + 0)  # the page's first resource (resource position 0)
+        aff = [{"status_page_resource_id": first, "status": "maintenance" if rtype == "maintenance" else "downtime"}]
+        if k == 1:
+            aff.append({"status_page_resource_id": "999999999", "status": "degraded"})
+        rid = self.report_base(a, j) + r
+        return {"id": str(rid), "type": "status_report",
+                "attributes": {"title": "%s Report %d" % (a.prefix(k), k + 1), "report_type": rtype,
+                               "starts_at": iso_ms(start), "ends_at": iso_ms(start + 7200) if k > 0 else None,
+                               "status_page_id": b + j, "affected_resources": aff,
+                               "aggregate_state": "maintenance" if rtype == "maintenance" else
+                               ("downtime" if k % 2 == 0 else "degraded")},
+                "relationships": {"status_updates": {"data": [
+                    {"id": u["id"], "type": "status_update"} for u in self.report_updates(a, j, r)]}}}
+
+    # shape: status update, docs list-all-existing-status-updates-for-a-status-page-report
+    # (https://betterstack.com/docs/uptime/api/list-all-existing-status-updates-for-a-status-page-report/):
+    # attributes {message, published_at, status_report_id, affected_resources}; listed newest first
+    def report_updates(self, a, j, r):
+        n = a.n("reports")
+        k = n - 1 - r
+        start = BASE_TS - (1 + 2 * k) * 86400
+        msgs = ["We see errors on report %d — “Überprüfung” läuft." % (k + 1), "Fixed ✓ (report %d)." % (k + 1)]
+        if self.REPORT_TYPES[k % 3] == "maintenance":
+            msgs.insert(1, "Half way through report %d." % (k + 1))
+        rid = self.report_base(a, j) + r
+        ups = [{"id": str(rid * 10 + u), "type": "status_update",
+                "attributes": {"message": msg, "published_at": iso_ms(start + u * 1800), "status_report_id": rid,
+                               "affected_resources": [], "notify_subscribers": u == 0}}
+               for u, msg in enumerate(msgs)]
+        return list(reversed(ups))
 
     # shape: status page section, docs status-page-sections + TF resource_status_page_section.go
     # (type string "status_page_section" unconfirmed, providers.md §4.2 L); listed newest first

@@ -2,7 +2,8 @@
 
 Source ("OpenAPI" below): the official Statuspage manage API v1 OpenAPI, as copied in
 sbecker59/statuspage-api-client-go api/v1/statuspage/api/openapi.yaml (schemas Page, Component,
-GroupComponent, Subscriber, ErrorEntity; the paths' parameters), and providers.md §8.2, which restates it.
+GroupComponent, Incident, IncidentUpdate, Subscriber, ErrorEntity; the paths' parameters), the reference
+it is published as (https://developer.statuspage.io/), and providers.md §8.2, which restates it.
 
 Generated data (every value from the page index p and the item's index, so tests can predict it;
 see README.md):
@@ -15,9 +16,19 @@ see README.md):
   every group's own row (`group: true`), then the components in index order.
 * subscriber j of a page: `mode` MODES[j % 5]; state quarantined when j % 7 == 6, else
   unconfirmed when j % 3 == 2, else active; `components` [] (all) when j % 3 == 0, else
-  components j and j+1 (mod components).
-Account options: "refuse": a list among "component_groups", "components", "subscribers", answered
-403 as for a plan or key without them; "page_base": how `page` of components and component groups
+  components j and j+1 (mod components), and subscriber 4 also a component the page does not list
+  (GHOST, one since deleted).
+* incident k of a page (count "incidents"; newest first, k = 0 the newest): started 1 + 2k days
+  before BASE_TS, status INCIDENT_STATUSES[k % 5], impact IMPACTS[k % 4], resolved an hour later when
+  its status is resolved, three updates (INCIDENT_UPDATES, 20 minutes apart, bodies with non-ASCII
+  text, listed newest first as the API does), components k and k+1 (mod components) and, for k == 1,
+  GHOST too.
+* maintenance m of a page (count "maintenances"): scheduled for 1 + 3m days after BASE_TS (m even:
+  status scheduled, upcoming) or before it (m odd: completed, resolved at its end), two hours long,
+  component m; listed by GET .../incidents (after the incidents) and, when upcoming, also by GET
+  .../incidents/scheduled.
+Account options: "refuse": a list among "component_groups", "components", "subscribers", "incidents",
+"scheduled" (the scheduled maintenances), answered 403 as for a plan or key without them; "page_base": how `page` of components and component groups
 is read: 1 (default: numbered from 1, page 0 read as page 1), 0 (numbered from 0) or "strict1"
 (numbered from 1, page 0 empty) — the base is not documented (providers.md §11); "new_fields":
 {name: value} adds those members to every page (fields a later version may add).
@@ -29,11 +40,20 @@ TIMEZONES = ("America/New_York", "Europe/Berlin", "Etc/UTC", "Asia/Tokyo")
 GROUPS = ("Core API", "Web apps", "Infrastructure", "Third-party services")
 STATUSES = ("operational", "operational", "degraded_performance", "operational",
             "partial_outage", "operational", "major_outage")
+# shape: OpenAPI Incident.status (realtime values) and Incident.impact (its enum)
+INCIDENT_STATUSES = ("resolved", "resolved", "monitoring", "identified", "investigating")
+IMPACTS = ("none", "minor", "major", "critical")
+# three updates of an incident: (status, body with the incident's number)
+INCIDENT_UPDATES = (("investigating", "We are looking into errors on the API (nº %d) — “Überprüfung” läuft."),
+                    ("identified", "The cause is found: a full disk ✓ (incident %d)."),
+                    ("resolved", "Resolved. Every service is back to normal (incident %d)."))
+GHOST = "ghost0000000"   # a component id the page does not list (one deleted since)
 
 
 class Statuspage(Provider):
     id = "statuspage"
-    kinds = {"status_pages": 1, "components": 12, "component_groups": 3, "subscribers": 6}
+    kinds = {"status_pages": 1, "components": 12, "component_groups": 3, "subscribers": 6, "incidents": 4,
+             "maintenances": 2}
     aliases = {"pages": "status_pages", "monitors": "components", "groups": "component_groups",
                "contacts": "subscribers"}
     required = ("api_key",)
@@ -98,6 +118,10 @@ class Statuspage(Provider):
         if rel == "/v1/pages":
             # shape: OpenAPI GET /pages, a bare array of Page
             return jreply(200, [self.page(a, p) for p in range(a.n("status_pages"))])
+        m = re.fullmatch(r"/v1/pages/([0-9a-z]+)/incidents/scheduled", rel)
+        if m:
+            p = self.page_index(a, m.group(1))
+            return jreply(404, {"message": "Page not found"}) if p is None else self.handle_scheduled(req, a, p)
         m = re.fullmatch(r"/v1/pages/([0-9a-z]+)(?:/([a-z-]+))?", rel)
         if not m:
             return self.not_found(req)
@@ -116,15 +140,28 @@ class Statuspage(Provider):
         if sub == "subscribers":
             return self.forbidden() if self.refused(a, "subscribers") else self.list_subscribers(req, a, p)
         if sub == "incidents":
-            return jreply(200, [])
+            if self.refused(a, "incidents"):
+                return self.forbidden()
+            # shape: OpenAPI GET /pages/{page_id}/incidents: a bare array of Incident, `page` ("page offset
+            # to fetch", base not stated: read as components) and `limit` (default and max 100)
+            rows = self.incidents(a, p) + [self.maintenance(a, p, m) for m in range(a.n("maintenances"))]
+            return jreply(200, self.paged(a, req, rows, size="limit"))
         return self.not_found(req)
 
-    def paged(self, a, req, rows):
-        """components and component groups: `page` and `per_page` (default and max 100, OpenAPI);
-        the base of `page` is not documented, see the option page_base."""
+    def handle_scheduled(self, req, a, p):
+        # shape: OpenAPI GET /pages/{page_id}/incidents/scheduled: a bare array of Incident, `page`
+        # (default 1) and `per_page` (default 100): the maintenances still to come
+        if self.refused(a, "scheduled"):
+            return self.forbidden()
+        rows = [self.maintenance(a, p, m) for m in range(a.n("maintenances")) if m % 2 == 0]
+        return jreply(200, self.paged(a, req, rows))
+
+    def paged(self, a, req, rows, size="per_page"):
+        """components, component groups and incidents: `page` and `per_page` (`limit` for incidents;
+        default and max 100, OpenAPI); the base of `page` is not documented, see the option page_base."""
         base = str(a.options.get("page_base", 1))
         page = to_int(req.q("page"), 1 if base != "0" else 0)
-        per = to_int(req.q("per_page"), 100)
+        per = to_int(req.q(size), 100)
         per = 100 if per is None or per < 1 else min(per, 100)
         if page is None or page < 0:
             page = 0
@@ -239,6 +276,74 @@ class Statuspage(Provider):
                 "automation_email": "component+%s@notifications.statuspage.io" % cid,
                 "start_date": day(a.created(i))}
 
+    # ---- incidents and maintenances
+
+    def incidents(self, a, p):
+        return [self.incident(a, p, k) for k in range(min(a.n("incidents"), 100_000))]
+
+    def incident_components(self, a, p, ks):
+        nc = a.n("components")
+        comps = [self.component(a, p, k % nc) for k in ks] if nc else []
+        return comps
+
+    # shape: OpenAPI schema Incident (every property it lists; `started_at` as the API sends it beside
+    # them), its example values (shortlink "http://stspg.io/803310a12", metadata {"jira": {...}})
+    def incident_base(self, a, p, iid, name, status, impact, created, resolved, comps, updates):
+        return {"id": iid, "components": comps, "created_at": iso_ms(created), "impact": impact,
+                "impact_override": None, "incident_updates": updates, "metadata": {},
+                "monitoring_at": None, "name": name, "page_id": self.page_id(a, p),
+                "postmortem_body": None, "postmortem_body_last_updated_at": None, "postmortem_ignored": False,
+                "postmortem_notified_subscribers": False, "postmortem_notified_twitter": False,
+                "postmortem_published_at": None, "resolved_at": iso_ms(resolved) if resolved else None,
+                "scheduled_auto_completed": False, "scheduled_auto_in_progress": False,
+                "scheduled_for": None, "auto_transition_deliver_notifications_at_end": False,
+                "auto_transition_deliver_notifications_at_start": False,
+                "auto_transition_to_maintenance_state": False, "auto_transition_to_operational_state": False,
+                "scheduled_remind_prior": False, "scheduled_reminded_at": None, "scheduled_until": None,
+                "shortlink": "http://stspg.io/%s" % iid[:9], "status": status, "updated_at": iso_ms(created + 7200),
+                "started_at": iso_ms(created)}
+
+    # shape: OpenAPI schema IncidentUpdate (every property it lists; affected_components {code, name,
+    # old_status, new_status})
+    def update(self, a, p, iid, j, status, body, at, comps):
+        return {"id": hid(12, self.id, a.seed, "upd", iid, j), "incident_id": iid,
+                "affected_components": [{"code": c["id"], "name": c["name"], "old_status": "operational",
+                                         "new_status": "operational" if status in ("resolved", "completed")
+                                         else "major_outage"} for c in comps],
+                "body": body, "created_at": iso_ms(at), "custom_tweet": None, "deliver_notifications": True,
+                "display_at": iso_ms(at), "status": status, "tweet_id": None, "twitter_updated_at": None,
+                "updated_at": iso_ms(at), "wants_twitter_update": False}
+
+    def incident(self, a, p, k):
+        iid = self.ext_id(a, "incidents", k, p)
+        started = BASE_TS - (1 + 2 * k) * 86400
+        status = INCIDENT_STATUSES[k % len(INCIDENT_STATUSES)]
+        comps = self.incident_components(a, p, (k, k + 1))
+        if k == 1 and comps:
+            comps = comps + [dict(comps[0], id=GHOST, name="Retired component")]
+        updates = [self.update(a, p, iid, j, st, body % (k + 1), started + j * 1200, comps)
+                   for j, (st, body) in enumerate(INCIDENT_UPDATES) if j == 0 or st != "resolved" or status == "resolved"]
+        d = self.incident_base(a, p, iid, "%s Incident %d" % (a.prefix(k), k + 1), status, IMPACTS[k % len(IMPACTS)],
+                               started, started + 3600 if status == "resolved" else None, comps,
+                               list(reversed(updates)))
+        return d
+
+    def maintenance(self, a, p, m):
+        iid = self.ext_id(a, "maintenances", m, p)
+        upcoming = m % 2 == 0
+        start = BASE_TS + (1 + 3 * m) * 86400 if upcoming else BASE_TS - (1 + 3 * m) * 86400
+        status = "scheduled" if upcoming else "completed"
+        comps = self.incident_components(a, p, (m,))
+        updates = [self.update(a, p, iid, 0, "scheduled", "Planned work on the database %d." % (m + 1),
+                               start - 86400, comps)]
+        if not upcoming:
+            updates.append(self.update(a, p, iid, 1, "completed", "The work is done.", start + 7200, comps))
+        d = self.incident_base(a, p, iid, "%s Maintenance %d" % (a.prefix(m), m + 1), status, "maintenance",
+                               start - 86400, None if upcoming else start + 7200, comps, list(reversed(updates)))
+        d.update({"scheduled_for": iso_ms(start), "scheduled_until": iso_ms(start + 7200),
+                  "scheduled_remind_prior": True, "started_at": iso_ms(start)})
+        return d
+
     @staticmethod
     def sub_state(j):
         return "quarantined" if j % 7 == 6 else "unconfirmed" if j % 3 == 2 else "active"
@@ -250,6 +355,8 @@ class Statuspage(Provider):
         nco = a.n("components")
         comps = [] if j % 3 == 0 or nco == 0 else sorted({self.ext_id(a, "components", j % nco, p),
                                                           self.ext_id(a, "components", (j + 1) % nco, p)})
+        if j == 4 and comps:
+            comps.append(GHOST)
         d = {"id": self.ext_id(a, "subscribers", j, p), "skip_confirmation_notification": False,
              "mode": mode, "email": None, "endpoint": None, "phone_number": None, "phone_country": None,
              "display_phone_number": None, "obfuscated_channel_name": None, "workspace_name": None,

@@ -392,6 +392,24 @@ def t_better_stack():
             and "ManuallyTrackedItem" in [d["resource_type"] for d in res])
     r = call("GET", "/better_stack/api/v2/status-pages/%s/sections" % sp, headers=bearer("demo-key"))
     R.check("bs status page sections", r.status == 200 and len(r.json()["data"]) == 2, r.body)
+    r = call("GET", "/better_stack/api/v2/status-pages/%s/status-reports" % sp, headers=bearer("demo-key"))
+    reps = r.json()["data"]
+    R.check("bs status reports, oldest first", r.status == 200 and len(reps) == 3
+            and [x["attributes"]["report_type"] for x in reps] == ["automatic", "maintenance", "manual"]
+            and reps[-1]["attributes"]["ends_at"] is None, r.body)
+    r = call("GET", "/better_stack/api/v2/status-pages/%s/status-reports/%s/status-updates" % (sp, reps[1]["id"]),
+             headers=bearer("demo-key"))
+    ups = [x["attributes"] for x in r.json()["data"]]
+    R.check("bs status updates, newest first", r.status == 200 and len(ups) == 3
+            and ups[0]["published_at"] > ups[-1]["published_at"]
+            and [x["id"] for x in r.json()["data"]] == [x["id"] for x in reps[1]["relationships"]["status_updates"]["data"]],
+            r.body)
+    ctl("POST", "better_stack/mutate", {"options": {"refuse": ["status-updates"]}})
+    r = call("GET", "/better_stack/api/v2/status-pages/%s/status-reports/%s/status-updates" % (sp, reps[1]["id"]),
+             headers=bearer("demo-key"))
+    r2 = call("GET", "/better_stack/api/v2/status-pages/%s/status-reports" % sp, headers=bearer("demo-key"))
+    R.check("bs refuse status-updates only", r.status == 403 and r2.status == 200, (r.status, r2.status))
+    ctl("POST", "better_stack/mutate", {"options": {"refuse": []}})
     r = call("GET", "/better_stack/api/v2/monitors", headers=bearer("wrong-key-123"))
     R.check("bs bad token 401 errors string", r.status == 401 and isinstance(r.json()["errors"], str))
     ctl("POST", "better_stack/mutate", {"options": {"refuse": ["policies"]}})
@@ -566,6 +584,20 @@ def t_statuspage():
     r3 = call("GET", sp + "components", headers=oauth)
     R.check("sp refuse option: 403 ErrorEntity", r.status == 403 and r2.status == 403 and r3.status == 200
             and r.json() == {"message": "You are not authorized to access this resource."}, (r.status, r2.status, r3.status))
+    ctl("POST", "statuspage/mutate", {"options": {"refuse": []}})
+    incs = call("GET", sp + "incidents?page=0&limit=100", headers=oauth).json()
+    R.check("sp incidents: 4 incidents then 2 maintenances", [x["name"] for x in incs] ==
+            ["Demo Incident %d" % n for n in (1, 2, 3, 4)] + ["Demo Maintenance 1", "Demo Maintenance 2"], incs)
+    R.check("sp incident updates newest first", [u["status"] for u in incs[0]["incident_updates"]] ==
+            ["resolved", "identified", "investigating"] and incs[0]["resolved_at"]
+            and incs[2]["resolved_at"] is None, incs[:3])
+    sched = call("GET", sp + "incidents/scheduled", headers=oauth).json()
+    R.check("sp scheduled maintenances: the upcoming one", [x["id"] for x in sched] == [incs[4]["id"]]
+            and sched[0]["status"] == "scheduled" and sched[0]["scheduled_for"], sched)
+    ctl("POST", "statuspage/mutate", {"options": {"refuse": ["scheduled"]}})
+    r = call("GET", sp + "incidents/scheduled", headers=oauth)
+    r2 = call("GET", sp + "incidents", headers=oauth)
+    R.check("sp refuse scheduled only", r.status == 403 and r2.status == 200, (r.status, r2.status))
     ctl("POST", "statuspage/mutate", {"options": {"refuse": []}})
     r = call("GET", "/statuspage/v1/pages", headers={"Authorization": "OAuth wrong-key-123"})
     R.check("sp bad key", r.status == 401 and r.json() == {"error": "Could not authenticate"})

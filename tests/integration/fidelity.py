@@ -85,6 +85,7 @@ class FidelityTestCase(RunnerTestCase):
     LIST_TABLES = (("monitor_contacts", "monitor_id", "monitors"),
                    ("heartbeat_contacts", "heartbeat_id", "heartbeats"),
                    ("status_page_monitors", "status_page_id", "status_pages"),
+                   ("status_page_incidents", "status_page_id", "status_pages"),
                    ("maintenance_window_monitors", "window_id", "maintenance_windows"),
                    ("invoice_items", "invoice_id", "invoices"))
 

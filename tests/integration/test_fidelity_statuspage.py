@@ -13,6 +13,7 @@ The expected values follow the fake's formulas (tests/fakes/README.md, statuspag
 """
 
 import json
+import time
 
 import harness
 from harness import q
@@ -88,7 +89,8 @@ class TestStatuspageFidelity(FidelityTestCase):
                                           "link_color", "no_data")}
             if p % 2 == 1:
                 want.add("hidden_from_search")
-            want |= {"components[]." + f for f in ("id", "page_id", "created_at", "updated_at", "position", "status",
+            # (a component's id lands: it names its entry for the subscribers and incidents)
+            want |= {"components[]." + f for f in ("page_id", "created_at", "updated_at", "position", "status",
                                                    "description", "showcase", "only_show_if_degraded",
                                                    "start_date", "automation_email")}
             want |= {"component_groups[]." + f for f in ("page_id", "description", "position", "created_at",
@@ -149,17 +151,22 @@ class TestStatuspageFidelity(FidelityTestCase):
                 for s in subs:
                     self.assertEqual(str(s["subscribed_on"])[:10], "2023-11-14")
                     self.assertIn(len(json.loads(s["components"] or "[]")), (0, 2))
-        # the components a subscriber follows are the provider's component ids ([] = all)
+        # the components a subscriber follows are its page's entries, by position (NULL: every component),
+        # in the subscriber's order (the provider's ids sorted); component i is entry i
         first = self.page_row(user, 0)
         comp_ids = summary["ids"]["components"]["first"]
-        # (the importer stores [] as NULL: both mean every component)
-        by_addr = {s["address"]: json.loads(s["components"] or "[]") for s in self.rows(
+        by_addr = {s["address"]: s["components"] for s in self.rows(
             "SELECT address, components FROM status_page_subscribers WHERE status_page_id=%d" % first["id"])}
-        self.assertEqual(by_addr["reader1@customer1.example"], [])
-        self.assertEqual(by_addr["+1 (202) 555-0001"], sorted(comp_ids[1:3]))
-        self.assertEqual(by_addr["https://hooks.customer1.example/statuspage/3"], sorted(comp_ids[2:4]))
-
+        self.assertIsNone(by_addr["reader1@customer1.example"])
+        self.assertEqual(json.loads(by_addr["+1 (202) 555-0001"]), sorted((1, 2), key=lambda i: comp_ids[i]))
+        self.assertEqual(json.loads(by_addr["https://hooks.customer1.example/statuspage/3"]),
+                         sorted((2, 3), key=lambda i: comp_ids[i]))
+        # subscriber 4 also follows a component the page does not list: left out, with a warning
+        sub4 = summary["ids"]["subscribers"]["first"][4]
         warnings = self.warnings(user, rid)
+        self.assertEqual(sum('(external id %s) without these components it follows, which its status page does '
+                             'not list: ghost0000000.' % sub4 in w for w in warnings), 1, warnings)
+
         self.assertTrue(any("is an integration partner subscription, which has no equivalent" in w
                             for w in warnings), warnings)
         self.assertFalse(any("refused" in w for w in warnings), warnings)
@@ -194,7 +201,10 @@ class TestStatuspageFidelity(FidelityTestCase):
                 items = pages[summary["page_ids"][0]]["items"]
                 want = [{"monitor_id": None, "name": "Fid Component %d" % (i + 1), "section": section(i, 2)}
                         for i in range(230)]
-                self.assertEqual(items, want)
+                self.assertEqual([{k: v for k, v in it.items() if k != "ref"} for it in items], want)
+                # each entry names its component (for the subscribers and the history)
+                self.assertEqual([it["ref"] for it in items[:5]], summary["ids"]["components"]["first"])
+                self.assertEqual(len({it["ref"] for it in items}), 230)
 
     def test_a_page_of_230_components_imports_whole(self):
         user = self.user()
@@ -231,3 +241,123 @@ class TestStatuspageFidelity(FidelityTestCase):
     def test_bad_key_fails_the_run_on_the_first_call(self):
         self.setup_account()
         self.assert_refused_key_fails(self.user(), {"api_key": "nope-12345"}, "nope-12345", "Statuspage rejected the API key")
+
+
+# The history the fake holds (tests/fakes/prov_statuspage.py): incidents and scheduled maintenances.
+INCIDENT_STATUSES = ("resolved", "resolved", "monitoring", "identified", "investigating")
+IMPACTS = ("none", "minor", "major", "critical")
+INCIDENT_UPDATES = (("investigating", "We are looking into errors on the API (nº %d) — “Überprüfung” läuft."),
+                    ("identified", "The cause is found: a full disk ✓ (incident %d)."),
+                    ("resolved", "Resolved. Every service is back to normal (incident %d)."))
+N_INC, N_MAINT = 5, 3
+
+
+def utc(ts):
+    """A time as the account's DATETIME columns hold it, and as an update's "at"."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ts)), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+
+
+def expected_history(nc):
+    """The history rows of every page, newest first: (starts_at ts, row) as the account must hold them."""
+    rows = []
+    for k in range(N_INC):
+        start = BASE_TS - (1 + 2 * k) * 86400
+        status = INCIDENT_STATUSES[k % 5]
+        ups = [(start + j * 1200, st, body % (k + 1)) for j, (st, body) in enumerate(INCIDENT_UPDATES)
+               if j == 0 or st != "resolved" or status == "resolved"]
+        rows.append((start, {"kind": "incident", "name": "Fid Incident %d" % (k + 1), "status": status,
+                             "impact": IMPACTS[k % 4], "starts_at": utc(start)[0],
+                             "ends_at": utc(start + 3600)[0] if status == "resolved" else None,
+                             "scheduled_until": None,
+                             "updates": [{"at": utc(at)[1], "status": st, "body": b} for at, st, b in ups],
+                             "components": [k % nc, (k + 1) % nc]}))
+    for m in range(N_MAINT):
+        upcoming = m % 2 == 0
+        start = BASE_TS + (1 + 3 * m) * 86400 if upcoming else BASE_TS - (1 + 3 * m) * 86400
+        ups = [(start - 86400, "scheduled", "Planned work on the database %d." % (m + 1))]
+        if not upcoming:
+            ups.append((start + 7200, "completed", "The work is done."))
+        rows.append((start, {"kind": "maintenance", "name": "Fid Maintenance %d" % (m + 1),
+                             "status": "scheduled" if upcoming else "completed", "impact": "maintenance",
+                             "starts_at": utc(start)[0], "ends_at": None if upcoming else utc(start + 7200)[0],
+                             "scheduled_until": utc(start + 7200)[0],
+                             "updates": [{"at": utc(at)[1], "status": st, "body": b} for at, st, b in ups],
+                             "components": [m % nc]}))
+    return [r for _, r in sorted(rows, key=lambda x: -x[0])]
+
+
+class TestStatuspageHistory(FidelityTestCase):
+    """Issue 24 items 4 and 6: a page's incidents and scheduled maintenances in status_page_incidents,
+    newest first, their components as the page's entries; a re-import whose history read fails keeps
+    the account's; a revert puts a page's history back."""
+    P = P
+    setup_account = TestStatuspageFidelity.setup_account
+    page_row = TestStatuspageFidelity.page_row
+    entries = TestStatuspageFidelity.entries
+
+    def setup_history(self, **options):
+        return self.setup_account({"status_pages": 2, "component_groups": 2, "components": 6, "subscribers": 0,
+                                   "incidents": N_INC, "maintenances": N_MAINT}, **options)
+
+    def history(self, sp_id):
+        return [{"kind": r["kind"], "name": r["name"], "status": r["status"], "impact": r["impact"],
+                 "starts_at": str(r["starts_at"]) if r["starts_at"] else None,
+                 "ends_at": str(r["ends_at"]) if r["ends_at"] else None,
+                 "scheduled_until": str(r["scheduled_until"]) if r["scheduled_until"] else None,
+                 "updates": self.js(r["updates"]), "components": self.js(r["components"])}
+                for r in self.stack.sql_dicts("SELECT * FROM status_page_incidents WHERE status_page_id=%d "
+                                              "ORDER BY position" % sp_id)]
+
+    def test_incidents_and_maintenances_arrive_as_they_were(self):
+        user = self.user()
+        key, _ = self.setup_history()
+        rid = self.run_import(user, {"api_key": key}, timeout=180)
+        want = expected_history(6)
+        for p in range(2):
+            with self.subTest(page=p):
+                sp = self.page_row(user, p)
+                self.assertEqual(self.history(sp["id"]), want)
+                # each component position names the entry of that component
+                names = [e[0] for e in self.entries(sp["id"])]
+                self.assertEqual(names[1], "Fid Component 2")
+        # incident 2 names a component the page does not list (one deleted since): left out, with a warning
+        warnings = self.warnings(user, rid)
+        self.assertTrue(any("names 1 component(s) page" in w and "does not list" in w for w in warnings), warnings)
+        # requests: both history lists from page 0, the scheduled maintenances once more than the history
+        reqs = harness.fake_call(self.stack, "GET", "/_control/requests?provider=%s" % P)
+        paths = {(r["path"].split("/v1/pages/")[1].split("/", 1)[1], r["query"].get("page")) for r in reqs
+                 if "/incidents" in r["path"]}
+        self.assertIn(("incidents", "0"), paths)
+        self.assertIn(("incidents/scheduled", "0"), paths)
+
+    def test_a_reimport_whose_incidents_fail_keeps_the_pages_history(self):
+        for kind in ("500", "403"):
+            with self.subTest(fault=kind):
+                user = self.user()
+                key, _ = self.setup_history()
+                self.assert_reimport_keeps(user, {"api_key": key},
+                                           [{"kind": kind, "match": "/incidents", "times": -1}],
+                                           [("status_page", "its incidents could not be read (HTTP %s)" % kind)])
+
+    def test_a_revert_puts_the_history_back(self):
+        user = self.user()
+        key, _ = self.setup_history()
+        first = self.run_import(user, {"api_key": key}, timeout=180)
+        sp = self.page_row(user, 0)
+        as_first_left_it = self.history(sp["id"])
+        # the provider's history changes: fewer incidents, the re-import replaces the page's
+        harness.fake_call(self.stack, "POST", "/_control/%s/mutate" % P,
+                          {"counts": {"incidents": 1, "maintenances": 0}})
+        second = self.run_import(user, {"api_key": key}, timeout=180)
+        self.assertEqual([h["name"] for h in self.history(sp["id"])], ["Fid Incident 1"])
+        r = user.request("POST", "/api/v1/migrations/%s/revert" % second)
+        self.assertStatus(r, 202)
+        self.assertEqual(self.drive(second, ("reverted",), timeout=120), "reverted")
+        self.assertEqual(self.history(sp["id"]), as_first_left_it)
+        # the first run's revert deletes the pages, and their history with them
+        r = user.request("POST", "/api/v1/migrations/%s/revert" % first)
+        self.assertStatus(r, 202)
+        self.assertEqual(self.drive(first, ("reverted",), timeout=120), "reverted")
+        self.assertEqual(self.stack.count("status_pages", "user_id=%d" % user.id), 0)
+        self.assertEqual(self.stack.sql_value("SELECT COUNT(*) FROM status_page_incidents WHERE status_page_id=%d"
+                                              % sp["id"]), "0")

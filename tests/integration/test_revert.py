@@ -50,6 +50,10 @@ class RevertTestCase(ToolsTestCase):
         out["status_page_monitors"] = self.stack.sql(
             "SELECT x.* FROM status_page_monitors x JOIN status_pages p ON p.id = x.status_page_id "
             "WHERE p.user_id=%d ORDER BY 1, 2" % user.id)
+        # a page's history (sql/018; test_fidelity_statuspage.TestStatuspageHistory reverts one that changed)
+        out["status_page_incidents"] = self.stack.sql(
+            "SELECT x.* FROM status_page_incidents x JOIN status_pages p ON p.id = x.status_page_id "
+            "WHERE p.user_id=%d ORDER BY 1, 2" % user.id)
         out["import_links"] = self.stack.sql("SELECT * FROM import_links WHERE user_id=%d ORDER BY 2, 3, 4"
                                              % user.id)
         return out

@@ -467,7 +467,12 @@ test_fetch_status_page_entries(void **state)
 	char *ans[] = { answer_fixture("200 OK", "better_stack/status_pages.json"),
 		answer_fixture("200 OK", "better_stack/sections.json"),
 		answer_fixture("200 OK", "better_stack/resources.json"),
-		answer_fixture("403 Forbidden", "better_stack/forbidden.json"), NULL };
+		answer_fixture("200 OK", "better_stack/status_reports.json"),
+		answer_fixture("200 OK", "better_stack/status_updates_502.json"),
+		answer_fixture("200 OK", "better_stack/status_updates_501.json"),
+		answer_fixture("403 Forbidden", "better_stack/forbidden.json"),
+		answer("500 Internal Server Error", "", "{\"errors\":\"Something went wrong on our side.\"}"),
+		NULL };
 	struct fx f;
 	const struct prov_item *it;
 	json_object *items = NULL;
@@ -497,10 +502,39 @@ test_fetch_status_page_entries(void **state)
 	                        JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
 	    "{\"monitor_id\":null,\"name\":\"Office network\",\"section\":\"Jobs\"}");
 	assert_true(has_warning(&f.p, "status page \"Acme\" shows a resource of unknown type QuantumWidget"));
+	/* Its status reports, newest first, each with its updates oldest first (docs
+	 * list-existing-reports-on-a-status-page, list-all-existing-status-updates-...). */
+	assert_non_null(strstr(seen, "GET /bs/api/v2/status-pages/123/status-reports?page=1&per_page=250 "));
+	assert_non_null(
+	    strstr(seen, "GET /bs/api/v2/status-pages/123/status-reports/502/status-updates?page=1"));
+	assert_non_null(
+	    strstr(seen, "GET /bs/api/v2/status-pages/123/status-reports/501/status-updates?page=1"));
+	json_object_object_get_ex(it->norm, "incidents", &items);
+	assert_string_equal(json_object_to_json_string_ext(items,
+	                        JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+	    "[{\"kind\":\"maintenance\",\"name\":\"DB upgrade\",\"status\":null,\"impact\":\"maintenance\","
+	    "\"starts_at\":\"2024-03-05T01:00:00Z\",\"ends_at\":\"2024-03-05T03:00:00Z\","
+	    "\"scheduled_until\":\"2024-03-05T03:00:00Z\",\"updates\":[{\"at\":\"2024-03-05T01:00:00Z\","
+	    "\"status\":null,\"body\":\"Starting the upgrade \u2014 \u201cWartung\u201d.\"},"
+	    "{\"at\":\"2024-03-05T03:00:00Z\",\"status\":null,\"body\":\"Done \u2713\"}],\"components\":[2]},"
+	    "{\"kind\":\"incident\",\"name\":\"API outage\",\"status\":null,\"impact\":\"downtime\","
+	    "\"starts_at\":\"2024-03-01T10:00:00Z\",\"ends_at\":\"2024-03-01T12:00:00Z\",\"scheduled_until\":null,"
+	    "\"updates\":[{\"at\":\"2024-03-01T10:05:00Z\",\"status\":null,"
+	    "\"body\":\"The API answers 500.\\nWe are on it.\"}],\"components\":[0]}]");
+	assert_true(
+	    has_warning(&f.p, "status report 501 names 1 resource(s) status page \"Acme\" does not show"));
+	/* stored with the page for the ledger */
+	assert_non_null(prov_get_array(it->raw, "status_reports"));
 	it = page_find(&f.p, "status_page", "124");
 	assert_string_equal(nids(it, "items"), "");
 	assert_true(
 	    has_warning(&f.p, "refused the sections and resources of status page \"Internal\" (HTTP 403)"));
+	/* its reports failed (HTTP 500): its history is unread, the account keeps its own */
+	assert_true(
+	    has_warning(&f.p, "status page \"Internal\": its status reports could not be read (HTTP 500)"));
+	json_object_object_get_ex(it->norm, "unread", &items);
+	assert_string_equal(json_object_to_json_string_ext(items, JSON_C_TO_STRING_PLAIN),
+	    "{\"keys\":[\"incidents\"],\"why\":\"its status reports could not be read (HTTP 500)\"}");
 	fx_end(&f, ans);
 }
 

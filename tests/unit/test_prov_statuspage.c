@@ -99,6 +99,17 @@ more_empty(struct prov_page *p, struct prov_error *e, const char *at, const char
 	httpc_resp_free(&r);
 }
 
+/* The page's incidents and scheduled maintenances answered empty (page 0,
+ * then page 1 as the numbering may start there): on to its subscribers. */
+static void
+history_none(struct prov_page *p, struct prov_error *e)
+{
+	more_empty(p, e, "incidents:0:0:" PID, "incidents:0:1:" PID);
+	more_empty(p, e, "incidents:0:1:" PID, "maintenances:0:0:" PID);
+	more_empty(p, e, "maintenances:0:0:" PID, "maintenances:0:1:" PID);
+	more_empty(p, e, "maintenances:0:1:" PID, "subscribers:0:0:" PID);
+}
+
 static void
 test_statuspage_pages(void **state)
 {
@@ -173,7 +184,8 @@ test_statuspage_components_are_page_entries(void **state)
 	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", "components:0:1:" PID);
 	/* page=1 answers page 0 again (numbering from 1, 0 read as 1): dropped, on to 2 */
 	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_page0.json", "components:0:2:" PID);
-	more(&p, &e, "components:0:2:" PID, 200, "statuspage/components_last.json", "subscribers:0:0:" PID);
+	more(&p, &e, "components:0:2:" PID, 200, "statuspage/components_last.json", "incidents:0:0:" PID);
+	history_none(&p, &e);
 
 	/* Components are entries of the page, never monitors. */
 	assert_int_equal(page_count(&p, "monitor"), 0);
@@ -214,7 +226,8 @@ test_statuspage_sections_from_group_rows(void **state)
 	    "(HTTP 403): component groups skipped"));
 	assert_string_equal(p.next_cursor, "components:0:0:" PID);
 	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", NULL);
-	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_last.json", "subscribers:0:0:" PID);
+	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_last.json", "incidents:0:0:" PID);
+	history_none(&p, &e);
 	sp = page_find(&p, "status_page", PID);
 	entry_is(sp, 0, "API", "Backend"); /* the `group: true` row's name */
 	entry_is(sp, 2, "Webhooks", "");   /* only the group list knew it */
@@ -236,7 +249,8 @@ test_statuspage_components_numbered_from_0(void **state)
 	(void)state;
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", NULL);
-	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_last.json", "subscribers:0:0:" PID);
+	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_last.json", "incidents:0:0:" PID);
+	history_none(&p, &e);
 	sp = page_find(&p, "status_page", PID);
 	assert_int_equal(nids_len(sp, "items"), 101);
 	entry_is(sp, 0, "API", "Backend");
@@ -255,7 +269,8 @@ test_statuspage_components_numbered_from_1(void **state)
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	more_empty(&p, &e, "components:0:0:" PID, "components:0:1:" PID);
 	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_page0.json", "components:0:2:" PID);
-	more(&p, &e, "components:0:2:" PID, 200, "statuspage/components_last.json", NULL);
+	more(&p, &e, "components:0:2:" PID, 200, "statuspage/components_last.json", "incidents:0:0:" PID);
+	history_none(&p, &e);
 	sp = page_find(&p, "status_page", PID);
 	assert_int_equal(nids_len(sp, "items"), 101);
 	entry_is(sp, 0, "API", "Backend");
@@ -273,7 +288,8 @@ test_statuspage_components_repeated_page_ends_the_list(void **state)
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", NULL);
 	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_page0.json", NULL);
-	more(&p, &e, "components:0:2:" PID, 200, "statuspage/components_page0.json", "subscribers:0:0:" PID);
+	more(&p, &e, "components:0:2:" PID, 200, "statuspage/components_page0.json", "incidents:0:0:" PID);
+	history_none(&p, &e);
 	assert_true(has_warning(&p, "page 2 of its components repeated earlier entries"));
 	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 99);
 	prov_page_free(&p);
@@ -291,7 +307,8 @@ test_statuspage_components_empty(void **state)
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	more_empty(&p, &e, "groups:0:0:" PID, "groups:0:1:" PID);
 	more_empty(&p, &e, "groups:0:1:" PID, "components:0:0:" PID);
-	more_empty(&p, &e, "components:0:1:" PID, "subscribers:0:0:" PID);
+	more_empty(&p, &e, "components:0:1:" PID, "incidents:0:0:" PID);
+	history_none(&p, &e);
 	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 0);
 	prov_page_free(&p);
 }
@@ -425,7 +442,8 @@ test_statuspage_refused_kinds(void **state)
 	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
 	more(&p, &e, "components:0:0:" PID, 403, "statuspage/refused.json", NULL);
 	assert_true(has_warning(&p, "refused the components list for this key (HTTP 403)"));
-	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
+	assert_string_equal(p.next_cursor, "incidents:0:0:" PID);
+	history_none(&p, &e);
 	assert_int_equal(nids_len(page_find(&p, "status_page", PID), "items"), 0);
 	prov_page_free(&p);
 
@@ -436,8 +454,140 @@ test_statuspage_refused_kinds(void **state)
 	parse_fails(statuspage_parse, "groups:0:0:" PID, 503, "statuspage/rate_limited.json", PROV_TRANSIENT);
 }
 
+/* The text of member key of the i-th history entry of sp as compact JSON. */
+static const char *
+history_at(const struct prov_item *sp, size_t i, const char *key)
+{
+	json_object *list = prov_get_array(sp->norm, "incidents"), *v = NULL;
+
+	assert_non_null(list);
+	assert_true(i < json_object_array_length(list));
+	json_object_object_get_ex(json_object_array_get_idx(list, i), key, &v);
+	return v != NULL ?
+	    json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE) :
+	    "null";
+}
+
+/* Incidents and scheduled maintenances (incidents.json, scheduled.json: schemas Incident and
+ * IncidentUpdate) become the page's history, newest first, one listed in both once; their
+ * components name the page's entries by index; entries carry their component's id. */
+static void
+test_statuspage_history(void **state)
+{
+	struct prov_page p;
+	struct prov_error e;
+	const struct prov_item *sp;
+	json_object *list;
+	const char *body;
+
+	(void)state;
+	assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e), PROV_OK);
+	more(&p, &e, "components:0:0:" PID, 200, "statuspage/components_page0.json", "components:0:1:" PID);
+	more(&p, &e, "components:0:1:" PID, 200, "statuspage/components_last.json", "incidents:0:0:" PID);
+	more(&p, &e, "incidents:0:0:" PID, 200, "statuspage/incidents.json", "maintenances:0:0:" PID);
+	assert_true(has_warning(&p, "1 of its incidents had no usable id; skipped"));
+	more(&p, &e, "maintenances:0:0:" PID, 200, "statuspage/scheduled.json", "subscribers:0:0:" PID);
+	sp = page_find(&p, "status_page", PID);
+	assert_string_equal(history_at(sp, 0, "name"), "\"Network upgrade\"");
+	assert_string_equal(history_at(sp, 0, "kind"), "\"maintenance\"");
+	assert_string_equal(history_at(sp, 0, "status"), "\"scheduled\"");
+	assert_string_equal(history_at(sp, 0, "starts_at"), "\"2024-03-01T01:00:00Z\"");
+	assert_string_equal(history_at(sp, 0, "scheduled_until"), "\"2024-03-01T03:00:00Z\"");
+	assert_string_equal(history_at(sp, 0, "components"), "[100]");
+	/* started_at before created_at; impact_override over impact; updates oldest first */
+	assert_string_equal(history_at(sp, 1, "name"), "\"Database latency\"");
+	assert_string_equal(history_at(sp, 1, "kind"), "\"incident\"");
+	assert_string_equal(history_at(sp, 1, "status"), "\"resolved\"");
+	assert_string_equal(history_at(sp, 1, "impact"), "\"major\"");
+	assert_string_equal(history_at(sp, 1, "starts_at"), "\"2024-02-10T08:55:00Z\"");
+	assert_string_equal(history_at(sp, 1, "ends_at"), "\"2024-02-10T10:30:00Z\"");
+	assert_string_equal(history_at(sp, 1, "scheduled_until"), "null");
+	assert_string_equal(history_at(sp, 1, "updates"),
+	    "[{\"at\":\"2024-02-10T09:00:00Z\",\"status\":\"investigating\",\"body\":\"Looking into it.\\nMore soon.\"},"
+	    "{\"at\":\"2024-02-10T10:30:00Z\",\"status\":\"resolved\",\"body\":\"Fixed — “all” good ✓\"}]");
+	/* c00000000003 is entry 1; the retired component is left out, with a warning */
+	assert_string_equal(history_at(sp, 1, "components"), "[1]");
+	assert_true(has_warning(&p, "incident i00000000001 names 1 component(s) page " PID " does not list"));
+	/* listed by both calls: once, a maintenance by its schedule */
+	assert_string_equal(history_at(sp, 2, "name"), "\"Disk swap\"");
+	assert_string_equal(history_at(sp, 2, "kind"), "\"maintenance\"");
+	assert_string_equal(history_at(sp, 2, "status"), "\"completed\"");
+	assert_string_equal(history_at(sp, 2, "starts_at"), "\"2024-02-01T01:00:00Z\"");
+	assert_string_equal(history_at(sp, 2, "ends_at"), "\"2024-02-01T02:45:00Z\"");
+	assert_string_equal(history_at(sp, 2, "components"), "[99]");
+	/* no name, an unknown status, a body cut to 4000 characters on a character boundary */
+	assert_string_equal(history_at(sp, 3, "name"), "\"(untitled)\"");
+	assert_string_equal(history_at(sp, 3, "status"), "\"other\"");
+	assert_string_equal(history_at(sp, 3, "impact"), "null");
+	assert_true(has_warning(&p, "incident i00000000003 has an unknown status postponed; kept as other"));
+	list = prov_get_array(sp->norm, "incidents");
+	assert_int_equal(json_object_array_length(list), 4);
+	list = prov_get_array(json_object_array_get_idx(list, 3), "updates");
+	body = prov_get_str(json_object_array_get_idx(list, 0), "body", 100000);
+	assert_non_null(body);
+	assert_int_equal(strlen(body), 8000); /* 4000 two-byte characters of 4001 */
+	/* each entry names its component for subscribers */
+	assert_string_equal(prov_get_str(json_object_array_get_idx(prov_get_array(sp->norm, "items"), 1),
+	                        "ref", 64),
+	    "c00000000003");
+	/* the raw page holds both lists as received, for the ledger */
+	assert_int_equal(json_object_array_length(prov_get(sp->raw, "incidents")), 3);
+	assert_int_equal(json_object_array_length(prov_get(sp->raw, "maintenances")), 2);
+	prov_page_free(&p);
+}
+
+/* A history list that cannot be read leaves the page's history unread (the
+ * account keeps its own): a server error, a refusal, an answer that is no
+ * list; a rate limit stops the fetch as anywhere. */
+static void
+test_statuspage_history_unread(void **state)
+{
+	static const struct {
+		const char *cursor;
+		int status;
+		const char *body, *why, *next;
+	} cases[] = {
+		{ "incidents:0:0:" PID, 500, "{\"message\":\"Internal Server Error\"}",
+		    "its incidents could not be read (HTTP 500)", "maintenances:0:0:" PID },
+		{ "incidents:0:1:" PID, 403, "{\"message\":\"You are not authorized\"}",
+		    "its incidents could not be read (HTTP 403)", "maintenances:0:0:" PID },
+		{ "maintenances:0:0:" PID, 200, "{\"message\":\"no list\"}",
+		    "its scheduled maintenances could not be read (the answer was no list)",
+		    "subscribers:0:0:" PID },
+		{ "maintenances:0:0:" PID, 200,
+		    "[{\"id\":", "its scheduled maintenances could not be read (the answer was no list)",
+		    "subscribers:0:0:" PID },
+	};
+	struct prov_page p;
+	struct prov_error e;
+	struct httpc_resp r;
+	json_object *u;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(run_parse(statuspage_parse, NULL, 200, "statuspage/pages.json", &p, &e),
+		    PROV_OK);
+		resp_text(&r, cases[i].status, cases[i].body);
+		free(p.next_cursor);
+		p.next_cursor = NULL;
+		assert_int_equal(statuspage_parse(cases[i].cursor, &r, &p, &e), PROV_OK);
+		httpc_resp_free(&r);
+		assert_string_equal(p.next_cursor, cases[i].next);
+		assert_true(json_object_object_get_ex(page_find(&p, "status_page", PID)->norm, "unread", &u));
+		assert_string_equal(prov_get_str(u, "why", 200), cases[i].why);
+		assert_string_equal(json_object_to_json_string_ext(prov_get(u, "keys"),
+		                        JSON_C_TO_STRING_PLAIN),
+		    "[\"incidents\"]");
+		assert_true(has_warning(&p, "its incident history was not imported"));
+		prov_page_free(&p);
+	}
+	parse_fails(statuspage_parse, "incidents:0:0:" PID, 429, "statuspage/rate_limited.json",
+	    PROV_RATE_LIMITED);
+}
+
 static void
 test_statuspage_errors(void **state)
+
 {
 	static const char *const bad_cursors[] = {
 		"pages",
@@ -503,11 +653,13 @@ test_fetch_statuspage_page_with_its_entries(void **state)
 	struct mini m;
 	char base[96];
 	/* the page, its groups, then components page=0, page=1 (page 0 again), page=2 */
-	char *a[6] = { answer_fixture("200 OK", "statuspage/pages.json"),
+	char *a[10] = { answer_fixture("200 OK", "statuspage/pages.json"),
 		answer_fixture("200 OK", "statuspage/component_groups.json"),
 		answer_fixture("200 OK", "statuspage/components_page0.json"),
 		answer_fixture("200 OK", "statuspage/components_page0.json"),
-		answer_fixture("200 OK", "statuspage/components_last.json"), NULL };
+		answer_fixture("200 OK", "statuspage/components_last.json"),
+		answer_fixture("200 OK", "statuspage/incidents.json"),
+		answer_fixture("200 OK", "statuspage/scheduled.json"), NULL, NULL, NULL };
 	const char *seen;
 	const struct prov_item *sp;
 	json_object *creds = json_tokener_parse("{\"api_key\":\"sp-key-abcdef\"}");
@@ -532,9 +684,16 @@ test_fetch_statuspage_page_with_its_entries(void **state)
 	entry_is(sp, 0, "API", "Backend services");
 	assert_int_equal(entries_named(sp, "API"), 1);
 	entry_is(sp, 100, "Search", "");
+	/* then its history: incidents (limit) and scheduled maintenances (per_page), each from page 0 */
+	assert_non_null(strstr(seen, "GET /sp/v1/pages/" PID "/incidents?page=0&limit=100 HTTP/1.1"));
+	assert_non_null(
+	    strstr(seen, "GET /sp/v1/pages/" PID "/incidents/scheduled?page=0&per_page=100 HTTP/1.1"));
+	/* short lists: no page 1 of either */
+	assert_null(strstr(seen, "incidents?page=1"));
+	assert_int_equal(json_object_array_length(prov_get(sp->norm, "incidents")), 4);
 	assert_string_equal(p.next_cursor, "subscribers:0:0:" PID);
 	prov_page_free(&p);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 7; i++)
 		free(a[i]);
 	json_object_put(creds);
 }
@@ -548,9 +707,10 @@ test_fetch_statuspage_refused_kind_and_page_id(void **state)
 	struct prov_error e = { 0 };
 	struct mini m;
 	char base[96];
-	char *a[5] = { answer_fixture("200 OK", "statuspage/page_one.json"),
+	char *a[9] = { answer_fixture("200 OK", "statuspage/page_one.json"),
 		answer_fixture("403 Forbidden", "statuspage/refused.json"),
-		answer_fixture("200 OK", "statuspage/components_last.json"),
+		answer_fixture("200 OK", "statuspage/components_last.json"), answer("200 OK", NULL, "[]"),
+		answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"),
 		answer_fixture("403 Forbidden", "statuspage/refused.json"), NULL };
 	const char *seen;
 	const struct prov_item *sp;
@@ -592,7 +752,7 @@ test_fetch_statuspage_refused_kind_and_page_id(void **state)
 	assert_int_equal(s.def->ops->fetch(&s, NULL, &p, &e), PROV_FATAL);
 	assert_non_null(strstr(e.message, "page_id must be a page id"));
 	prov_page_free(&p);
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 8; i++)
 		free(a[i]);
 	json_object_put(creds);
 	json_object_put(bad);
@@ -607,12 +767,13 @@ test_fetch_statuspage_bad_key_rate_limit_and_restart(void **state)
 	struct prov_error e = { 0 };
 	struct mini m;
 	char base[96];
-	char *a[9] = { answer_fixture("401 Unauthorized", "statuspage/unauthorized.json"),
+	char *a[13] = { answer_fixture("401 Unauthorized", "statuspage/unauthorized.json"),
 		answer_fixture("200 OK", "statuspage/pages.json"),
 		answer("420 Enhance Your Calm", "Retry-After: 3\r\n", "{\"error\":\"Rate limit exceeded\"}"),
 		answer_fixture("200 OK", "statuspage/pages.json"), answer("200 OK", NULL, "[]"),
 		answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"),
-		NULL };
+		answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"), answer("200 OK", NULL, "[]"),
+		answer("200 OK", NULL, "[]"), NULL };
 	const char *seen;
 	json_object *creds = json_tokener_parse("{\"api_key\":\"sp-key-abcdef\"}");
 
@@ -645,7 +806,7 @@ test_fetch_statuspage_bad_key_rate_limit_and_restart(void **state)
 	assert_non_null(strstr(seen, "/k8w2rd0q7n3m/components?page=0&per_page=100 HTTP"));
 	assert_non_null(strstr(seen, "/k8w2rd0q7n3m/components?page=1&per_page=100 HTTP"));
 	assert_null(strstr(seen, "/k8w2rd0q7n3m/components?page=2&"));
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 12; i++)
 		free(a[i]);
 	json_object_put(creds);
 }
@@ -664,6 +825,8 @@ main(void)
 		cmocka_unit_test(test_statuspage_subscribers),
 		cmocka_unit_test(test_statuspage_subscriber_state_lists),
 		cmocka_unit_test(test_statuspage_refused_kinds),
+		cmocka_unit_test(test_statuspage_history),
+		cmocka_unit_test(test_statuspage_history_unread),
 		cmocka_unit_test(test_statuspage_errors),
 		cmocka_unit_test(test_fetch_statuspage_page_with_its_entries),
 		cmocka_unit_test(test_fetch_statuspage_refused_kind_and_page_id),

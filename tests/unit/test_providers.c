@@ -163,6 +163,74 @@ test_dropped_by_the_field_table(void **state)
 	json_object_put(raw);
 }
 
+/* A status page's history (common.h): ordered newest first by starts_at,
+ * null last, the order given among equals, the newest PROV_SP_MAX_INCIDENTS
+ * kept; an incident's newest PROV_SP_MAX_UPDATES updates kept; a body cut on
+ * a character boundary. */
+static void
+test_status_page_history_helpers(void **state)
+{
+	json_object *list = json_object_new_array(), *ups = json_object_new_array();
+	char name[32], *body;
+	const char *got;
+
+	(void)state;
+	for (int i = 0; i < PROV_SP_MAX_INCIDENTS + 10; i++) {
+		struct prov_sp_incident in = { 0 };
+
+		snprintf(name, sizeof name, "i%d", i);
+		in.kind = "incident";
+		in.name = name;
+		/* i % 7 == 3: no start; otherwise one day apart, i = 12 and 13 on the same day */
+		in.starts_at = i % 7 == 3 ? -1 : INT64_C(1700000000) + (i == 13 ? 12 : i) * 86400;
+		in.ends_at = in.scheduled_until = -1;
+		json_object_array_add(list, prov_sp_incident(&in));
+	}
+	assert_int_equal(prov_sp_incidents_order(list), 10);
+	assert_int_equal(json_object_array_length(list), PROV_SP_MAX_INCIDENTS);
+	assert_string_equal(prov_get_str(json_object_array_get_idx(list, 0), "name", 32),
+	    "i58"); /* 59 % 7 == 3: no start */
+	assert_string_equal(prov_get_str(json_object_array_get_idx(list, 0), "starts_at", 32),
+	    "2024-01-11T22:13:20Z");
+	assert_null(prov_get(json_object_array_get_idx(list, 0), "ends_at"));
+	/* 12 and 13 share a start: the order given */
+	for (size_t i = 0; i + 1 < json_object_array_length(list); i++)
+		if (strcmp(prov_get_str(json_object_array_get_idx(list, i), "name", 32), "i12") == 0)
+			assert_string_equal(prov_get_str(json_object_array_get_idx(list, i + 1), "name", 32),
+			    "i13");
+	/* the ones without a start go last: of 60, the 51 with one lead, so one of them is cut too */
+	assert_non_null(prov_get(json_object_array_get_idx(list, PROV_SP_MAX_INCIDENTS - 1), "starts_at"));
+	json_object_put(list);
+
+	for (int i = 0; i < PROV_SP_MAX_UPDATES + 5; i++) {
+		snprintf(name, sizeof name, "u%d", i);
+		prov_sp_update(ups, i, i % 2 ? "identified" : NULL, name);
+	}
+	assert_int_equal(prov_sp_updates_cap(ups), 5);
+	assert_int_equal(json_object_array_length(ups), PROV_SP_MAX_UPDATES);
+	assert_string_equal(prov_get_str(json_object_array_get_idx(ups, 0), "body", 32), "u5");
+	assert_string_equal(prov_get_str(json_object_array_get_idx(ups, 0), "at", 32),
+	    "1970-01-01T00:00:05Z");
+	assert_string_equal(prov_get_str(json_object_array_get_idx(ups, 0), "status", 32), "identified");
+	assert_int_equal(prov_sp_updates_cap(ups), 0);
+	json_object_put(ups);
+
+	/* "a" then 4000 three-byte characters: cut after 3999 of them, never inside one */
+	ups = json_object_new_array();
+	body = xmalloc(1 + 3 * 4000 + 1);
+	body[0] = 'a';
+	for (int i = 0; i < 4000; i++)
+		memcpy(body + 1 + 3 * i, "\xe2\x9c\x93", 3);
+	body[1 + 3 * 4000] = '\0';
+	prov_sp_update(ups, -1, NULL, body);
+	got = prov_get_str(json_object_array_get_idx(ups, 0), "body", 100000);
+	assert_int_equal(strlen(got), 1 + 3 * (PROV_SP_MAX_BODY - 1));
+	assert_null(prov_get(json_object_array_get_idx(ups, 0), "at"));
+	assert_null(prov_get(json_object_array_get_idx(ups, 0), "status"));
+	free(body);
+	json_object_put(ups);
+}
+
 static void
 test_urlguard_blocks_private_classes(void **state)
 {
@@ -1803,6 +1871,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_dropped_by_the_field_table),
 		cmocka_unit_test(test_mapped_by_the_field_table),
+		cmocka_unit_test(test_status_page_history_helpers),
 		cmocka_unit_test(test_urlguard_blocks_private_classes),
 		cmocka_unit_test(test_urlguard_allows_public),
 		cmocka_unit_test(test_urlguard_addr_allowed),
