@@ -84,7 +84,7 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 		enum db_class cls;
 
 		if (db_begin(r->db) != 0) {
-			log_error("run %s: begin: %s", r->run_id ? r->run_id : "-", db_error(r->db));
+			log_error("run %s: begin: %s", r->job ? r->job->run_id : "-", db_error(r->db));
 			return TX_ERROR;
 		}
 		res = body(r, arg);
@@ -102,12 +102,12 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 		if (cls != DB_RETRY && !(cls == DB_LOST && !moved))
 			break;
 		moved = moved || cls == DB_LOST;
-		log_warn("run %s: transaction retried (%s)", r->run_id ? r->run_id : "-", db_error(r->db));
+		log_warn("run %s: transaction retried (%s)", r->job ? r->job->run_id : "-", db_error(r->db));
 		db_rollback(r->db);
 		if (cls == DB_RETRY)
 			db_retry_pause(attempt);
 	}
-	log_error("run %s: transaction failed: %s", r->run_id ? r->run_id : "-", db_error(r->db));
+	log_error("run %s: transaction failed: %s", r->job ? r->job->run_id : "-", db_error(r->db));
 	return TX_ERROR;
 }
 
@@ -294,7 +294,6 @@ static void
 runner_step(struct runner *r, struct job *j)
 {
 	r->job = j;
-	r->run_id = j->run_id;
 	r->step_done = 0;
 	r->step_start = mono_ms();
 	r->next_yield_check = r->step_start + RUNNER_YIELD_MS;
@@ -309,7 +308,6 @@ runner_step(struct runner *r, struct job *j)
 		revert_step(r, j);
 	else
 		resources_step(r, j);
-	r->run_id = NULL;
 	r->job = NULL;
 	/* fair share: the run's (and so its user's) runner time, that claims order by */
 	if (runner_time_add(r->db, j->run_id, j->user_id, mono_ms() - r->step_start) < 0)

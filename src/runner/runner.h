@@ -60,8 +60,7 @@ struct runner {
 	long step_done;              /* resources discovered, planned or imported in the current step */
 	volatile sig_atomic_t *stop; /* set by SIGTERM/SIGINT: finish the step, then exit */
 	int64_t last_housekeeping;
-	const struct job *job;    /* being worked on (run_id for log lines, fair share); NULL between jobs */
-	const char *run_id;       /* its run, for log lines; NULL between jobs */
+	const struct job *job;    /* being worked on (its run for log lines, fair share); NULL between jobs */
 	int64_t step_start;       /* mono_ms() when the step began */
 	int64_t next_yield_check; /* mono_ms(): when the step looks again whether to give its runner up */
 	bool yielding;            /* it does: the step ends at its next check of the time */
