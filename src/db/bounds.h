@@ -35,6 +35,9 @@
 /* Rate-limit counters of windows past the purge deletes per statement (its own transaction); the
  * runner's housekeeping repeats it until fewer are left (runner_housekeeping). */
 #define RATE_PURGE_BATCH 4000
+/* Fair share's runner_time rows of runs not served lately the runner's housekeeping deletes per
+ * statement (its own transaction; repeated until fewer are left, as the rate-limit purge). */
+#define RUNNER_TIME_PURGE_BATCH 4000
 /* A bulk change of at most this many resources is made in its request
  * (BULK_BATCH a statement, one transaction); a larger one by the runner,
  * BULK_BATCH a transaction (runner/resources.c). */
@@ -47,6 +50,7 @@ _Static_assert(JOBS_DROP_MAX + 10 <= DB_TX_ROWS_MAX, "the jobs dropped and the r
 _Static_assert(BULK_INLINE_MAX + 10 <= DB_TX_ROWS_MAX, "a bulk change in its request");
 _Static_assert(BULK_BATCH + 10 <= DB_TX_ROWS_MAX, "a bulk batch");
 _Static_assert(RATE_PURGE_BATCH <= DB_TX_ROWS_MAX, "a rate-limit purge");
+_Static_assert(RUNNER_TIME_PURGE_BATCH <= DB_TX_ROWS_MAX, "a runner time purge");
 /* with the page's warnings (WARNINGS_PER_PAGE + 1 log rows), checkpoint, job and review jobs */
 _Static_assert(DISCOVERY_SAVE_BATCH + 100 <= DB_TX_ROWS_MAX, "a discovery slice");
 

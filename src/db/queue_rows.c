@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "db/bounds.h"
 #include "db/queue_rows.h"
 
 int64_t
@@ -11,9 +12,26 @@ job_insert(struct db *db, const char *queue, const char *run_id, uint64_t resour
 }
 
 int
-job_pick(struct db *db, const char *queue, struct job_row *out)
+job_candidates(struct db *db, struct job_candidate *out, int max)
 {
-	struct db_res *r = db_query(db, ST_JOB_PICK, "s", queue);
+	struct db_res *r = db_query(db, ST_JOB_CANDIDATES, "");
+	int n = 0, rc = 0;
+
+	if (r == NULL)
+		return -1;
+	while (n < max && (rc = db_next(r)) == 1) {
+		out[n].id = (uint64_t)db_i64(r, 0);
+		out[n].user_id = (uint64_t)db_i64(r, 1);
+		n++;
+	}
+	db_free(r);
+	return rc < 0 ? -1 : n;
+}
+
+int
+job_pick(struct db *db, uint64_t id, struct job_row *out)
+{
+	struct db_res *r = db_query(db, ST_JOB_PICK, "u", id);
 	int rc;
 
 	memset(out, 0, sizeof *out);
@@ -25,9 +43,40 @@ job_pick(struct db *db, const char *queue, struct job_row *out)
 		out->resource_id = (uint64_t)db_i64(r, 2);
 		out->payload = db_str(r, 3) ? xstrdup(db_str(r, 3)) : NULL;
 		out->attempts = (int)db_i64(r, 4);
+		snprintf(out->queue, sizeof out->queue, "%s", db_str(r, 5) ? db_str(r, 5) : "");
 	}
 	db_free(r);
 	return rc;
+}
+
+int
+job_waiting(struct db *db, const char *run_id, uint64_t user_id, int64_t ms)
+{
+	int64_t one;
+
+	return db_scalar(db, &one, ST_JOB_WAITING, "sui", run_id, user_id, ms);
+}
+
+int64_t
+runner_time_add(struct db *db, const char *run_id, uint64_t user_id, int64_t ms)
+{
+	return db_exec(db, ST_RUNNER_TIME_ADD, "sui", run_id, user_id, ms);
+}
+
+int64_t
+runner_time_purge(struct db *db)
+{
+	int64_t n, all = 0;
+
+	/* RUNNER_TIME_PURGE_BATCH a statement, at most 100 */
+	for (int i = 0; i < 100; i++) {
+		if ((n = db_exec(db, ST_RUNNER_TIME_PURGE, "i", (int64_t)RUNNER_TIME_PURGE_BATCH)) < 0)
+			return -1;
+		all += n;
+		if (n < RUNNER_TIME_PURGE_BATCH)
+			break;
+	}
+	return all;
 }
 
 int64_t

@@ -11,6 +11,7 @@
 /* A job as a claim reads it. */
 struct job_row {
 	uint64_t id;
+	char queue[17];
 	char run_id[37];
 	uint64_t resource_id; /* 0: none */
 	char *payload;        /* malloc'd, or NULL */
@@ -20,9 +21,25 @@ struct job_row {
 /* A new job of queue for run_id (resource_id 0: none; payload may be NULL), available now. */
 int64_t job_insert(struct db *, const char *queue, const char *run_id, uint64_t resource_id,
     const char *payload);
-/* Inside the claim's transaction: the oldest available job of queue, locked
- * (FOR UPDATE SKIP LOCKED). 1 with *out, 0 none, -1 error. */
-int job_pick(struct db *, const char *queue, struct job_row *out);
+/* Claim candidate: an available job and its run's user. */
+struct job_candidate {
+	uint64_t id;
+	uint64_t user_id;
+};
+/* Inside the claim's transaction: up to max available jobs in the order a claim takes them (fair
+ * share: ST_JOB_CANDIDATES) into out; their count, or -1. */
+int job_candidates(struct db *, struct job_candidate *out, int max);
+/* Inside the claim's transaction: job id, locked, if it is still available and no other runner
+ * holds its row (FOR UPDATE SKIP LOCKED). 1 with *out, 0 not, -1 error. */
+int job_pick(struct db *, uint64_t id, struct job_row *out);
+/* During a step of run_id (of user_id) that has taken ms so far: 1 when a job waits that the step
+ * gives its runner up for (ST_JOB_WAITING), 0 when none, -1 error. */
+int job_waiting(struct db *, const char *run_id, uint64_t user_id, int64_t ms);
+/* A step of run_id (of user_id) took ms of a runner (runner_time). */
+int64_t runner_time_add(struct db *, const char *run_id, uint64_t user_id, int64_t ms);
+/* Delete the runner_time rows of runs not served lately (RUNNER_TIME_PURGE_BATCH a statement).
+ * Rows deleted, or -1. */
+int64_t runner_time_purge(struct db *);
 /* Inside the claim's transaction: job id is worker's for lease_s seconds. */
 int64_t job_reserve(struct db *, uint64_t id, const char *worker, int lease_s);
 /* Extend worker's lease of job id to lease_s seconds from now (and lock the row). */

@@ -21,33 +21,42 @@ job_clear(struct job *j)
 	memset(j, 0, sizeof *j);
 }
 
-/* One claim attempt in its own transaction. */
+#define CLAIM_CANDIDATES 16 /* ST_JOB_CANDIDATES' LIMIT */
+
+/* One claim attempt in its own transaction: the first of the candidates no other runner holds.
+ * 1 claimed, 0 nothing available, 2 every candidate taken by another claimer, -1 error. */
 static int
-claim_once(struct db *db, const char *queue, const char *worker, int lease_s, struct job *j)
+claim_once(struct db *db, const char *worker, int lease_s, struct job *j)
 {
+	struct job_candidate c[CLAIM_CANDIDATES];
 	struct job_row row;
-	int rc;
+	int n, i, rc = 0;
 
 	if (db_begin(db) != 0)
 		return -1;
-	if ((rc = job_pick(db, queue, &row)) == 1) {
-		j->id = row.id;
-		snprintf(j->run_id, sizeof j->run_id, "%s", row.run_id);
-		j->resource_id = row.resource_id;
-		j->payload = row.payload;
-		j->attempts = row.attempts;
-	}
-	if (rc < 0)
+	if ((n = job_candidates(db, c, CLAIM_CANDIDATES)) < 0)
 		goto fail;
+	for (i = 0; i < n; i++) {
+		if ((rc = job_pick(db, c[i].id, &row)) < 0)
+			goto fail;
+		if (rc == 1)
+			break;
+	}
 	if (rc == 0) {
 		db_rollback(db);
-		return 0;
+		return n > 0 ? 2 : 0;
 	}
+	j->id = row.id;
+	snprintf(j->queue, sizeof j->queue, "%s", row.queue);
+	snprintf(j->run_id, sizeof j->run_id, "%s", row.run_id);
+	j->user_id = c[i].user_id;
+	j->resource_id = row.resource_id;
+	j->payload = row.payload;
+	j->attempts = row.attempts;
 	if (job_reserve(db, j->id, worker, lease_s) < 0)
 		goto fail;
 	if (db_commit(db) != 0)
 		goto fail;
-	snprintf(j->queue, sizeof j->queue, "%s", queue);
 	snprintf(j->worker, sizeof j->worker, "%s", worker);
 	j->lease_s = lease_s;
 	return 1;
@@ -58,21 +67,21 @@ fail:
 }
 
 int
-queue_claim(struct db *db, const char *queue, const char *worker, int lease_s, struct job *j)
+queue_claim(struct db *db, const char *worker, int lease_s, struct job *j)
 {
+	enum db_class cls = DB_OK;
 	bool moved = false;
 
 	memset(j, 0, sizeof *j);
 	for (int attempt = 0; attempt < DB_ATTEMPTS; attempt++) {
-		enum db_class cls;
 		int rc;
 
-		if ((rc = claim_once(db, queue, worker, lease_s, j)) >= 0)
+		if ((rc = claim_once(db, worker, lease_s, j)) == 0 || rc == 1)
 			return rc;
-		/* Lost to another claimer (SKIP LOCKED does not see another Galera node's locks;
-		 * the loser's commit fails certification): again, after a pause. A server that
-		 * cannot serve: once more, on the next server. */
-		cls = db_error_class(db);
+		/* Lost to other claimers (every candidate taken; or, on Galera, SKIP LOCKED does not
+		 * see another node's locks and the loser's commit fails certification): again, after
+		 * a pause. A server that cannot serve: once more, on the next server. */
+		cls = rc == 2 ? DB_RETRY : db_error_class(db);
 		if (cls == DB_RETRY)
 			db_retry_pause(attempt);
 		else if (cls != DB_LOST || moved)
@@ -80,7 +89,7 @@ queue_claim(struct db *db, const char *queue, const char *worker, int lease_s, s
 		moved = moved || cls == DB_LOST;
 	}
 	/* lost every race: nothing claimed this time, but the database is well */
-	return db_error_class(db) == DB_RETRY ? 0 : -1;
+	return cls == DB_RETRY ? 0 : -1;
 }
 
 int

@@ -40,8 +40,9 @@
 /* A claimed job. payload is malloc'd (or NULL); free with job_clear. */
 struct job {
 	uint64_t id;
-	char queue[16];
+	char queue[17];
 	char run_id[37];
+	uint64_t user_id;     /* the run's */
 	uint64_t resource_id; /* 0: none */
 	char *payload;
 	int attempts; /* failed tries so far (see the job kinds) */
@@ -54,11 +55,11 @@ struct job {
 int queue_push(struct db *, const char *queue, const char *run_id, uint64_t resource_id, const char *payload,
     struct err *e);
 
-/* Claim the oldest available job of queue for worker with a lease of lease_s
- * seconds, in a short transaction of its own (SELECT … FOR UPDATE SKIP LOCKED).
- * Returns 1 with *job filled, 0 when the queue has nothing available (or every
- * try lost to another claimer), -1 when the database cannot serve. */
-int queue_claim(struct db *, const char *queue, const char *worker, int lease_s, struct job *job);
+/* Claim for worker, with a lease of lease_s seconds, the available job of any queue that fair
+ * share puts first (ST_JOB_CANDIDATES; docs/runner.md "Fair share"), in a short transaction of
+ * its own (FOR UPDATE SKIP LOCKED). Returns 1 with *job filled, 0 when nothing is available (or
+ * every try lost to another claimer), -1 when the database cannot serve. */
+int queue_claim(struct db *, const char *worker, int lease_s, struct job *job);
 
 /* Inside the caller's transaction: 1 when the job is still ours (its lease is
  * extended and its row locked until the transaction ends), 0 when the lease

@@ -828,9 +828,11 @@ prefetch_main(void *arg)
 }
 
 /* After the page read with cursor (which gave next), fetch the next one now
- * when the step will surely want it: not the last of the step, no wait for
- * the rate limit past the step, and not past [limits] max_pages
- * (page_cap_reached would stop before it). */
+ * when the step will surely want it: not the last of the step (by pages, by
+ * --step-resources with this page, by time, or given up for fair share), no
+ * wait for the rate limit past the step, and not past [limits] max_pages
+ * (page_cap_reached would stop before it). A page fetched ahead is saved by
+ * this step (next_page), so the provider is never asked twice for one. */
 static void
 prefetch_start(struct runner *r, struct disc *d, struct prefetch *f, const char *cursor,
     const struct prov_page *page, int pages, int64_t step_end)
@@ -839,6 +841,7 @@ prefetch_start(struct runner *r, struct disc *d, struct prefetch *f, const char 
 	char phase[PROV_MAX_CURSOR + 1];
 
 	if (page->next_cursor == NULL || wait_past(d->s, step_end) || pages + 1 >= RUNNER_PAGES_PER_STEP ||
+	    (r->step_resources > 0 && r->step_done + (long)page->n >= r->step_resources) ||
 	    runner_out_of_time(r, step_end))
 		return;
 	count_page(&d->count, cursor, page->next_cursor, &next);
@@ -938,7 +941,11 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 		*cursor = page.next_cursor;
 		d->cursor = *cursor; /* where the job goes on */
 		page.next_cursor = NULL;
-		more = !waits && *pages < RUNNER_PAGES_PER_STEP && !runner_out_of_time(r, step_end);
+		/* A page fetched ahead is saved before the step ends, whatever the time: dropped, it
+		 * would be asked for again by the next step (a request the provider and its rate
+		 * limit see twice, and that max_pages does not count); a stop drops it. */
+		more = !waits && *pages < RUNNER_PAGES_PER_STEP &&
+		    (f->running ? !(r->stop != NULL && *r->stop) : !runner_out_of_time(r, step_end));
 	}
 	if (!more)
 		prefetch_end(f, false, NULL, NULL);

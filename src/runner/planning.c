@@ -27,7 +27,8 @@
 #include "runner/runner.h"
 
 /* Why a job is dropped: the run is in a state the job does not act on. */
-#define MOVED_ON "the run moved on"
+#define MOVED_ON         "the run moved on"
+#define PLAN_PAYLOAD_MAX 128 /* {"after":…,"last":…,"total":…,"review":true} */
 
 struct plan {
 	struct job *job;
@@ -40,7 +41,7 @@ struct plan {
 	bool done, moved_on, started, split;
 	int batch;          /* resources the last committed batch planned */
 	int64_t unreported; /* resources planned since the run's stats last said so */
-	int64_t total;      /* the run's resources, counted once a step (-1: not yet) */
+	int64_t total;      /* the run's resources (-1: not counted yet), in the payload once counted */
 };
 
 /* Whether job p acts on a run in status. */
@@ -331,8 +332,10 @@ plan_report(struct runner *r, void *arg)
 	enum tx_result t;
 	int64_t set;
 
-	/* counted once a step, before the run is locked: a count of 100,000 rows under the lock
-	 * held every other chunk's planner back for its length, each second */
+	/* counted once (by the split, else here), before the run is locked, and kept in the job's
+	 * payload: a count of 100,000 rows under the lock held every other chunk's planner back for
+	 * its length, each second; and once a step, it took each short step of a large plan a second
+	 * or two on a busy box (fair share ends steps early) */
 	if (p->total < 0 && run_resource_count(r->db, p->job->run_id, &p->total) != 0)
 		return TX_ERROR;
 	if ((t = runner_lock(r, p->job, true, status, NULL, &old)) != TX_COMMIT)
@@ -352,15 +355,18 @@ plan_report(struct runner *r, void *arg)
 	return TX_COMMIT;
 }
 
-/* A planning job's payload: its position, a chunk's last id (0: none), and
- * whether it plans for the review. */
+/* A planning job's payload: its position, a chunk's last id (0: none),
+ * whether it plans for the review, and the run's resources (-1: not counted
+ * yet). */
 static void
-pos_text(char *out, size_t n, uint64_t after, uint64_t last, bool review)
+pos_text(char *out, size_t n, uint64_t after, uint64_t last, bool review, int64_t total)
 {
 	size_t len = (size_t)snprintf(out, n, "{\"after\":%llu", (unsigned long long)after);
 
 	if (last != 0 && len < n)
 		len += (size_t)snprintf(out + len, n - len, ",\"last\":%llu", (unsigned long long)last);
+	if (total >= 0 && len < n)
+		len += (size_t)snprintf(out + len, n - len, ",\"total\":%lld", (long long)total);
 	if (len < n)
 		snprintf(out + len, n - len, "%s}", review ? ",\"review\":true" : "");
 }
@@ -375,9 +381,9 @@ planning_queue_review(struct runner *r, const char *run_id, struct err *e)
 static void
 release_at(struct runner *r, struct job *j, const struct plan *p, int64_t delay_ms)
 {
-	char payload[96];
+	char payload[PLAN_PAYLOAD_MAX];
 
-	pos_text(payload, sizeof payload, p->after, p->last, p->review);
+	pos_text(payload, sizeof payload, p->after, p->last, p->review, p->total);
 	queue_release(r->db, j, delay_ms, 0, payload);
 }
 
@@ -388,7 +394,7 @@ static enum tx_result
 split_body(struct runner *r, void *arg)
 {
 	struct plan *p = arg;
-	char status[32], payload[96];
+	char status[32], payload[PLAN_PAYLOAD_MAX];
 	enum tx_result t;
 	uint64_t after = 0;
 	int64_t total;
@@ -405,6 +411,7 @@ split_body(struct runner *r, void *arg)
 	}
 	if (run_resource_count(r->db, p->job->run_id, &total) != 0)
 		return TX_ERROR;
+	p->total = total;
 	if (total <= RUNNER_PLAN_CHUNK)
 		return TX_COMMIT;
 	err_clear(&e);
@@ -413,7 +420,7 @@ split_body(struct runner *r, void *arg)
 		         &end)) < 0)
 			return TX_ERROR;
 		/* the last chunk has no bound: it takes whatever is left */
-		pos_text(payload, sizeof payload, after, rc == 1 ? end : 0, p->review);
+		pos_text(payload, sizeof payload, after, rc == 1 ? end : 0, p->review, total);
 		if (queue_push(r->db, QUEUE_PLANNING, p->job->run_id, 0, payload, &e) != 0)
 			return TX_ERROR;
 		if (rc == 0)
@@ -456,6 +463,9 @@ plan_load(struct runner *r, struct job *j, struct plan *p, char *status, size_t 
 			p->last = (uint64_t)json_object_get_int64(v);
 		p->review =
 		    o != NULL && json_object_object_get_ex(o, "review", &v) && json_object_get_boolean(v);
+		if (o != NULL && json_object_object_get_ex(o, "total", &v) &&
+		    json_object_is_type(v, json_type_int))
+			p->total = json_object_get_int64(v);
 		p->started = p->after > 0;
 		json_object_put(o);
 	}

@@ -14,6 +14,7 @@
 #include "core/log.h"
 #include "core/util.h"
 #include "core/xalloc.h"
+#include "db/queue_rows.h"
 #include "db/runlog.h"
 #include "db/runner_rows.h"
 #include "db/runs.h"
@@ -56,10 +57,21 @@ runner_step_end(const struct runner *r)
 }
 
 bool
-runner_out_of_time(const struct runner *r, int64_t step_end)
+runner_out_of_time(struct runner *r, int64_t step_end)
 {
-	return (r->stop != NULL && *r->stop) || mono_ms() >= step_end ||
-	    (r->step_resources > 0 && r->step_done >= r->step_resources);
+	int64_t now = mono_ms();
+
+	if ((r->stop != NULL && *r->stop) || now >= step_end ||
+	    (r->step_resources > 0 && r->step_done >= r->step_resources) || r->yielding)
+		return true;
+	if (r->job == NULL || now < r->next_yield_check)
+		return false;
+	r->next_yield_check = now + RUNNER_YIELD_MS;
+	if (job_waiting(r->db, r->job->run_id, r->job->user_id, now - r->step_start) != 1)
+		return false;
+	log_debug("run %s: the step ends early: other work waits", r->job->run_id);
+	r->yielding = true;
+	return true;
 }
 
 enum tx_result
@@ -72,7 +84,7 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 		enum db_class cls;
 
 		if (db_begin(r->db) != 0) {
-			log_error("run %s: begin: %s", r->run_id ? r->run_id : "-", db_error(r->db));
+			log_error("run %s: begin: %s", r->job ? r->job->run_id : "-", db_error(r->db));
 			return TX_ERROR;
 		}
 		res = body(r, arg);
@@ -90,12 +102,12 @@ runner_tx(struct runner *r, enum tx_result (*body)(struct runner *, void *), voi
 		if (cls != DB_RETRY && !(cls == DB_LOST && !moved))
 			break;
 		moved = moved || cls == DB_LOST;
-		log_warn("run %s: transaction retried (%s)", r->run_id ? r->run_id : "-", db_error(r->db));
+		log_warn("run %s: transaction retried (%s)", r->job ? r->job->run_id : "-", db_error(r->db));
 		db_rollback(r->db);
 		if (cls == DB_RETRY)
 			db_retry_pause(attempt);
 	}
-	log_error("run %s: transaction failed: %s", r->run_id ? r->run_id : "-", db_error(r->db));
+	log_error("run %s: transaction failed: %s", r->job ? r->job->run_id : "-", db_error(r->db));
 	return TX_ERROR;
 }
 
@@ -269,6 +281,10 @@ runner_housekeeping(struct runner *r)
 		log_error("rate limit purge: %s", db_error(r->db));
 		return -1;
 	}
+	if (runner_time_purge(r->db) < 0) {
+		log_error("runner time purge: %s", db_error(r->db));
+		return -1;
+	}
 	return 0;
 }
 
@@ -277,8 +293,11 @@ runner_housekeeping(struct runner *r)
 static void
 runner_step(struct runner *r, struct job *j)
 {
-	r->run_id = j->run_id;
+	r->job = j;
 	r->step_done = 0;
+	r->step_start = mono_ms();
+	r->next_yield_check = r->step_start + RUNNER_YIELD_MS;
+	r->yielding = false;
 	if (strcmp(j->queue, QUEUE_DISCOVERY) == 0)
 		discovery_step(r, j);
 	else if (strcmp(j->queue, QUEUE_PLANNING) == 0)
@@ -289,15 +308,15 @@ runner_step(struct runner *r, struct job *j)
 		revert_step(r, j);
 	else
 		resources_step(r, j);
-	r->run_id = NULL;
+	r->job = NULL;
+	/* fair share: the run's (and so its user's) runner time, that claims order by */
+	if (runner_time_add(r->db, j->run_id, j->user_id, mono_ms() - r->step_start) < 0)
+		log_warn("run %s: runner time not counted: %s", j->run_id, db_error(r->db));
 }
 
 long
 runner_run(struct runner *r, const struct runner_opts *o)
 {
-	/* Planning first (a user is waiting on execute), imports, reverts, discovery, then cleanups. */
-	static const char *const queues[] = { QUEUE_PLANNING, QUEUE_RESOURCES, QUEUE_REVERT, QUEUE_DISCOVERY,
-		QUEUE_CLEANUP };
 	long steps = 0;
 	bool db_down = false;
 
@@ -308,18 +327,12 @@ runner_run(struct runner *r, const struct runner_opts *o)
 	while (!(r->stop != NULL && *r->stop) && mono_ms() < r->deadline &&
 	    (o->max_jobs <= 0 || steps < o->max_jobs)) {
 		struct job j;
-		int got = 0;
+		int got;
 
 		if (mono_ms() - r->last_housekeeping >= RUNNER_HOUSEKEEPING_MS)
 			runner_housekeeping(r);
-		for (size_t q = 0; q < sizeof queues / sizeof queues[0] && got == 0; q++) {
-			got = queue_claim(r->db, queues[q], r->worker, r->lease_s, &j);
-			if (got < 0) {
-				log_error("claim from %s: %s", queues[q], db_error(r->db));
-				break;
-			}
-		}
-		if (got < 0) {
+		if ((got = queue_claim(r->db, r->worker, r->lease_s, &j)) < 0) {
+			log_error("claim: %s", db_error(r->db));
 			/* The database is unusable (restarting?): try again each second until the
 			 * budget is spent; the lease of a job we held lets another runner take it. */
 			db_down = true;

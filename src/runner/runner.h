@@ -46,6 +46,7 @@
 #define RUNNER_NOKEY_DELAY_MS  60000 /* discovery without a credentials key: try later */
 #define RUNNER_HOUSEKEEPING_MS 30000 /* purges at most this often */
 #define RUNNER_IDLE_POLL_MS    250   /* without --once: look for new jobs this often */
+#define RUNNER_YIELD_MS        250   /* a step looks this often whether it gives its runner up (fair share) */
 
 struct runner {
 	const struct config *cfg;
@@ -59,7 +60,10 @@ struct runner {
 	long step_done;              /* resources discovered, planned or imported in the current step */
 	volatile sig_atomic_t *stop; /* set by SIGTERM/SIGINT: finish the step, then exit */
 	int64_t last_housekeeping;
-	const char *run_id; /* of the job being worked on, for log lines; NULL between jobs */
+	const struct job *job;    /* being worked on (its run for log lines, fair share); NULL between jobs */
+	int64_t step_start;       /* mono_ms() when the step began */
+	int64_t next_yield_check; /* mono_ms(): when the step looks again whether to give its runner up */
+	bool yielding;            /* it does: the step ends at its next check of the time */
 };
 
 struct runner_opts {
@@ -83,8 +87,11 @@ int runner_housekeeping(struct runner *);
 /* The end of the current step: now + RUNNER_STEP_MS, no later than the deadline. */
 int64_t runner_step_end(const struct runner *);
 /* True when the step must stop now: its time or its resource budget
- * (step_resources) spent, or asked to stop. */
-bool runner_out_of_time(const struct runner *, int64_t step_end);
+ * (step_resources) spent, asked to stop, or (fair share, looked at every
+ * RUNNER_YIELD_MS) work waits that the step gives its runner up for: the
+ * step then ends as when its time is spent, its job going back as a
+ * continuation, and the runner's next claim takes that work first. */
+bool runner_out_of_time(struct runner *, int64_t step_end);
 
 /* Outcome of a transaction body. */
 enum tx_result {

@@ -1455,6 +1455,13 @@ class Stack:
             ids.append(int(list(rows[-1][0].values())[0]))
         return ids
 
+    def drop_leftover_jobs(self):
+        """Delete every queued job: what earlier tests left (their runs stay as they are). Runners
+        claim the work of whoever has had least of them first (fair share), so a test that drives
+        its own run step by step would otherwise get another test's job first. run.py calls it
+        before each test."""
+        self.sql("DELETE FROM jobs")
+
     def insert_job(self, run_id, queue="discovery", resource_id=None):
         self.sql("INSERT INTO jobs (queue, run_id, resource_id, payload, available_at, created_at) "
                  "VALUES (%s, %s, %s, NULL, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))"

@@ -96,6 +96,7 @@ class Result(unittest.TestResult):
         self._bad = None
         self.stack.history.clear()
         self.stack._node_seq = 0  # galera: the test's first runner uses node 0
+        self.stack.drop_leftover_jobs()  # no test's run waits behind another test's
         self._marks = {path: harness.file_size(path) for w in self.stack.webs.values() for path in w.log_files()}
         for label, path in self._db_logs():
             self._marks[label] = harness.file_size(path)

@@ -30,7 +30,7 @@ class RunnerTestCase(harness.ApiTestCase):
     def synthetic_run(self, user, provider, items):
         """items: list of (resource_type, external_id, normalized dict). Returns the run id,
         awaiting review."""
-        self.stack.sql("DELETE FROM jobs")
+        self.stack.drop_leftover_jobs()
         rid = self.stack.insert_run(user.id, status="awaiting_review", provider=provider,
                                     stats={"discovered": {}, "planned": {}, "imported": 0, "skipped": 0,
                                            "failed": 0, "progress": 0})
@@ -48,7 +48,7 @@ class RunnerTestCase(harness.ApiTestCase):
         """Define the fake account, clear its faults and request log, and drop
         queued jobs left by other tests (their runs would call the same fake and
         use up the faults a test queues)."""
-        self.stack.sql("DELETE FROM jobs")
+        self.stack.drop_leftover_jobs()
         key = key or self.stack.unique("key-")
         body = {"credentials": {"api_key": key},
                 "counts": {"monitors": monitors, "heartbeats": heartbeats, "contacts": contacts,

@@ -5,6 +5,8 @@ and cancel stops every chunk.
 """
 
 
+import json
+
 import harness
 from harness import q
 from test_runner import RunnerTestCase
@@ -36,8 +38,16 @@ class TestChunkedImport(RunnerTestCase):
         rid = self.large_run(user)
         self.execute(user, rid)
         self.runner("--once", "--max-jobs", "1")  # planning splits the run into chunk jobs
+        # each chunk carries the run's size, counted once by the split (a step's progress report
+        # counted it at each step, a second or two of a short step on a busy box)
+        total = self.stack.count("migration_run_resources", "run_id=%s" % q(rid))
+        payloads = [json.loads(r[0]) for r in self.stack.sql("SELECT payload FROM jobs WHERE run_id=%s" % q(rid))]
+        self.assertGreater(len(payloads), 1)
+        self.assertEqual({p.get("total") for p in payloads}, {total})
         while self.stack.count("jobs", "run_id=%s AND queue='planning'" % q(rid)):
-            self.runner("--once", "--max-jobs", "1")
+            self.step("plan", 500)  # each step ends with its chunk's payload, total and all
+            self.assertEqual({json.loads(r[0]).get("total") for r in self.stack.sql(
+                "SELECT payload FROM jobs WHERE run_id=%s AND queue='planning'" % q(rid))} - {total}, set())
         # two runner processes take a step of the import each (steps end after 200 resources,
         # on any machine), then three finish it side by side
         progress = []

@@ -222,6 +222,26 @@ class TestPageLimit(RunnerTestCase):
         self.assertLess(took, 60)
         sys.stdout.write("DRILL endless-pages: max_pages=30, pages_read=%d, seconds=%.1f\n" % (len(pages), took))
 
+    def test_steps_that_end_after_each_page_ask_for_each_page_once(self):
+        # A step that ends before the page it fetched ahead (here --step-resources, one page of 50;
+        # in production its time, or a yield for fair share) used to drop that page, and the next
+        # step asked for it again: 59 requests for 30 pages, none of them counted twice
+        cfg = harness.runner_config(self.stack, "few-pages", lease_seconds=5, max_attempts=3, max_pages=30)
+        key = self.account(monitors=50, heartbeats=0, contacts=1, status_pages=0)
+        self.faults({"kind": "endless", "times": 0, "match": "getMonitors"})
+        user = self.user()
+        rid = self.start(user, key)
+        steps = 0
+        while self.stack.run_status(rid) not in ("failed", "awaiting_review"):
+            self.assertLess(steps, 60, "still %s after %d steps" % (self.stack.run_status(rid), steps))
+            self.runner("--once", "--max-jobs", "1", "--step-resources", "50", cfg=cfg)
+            steps += 1
+        self.assertEqual(self.stack.run_status(rid), "failed")
+        self.assertIn("monitors list went on past 30 pages", self.get(user, rid)["data"]["error_message"])
+        pages = [x for x in self.fake_requests() if x["path"].endswith("getMonitors")]
+        self.assertEqual(len(pages), 30)
+        self.assertEqual(steps, 31, "a page a step, then the step that finds the limit")
+
 
 class TestDeletingALargeRun(RunnerTestCase):
 
