@@ -212,14 +212,17 @@ page_timezone(json_object *p, const char *name, struct prov_page *page)
 	return NULL;
 }
 
+static const struct prov_field page_fields[];
+
 static void
 add_page(json_object *p, const char *id, struct prov_page *page)
 {
 	struct prov_status_page sp = { 0 };
-	const char *name = prov_get_text(p, "name", PROV_MAX_STR);
 	char *url = page_url(p);
 
-	sp.name = name ? name : id;
+	prov_map(page_fields, p, &sp);
+	if (sp.name == NULL)
+		sp.name = id;
 	sp.url = url;
 	sp.timezone = page_timezone(p, sp.name, page);
 	sp.public_ = !prov_get_bool(p, "viewers_must_be_team_members", false);
@@ -1026,7 +1029,7 @@ const struct provider_ops statuspage_ops = { statuspage_fetch };
 	{ L "[].updated_at", NULL, "State at Statuspage, not a setting." }
 static const struct prov_field page_fields[] = {
 	{ "id", "`import_links`", "the external id" },
-	{ "name", "`status_pages.name`", "else the id" },
+	{ "name", "`status_pages.name`", "else the id", PROV_TEXT(status_page, name, PROV_MAX_STR) },
 	{ "domain", "`status_pages.url`", "the page's own domain: `https://<domain>`" },
 	{ "subdomain", "`status_pages.url`", "only without a `domain`: `https://<subdomain>.statuspage.io` (a subdomain holding a dot is taken as the host)" },
 	{ "time_zone", "`status_pages.timezone`", "an IANA name; any other text (a Rails name such as \"Eastern Time (US & Canada)\"): NULL, with a warning" },
