@@ -88,7 +88,7 @@ def starter(st, jobs, started, errors):
                 creds["base_url"] = st.fake_base + "/healthchecks"
             r = user.request("POST", "/api/v1/migrations", body={"provider": provider, "credentials": creds})
             assert r.status == 201, r.describe()
-            started[r.json["data"]["id"]] = (user, size, time.time())
+            started[r.json["data"]["id"]] = (user, provider, time.time())
         except BaseException as e:  # a thread's exception would only be printed
             errors.append(repr(e))
 
@@ -159,12 +159,13 @@ def main():
         final = dict(st.sql("SELECT id, status FROM migration_runs"))
         failures = st.sql("SELECT provider, LEFT(error_message, 200), COUNT(*) FROM migration_runs"
                           " WHERE status = 'failed' GROUP BY 1, 2")
-    review, ends = [], []
+    review, ends, by_provider = [], [], {}
     for run, at_review, at_end in logs:
         if run not in started:
             continue
         if at_review is not None:
             review.append(float(at_review) - started[run][2])
+            by_provider.setdefault(started[run][1], []).append(review[-1])
         if at_end is not None:
             ends.append(float(at_end))
     starts = [v[2] for v in started.values()]
@@ -174,6 +175,8 @@ def main():
     print("  start to review  p50 %6.2f s  p95 %6.2f s  max %6.2f s   goal: max <= %.0f s   %s" % (
         pct(review, 50), pct(review, 95), max(review), REVIEW_GOAL_S,
         "ok" if max(review) <= REVIEW_GOAL_S else "MISSED"))
+    print("  by provider      " + ", ".join("%s p95 %.2f s max %.2f s" % (p, pct(v, 95), max(v))
+                                            for p, v in sorted(by_provider.items())))
     print("  runs completed   %d of %d (%s); %.1f a minute from the first start to the last completion,"
           " %d in the busiest minute" % (len(ends), a.users, ", ".join(
               "%s %d" % (s, sum(1 for v in final.values() if v == s)) for s in sorted(set(final.values()))),
