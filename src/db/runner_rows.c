@@ -350,10 +350,11 @@ resource_ref(struct db *db, const char *run_id, const char *type, const char *ex
 	return rc;
 }
 
-int
-resources_sp_refs(struct db *db, const char *run_id, const char *page_ext, const char *ids, char **json)
+/* The first row's text of lookup r (NULL: the query failed), which it frees,
+ * into *json (the caller frees; NULL when none). 1, 0 none, -1 error. */
+static int
+first_json(struct db_res *r, char **json)
 {
-	struct db_res *r = db_query(db, ST_RN_RES_SP_REFS, "sss", run_id, page_ext, ids);
 	int rc;
 
 	*json = NULL;
@@ -363,6 +364,12 @@ resources_sp_refs(struct db *db, const char *run_id, const char *page_ext, const
 		*json = col_dup(r, 0);
 	db_free(r);
 	return rc < 0 ? -1 : *json != NULL;
+}
+
+int
+resources_sp_refs(struct db *db, const char *run_id, const char *page_ext, const char *ids, char **json)
+{
+	return first_json(db_query(db, ST_RN_RES_SP_REFS, "sss", run_id, page_ext, ids), json);
 }
 
 int
@@ -383,16 +390,7 @@ resources_sp_items_unread(struct db *db, const char *run_id, const char *page_ex
 int
 resources_checks(struct db *db, const char *run_id, char **json)
 {
-	struct db_res *r = db_query(db, ST_RN_RES_CHECKS, "s", run_id);
-	int rc;
-
-	*json = NULL;
-	if (r == NULL)
-		return -1;
-	if ((rc = db_next(r)) == 1)
-		*json = col_dup(r, 0);
-	db_free(r);
-	return rc < 0 ? -1 : *json != NULL;
+	return first_json(db_query(db, ST_RN_RES_CHECKS, "s", run_id), json);
 }
 
 int64_t
