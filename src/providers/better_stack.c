@@ -286,13 +286,12 @@ oncall_take(struct bs_ctx *ctx, json_object *root)
 	}
 }
 
-/* The team's members are listed on betterstack.com, not on the Uptime API's
- * host; like the official client (terraform-provider-better-uptime
- * internal/provider/client.go), any other base URL (a proxy, a test) serves
- * both. */
-#define BS_UPTIME_BASE "https://uptime.betterstack.com"
-#define BS_TEAM_BASE   "https://betterstack.com"
-#define BS_TEAM_PATH   "/api/v2/team-members"
+/* The team's members. The official client (terraform-provider-better-uptime
+ * internal/provider/client.go) lists them on betterstack.com; every request
+ * of a session stays under its base URL (the token goes nowhere else, as
+ * fuzz_fetch checks), so they are asked for there: a base URL that does not
+ * serve them answers 404, a refusal (the team's links unread, warned). */
+#define BS_TEAM_PATH "/api/v2/team-members"
 
 static char *
 list_url(const struct prov_session *s, const char *path, int64_t pg, int per_page)
@@ -302,12 +301,8 @@ list_url(const struct prov_session *s, const char *path, int64_t pg, int per_pag
 
 	if (team != NULL)
 		httpc_form_add(&q, "team_name", team);
-	if (strcmp(path, BS_TEAM_PATH) == 0 && strcmp(s->base_url, BS_UPTIME_BASE) == 0)
-		url = xasprintf(BS_TEAM_BASE "%s?page=%lld&per_page=%d%s%s", path, (long long)pg, per_page,
-		    q ? "&" : "", q ? q : "");
-	else
-		url = prov_url(s, "%s?page=%lld&per_page=%d%s%s", path, (long long)pg, per_page, q ? "&" : "",
-		    q ? q : "");
+	url = prov_url(s, "%s?page=%lld&per_page=%d%s%s", path, (long long)pg, per_page, q ? "&" : "",
+	    q ? q : "");
 	free(q);
 	return url;
 }
@@ -1871,7 +1866,7 @@ const struct provider_ops better_stack_ops = { better_stack_fetch };
 	{ "attributes.push", "`" table "`", "a push notification to the on-call users (without a policy)" }, \
 	{ "attributes.critical_alert", "`" table "`", "linked as a push notification: breaking through Do Not Disturb is not carried" }, \
 	{ "attributes.policy_id", "`" table "`, `" table ".delay_s`", "the escalation policy: the e-mail contact of each step member (a `user`; the current on-call users of a `current_on_call` calendar, the default one without an id; every team member for `entire_team`), `delay_s` the sum of the `wait_before` of its step and the steps before; integrations are not linked, with a warning" }, \
-	{ "attributes.team_wait", "`" table "`, `" table ".delay_s`", "without a policy: the e-mail contact of every team member (`GET https://betterstack.com/api/v2/team-members`), alerted after this many seconds unless already alerted at once" }
+	{ "attributes.team_wait", "`" table "`, `" table ".delay_s`", "without a policy: the e-mail contact of every team member (`GET /api/v2/team-members`), alerted after this many seconds unless already alerted at once" }
 #define BS_WINDOW \
 	{ "attributes.maintenance_from", "`maintenance_windows`", "a maintenance window of its own (below)" }, \
 	{ "attributes.maintenance_to", "`maintenance_windows`", "a maintenance window of its own (below)" }, \
@@ -2010,7 +2005,7 @@ const struct prov_fields better_stack_fields[] = {
 	{ "heartbeat", "heartbeat (`GET /api/v2/heartbeats`, an entry of `data[]`)", heartbeat_fields },
 	{ "maintenance_window", "a monitor's or heartbeat's `maintenance_*` attributes", window_fields },
 	{ "contact",
-	    "an on-call user (`GET /api/v2/on-calls`), a team member (`GET https://betterstack.com/api/v2/team-members`) or a policy step member (`GET /api/v3/policies`)",
+	    "an on-call user (`GET /api/v2/on-calls`), a team member (`GET /api/v2/team-members`) or a policy step member (`GET /api/v3/policies`)",
 	    contact_fields },
 	{ "status_page",
 	    "status page (`GET /api/v2/status-pages`, an entry of `data[]`) with its `status_reports` (`GET "
