@@ -110,6 +110,39 @@ job_done(struct db *db, uint64_t id, const char *worker)
 	return db_exec(db, ST_JOB_DONE, "us", id, worker);
 }
 
+int64_t
+job_count_add(struct db *db, uint64_t id, const char *worker, int64_t imported, int64_t failed)
+{
+	return db_exec(db, ST_JOB_COUNT_ADD, "iius", imported, failed, id, worker);
+}
+
+int
+job_counts_take(struct db *db, uint64_t id, const char *worker, int64_t *imported, int64_t *failed)
+{
+	struct db_res *r = db_query(db, ST_JOB_COUNTS, "us", id, worker);
+	int rc;
+
+	*imported = *failed = 0;
+	if (r == NULL)
+		return -1;
+	if ((rc = db_next(r)) == 1) {
+		*imported = db_i64(r, 0);
+		*failed = db_i64(r, 1);
+	}
+	db_free(r);
+	if (rc < 0 ||
+	    (rc == 1 && (*imported > 0 || *failed > 0) &&
+	        db_exec(db, ST_JOB_COUNTS_CLEAR, "us", id, worker) < 0))
+		return -1;
+	return 0;
+}
+
+int64_t
+jobs_counts_clear(struct db *db, const char *run_id)
+{
+	return db_exec(db, ST_JOB_COUNTS_CLEAR_RUN, "s", run_id);
+}
+
 int
 job_of_run(struct db *db, const char *run_id, const char *queue)
 {

@@ -52,6 +52,13 @@ int64_t job_release(struct db *, uint64_t id, const char *worker, int64_t delay_
 int64_t job_payload_set(struct db *, uint64_t id, const char *worker, const char *payload);
 /* Delete the finished job id. */
 int64_t job_done(struct db *, uint64_t id, const char *worker);
+/* Inside an import step's transaction: job id of worker made imported and failed more resources. */
+int64_t job_count_add(struct db *, uint64_t id, const char *worker, int64_t imported, int64_t failed);
+/* What job id of worker made imported and failed since its last report, into *imported and
+ * *failed, set back to 0. 0 or -1. */
+int job_counts_take(struct db *, uint64_t id, const char *worker, int64_t *imported, int64_t *failed);
+/* Set every job's counts of run_id back to 0 (its resources were counted). Rows, or -1. */
+int64_t jobs_counts_clear(struct db *, const char *run_id);
 /* 1 when the run has a job of queue without a resource, 0 when not, -1. */
 int job_of_run(struct db *, const char *run_id, const char *queue);
 /* How many other jobs than id the run has in queue, into *n. 0 or -1. */

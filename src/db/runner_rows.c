@@ -185,6 +185,14 @@ run_complete(struct db *db, const char *run_id, const char *status, const char *
 	return db_exec(db, ST_RN_COMPLETE, "sssss", status, stats, run_id, run_id, run_id);
 }
 
+int
+run_done(struct db *db, const char *run_id)
+{
+	int64_t done;
+
+	return db_scalar(db, &done, ST_RN_DONE, "ss", run_id, run_id) < 0 ? -1 : done != 0;
+}
+
 int64_t
 run_credentials_wipe(struct db *db, const char *run_id)
 {

@@ -61,6 +61,8 @@ int64_t run_pause_conflicts(struct db *, const char *run_id, const char *stats);
 /* executing -> status (completed or completed_with_errors) with stats, only
  * when no resource is left to do and no retry-failed job is at work. */
 int64_t run_complete(struct db *, const char *run_id, const char *status, const char *stats);
+/* 1 when run_complete would find nothing left to do, 0 when not, -1 error. */
+int run_done(struct db *, const char *run_id);
 /* Wipe the run's stored credentials if they are still due. */
 int64_t run_credentials_wipe(struct db *, const char *run_id);
 /* Drop the rate-limit counters of windows long past, RATE_PURGE_BATCH a statement; how many. */

@@ -46,7 +46,8 @@ struct one {
 	uint64_t id;
 	/* filled by the import */
 	enum outcome outcome;
-	bool failed_now; /* the resource became failed */
+	bool imported_now; /* the resource became imported */
+	bool failed_now;   /* the resource became failed */
 	char type[32];
 	char ext[192];
 	char label[160]; /* a human name of the resource, for messages */
@@ -139,6 +140,16 @@ imported_row(const struct one *o, struct imp_ctx *ic, uint64_t target_id)
 	return row;
 }
 
+/* Inside an import transaction: job j made imported and failed more of the run's resources,
+ * counted in its row for its next progress report (finish_body). 0, or -1 on a database error. */
+static int
+job_counted(struct runner *r, const struct job *j, int64_t imported, int64_t failed)
+{
+	if (imported == 0 && failed == 0)
+		return 0;
+	return job_count_add(r->db, j->id, j->worker, imported, failed) < 0 ? -1 : 0;
+}
+
 /* Import the resource o->id, whose row (locked by the caller) is w. Writes the account row(s), the link and the
  * resource's status. TX_COMMIT (imported, failed for good, or nothing to do:
  * not pending any more), TX_ABORT with o->outcome ONE_DEFER, or TX_ERROR. */
@@ -151,7 +162,7 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 	int rc, ok;
 
 	o->outcome = ONE_DONE;
-	o->failed_now = false;
+	o->imported_now = o->failed_now = false;
 	utf8_copy(o->type, sizeof o->type, w->type);
 	utf8_copy(o->ext, sizeof o->ext, w->ext);
 	if (strcmp(w->status, "pending") != 0)
@@ -177,6 +188,7 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 		warn_if(r, o, "Imported",
 		    "without these components it follows, which its status page does not list", ic->unmapped);
 		warn_if(r, o, "Updated", "keeping its own values of what this run could not read", ic->kept);
+		o->imported_now = true;
 		row = imported_row(o, ic, target_id);
 		if (o->imported != NULL) {
 			json_object_array_add(o->imported, row);
@@ -234,6 +246,8 @@ import_body(struct runner *r, void *arg)
 		return rc < 0 ? TX_ERROR : TX_COMMIT; /* gone */
 	t = import_row(r, o, &ic, &row);
 	resource_rows_clear(&row, 1);
+	if (t == TX_COMMIT && job_counted(r, o->job, o->imported_now, o->failed_now) != 0)
+		t = TX_ERROR;
 	return t;
 }
 
@@ -279,6 +293,8 @@ error_body(struct runner *r, void *arg)
 			runner_log(r, o->job->run_id, "error", ctx,
 			    "Import of %s (external id %s) failed: %s.", o->type, o->ext, why);
 		o->failed_now = n > 0;
+		if (o->failed_now && job_counted(r, o->job, 0, 1) != 0)
+			n = -1;
 	} else {
 		n = resource_attempt(r->db, o->id);
 		if (n > 0) {
@@ -357,7 +373,7 @@ batch_body(struct runner *r, void *arg)
 	char status[32];
 	json_object *imported;
 	enum tx_result t;
-	int n;
+	int n, failed = 0;
 
 	b->n = 0;
 	b->deferred = -1;
@@ -385,12 +401,16 @@ batch_body(struct runner *r, void *arg)
 		t = import_row(r, &o, &ic, &rows[i]);
 		if (t == TX_ABORT)
 			b->deferred = i; /* the only abort of import_row */
+		failed += o.failed_now;
 		b->n = i + 1;
 	}
 	if (t == TX_COMMIT && importer_rows_flush(&ic) != 0)
 		t = TX_ERROR;
 	if (t == TX_COMMIT && json_object_array_length(imported) > 0 &&
 	    resources_imported_rows(r->db, jx_text(imported)) < 0)
+		t = TX_ERROR;
+	if (t == TX_COMMIT &&
+	    job_counted(r, b->job, (int64_t)json_object_array_length(imported), failed) != 0)
 		t = TX_ERROR;
 	importer_rows_end(&ic);
 	json_object_put(imported);
@@ -488,7 +508,12 @@ log_left_paused(struct runner *r, const char *run_id)
 	return rc < 0 ? -1 : 0;
 }
 
-/* Refresh the stats; complete the run when nothing is left to import; delete the job if asked. */
+/* Refresh the stats; complete the run when nothing is left to import; delete the job if asked.
+ * The job's report adds what it did since its last one (its counts, sql/020) to the stats. The
+ * run's resources are counted instead when the run may end, and when the stats have no count to
+ * add to (the import's first report, or after a retry-failed): every job's counts are then in
+ * that count and go back to 0. No other job's transaction is open meanwhile: each takes the run
+ * in share mode, this one exclusively. */
 static enum tx_result
 finish_body(struct runner *r, void *arg)
 {
@@ -496,7 +521,8 @@ finish_body(struct runner *r, void *arg)
 	char status[32], *old = NULL, *stats = NULL;
 	struct work_counts counts = { 0, 0, 0 };
 	enum tx_result t;
-	int64_t n = 0;
+	int64_t n = 0, imported, failed;
+	int done = 0;
 
 	f->completed = false;
 	if ((t = runner_lock(r, f->job, true, status, NULL, &old)) != TX_COMMIT)
@@ -507,12 +533,19 @@ finish_body(struct runner *r, void *arg)
 		return TX_ABORT;
 	}
 	t = TX_ERROR;
-	if ((stats = runner_stats(r, f->job->run_id, old, false, NULL, false, PROGRESS_COUNT, &counts)) ==
-	    NULL)
+	if (job_counts_take(r->db, f->job->id, f->job->worker, &imported, &failed) != 0 ||
+	    (f->delete_job && (done = run_done(r->db, f->job->run_id)) < 0))
 		goto out;
+	if (done ||
+	    (stats = stats_add(old, "importing", imported, failed, &counts.failed, &counts.finished,
+	         &counts.total)) == NULL) {
+		stats = runner_stats(r, f->job->run_id, old, false, NULL, false, PROGRESS_COUNT, &counts);
+		if (stats == NULL || jobs_counts_clear(r->db, f->job->run_id) < 0)
+			goto out;
+	}
 	if (f->delete_job) {
 		const char *final = run_final_status(counts.failed);
-		if ((n = run_complete(r->db, f->job->run_id, final, stats)) < 0)
+		if (done && (n = run_complete(r->db, f->job->run_id, final, stats)) < 0)
 			goto out;
 		if (n > 0) {
 			int ok;
@@ -775,17 +808,31 @@ retry_batch(struct runner *r, void *arg)
 	struct err e;
 	json_object *ctx;
 	bool executing;
+	char *old = NULL, *stats;
+	int64_t set;
 	int rc;
 
 	t->finished = false;
-	if ((res = runner_lock(r, t->job, false, status, NULL, NULL)) != TX_COMMIT)
+	/* exclusive: the import's progress reports add to the stats this batch takes counts from */
+	if ((res = runner_lock(r, t->job, true, status, NULL, &old)) != TX_COMMIT)
 		return res;
 	if (retry_verdict(status) != JOB_ACT) {
 		t->moved_on = true;
+		free(old);
 		return TX_ABORT;
 	}
+	executing = strcmp(status, "executing") == 0;
 	if ((t->set = resources_retry_batch(r->db, t->job->run_id, t->after, t->last, RETRY_BATCH,
-	         &t->next)) < 0)
+	         &t->next)) < 0) {
+		free(old);
+		return TX_ERROR;
+	}
+	/* failed resources pending again while importing: the next progress report counts afresh */
+	stats = executing && t->set > 0 ? stats_uncounted(old) : NULL;
+	set = stats != NULL ? run_stats_set(r->db, t->job->run_id, stats) : 0;
+	free(stats);
+	free(old);
+	if (set < 0)
 		return TX_ERROR;
 	if (t->set >= RETRY_BATCH && t->next < t->last) {
 		/* a whole batch: more may follow, and the position goes with it */
@@ -795,7 +842,6 @@ retry_batch(struct runner *r, void *arg)
 	/* Every failed resource up to the last is pending again: import them, or,
 	 * before execute, leave them to it (the run's kept totals counted again). */
 	err_clear(&e);
-	executing = strcmp(status, "executing") == 0;
 	if (executing)
 		rc = resources_queue(r, t->job->run_id, &e);
 	else

@@ -183,6 +183,57 @@ stats_object(const char *old)
 	return o;
 }
 
+/* Member key of o as a non-negative integer into *out; false when it is not one. */
+static bool
+count_member(json_object *o, const char *key, int64_t *out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int) ||
+	    (*out = json_object_get_int64(v)) < 0)
+		return false;
+	return true;
+}
+
+char *
+stats_uncounted(const char *old_text)
+{
+	json_object *o = stats_object(old_text);
+	char *text = NULL;
+
+	if (json_object_object_get_ex(o, "activity", NULL)) {
+		json_object_object_del(o, "activity");
+		text = xstrdup(jx_text(o));
+	}
+	json_object_put(o);
+	return text;
+}
+
+char *
+stats_add(const char *old_text, const char *doing, int64_t imported, int64_t failed, int64_t *failed_all,
+    int64_t *finished, int64_t *total)
+{
+	json_object *old = stats_object(old_text), *a, *v, *o;
+	int64_t imp, skip, fail;
+	char *text = NULL;
+
+	if (json_object_object_get_ex(old, "activity", &a) && json_object_is_type(a, json_type_object) &&
+	    json_object_object_get_ex(a, "doing", &v) && is(json_object_get_string(v), doing) &&
+	    count_member(a, "total", total) && count_member(old, "imported", &imp) &&
+	    count_member(old, "skipped", &skip) && count_member(old, "failed", &fail)) {
+		imp += imported;
+		fail += failed;
+		*failed_all = fail;
+		*finished = imp + skip + fail;
+		o = stats_compose(old_text, NULL, NULL, imp, skip, fail,
+		    run_progress(imp, skip, fail, *total));
+		text = xstrdup(jx_text(o));
+		json_object_put(o);
+	}
+	json_object_put(old);
+	return text;
+}
+
 char *
 stats_waiting(const char *old_text, json_object *waiting)
 {

@@ -83,6 +83,17 @@ json_object *stats_compose(const char *old, json_object *discovered, json_object
  * (caller frees), or NULL when nothing changes (no waiting to take out). */
 char *stats_waiting(const char *old, json_object *waiting);
 
+/* The stats text old with imported and failed more resources (a job's counts, sql/020), when old
+ * has an activity doing with its total (the count of the run's resources that took the counts in
+ * last): new text (caller frees) without an activity, with the progress, and *failed_all,
+ * *finished and *total as runner_stats counts them. NULL when old has no such activity: the run's
+ * resources must be counted. */
+char *stats_add(const char *old, const char *doing, int64_t imported, int64_t failed, int64_t *failed_all,
+    int64_t *finished, int64_t *total);
+/* The stats text old without its activity, so that stats_add finds no count to add to (new text,
+ * caller frees); NULL when old has no activity. */
+char *stats_uncounted(const char *old);
+
 /* What the runner is doing, for the run's stats (docs/runner.md): the stats
  * text stats (may be NULL or invalid: {}) with its member "activity" set to
  * {"doing", "kind" (when not NULL), "done", "total" (when known, >= 0),

@@ -845,7 +845,7 @@ class Stack:
     manager or call start()/stop(); stop() is safe to call more than once."""
 
     def __init__(self, web="lighttpd", keep=False, fakes=False, tz=DEFAULT_TZ,
-                 requests_per_minute=1000000, log=None, galera=False):
+                 requests_per_minute=1000000, log=None, galera=False, mysqld_args=()):
         if web not in WEB_SERVERS:
             raise HarnessError("unknown web server %r (choose from %s)" % (web, ", ".join(WEB_SERVERS)))
         self.web_kind = web
@@ -863,6 +863,8 @@ class Stack:
         # galera: three MariaDB Galera nodes (GaleraNode) instead of one server; node 0 is
         # self.mysqld/self.sock, the node schema migrations and the harness's own SQL use
         self.galera = galera
+        # more options for the one server (the benches: durable commits), after the defaults
+        self.mysqld_args = list(mysqld_args)
         self.nodes = []
         self.bringup = None  # galera: (seconds to a synced 3-node cluster, resident MB of the 3 nodes)
         self._node_seq = 0   # galera: the next runner's node (runner k -> node k mod 3)
@@ -966,7 +968,7 @@ class Stack:
             "--pid-file=" + os.path.join(self.tmp, "mysqld.pid"),
             "--log-error=" + self.mysqld_err, "--innodb-buffer-pool-size=128M",
             "--innodb-flush-log-at-trx-commit=2", "--skip-log-bin",
-        ], env=self._mariadb_env())
+        ] + self.mysqld_args, env=self._mariadb_env())
         deadline = time.time() + 60
         while True:
             if not self.mysqld.alive():

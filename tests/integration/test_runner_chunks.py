@@ -83,6 +83,55 @@ class TestChunkedImport(RunnerTestCase):
         self.assertTrue(0 < progress[0] < progress[1] < 1, progress)
         self.assertEqual(progress[-1], 1)
 
+    def assertStatsCounted(self, user, rid):
+        """With no runner at work, the run's stats say what its resources say: every job's counts
+        (sql/020) are in them, none left in a job."""
+        stats = self.get(user, rid)["data"]["stats"]
+        counts = dict(self.stack.sql("SELECT status, COUNT(*) FROM migration_run_resources WHERE run_id=%s"
+                                     " GROUP BY status" % q(rid)))
+        self.assertEqual((stats["imported"], stats["failed"]),
+                         (int(counts.get("imported", 0)), int(counts.get("failed", 0))), stats)
+        self.assertEqual(self.stack.sql_value("SELECT COALESCE(SUM(imported + failed), 0) FROM jobs WHERE run_id=%s"
+                                              % q(rid)), "0")
+
+    def test_progress_adds_each_jobs_counts_and_a_retry_while_importing_counts_afresh(self):
+        user = self.user()
+        rid = self.large_run(user)
+        self.execute(user, rid)
+        while self.stack.run_status(rid) == "executing" and not self.stack.count(
+                "jobs", "run_id=%s AND queue='resources'" % q(rid)):
+            self.step("plan", 5000)
+        # three monitors of the first chunk turn unusable between planning and import
+        victims = [r["id"] for r in self.resources(rid, "resource_type='monitor'")[:3]]
+        good = {v: self.stack.sql_value("SELECT normalized_data FROM migration_run_resources WHERE id=%s" % v)
+                for v in victims}
+        self.stack.sql("UPDATE migration_run_resources SET normalized_data='{\"name\":\"\",\"url\":null}'"
+                       " WHERE id IN (%s)" % ",".join(victims))
+        # steps of 200 resources (on any machine), one runner at a time: after each, the stats
+        # are the run's counts, though no step counted the run's resources but the first
+        while self.stack.count("migration_run_resources", "run_id=%s AND status='failed'" % q(rid)) < 3:
+            self.step("chunk-a")
+            self.assertStatsCounted(user, rid)
+        self.step("chunk-b")
+        self.assertStatsCounted(user, rid)
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["failed"], 3)
+        # repaired and retried while the import goes on: the next report counts afresh
+        for v, data in good.items():
+            self.stack.sql("UPDATE migration_run_resources SET normalized_data=%s WHERE id=%s" % (q(data), v))
+        r = user.request("POST", "/api/v1/migrations/%s/retry-failed" % rid)
+        self.assertStatus(r, 202)
+        steps = 0
+        while self.stack.run_status(rid) == "executing":
+            self.step("chunk-c", 500)
+            steps += 1
+            self.assertLess(steps, 100)
+            if (self.get(user, rid)["data"]["stats"].get("activity") or {}).get("doing") == "importing":
+                self.assertStatsCounted(user, rid)
+        self.assertEqual(self.stack.run_status(rid), "completed")
+        stats = self.get(user, rid)["data"]["stats"]
+        self.assertEqual((stats["imported"], stats["failed"], stats["progress"]), (MONITORS + CONTACTS, 0, 1))
+        self.assertEqual(self.count("monitors", user), MONITORS)
+
     def test_cancel_stops_every_chunk(self):
         user = self.user()
         rid = self.large_run(user)

@@ -414,6 +414,44 @@ test_stats_activity(void **state)
 }
 
 static void
+test_stats_add(void **state)
+{
+	const char *importing = "{\"discovered\":{\"monitor\":10},\"planned\":{\"create\":8,\"skip\":2},"
+	                        "\"imported\":3,\"skipped\":2,\"failed\":1,\"progress\":0.5,"
+	                        "\"activity\":{\"doing\":\"importing\",\"done\":6,\"total\":12}}";
+	int64_t failed = -1, finished = -1, total = -1;
+	char *t;
+
+	(void)state;
+	/* a job's counts added: the progress follows, the activity goes (stats_activity adds it) */
+	t = stats_add(importing, "importing", 2, 1, &failed, &finished, &total);
+	assert_string_equal(t,
+	    "{\"discovered\":{\"monitor\":10},\"planned\":{\"create\":8,\"skip\":2},"
+	    "\"imported\":5,\"skipped\":2,\"failed\":2,\"progress\":0.75}");
+	assert_int_equal(failed, 2);
+	assert_int_equal(finished, 9);
+	assert_int_equal(total, 12);
+	free(t);
+	/* no count to add to: another activity, none, no total, a count that is not one, not JSON */
+	assert_null(stats_add(importing, "planning", 1, 0, &failed, &finished, &total));
+	assert_null(stats_add("{\"imported\":3,\"skipped\":0,\"failed\":0}", "importing", 1, 0, &failed,
+	    &finished, &total));
+	assert_null(
+	    stats_add("{\"imported\":3,\"skipped\":0,\"failed\":0,\"activity\":{\"doing\":\"importing\"}}",
+	        "importing", 1, 0, &failed, &finished, &total));
+	assert_null(stats_add("{\"imported\":\"3\",\"skipped\":0,\"failed\":0,"
+	                      "\"activity\":{\"doing\":\"importing\",\"total\":10}}",
+	    "importing", 1, 0, &failed, &finished, &total));
+	assert_null(stats_add("oops", "importing", 1, 0, &failed, &finished, &total));
+	/* after a retry-failed: the activity goes, so that the next report counts */
+	t = stats_uncounted(importing);
+	assert_null(strstr(t, "activity"));
+	assert_null(stats_add(t, "importing", 1, 0, &failed, &finished, &total));
+	free(t);
+	assert_null(stats_uncounted("{\"imported\":3}"));
+}
+
+static void
 test_import_order(void **state)
 {
 	(void)state;
@@ -606,6 +644,7 @@ main(void)
 		cmocka_unit_test(test_progress_and_stats),
 		cmocka_unit_test(test_stats_waiting),
 		cmocka_unit_test(test_stats_activity),
+		cmocka_unit_test(test_stats_add),
 		cmocka_unit_test(test_import_order),
 		cmocka_unit_test(test_value_checks),
 		cmocka_unit_test(test_validate),
