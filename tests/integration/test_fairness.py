@@ -1,8 +1,10 @@
-"""Fair share among users (issue 28 item 1, docs/runner.md "Fair share"): a claim takes first a job
-of a user with no job held, then of the user that has had least runner time lately; within a user,
-a run with no job held, then the run that has had least runner time lately; then the oldest job. A
-step gives its runner up when a job waits of a user with nothing held who has had FAIR_MARGIN_MS
-(2 s) less runner time than the step's user (or of another run of the step's user, likewise).
+"""Fair share among users (issue 28 items 1 and 2, docs/runner.md "Fair share"): a claim takes first
+a job late on the way to its run's review (waiting FAIR_LATE_US, 5 s), then a job of a user with no
+job held, then of the user that has had least runner time lately; within a user, a run with no job
+held, then the run that has had least runner time lately; then the oldest job. A step gives its
+runner up when a job waits of a user with nothing held who has had FAIR_MARGIN_MS (2 s) less runner
+time than the step's user (or of another run of the step's user, likewise), or, unless the step is
+itself on the way to a review, a late job on the way to another run's review.
 
 bench/fairness.py measures what a user sees; this checks the rules on any machine: the runner time a
 run has had is set in runner_time (the knob), and runners are stopped at known points by row locks,
@@ -48,6 +50,29 @@ class FairTestCase(RunnerTestCase):
     def jobs_of(self, rid, queue=None):
         return self.stack.count("jobs", "run_id=%s%s" % (q(rid), " AND queue=%s" % q(queue) if queue else ""))
 
+    def review_run(self, user, waited_s):
+        """A run on the way to its review (discovering), its plan for the review queued waited_s
+        seconds ago."""
+        rid = self.stack.insert_run(user.id, status="discovering", provider="uptimerobot",
+                                    stats={"discovered": {"monitor": 5}, "planned": {}, "imported": 0,
+                                           "skipped": 0, "failed": 0, "progress": 0})
+        rows = ["(%s, %s, %s, 'pending', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
+            q(rid), q(t), q(ext + rid[:8]), q(json.dumps(norm))) for t, ext, norm in monitors(5, "r")]
+        self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
+                       "normalized_data, created_at, updated_at) VALUES " + ", ".join(rows))
+        self.job(rid, waited_s, queue="planning", payload='{"review":true}')
+        return rid
+
+    def job(self, rid, age_s, held=False, queue="discovery", payload=None):
+        """A job of run rid, available since age_s seconds ago (held: another runner's, its lease
+        running)."""
+        self.stack.sql(
+            "INSERT INTO jobs (queue, run_id, payload, available_at, reserved_by, reserved_until, created_at)"
+            " VALUES (%s, %s, %s, UTC_TIMESTAMP(6) + INTERVAL %d SECOND, %s, %s,"
+            " UTC_TIMESTAMP(6) - INTERVAL %d SECOND)" % (
+                q(queue), q(rid), q(payload), 600 if held else -age_s, q("elsewhere") if held else "NULL",
+                "UTC_TIMESTAMP(6) + INTERVAL 600 SECOND" if held else "NULL", age_s))
+
 
 class TestClaimOrder(FairTestCase):
     """The order itself, on runs whose jobs a runner only drops (cancelled runs: the claim is all
@@ -55,16 +80,6 @@ class TestClaimOrder(FairTestCase):
 
     def idle_run(self, user):
         return self.stack.insert_run(user.id, status="cancelled")
-
-    def job(self, rid, age_s, held=False, queue="discovery"):
-        """A job of run rid, available since age_s seconds ago (held: another runner's, its lease
-        running)."""
-        self.stack.sql(
-            "INSERT INTO jobs (queue, run_id, available_at, reserved_by, reserved_until, created_at)"
-            " VALUES (%s, %s, UTC_TIMESTAMP(6) + INTERVAL %d SECOND, %s, %s,"
-            " UTC_TIMESTAMP(6) - INTERVAL %d SECOND)" % (
-                q(queue), q(rid), 600 if held else -age_s, q("elsewhere") if held else "NULL",
-                "UTC_TIMESTAMP(6) + INTERVAL 600 SECOND" if held else "NULL", age_s))
 
     def test_a_user_or_run_with_nothing_held_goes_before_older_work(self):
         a, b = self.user(), self.user()
@@ -89,6 +104,17 @@ class TestClaimOrder(FairTestCase):
         self.had(b, b_run, 5000)
         # users: c (none) before b (5 s) before a (60.3 s); within a, the small run first
         self.assertEqual(self.claims(), [c_run, b_run, a_small, a_large])
+
+    def test_a_job_late_on_the_way_to_a_review_goes_first(self):
+        a, b, c = self.user(), self.user(), self.user()
+        late, early = self.review_run(a, waited_s=10), self.review_run(c, waited_s=2)
+        newcomer = self.idle_run(b)
+        self.job(newcomer, 1)
+        self.had(a, late, 60000)    # both reviews' users have had a minute of runners lately
+        self.had(c, early, 60000)
+        # the review that has waited FAIR_LATE_US (5 s) first; then least runner time lately
+        self.assertEqual(self.claims("--max-jobs", "3"), [late, newcomer, early])
+        self.assertEqual(self.stack.run_status(late), "awaiting_review")
 
     def test_runner_time_fades_with_a_half_life_of_a_minute(self):
         a, b = self.user(), self.user()
@@ -163,31 +189,38 @@ class TestSmallRunBesideLargeImport(FairTestCase):
 
 class TestYield(FairTestCase):
 
+    def held_step(self, big, worker, max_jobs, meanwhile):
+        """A runner's planning step of run big starts and waits at the run's first resource (its
+        first batch locks it); meanwhile() makes other work wait. Held longer than RUNNER_YIELD_MS
+        (250 ms), the step looks at once after its first transaction whether other work waits. The
+        runs the runner claimed, in order."""
+        lock = harness.RowLock(self.stack, "SELECT id FROM migration_run_resources WHERE run_id = %s"
+                                           " ORDER BY id LIMIT 1 FOR UPDATE" % q(big))
+        proc = harness.spawn_runner(self.stack, self.cfg, "--max-jobs", str(max_jobs), "--verbose",
+                                    "--worker-id", worker)
+        deadline = time.time() + 60
+        while not lock.waiting("%migration_run_resources%"):
+            self.assertLess(time.time(), deadline, "the runner never reached the run's resources")
+            time.sleep(0.15)
+        meanwhile()
+        time.sleep(0.6)
+        lock.release()
+        proc.p.wait(120)
+        return [run for _, run in CLAIMED.findall(open(proc.log).read())]
+
+    def planned(self, big):
+        return self.stack.count("migration_run_resources", "run_id=%s AND action IS NOT NULL" % q(big))
+
     def test_a_long_step_gives_its_runner_up_when_a_less_served_user_waits(self):
         a, b = self.user(), self.user()
         big = self.synthetic_run(a, "uptimerobot", monitors(1200, "y"))  # three planning transactions of 500
         self.execute(a, big)
         self.had(a, big, 60000)
         waiting = self.stack.insert_run(b.id, status="cancelled")
-        # The runner's planning step starts and waits at the run's first resource (its first batch
-        # locks it); meanwhile user b's job arrives. Held longer than RUNNER_YIELD_MS (250 ms), the
-        # step looks at once after its first transaction whether other work waits: it does.
-        lock = harness.RowLock(self.stack, "SELECT id FROM migration_run_resources WHERE run_id = %s"
-                                           " ORDER BY id LIMIT 1 FOR UPDATE" % q(big))
-        proc = harness.spawn_runner(self.stack, self.cfg, "--max-jobs", "2", "--verbose", "--worker-id", "fair")
-        deadline = time.time() + 60
-        while not lock.waiting("%migration_run_resources%"):
-            self.assertLess(time.time(), deadline, "the runner never reached the run's resources")
-            time.sleep(0.15)
-        self.stack.insert_job(waiting)
-        time.sleep(0.6)
-        lock.release()
-        proc.p.wait(120)
-        claimed = [run for _, run in CLAIMED.findall(open(proc.log).read())]
+        claimed = self.held_step(big, "fair", 2, lambda: self.stack.insert_job(waiting))
         self.assertEqual(claimed, [big, waiting], "the big run's step, then user b's job")
         # the big run's plan was cut after its first transaction and goes on from there
-        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s AND action IS NOT NULL" % q(big)),
-                         500)
+        self.assertEqual(self.planned(big), 500)
         self.assertEqual(self.jobs_of(big, "planning"), 1)
         # the step's time (held at least 0.6 s) was added to the big run's minute (decayed a little)
         self.assertGreater(self.runner_ms(big), 50000)
@@ -202,20 +235,21 @@ class TestYield(FairTestCase):
         self.execute(a, big)
         waiting = self.stack.insert_run(b.id, status="cancelled")
         self.had(b, waiting, 60000)   # user b has nothing held, but has had a minute lately
-        lock = harness.RowLock(self.stack, "SELECT id FROM migration_run_resources WHERE run_id = %s"
-                                           " ORDER BY id LIMIT 1 FOR UPDATE" % q(big))
-        proc = harness.spawn_runner(self.stack, self.cfg, "--max-jobs", "1", "--verbose", "--worker-id", "keep")
-        deadline = time.time() + 60
-        while not lock.waiting("%migration_run_resources%"):
-            self.assertLess(time.time(), deadline, "the runner never reached the run's resources")
-            time.sleep(0.15)
-        self.stack.insert_job(waiting)
-        time.sleep(0.6)
-        lock.release()
-        proc.p.wait(120)
-        # the step planned the whole run in one go
-        self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s AND action IS NOT NULL" % q(big)),
-                         1200)
+        self.held_step(big, "keep", 1, lambda: self.stack.insert_job(waiting))
+        self.assertEqual(self.planned(big), 1200, "the step planned the whole run in one go")
+
+    def test_a_step_gives_its_runner_up_for_a_late_job_on_the_way_to_a_review(self):
+        a, b = self.user(), self.user()
+        big = self.synthetic_run(a, "uptimerobot", monitors(1200, "l"))
+        self.execute(a, big)
+        waiting = self.review_run(b, waited_s=-600)   # not available yet
+        self.had(b, waiting, 60000)   # user b has had a minute lately: only its lateness counts
+        # user b's review becomes available, late, while the big run's step waits at its first batch
+        claimed = self.held_step(big, "late", 2, lambda: self.stack.sql(
+            "UPDATE jobs SET available_at = UTC_TIMESTAMP(6) - INTERVAL 10 SECOND WHERE run_id = %s" % q(waiting)))
+        self.assertEqual(claimed, [big, waiting], "the big run's step, then user b's late review")
+        self.assertEqual(self.planned(big), 500, "the big run's plan was cut after its first transaction")
+        self.assertEqual(self.stack.run_status(waiting), "awaiting_review")
 
 
 class TestLeftoverJobs(FairTestCase):
