@@ -160,7 +160,7 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder (database, logs)")
     a = ap.parse_args()
     length = a.minutes * 60.0
-    print("bench/soak: %.0f min, %d runner slots, a small run every %.0f s, a %d-monitor import every %.0f s,"
+    print("bench/soak: %.0f min, %d runner slots, a small run every %g s, a %d-monitor import every %.0f s,"
           " a runner killed every %.0f s, MariaDB restarted at %.0f s; %d CPUs, load average %.2f" % (
               a.minutes, a.slots, a.tenant_every, a.big_monitors, a.big_every, a.kill_every, length / 2,
               os.cpu_count(), os.getloadavg()[0]))
