@@ -513,7 +513,9 @@ log_left_paused(struct runner *r, const char *run_id)
  * run's resources are counted instead when the run may end, and when the stats have no count to
  * add to (the import's first report, or after a retry-failed): every job's counts are then in
  * that count and go back to 0. No other job's transaction is open meanwhile: each takes the run
- * in share mode, this one exclusively. */
+ * in share mode, this one exclusively. On Galera, where another node's share lock holds nothing
+ * back here, a job's open transaction and this count both write the job's row when it has counts
+ * (certification puts one after the other), and a job without counts has none to take twice. */
 static enum tx_result
 finish_body(struct runner *r, void *arg)
 {
