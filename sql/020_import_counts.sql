@@ -1,5 +1,5 @@
--- A run's progress while it imports (issue 28 item 3; docs/runner.md,
--- "Progress while importing"): what an import job's transactions made of the
+-- A run's progress while it imports (issue 28 item 3; docs/runner.md, "Stats
+-- and logs"): what an import job's transactions made of the
 -- run's resources (imported, failed), written in the same transaction, not yet
 -- in the run's stats. The job's progress report adds its own to the stats and
 -- sets them back to 0, instead of counting every resource of the run at each
