@@ -447,6 +447,21 @@ db_exec(struct db *db, enum stmt_id id, const char *types, ...)
 }
 
 int64_t
+db_exec_batches(struct db *db, enum stmt_id id, int64_t batch)
+{
+	int64_t n, all = 0;
+
+	for (int i = 0; i < 100; i++) {
+		if ((n = db_exec(db, id, "i", batch)) < 0)
+			return -1;
+		all += n;
+		if (n < batch)
+			break;
+	}
+	return all;
+}
+
+int64_t
 db_vexec_tail(struct db *db, enum stmt_id id, const char *types, va_list ap, const uint64_t *tail,
     size_t ntail)
 {

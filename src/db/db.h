@@ -40,6 +40,10 @@ void db_close(struct db *);
 
 /* Run a statement that returns no rows. Returns affected rows (>= 0) or -1. */
 int64_t db_exec(struct db *, enum stmt_id, const char *types, ...);
+/* Run statement id, whose one value is its LIMIT, with batch until it changes fewer rows (a purge:
+ * outside a transaction, each statement is one of its own), at most 100 times. Rows changed in
+ * all, or -1. */
+int64_t db_exec_batches(struct db *, enum stmt_id, int64_t batch);
 /* db_exec with the values of ap (described by types) followed by ntail
  * uint64 values: one list of values serves an INSERT (values, user) and an
  * UPDATE (values, id, user) of the same row. */

@@ -66,17 +66,7 @@ runner_time_add(struct db *db, const char *run_id, uint64_t user_id, int64_t ms)
 int64_t
 runner_time_purge(struct db *db)
 {
-	int64_t n, all = 0;
-
-	/* RUNNER_TIME_PURGE_BATCH a statement, at most 100 */
-	for (int i = 0; i < 100; i++) {
-		if ((n = db_exec(db, ST_RUNNER_TIME_PURGE, "i", (int64_t)RUNNER_TIME_PURGE_BATCH)) < 0)
-			return -1;
-		all += n;
-		if (n < RUNNER_TIME_PURGE_BATCH)
-			break;
-	}
-	return all;
+	return db_exec_batches(db, ST_RUNNER_TIME_PURGE, RUNNER_TIME_PURGE_BATCH);
 }
 
 int64_t

@@ -37,8 +37,8 @@ int job_pick(struct db *, uint64_t id, struct job_row *out);
 int job_waiting(struct db *, const char *run_id, uint64_t user_id, int64_t ms);
 /* A step of run_id (of user_id) took ms of a runner (runner_time). */
 int64_t runner_time_add(struct db *, const char *run_id, uint64_t user_id, int64_t ms);
-/* Delete the runner_time rows of runs not served lately (RUNNER_TIME_PURGE_BATCH a statement).
- * Rows deleted, or -1. */
+/* Delete the runner_time rows of runs not served lately (RUNNER_TIME_PURGE_BATCH a statement,
+ * db_exec_batches). Rows deleted, or -1. */
 int64_t runner_time_purge(struct db *);
 /* Inside the claim's transaction: job id is worker's for lease_s seconds. */
 int64_t job_reserve(struct db *, uint64_t id, const char *worker, int lease_s);

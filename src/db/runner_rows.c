@@ -202,17 +202,8 @@ run_credentials_wipe(struct db *db, const char *run_id)
 int64_t
 rate_limits_purge(struct db *db)
 {
-	int64_t n, all = 0;
-
-	/* RATE_PURGE_BATCH a statement (on Galera, InnoDB: a transaction each), at most 100 */
-	for (int i = 0; i < 100; i++) {
-		if ((n = db_exec(db, ST_RL_PURGE, "i", (int64_t)RATE_PURGE_BATCH)) < 0)
-			return -1;
-		all += n;
-		if (n < RATE_PURGE_BATCH)
-			break;
-	}
-	return all;
+	/* on Galera, InnoDB: a transaction each */
+	return db_exec_batches(db, ST_RL_PURGE, RATE_PURGE_BATCH);
 }
 
 int64_t

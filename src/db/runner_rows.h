@@ -65,7 +65,8 @@ int64_t run_complete(struct db *, const char *run_id, const char *status, const 
 int run_done(struct db *, const char *run_id);
 /* Wipe the run's stored credentials if they are still due. */
 int64_t run_credentials_wipe(struct db *, const char *run_id);
-/* Drop the rate-limit counters of windows long past, RATE_PURGE_BATCH a statement; how many. */
+/* Drop the rate-limit counters of windows long past, RATE_PURGE_BATCH a statement (db_exec_batches);
+ * how many, or -1. */
 int64_t rate_limits_purge(struct db *);
 
 /* A deleted run, in batches: at most batch of its resources, of its log

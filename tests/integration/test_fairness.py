@@ -107,7 +107,8 @@ class TestClaimOrder(FairTestCase):
 
     def test_a_job_late_on_the_way_to_a_review_goes_first(self):
         a, b, c = self.user(), self.user(), self.user()
-        late, early = self.review_run(a, waited_s=10), self.review_run(c, waited_s=2)
+        # (early: 5 s from late, whatever the time the runner takes to reach it)
+        late, early = self.review_run(a, waited_s=10), self.review_run(c, waited_s=0)
         newcomer = self.idle_run(b)
         self.job(newcomer, 1)
         self.had(a, late, 60000)    # both reviews' users have had a minute of runners lately

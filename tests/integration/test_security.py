@@ -199,14 +199,19 @@ class TestRunSizeLimit(RunnerTestCase):
 
 class TestPageLimit(RunnerTestCase):
 
-    def test_a_provider_that_pages_forever_fails_the_run_naming_max_pages(self):
-        # more pages than one runner step reads (20): the count must survive the continuation
+    def endless_run(self):
+        """A run started on a provider whose monitors list pages forever (the same 50 monitors at
+        every offset, always "more": max_resources never trips), and a runner configuration
+        allowing 30 pages. (cfg, user, run id)."""
         cfg = harness.runner_config(self.stack, "few-pages", lease_seconds=5, max_attempts=3, max_pages=30)
         key = self.account(monitors=50, heartbeats=0, contacts=1, status_pages=0)
-        # the same 50 monitors at every offset, always "more": max_resources never trips
         self.faults({"kind": "endless", "times": 0, "match": "getMonitors"})
         user = self.user()
-        rid = self.start(user, key)
+        return cfg, user, self.start(user, key)
+
+    def test_a_provider_that_pages_forever_fails_the_run_naming_max_pages(self):
+        # more pages than one runner step reads (20): the count must survive the continuation
+        cfg, user, rid = self.endless_run()
         t0 = time.time()
         self.assertEqual(self.drive(rid, ("failed", "awaiting_review"), cfg=cfg), "failed")
         took = time.time() - t0
@@ -226,11 +231,7 @@ class TestPageLimit(RunnerTestCase):
         # A step that ends before the page it fetched ahead (here --step-resources, one page of 50;
         # in production its time, or a yield for fair share) used to drop that page, and the next
         # step asked for it again: 59 requests for 30 pages, none of them counted twice
-        cfg = harness.runner_config(self.stack, "few-pages", lease_seconds=5, max_attempts=3, max_pages=30)
-        key = self.account(monitors=50, heartbeats=0, contacts=1, status_pages=0)
-        self.faults({"kind": "endless", "times": 0, "match": "getMonitors"})
-        user = self.user()
-        rid = self.start(user, key)
+        cfg, user, rid = self.endless_run()
         steps = 0
         while self.stack.run_status(rid) not in ("failed", "awaiting_review"):
             self.assertLess(steps, 60, "still %s after %d steps" % (self.stack.run_status(rid), steps))
