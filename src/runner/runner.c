@@ -322,8 +322,9 @@ runner_run(struct runner *r, const struct runner_opts *o)
 
 	r->deadline = mono_ms() + (int64_t)o->max_seconds * 1000;
 	r->step_resources = o->step_resources;
-	if (runner_housekeeping(r) != 0 && db_error_class(r->db) == DB_LOST)
-		return -1;
+	/* A server that cannot serve yet (a Galera node still joining) is tried again below, as a
+	 * claim that fails is. */
+	db_down = runner_housekeeping(r) != 0 && db_error_class(r->db) == DB_LOST;
 	while (!(r->stop != NULL && *r->stop) && mono_ms() < r->deadline &&
 	    (o->max_jobs <= 0 || steps < o->max_jobs)) {
 		struct job j;

@@ -9,6 +9,8 @@ stack's three nodes (harness.Stack(galera=True)).
 - The same drill behind HAProxy with one writer (docs/deploy.md): every runner and a web server
   name the proxy alone, the writer is the node killed; the proxy moves to a backup, and the same
   holds.
+- A runner whose one server is a node outside the primary component (a writer back before it
+  rejoined) waits for it and does its work, and exits 0.
 - The API's limits (240 requests and 5 starts a minute) hold for the whole cluster, with web servers
   on three nodes.
 - What one host wrote (a token, a run), a request on another node sees at once.
@@ -18,6 +20,7 @@ stack's three nodes (harness.Stack(galera=True)).
 
 import json
 import os
+import subprocess
 import threading
 import time
 import uuid
@@ -308,6 +311,58 @@ class TestHAProxyOneWriter(GaleraTestCase):
         while not cond():
             self.assertLess(time.time(), deadline, "waited %ds for %s" % (timeout, what))
             time.sleep(0.2)
+
+
+class TestRunnerWaitsForItsNode(GaleraTestCase):
+    """A runner whose one server is a node that does not serve yet (docs/deploy.md's one-writer
+    set-up: the proxy sends connections to the writer as soon as it takes them again, before it
+    has rejoined the cluster) waits for it within its budget instead of exiting 1."""
+
+    def reject(self, node, on):
+        # wsrep_reject_queries=ALL: the node answers each statement of its clients (SET and SHOW
+        # apart) with 1047, WSREP has not yet prepared node for application use, as a node that
+        # has started again answers until it has rejoined the cluster
+        self.stack.sql("SET GLOBAL wsrep_reject_queries=%s" % ("ALL" if on else "NONE"), db=None, node=node)
+
+    def refuses(self, node):
+        r = subprocess.run(self.stack.nodes[node].client_argv() + ["-e", "SELECT COUNT(*) FROM jobs"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        return r.returncode != 0 and b"ERROR 1047" in r.stderr
+
+    def test_a_runner_started_on_a_node_outside_the_primary_component_waits_for_it(self):
+        node = 2
+        user = self.user()
+        rid = self.synthetic_run(user, "uptimerobot", test_drills.contacts_and_monitors(50))
+        self.execute(user, rid)
+        # the node alone (`socket =`, no hosts list to move on to), as a host behind the proxy has it
+        with open(self.stack.config_for_node(self.cfg, node)) as f:
+            text = f.read()
+        hosts = [l for l in text.splitlines() if l.startswith("hosts = ")]
+        self.assertEqual(len(hosts), 1, text)
+        cfg = os.path.join(self.stack.tmp, "migrator-galera-one-node.conf")
+        with open(cfg, "w") as f:
+            f.write(text.replace(hosts[0], "socket = " + self.stack.nodes[node].sock))
+        self.reject(node, True)
+        try:
+            self.wait_for(lambda: self.refuses(node), 30, "node %d to refuse statements" % node)
+            proc = harness.spawn_runner(self.stack, cfg, "--once", "--max-seconds", "60", node=node)
+            # it reached the node and was refused (its first statements, the housekeeping's)
+            self.wait_for(lambda: "1047" in harness.tail(proc.log, 40) or not proc.alive(), 30,
+                          "the runner to be refused by node %d" % node)
+            self.assertTrue(proc.alive(), harness.tail(proc.log))
+        finally:
+            self.reject(node, False)
+        proc.p.wait(120)
+        out = harness.tail(proc.log, 40)
+        proc.stop()
+        self.assertIn("WSREP has not yet prepared node", out)
+        self.assertEqual(proc.p.returncode, 0, out)
+        # once the node was back it did the run's work: planned and imported every resource
+        self.assertEqual(self.stack.run_status(rid), "completed", out)
+        test_drills.TestDrills.assert_imported_whole(self, user, rid, 50)
+        self.assert_cluster_whole()
+
+    wait_for = TestHAProxyOneWriter.wait_for
 
 
 class TestLimitsAcrossNodes(GaleraTestCase):
