@@ -140,6 +140,55 @@ imported_row(const struct one *o, struct imp_ctx *ic, uint64_t target_id)
 	return row;
 }
 
+/* The rows of resources_imported_rows in order, each given the hash of its object's image as the
+ * import left it (a revert keeps an object whose image changed since). */
+struct after_hashes {
+	json_object *rows;
+	size_t at; /* where the next hash is looked for: they come in the rows' order */
+};
+
+static void
+found_after_hash(uint64_t id, const char *hash, void *arg)
+{
+	struct after_hashes *h = arg;
+	size_t n = json_object_array_length(h->rows);
+
+	for (size_t k = 0; k < n; k++) {
+		json_object *row = json_object_array_get_idx(h->rows, (h->at + k) % n);
+
+		if (json_object_array_length(row) == 6 &&
+		    json_object_get_uint64(json_object_array_get_idx(row, 2)) == id) {
+			json_object_array_add(row, json_object_new_string(hash));
+			h->at = (h->at + k + 1) % n;
+			return;
+		}
+	}
+}
+
+/* Inside the import transaction, after the lists are written: rows (of imported_row, every one of
+ * type and user) recorded with the hashes of what they wrote. 0, or -1 on a database error. */
+static int
+imported_rows_write(struct runner *r, const char *type, uint64_t user, json_object *rows)
+{
+	struct after_hashes h = { rows, 0 };
+	size_t n = json_object_array_length(rows);
+	json_object *ids = json_object_new_array_ext((int)n);
+	enum account_table t;
+	int rc = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *target = json_object_array_get_idx(json_object_array_get_idx(rows, i), 2);
+
+		json_object_array_add(ids, json_object_get(target));
+	}
+	if (importer_table(type, &t) &&
+	    account_hashes(r->db, t, user, jx_text(ids), found_after_hash, &h) == 0 &&
+	    resources_imported_rows(r->db, jx_text(rows)) >= 0)
+		rc = 0;
+	json_object_put(ids);
+	return rc;
+}
+
 /* Inside an import transaction: job j made imported and failed more of the run's resources,
  * counted in its row for its next progress report (finish_body). 0, or -1 on a database error. */
 static int
@@ -196,7 +245,7 @@ import_row(struct runner *r, struct one *o, struct imp_ctx *ic, const struct res
 		}
 		one = json_object_new_array_ext(1);
 		json_object_array_add(one, row);
-		rc = resources_imported_rows(r->db, jx_text(one)) < 0 ? -1 : 0;
+		rc = imported_rows_write(r, o->type, o->run->user_id, one);
 		json_object_put(one);
 		if (rc != 0)
 			goto db_error;
@@ -407,7 +456,7 @@ batch_body(struct runner *r, void *arg)
 	if (t == TX_COMMIT && importer_rows_flush(&ic) != 0)
 		t = TX_ERROR;
 	if (t == TX_COMMIT && json_object_array_length(imported) > 0 &&
-	    resources_imported_rows(r->db, jx_text(imported)) < 0)
+	    imported_rows_write(r, b->type, b->run->user_id, imported) != 0)
 		t = TX_ERROR;
 	if (t == TX_COMMIT &&
 	    job_counted(r, b->job, (int64_t)json_object_array_length(imported), failed) != 0)
