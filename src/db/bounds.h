@@ -13,6 +13,11 @@
 
 #define DB_TX_ROWS_MAX 5000
 
+/* An import transaction takes up to RUNNER_IMPORT_TX resources of one type and ends after the one
+ * that brings the rows it changed (account rows and their lists, links, the resources' own rows, as
+ * db_tx_rows counts them) to this many. One resource's lists (up to 1,000 entries each, cleared
+ * and written again on an update) can take it past that: a status page's two, about 4,000. */
+#define IMPORT_TX_ROWS 2500
 /* retry-failed: failed resources the runner sets pending again per transaction. */
 #define RETRY_BATCH 1000
 /* A deleted run's resources, log entries or jobs the runner deletes per transaction (cleanup). */
@@ -43,6 +48,7 @@
  * BULK_BATCH a transaction (runner/resources.c). */
 #define BULK_INLINE_MAX 4000
 
+_Static_assert(IMPORT_TX_ROWS + 10 <= DB_TX_ROWS_MAX, "an import batch and its job and run rows");
 _Static_assert(RETRY_BATCH + 10 <= DB_TX_ROWS_MAX, "a retry batch and its job, run and log rows");
 _Static_assert(CLEANUP_BATCH + 10 <= DB_TX_ROWS_MAX, "a cleanup batch and its job row");
 _Static_assert(DELETE_INLINE_MAX + 10 <= DB_TX_ROWS_MAX, "an inline delete and its run row");

@@ -50,6 +50,7 @@ struct db {
 	unsigned last_errno;
 	char last_error[512];
 	uint64_t insert_id;
+	int64_t tx_rows; /* rows the statements of the open transaction changed (db_tx_rows) */
 };
 
 static void
@@ -431,7 +432,11 @@ affected(struct db *db, MYSQL_STMT *st)
 		return -1;
 	n = (int64_t)mysql_stmt_affected_rows(st);
 	db->insert_id = mysql_stmt_insert_id(st);
-	return n < 0 ? 0 : n;
+	if (n < 0)
+		n = 0;
+	if (db->in_tx)
+		db->tx_rows += n;
+	return n;
 }
 
 int64_t
@@ -770,7 +775,14 @@ db_begin(struct db *db)
 	    (db_error_class(db) != DB_LOST || simple(db, "START TRANSACTION") != 0))
 		return -1;
 	db->in_tx = true;
+	db->tx_rows = 0;
 	return 0;
+}
+
+int64_t
+db_tx_rows(const struct db *db)
+{
+	return db->tx_rows;
 }
 
 int

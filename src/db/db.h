@@ -68,6 +68,9 @@ int db_scalar(struct db *, int64_t *out, enum stmt_id, const char *types, ...);
 int db_begin(struct db *);
 int db_commit(struct db *);
 void db_rollback(struct db *);
+/* The rows the statements of the open transaction changed so far, as the server counts them (found
+ * rows; an upsert that updates counts 2). */
+int64_t db_tx_rows(const struct db *);
 
 /* Run trusted SQL text (schema migrations from sql/). Returns 0 or -1. */
 int db_run_script_stmt(struct db *, const char *sql);

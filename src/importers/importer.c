@@ -2015,6 +2015,16 @@ importer_rows_flush(struct imp_ctx *c)
 	return 0;
 }
 
+size_t
+importer_rows_pending(const struct imp_ctx *c)
+{
+	size_t n = json_object_array_length(c->rows->links);
+
+	for (int t = 0; t < CONTACT_OWNERS; t++)
+		n += json_object_array_length(c->rows->contacts[t]);
+	return n;
+}
+
 void
 importer_rows_end(struct imp_ctx *c)
 {

@@ -169,6 +169,8 @@ void importer_forget(struct imp_ctx *);
  * them (written or not) and makes importer_write write at once again. */
 void importer_rows_begin(struct imp_ctx *);
 int importer_rows_flush(struct imp_ctx *); /* 0, or -1 on a DB error */
+/* The rows importer_rows_flush would write now. */
+size_t importer_rows_pending(const struct imp_ctx *);
 void importer_rows_end(struct imp_ctx *);
 
 /* ---- pure helpers (exported for the unit tests) ---- */

@@ -395,13 +395,14 @@ import_one(struct runner *r, struct job *j, const struct run_info *run, uint64_t
 }
 
 /* A batch: the next pending resources of one type in (after, last], locked
- * and imported in one transaction (RUNNER_IMPORT_TX at most). */
+ * and imported in one transaction (max at most, up to IMPORT_TX_ROWS rows). */
 struct batch {
 	struct job *job;
 	const struct run_info *run;
 	const char *type;
 	uint64_t after, last;
-	int limit; /* rows to take */
+	int max;   /* rows to take: RUNNER_IMPORT_TX, or what is left of --step-resources */
+	int limit; /* rows to take this time: max, or those before one that must wait */
 	/* filled by the body (afresh on each try) */
 	uint64_t ids[RUNNER_IMPORT_TX]; /* the rows taken, in id order */
 	int n;
@@ -452,6 +453,11 @@ batch_body(struct runner *r, void *arg)
 			b->deferred = i; /* the only abort of import_row */
 		failed += o.failed_now;
 		b->n = i + 1;
+		/* the rest to the next transaction once this one has written its share */
+		if (db_tx_rows(r->db) +
+		        (int64_t)(importer_rows_pending(&ic) + json_object_array_length(imported)) >=
+		    IMPORT_TX_ROWS)
+			break;
 	}
 	if (t == TX_COMMIT && importer_rows_flush(&ic) != 0)
 		t = TX_ERROR;
@@ -478,7 +484,7 @@ import_batch(struct runner *r, struct batch *b, int *done, int *attempts, int64_
 
 	*done = 0;
 	*delay_ms = 0;
-	b->limit = RUNNER_IMPORT_TX;
+	b->limit = b->max;
 	for (;;) {
 		t = runner_tx(r, batch_body, b);
 		if (t != TX_ABORT || b->deferred < 0)
@@ -492,7 +498,7 @@ import_batch(struct runner *r, struct batch *b, int *done, int *attempts, int64_
 	}
 	if (t == TX_COMMIT) {
 		*done = b->n;
-		if (b->limit < RUNNER_IMPORT_TX) {
+		if (b->limit < b->max) {
 			*delay_ms = RUNNER_DEFER_MS;
 			return ONE_DEFER;
 		}
@@ -727,9 +733,15 @@ chain_step(struct runner *r, struct job *j, const struct run_info *run)
 			.run = run,
 			.type = importer_type_at((size_t)p.type),
 			.after = p.after,
-			.last = p.last ? p.last : UINT64_MAX };
+			.last = p.last ? p.last : UINT64_MAX,
+			.max = RUNNER_IMPORT_TX };
 		int done;
-		enum outcome out = import_batch(r, &b, &done, &attempts, &delay);
+		enum outcome out;
+
+		if (r->step_resources > 0 && r->step_resources - r->step_done < RUNNER_IMPORT_TX)
+			b.max =
+			    r->step_done < r->step_resources ? (int)(r->step_resources - r->step_done) : 1;
+		out = import_batch(r, &b, &done, &attempts, &delay);
 
 		if (done > 0)
 			p.after = b.ids[done - 1];

@@ -38,7 +38,7 @@
 #define RUNNER_PAGES_PER_STEP  20    /* discovery pages per step */
 #define RUNNER_PLAN_BATCH      500   /* resources per planning transaction */
 #define RUNNER_PLAN_CHUNK      2500  /* a larger run's plan: chunk jobs of this many resources */
-#define RUNNER_IMPORT_TX       100   /* resources imported per transaction */
+#define RUNNER_IMPORT_TX       500   /* resources imported per transaction, at most (IMPORT_TX_ROWS) */
 #define RUNNER_IMPORT_CHUNK    2000  /* a larger run's import: chunk jobs of this many resources */
 #define RUNNER_GATE_MS         250   /* a chunk waiting for the kinds before its own: look again */
 #define RUNNER_DEFER_MS        2000  /* wait for a referenced resource of the same run */

@@ -21,6 +21,7 @@ statement of its own: the log's deletions add up to what the run had, none left
 to a cascade.
 """
 
+import json
 import os
 import re
 import signal
@@ -224,6 +225,45 @@ class TestBoundedTransactions(harness.ApiTestCase):
         self.assertEqual(self.stack.run_status(rid), "completed")
         self.assertEqual(self.stack.count("migration_run_resources", "run_id=%s AND status='imported'" % q(rid)),
                          1500)
+
+    def test_an_import_of_monitors_with_many_alert_links_in_bounded_transactions(self):
+        # 2,000 monitors that alert 20 contacts each: 23 rows a monitor (the monitor, its 20 links,
+        # its import link and resource), so that a transaction of RUNNER_IMPORT_TX (500) of them
+        # would write 11,500; the import ends each transaction after the monitor that brings it to
+        # IMPORT_TX_ROWS (2,500, src/db/bounds.h)
+        user = self.user()
+        contacts = ["c%d" % i for i in range(1, 21)]
+        rid = self.stack.insert_run(user.id, status="awaiting_review",
+                                    stats='{"discovered":{},"planned":{},"imported":0,"skipped":0,'
+                                          '"failed":0,"progress":0}')
+        self.stack.sql(
+            "INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, normalized_data,"
+            " created_at, updated_at) SELECT %s, 'contact', CONCAT('c', seq), 'pending', JSON_OBJECT('name',"
+            " CONCAT('C', seq), 'type', 'email', 'value', CONCAT('c', seq, '@example.com')), UTC_TIMESTAMP(6),"
+            " UTC_TIMESTAMP(6) FROM seq_1_to_20" % q(rid))
+        self.stack.sql(
+            "INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, normalized_data,"
+            " created_at, updated_at) SELECT %s, 'monitor', CONCAT('m', seq), 'pending', JSON_OBJECT('name',"
+            " CONCAT('M', seq), 'url', CONCAT('https://m', seq, '.example.com/'), 'type', 'http', 'interval', 60,"
+            " 'paused', false, 'contact_ids', JSON_EXTRACT(%s, '$')), UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)"
+            " FROM seq_1_to_2000" % (q(rid), q(json.dumps(contacts))))
+        self.stack.drop_leftover_jobs()
+        self.mark()
+        self.assertStatus(user.request("POST", "/api/v1/migrations/%s/execute" % rid), 202)
+        self.runner_until(lambda: self.stack.run_status(rid) != "executing", "the import to finish")
+        self.assertEqual(self.stack.run_status(rid), "completed", self.messages(rid))
+        # every monitor arrived once, with its 20 alert recipients
+        self.assertEqual(self.stack.count("monitors", "user_id=%d" % user.id), 2000)
+        self.assertEqual(self.stack.sql(
+            "SELECT COUNT(*), COUNT(DISTINCT m.id), COUNT(DISTINCT c.value) FROM monitor_contacts mc"
+            " JOIN monitors m ON m.id = mc.monitor_id JOIN contacts c ON c.id = mc.contact_id"
+            " WHERE m.user_id = %d AND c.user_id = %d" % (user.id, user.id)), [("40000", "2000", "20")])
+        txs = self.transactions()
+        self.assertBounded(txs, "an import of monitors with 20 alert links each")
+        imports = [t for t in txs if ("INSERT", "monitors") in t]
+        self.assertEqual(self.total(imports, "INSERT", "monitors"), 2000)
+        biggest = max(sum(t.values()) for t in imports)
+        self.assertLessEqual(biggest, 2500 + 30, "one monitor past IMPORT_TX_ROWS, its job and run rows")
 
     def test_cancel_drops_a_large_queue_in_bounded_transactions(self):
         user = self.user()
