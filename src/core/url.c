@@ -112,7 +112,7 @@ url_set_port(const char *text, long port)
 }
 
 /* s[0..n) percent-decoded, or NULL when empty or when it holds a control
- * character once decoded. */
+ * character or is not UTF-8 once decoded. */
 static char *
 login_part(const char *s, size_t n)
 {
@@ -122,7 +122,7 @@ login_part(const char *s, size_t n)
 
 	for (int i = 0; ok && i < len; i++)
 		ok = (unsigned char)d[i] >= 0x20 && d[i] != 0x7f;
-	if (ok)
+	if (ok && utf8_valid(d, (size_t)len))
 		out = xstrndup(d, (size_t)len);
 	if (d != NULL) {
 		memset(d, 0, (size_t)len);

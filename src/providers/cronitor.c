@@ -31,6 +31,7 @@
 #include <sodium.h>
 
 #include "core/url.h"
+#include "core/util.h"
 #include "core/xalloc.h"
 #include "providers/adapters.h"
 #include "providers/common.h"
@@ -744,6 +745,7 @@ basic_login(const char *v, struct cr_login *l)
 	}
 	for (size_t i = 0; ok && i < n; i++)
 		ok = buf[i] >= 0x20 && buf[i] != 0x7f;
+	ok = ok && utf8_valid((const char *)buf, n);
 	colon = ok ? memchr(buf, ':', n) : NULL;
 	if (colon != NULL)
 		ok = login_set(l, colon > buf ? xstrndup((const char *)buf, (size_t)(colon - buf)) : NULL,
@@ -773,7 +775,7 @@ url_login(json_object *holder, const char **url, struct cr_login *login, const c
 	if (!login_set(login, user, password))
 		prov_page_warn(page,
 		    CR " check \"%s\" has a login in its URL that cannot be kept (empty, too long or "
-		       "with control characters); it was not imported: enter it again",
+		       "with control characters or not UTF-8); it was not imported: enter it again",
 		    name);
 }
 

@@ -478,8 +478,13 @@ test_url_take_login(void **state)
 	assert_null(pass);
 	free(bare);
 	free(user);
-	/* parts that decode to control characters are not taken, but leave the URL */
+	/* parts that decode to control characters or to what is not UTF-8 are not taken, but leave the URL */
 	assert_int_equal(url_take_login("http://%00:%0a@host", &bare, &user, &pass), 1);
+	assert_string_equal(bare, "http://host");
+	assert_null(user);
+	assert_null(pass);
+	free(bare);
+	assert_int_equal(url_take_login("http://pr%C9be:s%FF@host", &bare, &user, &pass), 1);
 	assert_string_equal(bare, "http://host");
 	assert_null(user);
 	assert_null(pass);
