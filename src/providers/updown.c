@@ -189,7 +189,7 @@ url_login(json_object *c, const char **url, char **bare, struct prov_monitor *m,
 	} else
 		prov_page_warn(page,
 		    UD " check \"%s\" has a login in its URL that cannot be kept (empty, too long or with "
-		       "control characters); it was not imported: enter it again",
+		       "control characters or not UTF-8); it was not imported: enter it again",
 		    name);
 }
 

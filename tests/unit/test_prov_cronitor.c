@@ -228,8 +228,8 @@ test_cronitor_alerting(void **state)
 	assert_null(strstr(json_object_to_json_string(it->raw), "%00"));
 	/* nor one that is not UTF-8 once decoded, from the URL or the header (which stays a header) */
 	it = page_find(&p, "monitor", "alert4");
-	EXPECT_NORM(it, X_STR("url", "https://www.example.com/"), X_NULL("auth_username"), X_NULL("auth_password"),
-	    X_TEXT("request_headers", "{\"Authorization\":\"Basic cHLJYmU6eA==\"}"));
+	EXPECT_NORM(it, X_STR("url", "https://www.example.com/"), X_NULL("auth_username"),
+	    X_NULL("auth_password"), X_TEXT("request_headers", "{\"Authorization\":\"Basic cHLJYmU6eA==\"}"));
 	assert_true(has_warning(&p, "\"Not UTF-8\" has a login in its URL that cannot be kept"));
 	/* a job repeats too; its tolerances have no column */
 	it = page_find(&p, "heartbeat", "job9");
