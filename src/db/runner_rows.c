@@ -118,12 +118,6 @@ run_count_by_type(struct db *db, const char *run_id, count_fn *fn, void *arg)
 }
 
 int
-run_count_by_action(struct db *db, const char *run_id, count_fn *fn, void *arg)
-{
-	return count_groups(db, ST_RUN_ACTION_COUNTS, run_id, fn, arg);
-}
-
-int
 run_count_imported_by_type(struct db *db, const char *run_id, count_fn *fn, void *arg)
 {
 	return count_groups(db, ST_RN_COUNT_IMPORTED_TYPE, run_id, fn, arg);

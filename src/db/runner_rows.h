@@ -38,7 +38,6 @@ void run_row_clear(struct run_row *);
  * resource_counts, db/runs.h.) */
 typedef void count_fn(const char *name, int64_t n, void *arg);
 int run_count_by_type(struct db *, const char *run_id, count_fn *fn, void *arg);
-int run_count_by_action(struct db *, const char *run_id, count_fn *fn, void *arg);
 int run_count_imported_by_type(struct db *, const char *run_id, count_fn *fn, void *arg);
 
 /* ---- a run's state (the guards: sql_runner.def) ---- */

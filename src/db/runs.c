@@ -316,7 +316,7 @@ int
 planned_counts(struct db *db, const char *run, void (*fn)(const char *action, int64_t n, void *arg),
     void *arg)
 {
-	return each_row(db_query(db, ST_RUN_ACTION_COUNTS, "s", run), count_row,
+	return each_row(db_query(db, ST_RUN_ACTION_COUNTS, "ss", run, run), count_row,
 	    &(struct sink){ .fn.count = fn, .arg = arg });
 }
 

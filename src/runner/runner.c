@@ -227,7 +227,7 @@ runner_stats(struct runner *r, const char *run_id, const char *old, bool discove
 	for (size_t i = 0; disc != NULL && seed_types != NULL && seed_types[i] != NULL; i++)
 		if (!json_object_object_get_ex(disc, seed_types[i], NULL))
 			jx_add_int(disc, seed_types[i], 0);
-	if (planned && (plan = count_object(r->db, run_count_by_action, run_id)) == NULL) {
+	if (planned && (plan = count_object(r->db, planned_counts, run_id)) == NULL) {
 		json_object_put(disc);
 		return NULL;
 	}
