@@ -421,10 +421,11 @@ run_conflict_count(struct db *db, const char *run_id, int64_t *n)
 }
 
 int
-run_pending_count(struct db *db, const char *run_id, int64_t *n)
+run_pending_beyond(struct db *db, const char *run_id, int64_t k)
 {
-	*n = 0;
-	return db_scalar(db, n, ST_RN_COUNT_PENDING, "s", run_id) < 0 ? -1 : 0;
+	int64_t v;
+
+	return db_scalar(db, &v, ST_RN_PENDING_BEYOND, "si", run_id, k);
 }
 
 /* The id a scalar lookup found (rc 1: v; a NULL or no id reads 0) into *id. Returns rc. */

@@ -133,10 +133,11 @@ int64_t resources_upsert_rows(struct db *, const char *run_id, const char *rows)
 /* Planning: a batch's decisions, rows one JSON array [[id, action, status, reason], ...]
  * (never over one made by resolve-conflicts, never on finished work). */
 int64_t plan_set_rows(struct db *, const char *rows);
-/* How many resources the run has (all of them, in conflict, pending) into *n. 0 or -1. */
+/* How many resources the run has (all of them, in conflict) into *n. 0 or -1. */
 int run_resource_count(struct db *, const char *run_id, int64_t *n);
 int run_conflict_count(struct db *, const char *run_id, int64_t *n);
-int run_pending_count(struct db *, const char *run_id, int64_t *n);
+/* Whether the run has more than k pending resources: 1 yes, 0 no, -1 error. */
+int run_pending_beyond(struct db *, const char *run_id, int64_t k);
 /* The id of the resource k places after id after in the run (k = 0: the
  * next). 1 with *id, 0 none, -1. */
 int resource_nth_after(struct db *, const char *run_id, uint64_t after, int64_t k, uint64_t *id);

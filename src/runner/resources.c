@@ -786,12 +786,11 @@ release:
 int
 resources_queue(struct runner *r, const char *run_id, struct err *e)
 {
-	int64_t pending;
 	int rc;
 
-	if (run_pending_count(r->db, run_id, &pending) != 0)
+	if ((rc = run_pending_beyond(r->db, run_id, RUNNER_IMPORT_CHUNK)) < 0)
 		return db_fail(r->db, e);
-	if (pending <= RUNNER_IMPORT_CHUNK)
+	if (rc == 0)
 		return queue_push(r->db, QUEUE_RESOURCES, run_id, 0, NULL, e); /* one job walks it all */
 	for (int t = 0; importer_type_at((size_t)t) != NULL; t++) {
 		struct chain_pos p = { .type = t };
