@@ -396,6 +396,22 @@ jx_add_bool(json_object *o, const char *key, int val)
 	json_object_object_add(o, key, json_object_new_boolean(val != 0));
 }
 
+json_object *
+jx_new_rounded(double v, int places)
+{
+	char text[48];
+	double scale = 1.0;
+	int n;
+
+	for (int i = 0; i < places; i++)
+		scale *= 10.0;
+	v = (double)(int64_t)(v * scale + 0.5) / scale;
+	n = snprintf(text, sizeof text, "%.*f", places, v);
+	while (places > 0 && n > 2 && text[n - 1] == '0' && text[n - 2] != '.')
+		text[--n] = '\0';
+	return json_object_new_double_s(v, text);
+}
+
 bool
 jx_valid(const char *text, size_t len)
 {

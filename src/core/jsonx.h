@@ -33,6 +33,9 @@ bool jx_find_out_of_range(json_object *o, char *path, size_t size);
 void jx_add_str(json_object *o, const char *key, const char *val);
 void jx_add_int(json_object *o, const char *key, int64_t val);
 void jx_add_bool(json_object *o, const char *key, int val);
+/* A number v >= 0 rounded half up to places (1-9) decimals, written with as
+ * few as that needs but one: 0.3 and 1.0, not json-c's 0.29999999999999999. */
+json_object *jx_new_rounded(double v, int places);
 /* Overwrite, in place, every string in o, however deep (credentials that
  * must not linger in freed memory). NULL is a no-op. */
 void jx_wipe_strings(json_object *o);

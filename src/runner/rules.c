@@ -163,8 +163,7 @@ stats_compose(const char *old_text, json_object *discovered, json_object *planne
 	jx_add_int(o, "skipped", skipped);
 	jx_add_int(o, "failed", failed);
 	/* Rounded to 4 places so that the JSON stays short and stable. */
-	json_object_object_add(o, "progress",
-	    json_object_new_double((double)(int64_t)(progress * 10000.0 + 0.5) / 10000.0));
+	json_object_object_add(o, "progress", jx_new_rounded(progress, 4));
 	json_object_put(old);
 	return o;
 }
@@ -281,8 +280,7 @@ stats_activity(const char *stats, const char *prev, const char *doing, const cha
 		jx_add_int(a, "total", total);
 	jx_add_str(a, "since", iso);
 	json_object_object_add(a, "per_minute",
-	    took > 0 ? json_object_new_double((double)(int64_t)(done * 600.0 / (double)took + 0.5) / 10.0) :
-	               NULL);
+	    took > 0 ? jx_new_rounded(done * 60.0 / (double)took, 1) : NULL);
 	json_object_object_add(a, "eta_s",
 	    took > 0 && done > 0 && total >= done ? json_object_new_int64((total - done) * took / done) :
 	                                            NULL);

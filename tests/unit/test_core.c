@@ -41,6 +41,36 @@ test_parse_i64(void **state)
 	assert_int_equal(parse_i64("0", 1, 100, &v), -1);
 }
 
+/* A rounded number is written as its few decimals, never json-c's 17 digits. */
+static void
+test_rounded_numbers(void **state)
+{
+	static const struct {
+		double v;
+		int places;
+		const char *text;
+	} cases[] = {
+		{ 0.3, 4, "0.3" },
+		{ 0.30000001, 4, "0.3" },
+		{ 0.33335, 4, "0.3334" },
+		{ 1.0, 4, "1.0" },
+		{ 0.0, 4, "0.0" },
+		{ 0.99996, 4, "1.0" },
+		{ 1234.56, 1, "1234.6" },
+		{ 7.0, 1, "7.0" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		json_object *o = jx_new_rounded(cases[i].v, cases[i].places), *back;
+		int ok;
+		assert_string_equal(json_object_to_json_string(o), cases[i].text);
+		back = jx_parse(cases[i].text, strlen(cases[i].text), &ok);
+		assert_true(json_object_is_type(back, json_type_double));
+		json_object_put(back);
+		json_object_put(o);
+	}
+}
+
 static void
 test_parse_bool(void **state)
 {
@@ -1004,6 +1034,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_i64),
 		cmocka_unit_test(test_parse_bool),
+		cmocka_unit_test(test_rounded_numbers),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_url_parse),
 		cmocka_unit_test(test_url_take_login),

@@ -325,6 +325,7 @@ test_progress_and_stats(void **state)
 	assert_int_equal(json_object_get_int64(v), 3);
 	assert_true(json_object_object_get_ex(o, "progress", &v));
 	assert_true(json_object_get_double(v) > 0.3332 && json_object_get_double(v) < 0.3334);
+	assert_non_null(strstr(jx_text(o), "\"progress\":0.3333}"));
 	/* the text round-trips as the spec's shape */
 	json_object *back = jx_parse(jx_text(o), strlen(jx_text(o)), &ok);
 	assert_non_null(back);
