@@ -243,6 +243,7 @@ resource_rows_clear(struct resource_row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(rows[i].norm);
+		free(rows[i].reason);
 		memset(&rows[i], 0, sizeof rows[i]);
 	}
 }
@@ -316,6 +317,7 @@ resources_to_plan(struct db *db, const char *run_id, uint64_t after, uint64_t la
 		w->norm = col_dup(r, 5);
 		col_text(r, 6, w->action, sizeof w->action);
 		col_text(r, 7, w->name, sizeof w->name);
+		w->reason = col_dup(r, 8);
 	}
 	db_free(r);
 	if (rc < 0) {

@@ -92,6 +92,7 @@ struct resource_row {
 	int attempts;
 	uint64_t target_id; /* 0: none */
 	char *norm;         /* normalized data; malloc'd, or NULL */
+	char *reason;       /* why the plan chose the action (planning reads it); malloc'd, or NULL */
 };
 void resource_rows_clear(struct resource_row *, size_t n);
 

@@ -61,7 +61,7 @@ plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct reso
 	struct plan_facts f = { .resolution = w->resolution[0] ? w->resolution : NULL };
 	struct plan_decision d;
 	char why[448] = "", msg[512], unread[512];
-	const char *message = NULL;
+	const char *message = NULL, *status;
 	json_object *norm = NULL;
 	uint64_t id = 0;
 	int ok, rc;
@@ -114,12 +114,16 @@ plan_one(struct runner *r, struct plan *p, struct imp_ctx *ic, const struct reso
 		    w->name[0] ? w->name : w->ext, w->action, d.action, message);
 		json_object_put(ctx);
 	}
-	{
+	/* the plan for the review leaves the status as it is: pending */
+	status = p->review ? w->status : d.status;
+	/* a decision the resource already holds is not written again (execute's plan, mostly: each
+	 * row rewritten to what it held, its undo and redo, for nothing but updated_at) */
+	if (strcmp(w->action, d.action) != 0 || strcmp(w->status, status) != 0 || w->reason == NULL ||
+	    strcmp(w->reason, message) != 0) {
 		json_object *row = json_object_new_array_ext(4);
 		json_object_array_add(row, json_object_new_uint64(w->id));
 		json_object_array_add(row, json_object_new_string(d.action));
-		/* the plan for the review leaves the status as it is: pending */
-		json_object_array_add(row, json_object_new_string(p->review ? w->status : d.status));
+		json_object_array_add(row, json_object_new_string(status));
 		json_object_array_add(row, json_object_new_string(message));
 		json_object_array_add(decided, row);
 	}

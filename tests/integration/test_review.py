@@ -427,8 +427,15 @@ class TestPlanAtReview(RunnerTestCase):
                        "SELECT %d, 'Made meanwhile', JSON_VALUE(normalized_data, '$.type'), "
                        "JSON_VALUE(normalized_data, '$.url'), 60, 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) "
                        "FROM migration_run_resources WHERE id=%d" % (user.id, late["id"]))
+        written = "SELECT id, updated_at FROM migration_run_resources WHERE run_id=%s" % q(rid)
+        before = dict(self.stack.sql(written))
         self.execute(user, rid)
         self.assertEqual(self.drive(rid, ("paused_conflicts", "completed")), "paused_conflicts")
+        # execute's plan writes the decisions that changed (the remaining conflict's status goes from
+        # pending to conflict) and leaves the others as the review's plan wrote them
+        after = dict(self.stack.sql(written))
+        self.assertEqual(sorted(int(i) for i in after if after[i] != before[i]),
+                         sorted([gone["id"], late["id"], conflicts[0]["id"]]))
         changed = [l for l in self.logs(user, rid) if "at the review, now as" in l["message"]]
         self.assertEqual(sorted((l["context"]["resource_id"], l["context"]["reviewed"], l["context"]["planned"])
                                 for l in changed),
