@@ -33,9 +33,9 @@ int run_get(struct db *, const char *run_id, struct run_row *out);
 int run_lock(struct db *, const char *run_id, bool exclusive, struct run_row *out);
 void run_row_clear(struct run_row *);
 
-/* The run's resources counted by type, by planned action (when planned), or,
- * imported, by type: each group with a name to fn. 0 or -1. (By status:
- * resource_counts, db/runs.h.) */
+/* The run's resources counted by type, or, imported, by type: each group with
+ * a name to fn. 0 or -1. (By status: resource_counts; by planned action:
+ * planned_counts; both db/runs.h.) */
 typedef void count_fn(const char *name, int64_t n, void *arg);
 int run_count_by_type(struct db *, const char *run_id, count_fn *fn, void *arg);
 int run_count_imported_by_type(struct db *, const char *run_id, count_fn *fn, void *arg);
