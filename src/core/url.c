@@ -118,11 +118,8 @@ login_part(const char *s, size_t n)
 {
 	int len = 0;
 	char *d = n > 0 && n < 4096 ? curl_easy_unescape(NULL, s, (int)n, &len) : NULL, *out = NULL;
-	bool ok = d != NULL && len > 0;
 
-	for (int i = 0; ok && i < len; i++)
-		ok = (unsigned char)d[i] >= 0x20 && d[i] != 0x7f;
-	if (ok && utf8_valid(d, (size_t)len))
+	if (d != NULL && len > 0 && utf8_plain(d, (size_t)len))
 		out = xstrndup(d, (size_t)len);
 	if (d != NULL) {
 		memset(d, 0, (size_t)len);

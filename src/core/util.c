@@ -244,6 +244,15 @@ utf8_valid(const char *str, size_t len)
 }
 
 bool
+utf8_plain(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return utf8_valid(s, len);
+}
+
+bool
 uuid_valid(const char *s)
 {
 	static const int dash[] = { 8, 13, 18, 23 };

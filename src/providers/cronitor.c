@@ -743,9 +743,7 @@ basic_login(const char *v, struct cr_login *l)
 		ok = sodium_base642bin(buf, sizeof buf - 1, v, strlen(v), " \t", &n, NULL,
 		         sodium_base64_VARIANT_ORIGINAL) == 0;
 	}
-	for (size_t i = 0; ok && i < n; i++)
-		ok = buf[i] >= 0x20 && buf[i] != 0x7f;
-	ok = ok && utf8_valid((const char *)buf, n);
+	ok = ok && utf8_plain((const char *)buf, n);
 	colon = ok ? memchr(buf, ':', n) : NULL;
 	if (colon != NULL)
 		ok = login_set(l, colon > buf ? xstrndup((const char *)buf, (size_t)(colon - buf)) : NULL,

@@ -93,6 +93,11 @@ test_utf8(void **state)
 	assert_true(utf8_valid("plain", 5));
 	assert_true(utf8_valid("caf\xc3\xa9", 5));
 	assert_true(utf8_valid("\xf0\x9f\x98\x80", 4));
+	/* plain: UTF-8 without control characters */
+	assert_true(utf8_plain("caf\xc3\xa9 au lait", 13));
+	assert_false(utf8_plain("tab\there", 8));
+	assert_false(utf8_plain("del\x7f", 4));
+	assert_false(utf8_plain("pr\311be", 5));     /* \311: 0xc9, a lead byte with no continuation */
 	assert_false(utf8_valid("\xc3", 1));         /* truncated */
 	assert_false(utf8_valid("\xc0\xaf", 2));     /* overlong */
 	assert_false(utf8_valid("\xed\xa0\x80", 3)); /* surrogate */
