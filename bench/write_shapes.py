@@ -19,8 +19,8 @@ Then what the import's writes for one resource cost together (one of each, 1.25 
 as built and as the designs above would make them: the most the import could reach against the
 baseline if it did nothing else.
 
-The tables of the last three are copies of migration_run_resources (CREATE TABLE ... LIKE: the same
-indexes), filled before the clock starts."""
+The resources of the three record shapes are copies of migration_run_resources (CREATE TABLE ... LIKE:
+the same indexes), filled before the clock starts."""
 import argparse
 import hashlib
 import json
@@ -42,12 +42,13 @@ WIDE = (576, 723, 133)
 
 
 def statement(name):
-    """A statement of src/db/sql_runner.def as the runner prepares it (its macros expanded)."""
+    """A statement of src/db/*.def as the runner prepares it (its macros expanded)."""
     defs = "".join('#include "%s"\n' % os.path.join(harness.SRCDIR, "src", "db", d)
                    for d in ("sql_core.def", "sql_queue.def", "sql_runner.def"))
     out = subprocess.run(["gcc", "-E", "-P", "-x", "c", "-"], input="#define STMT(n, s) @n s\n" + defs,
                          capture_output=True, text=True, check=True).stdout
     m = re.search(r"@%s((?:\s*\"(?:[^\"\\]|\\.)*\")+)" % name, out)
+    assert m, "no statement %s in src/db/*.def" % name
     return "".join(json.loads(s) for s in re.findall(r"\"(?:[^\"\\]|\\.)*\"", m.group(1)))
 
 
@@ -82,7 +83,7 @@ def fill(st, table, n, wide):
     data = ("REPEAT('e', %d), REPEAT('n', %d), CONCAT('[', REPEAT('\"d\",', %d), '\"d\"]')"
             % (WIDE[0], WIDE[1], (WIDE[2] - 5) // 4)) if wide else "NULL, NULL, NULL"
     st.sql("INSERT INTO %s (run_id, resource_type, external_id, name, status, action, external_data,"
-           " normalized_data, dropped, created_at, updated_at) SELECT 'shape', 'monitors', seq,"
+           " normalized_data, dropped, created_at, updated_at) SELECT 'shape', 'monitor', seq,"
            " CONCAT('Monitor ', seq), 'pending', 'create', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)"
            " FROM seq_1_to_%d" % (table, data, n))
     return [int(x) for (x,) in st.sql("SELECT id FROM %s ORDER BY id" % table)]
