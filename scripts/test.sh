@@ -12,6 +12,9 @@
 # printed in that order when all three have ended, then one closing line.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+# The Apache passes run migrator.fcgi from this checkout as www-data, which must be able to enter
+# its folder: a clone into a folder made by mktemp -d (mode 0700) gets that, and only that (o+x).
+[ "$(id -u)" -ne 0 ] || chmod o+x "$top"
 "$top/scripts/install-deps.sh"
 # The servers are installed now: a missing one is a failure here, never a skip.
 MIGRATOR_IT_REQUIRED=1
