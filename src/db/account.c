@@ -351,17 +351,53 @@ contact_save(struct db *db, uint64_t user, uint64_t target, const struct contact
 	    v->type, v->value, v->needs_address);
 }
 
+/* A monitor's values as monitor_save binds them, in the order of MONITOR_VALUES (sql_runner.def). */
+#define MONITOR_ARGS(v) \
+	"sssiiIssIsssssIIIIssIIIIsssssss", v->name, v->type, v->url, v->interval_s, v->paused, v->port, \
+	    v->keyword, v->keyword_up_when, v->keyword_case_sensitive, v->http_method, v->request_body, \
+	    v->request_headers, v->expected_status_codes, v->alert_status_codes, v->timeout_s, \
+	    v->follow_redirects, v->verify_ssl, v->ssl_expiry_days, v->regions, v->tags, \
+	    v->alert_after_checks, v->alert_after_s, v->recovery_s, v->realert_s, v->muted_until, \
+	    v->dns_record_type, v->dns_expected, v->dns_nameserver, v->assertions, v->auth_username, \
+	    v->auth_password_sealed
+
 int
 monitor_save(struct db *db, uint64_t user, uint64_t target, const struct monitor_cols *v, uint64_t *id)
 {
-	return save(db, ST_ACC_MONITOR_UPDATE, ST_ACC_MONITOR_INSERT, user, target, id,
-	    "sssiiIssIsssssIIIIssIIIIsssssss", v->name, v->type, v->url, v->interval_s, v->paused, v->port,
-	    v->keyword, v->keyword_up_when, v->keyword_case_sensitive, v->http_method, v->request_body,
-	    v->request_headers, v->expected_status_codes, v->alert_status_codes, v->timeout_s,
-	    v->follow_redirects, v->verify_ssl, v->ssl_expiry_days, v->regions, v->tags,
-	    v->alert_after_checks, v->alert_after_s, v->recovery_s, v->realert_s, v->muted_until,
-	    v->dns_record_type, v->dns_expected, v->dns_nameserver, v->assertions, v->auth_username,
-	    v->auth_password_sealed);
+	return save(db, ST_ACC_MONITOR_UPDATE, ST_ACC_MONITOR_INSERT, user, target, id, MONITOR_ARGS(v));
+}
+
+static json_object *
+row_of(const char *types, ...)
+{
+	json_object *row;
+	va_list ap;
+
+	va_start(ap, types);
+	row = db_vrow(types, ap);
+	va_end(ap);
+	return row;
+}
+
+json_object *
+monitor_row(const struct monitor_cols *v)
+{
+	return row_of(MONITOR_ARGS(v));
+}
+
+int
+monitors_insert_rows(struct db *db, uint64_t user, const char *rows, uint64_t *ids, size_t n)
+{
+	struct db_res *res = db_query(db, ST_ACC_MONITOR_INSERT_ROWS, "us", user, rows);
+	size_t got = 0;
+	int rc;
+
+	if (res == NULL)
+		return -1;
+	while ((rc = db_next(res)) == 1 && got < n)
+		ids[got++] = (uint64_t)db_i64(res, 0);
+	db_free(res);
+	return rc == 0 && got == n ? 0 : -1;
 }
 
 int

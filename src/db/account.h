@@ -117,6 +117,11 @@ struct monitor_cols {
 	const char *auth_username, *auth_password_sealed;
 };
 int monitor_save(struct db *, uint64_t user, uint64_t target, const struct monitor_cols *, uint64_t *id);
+/* A new monitor's values as one row of monitors_insert_rows. */
+json_object *monitor_row(const struct monitor_cols *);
+/* Insert the new monitors of user in rows (a JSON array of monitor_row), their ids into ids[n] in
+ * the rows' order. 0, or -1 on a database error or when the rows were not n. */
+int monitors_insert_rows(struct db *, uint64_t user, const char *rows, uint64_t *ids, size_t n);
 
 struct heartbeat_cols {
 	const char *name;

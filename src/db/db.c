@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
 #include <mysql.h>
 #include <sodium.h>
 #include <errmsg.h>
@@ -368,6 +369,32 @@ bind_params(struct params *p, const char *types, va_list ap, const uint64_t *tai
 		}
 	}
 	return 0;
+}
+
+json_object *
+db_vrow(const char *types, va_list ap)
+{
+	json_object *row = json_object_new_array_ext((int)strlen(types));
+	const char *s;
+	int64_t i;
+
+	for (const char *t = types; *t != '\0'; t++) {
+		switch (*t) {
+		case 's':
+			s = va_arg(ap, const char *);
+			json_object_array_add(row, s != NULL ? json_object_new_string(s) : NULL);
+			break;
+		case 'i':
+		case 'I':
+			i = va_arg(ap, int64_t);
+			json_object_array_add(row, *t == 'I' && i < 0 ? NULL : json_object_new_int64(i));
+			break;
+		default: /* the letters bind_params binds the same way and no other */
+			json_object_put(row);
+			return NULL;
+		}
+	}
+	return row;
 }
 
 /* Prepare, bind and execute; on a lost connection outside a transaction,

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <json-c/json.h>
 
 #include "core/config.h"
 #include "core/err.h"
@@ -49,6 +50,10 @@ int64_t db_exec_batches(struct db *, enum stmt_id, int64_t batch);
  * UPDATE (values, id, user) of the same row. */
 int64_t db_vexec_tail(struct db *, enum stmt_id, const char *types, va_list ap, const uint64_t *tail,
     size_t ntail);
+/* The values of ap described by types as one row of a JSON array that a statement reads with
+ * JSON_TABLE (a batch's rows in one statement), NULL where they would bind NULL: types of
+ * 's', 'i' and 'I' only (NULL for any other). */
+json_object *db_vrow(const char *types, va_list ap);
 /* The insert id (or LAST_INSERT_ID(expr) value) of the last db_exec. */
 uint64_t db_insert_id(struct db *);
 /* Run a query. NULL on error. Free with db_free. */

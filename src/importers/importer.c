@@ -1217,6 +1217,8 @@ contact_list(struct imp_ctx *c, json_object *norm, struct contact_link *links, s
 }
 
 struct imp_rows {
+	json_object *monitors;                 /* the new monitors' rows (monitor_row), in IMP_LATER order */
+	uint64_t *ids;                         /* their ids once inserted (importer_rows_flush) */
 	json_object *links;                    /* [[type, external id, model, target id], ...] */
 	json_object *contacts[CONTACT_OWNERS]; /* [[object id, contact id], ...] */
 };
@@ -1296,39 +1298,46 @@ w_monitor(struct imp_ctx *c, struct bag *b, json_object *norm, uint64_t target, 
 		url = "";
 	if (name == NULL)
 		name = fit(b, "name", url, 255);
-	r = saved(monitor_save(c->db, c->user_id, target,
-	    &(struct monitor_cols){ .name = name,
-	        .type = enum_or_other(raw_str(norm, "type"), monitor_types),
-	        .url = url,
-	        .interval_s = num(norm, "interval", 0, 100000000, MONITOR_INTERVAL_S),
-	        .paused = flag(norm, "paused") || c->import_paused,
-	        .port = num(norm, "port", -1, 65535, -1),
-	        .keyword = keyword,
-	        .keyword_up_when = up_when,
-	        .keyword_case_sensitive = tri(norm, "keyword_case_sensitive"),
-	        .http_method = method(b, norm, "http_method"),
-	        .request_body = txt(b, norm, "request_body", 65535),
-	        .request_headers = json_col(b, norm, "request_headers"),
-	        .expected_status_codes = json_col(b, norm, "expected_status_codes"),
-	        .alert_status_codes = json_col(b, norm, "alert_status_codes"),
-	        .timeout_s = num(norm, "timeout", -1, 86400, -1),
-	        .follow_redirects = tri(norm, "follow_redirects"),
-	        .verify_ssl = tri(norm, "verify_ssl"),
-	        .ssl_expiry_days = num(norm, "ssl_expiry_days", -1, 3650, -1),
-	        .regions = json_col(b, norm, "regions"),
-	        .tags = json_col(b, norm, "tags"),
-	        .alert_after_checks = num(norm, "alert_after_checks", -1, 1000000, -1),
-	        .alert_after_s = num(norm, "alert_after_s", -1, 100000000, -1),
-	        .recovery_s = num(norm, "recovery_s", -1, 100000000, -1),
-	        .realert_s = num(norm, "realert_s", -1, 100000000, -1),
-	        .muted_until = moment(b, norm, "muted_until"),
-	        .dns_record_type = method(b, norm, "dns_record_type"),
-	        .dns_expected = json_col(b, norm, "dns_expected"),
-	        .dns_nameserver = txt(b, norm, "dns_nameserver", 255),
-	        .assertions = json_col(b, norm, "assertions"),
-	        .auth_username = txt(b, norm, "auth_username", 255),
-	        .auth_password_sealed = sealed(norm, "auth_password_sealed") },
-	    id));
+	struct monitor_cols v = {
+		.name = name,
+		.type = enum_or_other(raw_str(norm, "type"), monitor_types),
+		.url = url,
+		.interval_s = num(norm, "interval", 0, 100000000, MONITOR_INTERVAL_S),
+		.paused = flag(norm, "paused") || c->import_paused,
+		.port = num(norm, "port", -1, 65535, -1),
+		.keyword = keyword,
+		.keyword_up_when = up_when,
+		.keyword_case_sensitive = tri(norm, "keyword_case_sensitive"),
+		.http_method = method(b, norm, "http_method"),
+		.request_body = txt(b, norm, "request_body", 65535),
+		.request_headers = json_col(b, norm, "request_headers"),
+		.expected_status_codes = json_col(b, norm, "expected_status_codes"),
+		.alert_status_codes = json_col(b, norm, "alert_status_codes"),
+		.timeout_s = num(norm, "timeout", -1, 86400, -1),
+		.follow_redirects = tri(norm, "follow_redirects"),
+		.verify_ssl = tri(norm, "verify_ssl"),
+		.ssl_expiry_days = num(norm, "ssl_expiry_days", -1, 3650, -1),
+		.regions = json_col(b, norm, "regions"),
+		.tags = json_col(b, norm, "tags"),
+		.alert_after_checks = num(norm, "alert_after_checks", -1, 1000000, -1),
+		.alert_after_s = num(norm, "alert_after_s", -1, 100000000, -1),
+		.recovery_s = num(norm, "recovery_s", -1, 100000000, -1),
+		.realert_s = num(norm, "realert_s", -1, 100000000, -1),
+		.muted_until = moment(b, norm, "muted_until"),
+		.dns_record_type = method(b, norm, "dns_record_type"),
+		.dns_expected = json_col(b, norm, "dns_expected"),
+		.dns_nameserver = txt(b, norm, "dns_nameserver", 255),
+		.assertions = json_col(b, norm, "assertions"),
+		.auth_username = txt(b, norm, "auth_username", 255),
+		.auth_password_sealed = sealed(norm, "auth_password_sealed"),
+	};
+	if (target == 0 && c->rows != NULL) {
+		/* a batch's new monitors: one INSERT of them all (importer_rows_flush) */
+		json_object_array_add(c->rows->monitors, monitor_row(&v));
+		*id = IMP_LATER + json_object_array_length(c->rows->monitors) - 1;
+		r = IMP_OK;
+	} else
+		r = saved(monitor_save(c->db, c->user_id, target, &v, id));
 	if (r != IMP_OK || keeps(c, "contact_ids", target, *id)) {
 		c->unlinked[0] = '\0';
 		return r;
@@ -1995,16 +2004,39 @@ void
 importer_rows_begin(struct imp_ctx *c)
 {
 	c->rows = xcalloc(1, sizeof *c->rows);
+	c->rows->monitors = json_object_new_array();
 	c->rows->links = json_object_new_array();
 	for (int t = 0; t < CONTACT_OWNERS; t++)
 		c->rows->contacts[t] = json_object_new_array();
+}
+
+void
+importer_rows_resolve(const struct imp_ctx *c, json_object *rows, size_t col)
+{
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		json_object *row = json_object_array_get_idx(rows, i);
+		uint64_t id = json_object_get_uint64(json_object_array_get_idx(row, col));
+
+		if (id >= IMP_LATER)
+			json_object_array_put_idx(row, col,
+			    json_object_new_uint64(c->rows->ids[id - IMP_LATER]));
+	}
 }
 
 int
 importer_rows_flush(struct imp_ctx *c)
 {
 	struct imp_rows *k = c->rows;
+	size_t n = json_object_array_length(k->monitors);
 
+	if (n > 0) {
+		k->ids = xcalloc(n, sizeof *k->ids);
+		if (monitors_insert_rows(c->db, c->user_id, jx_text(k->monitors), k->ids, n) < 0)
+			return -1;
+		importer_rows_resolve(c, k->links, 3);
+		for (int t = 0; t < CONTACT_OWNERS; t++)
+			importer_rows_resolve(c, k->contacts[t], 0);
+	}
 	if (json_object_array_length(k->links) > 0 &&
 	    links_upsert_rows(c->db, c->user_id, c->provider, c->run_id, jx_text(k->links)) < 0)
 		return -1;
@@ -2018,7 +2050,7 @@ importer_rows_flush(struct imp_ctx *c)
 size_t
 importer_rows_pending(const struct imp_ctx *c)
 {
-	size_t n = json_object_array_length(c->rows->links);
+	size_t n = json_object_array_length(c->rows->monitors) + json_object_array_length(c->rows->links);
 
 	for (int t = 0; t < CONTACT_OWNERS; t++)
 		n += json_object_array_length(c->rows->contacts[t]);
@@ -2030,6 +2062,8 @@ importer_rows_end(struct imp_ctx *c)
 {
 	if (c->rows == NULL)
 		return;
+	json_object_put(c->rows->monitors);
+	free(c->rows->ids);
 	json_object_put(c->rows->links);
 	for (int t = 0; t < CONTACT_OWNERS; t++)
 		json_object_put(c->rows->contacts[t]);

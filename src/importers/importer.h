@@ -162,13 +162,18 @@ enum imp_result importer_write(struct imp_ctx *, const char *type, const char *e
 /* Free what importer_write kept for a revert (ctx->before, link_was). */
 void importer_forget(struct imp_ctx *);
 
-/* A batch: from here on importer_write keeps the import links and contact
- * links it makes (three multi-row statements instead of one or more per
- * resource), until importer_rows_flush writes them in the caller's
- * transaction; it must run before that commits. importer_rows_end frees
- * them (written or not) and makes importer_write write at once again. */
+/* A batch: from here on importer_write keeps the new monitors, import links and contact links it
+ * makes (multi-row statements instead of one or more per resource), until importer_rows_flush
+ * writes them in the caller's transaction, the monitors first; it must run before that commits.
+ * Until then a new monitor's id is IMP_LATER + its place among them, in the links and in what the
+ * caller keeps (importer_rows_resolve). importer_rows_end frees them (written or not) and makes
+ * importer_write write at once again. */
+#define IMP_LATER (UINT64_C(1) << 63)
 void importer_rows_begin(struct imp_ctx *);
 int importer_rows_flush(struct imp_ctx *); /* 0, or -1 on a DB error */
+/* After importer_rows_flush: the ids at column col of rows (a JSON array of arrays) that were
+ * IMP_LATER + a place made the new monitors' ids. */
+void importer_rows_resolve(const struct imp_ctx *, json_object *rows, size_t col);
 /* The rows importer_rows_flush would write now. */
 size_t importer_rows_pending(const struct imp_ctx *);
 void importer_rows_end(struct imp_ctx *);

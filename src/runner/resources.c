@@ -443,7 +443,7 @@ batch_body(struct runner *r, void *arg)
 	t = TX_COMMIT;
 	if (n > 0 && importer_batch_facts(&ic, b->type, b->after, b->ids[n - 1]) != 0)
 		t = TX_ERROR;
-	/* The rows' links, contact links and statuses are written together at the end. */
+	/* The rows' new monitors, links, contact links and statuses are written together at the end. */
 	importer_rows_begin(&ic);
 	imported = json_object_new_array();
 	for (int i = 0; i < n && t == TX_COMMIT; i++) {
@@ -461,6 +461,8 @@ batch_body(struct runner *r, void *arg)
 	}
 	if (t == TX_COMMIT && importer_rows_flush(&ic) != 0)
 		t = TX_ERROR;
+	if (t == TX_COMMIT)
+		importer_rows_resolve(&ic, imported, 2);
 	if (t == TX_COMMIT && json_object_array_length(imported) > 0 &&
 	    imported_rows_write(r, b->type, b->run->user_id, imported) != 0)
 		t = TX_ERROR;
