@@ -4,7 +4,8 @@ MariaDB, against the baseline of bench/runner.sh measured in the same run. Every
 the runner's own work is left out: these are the server's costs alone.
 
   baseline         the account's monitors as single-row INSERTs (bench/runner.sh's baseline)
-  monitors x500    the same monitors as 500-row INSERTs: one statement a transaction
+  monitors x500    the same monitors as the import inserts a batch's new ones: 500 rows to one
+                   INSERT ... SELECT FROM JSON_TABLE (ST_ACC_MONITOR_INSERT_ROWS), one a transaction
   record, wide     the import's record of its resources, ST_RN_RES_IMPORTED_ROWS as the runner
                    sends it (read from src/db/sql_runner.def), on resources as wide as a discovered
                    run's (the provider's data, the normalized data and the dropped ledger inline)
@@ -73,7 +74,7 @@ def batches_script(path, sql, batches):
 def run_script(st, path, n):
     t = time.monotonic()
     with open(path) as f:
-        rs.mariadb(st, stdin=f)
+        rs.mariadb(st, stdin=f, stdout=subprocess.DEVNULL)  # the ids the monitors' INSERT returns
     return n / (time.monotonic() - t)
 
 
@@ -138,15 +139,16 @@ def in_place_script(st, path, table, ids):
                     " j.after_hash FROM JSON_TABLE(%s, '$[*]' COLUMNS (%s)) j;\nCOMMIT;\n" % (table, js, cols))
 
 
-def monitors_multi_script(path, single, into_from, into_to):
-    """The baseline's INSERTs, TX rows to one INSERT, for another user."""
-    rows = [line for line in open(single) if line.startswith("INSERT")]
-    with open(path, "w") as f:
-        for k in range(0, len(rows), TX):
-            chunk = [r.replace("VALUES (%d, " % into_from, "VALUES (%d, " % into_to, 1) for r in rows[k:k + TX]]
-            head = chunk[0].split(" VALUES ", 1)[0]
-            f.write("START TRANSACTION;\n%s VALUES %s;\nCOMMIT;\n"
-                    % (head, ", ".join(r.split(" VALUES ", 1)[1].rstrip().rstrip(";") for r in chunk)))
+def monitors_rows_script(st, path, user_from, user_to):
+    """user_from's monitors again for user_to as the import inserts a batch's new monitors:
+    ST_ACC_MONITOR_INSERT_ROWS, TX rows (its JSON array, 31 values a row) to one statement."""
+    rows = [[name, kind, url, interval, paused, None, keyword] + [None] * 24 for name, kind, url, interval, paused, keyword
+            in st.sql("SELECT name, type, url, interval_s, paused, keyword FROM monitors WHERE user_id = %d ORDER BY id"
+                      % user_from)]
+    for r in rows:
+        r[3], r[4] = int(r[3]), int(r[4])
+    batches_script(path, statement("ST_ACC_MONITOR_INSERT_ROWS"),
+                   ((user_to, json.dumps(rows[k:k + TX])) for k in range(0, len(rows), TX)))
 
 
 def main():
@@ -161,7 +163,7 @@ def main():
                % (src, n))
         single, _ = rs.baseline_script(st, src, b1)
         multi = os.path.join(st.tmp, "multi.sql")
-        monitors_multi_script(multi, single, b1, b2)
+        monitors_rows_script(st, multi, src, b2)
         scripts = []
         for table, wide, make in (("shape_wide", True, record_script), ("shape_narrow", False, record_script),
                                   ("shape_in_place", True, in_place_script)):
@@ -189,7 +191,7 @@ def main():
             print("  %-50s %9.0f rows/s   %.2f" % (label, rate[key], rate[key] / base))
         # A resource's writes together: its monitor, its record, its link, 1.25 contact links.
         per = ncontacts / n
-        for label, monitor, record in (("as built (single-row INSERT, wide record)", "single", "wide"),
+        for label, monitor, record in (("as built (%d-row INSERTs, wide record)" % TX, "multi", "wide"),
                                        ("%d-row INSERTs, narrow resources" % TX, "multi", "narrow"),
                                        ("%d-row INSERTs, status in place" % TX, "multi", "in_place")):
             whole = 1 / (1 / rate[monitor] + 1 / rate[record] + 1 / rate["links"] + per / rate["contacts"])
