@@ -524,6 +524,47 @@ class TestRunnerPlanning(RunnerTestCase):
         self.assertEqual(self.get(other, third)["data"]["stats"]["planned"], {"create": 22})
         self.assertImportedExactly(other, third, 15, 2, 3, 2)
 
+    def test_a_reimport_with_new_monitors_among_the_updated_gives_each_its_own_values_and_contacts(self):
+        # A batch inserts its new monitors together at its end (ST_ACC_MONITOR_INSERT_ROWS) while it
+        # updates the others in place: each new one must get its own id, link and alert contacts.
+        user = self.user()
+        key = self.account(monitors=15, heartbeats=0, contacts=3, status_pages=0)
+        first = self.start(user, key)
+        self.drive(first, "awaiting_review")
+        self.execute(user, first)
+        self.drive(first, "completed")
+        ids_before = self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id" % user.id)
+        harness.fake_call(self.stack, "POST", "/_control/%s/mutate" % PROVIDER,
+                          {"counts": {"monitors": 27}, "rename_prefix": "Renamed", "rename_every": 4})
+        second = self.start(user, key)
+        self.drive(second, "awaiting_review")
+        self.execute(user, second)
+        self.assertEqual(self.drive(second, ("completed", "completed_with_errors")), "completed")
+        self.assertEqual(self.get(user, second)["data"]["stats"]["planned"], {"update": 18, "create": 12})
+        self.assertEqual(self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id LIMIT 15" % user.id),
+                         ids_before)
+        # the same account imported afresh by another user: every monitor a creation
+        other = self.user()
+        fresh = self.start(other, key)
+        self.drive(fresh, "awaiting_review")
+        self.execute(other, fresh)
+        self.drive(fresh, "completed")
+
+        def monitors(u):
+            return self.stack.sql(
+                "SELECT l.external_id, m.name, m.url, m.keyword, m.paused, r.target_id = m.id, "
+                "(SELECT GROUP_CONCAT(c.value ORDER BY c.value) FROM monitor_contacts mc JOIN contacts c "
+                "ON c.id = mc.contact_id WHERE mc.monitor_id = m.id) FROM import_links l "
+                "JOIN monitors m ON m.id = l.target_id AND l.target_model = 'monitors' "
+                "JOIN migration_run_resources r ON r.run_id = l.run_id AND r.resource_type = 'monitor' "
+                "AND r.external_id = l.external_id WHERE l.user_id = %d ORDER BY l.external_id" % u.id)
+        mine = monitors(user)
+        self.assertEqual(len(mine), 27)
+        self.assertEqual(mine, monitors(other))
+        self.assertTrue(all(row[5] == "1" for row in mine), "each resource records the monitor it wrote")
+        self.assertGreater(len(set(row[6] for row in mine if row[6])), 1, "monitors alert different contacts")
+        self.assertEqual(len(set(row[2] for row in mine)), 27)
+
     def _conflicting_run(self):
         """A user who already has (not imported) monitors equal to the first
         three of the provider's, and a run paused on those conflicts."""
