@@ -117,7 +117,10 @@ links_any_in_range(struct db *db, uint64_t user, const char *provider, const cha
     uint64_t after, uint64_t last)
 {
 	int64_t one;
+	int rc = db_scalar(db, &one, ST_RN_LINK_ANY_OF_TYPE, "uss", user, provider, type);
 
+	if (rc != 1)
+		return rc;
 	return db_scalar(db, &one, ST_RN_LINK_ANY_OF_RANGE, "usssuu", user, provider, run_id, type, after,
 	    last);
 }
