@@ -109,6 +109,14 @@ class RunnerTestCase(harness.ApiTestCase):
         r = user.request("POST", "/api/v1/migrations/%s/execute" % rid)
         self.assertStatus(r, 202)
 
+    def imported(self, user, key):
+        """A run of user on the account of key, started, executed and completed; its id."""
+        rid = self.start(user, key)
+        self.drive(rid, "awaiting_review")
+        self.execute(user, rid)
+        self.assertEqual(self.drive(rid, ("completed", "completed_with_errors", "paused_conflicts")), "completed")
+        return rid
+
     def logs(self, user, rid):
         out, page = [], 1
         while True:
@@ -490,10 +498,7 @@ class TestRunnerPlanning(RunnerTestCase):
     def test_reimporting_the_same_account_updates_instead_of_copying(self):
         user = self.user()
         key = self.account(monitors=15, heartbeats=2, contacts=3, status_pages=2)
-        first = self.start(user, key)
-        self.drive(first, "awaiting_review")
-        self.execute(user, first)
-        self.drive(first, "completed")
+        first = self.imported(user, key)
         self.assertImportedExactly(user, first, 15, 2, 3, 2)
         ids_before = self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id" % user.id)
         # the provider renames some monitors meanwhile
@@ -517,10 +522,7 @@ class TestRunnerPlanning(RunnerTestCase):
         self.assertGreater(renamed, 0, "updates carry the provider's new names")
         # another user importing the same account gets their own copies
         other = self.user()
-        third = self.start(other, key)
-        self.drive(third, "awaiting_review")
-        self.execute(other, third)
-        self.drive(third, "completed")
+        third = self.imported(other, key)
         self.assertEqual(self.get(other, third)["data"]["stats"]["planned"], {"create": 22})
         self.assertImportedExactly(other, third, 15, 2, 3, 2)
 
@@ -529,26 +531,17 @@ class TestRunnerPlanning(RunnerTestCase):
         # updates the others in place: each new one must get its own id, link and alert contacts.
         user = self.user()
         key = self.account(monitors=15, heartbeats=0, contacts=3, status_pages=0)
-        first = self.start(user, key)
-        self.drive(first, "awaiting_review")
-        self.execute(user, first)
-        self.drive(first, "completed")
+        self.imported(user, key)
         ids_before = self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id" % user.id)
         harness.fake_call(self.stack, "POST", "/_control/%s/mutate" % PROVIDER,
                           {"counts": {"monitors": 27}, "rename_prefix": "Renamed", "rename_every": 4})
-        second = self.start(user, key)
-        self.drive(second, "awaiting_review")
-        self.execute(user, second)
-        self.assertEqual(self.drive(second, ("completed", "completed_with_errors")), "completed")
+        second = self.imported(user, key)
         self.assertEqual(self.get(user, second)["data"]["stats"]["planned"], {"update": 18, "create": 12})
         self.assertEqual(self.stack.sql("SELECT id FROM monitors WHERE user_id=%d ORDER BY id LIMIT 15" % user.id),
                          ids_before)
         # the same account imported afresh by another user: every monitor a creation
         other = self.user()
-        fresh = self.start(other, key)
-        self.drive(fresh, "awaiting_review")
-        self.execute(other, fresh)
-        self.drive(fresh, "completed")
+        self.imported(other, key)
 
         def monitors(u):
             return self.stack.sql(
