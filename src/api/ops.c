@@ -335,11 +335,8 @@ check_credentials(const struct provider_def *def, json_object *creds, const stru
 			    CREDENTIAL_MAX_CHARS);
 			continue;
 		}
-		for (size_t i = 0; i < len; i++) /* a NUL (\u0000) too */
-			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f) {
-				err_field(e, field, "The %s field must not hold control characters.", field);
-				break;
-			}
+		if (has_control(s, len)) /* a NUL (\u0000) too */
+			err_field(e, field, "The %s field must not hold control characters.", field);
 		if (def->url_field != NULL && strcmp(def->url_field, key) == 0 && admin_url(def, cfg))
 			err_field(e, field,
 			    "The administrator has set the %s address for this service "

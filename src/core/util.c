@@ -244,12 +244,18 @@ utf8_valid(const char *str, size_t len)
 }
 
 bool
-utf8_plain(const char *s, size_t len)
+has_control(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return false;
-	return utf8_valid(s, len);
+			return true;
+	return false;
+}
+
+bool
+utf8_plain(const char *s, size_t len)
+{
+	return !has_control(s, len) && utf8_valid(s, len);
 }
 
 bool

@@ -37,7 +37,9 @@ char *utf8_vformat(char *dst, size_t size, const char *fmt, va_list ap) __attrib
 void utf8_clean(char *dst, size_t size, const char *src, size_t max_chars);
 /* True when s[0..len) is well-formed UTF-8 without NUL bytes. */
 bool utf8_valid(const char *s, size_t len);
-/* True when s[0..len) is well-formed UTF-8 without control characters (C0, DEL). */
+/* True when s[0..len) holds a control character (C0, NUL included, or DEL). */
+bool has_control(const char *s, size_t len);
+/* True when s[0..len) is well-formed UTF-8 without control characters (has_control). */
 bool utf8_plain(const char *s, size_t len);
 /* True when s is a canonical lowercase-or-uppercase 8-4-4-4-12 hex UUID. */
 bool uuid_valid(const char *s);

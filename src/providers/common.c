@@ -348,11 +348,8 @@ prov_json_id(json_object *v, char *buf, size_t size)
 	if (json_object_is_type(v, json_type_string)) {
 		s = json_object_get_string(v);
 		len = (size_t)json_object_get_string_len(v);
-		if (len == 0 || len >= size || strlen(s) != len)
+		if (len == 0 || len >= size || has_control(s, len))
 			return -1;
-		for (size_t i = 0; i < len; i++)
-			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-				return -1;
 		memcpy(buf, s, len + 1);
 		return 0;
 	}
@@ -1132,13 +1129,8 @@ prov_cred(const struct prov_session *s, const char *field)
 	if (!json_object_is_type(v, json_type_string) || json_object_get_string_len(v) == 0)
 		return NULL;
 	str = json_object_get_string(v);
-	/* Values go into headers and forms: no control characters. */
-	for (const char *p = str; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return NULL;
-	if (strlen(str) != (size_t)json_object_get_string_len(v))
-		return NULL;
-	return str;
+	/* Values go into headers and forms: no control characters (a NUL among them). */
+	return has_control(str, (size_t)json_object_get_string_len(v)) ? NULL : str;
 }
 
 static char *

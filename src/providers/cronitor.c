@@ -101,15 +101,11 @@ contact_xid(const char *tag, const char *value, char *out, size_t size)
 {
 	static const char *const shown[] = { "email", "sms", "slack", "telegram", NULL };
 	size_t n = strlen(value);
-	bool plain = strlen(tag) + 1 + n <= CR_MAX_ID && size > CR_MAX_ID, address = false;
+	bool fits = strlen(tag) + 1 + n <= CR_MAX_ID && size > CR_MAX_ID, address = false;
 
 	for (size_t i = 0; shown[i] != NULL; i++)
 		address |= strcmp(tag, shown[i]) == 0;
-	plain &= address;
-
-	for (size_t i = 0; plain && i < n; i++)
-		plain = (unsigned char)value[i] >= 0x20 && value[i] != 0x7f;
-	if (plain) {
+	if (fits && address && !has_control(value, n)) {
 		snprintf(out, size, "%s:%s", tag, value);
 		return;
 	}

@@ -94,6 +94,11 @@ test_utf8(void **state)
 	assert_true(utf8_valid("caf\xc3\xa9", 5));
 	assert_true(utf8_valid("\xf0\x9f\x98\x80", 4));
 	/* plain: UTF-8 without control characters */
+	assert_false(has_control("caf\xc3\xa9 au lait ~", 15));
+	assert_true(has_control("nul\0here", 8));
+	assert_true(has_control("esc\x1b", 4));
+	assert_true(has_control("del\x7f", 4));
+	assert_false(has_control("del\x7f", 3)); /* only the first len bytes */
 	assert_true(utf8_plain("caf\xc3\xa9 au lait", 13));
 	assert_false(utf8_plain("tab\there", 8));
 	assert_false(utf8_plain("del\x7f", 4));
