@@ -389,7 +389,7 @@ db_vrow(const char *types, va_list ap)
 			i = va_arg(ap, int64_t);
 			json_object_array_add(row, *t == 'I' && i < 0 ? NULL : json_object_new_int64(i));
 			break;
-		default: /* the letters bind_params binds the same way and no other */
+		default: /* no row has other letters yet */
 			json_object_put(row);
 			return NULL;
 		}
