@@ -55,17 +55,19 @@ def synthetic_run(st, user, new):
     rid = st.insert_run(user.id, status="awaiting_review", provider="pingdom",
                         stats={"discovered": {}, "planned": {}, "imported": 0, "skipped": 0, "failed": 0,
                                "progress": 0})
-    norm = ("CONCAT('{\"name\": \"New ', seq, '\", \"url\": \"https://new-', seq, '.example.com/health\","
+    seq = "SUBSTRING(external_id, 2)"
+    norm = ("CONCAT('{\"name\": \"New ', %s, '\", \"url\": \"https://new-', %s, '.example.com/health\","
             " \"type\": \"http\", \"interval\": 60, \"paused\": false, \"port\": null, \"keyword\": null,"
-            " \"contact_ids\": []}')")
-    st.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, normalized_data,"
-           " created_at, updated_at) SELECT %s, 'monitor', CONCAT('n', seq), 'pending', %s, UTC_TIMESTAMP(6),"
-           " UTC_TIMESTAMP(6) FROM seq_1_to_%d" % (harness.q(rid), norm, new - 1))
-    st.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, normalized_data,"
-           " created_at, updated_at) VALUES (%s, 'monitor', 'site-1', 'pending', %s, UTC_TIMESTAMP(6),"
-           " UTC_TIMESTAMP(6))" % (harness.q(rid), harness.q(
+            " \"contact_ids\": []}')" % (seq, seq))
+    st.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, created_at, updated_at)"
+           " SELECT %s, 'monitor', CONCAT('n', seq), 'pending', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)"
+           " FROM seq_1_to_%d" % (harness.q(rid), new - 1))
+    st.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, created_at, updated_at)"
+           " VALUES (%s, 'monitor', 'site-1', 'pending', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % harness.q(rid))
+    st.sql("INSERT INTO migration_run_resource_data (run_id, resource_id, normalized_data) SELECT run_id, id,"
+           " IF(external_id = 'site-1', %s, %s) FROM migration_run_resources WHERE run_id = %s" % (harness.q(
                '{"name": "Site 1", "url": "HTTPS://Site-1.Example.com:443/health/", "type": "http", "interval": 60,'
-               ' "paused": false, "port": null, "keyword": null, "contact_ids": []}')))
+               ' "paused": false, "port": null, "keyword": null, "contact_ids": []}'), norm, harness.q(rid)))
     return rid
 
 

@@ -8,8 +8,10 @@ the runner's own work is left out: these are the server's costs alone.
                    INSERT ... SELECT FROM JSON_TABLE (ST_ACC_MONITOR_INSERT_ROWS), one a transaction
   record, wide     the import's record of its resources, ST_RN_RES_IMPORTED_ROWS as the runner
                    sends it (read from src/db/sql_runner.def), on resources as wide as a discovered
-                   run's (the provider's data, the normalized data and the dropped ledger inline)
-  record, narrow   the same statement on the same rows without the provider's data
+                   run's were before sql/021 (the provider's data, the normalized data and the
+                   dropped ledger inline)
+  record, narrow   the same statement on the same rows without their data (as built: sql/021 keeps
+                   it in a table of its own)
   status in place  a design not built: the wide rows' status alone in a fixed-width column (an
                    update in place), the rest of the record inserted into a narrow table of its own
   links            the import links of a batch, ST_RN_LINK_UPSERT_ROWS
@@ -79,14 +81,19 @@ def run_script(st, path, n):
 
 
 def fill(st, table, n, wide):
-    """n pending resources of one run, wide or without the provider's data; their ids."""
+    """n pending resources of one run, with their data inline as before sql/021 (wide) or without
+    it; their ids."""
     st.sql("CREATE TABLE %s LIKE migration_run_resources" % table)
-    data = ("REPEAT('e', %d), REPEAT('n', %d), CONCAT('[', REPEAT('\"d\",', %d), '\"d\"]')"
-            % (WIDE[0], WIDE[1], (WIDE[2] - 5) // 4)) if wide else "NULL, NULL, NULL"
-    st.sql("INSERT INTO %s (run_id, resource_type, external_id, name, status, action, external_data,"
-           " normalized_data, dropped, created_at, updated_at) SELECT 'shape', 'monitor', seq,"
-           " CONCAT('Monitor ', seq), 'pending', 'create', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)"
-           " FROM seq_1_to_%d" % (table, data, n))
+    cols, data = "", ""
+    if wide:
+        st.sql("ALTER TABLE %s ADD COLUMN external_data LONGTEXT NULL, ADD COLUMN normalized_data LONGTEXT NULL,"
+               " ADD COLUMN dropped JSON NULL" % table)
+        cols = " external_data, normalized_data, dropped,"
+        data = (" REPEAT('e', %d), REPEAT('n', %d), CONCAT('[', REPEAT('\"d\",', %d), '\"d\"]'),"
+                % (WIDE[0], WIDE[1], (WIDE[2] - 5) // 4))
+    st.sql("INSERT INTO %s (run_id, resource_type, external_id, name, status, action,%s created_at, updated_at)"
+           " SELECT 'shape', 'monitor', seq, CONCAT('Monitor ', seq), 'pending', 'create',%s UTC_TIMESTAMP(6),"
+           " UTC_TIMESTAMP(6) FROM seq_1_to_%d" % (table, cols, data, n))
     return [int(x) for (x,) in st.sql("SELECT id FROM %s ORDER BY id" % table)]
 
 
@@ -179,8 +186,8 @@ def main():
         contacts = os.path.join(st.tmp, "contacts.sql")
         ncontacts = contacts_script(st, contacts, b1, ids)
         shapes = (("multi", "monitors, %d-row INSERTs" % TX, multi, n),
-                  ("wide", "the import's record, wide resources", scripts[0], n),
-                  ("narrow", "the import's record, narrow resources", scripts[1], n),
+                  ("wide", "the import's record, wide resources (before sql/021)", scripts[0], n),
+                  ("narrow", "the import's record, resources without their data", scripts[1], n),
                   ("in_place", "status in place + record in a table of its own", scripts[2], n),
                   ("links", "links", links, n),
                   ("contacts", "contact links", contacts, ncontacts))
@@ -191,8 +198,8 @@ def main():
             print("  %-50s %9.0f rows/s   %.2f" % (label, rate[key], rate[key] / base))
         # A resource's writes together: its monitor, its record, its link, 1.25 contact links.
         per = ncontacts / n
-        for label, monitor, record in (("as built (%d-row INSERTs, wide record)" % TX, "multi", "wide"),
-                                       ("%d-row INSERTs, narrow resources" % TX, "multi", "narrow"),
+        for label, monitor, record in (("as built (%d-row INSERTs, narrow record)" % TX, "multi", "narrow"),
+                                       ("before sql/021 (wide record)", "multi", "wide"),
                                        ("%d-row INSERTs, status in place" % TX, "multi", "in_place")):
             whole = 1 / (1 / rate[monitor] + 1 / rate[record] + 1 / rate["links"] + per / rate["contacts"])
             print("  the import's writes a resource, %-41s %6.0f/s   %.2f" % (label, whole, whole / base))

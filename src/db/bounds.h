@@ -22,8 +22,8 @@
 #define RETRY_BATCH 1000
 /* A deleted run's resources, log entries or jobs the runner deletes per transaction (cleanup). */
 #define CLEANUP_BATCH 4000
-/* A run deleted in its request has at most this many rows (resources, log
- * entries, jobs together); a larger one is left to the cleanup queue. */
+/* A run deleted in its request has at most this many rows (resources, their
+ * data, log entries, jobs together); a larger one is left to the cleanup queue. */
 #define DELETE_INLINE_MAX 4000
 /* Queued jobs of a run that cancel or delete drop in the request; a runner
  * drops any further one when it claims it (the run moved on). */

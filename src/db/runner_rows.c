@@ -207,6 +207,12 @@ run_resources_delete(struct db *db, const char *run_id, int64_t batch)
 }
 
 int64_t
+run_resource_data_delete(struct db *db, const char *run_id, int64_t batch)
+{
+	return db_exec(db, ST_RN_CLEAN_RESOURCE_DATA, "si", run_id, batch);
+}
+
+int64_t
 run_logs_delete(struct db *db, const char *run_id, int64_t batch)
 {
 	return db_exec(db, ST_RN_CLEAN_LOGS, "si", run_id, batch);
@@ -392,8 +398,11 @@ int64_t
 resources_upsert_rows(struct db *db, const char *run_id, const char *rows)
 {
 	char *copy;
-	int64_t n = db_exec(db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, storable(rows, &copy));
+	const char *json = storable(rows, &copy);
+	int64_t n = db_exec(db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, json);
 
+	if (n >= 0 && db_exec(db, ST_RN_RES_DATA_UPSERT_ROWS, "ss", json, run_id) < 0)
+		n = -1;
 	free(copy);
 	return n;
 }

@@ -68,10 +68,11 @@ int64_t run_credentials_wipe(struct db *, const char *run_id);
  * how many, or -1. */
 int64_t rate_limits_purge(struct db *);
 
-/* A deleted run, in batches: at most batch of its resources, of its log
- * entries, of its jobs (but the cleanup's own), then its row (only once it is
- * marked deleted). */
+/* A deleted run, in batches: at most batch of its resources, of their data,
+ * of its log entries, of its jobs (but the cleanup's own), then its row (only
+ * once it is marked deleted). */
 int64_t run_resources_delete(struct db *, const char *run_id, int64_t batch);
+int64_t run_resource_data_delete(struct db *, const char *run_id, int64_t batch);
 int64_t run_logs_delete(struct db *, const char *run_id, int64_t batch);
 int64_t run_jobs_delete(struct db *, const char *run_id, int64_t batch);
 int64_t run_row_delete(struct db *, const char *run_id);

@@ -449,8 +449,11 @@ run_retry_failed(struct db *db, const char *id)
 int
 run_size_upto(struct db *db, const char *id, int64_t max, int64_t *size)
 {
+	int rc;
+
 	*size = 0;
-	return db_scalar(db, size, ST_RUN_SIZE_UPTO, "sisisi", id, max, id, max, id, max) < 0 ? -1 : 0;
+	rc = db_scalar(db, size, ST_RUN_SIZE_UPTO, "sisisisi", id, max, id, max, id, max, id, max);
+	return rc < 0 ? -1 : 0;
 }
 
 int64_t
@@ -458,7 +461,8 @@ run_delete(struct db *db, const char *id, uint64_t user, int64_t max)
 {
 	if (db_exec(db, ST_JOBS_DELETE_RUN, "si", id, max) < 0 ||
 	    db_exec(db, ST_RUN_DELETE_LOGS, "si", id, max) < 0 ||
-	    db_exec(db, ST_RUN_DELETE_RESOURCES, "si", id, max) < 0)
+	    db_exec(db, ST_RUN_DELETE_RESOURCES, "si", id, max) < 0 ||
+	    db_exec(db, ST_RUN_DELETE_RESOURCE_DATA, "si", id, max) < 0)
 		return -1;
 	return db_exec(db, ST_RUN_DELETE, "su", id, user);
 }

@@ -36,7 +36,7 @@ void
 cleanup_step(struct runner *r, struct job *j)
 {
 	static int64_t (*const order[])(struct db *, const char *, int64_t) = { run_resources_delete,
-		run_logs_delete, run_jobs_delete };
+		run_resource_data_delete, run_logs_delete, run_jobs_delete };
 	int64_t step_end = runner_step_end(r);
 	struct clean c = { .job = j };
 

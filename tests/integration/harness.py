@@ -59,6 +59,9 @@ RUN_FIELDS = ["id", "provider", "status", "stats", "total_resources", "failed_re
 RESOURCE_FIELDS = ["id", "resource_type", "external_id", "name", "action", "status", "reason", "attempts",
                    "error_message"]
 LOG_FIELDS = ["id", "level", "message", "context", "logged_at"]
+# A run's resources r with their data d (the provider's, the normalized, the dropped ledger: sql/021).
+WITH_DATA = ("migration_run_resources r JOIN migration_run_resource_data d "
+             "ON d.run_id = r.run_id AND d.resource_id = r.id")
 HIDDEN_KEYS = ["credentials", "checkpoint", "plan", "discovery_summary", "credentials_purge_at",
                "external_data", "normalized_data", "target_model", "target_id",
                "credentials_key_id"]
@@ -1429,8 +1432,11 @@ class Stack:
 
     def insert_resources(self, run_id, n=1, status="pending", resource_type="monitor",
                          action="create", attempts=0, error_message=None, **cols):
-        """Insert n resources for a run; returns their ids in id order."""
+        """Insert n resources for a run, each with its data row (migration_run_resource_data, as
+        discovery writes them: external_data, normalized_data and dropped among cols go there);
+        returns their ids in id order."""
         prefix = self.unique("ext")
+        data = {k: cols.pop(k) for k in ("external_data", "normalized_data", "dropped") if k in cols}
         names = ["run_id", "resource_type", "external_id", "action", "status", "attempts",
                  "error_message"] + list(cols) + ["created_at", "updated_at"]
         tuples = []
@@ -1441,9 +1447,24 @@ class Stack:
         for start in range(0, len(tuples), 500):
             self.sql("INSERT INTO migration_run_resources (%s) VALUES %s" % (
                 ", ".join(names), ", ".join(tuples[start:start + 500])))
-        return [int(r[0]) for r in self.sql(
-            "SELECT id FROM migration_run_resources WHERE run_id=%s AND external_id LIKE %s ORDER BY id"
-            % (q(run_id), q(prefix + "-%")))]
+        mine = "FROM migration_run_resources WHERE run_id=%s AND external_id LIKE %s" % (q(run_id), q(prefix + "-%"))
+        self.sql("INSERT INTO migration_run_resource_data (run_id, resource_id%s) SELECT run_id, id%s %s" % (
+            "".join(", " + k for k in data), "".join(", " + q(v) for v in data.values()), mine))
+        return [int(r[0]) for r in self.sql("SELECT id %s ORDER BY id" % mine)]
+
+    def insert_resource_rows(self, run_id, items):
+        """items: (resource_type, external_id, normalized dict), inserted pending in their order,
+        each with its data row as discovery writes them (migration_run_resource_data)."""
+        for start in range(0, len(items), 200):
+            part = items[start:start + 200]
+            self.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, created_at, "
+                     "updated_at) VALUES " + ", ".join("(%s, %s, %s, 'pending', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))"
+                                                      % (q(run_id), q(t), q(ext)) for t, ext, _ in part))
+            self.sql("INSERT INTO migration_run_resource_data (run_id, resource_id, normalized_data) "
+                     "SELECT r.run_id, r.id, j.norm FROM JSON_TABLE(%s, '$[*]' COLUMNS (type VARCHAR(32) PATH '$[0]', "
+                     "ext VARCHAR(191) PATH '$[1]', norm JSON PATH '$[2]')) j JOIN migration_run_resources r "
+                     "ON r.run_id = %s AND r.resource_type = j.type AND r.external_id = j.ext"
+                     % (q(json.dumps(part)), q(run_id)))
 
     def insert_logs(self, run_id, entries):
         """entries: list of (level, message, context_or_None, logged_at 'YYYY-MM-DD HH:MM:SS[.ffffff]').

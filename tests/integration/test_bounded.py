@@ -112,11 +112,14 @@ class TestBoundedTransactions(harness.ApiTestCase):
             if n:
                 self.stack.sql(
                     "INSERT INTO migration_run_resources (run_id, resource_type, external_id, name, action, status,"
-                    " attempts, error_message, normalized_data, created_at, updated_at)"
+                    " attempts, error_message, created_at, updated_at)"
                     " SELECT %s, 'monitor', CONCAT('%s', seq), CONCAT('M', seq), 'create', '%s', %d, %s,"
-                    " JSON_OBJECT('name', CONCAT('M', seq), 'url', CONCAT('https://%s', seq, '.example.com/'),"
-                    " 'type', 'http', 'interval', 60, 'paused', false), UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)"
-                    " FROM seq_1_to_%d" % (q(rid), st[0], st, 1 if st == "failed" else 0, err, st[0], n))
+                    " UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) FROM seq_1_to_%d"
+                    % (q(rid), st[0], st, 1 if st == "failed" else 0, err, n))
+        self.stack.sql(
+            "INSERT INTO migration_run_resource_data (run_id, resource_id, normalized_data)"
+            " SELECT run_id, id, JSON_OBJECT('name', name, 'url', CONCAT('https://', external_id, '.example.com/'),"
+            " 'type', 'http', 'interval', 60, 'paused', false) FROM migration_run_resources WHERE run_id = %s" % q(rid))
         if logs:
             self.stack.sql("INSERT INTO migration_run_logs (run_id, level, message, logged_at)"
                            " SELECT %s, 'info', CONCAT('entry ', seq), UTC_TIMESTAMP(6) FROM seq_1_to_%d"
@@ -236,17 +239,11 @@ class TestBoundedTransactions(harness.ApiTestCase):
         rid = self.stack.insert_run(user.id, status="awaiting_review",
                                     stats='{"discovered":{},"planned":{},"imported":0,"skipped":0,'
                                           '"failed":0,"progress":0}')
-        self.stack.sql(
-            "INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, normalized_data,"
-            " created_at, updated_at) SELECT %s, 'contact', CONCAT('c', seq), 'pending', JSON_OBJECT('name',"
-            " CONCAT('C', seq), 'type', 'email', 'value', CONCAT('c', seq, '@example.com')), UTC_TIMESTAMP(6),"
-            " UTC_TIMESTAMP(6) FROM seq_1_to_20" % q(rid))
-        self.stack.sql(
-            "INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, normalized_data,"
-            " created_at, updated_at) SELECT %s, 'monitor', CONCAT('m', seq), 'pending', JSON_OBJECT('name',"
-            " CONCAT('M', seq), 'url', CONCAT('https://m', seq, '.example.com/'), 'type', 'http', 'interval', 60,"
-            " 'paused', false, 'contact_ids', JSON_EXTRACT(%s, '$')), UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)"
-            " FROM seq_1_to_2000" % (q(rid), q(json.dumps(contacts))))
+        self.stack.insert_resource_rows(rid, [("contact", "c%d" % i, {
+            "name": "C%d" % i, "type": "email", "value": "c%d@example.com" % i}) for i in range(1, 21)] + [
+            ("monitor", "m%d" % i, {"name": "M%d" % i, "url": "https://m%d.example.com/" % i, "type": "http",
+                                    "interval": 60, "paused": False, "contact_ids": contacts})
+            for i in range(1, 2001)])
         self.stack.drop_leftover_jobs()
         self.mark()
         self.assertStatus(user.request("POST", "/api/v1/migrations/%s/execute" % rid), 202)
@@ -355,6 +352,7 @@ class TestBoundedTransactions(harness.ApiTestCase):
         txs = self.transactions()
         self.assertBounded(txs, "discovery")
         self.assertEqual(self.total(txs, "INSERT", "migration_run_resources"), 6002, "each resource saved once")
+        self.assertEqual(self.total(txs, "INSERT", "migration_run_resource_data"), 6002, "and its data once")
 
     def _delete_and_measure(self, resources, logs, jobs, inline=False):
         user = self.user()
@@ -365,15 +363,16 @@ class TestBoundedTransactions(harness.ApiTestCase):
         self.assertStatus(user.request("GET", "/api/v1/migrations/" + rid), 404)
         self.runner_until(lambda: self.stack.count("migration_runs", "id=%s" % q(rid)) == 0,
                           "the run to be deleted")
-        for table in ("migration_run_resources", "migration_run_logs", "jobs"):
+        for table in ("migration_run_resources", "migration_run_resource_data", "migration_run_logs", "jobs"):
             self.assertEqual(self.stack.count(table, "run_id=%s" % q(rid)), 0, table)
         txs = self.transactions()
         self.assertBounded(txs, "delete")
         cleanup = self.total(txs, "INSERT", "jobs")  # the cleanup job of a larger run, deleted at its end
         self.assertEqual(cleanup, 0 if inline else 1, "deleted in the request" if inline else "left to the runner")
         self.assertEqual((self.total(txs, "DELETE", "migration_run_resources"),
+                          self.total(txs, "DELETE", "migration_run_resource_data"),
                           self.total(txs, "DELETE", "migration_run_logs"), self.total(txs, "DELETE", "jobs"),
-                          self.total(txs, "DELETE", "migration_runs")), (resources, logs, jobs + cleanup, 1),
+                          self.total(txs, "DELETE", "migration_runs")), (resources, resources, logs, jobs + cleanup, 1),
                          "every row deleted by a statement of its own, none by a cascade")
 
     def test_delete_of_a_large_run_in_bounded_transactions(self):
@@ -384,8 +383,9 @@ class TestBoundedTransactions(harness.ApiTestCase):
         self._delete_and_measure(resources=3000, logs=4000, jobs=3000)
 
     def test_delete_of_a_small_run_in_its_request(self):
-        """A run small enough to go in the request: its rows go by statements of their own too."""
-        self._delete_and_measure(resources=1000, logs=2000, jobs=500, inline=True)
+        """A run small enough to go in the request (its 700 resources and their 700 data rows among
+        DELETE_INLINE_MAX): its rows go by statements of their own too."""
+        self._delete_and_measure(resources=700, logs=2000, jobs=500, inline=True)
 
 
 if __name__ == "__main__":

@@ -101,16 +101,52 @@ class TestCommandLines(ApiTestCase):
         self.assertEqual(out, "queue\tjobs\treserved\toldest_age_s\n(no queued jobs)\n\nrun_status\truns")
         self.stack.sql("DROP DATABASE empty_cli", db="")
 
+    def migrated_before(self, db, first):
+        """A new database db migrated up to the migration before the one named first; its config."""
+        conf = self.empty_database(db)
+        old = os.path.join(self.stack.tmp, "sql-before-" + first)
+        shutil.rmtree(old, ignore_errors=True)
+        shutil.copytree(os.path.join(harness.SRCDIR, "sql"), old,
+                        ignore=lambda d, names: [n for n in names if not n.endswith(".sql") or n >= first])
+        self.stack.ctl("db", "migrate", "--sql-dir", old, config=conf)
+        return conf
+
+    def test_resource_data_moves_to_its_own_table_with_every_resource(self):
+        """sql/021 moves each resource's provider data, normalized data and dropped ledger into
+        migration_run_resource_data. On a database migrated to 020 with resources that have them
+        (and one without), every resource keeps its row and its data, keyed by its id."""
+        conf = self.migrated_before("upgrade_021", "021")
+        self.stack.sql("INSERT INTO users (id, name, email) VALUES (1, 'u', 'u@example.test');"
+                       "INSERT INTO migration_runs (id, user_id, provider, status, created_at, updated_at) VALUES "
+                       "('r1', 1, 'updown', 'awaiting_review', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6));"
+                       "INSERT INTO migration_run_resources (run_id, resource_type, external_id, name, status, "
+                       "external_data, normalized_data, dropped, created_at, updated_at) VALUES "
+                       "('r1', 'monitor', 'a', 'A', 'pending', '{\"token\":\"A\"}', '{\"url\":\"https://a.test/\"}',"
+                       " '[{\"field\":\"ssl\",\"reason\":\"no such setting\"}]', NOW(6), NOW(6)),"
+                       "('r1', 'contact', 'b', 'B', 'imported', NULL, '{\"value\":\"b@example.test\"}', NULL,"
+                       " NOW(6), NOW(6));", db="upgrade_021")
+        before = self.stack.sql("SELECT id, run_id, external_id, name, status, external_data, normalized_data, "
+                                "dropped FROM migration_run_resources ORDER BY id", db="upgrade_021")
+        r = run([self.stack.ctl_path, "--config", conf, "db", "migrate", "--sql-dir",
+                 os.path.join(harness.SRCDIR, "sql")])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("applied 021_resource_data.sql", r.stdout.splitlines())
+        after = self.stack.sql("SELECT r.id, r.run_id, r.external_id, r.name, r.status, d.external_data, "
+                               "d.normalized_data, d.dropped FROM migration_run_resources r LEFT JOIN "
+                               "migration_run_resource_data d ON d.run_id = r.run_id AND d.resource_id = r.id "
+                               "ORDER BY r.id", db="upgrade_021")
+        self.assertEqual(after, before)
+        self.assertEqual(len(after), 2)
+        self.assertEqual(self.stack.sql("SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = "
+                                        "'upgrade_021' AND table_name = 'migration_run_resources' AND column_name IN "
+                                        "('external_data', 'normalized_data', 'dropped')", db=""), [("0",)])
+        self.stack.sql("DROP DATABASE upgrade_021", db="")
+
     def test_clustering_by_run_keeps_every_row_and_id(self):
         """sql/010 rebuilds the resource and log tables with (run_id, id) as
         their primary key. On a database migrated to 009 with data in them,
         every row keeps its id and columns, and the next rows get new ids."""
-        conf = self.empty_database("upgrade_010")
-        old = os.path.join(self.stack.tmp, "sql-009")
-        shutil.rmtree(old, ignore_errors=True)
-        shutil.copytree(os.path.join(harness.SRCDIR, "sql"), old,
-                        ignore=lambda d, names: [n for n in names if not n.endswith(".sql") or n >= "010"])
-        self.stack.ctl("db", "migrate", "--sql-dir", old, config=conf)
+        conf = self.migrated_before("upgrade_010", "010")
         fill = ("INSERT INTO users (id, name, email) VALUES "
                 "(1, 'u', 'u@example.test');"
                 "INSERT INTO migration_runs (id, user_id, provider, status, created_at, updated_at) VALUES "

@@ -56,10 +56,7 @@ class FairTestCase(RunnerTestCase):
         rid = self.stack.insert_run(user.id, status="discovering", provider="uptimerobot",
                                     stats={"discovered": {"monitor": 5}, "planned": {}, "imported": 0,
                                            "skipped": 0, "failed": 0, "progress": 0})
-        rows = ["(%s, %s, %s, 'pending', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
-            q(rid), q(t), q(ext + rid[:8]), q(json.dumps(norm))) for t, ext, norm in monitors(5, "r")]
-        self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
-                       "normalized_data, created_at, updated_at) VALUES " + ", ".join(rows))
+        self.stack.insert_resource_rows(rid, [(t, ext + rid[:8], norm) for t, ext, norm in monitors(5, "r")])
         self.job(rid, waited_s, queue="planning", payload='{"review":true}')
         return rid
 
@@ -157,11 +154,7 @@ class TestSmallRunBesideLargeImport(FairTestCase):
         rid = self.stack.insert_run(user.id, status="awaiting_review", provider="uptimerobot",
                                     stats={"discovered": {}, "planned": {}, "imported": 0, "skipped": 0,
                                            "failed": 0, "progress": 0})
-        items = monitors(20, "small")
-        rows = ["(%s, %s, %s, 'pending', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
-            q(rid), q(t), q(ext + rid[:8]), q(json.dumps(norm))) for t, ext, norm in items]
-        self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
-                       "normalized_data, created_at, updated_at) VALUES " + ", ".join(rows))
+        self.stack.insert_resource_rows(rid, [(t, ext + rid[:8], norm) for t, ext, norm in monitors(20, "small")])
         self.execute(user, rid)
         return rid
 

@@ -262,7 +262,7 @@ class TestCronitorFidelity(FidelityTestCase):
             r = user.request("GET", "/api/v1/migrations/%s/resources?resource_type=%s&per_page=100" % (rid, rtype))
             self.assertStatus(r, 200)
             seen.append(r.text)
-        seen.append(json.dumps(self.stack.sql_dicts("SELECT * FROM migration_run_resources WHERE run_id=%s"
+        seen.append(json.dumps(self.stack.sql_dicts("SELECT * FROM " + harness.WITH_DATA + " WHERE r.run_id=%s"
                                                     % harness.q(rid)), default=str))
         seen.append(json.dumps(self.stack.sql_dicts("SELECT * FROM monitors WHERE user_id=%d" % user.id), default=str))
         for path in glob.glob(self.stack.tmp + "/**/*.log", recursive=True):

@@ -113,8 +113,8 @@ class TestPingdomFidelity(FidelityTestCase):
             r = user.request("GET", "/api/v1/migrations/%s%s" % (rid, path))
             self.assertStatus(r, 200)
             answers.append(r.text)
-        stored = self.stack.sql("SELECT external_data, normalized_data, reason, error_message FROM "
-                                "migration_run_resources WHERE run_id=%s" % harness.q(rid))
+        stored = self.stack.sql("SELECT d.external_data, d.normalized_data, r.reason, r.error_message FROM "
+                                + harness.WITH_DATA + " WHERE r.run_id=%s" % harness.q(rid))
         self.assertIn("[redacted]", json.dumps(stored), "the stored copy of the check says it held one")
         logs = self.stack.sql("SELECT message FROM migration_run_logs WHERE run_id=%s" % harness.q(rid))
         web = "".join(harness.tail(path, 100000) for w in self.stack.webs.values() for path in w.log_files())

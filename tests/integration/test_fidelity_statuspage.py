@@ -185,8 +185,8 @@ class TestStatuspageFidelity(FidelityTestCase):
         st = self.drive(rid, ("awaiting_review", "failed"), timeout=180)
         self.assertEqual(st, "awaiting_review", self.get(user, rid)["data"]["error_message"])
         return {r["external_id"]: json.loads(r["normalized_data"]) for r in self.stack.sql_dicts(
-            "SELECT external_id, normalized_data FROM migration_run_resources WHERE run_id=%s "
-            "AND resource_type='status_page'" % q(rid))}
+            "SELECT r.external_id, d.normalized_data FROM " + harness.WITH_DATA + " WHERE r.run_id=%s "
+            "AND r.resource_type='status_page'" % q(rid))}
 
     def test_every_reading_of_the_component_page_base_keeps_the_first_page(self):
         """The base of `page` for components is undocumented: numbered from 1 with page 0 read as 1

@@ -16,6 +16,7 @@ The expected values follow the fake's formulas for check i (tests/fakes/README.m
 import json
 import time
 
+import harness
 from fidelity import FidelityTestCase
 
 P = "updown"
@@ -180,8 +181,8 @@ class TestUpdownFidelity(FidelityTestCase):
                          {"Fid Contact %d" % (j + 1): set() for j in range(7)})
         self.assertEqual({n: set(d) for n, d in dropped("status_page").items()},
                          {"Fid Status Page 1": {"description"}, "Fid Status Page 2": {"description"}})
-        stored = self.rows("SELECT external_data FROM migration_run_resources WHERE run_id='%s' AND "
-                           "resource_type='status_page'" % rid)
+        stored = self.rows("SELECT d.external_data FROM " + harness.WITH_DATA + " WHERE r.run_id='%s' AND "
+                           "r.resource_type='status_page'" % rid)
         self.assertEqual(len(stored), 2)
         for r in stored:
             self.assertNotIn("access_key", r["external_data"])

@@ -115,8 +115,8 @@ class TestUptimeRobotFidelity(FidelityTestCase):
                                       % (rid, rtype)).text)
         for text in texts:
             self.assertNotIn(PASSWORD, text)
-        raw = self.stack.sql_value("SELECT external_data FROM migration_run_resources WHERE run_id=%s AND "
-                                   "name='Fid Monitor 8'" % q(rid))
+        raw = self.stack.sql_value("SELECT d.external_data FROM " + harness.WITH_DATA + " WHERE r.run_id=%s AND "
+                                   "r.name='Fid Monitor 8'" % q(rid))
         self.assertIn('"[redacted]"', raw)
         self.assertNotIn(PASSWORD.encode(), self.stack.dump_db())
         for top, _, files in os.walk(self.stack.tmp):

@@ -476,12 +476,14 @@ class TestClaimsOnThreeNodes(GaleraTestCase):
                        "VALUES " + ", ".join("(%s, %d, 'uptimerobot', 'awaiting_review', %s, UTC_TIMESTAMP(6), "
                                              "UTC_TIMESTAMP(6))" % (q(r), user.id, q(stats)) for r in rids))
         self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
-                       "normalized_data, created_at, updated_at) VALUES " + ", ".join(
-                           "(%s, 'monitor', %s, 'pending', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
-                               q(r), q("claim-%d" % i), q(json.dumps({
-                                   "name": "Claim %d" % i, "url": "https://claim%d.example.com/" % i, "type": "http",
-                                   "interval": 60, "paused": False, "contact_ids": []})))
-                           for i, r in enumerate(rids)))
+                       "created_at, updated_at) VALUES " + ", ".join(
+                           "(%s, 'monitor', %s, 'pending', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
+                               q(r), q("claim-%d" % i)) for i, r in enumerate(rids)))
+        self.stack.sql("INSERT INTO migration_run_resource_data (run_id, resource_id, normalized_data) "
+                       "SELECT run_id, id, JSON_OBJECT('name', CONCAT('Claim ', SUBSTRING(external_id, 7)), "
+                       "'url', CONCAT('https://claim', SUBSTRING(external_id, 7), '.example.com/'), 'type', 'http', "
+                       "'interval', 60, 'paused', false, 'contact_ids', JSON_ARRAY()) FROM migration_run_resources "
+                       "WHERE run_id IN (%s)" % ", ".join(q(r) for r in rids))
         for rid in rids:
             self.execute(user, rid)
         self.assertEqual(self.stack.count("jobs", "queue='planning'"), runs)

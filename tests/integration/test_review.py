@@ -9,6 +9,7 @@ import io
 import json
 import time
 
+import harness
 from harness import q
 from test_runner import RunnerTestCase, PROVIDER
 
@@ -37,8 +38,8 @@ class TestResourceList(ToolsTestCase):
         items += [("monitor", "m%02d" % i, monitor(i)) for i in range(n)]
         rid = self.synthetic_run(user, "uptimerobot", items)
         # names are stored at discovery; a synthetic run sets them as discovery would
-        self.stack.sql("UPDATE migration_run_resources SET name = JSON_VALUE(normalized_data, '$.name') "
-                       "WHERE run_id=%s" % q(rid))
+        self.stack.sql("UPDATE " + harness.WITH_DATA + " SET r.name = JSON_VALUE(d.normalized_data, '$.name') "
+                       "WHERE r.run_id=%s" % q(rid))
         return rid
 
     def test_every_resource_is_reachable_paged_and_filtered(self):
@@ -169,8 +170,8 @@ class TestResourceList(ToolsTestCase):
         items += [("monitor", "m%02d" % i, monitor(i, contact_ids=["c1", "c2", "c9"] if i < 2 else []))
                   for i in range(3)]
         rid = self.synthetic_run(user, "uptimerobot", items)
-        self.stack.sql("UPDATE migration_run_resources SET name = JSON_VALUE(normalized_data, '$.name') "
-                       "WHERE run_id=%s" % q(rid))
+        self.stack.sql("UPDATE " + harness.WITH_DATA + " SET r.name = JSON_VALUE(d.normalized_data, '$.name') "
+                       "WHERE r.run_id=%s" % q(rid))
         c1 = self.stack.sql_value("SELECT id FROM migration_run_resources WHERE run_id=%s AND external_id='c1'"
                                   % q(rid))
         r = user.request("POST", "/api/v1/migrations/%s/resources/exclude" % rid, body={"ids": [int(c1)]})
@@ -396,8 +397,8 @@ class TestPlanAtReview(RunnerTestCase):
         # a conflict names the object it meets as the user knows it: name, URL and number
         conflicts = [r for r in items if r["action"] == "conflict"]
         for c in conflicts:
-            url = self.stack.sql_value("SELECT JSON_VALUE(normalized_data, '$.url') FROM migration_run_resources "
-                                       "WHERE id=%d" % c["id"])
+            url = self.stack.sql_value("SELECT JSON_VALUE(normalized_data, '$.url') FROM migration_run_resource_data "
+                                       "WHERE resource_id=%d" % c["id"])
             mid, name = own[url]
             self.assertEqual(c["reason"], 'Exists: monitor "%s" at %s (no. %s), created in your account (not by an '
                              'import), with the same type and URL. Resolve with skip, overwrite or duplicate.'
@@ -419,14 +420,14 @@ class TestPlanAtReview(RunnerTestCase):
         # between review and execute the account changes: one conflicting monitor is deleted, and a monitor
         # planned as new now exists
         gone = conflicts[1]
-        gone_url = self.stack.sql_value("SELECT JSON_VALUE(normalized_data, '$.url') FROM migration_run_resources "
-                                        "WHERE id=%d" % gone["id"])
+        gone_url = self.stack.sql_value("SELECT JSON_VALUE(normalized_data, '$.url') FROM migration_run_resource_data "
+                                        "WHERE resource_id=%d" % gone["id"])
         self.stack.sql("DELETE FROM monitors WHERE id=%s" % own[gone_url][0])
         late = creates[1]
         self.stack.sql("INSERT INTO monitors (user_id, name, type, url, interval_s, paused, created_at, updated_at) "
                        "SELECT %d, 'Made meanwhile', JSON_VALUE(normalized_data, '$.type'), "
                        "JSON_VALUE(normalized_data, '$.url'), 60, 0, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6) "
-                       "FROM migration_run_resources WHERE id=%d" % (user.id, late["id"]))
+                       "FROM migration_run_resource_data WHERE resource_id=%d" % (user.id, late["id"]))
         written = "SELECT id, updated_at FROM migration_run_resources WHERE run_id=%s" % q(rid)
         before = dict(self.stack.sql(written))
         self.execute(user, rid)
@@ -479,8 +480,8 @@ class TestPreview(ToolsTestCase):
                                "currency": "EUR", "date": "2026-11-02"}),
         ]
         rid = self.synthetic_run(user, "whmcs", items)
-        self.stack.sql("UPDATE migration_run_resources SET name = JSON_VALUE(normalized_data, '$.name') "
-                       "WHERE run_id=%s" % q(rid))
+        self.stack.sql("UPDATE " + harness.WITH_DATA + " SET r.name = JSON_VALUE(d.normalized_data, '$.name') "
+                       "WHERE r.run_id=%s" % q(rid))
         return rid
 
     def previews(self, user, rid):
@@ -558,8 +559,8 @@ class TestReport(ToolsTestCase):
             ("incident", "i1", {"name": "Outage"}),
         ]
         rid = self.synthetic_run(user, "healthchecks", items)
-        self.stack.sql("UPDATE migration_run_resources SET name = JSON_VALUE(normalized_data, '$.name') "
-                       "WHERE run_id=%s" % q(rid))
+        self.stack.sql("UPDATE " + harness.WITH_DATA + " SET r.name = JSON_VALUE(d.normalized_data, '$.name') "
+                       "WHERE r.run_id=%s" % q(rid))
         # a monitor imported before: updated this time
         self.stack.sql("INSERT INTO monitors (user_id, name, type, url, interval_s, paused, created_at, updated_at) "
                        "VALUES (%d, 'Old', 'http', 'https://shop1.example.com/health', 60, 0, UTC_TIMESTAMP(6), "

@@ -34,11 +34,7 @@ class RunnerTestCase(harness.ApiTestCase):
         rid = self.stack.insert_run(user.id, status="awaiting_review", provider=provider,
                                     stats={"discovered": {}, "planned": {}, "imported": 0, "skipped": 0,
                                            "failed": 0, "progress": 0})
-        for start in range(0, len(items), 200):
-            rows = ["(%s, %s, %s, 'pending', %s, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))" % (
-                q(rid), q(t), q(ext), q(json.dumps(norm))) for t, ext, norm in items[start:start + 200]]
-            self.stack.sql("INSERT INTO migration_run_resources (run_id, resource_type, external_id, status, "
-                           "normalized_data, created_at, updated_at) VALUES " + ", ".join(rows))
+        self.stack.insert_resource_rows(rid, items)
         return rid
 
     # -- the fake account
@@ -224,8 +220,8 @@ class TestRunnerLifecycle(RunnerTestCase):
 
         # paused state kept as at the provider
         paused_src = int(self.stack.sql_value(
-            "SELECT COUNT(*) FROM migration_run_resources WHERE run_id=%s AND resource_type='monitor' "
-            "AND JSON_VALUE(normalized_data, '$.paused') IN ('1', 'true')" % q(rid)))
+            "SELECT COUNT(*) FROM " + harness.WITH_DATA + " WHERE r.run_id=%s AND r.resource_type='monitor' "
+            "AND JSON_VALUE(d.normalized_data, '$.paused') IN ('1', 'true')" % q(rid)))
         self.assertGreater(paused_src, 0)
         self.assertEqual(int(self.stack.sql_value("SELECT SUM(paused) FROM monitors WHERE user_id=%d" % user.id)),
                          paused_src)
@@ -240,7 +236,7 @@ class TestRunnerLifecycle(RunnerTestCase):
             self.assertEqual(row["user_id"], str(user.id))
         # the page's list matches the provider's monitor ids, mapped through the linkage
         sp = self.stack.sql_dicts(
-            "SELECT r.normalized_data, r.target_id FROM migration_run_resources r WHERE r.run_id=%s "
+            "SELECT d.normalized_data, r.target_id FROM " + harness.WITH_DATA + " WHERE r.run_id=%s "
             "AND r.resource_type='status_page' ORDER BY r.id" % q(rid))
         for page in sp:
             want = []
@@ -588,8 +584,9 @@ class TestRunnerPlanning(RunnerTestCase):
         exts = sorted(by_ext)
         target_of = {}
         for ext in exts:
-            url = self.stack.sql_value("SELECT JSON_VALUE(normalized_data, '$.url') FROM migration_run_resources "
-                                       "WHERE run_id=%s AND external_id=%s AND resource_type='monitor'" % (q(rid), q(ext)))
+            url = self.stack.sql_value("SELECT JSON_VALUE(d.normalized_data, '$.url') FROM " + harness.WITH_DATA +
+                                       " WHERE r.run_id=%s AND r.external_id=%s AND r.resource_type='monitor'"
+                                       % (q(rid), q(ext)))
             target_of[ext] = self.stack.sql_value("SELECT id FROM monitors WHERE user_id=%d AND url=%s" % (user.id, q(url)))
         plan = [("skip", exts[0]), ("overwrite", exts[1]), ("duplicate", exts[2])]
         for strategy, ext in plan:
@@ -642,9 +639,10 @@ class TestRunnerPlanning(RunnerTestCase):
         self.assertEqual(self.stack.count("jobs", "run_id=%s AND queue='resources'" % q(rid)), 1)
         # one resource's data turns unusable between planning and import
         victim = self.resources(rid, "resource_type='monitor'")[0]
-        good = self.stack.sql_value("SELECT normalized_data FROM migration_run_resources WHERE id=%s" % victim["id"])
-        self.stack.sql("UPDATE migration_run_resources SET normalized_data='{\"name\":\"\",\"url\":null}' WHERE id=%s"
-                       % victim["id"])
+        good = self.stack.sql_value("SELECT normalized_data FROM migration_run_resource_data WHERE resource_id=%s"
+                                    % victim["id"])
+        self.stack.sql("UPDATE migration_run_resource_data SET normalized_data='{\"name\":\"\",\"url\":null}' "
+                       "WHERE resource_id=%s" % victim["id"])
         self.assertEqual(self.drive(rid, ("completed", "completed_with_errors")), "completed_with_errors")
         run = self.get(user, rid)["data"]
         self.assertEqual(run["failed_resources"], 1)
@@ -656,7 +654,8 @@ class TestRunnerPlanning(RunnerTestCase):
         errs = self.req("GET", "/api/v1/migrations/%s/logs?errors_only=true" % rid, token=user.token).json["data"]
         self.assertTrue(any(e["context"].get("resource_id") == int(victim["id"]) for e in errs), errs)
         # repaired, then retried
-        self.stack.sql("UPDATE migration_run_resources SET normalized_data=%s WHERE id=%s" % (q(good), victim["id"]))
+        self.stack.sql("UPDATE migration_run_resource_data SET normalized_data=%s WHERE resource_id=%s"
+                       % (q(good), victim["id"]))
         r = user.request("POST", "/api/v1/migrations/%s/retry-failed" % rid)
         self.assertStatus(r, 202)
         self.assertEqual(r.json["retried"], 1)

@@ -103,10 +103,10 @@ class TestChunkedImport(RunnerTestCase):
             self.step("plan", 5000)
         # three monitors of the first chunk turn unusable between planning and import
         victims = [r["id"] for r in self.resources(rid, "resource_type='monitor'")[:3]]
-        good = {v: self.stack.sql_value("SELECT normalized_data FROM migration_run_resources WHERE id=%s" % v)
-                for v in victims}
-        self.stack.sql("UPDATE migration_run_resources SET normalized_data='{\"name\":\"\",\"url\":null}'"
-                       " WHERE id IN (%s)" % ",".join(victims))
+        good = {v: self.stack.sql_value("SELECT normalized_data FROM migration_run_resource_data WHERE resource_id=%s"
+                                        % v) for v in victims}
+        self.stack.sql("UPDATE migration_run_resource_data SET normalized_data='{\"name\":\"\",\"url\":null}'"
+                       " WHERE resource_id IN (%s)" % ",".join(victims))
         # steps of 200 resources (on any machine), one runner at a time: after each, the stats
         # are the run's counts, though no step counted the run's resources but the first
         while self.stack.count("migration_run_resources", "run_id=%s AND status='failed'" % q(rid)) < 3:
@@ -117,7 +117,8 @@ class TestChunkedImport(RunnerTestCase):
         self.assertEqual(self.get(user, rid)["data"]["stats"]["failed"], 3)
         # repaired and retried while the import goes on: the next report counts afresh
         for v, data in good.items():
-            self.stack.sql("UPDATE migration_run_resources SET normalized_data=%s WHERE id=%s" % (q(data), v))
+            self.stack.sql("UPDATE migration_run_resource_data SET normalized_data=%s WHERE resource_id=%s"
+                           % (q(data), v))
         r = user.request("POST", "/api/v1/migrations/%s/retry-failed" % rid)
         self.assertStatus(r, 202)
         steps = 0
