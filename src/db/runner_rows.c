@@ -395,14 +395,14 @@ resources_checks(struct db *db, const char *run_id, char **json)
 }
 
 int64_t
-resources_upsert_rows(struct db *db, const char *run_id, const char *rows)
+resources_upsert_rows(struct db *db, const char *run_id, const char *keys, const char *rows)
 {
-	char *copy;
-	const char *json = storable(rows, &copy);
-	int64_t n = db_exec(db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, json);
+	char *kcopy, *copy = NULL;
+	int64_t n = db_exec(db, ST_RN_RES_UPSERT_ROWS, "ss", run_id, storable(keys, &kcopy));
 
-	if (n >= 0 && db_exec(db, ST_RN_RES_DATA_UPSERT_ROWS, "ss", json, run_id) < 0)
+	if (n >= 0 && db_exec(db, ST_RN_RES_DATA_UPSERT_ROWS, "ss", storable(rows, &copy), run_id) < 0)
 		n = -1;
+	free(kcopy);
 	free(copy);
 	return n;
 }

@@ -128,10 +128,11 @@ int resources_sp_items_unread(struct db *, const char *run_id, const char *page_
 
 /* ---- a run's resources ---- */
 
-/* Discovery: a page's resources inserted or refreshed; rows is one JSON array
- * in page order [[type, external id, name, raw data or null, normalized data,
- * dropped or null], ...]. */
-int64_t resources_upsert_rows(struct db *, const char *run_id, const char *rows);
+/* Discovery: a page's resources inserted or refreshed, then their data; keys
+ * is one JSON array in page order [[type, external id, name], ...], rows the
+ * same with the data [[type, external id, name, raw data or null, normalized
+ * data, dropped or null], ...] (the server reads each once). */
+int64_t resources_upsert_rows(struct db *, const char *run_id, const char *keys, const char *rows);
 /* Planning: a batch's decisions, rows one JSON array [[id, action, status, reason], ...]
  * (never over one made by resolve-conflicts, never on finished work). */
 int64_t plan_set_rows(struct db *, const char *rows);

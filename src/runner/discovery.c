@@ -285,13 +285,14 @@ static int
 save_items(struct runner *r, const struct disc *d, const struct prov_page *p, size_t from, size_t to)
 {
 	json_object *rows = json_object_new_array_ext((int)(to - from));
+	json_object *keys = json_object_new_array_ext((int)(to - from));
 	char name[256];
 	int64_t rc;
 
 	for (size_t i = from; i < to; i++) {
 		const struct prov_item *it = &p->items[i];
 		const struct prov_fields *fields = prov_fields_of(d->def->fields, it->resource_type);
-		json_object *row = json_object_new_array_ext(6);
+		json_object *row = json_object_new_array_ext(6), *key = json_object_new_array_ext(3);
 		if (it->norm != NULL)
 			seal_secrets(r, d->user, it->norm);
 		importer_label(it->resource_type, it->norm, name, sizeof name);
@@ -302,8 +303,12 @@ save_items(struct runner *r, const struct disc *d, const struct prov_page *p, si
 		json_object_array_add(row, it->norm ? json_object_get(it->norm) : json_object_new_object());
 		json_object_array_add(row, fields ? prov_dropped(fields, it->raw) : NULL);
 		json_object_array_add(rows, row);
+		for (size_t k = 0; k < 3; k++)
+			json_object_array_add(key, json_object_get(json_object_array_get_idx(row, k)));
+		json_object_array_add(keys, key);
 	}
-	rc = to > from ? resources_upsert_rows(r->db, d->job->run_id, jx_text(rows)) : 0;
+	rc = to > from ? resources_upsert_rows(r->db, d->job->run_id, jx_text(keys), jx_text(rows)) : 0;
+	json_object_put(keys);
 	json_object_put(rows);
 	return rc < 0 ? -1 : 0;
 }
