@@ -172,7 +172,11 @@ class TestProviderWaitMax(RateLimitTestCase):
 
     def test_run_fails_after_provider_wait_max_of_refusals_across_runners(self):
         """provider_wait_max 5 s, each refusal naming 2 s: the third refusal in a row would make
-        the row last past 5 s, so the run fails there, each refusal met by another process."""
+        the row last past 5 s, so the run fails there at the latest, each refusal met by another
+        process. Where it fails depends on time (the row is measured on the clock): on a loaded
+        machine the runner that meets the second refusal may come more than 1 s after its wait,
+        and 2 s more would pass 5 s already; so the run fails at the second or the third, and
+        says how many it met."""
         user = self.user()
         key = self.account(monitors=20, heartbeats=0, contacts=1, status_pages=0)
         self.faults({"kind": "429", "retry_after": 2, "match": "getMonitors", "times": 0})
@@ -184,15 +188,17 @@ class TestProviderWaitMax(RateLimitTestCase):
             time.sleep(0.2)
         run = self.get(user, rid)["data"]
         self.assertEqual(run["status"], "failed")
+        reqs = self.requests()
+        n = len(reqs)
+        self.assertIn(n, (2, 3), reqs)
+        self.assertEqual([r["status"] for r in reqs], [429] * n, reqs)
         self.assertTrue(run["error_message"].startswith(
-            "Discovery failed: UptimeRobot kept refusing requests for its rate limit (3 in a row over "), run)
+            "Discovery failed: UptimeRobot kept refusing requests for its rate limit (%d in a row over " % n), run)
         self.assertIn("[limits] provider_wait_max (5 s)", run["error_message"])
         self.assertNotIn("waiting", run["stats"])
-        reqs = self.requests()
-        self.assertEqual([r["status"] for r in reqs], [429] * 3, reqs)
         self.assertWaitsHonoured(reqs, lambda r: 2)
         err = [l for l in self.logs(user, rid) if l["level"] == "error"]
-        self.assertEqual((err[0]["context"]["reason"], err[0]["context"]["refusals"]), ("rate_limit", 3), err)
+        self.assertEqual((err[0]["context"]["reason"], err[0]["context"]["refusals"]), ("rate_limit", n), err)
         self.assertEqual(self.stack.count("jobs", "run_id=%s" % q(rid)), 0)
         self.assertIsNone(self.stack.sql_dicts("SELECT credentials FROM migration_runs WHERE id=%s" % q(rid))[0]
                           ["credentials"])
