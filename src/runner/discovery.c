@@ -278,9 +278,10 @@ seal_secrets(const struct runner *r, uint64_t user, json_object *norm)
 	}
 }
 
-/* The page's resources from..to-1, in one statement, each with what of it
- * does not carry over by the provider's field table (none yet: null), its
- * secrets sealed. 0 or -1. */
+/* The page's resources from..to-1, in two statements (their keys and names,
+ * then their data: resources_upsert_rows), each with what of it does not
+ * carry over by the provider's field table (none yet: null), its secrets
+ * sealed. 0 or -1. */
 static int
 save_items(struct runner *r, const struct disc *d, const struct prov_page *p, size_t from, size_t to)
 {
