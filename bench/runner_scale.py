@@ -14,7 +14,8 @@ never doubles a busy slot). Prints, beside its target (issue 14):
              after the run (issue 28 item 3: target >= 0.8), and per imported
              resource the statements, index lookups and rows read (the server's
              Handler_read_* and Questions over execute -> completed; target <= 10 rows)
-  revert     revert -> reverted, objects/s, and its ratio to the import's rate in the same run
+  revert     revert -> reverted, objects/s, and its ratio to the import's rate in the same run;
+             the server's rows read an object over it (Handler_read_*)
   CPU        per resource of discovery and of the import, in MariaDB, the runners and the fake
              provider, and the rate the machine's cores would allow if they did nothing else
   peak RSS   of every runner process (max)             target <= 32 MiB, flat in N
@@ -259,12 +260,14 @@ def bench_one(st, conf, user, n, slots, tick):
         imported = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s"
                                     " AND status = 'imported'" % harness.q(run)))
         # the whole import undone (issue 26): from the request to the run's end, both in its log
+        rv0 = counters(st)
         r = user.request("POST", "/api/v1/migrations/%s/revert" % run, raw_body=b"",
                          headers={"Content-Type": "application/json"})
         assert r.status == 202, r.describe()
         t4 = logged_at(st, run, "Reverting:")
         reverted = wait_status(st, run, ("reverted",), 3600)
         t5 = logged_at(st, run, "Run reverted")
+        rv_read = sum(counters(st)[k] - rv0[k] for k in HANDLER_READS) / max(1, imported)
     b0 = cpu()[0]
     base = baseline_rate(st, script, rows)
     base_cpu = 1e6 * (cpu()[0] - b0) / max(1, rows)
@@ -302,8 +305,8 @@ def bench_one(st, conf, user, n, slots, tick):
               % (what, each[0], each[1], each[2], os.cpu_count(), os.cpu_count() * 1e6 / max(1, sum(each))))
     print("             (MariaDB's CPU a row of the baseline: %.0f us)" % base_cpu)
     rv_rate = imported / max(0.001, t5 - t4)
-    print("  revert     revert -> %s        %7.1f s  %7.0f objects/s     %.2f of the import's rate; %d monitors left"
-          % (reverted, t5 - t4, rv_rate, rv_rate / imp_rate, left))
+    print("  revert     revert -> %s        %7.1f s  %7.0f objects/s     %.2f of the import's rate; %d monitors left;"
+          " %.1f rows read an object" % (reverted, t5 - t4, rv_rate, rv_rate / imp_rate, left, rv_read))
     print("  peak RSS   max over %d runner processes: %d KiB   target <= %d KiB   %s"
           % (len(cron.rss), peak, TARGET_RSS_KIB, verdict(peak <= TARGET_RSS_KIB)))
     with open(cron.log) as f:
