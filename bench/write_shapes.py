@@ -28,7 +28,6 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import subprocess
 import sys
 import time
@@ -46,13 +45,9 @@ WIDE = (576, 723, 133)
 
 def statement(name):
     """A statement of src/db/*.def as the runner prepares it (its macros expanded)."""
-    defs = "".join('#include "%s"\n' % os.path.join(harness.SRCDIR, "src", "db", d)
-                   for d in ("sql_core.def", "sql_queue.def", "sql_runner.def"))
-    out = subprocess.run(["gcc", "-E", "-P", "-x", "c", "-"], input="#define STMT(n, s) @n s\n" + defs,
-                         capture_output=True, text=True, check=True).stdout
-    m = re.search(r"@%s((?:\s*\"(?:[^\"\\]|\\.)*\")+)" % name, out)
-    assert m, "no statement %s in src/db/*.def" % name
-    return "".join(json.loads(s) for s in re.findall(r"\"(?:[^\"\\]|\\.)*\"", m.group(1)))
+    sql = harness.sql_statements().get(name)
+    assert sql, "no statement %s in src/db/*.def" % name
+    return sql
 
 
 def literal(s):

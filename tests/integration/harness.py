@@ -17,6 +17,7 @@ import ctypes
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -108,6 +109,17 @@ def file_size(path):
         return os.path.getsize(path)
     except OSError:
         return 0
+
+
+def sql_statements():
+    """Every statement of src/db/*.def as the programs prepare them (their macros expanded by
+    the C preprocessor, as src/db/stmts.c includes them): name -> SQL text, in their order."""
+    defs = "".join('#include "%s"\n' % os.path.join(SRCDIR, "src", "db", d)
+                   for d in ("sql_core.def", "sql_queue.def", "sql_runner.def"))
+    out = subprocess.run(["gcc", "-E", "-P", "-x", "c", "-"], input="#define STMT(n, s) @n s\n" + defs,
+                         capture_output=True, text=True, check=True).stdout
+    return {m.group(1): "".join(json.loads(t) for t in re.findall(r"\"(?:[^\"\\]|\\.)*\"", m.group(2)))
+            for m in re.finditer(r"@(\w+)((?:\s*\"(?:[^\"\\]|\\.)*\")+)", out)}
 
 
 def q(value):
