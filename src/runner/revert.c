@@ -12,15 +12,24 @@
  * changed since the import or something of the user's came to use it (its
  * image's hash is not the one the import wrote: "kept"), when another run
  * imported it since ("left" to that run), or when it is gone ("gone"). The
- * run ends reverted in every case. */
+ * run ends reverted in every case.
+ *
+ * What the revert did so far (struct tally) is kept in the job's payload,
+ * {"revert":{"deleted":n,...,"todo":n}}, written by each batch in its own
+ * transaction: the progress reported each second reads it, and the run is
+ * counted only when the job has none yet and at the end (counted at every
+ * report, a revert of 100,000 read its resources once a second). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/jsonx.h"
 #include "core/log.h"
 #include "core/util.h"
+#include "core/xalloc.h"
 #include "db/account.h"
+#include "db/queue_rows.h"
 #include "db/runner_rows.h"
 #include "importers/importer.h"
 #include "runner/rules.h"
@@ -33,15 +42,85 @@ struct rv_run {
 	char provider[33];
 };
 
+/* The objects by what the revert did with them; todo: not yet. */
+enum { T_DELETED, T_RESTORED, T_KEPT, T_LEFT, T_GONE, T_TODO, TALLIES };
+static const char *const tally_names[TALLIES] = { "deleted", "restored", "kept", "left", "gone", "todo" };
+
+struct tally {
+	int64_t n[TALLIES];
+	bool counted;  /* n holds the run's counts (from the payload, or counted) */
+	char *payload; /* n as the job's payload, as last committed (malloc'd) */
+};
+
+/* Where an object the run wrote (created or updated) counts once the revert
+ * marked it reverted, kept, left or gone (NULL: not yet). */
+static int
+tally_of(const char *written, const char *reverted)
+{
+	if (reverted == NULL)
+		return T_TODO;
+	if (strcmp(reverted, "reverted") == 0)
+		return strcmp(written, "created") == 0 ? T_DELETED : T_RESTORED;
+	if (strcmp(reverted, "kept") == 0)
+		return T_KEPT;
+	return strcmp(reverted, "left") == 0 ? T_LEFT : T_GONE;
+}
+
+/* revert_counts' groups added to an int64_t[TALLIES]. */
+static void
+tally_add(const char *written, const char *reverted, int64_t n, void *arg)
+{
+	int64_t *t = arg;
+
+	t[tally_of(written, reverted)] += n;
+}
+
+/* The tally of a job's payload into t; false (and t zero) when it holds none. */
+static bool
+tally_load(const char *payload, struct tally *t)
+{
+	json_object *o = payload != NULL ? jx_parse(payload, strlen(payload), &(int){ 0 }) : NULL, *rv, *v;
+	bool ok = json_object_object_get_ex(o, "revert", &rv) && json_object_is_type(rv, json_type_object);
+
+	for (int i = 0; ok && i < TALLIES; i++) {
+		ok = json_object_object_get_ex(rv, tally_names[i], &v) &&
+		    json_object_is_type(v, json_type_int) && json_object_get_int64(v) >= 0;
+		if (ok)
+			t->n[i] = json_object_get_int64(v);
+	}
+	json_object_put(o);
+	if (!ok)
+		memset(t->n, 0, sizeof t->n);
+	return ok;
+}
+
+static char *
+tally_text(const int64_t n[TALLIES])
+{
+	json_object *o = json_object_new_object(), *rv = json_object_new_object();
+	char *text;
+
+	for (int i = 0; i < TALLIES; i++)
+		jx_add_int(rv, tally_names[i], n[i]);
+	json_object_object_add(o, "revert", rv);
+	text = xstrdup(jx_text(o));
+	json_object_put(o);
+	return text;
+}
+
 /* A batch of one kind's objects, or (one) a single object after a batch
  * failed. */
 struct rv_batch {
 	struct job *job;
 	const struct rv_run *run;
+	struct tally *done; /* as committed */
 	const char *type;
 	int limit;
 	/* filled by the body */
 	int n;
+	int64_t add[TALLIES]; /* what it did, to add to done once committed */
+	char *payload;        /* done with add, as written */
+	bool counted;         /* done counted by the body */
 	bool moved;
 	char dberr[256];
 };
@@ -177,6 +256,8 @@ revert_rows(struct runner *r, struct rv_batch *b, enum account_table t, const st
 			json_object_array_add(unlink, json_object_new_string(w->ext));
 		json_object_array_add(marks,
 		    pair(json_object_new_uint64(w->id), json_object_new_string(outcome)));
+		b->add[tally_of(w->written, outcome)]++;
+		b->add[T_TODO]--;
 	}
 	if ((json_object_array_length(gone) > 0 && account_delete_ids(r->db, t, user, jx_text(gone)) < 0) ||
 	    (json_object_array_length(unlink) > 0 &&
@@ -191,6 +272,44 @@ out:
 	json_object_put(unlink);
 	json_object_put(marks);
 	return rc;
+}
+
+/* Inside a batch's transaction, first: the run counted into add when the job
+ * has no tally yet (the batch's own work is added to it). */
+static int
+batch_begin(struct runner *r, struct rv_batch *b)
+{
+	memset(b->add, 0, sizeof b->add);
+	b->counted = !b->done->counted;
+	return b->counted ? revert_counts(r->db, b->job->run_id, tally_add, b->add) : 0;
+}
+
+/* Inside a batch's transaction, last: the tally with what it did, into the
+ * job's payload. */
+static int
+batch_save(struct runner *r, struct rv_batch *b)
+{
+	int64_t n[TALLIES];
+
+	for (int i = 0; i < TALLIES; i++)
+		n[i] = b->done->n[i] + b->add[i];
+	free(b->payload);
+	b->payload = tally_text(n);
+	return job_payload_set(r->db, b->job->id, b->job->worker, b->payload) < 0 ? -1 : 0;
+}
+
+/* After a batch's commit: what it saved is the tally. */
+static void
+batch_done(struct rv_batch *b)
+{
+	if (b->payload == NULL)
+		return; /* nothing saved: a kind without objects, the job's tally still to count */
+	for (int i = 0; i < TALLIES; i++)
+		b->done->n[i] += b->add[i];
+	b->done->counted = true;
+	free(b->done->payload);
+	b->done->payload = b->payload;
+	b->payload = NULL;
 }
 
 static enum tx_result
@@ -211,11 +330,16 @@ batch_body(struct runner *r, void *arg)
 		b->moved = true;
 		return TX_ABORT;
 	}
+	free(b->payload);
+	b->payload = NULL;
 	if (!importer_table(b->type, &t))
 		return TX_COMMIT;
-	if ((n = revert_rows_next(r->db, b->job->run_id, b->type, b->limit, rows)) < 0)
+	if (batch_begin(r, b) != 0 ||
+	    (n = revert_rows_next(r->db, b->job->run_id, b->type, b->limit, rows)) < 0)
 		return TX_ERROR;
-	res = revert_rows(r, b, t, rows, n) == 0 ? TX_COMMIT : TX_ERROR;
+	res = revert_rows(r, b, t, rows, n) == 0 && ((n == 0 && !b->counted) || batch_save(r, b) == 0) ?
+	    TX_COMMIT :
+	    TX_ERROR;
 	revert_rows_clear(rows, (size_t)n);
 	if (res == TX_ERROR)
 		utf8_copy(b->dberr, sizeof b->dberr, db_error(r->db));
@@ -240,54 +364,41 @@ give_up_body(struct runner *r, void *arg)
 		return res;
 	if (job_verdict(QUEUE_REVERT, status) != JOB_ACT || !importer_table(b->type, &t))
 		return TX_ABORT;
-	if ((n = revert_rows_next(r->db, b->job->run_id, b->type, 1, &w)) <= 0)
-		return n < 0 ? TX_ERROR : TX_COMMIT;
+	free(b->payload);
+	b->payload = NULL;
+	if (batch_begin(r, b) != 0 || (n = revert_rows_next(r->db, b->job->run_id, b->type, 1, &w)) < 0)
+		return TX_ERROR;
+	if (n == 0)
+		return b->counted && batch_save(r, b) != 0 ? TX_ERROR : TX_COMMIT;
 	utf8_format(why, sizeof why, "could not be put back (%s): it is kept as it is", b->dberr);
 	marks = json_object_new_array_ext(1);
 	json_object_array_add(marks, pair(json_object_new_uint64(w.id), json_object_new_string("kept")));
-	res = warn_left(r, b, t, &w, "kept", why) != 0 || revert_marks(r->db, jx_text(marks)) < 0 ? TX_ERROR :
-	                                                                                            TX_COMMIT;
+	b->add[T_KEPT]++;
+	b->add[T_TODO]--;
+	res = warn_left(r, b, t, &w, "kept", why) != 0 || revert_marks(r->db, jx_text(marks)) < 0 ||
+	        batch_save(r, b) != 0 ?
+	    TX_ERROR :
+	    TX_COMMIT;
 	json_object_put(marks);
 	revert_rows_clear(&w, 1);
 	return res;
 }
 
-struct tally {
-	int64_t deleted, restored, kept, left, gone, todo;
-};
-
-static void
-tally_add(const char *written, const char *reverted, int64_t n, void *arg)
-{
-	struct tally *t = arg;
-
-	if (reverted == NULL)
-		t->todo += n;
-	else if (strcmp(reverted, "reverted") == 0 && strcmp(written, "created") == 0)
-		t->deleted += n;
-	else if (strcmp(reverted, "reverted") == 0)
-		t->restored += n;
-	else if (strcmp(reverted, "kept") == 0)
-		t->kept += n;
-	else if (strcmp(reverted, "left") == 0)
-		t->left += n;
-	else
-		t->gone += n;
-}
-
 struct rv_finish {
 	struct job *job;
-	bool done; /* every object handled: end the run */
+	const struct tally *tally; /* as committed */
+	bool done;                 /* every object handled: end the run */
 	bool moved;
 };
 
-/* The run's stats with "revert" (what it did so far) and, while it goes on,
+/* The run's stats with "revert" (what it did so far: the job's tally, or the
+ * run counted at the end and while the job has none) and, while it goes on,
  * "activity"; at the end, the run reverted and the job done. */
 static enum tx_result
 finish_body(struct runner *r, void *arg)
 {
 	struct rv_finish *f = arg;
-	struct tally t = { 0 };
+	int64_t t[TALLIES] = { 0 };
 	json_object *stats, *rv, *ctx;
 	char status[32], *old = NULL, *text = NULL;
 	enum tx_result res;
@@ -301,11 +412,16 @@ finish_body(struct runner *r, void *arg)
 		free(old);
 		return TX_ABORT;
 	}
-	if (revert_counts(r->db, f->job->run_id, tally_add, &t) != 0) {
-		free(old);
-		return TX_ERROR;
-	}
-	total = t.deleted + t.restored + t.kept + t.left + t.gone + t.todo;
+	if (f->done || !f->tally->counted) {
+		if (revert_counts(r->db, f->job->run_id, tally_add, t) != 0) {
+			free(old);
+			return TX_ERROR;
+		}
+	} else
+		memcpy(t, f->tally->n, sizeof t);
+	total = 0;
+	for (int i = 0; i < TALLIES; i++)
+		total += t[i];
 	stats = old != NULL ? jx_parse(old, strlen(old), &ok) : NULL;
 	if (stats == NULL || !json_object_is_type(stats, json_type_object)) {
 		json_object_put(stats);
@@ -313,30 +429,28 @@ finish_body(struct runner *r, void *arg)
 	}
 	rv = json_object_new_object();
 	jx_add_int(rv, "objects", total);
-	jx_add_int(rv, "deleted", t.deleted);
-	jx_add_int(rv, "restored", t.restored);
-	jx_add_int(rv, "kept", t.kept);
-	jx_add_int(rv, "left", t.left);
-	jx_add_int(rv, "gone", t.gone);
+	for (int i = 0; i < T_TODO; i++)
+		jx_add_int(rv, tally_names[i], t[i]);
 	json_object_object_add(stats, "revert", rv);
 	res = TX_ERROR;
-	if (f->done && t.todo == 0) {
+	if (f->done && t[T_TODO] == 0) {
 		json_object_object_del(stats, "activity");
 		if ((n = run_revert_done(r->db, f->job->run_id, jx_text(stats))) < 0)
 			goto out;
 		if (n > 0) {
 			ctx = json_object_get(rv);
-			runner_log(r, f->job->run_id, t.kept + t.left + t.gone > 0 ? "warning" : "info", ctx,
+			runner_log(r, f->job->run_id,
+			    t[T_KEPT] + t[T_LEFT] + t[T_GONE] > 0 ? "warning" : "info", ctx,
 			    "Run reverted: %lld object%s deleted, %lld put back as they were; %lld changed since "
 			    "and kept, %lld left to later runs, %lld already gone.",
-			    (long long)t.deleted, t.deleted == 1 ? "" : "s", (long long)t.restored,
-			    (long long)t.kept, (long long)t.left, (long long)t.gone);
+			    (long long)t[T_DELETED], t[T_DELETED] == 1 ? "" : "s", (long long)t[T_RESTORED],
+			    (long long)t[T_KEPT], (long long)t[T_LEFT], (long long)t[T_GONE]);
 			json_object_put(ctx);
 		}
 		if (queue_done(r->db, f->job) < 0)
 			goto out;
 	} else {
-		text = stats_activity(jx_text(stats), old, "reverting", NULL, total - t.todo, false, total,
+		text = stats_activity(jx_text(stats), old, "reverting", NULL, total - t[T_TODO], false, total,
 		    (int64_t)time(NULL));
 		if (run_stats_set(r->db, f->job->run_id, text) < 0)
 			goto out;
@@ -350,9 +464,9 @@ out:
 }
 
 static void
-finish(struct runner *r, struct job *j, bool done)
+finish(struct runner *r, struct job *j, const struct tally *tally, bool done)
 {
-	struct rv_finish f = { .job = j, .done = done };
+	struct rv_finish f = { .job = j, .tally = tally, .done = done };
 
 	if (runner_tx(r, finish_body, &f) != TX_COMMIT && f.moved)
 		runner_drop(r, j, "run no longer reverting");
@@ -370,6 +484,7 @@ revert_batch(struct runner *r, struct rv_batch *b, int *attempts)
 	b->limit = REVERT_BATCH;
 	t = runner_tx(r, batch_body, b);
 	if (t == TX_COMMIT) {
+		batch_done(b);
 		*attempts = 0;
 		return b->n;
 	}
@@ -382,16 +497,20 @@ revert_batch(struct runner *r, struct rv_batch *b, int *attempts)
 	 * back is kept alone, and a database that is down is waited for. */
 	b->limit = 1;
 	if ((t = runner_tx(r, batch_body, b)) == TX_COMMIT) {
+		batch_done(b);
 		*attempts = 0;
 		return b->n;
 	}
 	cls = db_error_class(r->db);
 	if (t == TX_ERROR && cls != DB_RETRY && cls != DB_LOST && b->dberr[0] != '\0' &&
-	    runner_tx(r, give_up_body, b) == TX_COMMIT)
+	    runner_tx(r, give_up_body, b) == TX_COMMIT) {
+		batch_done(b);
 		return 1;
+	}
 	log_error("run %s: revert: %s", b->job->run_id, db_error(r->db));
 	++*attempts;
-	queue_release(r->db, b->job, queue_backoff_ms(*attempts, 0, runner_random()), *attempts, NULL);
+	queue_release(r->db, b->job, queue_backoff_ms(*attempts, 0, runner_random()), *attempts,
+	    b->done->payload);
 	return -1;
 }
 
@@ -399,6 +518,7 @@ void
 revert_step(struct runner *r, struct job *j)
 {
 	struct rv_run run = { 0 };
+	struct tally done = { .counted = false };
 	struct run_row row;
 	int64_t step_end = runner_step_end(r), next_stats = mono_ms() + RUNNER_STATS_MS;
 	int attempts = j->attempts, rc, kinds = 0;
@@ -418,26 +538,35 @@ revert_step(struct runner *r, struct job *j)
 		runner_drop(r, j, "run no longer reverting");
 		return;
 	}
+	if ((done.counted = tally_load(j->payload, &done)))
+		done.payload = xstrdup(j->payload);
 	while (importer_type_at((size_t)kinds) != NULL)
 		kinds++;
 	for (int k = kinds - 1; k >= 0; k--) {
-		struct rv_batch b = { .job = j, .run = &run, .type = importer_type_at((size_t)k) };
+		struct rv_batch b = { .job = j,
+			.run = &run,
+			.done = &done,
+			.type = importer_type_at((size_t)k) };
 		int n;
 
 		while ((n = revert_batch(r, &b, &attempts)) > 0) {
 			r->step_done += n;
 			if (runner_out_of_time(r, step_end)) {
-				finish(r, j, false); /* progress, then the continuation */
-				queue_release(r->db, j, 0, 0, NULL);
-				return;
+				finish(r, j, &done, false); /* progress, then the continuation */
+				queue_release(r->db, j, 0, 0, done.payload);
+				n = -1;
+				break;
 			}
 			if (mono_ms() >= next_stats) {
-				finish(r, j, false);
+				finish(r, j, &done, false);
 				next_stats = mono_ms() + RUNNER_STATS_MS;
 			}
 		}
+		free(b.payload);
 		if (n < 0)
-			return;
+			goto out;
 	}
-	finish(r, j, true);
+	finish(r, j, &done, true);
+out:
+	free(done.payload);
 }

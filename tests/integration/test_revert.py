@@ -6,6 +6,7 @@ fake provider (tests/fakes), the account tables read back."""
 
 import json
 
+from harness import q
 from test_review import ToolsTestCase
 
 MONITOR_COLS = ("name, type, url, interval_s, paused, port, keyword, keyword_up_when, http_method, "
@@ -175,6 +176,50 @@ class TestRevert(RevertTestCase):
         self.revert(user, second)
         self.drive(second, "reverted")
         self.assertEqual(self.everything(user), as_first_left_it)
+
+    def test_the_revert_keeps_what_it_did_in_its_job_step_after_step(self):
+        """What the revert did so far is a tally its batches write into the job's payload with
+        their marks, which its progress reports read (counting the run at each report read all
+        of its resources once a second). Step by step (--step-resources, a batch or two a step),
+        the job's tally and the run's stats say what the resources' marks say."""
+        key = self.account(monitors=250, heartbeats=2, contacts=3, status_pages=1)
+        user = self.user()
+        rid = self.imported_run(user, key)
+        changed = self.stack.sql_value("SELECT MIN(target_id) FROM migration_run_resources WHERE run_id=%s AND "
+                                       "resource_type='monitor'" % q(rid))
+        self.stack.sql("UPDATE monitors SET interval_s=61 WHERE id=%s" % changed)  # kept by the revert
+        names = {("created", "reverted"): "deleted", ("updated", "reverted"): "restored"}
+
+        def marks():
+            out = dict.fromkeys(("deleted", "restored", "kept", "left", "gone", "todo"), 0)
+            for written, reverted, n in self.stack.sql(
+                    "SELECT written, reverted, COUNT(*) FROM migration_run_resources WHERE run_id=%s AND "
+                    "written IS NOT NULL GROUP BY written, reverted" % q(rid)):
+                out[names.get((written, reverted), reverted or "todo")] += int(n)
+            return out
+
+        self.revert(user, rid)
+        steps = 0
+        while self.stack.run_status(rid) == "reverting":
+            self.assertLess(steps, 20)
+            self.runner("--once", "--max-jobs", "1", "--step-resources", "100")
+            steps += 1
+            want = marks()
+            payload = self.stack.sql_value("SELECT payload FROM jobs WHERE run_id=%s AND queue='revert'" % q(rid))
+            if payload is None:
+                break   # the job is done
+            self.assertEqual(json.loads(payload), {"revert": want}, "after step %d" % steps)
+            stats = self.get(user, rid)["data"]["stats"]
+            self.assertEqual(stats["revert"], dict({k: v for k, v in want.items() if k != "todo"},
+                                                   objects=sum(want.values())), "after step %d" % steps)
+            self.assertEqual(stats["activity"]["done"], sum(want.values()) - want["todo"])
+        self.assertEqual(self.stack.run_status(rid), "reverted")
+        self.assertGreaterEqual(steps, 3)
+        want = marks()
+        self.assertEqual(want["todo"], 0)
+        self.assertGreaterEqual(want["kept"], 1)   # the monitor, and the contacts it alerts
+        self.assertEqual(self.get(user, rid)["data"]["stats"]["revert"],
+                         dict({k: v for k, v in want.items() if k != "todo"}, objects=sum(want.values())))
 
     def test_only_a_finished_run_can_be_reverted(self):
         key = self.account(monitors=2, heartbeats=0, contacts=0, status_pages=0)
