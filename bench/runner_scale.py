@@ -225,7 +225,7 @@ def bench_one(st, conf, user, n, slots, tick):
                       {"credentials": {"api_key": key},
                        "counts": {"monitors": n, "heartbeats": 0, "contacts": 5, "status_pages": 1}})
     alone = provider_alone(st, key)
-    servers = [n.proc.pid for n in st.nodes] if st.nodes else [st.mysqld.pid]
+    servers = [node.proc.pid for node in st.nodes] if st.nodes else [st.mysqld.pid]
 
     def cpu():
         """CPU seconds so far: MariaDB's (every node), the runners', the fake provider's."""
