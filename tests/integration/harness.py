@@ -17,6 +17,7 @@ import ctypes
 import http.client
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -80,6 +81,34 @@ def free_port():
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+_LISTEN_PORTS = set()   # given out by listen_port in this process
+
+
+def listen_port():
+    """A free port for a server that binds it only later, or again and again (a Galera node's
+    IST and SST listeners, opened each time it joins): below the kernel's range for the local
+    ends of outgoing connections (ip_local_port_range), where free_port() picks, since any
+    connection could take such a port meanwhile (a joiner once failed: "Failed to open IST
+    listener ... Address already in use", and the cluster with it)."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    pick = random.SystemRandom()
+    while True:
+        port = pick.randrange(max(1024, low - 10000), low)
+        if port in _LISTEN_PORTS:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _LISTEN_PORTS.add(port)
+        return port
 
 
 def _set_pdeathsig():
@@ -1021,7 +1050,7 @@ class Stack:
             user = "nobody"
             owner = pwd.getpwnam(user)
             os.chmod(self.tmp, 0o711)  # nobody passes through to its node folders
-        ports = [free_port() for _ in range(12)]
+        ports = [listen_port() for _ in range(12)]
         self.nodes = [GaleraNode(self, i, user, *ports[4 * i:4 * i + 4]) for i in range(3)]
         for n in self.nodes:
             for d in (n.dir, n.datadir, n.tmpdir):
