@@ -54,9 +54,9 @@ struct page_count {
 struct disc {
 	struct job *job;
 	const struct provider_def *def;
-	struct prov_session *s; /* once open */
-	const char *cursor;     /* the cursor the page was fetched with (NULL: start) */
-	struct prov_page *page;
+	struct prov_session *s;    /* once open */
+	const char *cursor;        /* the cursor the page was fetched with (NULL: start) */
+	struct page *page;         /* being saved */
 	size_t saved;              /* the page's items saved by slices of their own (save_slice) */
 	bool moved_on;             /* the run is no longer discovering (cancelled, …) */
 	bool finished;             /* discovery ended with this page */
@@ -278,24 +278,34 @@ seal_secrets(const struct runner *r, uint64_t user, json_object *norm)
 	}
 }
 
-/* The page's resources from..to-1, in two statements (their keys and names,
- * then their data: resources_upsert_rows), each with what of it does not
- * carry over by the provider's field table (none yet: null), its secrets
- * sealed. 0 or -1. */
-static int
-save_items(struct runner *r, const struct disc *d, const struct prov_page *p, size_t from, size_t to)
+/* A fetched page with the texts of save_items' two statements for each
+ * slice of DISCOVERY_SAVE_BATCH of its items (keys[k]: their keys and names;
+ * rows[k]: the same with their data, resources_upsert_rows), made by the
+ * thread that fetched it (page_texts), so that the thread that saves pages
+ * only sends them while the next page is fetched. */
+struct page {
+	struct prov_page p;
+	size_t nslices;
+	char **keys, **rows;
+};
+
+/* Items from..to-1 of p as save_items sends them: *keys their keys and
+ * names, *rows the same with their data and what of it does not carry over
+ * by the provider's field table (none: null), their secrets sealed. */
+static void
+slice_texts(const struct runner *r, uint64_t user, const struct provider_def *def, const struct prov_page *p,
+    size_t from, size_t to, char **keys_text, char **rows_text)
 {
 	json_object *rows = json_object_new_array_ext((int)(to - from));
 	json_object *keys = json_object_new_array_ext((int)(to - from));
 	char name[256];
-	int64_t rc;
 
 	for (size_t i = from; i < to; i++) {
 		const struct prov_item *it = &p->items[i];
-		const struct prov_fields *fields = prov_fields_of(d->def->fields, it->resource_type);
+		const struct prov_fields *fields = prov_fields_of(def->fields, it->resource_type);
 		json_object *row = json_object_new_array_ext(6), *key = json_object_new_array_ext(3);
 		if (it->norm != NULL)
-			seal_secrets(r, d->user, it->norm);
+			seal_secrets(r, user, it->norm);
 		importer_label(it->resource_type, it->norm, name, sizeof name);
 		json_object_array_add(row, json_object_new_string(it->resource_type));
 		json_object_array_add(row, json_object_new_string(it->external_id));
@@ -308,10 +318,51 @@ save_items(struct runner *r, const struct disc *d, const struct prov_page *p, si
 			json_object_array_add(key, json_object_get(json_object_array_get_idx(row, k)));
 		json_object_array_add(keys, key);
 	}
-	rc = to > from ? resources_upsert_rows(r->db, d->job->run_id, jx_text(keys), jx_text(rows)) : 0;
+	*keys_text = xstrdup(jx_text(keys));
+	*rows_text = xstrdup(jx_text(rows));
 	json_object_put(keys);
 	json_object_put(rows);
-	return rc < 0 ? -1 : 0;
+}
+
+/* pg's texts, a slice of DISCOVERY_SAVE_BATCH items at a time. */
+static void
+page_texts(const struct runner *r, uint64_t user, const struct provider_def *def, struct page *pg)
+{
+	size_t n = pg->p.n;
+
+	pg->nslices = (n + DISCOVERY_SAVE_BATCH - 1) / DISCOVERY_SAVE_BATCH;
+	pg->keys = xcalloc(pg->nslices + 1, sizeof *pg->keys);
+	pg->rows = xcalloc(pg->nslices + 1, sizeof *pg->rows);
+	for (size_t k = 0; k < pg->nslices; k++) {
+		size_t from = k * DISCOVERY_SAVE_BATCH;
+		slice_texts(r, user, def, &pg->p, from,
+		    n - from > DISCOVERY_SAVE_BATCH ? from + DISCOVERY_SAVE_BATCH : n, &pg->keys[k],
+		    &pg->rows[k]);
+	}
+}
+
+static void
+page_free(struct page *pg)
+{
+	for (size_t k = 0; k < pg->nslices; k++) {
+		free(pg->keys[k]);
+		free(pg->rows[k]);
+	}
+	free(pg->keys);
+	free(pg->rows);
+	prov_page_free(&pg->p);
+	memset(pg, 0, sizeof *pg);
+}
+
+/* The page's slice that begins at its item from (page_texts). 0 or -1. */
+static int
+save_items(struct runner *r, const struct disc *d, size_t from)
+{
+	size_t k = from / DISCOVERY_SAVE_BATCH;
+
+	if (k >= d->page->nslices)
+		return 0;
+	return resources_upsert_rows(r->db, d->job->run_id, d->page->keys[k], d->page->rows[k]) < 0 ? -1 : 0;
 }
 
 /* Inside save_page's transaction: the page count, with the checkpoint it
@@ -322,7 +373,7 @@ save_count(struct runner *r, struct disc *d)
 	char *payload;
 	int64_t n;
 
-	count_page(&d->count, d->cursor, d->page->next_cursor, &d->counted);
+	count_page(&d->count, d->cursor, d->page->p.next_cursor, &d->counted);
 	payload = payload_text(d, &d->counted);
 	n = job_payload_set(r->db, d->job->id, d->job->worker, payload);
 	free(payload);
@@ -405,7 +456,7 @@ save_slice(struct runner *r, void *arg)
 		d->moved_on = true;
 	else if (!same_cursor(checkpoint, d->cursor))
 		log_warn("run %s: checkpoint moved under us; step dropped", d->job->run_id);
-	else if (save_items(r, d, d->page, d->saved, d->saved + DISCOVERY_SAVE_BATCH) != 0)
+	else if (save_items(r, d, d->saved) != 0)
 		t = TX_ERROR;
 	else
 		t = TX_COMMIT;
@@ -418,7 +469,7 @@ static enum tx_result
 save_page(struct runner *r, void *arg)
 {
 	struct disc *d = arg;
-	struct prov_page *p = d->page;
+	const struct prov_page *p = &d->page->p;
 	char status[32], *checkpoint = NULL, *old_stats = NULL;
 	enum tx_result t;
 
@@ -438,7 +489,7 @@ save_page(struct runner *r, void *arg)
 		goto out;
 	}
 	t = TX_ERROR;
-	if (save_items(r, d, p, d->saved, p->n) != 0)
+	if (save_items(r, d, d->saved) != 0)
 		goto out;
 	log_page_warnings(r, d, p);
 	{
@@ -811,15 +862,17 @@ wait_past(const struct prov_session *s, int64_t step_end)
 	return s->pace.limited && mono_ms() + prov_session_wait_ms(s) > step_end;
 }
 
-/* The next page, fetched by a thread of its own while the current page is
- * saved (the provider still sees one request at a time). */
+/* The next page, fetched (and its texts made) by a thread of its own while
+ * the current page is saved (the provider still sees one request at a time). */
 struct prefetch {
 	pthread_t thread;
 	bool running;
 	struct prov_session *s;
+	const struct runner *r;
 	const struct provider_def *def;
+	uint64_t user;
 	const char *cursor; /* the current page's next_cursor */
-	struct prov_page page;
+	struct page page;
 	struct prov_error pe;
 	enum prov_status st;
 };
@@ -829,7 +882,9 @@ prefetch_main(void *arg)
 {
 	struct prefetch *f = arg;
 
-	f->st = f->def->ops->fetch(f->s, f->cursor, &f->page, &f->pe);
+	f->st = f->def->ops->fetch(f->s, f->cursor, &f->page.p, &f->pe);
+	if (f->st == PROV_OK)
+		page_texts(f->r, f->user, f->def, &f->page);
 	return NULL;
 }
 
@@ -856,6 +911,9 @@ prefetch_start(struct runner *r, struct disc *d, struct prefetch *f, const char 
 		return;
 	memset(&f->page, 0, sizeof f->page);
 	memset(&f->pe, 0, sizeof f->pe);
+	f->r = r;
+	f->def = d->def;
+	f->user = d->user;
 	f->cursor = page->next_cursor;
 	f->running = pthread_create(&f->thread, NULL, prefetch_main, f) == 0;
 }
@@ -863,14 +921,14 @@ prefetch_start(struct runner *r, struct disc *d, struct prefetch *f, const char 
 /* Wait for the prefetch; keep its page (*page, *pe, the status returned) when
  * keep, else drop it. PROV_FATAL when none was running. */
 static enum prov_status
-prefetch_end(struct prefetch *f, bool keep, struct prov_page *page, struct prov_error *pe)
+prefetch_end(struct prefetch *f, bool keep, struct page *page, struct prov_error *pe)
 {
 	if (!f->running)
 		return PROV_FATAL;
 	pthread_join(f->thread, NULL);
 	f->running = false;
 	if (!keep) {
-		prov_page_free(&f->page);
+		page_free(&f->page);
 		return PROV_FATAL;
 	}
 	*page = f->page;
@@ -883,7 +941,7 @@ prefetch_end(struct prefetch *f, bool keep, struct prov_page *page, struct prov_
  * handled). */
 static bool
 page_at(struct runner *r, struct disc *d, struct prov_session *s, const char *cursor, struct prefetch *f,
-    struct prov_page *page)
+    struct page *page)
 {
 	struct prov_error pe;
 	enum prov_status st;
@@ -894,15 +952,15 @@ page_at(struct runner *r, struct disc *d, struct prov_session *s, const char *cu
 		st = prefetch_end(f, true, page, &pe);
 	else if (page_cap_reached(r, d, cursor))
 		return false;
-	else
-		st = d->def->ops->fetch(s, cursor, page, &pe);
-	if (st == PROV_OK && page->next_cursor != NULL && same_cursor(page->next_cursor, cursor)) {
+	else if ((st = d->def->ops->fetch(s, cursor, &page->p, &pe)) == PROV_OK)
+		page_texts(r, d->user, d->def, page);
+	if (st == PROV_OK && page->p.next_cursor != NULL && same_cursor(page->p.next_cursor, cursor)) {
 		/* A cursor that does not move would page forever. */
 		st = prov_fail(&pe, PROV_FATAL, "the provider's paging did not advance at %s",
 		    cursor ? cursor : "the start");
 	}
 	if (st != PROV_OK) {
-		prov_page_free(page);
+		page_free(page);
 		provider_error(r, d, s, &pe);
 		return false;
 	}
@@ -916,7 +974,7 @@ static bool
 next_page(struct runner *r, struct disc *d, struct prov_session *s, char **cursor, int *pages,
     int64_t step_end, struct prefetch *f)
 {
-	struct prov_page page;
+	struct page page;
 	enum tx_result t;
 	bool more = false, waits;
 
@@ -927,11 +985,10 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 	log_waits(r, d, s);
 	waits = wait_past(s, step_end);
 	f->s = s;
-	f->def = d->def;
-	prefetch_start(r, d, f, *cursor, &page, *pages, step_end);
+	prefetch_start(r, d, f, *cursor, &page.p, *pages, step_end);
 	d->page = &page;
 	t = TX_COMMIT;
-	for (d->saved = 0; t == TX_COMMIT && page.n - d->saved > DISCOVERY_SAVE_BATCH;
+	for (d->saved = 0; t == TX_COMMIT && page.p.n - d->saved > DISCOVERY_SAVE_BATCH;
 	     d->saved += DISCOVERY_SAVE_BATCH)
 		t = runner_tx(r, save_slice, d);
 	if (t == TX_COMMIT)
@@ -939,14 +996,14 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 	d->page = NULL;
 	d->saved = 0;
 	(*pages)++;
-	r->step_done += (long)page.n;
+	r->step_done += (long)page.p.n;
 	if (t == TX_COMMIT && !d->over_limit && !d->finished) {
 		d->attempts = 0; /* progress: failures are counted afresh */
 		d->count = d->counted;
 		free(*cursor);
-		*cursor = page.next_cursor;
+		*cursor = page.p.next_cursor;
 		d->cursor = *cursor; /* where the job goes on */
-		page.next_cursor = NULL;
+		page.p.next_cursor = NULL;
 		/* A page fetched ahead is saved before the step ends, whatever the time: dropped, it
 		 * would be asked for again by the next step (a request the provider and its rate
 		 * limit see twice, and that max_pages does not count); a stop drops it. */
@@ -968,7 +1025,7 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 			release(r, d, queue_backoff_ms(1, 0, runner_random()));
 	} else if (!d->finished && !more)
 		release_continuation(r, d); /* the continuation, after the wait the session asks for */
-	prov_page_free(&page);
+	page_free(&page);
 	return more;
 }
 
