@@ -219,15 +219,26 @@ pause_on_conflicts(struct runner *r, struct plan *p, const char *stats, int64_t 
 }
 
 /* The plan is ready without conflicts: stats saved, the import queued (once),
- * and the log says what will be done. 0, or -1 on a database error. */
+ * and the log says what will be done. A new import's stats begin its
+ * activity from the counts just made (counts, old: the stats before), so
+ * that its jobs' first reports add to them instead of counting the run
+ * again (finish_body). 0, or -1 on a database error. */
 static int
-start_import(struct runner *r, struct plan *p, const char *stats, json_object *ctx, const char *summary)
+start_import(struct runner *r, struct plan *p, const char *stats, const char *old,
+    const struct work_counts *counts, json_object *ctx, const char *summary)
 {
+	char *begun = NULL;
 	int found;
+	int64_t n;
 
-	if (run_stats_set(r->db, p->job->run_id, stats) < 0)
-		return -1;
 	if ((found = job_of_run(r->db, p->job->run_id, QUEUE_RESOURCES)) < 0)
+		return -1;
+	if (found == 0)
+		begun = stats_activity(stats, old, "importing", NULL, counts->finished, false, counts->total,
+		    (int64_t)time(NULL));
+	n = run_stats_set(r->db, p->job->run_id, begun != NULL ? begun : stats);
+	free(begun);
+	if (n < 0)
 		return -1;
 	if (found == 0) {
 		struct err e;
@@ -275,6 +286,7 @@ plan_finish(struct runner *r, void *arg)
 	json_object *all = NULL, *planned = NULL, *ctx = NULL;
 	enum tx_result t;
 	int64_t conflicts = 0, other;
+	struct work_counts counts;
 	int ok, rc;
 
 	if ((t = runner_lock(r, p->job, true, status, NULL, &old)) != TX_COMMIT)
@@ -298,7 +310,7 @@ plan_finish(struct runner *r, void *arg)
 	if (!p->review && run_conflict_count(r->db, p->job->run_id, &conflicts) != 0)
 		goto out;
 	if ((stats = runner_stats(r, p->job->run_id, old, false, NULL, true,
-	         p->review ? PROGRESS_ZERO : PROGRESS_COUNT, NULL)) == NULL)
+	         p->review ? PROGRESS_ZERO : PROGRESS_COUNT, &counts)) == NULL)
 		goto out;
 	all = jx_parse(stats, strlen(stats), &ok);
 	if (all != NULL)
@@ -312,7 +324,7 @@ plan_finish(struct runner *r, void *arg)
 	else if (conflicts > 0)
 		rc = pause_on_conflicts(r, p, stats, conflicts, ctx, summary);
 	else
-		rc = start_import(r, p, stats, ctx, summary);
+		rc = start_import(r, p, stats, old, &counts, ctx, summary);
 	if (rc != 0)
 		goto out;
 	if (queue_done(r->db, p->job) < 0)

@@ -101,6 +101,11 @@ class TestChunkedImport(RunnerTestCase):
         while self.stack.run_status(rid) == "executing" and not self.stack.count(
                 "jobs", "run_id=%s AND queue='resources'" % q(rid)):
             self.step("plan", 5000)
+        # the plan's end begins the import's activity from the count it made: nothing done yet
+        activity = self.get(user, rid)["data"]["stats"]["activity"]
+        self.assertEqual((activity["doing"], activity["done"], activity["total"]),
+                         ("importing", 0, MONITORS + CONTACTS), activity)
+        self.assertStatsCounted(user, rid)
         # three monitors of the first chunk turn unusable between planning and import
         victims = [r["id"] for r in self.resources(rid, "resource_type='monitor'")[:3]]
         good = {v: self.stack.sql_value("SELECT normalized_data FROM migration_run_resource_data WHERE resource_id=%s"
@@ -108,7 +113,7 @@ class TestChunkedImport(RunnerTestCase):
         self.stack.sql("UPDATE migration_run_resource_data SET normalized_data='{\"name\":\"\",\"url\":null}'"
                        " WHERE resource_id IN (%s)" % ",".join(victims))
         # steps of 200 resources (on any machine), one runner at a time: after each, the stats
-        # are the run's counts, though no step counted the run's resources but the first
+        # are the run's counts, though no step counted the run's resources
         while self.stack.count("migration_run_resources", "run_id=%s AND status='failed'" % q(rid)) < 3:
             self.step("chunk-a")
             self.assertStatsCounted(user, rid)
