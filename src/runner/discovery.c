@@ -331,8 +331,8 @@ page_texts(const struct runner *r, uint64_t user, const struct provider_def *def
 	size_t n = pg->p.n;
 
 	pg->nslices = (n + DISCOVERY_SAVE_BATCH - 1) / DISCOVERY_SAVE_BATCH;
-	pg->keys = xcalloc(pg->nslices + 1, sizeof *pg->keys);
-	pg->rows = xcalloc(pg->nslices + 1, sizeof *pg->rows);
+	pg->keys = xcalloc(pg->nslices, sizeof *pg->keys);
+	pg->rows = xcalloc(pg->nslices, sizeof *pg->rows);
 	for (size_t k = 0; k < pg->nslices; k++) {
 		size_t from = k * DISCOVERY_SAVE_BATCH;
 		slice_texts(r, user, def, &pg->p, from,
@@ -911,6 +911,7 @@ prefetch_start(struct runner *r, struct disc *d, struct prefetch *f, const char 
 		return;
 	memset(&f->page, 0, sizeof f->page);
 	memset(&f->pe, 0, sizeof f->pe);
+	f->s = d->s;
 	f->r = r;
 	f->def = d->def;
 	f->user = d->user;
@@ -984,7 +985,6 @@ next_page(struct runner *r, struct disc *d, struct prov_session *s, char **curso
 	refusals_take(d); /* as the page leaves them: saved with it */
 	log_waits(r, d, s);
 	waits = wait_past(s, step_end);
-	f->s = s;
 	prefetch_start(r, d, f, *cursor, &page.p, *pages, step_end);
 	d->page = &page;
 	t = TX_COMMIT;
