@@ -16,9 +16,8 @@ counts only then). Scenarios: one large import and small runs of other users;
 three large imports at once; one large import and small runs of the same
 user (runs of one user share the same way).
 
-A free slot starts its next runner at once (cron would start it at the next
-minute; the gap between two cron starts is not what this measures), each
-runner with --max-seconds TICK-1 like cron/migrator-runner-cron.
+Runners are started as cron/migrator-runner-cron starts them (runner_scale.Cron):
+each slot's next runner as the last exits, each with --max-seconds TICK.
 
     MIGRATOR_BUILDDIR=build python3 bench/fairness.py [--slots 2] [--monitors 100000] [--small 20]
 """
@@ -93,7 +92,7 @@ def pct(values, p):
 
 def scenario(st, conf, name, big_users, small_users, slots, tick):
     bigs = []
-    with Cron(st, conf, slots, tick, poll=0.2) as cron:
+    with Cron(st, conf, slots, tick) as cron:
         for u in big_users:
             bigs.append((u, start(u, "uptimerobot", BIG_KEY)[0]))
         for u, run in bigs:
@@ -134,7 +133,7 @@ def main():
     ap.add_argument("--slots", type=int, default=2, help="runner slots, default 2")
     ap.add_argument("--monitors", type=int, default=100000, help="monitors of each large import")
     ap.add_argument("--small", type=int, default=20, help="small runs per scenario, default 20")
-    ap.add_argument("--tick", type=int, default=30, help="a runner's life (--max-seconds TICK-1), default 30")
+    ap.add_argument("--tick", type=int, default=30, help="a runner's life (--max-seconds TICK), default 30")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder (database, logs)")
     a = ap.parse_args()
     print("bench/fairness: %d runner slots, large imports of %d monitors, %d small runs of 20 each per scenario,"

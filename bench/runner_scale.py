@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """bench/runner: UptimeRobot-shaped accounts of N monitors on the fake
 provider, discovered, planned and imported by real runner processes against
-a private MariaDB (tests/integration/harness.py), started the way cron
-starts them: every tick (a minute-equivalent), each of SLOTS runner slots
-that is free starts `migrator-runner --max-seconds TICK-1` (what
-cron/migrator-runner-cron does with MIGRATOR_RUNNER_SLOTS, whose flock -n
-never doubles a busy slot). Prints, beside its target (issue 14):
+a private MariaDB (tests/integration/harness.py), started the way
+cron/migrator-runner-cron starts them with MIGRATOR_RUNNER_SLOTS: each of
+SLOTS runner slots runs `migrator-runner --max-seconds TICK` (TICK a
+minute-equivalent) and, as it exits, the next (the wrapper's next minute,
+waiting for the slot's lock). Prints, beside its target (issue 14):
 
   discovery  start -> awaiting_review, resources/s      target >= 25,000/s (issue 28 item 3; issue 14 5,000/s)
   import     execute -> completed, resources/s          target >= 2,000/s
@@ -60,12 +60,14 @@ def proc_cpu(pid):
 
 
 class Cron:
-    """SLOTS runner slots; every tick (or every poll seconds) each free slot starts a runner.
-    Records each runner's peak RSS and CPU time (wait4) once it exits."""
+    """SLOTS runner slots, each running `migrator-runner --max-seconds TICK` and, within POLL
+    seconds of its exit, the next, as cron/migrator-runner-cron's slots do (its next minute's
+    runner waits for the slot's lock). Records each runner's peak RSS and CPU time (wait4) once it
+    exits."""
+    POLL = 0.2
 
-    def __init__(self, st, conf, slots, tick, poll=None):
+    def __init__(self, st, conf, slots, tick):
         self.st, self.conf, self.slots, self.tick = st, conf, slots, tick
-        self.poll = poll or tick
         self.busy = [None] * slots
         self.log = os.path.join(st.tmp, "runners.log")   # their stderr (kept with --keep)
         self.rss = []              # KiB, one per finished runner
@@ -79,8 +81,8 @@ class Cron:
         # on a Galera cluster, slot k's runner uses node k mod 3 first
         conf = self.st.config_for_node(self.conf, slot)
         with open(self.log, "a") as log:
-            p = subprocess.Popen([self.st.runner_path, "--config", conf, "--max-seconds",
-                                  str(max(1, self.tick - 1)), "--verbose"],
+            p = subprocess.Popen([self.st.runner_path, "--config", conf, "--max-seconds", str(self.tick),
+                                  "--verbose"],
                                  stdout=subprocess.DEVNULL, stderr=log, env=self.st._mariadb_env())
 
         def reap():
@@ -107,7 +109,7 @@ class Cron:
                 for s in range(self.slots):
                     if self.busy[s] is None:
                         self.start_runner(s)
-            self.stop.wait(self.poll)
+            self.stop.wait(self.POLL)
 
     def __enter__(self):
         self.thread.start()

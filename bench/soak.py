@@ -151,7 +151,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=30.0, help="how long the load goes on, default 30")
     ap.add_argument("--slots", type=int, default=3, help="runner slots, default 3")
-    ap.add_argument("--tick", type=int, default=30, help="a runner's life (--max-seconds TICK-1), default 30")
+    ap.add_argument("--tick", type=int, default=30, help="a runner's life (--max-seconds TICK), default 30")
     ap.add_argument("--tenant-every", type=float, default=2.0, help="a new small run every S s, default 2")
     ap.add_argument("--big-every", type=float, default=300.0, help="a large import every S s, default 300")
     ap.add_argument("--big-monitors", type=int, default=100000, help="monitors of a large import, default 100000")
@@ -180,7 +180,7 @@ def main():
         load = Load(st, a)
         t0 = time.monotonic()
         load_over = threading.Event()
-        with Cron(st, conf, a.slots, a.tick, poll=0.2) as cron:
+        with Cron(st, conf, a.slots, a.tick) as cron:
             threads = [threading.Thread(target=load.tenants, daemon=True),
                        threading.Thread(target=load.bigs, daemon=True),
                        threading.Thread(target=load.executor, daemon=True,

@@ -233,7 +233,7 @@ class Install(harness.ApiTestCase):
         run_env["MIGRATOR_CONFIG"] = self.stack.config
         run_env["MIGRATOR_RUNNER"] = self.d(env["MIGRATOR_RUNNER"])
         run_env["MIGRATOR_LOCK_DIR"] = self.destdir
-        # --once: one pass, exit when no job is left (the cron line lets it run 50 s)
+        # --once: one pass, exit when no job is left (the cron wrapper lets it run 60 s)
         r = self.run_installed(argv + ["--once"], env=run_env)
         self.assertEqual(r.returncode, 0, "cron command exited %d: %s %s (redirect %s)" % (
             r.returncode, r.stdout, r.stderr, redirect))
