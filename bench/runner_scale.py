@@ -333,7 +333,8 @@ def main():
                     help="then the same on a 3-node Galera cluster, runner slot k on node k mod 3")
     a = ap.parse_args()
     print("bench/runner: %d runner slots started like the cron wrapper, a minute every %d s, %d CPUs, load average"
-          " %.2f; one server with durable commits (%s)" % (a.slots, a.tick, os.cpu_count(), os.getloadavg()[0], " ".join(DURABLE)))
+          " %.2f; one server with durable commits (%s)"
+          % (a.slots, a.tick, os.cpu_count(), os.getloadavg()[0], " ".join(DURABLE)))
     all_ok, setups = True, [("one server", False)] + ([("3-node Galera cluster", True)] if a.galera else [])
     rates = {}
     for label, galera in setups:
