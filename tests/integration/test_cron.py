@@ -21,7 +21,7 @@ WRAPPER = os.path.join(harness.SRCDIR, "cron", "migrator-runner-cron")
 
 STAND_IN = """#!/bin/sh
 echo "start $*" >>"$STAND_IN_DIR/log"
-while [ ! -e "$STAND_IN_DIR/go" ]; do sleep 0.05; done
+while [ ! -e "$STAND_IN_DIR/go" ] && [ -d "$STAND_IN_DIR" ]; do sleep 0.05; done
 exit "${STAND_IN_RC:-0}"
 """
 
@@ -38,11 +38,14 @@ class TestCronWrapper(unittest.TestCase):
         self.addCleanup(self.finish)
 
     def finish(self):
+        """Every stand-in told to exit, and every wrapper waited for (killed if it will not end)."""
         self.go()
         for p in self.procs:
-            if p.poll() is None:
+            try:
+                p.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
                 p.kill()
-                p.wait()
+                p.communicate()
 
     def wrapper(self, slots, lock_wait="30", args=(), rc=0):
         env = dict(os.environ, MIGRATOR_RUNNER=self.runner, MIGRATOR_LOCK_DIR=self.dir,
