@@ -278,6 +278,20 @@ review_ready(struct runner *r, struct plan *p, const char *stats, json_object *p
 	return 0;
 }
 
+/* Inside the run's exclusive lock (old: its stats): the stats say how far the
+ * plan is (stats.activity), this job's batches since its last report added to
+ * what the other chunks' jobs said. 0, or -1 on a database error. */
+static int
+add_progress(struct runner *r, const struct plan *p, const char *old)
+{
+	char *stats =
+	    stats_activity(old, old, "planning", NULL, p->unreported, true, p->total, (int64_t)time(NULL));
+	int64_t set = run_stats_set(r->db, p->job->run_id, stats);
+
+	free(stats);
+	return set < 0 ? -1 : 0;
+}
+
 static enum tx_result
 plan_finish(struct runner *r, void *arg)
 {
@@ -301,8 +315,10 @@ plan_finish(struct runner *r, void *arg)
 		goto out;
 	runner_pause_point("plan_finish");
 	if (other > 0) {
-		/* Another chunk of the plan is still at work: the last one ends the plan. */
-		if (queue_done(r->db, p->job) < 0)
+		/* Another chunk of the plan is still at work: the last one ends the plan. This one's
+		 * progress goes with its end, in the one exclusive lock (each waits for the other
+		 * runners' batches). */
+		if ((p->total >= 0 && add_progress(r, p, old) != 0) || queue_done(r->db, p->job) < 0)
 			goto out;
 		t = TX_COMMIT;
 		goto out;
@@ -338,15 +354,14 @@ out:
 	return t;
 }
 
-/* The run's stats say how far the plan is (stats.activity, added to what
- * other chunks' jobs said). */
+/* The plan's progress while it goes on (add_progress), in a transaction of its own. */
 static enum tx_result
 plan_report(struct runner *r, void *arg)
 {
 	struct plan *p = arg;
-	char status[32], *old = NULL, *stats;
+	char status[32], *old = NULL;
 	enum tx_result t;
-	int64_t set;
+	int rc;
 
 	/* counted once (by the split, else here), before the run is locked, and kept in the job's
 	 * payload: a count of 100,000 rows under the lock held every other chunk's planner back for
@@ -360,12 +375,9 @@ plan_report(struct runner *r, void *arg)
 		free(old);
 		return TX_ABORT;
 	}
-	stats =
-	    stats_activity(old, old, "planning", NULL, p->unreported, true, p->total, (int64_t)time(NULL));
-	set = run_stats_set(r->db, p->job->run_id, stats);
-	free(stats);
+	rc = add_progress(r, p, old);
 	free(old);
-	if (set < 0)
+	if (rc != 0)
 		return TX_ERROR;
 	p->unreported = 0;
 	return TX_COMMIT;
@@ -524,7 +536,8 @@ planning_step(struct runner *r, struct job *j)
 		p.started = true;
 		r->step_done += p.batch;
 		p.unreported += p.batch;
-		if (p.done || runner_out_of_time(r, step_end) || mono_ms() >= next_stats) {
+		/* a finished job reports with its end (plan_finish) */
+		if (!p.done && (runner_out_of_time(r, step_end) || mono_ms() >= next_stats)) {
 			runner_tx(r, plan_report, &p); /* a failure is no matter: the next one says it all */
 			next_stats = mono_ms() + RUNNER_STATS_MS;
 		}

@@ -46,8 +46,18 @@ class TestChunkedImport(RunnerTestCase):
         self.assertEqual({p.get("total") for p in payloads}, {total})
         while self.stack.count("jobs", "run_id=%s AND queue='planning'" % q(rid)):
             self.step("plan", 500)  # each step ends with its chunk's payload, total and all
-            self.assertEqual({json.loads(r[0]).get("total") for r in self.stack.sql(
-                "SELECT payload FROM jobs WHERE run_id=%s AND queue='planning'" % q(rid))} - {total}, set())
+            payloads = [json.loads(r[0]) for r in self.stack.sql(
+                "SELECT payload FROM jobs WHERE run_id=%s AND queue='planning'" % q(rid))]
+            self.assertEqual({p.get("total") for p in payloads} - {total}, set())
+            # the plan's progress: every resource but those the chunks left still have to plan, also
+            # after a step that ended its chunk (its job's end says it)
+            activity = self.get(user, rid)["data"]["stats"]["activity"]
+            left = sum(self.stack.count("migration_run_resources", "run_id=%s AND id > %d%s" % (
+                q(rid), p["after"], " AND id <= %d" % p["last"] if p.get("last") else "")) for p in payloads)
+            if payloads:
+                self.assertEqual((activity["doing"], activity["done"], activity["total"]),
+                                 ("planning", total - left, total), activity)
+        self.assertEqual(activity["doing"], "importing", activity)
         # two runner processes take a step of the import each (steps end after 200 resources,
         # on any machine), then three finish it side by side
         progress = []
