@@ -34,6 +34,7 @@ discovery and import rates beside the one server's of the same run.
 import argparse
 import http.client
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -110,6 +111,16 @@ class Cron:
                     if self.busy[s] is None:
                         self.start_runner(s)
             self.stop.wait(self.POLL)
+
+    def end_runners(self):
+        """No runner started any more, and each one at work told to end (SIGTERM: it ends at its
+        next checkpoint); leaving the block then waits for them."""
+        self.stop.set()
+        self.thread.join()
+        with self.lock:
+            for p in self.busy:
+                if p is not None:
+                    p.send_signal(signal.SIGTERM)
 
     def __enter__(self):
         self.thread.start()

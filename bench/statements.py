@@ -18,7 +18,6 @@ sum is larger.
 """
 import argparse
 import os
-import signal
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -65,11 +64,7 @@ def main():
             rows = st.sql("SELECT SQL_TEXT, SUM(COUNT_EXECUTE), SUM(SUM_ROWS_EXAMINED), SUM(SUM_CREATED_TMP_TABLES),"
                           " SUM(SUM_TIMER_EXECUTE) / 1e12 FROM %s WHERE COUNT_EXECUTE > 0 GROUP BY SQL_TEXT"
                           " ORDER BY 3 DESC, 2 DESC" % PS_TABLE)
-            cron.stop.set()
-            with cron.lock:
-                for p in cron.busy:
-                    if p is not None:
-                        p.send_signal(signal.SIGTERM)     # each ends at its next checkpoint
+            cron.end_runners()
         imported = int(st.sql_value("SELECT COUNT(*) FROM migration_run_resources WHERE run_id = %s"
                                     " AND status = 'imported'" % harness.q(run)))
     each = max(1, imported)
